@@ -1,0 +1,30 @@
+/*-------------------------------------------------------------------------
+ *
+ * rg_arena.h
+ *	  A bump allocator for the pure-C core.
+ *
+ * Everything a parsed schema owns lives in one arena, so freeing a schema
+ * is one call and an error path never leaks: the caller (the PostgreSQL
+ * glue, a unit test, the fuzzer) destroys the arena when it is done.  The
+ * chunk allocator is pluggable so the glue can back it with palloc.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef RG_ARENA_H
+#define RG_ARENA_H
+
+#include <stddef.h>
+
+typedef struct rg_arena rg_arena;
+
+/* Create an empty arena; NULL when out of memory. */
+extern rg_arena *rg_arena_create(void);
+/* Free every block the arena handed out, then the arena itself. */
+extern void rg_arena_destroy(rg_arena *arena);
+/* Aligned, zeroed memory that lives as long as the arena; NULL on OOM. */
+extern void *rg_arena_alloc(rg_arena *arena, size_t size);
+/* Copy a NUL-terminated string (or n bytes plus a NUL) into the arena. */
+extern char *rg_arena_strdup(rg_arena *arena, const char *s);
+extern char *rg_arena_strndup(rg_arena *arena, const char *s, size_t n);
+
+#endif							/* RG_ARENA_H */

@@ -1,0 +1,139 @@
+/*-------------------------------------------------------------------------
+ *
+ * rg_avro.h
+ *	  Our model of an Avro schema, and the Avro-only entry points.
+ *
+ * avro-c drops aliases, logical types and custom properties, which
+ * Confluent's stored form and Avro's compatibility rules need, so schema
+ * JSON is parsed by our own code (on jansson) into this model.
+ *
+ * Identity matters: every use of a named type points at the one
+ * rg_avro_schema that defines it (as Avro Java's Schema objects do), which
+ * is what the compatibility checker's recursion memo relies on.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef RG_AVRO_H
+#define RG_AVRO_H
+
+#include <jansson.h>
+
+#include "rg_format.h"
+
+typedef enum rg_avro_type
+{
+	RG_AVRO_NULL = 0,
+	RG_AVRO_BOOLEAN,
+	RG_AVRO_INT,
+	RG_AVRO_LONG,
+	RG_AVRO_FLOAT,
+	RG_AVRO_DOUBLE,
+	RG_AVRO_BYTES,
+	RG_AVRO_STRING,
+	RG_AVRO_RECORD,
+	RG_AVRO_ENUM,
+	RG_AVRO_ARRAY,
+	RG_AVRO_MAP,
+	RG_AVRO_UNION,
+	RG_AVRO_FIXED
+} rg_avro_type;
+
+/*
+ * A custom property (anything Avro does not interpret, plus logicalType,
+ * precision and scale, which Avro Java also keeps as properties), in the
+ * order it appeared.  value is owned by the schema (json_decref at free).
+ */
+typedef struct rg_avro_prop
+{
+	const char *key;
+	json_t	   *value;
+} rg_avro_prop;
+
+typedef enum rg_avro_order
+{
+	RG_AVRO_ORDER_ASCENDING = 0,
+	RG_AVRO_ORDER_DESCENDING,
+	RG_AVRO_ORDER_IGNORE
+} rg_avro_order;
+
+struct rg_avro_schema;
+
+typedef struct rg_avro_field
+{
+	const char *name;
+	int			position;
+	struct rg_avro_schema *type;
+	const char *doc;			/* NULL when absent */
+	json_t	   *default_value;	/* NULL when absent; JSON null is json_null() */
+	rg_avro_order order;
+	const char **aliases;		/* unqualified, as written */
+	int			n_aliases;
+	rg_avro_prop *props;
+	int			n_props;
+} rg_avro_field;
+
+typedef struct rg_avro_schema
+{
+	rg_avro_type type;
+
+	/* named types (record, enum, fixed) */
+	const char *name;			/* simple name */
+	const char *space;			/* namespace, NULL when none */
+	const char *fullname;		/* space.name, or name */
+	const char *doc;			/* NULL when absent */
+	const char **aliases;		/* fully qualified */
+	int			n_aliases;
+	bool		is_error;		/* record declared "type":"error" */
+	bool		is_reference;	/* defined by a schema reference */
+
+	/* record */
+	rg_avro_field *fields;
+	int			n_fields;
+
+	/* enum */
+	const char **symbols;
+	int			n_symbols;
+	const char *enum_default;	/* NULL when absent */
+
+	/* fixed */
+	int			size;
+
+	/* array items / map values */
+	struct rg_avro_schema *items;
+
+	/* union */
+	struct rg_avro_schema **branches;
+	int			n_branches;
+
+	/* properties, in order; for primitives too ({"type":"int","x":1}) */
+	rg_avro_prop *props;
+	int			n_props;
+} rg_avro_schema;
+
+/* The model behind rg_schema.model for the AVRO format. */
+typedef struct rg_avro_parsed
+{
+	rg_avro_schema *root;
+	/* named types defined by the references, in definition order */
+	rg_avro_schema **ref_types;
+	int			n_ref_types;
+} rg_avro_parsed;
+
+/* "record", "int", ... as Avro Java's Schema.Type getName() */
+extern const char *rg_avro_type_name(rg_avro_type type);
+
+/*
+ * Avro's Parsing Canonical Form of a schema (malloc'd, caller frees) and
+ * the CRC-64-AVRO fingerprint of a byte string.
+ */
+extern char *rg_avro_canonical_form(const rg_schema *schema, rg_error *err);
+extern uint64_t rg_avro_crc64(const char *data, size_t len);
+
+/* rg_format_avro's parse and can_read (avro_parse.c, avro_compat.c) */
+extern rg_schema *rg_avro_parse(const char *text, size_t len,
+								const rg_reference *refs, int n_refs,
+								bool normalize, rg_error *err);
+extern bool rg_avro_can_read(const rg_schema *reader, const rg_schema *writer,
+							 rg_strlist *out);
+
+#endif							/* RG_AVRO_H */

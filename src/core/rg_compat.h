@@ -1,0 +1,54 @@
+/*-------------------------------------------------------------------------
+ *
+ * rg_compat.h
+ *	  Confluent's seven compatibility levels over any rg_format.
+ *
+ * Knows the levels, which earlier versions each one considers, the
+ * direction of each check and the exact message list Confluent builds;
+ * knows nothing about any schema format.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef RG_COMPAT_H
+#define RG_COMPAT_H
+
+#include "rg_format.h"
+
+typedef enum rg_compat_level
+{
+	RG_COMPAT_NONE = 0,
+	RG_COMPAT_BACKWARD,
+	RG_COMPAT_BACKWARD_TRANSITIVE,
+	RG_COMPAT_FORWARD,
+	RG_COMPAT_FORWARD_TRANSITIVE,
+	RG_COMPAT_FULL,
+	RG_COMPAT_FULL_TRANSITIVE
+} rg_compat_level;
+
+/* "backward_transitive" etc., case-insensitive; false if unknown */
+extern bool rg_compat_level_parse(const char *s, rg_compat_level *out);
+/* upper-case Confluent name */
+extern const char *rg_compat_level_name(rg_compat_level level);
+/* does the level look at every earlier version, or only the latest? */
+extern bool rg_compat_is_transitive(rg_compat_level level);
+
+/* An earlier live version of the subject. */
+typedef struct rg_prior_version
+{
+	const rg_schema *schema;
+	int			version;		/* 0 when not known */
+} rg_prior_version;
+
+/*
+ * Check new_schema against prev (oldest first, live versions only) under
+ * level.  Returns true when compatible.  Otherwise appends to messages, in
+ * Confluent's order and words, the differences for the first failing
+ * version (newest first for transitive levels), then "{oldSchemaVersion:
+ * N}", "{oldSchema: '...'}" and "{validateFields: 'false', compatibility:
+ * 'LEVEL'}".  Non-transitive levels look at the last element only.
+ */
+extern bool rg_compat_check(rg_compat_level level, const rg_schema *new_schema,
+							const rg_prior_version *prev, int n_prev,
+							rg_strlist *messages);
+
+#endif							/* RG_COMPAT_H */

@@ -1,0 +1,79 @@
+/*-------------------------------------------------------------------------
+ *
+ * rg_format.h
+ *	  The interface every schema format (AVRO, later PROTOBUF and JSON)
+ *	  implements.  Callers (compat.c, the PostgreSQL glue, the CLI) only
+ *	  ever see rg_schema and rg_format, never a format's own model.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef RG_FORMAT_H
+#define RG_FORMAT_H
+
+#include "rg_common.h"
+
+struct rg_format;
+
+/*
+ * A parsed schema.  It owns its arena; everything reachable from it lives
+ * there.  Immutable after parse, so it can be cached and shared.
+ */
+typedef struct rg_schema
+{
+	const struct rg_format *format;
+	rg_arena   *arena;
+	/* Confluent's stored form (canonicalString()), NUL-terminated */
+	char	   *canonical;
+	size_t		canonical_len;
+	/* the format's own model (rg_avro_schema * for AVRO) */
+	void	   *model;
+} rg_schema;
+
+/*
+ * A resolved schema reference: the name the referring schema uses for it
+ * (an Avro full name, a .proto import path, a JSON $ref) and the stored
+ * text of the referenced subject-version.  A list of references is given
+ * in dependency order: a reference's own references come before it.
+ */
+typedef struct rg_reference
+{
+	const char *name;
+	const char *schema;
+	size_t		schema_len;
+} rg_reference;
+
+typedef struct rg_format
+{
+	const char *name;			/* "AVRO" */
+
+	/*
+	 * Parse text (not necessarily NUL-terminated) with its references.
+	 * normalize applies Confluent's normalize=true.  NULL with err set on
+	 * an invalid schema (RG_ERR_INVALID_SCHEMA, message in the parser's own
+	 * words with a position where there is one).
+	 */
+	rg_schema  *(*parse) (const char *text, size_t len,
+						  const rg_reference *refs, int n_refs,
+						  bool normalize, rg_error *err);
+
+	/*
+	 * Can a reader with schema `reader` read data written with `writer`?
+	 * Appends one message per incompatibility to out (allocated in
+	 * out->arena) and returns true when there are none.  Each message is a
+	 * template in Confluent's form with up to two "%s": the first stands
+	 * for the reader's role ("new"/"old"), the second for the writer's.
+	 * On an internal failure (e.g. Avro's ambiguous alias) the message is
+	 * Confluent's "Unexpected exception ..." text, still in out.
+	 */
+	bool		(*can_read) (const rg_schema *reader, const rg_schema *writer,
+							 rg_strlist *out);
+} rg_format;
+
+extern const rg_format rg_format_avro;
+
+/* "AVRO" (case-insensitive, as Confluent's schemaType) -> format; NULL if unknown */
+extern const rg_format *rg_format_lookup(const char *name);
+
+extern void rg_schema_free(rg_schema *schema);
+
+#endif							/* RG_FORMAT_H */
