@@ -1,0 +1,321 @@
+/*-------------------------------------------------------------------------
+ *
+ * rg_compat.c
+ *	  Confluent's seven compatibility levels over any rg_format.
+ *
+ * A format only answers "can this reader read that writer?" with a list of
+ * message templates.  This file decides, per level, which earlier versions
+ * are asked, in which direction, and builds the exact message list
+ * Confluent returns (compat-rules.md section 0): the role words filled in,
+ * "{oldSchemaVersion: N}", "{oldSchema: '...'}" and the closing
+ * "{validateFields: 'false', compatibility: 'LEVEL'}".
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rg_compat.h"
+
+#include <string.h>
+
+/* Confluent's MAX_SCHEMA_SIZE_FOR_LOGGING, in Java chars */
+#define RG_COMPAT_MAX_OLD_SCHEMA 10240
+
+static const char *const level_names[] = {
+	"NONE",
+	"BACKWARD",
+	"BACKWARD_TRANSITIVE",
+	"FORWARD",
+	"FORWARD_TRANSITIVE",
+	"FULL",
+	"FULL_TRANSITIVE"
+};
+
+#define N_LEVELS ((int) (sizeof(level_names) / sizeof(level_names[0])))
+
+static char
+ascii_upper(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') ? (char) (ch - 'a' + 'A') : ch;
+}
+
+/* Confluent upper-cases the name and wants an exact match: no trimming. */
+bool
+rg_compat_level_parse(const char *s, rg_compat_level *out)
+{
+	int			i;
+
+	if (s == NULL)
+		return false;
+	for (i = 0; i < N_LEVELS; i++)
+	{
+		const char *a = s;
+		const char *b = level_names[i];
+
+		while (*a && *b && ascii_upper(*a) == *b)
+		{
+			a++;
+			b++;
+		}
+		if (*a == '\0' && *b == '\0')
+		{
+			if (out)
+				*out = (rg_compat_level) i;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *
+rg_compat_level_name(rg_compat_level level)
+{
+	if ((int) level < 0 || (int) level >= N_LEVELS)
+		return "NONE";
+	return level_names[level];
+}
+
+bool
+rg_compat_is_transitive(rg_compat_level level)
+{
+	return level == RG_COMPAT_BACKWARD_TRANSITIVE ||
+		level == RG_COMPAT_FORWARD_TRANSITIVE ||
+		level == RG_COMPAT_FULL_TRANSITIVE;
+}
+
+/*
+ * Java's String.format(msg, reader, writer) as far as our templates can
+ * need it: "%s" takes the next word, "%%" is a percent sign, "%n" a
+ * newline.  A "%s" with no word left and any other "%" sequence are kept
+ * as written (Java would throw there; a message is more useful).
+ */
+static void
+java_format2(rg_buf *buf, const char *msg, const char *w1, const char *w2)
+{
+	const char *words[2] = {w1, w2};
+	int			next = 0;
+	const char *p = msg;
+
+	while (*p)
+	{
+		const char *pct = strchr(p, '%');
+
+		if (pct == NULL)
+		{
+			rg_buf_puts(buf, p);
+			break;
+		}
+		rg_buf_append(buf, p, (size_t) (pct - p));
+		if (pct[1] == 's' && next < 2)
+		{
+			rg_buf_puts(buf, words[next++]);
+			p = pct + 2;
+		}
+		else if (pct[1] == '%')
+		{
+			rg_buf_putc(buf, '%');
+			p = pct + 2;
+		}
+		else if (pct[1] == 'n')
+		{
+			rg_buf_putc(buf, '\n');
+			p = pct + 2;
+		}
+		else
+		{
+			rg_buf_putc(buf, '%');
+			p = pct + 1;
+		}
+	}
+}
+
+/*
+ * How many bytes of UTF-8 text hold its first `limit` Java chars (UTF-16
+ * code units); *over is set when the text is longer than that.  A
+ * character that would straddle the limit is left out whole.
+ */
+static size_t
+utf16_prefix(const char *s, size_t len, size_t limit, bool *over)
+{
+	size_t		i = 0;
+	size_t		units = 0;
+
+	*over = false;
+	while (i < len)
+	{
+		unsigned char b = (unsigned char) s[i];
+		size_t		bytes = 1;
+		size_t		u = 1;
+
+		if (b >= 0xF0 && b < 0xF8)
+		{
+			bytes = 4;
+			u = 2;
+		}
+		else if (b >= 0xE0 && b < 0xF0)
+			bytes = 3;
+		else if (b >= 0xC0 && b < 0xE0)
+			bytes = 2;
+		if (i + bytes > len)
+			bytes = len - i;
+		if (units + u > limit)
+		{
+			*over = true;
+			return i;
+		}
+		units += u;
+		i += bytes;
+	}
+	return i;
+}
+
+/* "{oldSchemaVersion: N}" (when known) and "{oldSchema: '...'}". */
+static bool
+push_schema_info(rg_strlist *out, const rg_prior_version *p)
+{
+	const char *text = p->schema->canonical ? p->schema->canonical : "";
+	size_t		len = p->schema->canonical ? p->schema->canonical_len : 0;
+	size_t		cut;
+	bool		over;
+	rg_buf		buf;
+	bool		ok;
+
+	if (p->version > 0 && !rg_strlist_pushf(out, "{oldSchemaVersion: %d}", p->version))
+		return false;
+	cut = utf16_prefix(text, len, RG_COMPAT_MAX_OLD_SCHEMA, &over);
+	rg_buf_init(&buf);
+	if (over)
+	{
+		rg_buf_puts(&buf, "{oldSchema: <truncated> '");
+		rg_buf_append(&buf, text, cut);
+		rg_buf_puts(&buf, "...'}");
+	}
+	else
+	{
+		rg_buf_puts(&buf, "{oldSchema: '");
+		rg_buf_append(&buf, text, len);
+		rg_buf_puts(&buf, "'}");
+	}
+	ok = !buf.oom && rg_strlist_push(out, buf.data);
+	rg_buf_free(&buf);
+	return ok;
+}
+
+/*
+ * One direction of one strategy: ask the format whether `reader` reads
+ * `writer`, fill the role words into each message and, when asked and
+ * something failed, add the earlier version's number and text.  Returns
+ * the number of messages added, or -1 when out of memory.
+ */
+static int
+run_half(const rg_schema *reader, const rg_schema *writer,
+		 const char *reader_role, const char *writer_role,
+		 bool append_schema, const rg_prior_version *p, rg_strlist *out)
+{
+	rg_strlist	raw;
+	int			before = out->n;
+	int			i;
+
+	rg_strlist_init(&raw, out->arena);
+	if (reader->format == NULL || reader->format->can_read == NULL)
+		return -1;
+	if (reader->format->can_read(reader, writer, &raw) && raw.n == 0)
+		return 0;
+	if (raw.n == 0 && !rg_strlist_push(&raw, "Unexpected exception during compatibility check: unknown failure"))
+		return -1;
+	for (i = 0; i < raw.n; i++)
+	{
+		rg_buf		buf;
+		bool		ok;
+
+		rg_buf_init(&buf);
+		java_format2(&buf, raw.items[i], reader_role, writer_role);
+		ok = !buf.oom && rg_strlist_push(out, buf.data ? buf.data : "");
+		rg_buf_free(&buf);
+		if (!ok)
+			return -1;
+	}
+	if (append_schema && !push_schema_info(out, p))
+		return -1;
+	return out->n - before;
+}
+
+static bool
+same_format(const rg_schema *a, const rg_schema *b)
+{
+	if (a->format == b->format)
+		return true;
+	if (a->format == NULL || b->format == NULL)
+		return false;
+	return strcmp(a->format->name, b->format->name) == 0;
+}
+
+/*
+ * The level's strategy against one earlier version; returns the number of
+ * messages added (0 = compatible), -1 when out of memory.
+ */
+static int
+check_one(rg_compat_level level, const rg_schema *new_schema,
+		  const rg_prior_version *p, rg_strlist *out)
+{
+	int			a,
+				b;
+
+	if (!same_format(new_schema, p->schema))
+		return rg_strlist_push(out, "Incompatible because of different schema type") ? 1 : -1;
+
+	switch (level)
+	{
+		case RG_COMPAT_BACKWARD:
+		case RG_COMPAT_BACKWARD_TRANSITIVE:
+			return run_half(new_schema, p->schema, "new", "old", true, p, out);
+		case RG_COMPAT_FORWARD:
+		case RG_COMPAT_FORWARD_TRANSITIVE:
+			return run_half(p->schema, new_schema, "old", "new", true, p, out);
+		case RG_COMPAT_FULL:
+		case RG_COMPAT_FULL_TRANSITIVE:
+			/* the forward half first, then the backward half with the info */
+			a = run_half(p->schema, new_schema, "old", "new", false, p, out);
+			if (a < 0)
+				return -1;
+			b = run_half(new_schema, p->schema, "new", "old", true, p, out);
+			if (b < 0)
+				return -1;
+			return a + b;
+		case RG_COMPAT_NONE:
+			break;
+	}
+	return 0;
+}
+
+/*
+ * Confluent's CompatibilityChecker plus the closing line of
+ * isCompatibleWithPrevious.  prev is oldest first; the checks go newest
+ * first and stop at the first version with messages.
+ */
+bool
+rg_compat_check(rg_compat_level level, const rg_schema *new_schema,
+				const rg_prior_version *prev, int n_prev,
+				rg_strlist *messages)
+{
+	int			last;
+	int			i;
+	int			n = 0;
+
+	if (level == RG_COMPAT_NONE || n_prev <= 0 || prev == NULL)
+		return true;
+	last = rg_compat_is_transitive(level) ? 0 : n_prev - 1;
+	for (i = n_prev - 1; i >= last; i--)
+	{
+		if (prev[i].schema == NULL)
+			continue;
+		n = check_one(level, new_schema, &prev[i], messages);
+		if (n != 0)
+			break;
+	}
+	if (n == 0)
+		return true;
+	if (n < 0)
+		rg_strlist_push(messages, "Unexpected exception during compatibility check: out of memory");
+	rg_strlist_pushf(messages, "{validateFields: 'false', compatibility: '%s'}",
+					 rg_compat_level_name(level));
+	return false;
+}
