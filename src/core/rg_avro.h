@@ -136,4 +136,36 @@ extern rg_schema *rg_avro_parse(const char *text, size_t len,
 extern bool rg_avro_can_read(const rg_schema *reader, const rg_schema *writer,
 							 rg_strlist *out);
 
+/*
+ * Internal to the Avro implementation (avro_parse.c, avro_write.c): not
+ * for callers outside src/core.
+ */
+
+/* deepest schema nesting the parser accepts */
+#define RG_AVRO_MAX_DEPTH 256
+
+/* Jackson-style compact JSON output of a string, a double, any value */
+extern void rg_json_write_string(rg_buf *buf, const char *s);
+extern void rg_json_write_double(rg_buf *buf, double d);
+extern void rg_json_write_value(rg_buf *buf, const json_t *value);
+
+/*
+ * Avro Java's Schema.toString(): appends the compact JSON of schema to
+ * buf.  With refs_as_names, named types defined by references are written
+ * as names (toString(referencedSchemas, false), the stored form).
+ */
+extern void rg_avro_write(rg_buf *buf, const rg_avro_schema *schema,
+						  bool refs_as_names);
+
+/*
+ * Confluent's normalize=true as an in-place transform of a freshly parsed
+ * model (types from references are left alone).  New JSON values it
+ * creates are appended to owned (an array the schema releases at free).
+ */
+extern bool rg_avro_normalize(rg_arena *arena, rg_avro_schema *root,
+							  json_t *owned);
+
+/* Release the JSON values an AVRO model holds (rg_schema_free calls it). */
+extern void rg_avro_model_release(void *model);
+
 #endif							/* RG_AVRO_H */

@@ -1,0 +1,1331 @@
+/*-------------------------------------------------------------------------
+ *
+ * avro_parse.c
+ *	  Avro schema JSON -> rg_avro_schema, with Avro Java 1.11's
+ *	  Schema.Parser semantics as Confluent configures it (name validation
+ *	  and default validation on).
+ *
+ * What is accepted, what is rejected and which name a reference resolves
+ * to must be exactly what Confluent's registry does, because a schema we
+ * accept and it rejects (or the other way round) is a visible difference
+ * to every client.  The rules are the Avro specification's plus the Java
+ * implementation's own choices, e.g. comments allowed in the JSON, text
+ * after the first JSON value ignored, a union default checked against the
+ * first branch only.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rg_avro.h"
+
+#include <ctype.h>
+#include <strings.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_BUCKETS 256
+
+/*
+ * The model behind rg_schema.model: the public part first, then the JSON
+ * values the schema keeps (defaults, properties), held by one array so
+ * freeing needs no walk over a possibly cyclic graph.
+ */
+typedef struct avro_model
+{
+	rg_avro_parsed pub;
+	json_t	   *owned;
+} avro_model;
+
+typedef struct name_entry
+{
+	const char *fullname;
+	rg_avro_schema *schema;
+	struct name_entry *next;
+} name_entry;
+
+typedef struct parse_ctx
+{
+	rg_arena   *arena;
+	rg_error   *err;
+	json_t	   *owned;
+	name_entry *names[NAME_BUCKETS];
+	const char *space;			/* namespace of the enclosing named type */
+	int			depth;
+	bool		in_reference;
+	bool		failed;
+	/* named types in definition order */
+	rg_avro_schema **defined;
+	int			n_defined;
+	int			cap_defined;
+} parse_ctx;
+
+static const char *const primitive_names[] = {
+	"null", "boolean", "int", "long", "float", "double", "bytes", "string"
+};
+
+static const char *const schema_reserved[] = {
+	"doc", "fields", "items", "name", "namespace", "size", "symbols",
+	"values", "type", "aliases", NULL
+};
+static const char *const field_reserved[] = {
+	"default", "doc", "name", "order", "type", "aliases", NULL
+};
+
+static rg_avro_schema *parse_node(parse_ctx *ctx, json_t *node);
+
+const char *
+rg_avro_type_name(rg_avro_type type)
+{
+	switch (type)
+	{
+		case RG_AVRO_NULL:
+			return "null";
+		case RG_AVRO_BOOLEAN:
+			return "boolean";
+		case RG_AVRO_INT:
+			return "int";
+		case RG_AVRO_LONG:
+			return "long";
+		case RG_AVRO_FLOAT:
+			return "float";
+		case RG_AVRO_DOUBLE:
+			return "double";
+		case RG_AVRO_BYTES:
+			return "bytes";
+		case RG_AVRO_STRING:
+			return "string";
+		case RG_AVRO_RECORD:
+			return "record";
+		case RG_AVRO_ENUM:
+			return "enum";
+		case RG_AVRO_ARRAY:
+			return "array";
+		case RG_AVRO_MAP:
+			return "map";
+		case RG_AVRO_UNION:
+			return "union";
+		case RG_AVRO_FIXED:
+			return "fixed";
+	}
+	return "unknown";
+}
+
+/* Record the first error only; later failures are consequences of it. */
+static void
+fail(parse_ctx *ctx, rg_errcode code, const char *fmt,...)
+{
+	va_list		ap;
+
+	if (ctx->failed)
+		return;
+	ctx->failed = true;
+	if (ctx->err == NULL)
+		return;
+	ctx->err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(ctx->err->message, sizeof(ctx->err->message), fmt, ap);
+	va_end(ap);
+}
+
+#define FAIL(ctx, ...) fail((ctx), RG_ERR_INVALID_SCHEMA, __VA_ARGS__)
+#define OOM(ctx) fail((ctx), RG_ERR_NOMEM, "out of memory")
+
+/*
+ * A JSON node as Jackson's toString() prints it, for error messages
+ * (Avro Java quotes the offending node in most of its messages).
+ */
+static const char *
+node_text(parse_ctx *ctx, const json_t *node)
+{
+	rg_buf		buf;
+	char	   *s;
+
+	rg_buf_init(&buf);
+	if (node)
+		rg_json_write_value(&buf, node);
+	else
+		rg_buf_puts(&buf, "null");
+	if (buf.oom)
+	{
+		rg_buf_free(&buf);
+		return "(out of memory)";
+	}
+	/* messages are bounded anyway; keep the arena from growing wildly */
+	if (buf.len > RG_ERROR_MAX)
+		buf.data[RG_ERROR_MAX] = '\0';
+	s = rg_arena_strdup(ctx->arena, buf.data);
+	rg_buf_free(&buf);
+	return s ? s : "(out of memory)";
+}
+
+/* A schema as Schema.toString() prints it, for default errors. */
+static const char *
+schema_text(parse_ctx *ctx, const rg_avro_schema *schema)
+{
+	rg_buf		buf;
+	char	   *s;
+
+	rg_buf_init(&buf);
+	rg_avro_write(&buf, schema, false);
+	if (buf.oom)
+	{
+		rg_buf_free(&buf);
+		return "(out of memory)";
+	}
+	if (buf.len > RG_ERROR_MAX)
+		buf.data[RG_ERROR_MAX] = '\0';
+	s = rg_arena_strdup(ctx->arena, buf.data);
+	rg_buf_free(&buf);
+	return s ? s : "(out of memory)";
+}
+
+static bool
+in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+static int
+primitive_type(const char *s)
+{
+	int			i;
+
+	for (i = 0; i < (int) (sizeof(primitive_names) / sizeof(primitive_names[0])); i++)
+		if (strcmp(primitive_names[i], s) == 0)
+			return i;			/* RG_AVRO_NULL .. RG_AVRO_STRING in order */
+	return -1;
+}
+
+/* getOptionalText: the attribute's text, or NULL if absent or not a string */
+static const char *
+opt_text(const json_t *node, const char *key)
+{
+	json_t	   *v = json_is_object(node) ? json_object_get(node, key) : NULL;
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/*
+ * Avro's name rule for one simple name: [A-Za-z_][A-Za-z0-9_]*.  Messages
+ * are Avro Java's.
+ */
+static bool
+validate_name(parse_ctx *ctx, const char *name)
+{
+	const char *p;
+
+	if (name == NULL)
+	{
+		FAIL(ctx, "Null name");
+		return false;
+	}
+	if (*name == '\0')
+	{
+		FAIL(ctx, "Empty name");
+		return false;
+	}
+	if (!(isalpha((unsigned char) *name) || *name == '_') || (unsigned char) *name >= 0x80)
+	{
+		FAIL(ctx, "Illegal initial character: %s", name);
+		return false;
+	}
+	for (p = name + 1; *p; p++)
+	{
+		if ((unsigned char) *p >= 0x80 || !(isalnum((unsigned char) *p) || *p == '_'))
+		{
+			FAIL(ctx, "Illegal character in: %s", name);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Avro Java's Name(name, space): a dotted name carries its own namespace,
+ * "" means no namespace, only the simple name is validated (Avro 1.11 does
+ * not check namespace components).  Outputs live in the arena.
+ */
+static bool
+make_name(parse_ctx *ctx, const char *name, const char *space,
+		  const char **simple, const char **ns, const char **full)
+{
+	const char *dot = strrchr(name, '.');
+	const char *s;
+	char	   *sp = NULL;
+
+	if (dot)
+	{
+		s = dot + 1;
+		sp = rg_arena_strndup(ctx->arena, name, dot - name);
+		if (sp == NULL)
+		{
+			OOM(ctx);
+			return false;
+		}
+		space = sp;
+	}
+	else
+		s = name;
+	if (!validate_name(ctx, s))
+		return false;
+	if (space != NULL && *space == '\0')
+		space = NULL;
+	*simple = rg_arena_strdup(ctx->arena, s);
+	*ns = space;
+	if (space)
+	{
+		size_t		n = strlen(space) + 1 + strlen(s) + 1;
+		char	   *f = rg_arena_alloc(ctx->arena, n);
+
+		if (f)
+			snprintf(f, n, "%s.%s", space, s);
+		*full = f;
+	}
+	else
+		*full = *simple;
+	if (*simple == NULL || *full == NULL)
+	{
+		OOM(ctx);
+		return false;
+	}
+	return true;
+}
+
+static unsigned
+name_hash(const char *s)
+{
+	unsigned	h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char) *s++;
+	return h % NAME_BUCKETS;
+}
+
+static rg_avro_schema *
+names_get(parse_ctx *ctx, const char *fullname)
+{
+	name_entry *e;
+
+	for (e = ctx->names[name_hash(fullname)]; e; e = e->next)
+		if (strcmp(e->fullname, fullname) == 0)
+			return e->schema;
+	return NULL;
+}
+
+/* Names.add: a second definition of a full name is an error. */
+static bool
+names_add(parse_ctx *ctx, rg_avro_schema *schema)
+{
+	unsigned	h = name_hash(schema->fullname);
+	name_entry *e;
+
+	if (names_get(ctx, schema->fullname))
+	{
+		FAIL(ctx, "Can't redefine: %s", schema->fullname);
+		return false;
+	}
+	e = rg_arena_alloc(ctx->arena, sizeof(name_entry));
+	if (e == NULL)
+	{
+		OOM(ctx);
+		return false;
+	}
+	e->fullname = schema->fullname;
+	e->schema = schema;
+	e->next = ctx->names[h];
+	ctx->names[h] = e;
+
+	if (ctx->n_defined == ctx->cap_defined)
+	{
+		int			cap = ctx->cap_defined ? ctx->cap_defined * 2 : 16;
+		rg_avro_schema **d = rg_arena_alloc(ctx->arena, sizeof(*d) * cap);
+
+		if (d == NULL)
+		{
+			OOM(ctx);
+			return false;
+		}
+		if (ctx->n_defined)
+			memcpy(d, ctx->defined, sizeof(*d) * ctx->n_defined);
+		ctx->defined = d;
+		ctx->cap_defined = cap;
+	}
+	ctx->defined[ctx->n_defined++] = schema;
+	return true;
+}
+
+static rg_avro_schema *
+new_schema(parse_ctx *ctx, rg_avro_type type)
+{
+	rg_avro_schema *s = rg_arena_alloc(ctx->arena, sizeof(rg_avro_schema));
+
+	if (s == NULL)
+		OOM(ctx);
+	else
+		s->type = type;
+	return s;
+}
+
+/* Keep a JSON value for the schema's lifetime. */
+static json_t *
+keep(parse_ctx *ctx, json_t *value)
+{
+	if (json_array_append(ctx->owned, value) != 0)
+	{
+		OOM(ctx);
+		return NULL;
+	}
+	return value;
+}
+
+/*
+ * Names.get(): a primitive name gives a fresh primitive; otherwise the
+ * name is looked up in the current namespace, then without namespace.
+ * The name itself is validated first, as Avro Java's Name constructor
+ * does.  NULL without an error set means "not defined".
+ */
+static rg_avro_schema *
+lookup(parse_ctx *ctx, const char *name)
+{
+	int			prim = primitive_type(name);
+	const char *simple;
+	const char *ns;
+	const char *full;
+	rg_avro_schema *s;
+
+	if (prim >= 0)
+		return new_schema(ctx, (rg_avro_type) prim);
+	if (!make_name(ctx, name, ctx->space, &simple, &ns, &full))
+		return NULL;
+	s = names_get(ctx, full);
+	if (s == NULL && strchr(name, '.') == NULL)
+		s = names_get(ctx, name);
+	return s;
+}
+
+/*
+ * Custom properties: every attribute not in the reserved list, in input
+ * order.
+ */
+static bool
+collect_props(parse_ctx *ctx, json_t *node, const char *const *reserved,
+			  bool enum_default_reserved, rg_avro_prop **props, int *n_props)
+{
+	const char *key;
+	json_t	   *v;
+	int			n = 0;
+	int			i = 0;
+
+	json_object_foreach(node, key, v)
+	{
+		if (!in_list(reserved, key) &&
+			!(enum_default_reserved && strcmp(key, "default") == 0))
+			n++;
+	}
+	*n_props = 0;
+	*props = NULL;
+	if (n == 0)
+		return true;
+	*props = rg_arena_alloc(ctx->arena, sizeof(rg_avro_prop) * n);
+	if (*props == NULL)
+	{
+		OOM(ctx);
+		return false;
+	}
+	json_object_foreach(node, key, v)
+	{
+		if (in_list(reserved, key) ||
+			(enum_default_reserved && strcmp(key, "default") == 0))
+			continue;
+		(*props)[i].key = rg_arena_strdup(ctx->arena, key);
+		(*props)[i].value = keep(ctx, v);
+		if ((*props)[i].key == NULL || (*props)[i].value == NULL)
+		{
+			OOM(ctx);
+			return false;
+		}
+		i++;
+	}
+	*n_props = n;
+	return true;
+}
+
+/*
+ * parseAliases(): "aliases" must be an array of strings; duplicates are
+ * dropped (Avro keeps them in a LinkedHashSet).  Returns the strings as
+ * written.
+ */
+static bool
+parse_alias_list(parse_ctx *ctx, json_t *node, const char ***out, int *n_out)
+{
+	json_t	   *a = json_object_get(node, "aliases");
+	size_t		i;
+	int			n = 0;
+	const char **list;
+
+	*out = NULL;
+	*n_out = 0;
+	if (a == NULL)
+		return true;
+	if (!json_is_array(a))
+	{
+		FAIL(ctx, "aliases not an array: %s", node_text(ctx, node));
+		return false;
+	}
+	list = rg_arena_alloc(ctx->arena, sizeof(char *) * (json_array_size(a) + 1));
+	if (list == NULL)
+	{
+		OOM(ctx);
+		return false;
+	}
+	for (i = 0; i < json_array_size(a); i++)
+	{
+		json_t	   *e = json_array_get(a, i);
+		int			j;
+		bool		dup = false;
+
+		if (!json_is_string(e))
+		{
+			FAIL(ctx, "alias not a string: %s", node_text(ctx, e));
+			return false;
+		}
+		for (j = 0; j < n; j++)
+			if (strcmp(list[j], json_string_value(e)) == 0)
+				dup = true;
+		if (!dup)
+			list[n++] = json_string_value(e);
+	}
+	*out = list;
+	*n_out = n;
+	return true;
+}
+
+/* A named type's aliases, qualified with the type's own namespace. */
+static bool
+parse_type_aliases(parse_ctx *ctx, json_t *node, rg_avro_schema *s)
+{
+	const char **raw;
+	int			n;
+	int			i;
+
+	if (!parse_alias_list(ctx, node, &raw, &n))
+		return false;
+	if (n == 0)
+		return true;
+	s->aliases = rg_arena_alloc(ctx->arena, sizeof(char *) * n);
+	if (s->aliases == NULL)
+	{
+		OOM(ctx);
+		return false;
+	}
+	for (i = 0; i < n; i++)
+	{
+		const char *simple;
+		const char *ns;
+		const char *full;
+		int			j;
+		bool		dup = false;
+
+		if (!make_name(ctx, raw[i], s->space, &simple, &ns, &full))
+			return false;
+		for (j = 0; j < s->n_aliases; j++)
+			if (strcmp(s->aliases[j], full) == 0)
+				dup = true;
+		if (!dup)
+			s->aliases[s->n_aliases++] = full;
+	}
+	return true;
+}
+
+/*
+ * Avro Java 1.11's isValidDefault.  Returns 1 when valid, 0 when not, -1
+ * when a record default refers to a record whose fields are still being
+ * parsed (Java fails with "Schema fields not set yet").
+ */
+static int
+valid_default(const rg_avro_schema *s, const json_t *v)
+{
+	int			i;
+
+	if (v == NULL)
+		return 0;
+	switch (s->type)
+	{
+		case RG_AVRO_NULL:
+			return json_is_null(v);
+		case RG_AVRO_BOOLEAN:
+			return json_is_boolean(v);
+		case RG_AVRO_INT:
+			return json_is_integer(v) &&
+				json_integer_value(v) >= INT32_MIN &&
+				json_integer_value(v) <= INT32_MAX;
+		case RG_AVRO_LONG:
+			return json_is_integer(v);
+		case RG_AVRO_FLOAT:
+		case RG_AVRO_DOUBLE:
+			return json_is_number(v);
+		case RG_AVRO_BYTES:
+		case RG_AVRO_STRING:
+		case RG_AVRO_FIXED:
+			return json_is_string(v);
+		case RG_AVRO_ENUM:
+			if (!json_is_string(v))
+				return 0;
+			for (i = 0; i < s->n_symbols; i++)
+				if (strcmp(s->symbols[i], json_string_value(v)) == 0)
+					return 1;
+			return 0;
+		case RG_AVRO_ARRAY:
+			{
+				size_t		k;
+
+				if (!json_is_array(v))
+					return 0;
+				for (k = 0; k < json_array_size(v); k++)
+				{
+					int			r = valid_default(s->items, json_array_get(v, k));
+
+					if (r != 1)
+						return r;
+				}
+				return 1;
+			}
+		case RG_AVRO_MAP:
+			{
+				const char *key;
+				json_t	   *e;
+
+				if (!json_is_object(v))
+					return 0;
+				json_object_foreach((json_t *) v, key, e)
+				{
+					int			r = valid_default(s->items, e);
+
+					if (r != 1)
+						return r;
+				}
+				return 1;
+			}
+		case RG_AVRO_UNION:
+			if (s->n_branches == 0)
+				return 0;
+			return valid_default(s->branches[0], v);
+		case RG_AVRO_RECORD:
+			if (!json_is_object(v))
+				return 0;
+			if (s->fields == NULL)
+				return -1;
+			for (i = 0; i < s->n_fields; i++)
+			{
+				const rg_avro_field *f = &s->fields[i];
+				json_t	   *fv = json_object_get(v, f->name);
+				int			r = valid_default(f->type, fv ? fv : f->default_value);
+
+				if (r != 1)
+					return r;
+			}
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Java's Double.valueOf() on a string default of a float/double field
+ * (Avro converts it to a number before validating).  Returns false when
+ * the text is not a Java double literal.
+ */
+static bool
+java_double_text(const char *text, double *out, bool *special)
+{
+	char	   *end;
+	const char *p = text;
+	size_t		len;
+	char		tmp[128];
+
+	*special = false;
+	while (*p && (unsigned char) *p <= ' ')
+		p++;
+	len = strlen(p);
+	while (len > 0 && (unsigned char) p[len - 1] <= ' ')
+		len--;
+	if (len == 0 || len >= sizeof(tmp))
+		return false;
+	memcpy(tmp, p, len);
+	tmp[len] = '\0';
+	if (strcmp(tmp, "NaN") == 0 || strcmp(tmp, "Infinity") == 0 ||
+		strcmp(tmp, "+Infinity") == 0 || strcmp(tmp, "-Infinity") == 0)
+	{
+		*special = true;
+		return true;
+	}
+	/* strtod knows nan/inf spellings Java does not */
+	for (p = tmp; *p; p++)
+		if (*p == 'n' || *p == 'N' || *p == 'i' || *p == 'I')
+			return false;
+	if (len > 1 && strchr("dDfF", tmp[len - 1]) &&
+		!(tmp[0] == '0' && (tmp[1] == 'x' || tmp[1] == 'X')))
+		tmp[--len] = '\0';
+	*out = strtod(tmp, &end);
+	return end != tmp && *end == '\0';
+}
+
+/* One record field, appended at position pos; see Schema.parse. */
+static bool
+parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
+			rg_avro_field *f, int pos)
+{
+	json_t	   *name_node = json_is_object(fnode) ? json_object_get(fnode, "name") : NULL;
+	json_t	   *type_node;
+	json_t	   *order_node;
+	json_t	   *def;
+	bool		converted = false;
+
+	if (!json_is_string(name_node))
+	{
+		FAIL(ctx, "No field name: %s", node_text(ctx, fnode));
+		return false;
+	}
+	f->name = json_string_value(name_node);
+	f->position = pos;
+	f->doc = opt_text(fnode, "doc");
+	type_node = json_object_get(fnode, "type");
+	if (type_node == NULL)
+	{
+		FAIL(ctx, "No field type: %s", node_text(ctx, fnode));
+		return false;
+	}
+	if (json_is_string(type_node))
+	{
+		rg_avro_schema *t = lookup(ctx, json_string_value(type_node));
+
+		if (ctx->failed)
+			return false;
+		if (t == NULL)
+		{
+			FAIL(ctx, "%s is not a defined name. The type of the \"%s\" field must be a defined name or a {\"type\": ...} expression.",
+				 node_text(ctx, type_node), f->name);
+			return false;
+		}
+	}
+	f->type = parse_node(ctx, type_node);
+	if (f->type == NULL)
+		return false;
+
+	f->order = RG_AVRO_ORDER_ASCENDING;
+	order_node = json_object_get(fnode, "order");
+	if (order_node)
+	{
+		const char *o = json_is_string(order_node) ? json_string_value(order_node) : "";
+
+		if (strcasecmp(o, "ascending") == 0)
+			f->order = RG_AVRO_ORDER_ASCENDING;
+		else if (strcasecmp(o, "descending") == 0)
+			f->order = RG_AVRO_ORDER_DESCENDING;
+		else if (strcasecmp(o, "ignore") == 0)
+			f->order = RG_AVRO_ORDER_IGNORE;
+		else
+		{
+			FAIL(ctx, "Invalid order for field %s: %s", f->name,
+				 node_text(ctx, order_node));
+			return false;
+		}
+	}
+
+	if (!validate_name(ctx, f->name))
+		return false;
+
+	def = json_object_get(fnode, "default");
+	if (def && json_is_string(def) &&
+		(f->type->type == RG_AVRO_FLOAT || f->type->type == RG_AVRO_DOUBLE))
+	{
+		double		d;
+		bool		special;
+
+		if (java_double_text(json_string_value(def), &d, &special))
+		{
+			converted = true;
+			if (!special)
+			{
+				json_t	   *r = json_real(d);
+
+				if (r == NULL || keep(ctx, r) == NULL)
+				{
+					json_decref(r);
+					OOM(ctx);
+					return false;
+				}
+				json_decref(r);
+				def = r;
+			}
+		}
+	}
+	if (def && !converted)
+	{
+		int			r = valid_default(f->type, def);
+
+		if (r < 0)
+		{
+			FAIL(ctx, "Schema fields not set yet");
+			return false;
+		}
+		if (r == 0)
+		{
+			FAIL(ctx, "Invalid default for field %s: %s not a %s", f->name,
+				 node_text(ctx, def), schema_text(ctx, f->type));
+			return false;
+		}
+	}
+	if (def && keep(ctx, def) == NULL)
+		return false;
+	f->default_value = def;
+
+	if (!collect_props(ctx, fnode, field_reserved, false, &f->props, &f->n_props))
+		return false;
+	if (!parse_alias_list(ctx, fnode, &f->aliases, &f->n_aliases))
+		return false;
+	(void) record;
+	return true;
+}
+
+static bool
+parse_record(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
+{
+	json_t	   *fields = json_object_get(node, "fields");
+	rg_avro_field *fs;
+	size_t		n;
+	size_t		i;
+
+	if (!json_is_array(fields))
+	{
+		FAIL(ctx, "Record has no fields: %s", node_text(ctx, node));
+		return false;
+	}
+	n = json_array_size(fields);
+	fs = rg_arena_alloc(ctx->arena, sizeof(rg_avro_field) * (n ? n : 1));
+	if (fs == NULL)
+	{
+		OOM(ctx);
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		if (!parse_field(ctx, s, json_array_get(fields, i), &fs[i], (int) i))
+			return false;
+	/* setFields(): field names are unique within a record */
+	for (i = 0; i < n; i++)
+	{
+		size_t		j;
+
+		for (j = 0; j < i; j++)
+			if (strcmp(fs[i].name, fs[j].name) == 0)
+			{
+				FAIL(ctx, "Duplicate field %s in record %s", fs[i].name, s->fullname);
+				return false;
+			}
+	}
+	s->fields = fs;
+	s->n_fields = (int) n;
+	return true;
+}
+
+static bool
+parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
+{
+	json_t	   *syms = json_object_get(node, "symbols");
+	json_t	   *def;
+	size_t		n;
+	size_t		i;
+
+	if (!json_is_array(syms))
+	{
+		FAIL(ctx, "Enum has no symbols: %s", node_text(ctx, node));
+		return false;
+	}
+	n = json_array_size(syms);
+	s->symbols = rg_arena_alloc(ctx->arena, sizeof(char *) * (n ? n : 1));
+	if (s->symbols == NULL)
+	{
+		OOM(ctx);
+		return false;
+	}
+	for (i = 0; i < n; i++)
+	{
+		json_t	   *e = json_array_get(syms, i);
+		const char *sym = json_is_string(e) ? json_string_value(e) : NULL;
+		size_t		j;
+
+		if (!validate_name(ctx, sym))
+			return false;
+		for (j = 0; j < i; j++)
+			if (strcmp(s->symbols[j], sym) == 0)
+			{
+				FAIL(ctx, "Duplicate enum symbol: %s", sym);
+				return false;
+			}
+		s->symbols[i] = sym;
+	}
+	s->n_symbols = (int) n;
+
+	def = json_object_get(node, "default");
+	if (json_is_string(def))
+	{
+		const char *d = json_string_value(def);
+
+		for (i = 0; i < n; i++)
+			if (strcmp(s->symbols[i], d) == 0)
+				break;
+		if (i == n)
+		{
+			rg_buf		b;
+
+			/* Java prints the symbol list as List.toString() */
+			rg_buf_init(&b);
+			rg_buf_putc(&b, '[');
+			for (i = 0; i < n; i++)
+				rg_buf_printf(&b, "%s%s", i ? ", " : "", s->symbols[i]);
+			rg_buf_putc(&b, ']');
+			FAIL(ctx, "The Enum Default: %s is not in the enum symbol set: %s",
+				 d, b.data ? b.data : "[]");
+			rg_buf_free(&b);
+			return false;
+		}
+		s->enum_default = d;
+	}
+	return true;
+}
+
+static bool
+parse_fixed(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
+{
+	json_t	   *size = json_object_get(node, "size");
+
+	if (!json_is_integer(size) ||
+		json_integer_value(size) < INT32_MIN || json_integer_value(size) > INT32_MAX)
+	{
+		FAIL(ctx, "Invalid or no size: %s", node_text(ctx, node));
+		return false;
+	}
+	if (json_integer_value(size) < 0)
+	{
+		FAIL(ctx, "Invalid fixed size: %d", (int) json_integer_value(size));
+		return false;
+	}
+	s->size = (int) json_integer_value(size);
+	return true;
+}
+
+/*
+ * A schema written as a JSON object: a primitive with attributes, a named
+ * type, an array or a map, or {"type":"<name of a defined type>"}.
+ */
+static rg_avro_schema *
+parse_object(parse_ctx *ctx, json_t *node)
+{
+	json_t	   *type_node = json_object_get(node, "type");
+	const char *type;
+	const char *saved_space = ctx->space;
+	rg_avro_schema *s = NULL;
+	int			prim;
+	bool		named;
+	bool		is_enum;
+
+	if (!json_is_string(type_node))
+	{
+		FAIL(ctx, "No type: %s", node_text(ctx, node));
+		return NULL;
+	}
+	type = json_string_value(type_node);
+	is_enum = strcmp(type, "enum") == 0;
+	named = strcmp(type, "record") == 0 || strcmp(type, "error") == 0 ||
+		is_enum || strcmp(type, "fixed") == 0;
+	prim = primitive_type(type);
+
+	if (named)
+	{
+		const char *space = opt_text(node, "namespace");
+		json_t	   *name_node = json_object_get(node, "name");
+		rg_avro_type t = strcmp(type, "fixed") == 0 ? RG_AVRO_FIXED :
+			is_enum ? RG_AVRO_ENUM : RG_AVRO_RECORD;
+
+		if (space == NULL)
+			space = ctx->space;
+		if (!json_is_string(name_node))
+		{
+			FAIL(ctx, "No name in schema: %s", node_text(ctx, node));
+			return NULL;
+		}
+		s = new_schema(ctx, t);
+		if (s == NULL)
+			return NULL;
+		if (!make_name(ctx, json_string_value(name_node), space,
+					   &s->name, &s->space, &s->fullname))
+			return NULL;
+		s->doc = opt_text(node, "doc");
+		s->is_error = strcmp(type, "error") == 0;
+		s->is_reference = ctx->in_reference;
+		ctx->space = s->space;
+
+		if (t == RG_AVRO_RECORD)
+		{
+			/* registered first, so fields may refer to the record itself */
+			if (!names_add(ctx, s) || !parse_record(ctx, s, node))
+				return NULL;
+		}
+		else if (t == RG_AVRO_ENUM)
+		{
+			if (!parse_enum(ctx, s, node) || !names_add(ctx, s))
+				return NULL;
+		}
+		else
+		{
+			if (!parse_fixed(ctx, s, node) || !names_add(ctx, s))
+				return NULL;
+		}
+	}
+	else if (prim >= 0)
+		s = new_schema(ctx, (rg_avro_type) prim);
+	else if (strcmp(type, "array") == 0 || strcmp(type, "map") == 0)
+	{
+		bool		array = type[0] == 'a';
+		json_t	   *inner = json_object_get(node, array ? "items" : "values");
+
+		if (inner == NULL)
+		{
+			FAIL(ctx, array ? "Array has no items type: %s" : "Map has no values type: %s",
+				 node_text(ctx, node));
+			return NULL;
+		}
+		s = new_schema(ctx, array ? RG_AVRO_ARRAY : RG_AVRO_MAP);
+		if (s == NULL)
+			return NULL;
+		s->items = parse_node(ctx, inner);
+		if (s->items == NULL)
+			return NULL;
+	}
+	else
+	{
+		/* {"type":"Name"}: the defined type itself, attributes ignored */
+		const char *simple;
+		const char *ns;
+		const char *full;
+		rg_avro_schema *ref;
+
+		if (!make_name(ctx, type, ctx->space, &simple, &ns, &full))
+			return NULL;
+		ref = names_get(ctx, full);
+		if (ref == NULL)
+			FAIL(ctx, "Type not supported: %s", type);
+		return ref;
+	}
+	if (s == NULL)
+		return NULL;
+
+	if (!collect_props(ctx, node, schema_reserved, is_enum, &s->props, &s->n_props))
+		return NULL;
+	ctx->space = saved_space;
+	if (named && !parse_type_aliases(ctx, node, s))
+		return NULL;
+	return s;
+}
+
+/* A union: no union directly inside, no two branches of the same name. */
+static rg_avro_schema *
+parse_union(parse_ctx *ctx, json_t *node)
+{
+	rg_avro_schema *s = new_schema(ctx, RG_AVRO_UNION);
+	size_t		n = json_array_size(node);
+	size_t		i;
+
+	if (s == NULL)
+		return NULL;
+	s->branches = rg_arena_alloc(ctx->arena, sizeof(rg_avro_schema *) * (n ? n : 1));
+	if (s->branches == NULL)
+	{
+		OOM(ctx);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+	{
+		s->branches[i] = parse_node(ctx, json_array_get(node, i));
+		if (s->branches[i] == NULL)
+			return NULL;
+	}
+	s->n_branches = (int) n;
+	for (i = 0; i < n; i++)
+	{
+		rg_avro_schema *b = s->branches[i];
+		const char *bn;
+		size_t		j;
+
+		if (b->type == RG_AVRO_UNION)
+		{
+			FAIL(ctx, "Nested union: %s", schema_text(ctx, s));
+			return NULL;
+		}
+		bn = b->fullname ? b->fullname : rg_avro_type_name(b->type);
+		for (j = 0; j < i; j++)
+		{
+			const rg_avro_schema *o = s->branches[j];
+			const char *on = o->fullname ? o->fullname : rg_avro_type_name(o->type);
+
+			if (strcmp(bn, on) == 0)
+			{
+				FAIL(ctx, "Duplicate in union:%s", bn);
+				return NULL;
+			}
+		}
+	}
+	return s;
+}
+
+/* Schema.parse(JsonNode, Names): dispatch on the JSON node's kind. */
+static rg_avro_schema *
+parse_node(parse_ctx *ctx, json_t *node)
+{
+	rg_avro_schema *s;
+
+	if (ctx->failed)
+		return NULL;
+	if (++ctx->depth > RG_AVRO_MAX_DEPTH)
+	{
+		FAIL(ctx, "Schema nesting is deeper than %d levels", RG_AVRO_MAX_DEPTH);
+		return NULL;
+	}
+	if (json_is_string(node))
+	{
+		s = lookup(ctx, json_string_value(node));
+		if (s == NULL && !ctx->failed)
+			FAIL(ctx, "Undefined name: %s", node_text(ctx, node));
+	}
+	else if (json_is_object(node))
+		s = parse_object(ctx, node);
+	else if (json_is_array(node))
+		s = parse_union(ctx, node);
+	else
+	{
+		FAIL(ctx, "Schema not yet supported: %s", node_text(ctx, node));
+		s = NULL;
+	}
+	ctx->depth--;
+	return ctx->failed ? NULL : s;
+}
+
+/*
+ * Jackson as Avro configures it allows comments; jansson does not.  Blank
+ * them out (keeping newlines, so positions in error messages stay right).
+ * Returns a malloc'd copy, or NULL on OOM.
+ */
+static char *
+strip_comments(const char *text, size_t len)
+{
+	char	   *out = malloc(len + 1);
+	size_t		i = 0;
+	bool		in_string = false;
+
+	if (out == NULL)
+		return NULL;
+	memcpy(out, text, len);
+	out[len] = '\0';
+	while (i < len)
+	{
+		char		c = out[i];
+
+		if (in_string)
+		{
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+			i++;
+		}
+		else if (c == '"')
+		{
+			in_string = true;
+			i++;
+		}
+		else if (c == '/' && i + 1 < len && out[i + 1] == '/')
+		{
+			while (i < len && out[i] != '\n')
+				out[i++] = ' ';
+		}
+		else if (c == '/' && i + 1 < len && out[i + 1] == '*')
+		{
+			size_t		j = i + 2;
+
+			while (j + 1 < len && !(out[j] == '*' && out[j + 1] == '/'))
+				j++;
+			if (j + 1 >= len)
+				break;			/* unterminated: let the JSON parser complain */
+			for (; i < j + 2; i++)
+				if (out[i] != '\n')
+					out[i] = ' ';
+		}
+		else
+			i++;
+	}
+	return out;
+}
+
+/*
+ * The first JSON value of text (Jackson's readTree ignores what follows),
+ * any kind of value at the top level.
+ */
+static json_t *
+load_json(parse_ctx *ctx, const char *text, size_t len, const char *what)
+{
+	char	   *copy;
+	json_t	   *doc;
+	json_error_t jerr;
+
+	if (text == NULL)
+	{
+		FAIL(ctx, "%sNo schema text", what);
+		return NULL;
+	}
+	copy = strip_comments(text, len);
+	if (copy == NULL)
+	{
+		OOM(ctx);
+		return NULL;
+	}
+	doc = json_loadb(copy, len, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &jerr);
+	free(copy);
+	if (doc == NULL)
+		FAIL(ctx, "%sInvalid JSON: %s at line %d, column %d (position %d)",
+			 what, jerr.text, jerr.line, jerr.column, jerr.position);
+	return doc;
+}
+
+void
+rg_avro_model_release(void *model)
+{
+	avro_model *m = model;
+
+	if (m && m->owned)
+	{
+		json_decref(m->owned);
+		m->owned = NULL;
+	}
+}
+
+/*
+ * rg_format_avro's parse: references first (their named types join the
+ * same name table and are marked is_reference), then the main text; then
+ * the stored form (after Confluent's normalize when asked).
+ */
+rg_schema *
+rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
+			  int n_refs, bool normalize, rg_error *err)
+{
+	parse_ctx	ctx;
+	rg_arena   *arena;
+	rg_schema  *schema;
+	avro_model *model;
+	json_t	   *doc;
+	rg_buf		buf;
+	int			i;
+
+	rg_error_clear(err);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.err = err;
+	arena = rg_arena_create();
+	if (arena == NULL)
+	{
+		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	ctx.arena = arena;
+	schema = rg_arena_alloc(arena, sizeof(rg_schema));
+	model = rg_arena_alloc(arena, sizeof(avro_model));
+	ctx.owned = json_array();
+	if (schema == NULL || model == NULL || ctx.owned == NULL)
+	{
+		OOM(&ctx);
+		goto fail;
+	}
+	model->owned = ctx.owned;
+	schema->format = &rg_format_avro;
+	schema->arena = arena;
+	schema->model = model;
+
+	ctx.in_reference = true;
+	for (i = 0; i < n_refs; i++)
+	{
+		char		what[300];
+
+		snprintf(what, sizeof(what), "Reference %s: ",
+				 refs[i].name ? refs[i].name : "(unnamed)");
+		doc = load_json(&ctx, refs[i].schema, refs[i].schema_len, what);
+		if (doc == NULL)
+			goto fail;
+		ctx.space = NULL;
+		/* the model borrows names and docs from the document: keep it */
+		if (keep(&ctx, doc) != NULL)
+			parse_node(&ctx, doc);
+		json_decref(doc);
+		if (ctx.failed)
+		{
+			/* say which reference failed */
+			if (err && err->code == RG_ERR_INVALID_SCHEMA &&
+				strncmp(err->message, "Reference ", 10) != 0)
+			{
+				char		msg[RG_ERROR_MAX];
+				size_t		wl = strlen(what);
+
+				memcpy(msg, err->message, sizeof(msg));
+				memcpy(err->message, what, wl);
+				snprintf(err->message + wl, sizeof(err->message) - wl, "%.*s",
+						 (int) (sizeof(msg) - wl - 1), msg);
+			}
+			goto fail;
+		}
+	}
+	model->pub.ref_types = ctx.defined;
+	model->pub.n_ref_types = ctx.n_defined;
+
+	ctx.in_reference = false;
+	ctx.space = NULL;
+	doc = load_json(&ctx, text, len, "");
+	if (doc == NULL)
+		goto fail;
+	if (keep(&ctx, doc) != NULL)
+		model->pub.root = parse_node(&ctx, doc);
+	json_decref(doc);
+	if (model->pub.root == NULL)
+		goto fail;
+
+	if (normalize && !rg_avro_normalize(arena, model->pub.root, ctx.owned))
+	{
+		OOM(&ctx);
+		goto fail;
+	}
+
+	rg_buf_init(&buf);
+	rg_avro_write(&buf, model->pub.root, true);
+	if (buf.oom || buf.data == NULL)
+	{
+		rg_buf_free(&buf);
+		OOM(&ctx);
+		goto fail;
+	}
+	schema->canonical = rg_arena_strndup(arena, buf.data, buf.len);
+	schema->canonical_len = buf.len;
+	rg_buf_free(&buf);
+	if (schema->canonical == NULL)
+	{
+		OOM(&ctx);
+		goto fail;
+	}
+	return schema;
+
+fail:
+	if (!ctx.failed)
+		OOM(&ctx);
+	json_decref(ctx.owned);
+	rg_arena_destroy(arena);
+	return NULL;
+}

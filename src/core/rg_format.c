@@ -1,0 +1,51 @@
+/*-------------------------------------------------------------------------
+ *
+ * rg_format.c
+ *	  The table of schema formats and the life cycle of a parsed schema.
+ *
+ * Callers name a format the way Confluent's API does ("schemaType":
+ * "AVRO") and get back the vtable; everything else goes through it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rg_avro.h"
+
+#include <strings.h>
+
+const rg_format rg_format_avro = {
+	.name = "AVRO",
+	.parse = rg_avro_parse,
+	.can_read = rg_avro_can_read,
+};
+
+static const rg_format *const formats[] = {
+	&rg_format_avro,
+};
+
+/* Confluent compares schemaType case-insensitively. */
+const rg_format *
+rg_format_lookup(const char *name)
+{
+	size_t		i;
+
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcasecmp(formats[i]->name, name) == 0)
+			return formats[i];
+	return NULL;
+}
+
+/*
+ * Release what the arena does not own (JSON values a model keeps), then
+ * the arena, which holds the schema itself.
+ */
+void
+rg_schema_free(rg_schema *schema)
+{
+	if (schema == NULL)
+		return;
+	if (schema->format == &rg_format_avro)
+		rg_avro_model_release(schema->model);
+	rg_arena_destroy(schema->arena);
+}
