@@ -88,7 +88,6 @@ typedef struct ac_checker
 	size_t		memo_cap;		/* a power of two */
 	size_t		memo_used;
 	int			depth;
-	const rg_schema *writer_top;	/* for the ambiguous-field text */
 	bool		oom;
 	const char *failure;		/* set when the check is aborted */
 } ac_checker;
@@ -588,24 +587,20 @@ writer_field_named(const rg_avro_schema *w, const char *name)
  * Abort the whole check the way Avro's AvroRuntimeException does when a
  * reader field's name and aliases select more than one writer field.  The
  * text follows Avro's: the field as "name type:TYPE pos:N" and the writer
- * record as its JSON when it is the top-level schema (we only keep the
- * stored text of the whole schema), otherwise as its full name.
+ * record as Schema.toString() prints it (named types from references
+ * written out in full, as Java's no-argument toString() does).
  */
 static void
 fail_ambiguous(ac_checker *c, const rg_avro_field *rf, int pos,
 			   const rg_avro_schema *w)
 {
 	rg_buf		buf;
-	const rg_avro_parsed *wp = c->writer_top ? c->writer_top->model : NULL;
 
 	rg_buf_init(&buf);
 	rg_buf_printf(&buf, "Reader record field %s type:%s pos:%d matches multiple fields in writer record schema ",
 				  rf->name ? rf->name : "null",
 				  rf->type ? type_upper(rf->type->type) : "NULL", pos);
-	if (wp != NULL && wp->root == w && c->writer_top->canonical != NULL)
-		rg_buf_puts(&buf, c->writer_top->canonical);
-	else
-		rg_buf_puts(&buf, w->fullname ? w->fullname : "null");
+	rg_avro_write(&buf, w, false);
 	c->failure = ac_take_buf(c, &buf);
 	if (c->failure == NULL)
 		c->oom = true;
@@ -843,10 +838,23 @@ calc_different_types(ac_checker *c, const rg_avro_schema *r,
 	add_type_mismatch(c, r, w, loc, res);
 }
 
+static bool
+is_primitive(rg_avro_type t)
+{
+	return t <= RG_AVRO_STRING;
+}
+
 /*
  * Avro's getCompatibility(token, reader, writer, location): push the
  * token, answer from the memo when the pair was seen (in progress counts
  * as compatible), else compute and remember.
+ *
+ * Pairs with a primitive side are not memoized.  In Avro Java every use of
+ * a primitive is its own object, so such a pair is only ever met once
+ * (its parents' pairs are memoized); our model may share one node for all
+ * uses of "int", which would make distinct positions collide in the memo
+ * and report stale locations.  Such a pair cannot recurse, so leaving it
+ * out changes nothing else.
  */
 static ac_result *
 get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
@@ -854,6 +862,7 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 {
 	ac_memo_entry *slot;
 	ac_result  *res;
+	bool		memoize;
 
 	if (stopped(c))
 		return NULL;
@@ -870,21 +879,28 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 	if (token != NULL)
 		stack_push(c, loc, token);
 
-	if (!memo_reserve(c))
-		return NULL;
-	slot = memo_slot(c->memo, c->memo_cap, r, w);
-	if (slot->used)
+	memoize = !is_primitive(r->type) && !is_primitive(w->type);
+	slot = NULL;
+	if (memoize)
+	{
+		if (!memo_reserve(c))
+			return NULL;
+		slot = memo_slot(c->memo, c->memo_cap, r, w);
+	}
+	if (slot != NULL && slot->used)
 	{
 		res = slot->result ? slot->result : (ac_result *) &ac_compatible;
 	}
 	else
 	{
-		slot->used = true;
-		slot->reader = r;
-		slot->writer = w;
-		slot->result = NULL;
-		c->memo_used++;
-
+		if (slot != NULL)
+		{
+			slot->used = true;
+			slot->reader = r;
+			slot->writer = w;
+			slot->result = NULL;
+			c->memo_used++;
+		}
 		res = result_new(c);
 		if (res != NULL)
 		{
@@ -896,7 +912,7 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 			c->depth--;
 		}
 		/* the table may have grown meanwhile: find the slot again */
-		if (!c->oom)
+		if (memoize && !c->oom)
 			memo_slot(c->memo, c->memo_cap, r, w)->result = res;
 	}
 
@@ -994,7 +1010,6 @@ rg_avro_can_read(const rg_schema *reader, const rg_schema *writer,
 		rg_strlist_push(out, AC_UNEXPECTED "out of memory");
 		return false;
 	}
-	c.writer_top = writer;
 
 	res = get_compat_fresh(&c, rp->root, wp->root);
 
