@@ -535,6 +535,104 @@ test_confluent_example(void)
 	rg_schema_free(new);
 }
 
+/* Corner cases: empty unions, "error" records, a nested ambiguous record. */
+static void
+test_corners(void)
+{
+	bool		ok;
+
+	COMPATIBLE("[\"null\"]", "[]", "empty writer union (both unions) is compatible");
+	COMPATIBLE("\"int\"", "[]", "empty writer union (writer union only) is compatible");
+	INCOMPATIBLE("[]", "\"int\"", MUB("/", "INT"), "empty reader union reads nothing");
+	COMPATIBLE("{\"type\":\"error\",\"name\":\"X\",\"fields\":[]}",
+			   "{\"type\":\"record\",\"name\":\"X\",\"fields\":[]}", "an error is a record");
+
+	/* the writer record in the exception text is the nested one, as Schema.toString() prints it */
+	ok = can_read("{\"type\":\"record\",\"name\":\"O\",\"namespace\":\"n\",\"fields\":[{\"name\":\"i\",\"type\":"
+				  "{\"type\":\"record\",\"name\":\"I\",\"fields\":[{\"name\":\"a\",\"aliases\":[\"b\"],\"type\":\"int\"}]}}]}",
+				  "{\"type\":\"record\",\"name\":\"O\",\"namespace\":\"n\",\"fields\":[{\"name\":\"i\",\"type\":"
+				  "{\"type\":\"record\",\"name\":\"I\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},"
+				  "{\"name\":\"b\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"namespace\":\"m\",\"symbols\":[\"A\"]}}]}}]}");
+	RG_CHECK(!ok, "nested ambiguous field fails");
+	RG_CHECK_STR(joined,
+				 "Unexpected exception during compatibility check: Reader record field a type:INT pos:0 matches multiple fields in writer record schema "
+				 "{\"type\":\"record\",\"name\":\"I\",\"namespace\":\"n\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},"
+				 "{\"name\":\"b\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"namespace\":\"m\",\"symbols\":[\"A\"]}}]}",
+				 "nested ambiguous field: the nested writer record in the text");
+}
+
+/* Run rg_compat_check on Avro texts; messages joined into `joined`. */
+static bool
+level_check(rg_compat_level level, const char *new_text, const char *old_text, int old_version)
+{
+	rg_schema  *o = parse(old_text);
+	rg_schema  *n = parse(new_text);
+	rg_arena   *arena = rg_arena_create();
+	rg_strlist	msgs;
+	rg_prior_version prev[1];
+	bool		ok = false;
+	int			i;
+
+	joined[0] = '\0';
+	if (o != NULL && n != NULL)
+	{
+		prev[0].schema = o;
+		prev[0].version = old_version;
+		rg_strlist_init(&msgs, arena);
+		ok = rg_compat_check(level, n, prev, 1, &msgs);
+		for (i = 0; i < msgs.n; i++)
+		{
+			if (i)
+				strncat(joined, " | ", sizeof(joined) - strlen(joined) - 1);
+			strncat(joined, msgs.items[i], sizeof(joined) - strlen(joined) - 1);
+		}
+	}
+	else
+		strcpy(joined, "PARSE ERROR");
+	rg_arena_destroy(arena);
+	if (o)
+		rg_schema_free(o);
+	if (n)
+		rg_schema_free(n);
+	return ok;
+}
+
+/* The driver over real Avro: FULL with both halves failing, and the exception path. */
+static void
+test_levels_with_avro(void)
+{
+	static const char *old_s = "{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}";
+	static const char *new_s = "{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"b\",\"type\":\"int\"}]}";
+	static const char *amb_old = "{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},{\"name\":\"b\",\"type\":\"int\"}]}";
+	static const char *amb_new = "{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"a\",\"aliases\":[\"b\"],\"type\":\"int\"},{\"name\":\"b\",\"type\":\"int\"}]}";
+	bool		ok;
+
+	ok = level_check(RG_COMPAT_FULL, new_s, old_s, 5);
+	RG_CHECK(!ok, "FULL over Avro: renamed field fails both ways");
+	RG_CHECK_STR(joined,
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'a' at path '/fields/0' in the old schema has no default value and is missing in the new schema', additionalInfo:'a'}"
+				 " | {errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'b' at path '/fields/0' in the new schema has no default value and is missing in the old schema', additionalInfo:'b'}"
+				 " | {oldSchemaVersion: 5} | {oldSchema: '{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}'}"
+				 " | {validateFields: 'false', compatibility: 'FULL'}",
+				 "FULL over Avro: forward half, backward half, schema info, trailer");
+
+	ok = level_check(RG_COMPAT_BACKWARD, amb_new, amb_old, 1);
+	RG_CHECK(!ok, "BACKWARD with an ambiguous alias fails");
+	RG_CHECK_STR(joined,
+				 "Unexpected exception during compatibility check: Reader record field a type:INT pos:0 matches multiple fields in writer record schema "
+				 "{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},{\"name\":\"b\",\"type\":\"int\"}]}"
+				 " | {oldSchemaVersion: 1} | {oldSchema: '{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},{\"name\":\"b\",\"type\":\"int\"}]}'}"
+				 " | {validateFields: 'false', compatibility: 'BACKWARD'}",
+				 "the exception message is followed by schema info and trailer");
+	ok = level_check(RG_COMPAT_FORWARD, amb_new, amb_old, 1);
+	RG_CHECK(ok && joined[0] == '\0', "FORWARD: the old schema has no aliases, no exception");
+
+	ok = level_check(RG_COMPAT_FULL_TRANSITIVE, old_s, old_s, 1);
+	RG_CHECK(ok && joined[0] == '\0', "identical schema is FULL_TRANSITIVE compatible");
+	ok = level_check(RG_COMPAT_NONE, new_s, old_s, 1);
+	RG_CHECK(ok && joined[0] == '\0', "NONE over Avro");
+}
+
 int
 main(void)
 {
@@ -555,5 +653,7 @@ main(void)
 	test_memo_reuse();
 	test_multiple();
 	test_confluent_example();
+	test_corners();
+	test_levels_with_avro();
 	return rg_test_done();
 }
