@@ -633,6 +633,40 @@ test_levels_with_avro(void)
 	RG_CHECK(ok && joined[0] == '\0', "NONE over Avro");
 }
 
+/*
+ * Two record cycles of co-prime lengths (31 and 37): the pairs only repeat
+ * after 1147 steps, deeper than the checker recurses.  The check must stop
+ * cleanly with one message instead of exhausting the C stack.
+ */
+static char *
+cycle_schema(char prefix, int len)
+{
+	static char bufs[2][8192];
+	char	   *b = bufs[prefix == 'W'];
+	size_t		off = 0;
+	int			i;
+
+	for (i = 0; i < len; i++)
+		off += snprintf(b + off, sizeof(bufs[0]) - off,
+						"{\"type\":\"record\",\"name\":\"%c%d\",\"fields\":[{\"name\":\"x\",\"type\":[\"null\",",
+						prefix, i);
+	off += snprintf(b + off, sizeof(bufs[0]) - off, "\"%c0\"", prefix);
+	for (i = 0; i < len; i++)
+		off += snprintf(b + off, sizeof(bufs[0]) - off, "]}]}");
+	return b;
+}
+
+static void
+test_depth_guard(void)
+{
+	bool		ok = can_read(cycle_schema('R', 31), cycle_schema('W', 37));
+
+	RG_CHECK(!ok && n_msgs == 1, "very long pair chain stops with one message");
+	RG_CHECK_STR(joined, "Unexpected exception during compatibility check: schema nesting too deep for the compatibility check",
+				 "depth guard message");
+	COMPATIBLE(cycle_schema('R', 31), cycle_schema('R', 31), "long cycle against itself is fine");
+}
+
 int
 main(void)
 {
@@ -655,5 +689,6 @@ main(void)
 	test_confluent_example();
 	test_corners();
 	test_levels_with_avro();
+	test_depth_guard();
 	return rg_test_done();
 }
