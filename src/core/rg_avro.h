@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "rg_avro_api.h"
 #include "rg_format.h"
 
 typedef enum rg_avro_type
@@ -121,20 +122,6 @@ typedef struct rg_avro_parsed
 
 /* "record", "int", ... as Avro Java's Schema.Type getName() */
 extern const char *rg_avro_type_name(rg_avro_type type);
-
-/*
- * Avro's Parsing Canonical Form of a schema (malloc'd, caller frees) and
- * the CRC-64-AVRO fingerprint of a byte string.
- */
-extern char *rg_avro_canonical_form(const rg_schema *schema, rg_error *err);
-extern uint64_t rg_avro_crc64(const char *data, size_t len);
-
-/* rg_format_avro's parse and can_read (avro_parse.c, avro_compat.c) */
-extern rg_schema *rg_avro_parse(const char *text, size_t len,
-								const rg_reference *refs, int n_refs,
-								bool normalize, rg_error *err);
-extern bool rg_avro_can_read(const rg_schema *reader, const rg_schema *writer,
-							 rg_strlist *out);
 
 /*
  * Internal to the Avro implementation (avro_parse.c, avro_write.c): not

@@ -1,0 +1,884 @@
+/* registry--0.1.sql: a Confluent-compatible Schema Registry inside PostgreSQL */
+
+\echo Use "CREATE EXTENSION registry" to load this file. \quit
+
+CREATE SCHEMA registry;
+COMMENT ON SCHEMA registry IS 'Confluent-compatible schema registry: tables, SQL API, triggers';
+
+-- ---------------------------------------------------------------------------
+-- Tables
+-- ---------------------------------------------------------------------------
+
+CREATE SEQUENCE registry.default_context_ids AS integer MINVALUE 1;
+COMMENT ON SEQUENCE registry.default_context_ids IS 'schema id allocator of the default context "."';
+
+CREATE TABLE registry.contexts (
+	context		text PRIMARY KEY CHECK (context ~ '^\.[^:]*$'),
+	id_sequence	regclass,
+	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+COMMENT ON TABLE registry.contexts IS 'registry contexts; "." is the default context; each has its own schema id sequence';
+
+INSERT INTO registry.contexts (context, id_sequence)
+	VALUES ('.', 'registry.default_context_ids');
+
+CREATE TABLE registry.schemas (
+	context		text NOT NULL REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
+	id			integer NOT NULL CHECK (id > 0),	-- NULL on insert: the trigger allocates one
+	schema_type	text NOT NULL DEFAULT 'AVRO',
+	schema		text NOT NULL,
+	refs		jsonb NOT NULL DEFAULT '[]',
+	metadata	jsonb,
+	rule_set	jsonb,
+	fingerprint	bytea NOT NULL,
+	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (context, id),
+	UNIQUE (context, fingerprint)
+);
+COMMENT ON TABLE registry.schemas IS 'schemas by id within a context; the same content (schema, references, metadata, rule set) has one id';
+COMMENT ON COLUMN registry.schemas.schema IS 'Confluent''s stored form of the schema (set by the insert trigger)';
+COMMENT ON COLUMN registry.schemas.fingerprint IS 'MD5 identity over the stored schema, references, metadata and rule set (set by the insert trigger)';
+
+CREATE TABLE registry.subjects (
+	context		text NOT NULL REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
+	subject		text NOT NULL,
+	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (context, subject)
+);
+COMMENT ON TABLE registry.subjects IS 'one row per subject; its row lock serialises the writers of the subject';
+
+CREATE TABLE registry.subject_versions (
+	context		text NOT NULL,
+	subject		text NOT NULL,
+	version		integer NOT NULL CHECK (version > 0),	-- NULL on insert: the next number
+	schema_id	integer NOT NULL,
+	deleted		boolean NOT NULL DEFAULT false,
+	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (context, subject, version),
+	FOREIGN KEY (context, subject) REFERENCES registry.subjects ON UPDATE RESTRICT ON DELETE RESTRICT,
+	FOREIGN KEY (context, schema_id) REFERENCES registry.schemas (context, id) ON UPDATE RESTRICT ON DELETE RESTRICT
+);
+CREATE INDEX subject_versions_schema_idx ON registry.subject_versions (context, schema_id);
+COMMENT ON TABLE registry.subject_versions IS 'versions of each subject; soft-deleted versions keep their number, which is never reused';
+
+CREATE TABLE registry.schema_references (
+	context		text NOT NULL,
+	schema_id	integer NOT NULL,
+	position	integer NOT NULL,
+	name		text NOT NULL,
+	ref_subject	text NOT NULL,
+	ref_version	integer NOT NULL,
+	PRIMARY KEY (context, schema_id, position),
+	FOREIGN KEY (context, schema_id) REFERENCES registry.schemas (context, id) ON DELETE CASCADE
+);
+CREATE INDEX schema_references_target_idx ON registry.schema_references (context, ref_subject, ref_version);
+COMMENT ON TABLE registry.schema_references IS 'references of each schema to other subject-versions (maintained from schemas.refs)';
+
+CREATE TABLE registry.config (
+	context		text NOT NULL,
+	subject		text NOT NULL DEFAULT '',
+	compatibility text,
+	normalize	boolean,
+	settings	jsonb NOT NULL DEFAULT '{}',
+	updated_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (context, subject)
+);
+COMMENT ON TABLE registry.config IS 'compatibility configuration; subject '''' is the context level, (''.'', '''') the global level';
+COMMENT ON COLUMN registry.config.settings IS 'other Confluent config fields (compatibilityGroup, defaultMetadata, ...), kept as given';
+
+CREATE TABLE registry.modes (
+	context		text NOT NULL,
+	subject		text NOT NULL DEFAULT '',
+	mode		text NOT NULL,
+	updated_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (context, subject)
+);
+COMMENT ON TABLE registry.modes IS 'modes; subject '''' is the context level, (''.'', '''') the global level';
+
+SELECT pg_catalog.pg_extension_config_dump('registry.contexts', $$WHERE context <> '.'$$);
+SELECT pg_catalog.pg_extension_config_dump('registry.default_context_ids', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.schemas', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.subjects', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.subject_versions', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.schema_references', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.config', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.modes', '');
+
+CREATE TYPE registry.schema_info AS (
+	id			integer,
+	schema_type	text,
+	schema		text,
+	refs		jsonb,
+	metadata	jsonb,
+	rule_set	jsonb
+);
+COMMENT ON TYPE registry.schema_info IS 'a schema by id, as schema_by_id returns it';
+
+CREATE TYPE registry.subject_version AS (
+	subject		text,
+	version		integer,
+	id			integer,
+	schema_type	text,
+	schema		text,
+	refs		jsonb,
+	metadata	jsonb,
+	rule_set	jsonb,
+	deleted		boolean
+);
+COMMENT ON TYPE registry.subject_version IS 'one version of a subject, as get_version returns it';
+
+-- ---------------------------------------------------------------------------
+-- Helpers shared by the C code and the SQL API (one definition of each rule)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION registry.split_subject(qualified text, OUT context text, OUT subject text)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_split_subject'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.split_subject(text) IS 'splits a context-qualified subject ":.ctx:name" into its context and name';
+
+CREATE FUNCTION registry.qualify_subject(context text, subject text)
+	RETURNS text
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN CASE WHEN context = '.' THEN subject ELSE ':' || context || ':' || subject END;
+COMMENT ON FUNCTION registry.qualify_subject(text, text) IS 'the Confluent spelling of a subject in a context';
+
+CREATE FUNCTION registry.effective_mode(context text, subject text)
+	RETURNS text
+	LANGUAGE sql STABLE PARALLEL SAFE
+	BEGIN ATOMIC
+		SELECT COALESCE(
+			(SELECT m.mode FROM registry.modes m WHERE m.context = effective_mode.context AND m.subject = effective_mode.subject AND effective_mode.subject <> ''),
+			(SELECT m.mode FROM registry.modes m WHERE m.context = effective_mode.context AND m.subject = ''),
+			(SELECT m.mode FROM registry.modes m WHERE m.context = '.' AND m.subject = ''),
+			'READWRITE');
+	END;
+COMMENT ON FUNCTION registry.effective_mode(text, text) IS 'mode in force for a subject: subject, else context, else global, else READWRITE';
+
+CREATE FUNCTION registry.effective_compatibility(context text, subject text)
+	RETURNS text
+	LANGUAGE sql STABLE PARALLEL SAFE
+	BEGIN ATOMIC
+		SELECT COALESCE(
+			(SELECT c.compatibility FROM registry.config c WHERE c.context = effective_compatibility.context AND c.subject = effective_compatibility.subject AND effective_compatibility.subject <> ''),
+			(SELECT c.compatibility FROM registry.config c WHERE c.context = effective_compatibility.context AND c.subject = ''),
+			(SELECT c.compatibility FROM registry.config c WHERE c.context = '.' AND c.subject = ''),
+			'BACKWARD');
+	END;
+COMMENT ON FUNCTION registry.effective_compatibility(text, text) IS 'compatibility level in force for a subject: subject, else context, else global, else BACKWARD';
+
+CREATE FUNCTION registry.effective_normalize(context text, subject text)
+	RETURNS boolean
+	LANGUAGE sql STABLE PARALLEL SAFE
+	BEGIN ATOMIC
+		SELECT COALESCE(
+			(SELECT c.normalize FROM registry.config c WHERE c.context = effective_normalize.context AND c.subject = effective_normalize.subject AND effective_normalize.subject <> ''),
+			(SELECT c.normalize FROM registry.config c WHERE c.context = effective_normalize.context AND c.subject = ''),
+			(SELECT c.normalize FROM registry.config c WHERE c.context = '.' AND c.subject = ''),
+			false);
+	END;
+COMMENT ON FUNCTION registry.effective_normalize(text, text) IS 'normalize setting in force for a subject';
+
+-- ---------------------------------------------------------------------------
+-- Triggers: the rules, on every write path (SQL API, REST API, raw DML)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION registry.contexts_before_insert() RETURNS trigger
+	LANGUAGE plpgsql SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	seqname text;
+BEGIN
+	IF NEW.id_sequence IS NULL THEN
+		seqname := 'context_ids_' || md5(NEW.context);
+		IF pg_catalog.to_regclass(format('registry.%I', seqname)) IS NULL THEN
+			EXECUTE format('CREATE SEQUENCE registry.%I AS integer MINVALUE 1', seqname);
+		END IF;
+		EXECUTE format('GRANT USAGE, SELECT, UPDATE ON SEQUENCE registry.%I TO registry_writer', seqname);
+		NEW.id_sequence := format('registry.%I', seqname)::regclass;
+	END IF;
+	RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION registry.contexts_before_insert() IS 'gives a new context its own schema id sequence';
+
+CREATE FUNCTION registry.schemas_before_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_schemas_before_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.schemas_before_write() IS 'parses a new schema, stores Confluent''s form and identity; schemas are immutable';
+
+CREATE FUNCTION registry.schemas_after_insert() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	INSERT INTO registry.schema_references (context, schema_id, position, name, ref_subject, ref_version)
+		SELECT NEW.context, NEW.id, r.ord::integer, r.ref->>'name', r.ref->>'subject', (r.ref->>'version')::integer
+		  FROM jsonb_array_elements(NEW.refs) WITH ORDINALITY AS r(ref, ord);
+	RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION registry.schemas_after_insert() IS 'records the references of a new schema';
+
+CREATE FUNCTION registry.versions_before_insert() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_before_insert' LANGUAGE C;
+COMMENT ON FUNCTION registry.versions_before_insert() IS 'mode, version numbering and compatibility of a new subject version';
+
+CREATE FUNCTION registry.check_writable(context text, subject text) RETURNS void
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	m text := registry.effective_mode(context, subject);
+BEGIN
+	IF m IN ('READONLY', 'READONLY_OVERRIDE') THEN
+		RAISE EXCEPTION 'subject "%" in context "%" is in read-only mode', subject, context
+			USING ERRCODE = 'R2205';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION registry.check_writable(text, text) IS 'raises 42205 when the scope''s mode in force is read-only';
+
+CREATE FUNCTION registry.check_not_referenced(context text, subject text, version integer, live_only boolean) RETURNS void
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM registry.schema_references r
+				WHERE r.context = check_not_referenced.context AND r.ref_subject = check_not_referenced.subject
+				  AND r.ref_version = check_not_referenced.version
+				  AND (NOT live_only OR EXISTS (SELECT 1 FROM registry.subject_versions sv
+												 WHERE sv.context = r.context AND sv.schema_id = r.schema_id
+												   AND NOT sv.deleted))) THEN
+		RAISE EXCEPTION 'one or more references exist to subject "%" version %', subject, version
+			USING ERRCODE = 'R2206',
+				  DETAIL = format('One or more references exist to the schema {magic=1,keytype=SCHEMA,subject=%s,version=%s}.', subject, version);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION registry.check_not_referenced(text, text, integer, boolean) IS 'raises 42206 when a schema (a live one, with live_only) references the subject-version';
+
+CREATE FUNCTION registry.versions_before_update() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF NEW.context IS DISTINCT FROM OLD.context OR NEW.subject IS DISTINCT FROM OLD.subject
+	   OR NEW.version IS DISTINCT FROM OLD.version OR NEW.schema_id IS DISTINCT FROM OLD.schema_id
+	   OR (OLD.deleted AND NOT NEW.deleted) THEN
+		RAISE EXCEPTION 'a subject version can only be soft-deleted'
+			USING ERRCODE = 'R2205', DETAIL = 'Versions are immutable; register a new version instead.';
+	END IF;
+	IF NEW.deleted AND NOT OLD.deleted THEN
+		PERFORM registry.check_writable(OLD.context, OLD.subject);
+		PERFORM registry.check_not_referenced(OLD.context, OLD.subject, OLD.version, true);
+	END IF;
+	RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION registry.versions_before_update() IS 'only soft delete is an update; it needs a writable mode and no live reference';
+
+CREATE FUNCTION registry.versions_before_delete() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF NOT OLD.deleted THEN
+		RAISE EXCEPTION 'subject "%" version % was not deleted first before being permanently deleted',
+			registry.qualify_subject(OLD.context, OLD.subject), OLD.version
+			USING ERRCODE = 'R0407';
+	END IF;
+	PERFORM registry.check_writable(OLD.context, OLD.subject);
+	PERFORM registry.check_not_referenced(OLD.context, OLD.subject, OLD.version, false);
+	RETURN OLD;
+END
+$$;
+COMMENT ON FUNCTION registry.versions_before_delete() IS 'hard delete needs a prior soft delete, a writable mode and no reference';
+
+CREATE FUNCTION registry.versions_after_delete() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv
+					WHERE sv.context = OLD.context AND sv.schema_id = OLD.schema_id) THEN
+		DELETE FROM registry.schemas s WHERE s.context = OLD.context AND s.id = OLD.schema_id;
+	END IF;
+	RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION registry.versions_after_delete() IS 'a schema id that no subject version uses any more is removed';
+
+CREATE FUNCTION registry.config_before_write() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	r record := CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+BEGIN
+	PERFORM registry.check_writable(r.context, r.subject);
+	IF TG_OP <> 'DELETE' THEN
+		IF NEW.compatibility IS NOT NULL THEN
+			NEW.compatibility := upper(NEW.compatibility);
+			IF NEW.compatibility NOT IN ('NONE', 'BACKWARD', 'BACKWARD_TRANSITIVE', 'FORWARD',
+										 'FORWARD_TRANSITIVE', 'FULL', 'FULL_TRANSITIVE') THEN
+				RAISE EXCEPTION 'invalid compatibility level "%"', NEW.compatibility
+					USING ERRCODE = 'R2203',
+						  DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+			END IF;
+		END IF;
+		NEW.updated_at := now();
+		RETURN NEW;
+	END IF;
+	RETURN OLD;
+END
+$$;
+COMMENT ON FUNCTION registry.config_before_write() IS 'config changes need a writable scope and a valid level';
+
+CREATE FUNCTION registry.modes_before_write() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF TG_OP = 'DELETE' THEN
+		RETURN OLD;
+	END IF;
+	NEW.mode := upper(NEW.mode);
+	IF NEW.mode NOT IN ('READWRITE', 'READONLY', 'READONLY_OVERRIDE', 'IMPORT', 'FORWARD') THEN
+		RAISE EXCEPTION 'invalid mode "%"', NEW.mode
+			USING ERRCODE = 'R2204', DETAIL = 'Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.';
+	END IF;
+	IF NEW.mode = 'FORWARD' AND (NEW.context <> '.' OR NEW.subject <> '') THEN
+		RAISE EXCEPTION 'mode FORWARD can only be set globally' USING ERRCODE = 'R2204';
+	END IF;
+	IF NEW.mode = 'IMPORT' AND (TG_OP = 'INSERT' OR OLD.mode <> 'IMPORT')
+	   AND COALESCE(current_setting('registry.force_mode', true), '') <> 'on'
+	   AND EXISTS (SELECT 1 FROM registry.subject_versions sv
+					WHERE NOT sv.deleted
+					  AND (NEW.context = '.' AND NEW.subject = ''
+						   OR sv.context = NEW.context AND (NEW.subject = '' OR sv.subject = NEW.subject))) THEN
+		RAISE EXCEPTION 'cannot import since found existing subjects' USING ERRCODE = 'R2205',
+			HINT = 'Use force to switch to IMPORT mode anyway.';
+	END IF;
+	NEW.updated_at := now();
+	RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION registry.modes_before_write() IS 'valid modes; IMPORT only over a scope without live subjects unless forced';
+
+CREATE TRIGGER contexts_before_insert BEFORE INSERT ON registry.contexts
+	FOR EACH ROW EXECUTE FUNCTION registry.contexts_before_insert();
+CREATE TRIGGER schemas_before_write BEFORE INSERT OR UPDATE ON registry.schemas
+	FOR EACH ROW EXECUTE FUNCTION registry.schemas_before_write();
+CREATE TRIGGER schemas_after_insert AFTER INSERT ON registry.schemas
+	FOR EACH ROW EXECUTE FUNCTION registry.schemas_after_insert();
+CREATE TRIGGER versions_before_insert BEFORE INSERT ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_before_insert();
+CREATE TRIGGER versions_before_update BEFORE UPDATE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_before_update();
+CREATE TRIGGER versions_before_delete BEFORE DELETE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_before_delete();
+CREATE TRIGGER versions_after_delete AFTER DELETE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_after_delete();
+CREATE TRIGGER config_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.config
+	FOR EACH ROW EXECUTE FUNCTION registry.config_before_write();
+CREATE TRIGGER modes_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.modes
+	FOR EACH ROW EXECUTE FUNCTION registry.modes_before_write();
+
+-- ---------------------------------------------------------------------------
+-- SQL API
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION registry.register_schema(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
+	id integer DEFAULT NULL, version integer DEFAULT NULL)
+	RETURNS integer
+	AS 'MODULE_PATHNAME', 'registry_register_schema'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer)
+	IS 'registers a schema under a subject and returns its id (the existing id when the subject already has it)';
+
+CREATE FUNCTION registry.register_schema_version(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
+	id integer DEFAULT NULL, version integer DEFAULT NULL,
+	OUT schema_id integer, OUT subject_version integer)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_register_schema_version'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer)
+	IS 'as register_schema, returning the id and the subject version';
+
+CREATE FUNCTION registry.check_compatibility(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]', version text DEFAULT 'latest',
+	verbose boolean DEFAULT false, "normalize" boolean DEFAULT false,
+	OUT is_compatible boolean, OUT messages text[])
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_check_compatibility'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean)
+	IS 'tests a schema against one version of a subject (version NULL: every live version, as registration does)';
+
+CREATE FUNCTION registry.lookup_schema(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
+	deleted boolean DEFAULT false)
+	RETURNS registry.subject_version
+	AS 'MODULE_PATHNAME', 'registry_lookup_schema'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.lookup_schema(text, text, text, jsonb, boolean, boolean)
+	IS 'finds the version of a subject that has this schema';
+
+CREATE FUNCTION registry.avro_canonical_form(schema text) RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_avro_canonical_form'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.avro_canonical_form(text) IS 'Avro Parsing Canonical Form of a schema';
+
+CREATE FUNCTION registry.avro_fingerprint(schema text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'registry_avro_fingerprint'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.avro_fingerprint(text) IS 'CRC-64-AVRO fingerprint of the Parsing Canonical Form (as Avro Java''s signed long)';
+
+CREATE FUNCTION registry.parse_version(version text) RETURNS integer
+	AS 'MODULE_PATHNAME', 'registry_parse_version'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION registry.parse_version(text) IS 'a Confluent version id: 1..2^31-1, or "latest"/-1 (returned as -1)';
+
+-- Reads ---------------------------------------------------------------------
+
+CREATE FUNCTION registry.schema_by_id(id integer, subject text DEFAULT NULL)
+	RETURNS registry.schema_info
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ctx text := '.';
+	result registry.schema_info;
+BEGIN
+	IF schema_by_id.subject IS NOT NULL THEN
+		ctx := (registry.split_subject(schema_by_id.subject)).context;
+	END IF;
+	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set INTO result
+	  FROM registry.schemas s WHERE s.context = ctx AND s.id = schema_by_id.id;
+	IF NOT FOUND AND schema_by_id.subject IS NULL THEN
+		SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set INTO result
+		  FROM registry.schemas s WHERE s.id = schema_by_id.id ORDER BY s.context LIMIT 1;
+	END IF;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
+	END IF;
+	RETURN result;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_by_id(integer, text) IS 'the schema with this id (in the subject''s context, else the default context, else any)';
+
+CREATE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
+	RETURNS SETOF text
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		SELECT registry.qualify_subject(s.context, s.subject)
+		  FROM registry.subjects s
+		 WHERE (subject_prefix IS NULL OR subject_prefix = ':*:'
+				OR starts_with(registry.qualify_subject(s.context, s.subject), subject_prefix))
+		   AND CASE
+				 WHEN deleted_only THEN
+					 EXISTS (SELECT 1 FROM registry.subject_versions v WHERE v.context = s.context AND v.subject = s.subject AND v.deleted)
+					 AND NOT EXISTS (SELECT 1 FROM registry.subject_versions v WHERE v.context = s.context AND v.subject = s.subject AND NOT v.deleted)
+				 WHEN deleted THEN
+					 EXISTS (SELECT 1 FROM registry.subject_versions v WHERE v.context = s.context AND v.subject = s.subject)
+				 ELSE
+					 EXISTS (SELECT 1 FROM registry.subject_versions v WHERE v.context = s.context AND v.subject = s.subject AND NOT v.deleted)
+			   END
+		 ORDER BY s.context, s.subject;
+	END;
+COMMENT ON FUNCTION registry.subjects(text, boolean, boolean) IS 'subjects with live versions (deleted: also soft-deleted ones; deleted_only: only those)';
+
+CREATE FUNCTION registry.versions(subject text, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
+	RETURNS SETOF integer
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	q record := registry.split_subject(versions.subject);
+	found_any boolean := false;
+	v integer;
+BEGIN
+	FOR v IN
+		SELECT sv.version FROM registry.subject_versions sv
+		 WHERE sv.context = q.context AND sv.subject = q.subject
+		   AND CASE WHEN deleted_only THEN sv.deleted WHEN versions.deleted THEN true ELSE NOT sv.deleted END
+		 ORDER BY sv.version
+	LOOP
+		found_any := true;
+		RETURN NEXT v;
+	END LOOP;
+	IF NOT found_any AND NOT deleted_only THEN
+		RAISE EXCEPTION 'subject "%" not found', versions.subject USING ERRCODE = 'R0401';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION registry.versions(text, boolean, boolean) IS 'version numbers of a subject';
+
+CREATE FUNCTION registry.resolve_version(subject text, version text, deleted boolean DEFAULT false,
+	OUT context text, OUT subject_name text, OUT version_number integer)
+	RETURNS record
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	q record := registry.split_subject(resolve_version.subject);
+	wanted integer := registry.parse_version(resolve_version.version);
+BEGIN
+	context := q.context;
+	subject_name := q.subject;
+	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv
+				   WHERE sv.context = q.context AND sv.subject = q.subject
+					 AND (resolve_version.deleted OR NOT sv.deleted)) THEN
+		RAISE EXCEPTION 'subject "%" not found', resolve_version.subject USING ERRCODE = 'R0401';
+	END IF;
+	IF wanted = -1 THEN
+		SELECT max(sv.version) INTO resolve_version.version_number FROM registry.subject_versions sv
+		 WHERE sv.context = q.context AND sv.subject = q.subject AND (resolve_version.deleted OR NOT sv.deleted);
+	ELSE
+		SELECT sv.version INTO resolve_version.version_number FROM registry.subject_versions sv
+		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = wanted
+		   AND (resolve_version.deleted OR NOT sv.deleted);
+		IF NOT FOUND THEN
+			RAISE EXCEPTION 'version % not found', resolve_version.version USING ERRCODE = 'R0402';
+		END IF;
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION registry.resolve_version(text, text, boolean) IS 'resolves "latest"/-1/N of a subject to a version number, with Confluent''s errors';
+
+CREATE FUNCTION registry.get_version(subject text, version text DEFAULT 'latest', deleted boolean DEFAULT false)
+	RETURNS registry.subject_version
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	r record := registry.resolve_version(get_version.subject, get_version.version, get_version.deleted);
+	result registry.subject_version;
+BEGIN
+	SELECT registry.qualify_subject(sv.context, sv.subject), sv.version, s.id, s.schema_type,
+		   s.schema, s.refs, s.metadata, s.rule_set, sv.deleted
+	  INTO result
+	  FROM registry.subject_versions sv
+	  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
+	 WHERE sv.context = r.context AND sv.subject = r.subject_name AND sv.version = r.version_number;
+	RETURN result;
+END
+$$;
+COMMENT ON FUNCTION registry.get_version(text, text, boolean) IS 'one version of a subject ("latest" or a number)';
+
+CREATE FUNCTION registry.referenced_by(subject text, version text DEFAULT 'latest')
+	RETURNS SETOF integer
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	r record := registry.resolve_version(referenced_by.subject, referenced_by.version, true);
+BEGIN
+	RETURN QUERY
+		SELECT DISTINCT sr.schema_id FROM registry.schema_references sr
+		 WHERE sr.context = r.context AND sr.ref_subject = r.subject_name AND sr.ref_version = r.version_number
+		 ORDER BY 1;
+END
+$$;
+COMMENT ON FUNCTION registry.referenced_by(text, text) IS 'ids of the schemas that reference this subject-version';
+
+-- Deletes -------------------------------------------------------------------
+
+CREATE FUNCTION registry.delete_version(subject text, version text, permanent boolean DEFAULT false)
+	RETURNS integer
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	q record := registry.split_subject(delete_version.subject);
+	wanted integer := registry.parse_version(delete_version.version);
+	target integer;
+	was_deleted boolean;
+BEGIN
+	PERFORM 1 FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject FOR UPDATE;
+	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject
+				   AND (permanent OR NOT sv.deleted)) THEN
+		RAISE EXCEPTION 'subject "%" not found', delete_version.subject USING ERRCODE = 'R0401';
+	END IF;
+	IF wanted = -1 THEN
+		SELECT max(sv.version) INTO target FROM registry.subject_versions sv
+		 WHERE sv.context = q.context AND sv.subject = q.subject AND (permanent OR NOT sv.deleted);
+	ELSE
+		target := wanted;
+	END IF;
+	SELECT sv.deleted INTO was_deleted FROM registry.subject_versions sv
+	 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = target;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'version % not found', delete_version.version USING ERRCODE = 'R0402';
+	END IF;
+	IF permanent THEN
+		DELETE FROM registry.subject_versions sv
+		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = target;
+		IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject) THEN
+			DELETE FROM registry.config c WHERE c.context = q.context AND c.subject = q.subject;
+			DELETE FROM registry.modes m WHERE m.context = q.context AND m.subject = q.subject;
+			DELETE FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject;
+		END IF;
+	ELSE
+		IF was_deleted THEN
+			RAISE EXCEPTION 'subject "%" version % was soft deleted', delete_version.subject, target
+				USING ERRCODE = 'R0406', HINT = 'Set permanent to true to delete it permanently.';
+		END IF;
+		UPDATE registry.subject_versions sv SET deleted = true
+		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = target;
+	END IF;
+	RETURN target;
+END
+$$;
+COMMENT ON FUNCTION registry.delete_version(text, text, boolean) IS 'soft-deletes a version, or (permanent) removes a soft-deleted one';
+
+CREATE FUNCTION registry.delete_subject(subject text, permanent boolean DEFAULT false)
+	RETURNS SETOF integer
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	q record := registry.split_subject(delete_subject.subject);
+	v integer;
+BEGIN
+	PERFORM 1 FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject FOR UPDATE;
+	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject) THEN
+		RAISE EXCEPTION 'subject "%" not found', delete_subject.subject USING ERRCODE = 'R0401';
+	END IF;
+	IF permanent THEN
+		IF EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject AND NOT sv.deleted) THEN
+			RAISE EXCEPTION 'subject "%" was not deleted first before being permanently deleted', delete_subject.subject
+				USING ERRCODE = 'R0405';
+		END IF;
+		FOR v IN SELECT sv.version FROM registry.subject_versions sv
+				  WHERE sv.context = q.context AND sv.subject = q.subject ORDER BY sv.version DESC
+		LOOP
+			DELETE FROM registry.subject_versions sv
+			 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = v;
+			RETURN NEXT v;
+		END LOOP;
+		DELETE FROM registry.config c WHERE c.context = q.context AND c.subject = q.subject;
+		DELETE FROM registry.modes m WHERE m.context = q.context AND m.subject = q.subject;
+		DELETE FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject;
+	ELSE
+		IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject AND NOT sv.deleted) THEN
+			RAISE EXCEPTION 'subject "%" was soft deleted', delete_subject.subject
+				USING ERRCODE = 'R0404', HINT = 'Set permanent to true to delete it permanently.';
+		END IF;
+		RETURN QUERY
+			UPDATE registry.subject_versions sv SET deleted = true
+			 WHERE sv.context = q.context AND sv.subject = q.subject AND NOT sv.deleted
+			RETURNING sv.version;
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION registry.delete_subject(text, boolean) IS 'soft-deletes every version of a subject, or (permanent) removes a soft-deleted subject';
+
+-- Config and mode -----------------------------------------------------------
+
+CREATE FUNCTION registry.config_scope(subject text, OUT context text, OUT subject_name text)
+	RETURNS record
+	LANGUAGE plpgsql IMMUTABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	q record;
+BEGIN
+	IF config_scope.subject IS NULL THEN
+		context := '.';
+		subject_name := '';
+	ELSE
+		q := registry.split_subject(config_scope.subject);
+		context := q.context;
+		subject_name := q.subject;
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION registry.config_scope(text) IS 'the (context, subject) row key of a config or mode scope: NULL is global, ":.ctx:" a context';
+
+CREATE FUNCTION registry.set_compatibility(level text, subject text DEFAULT NULL)
+	RETURNS text
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	k record := registry.config_scope(set_compatibility.subject);
+	lvl text := upper(level);
+BEGIN
+	INSERT INTO registry.config AS c (context, subject, compatibility)
+		VALUES (k.context, k.subject_name, lvl)
+		ON CONFLICT (context, subject) DO UPDATE SET compatibility = excluded.compatibility, updated_at = now();
+	RETURN lvl;
+END
+$$;
+COMMENT ON FUNCTION registry.set_compatibility(text, text) IS 'sets the compatibility level globally (subject NULL), for a context (":.ctx:") or for a subject';
+
+CREATE FUNCTION registry.get_compatibility(subject text DEFAULT NULL, default_to_global boolean DEFAULT true)
+	RETURNS text
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	k record := registry.config_scope(get_compatibility.subject);
+	lvl text;
+BEGIN
+	IF default_to_global THEN
+		RETURN registry.effective_compatibility(k.context, k.subject_name);
+	END IF;
+	SELECT c.compatibility INTO lvl FROM registry.config c
+	 WHERE c.context = k.context AND c.subject = k.subject_name;
+	IF lvl IS NULL THEN
+		IF get_compatibility.subject IS NULL THEN
+			RETURN 'BACKWARD';
+		END IF;
+		RAISE EXCEPTION 'subject "%" does not have subject-level compatibility configured', get_compatibility.subject
+			USING ERRCODE = 'R0408';
+	END IF;
+	RETURN lvl;
+END
+$$;
+COMMENT ON FUNCTION registry.get_compatibility(text, boolean) IS 'the compatibility level of a scope (default_to_global: the one in force)';
+
+CREATE FUNCTION registry.delete_compatibility(subject text DEFAULT NULL)
+	RETURNS text
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	k record := registry.config_scope(delete_compatibility.subject);
+	old text;
+BEGIN
+	DELETE FROM registry.config c WHERE c.context = k.context AND c.subject = k.subject_name
+	RETURNING c.compatibility INTO old;
+	IF NOT FOUND AND delete_compatibility.subject IS NOT NULL THEN
+		RAISE EXCEPTION 'subject "%" not found', delete_compatibility.subject USING ERRCODE = 'R0401';
+	END IF;
+	RETURN COALESCE(old, 'BACKWARD');
+END
+$$;
+COMMENT ON FUNCTION registry.delete_compatibility(text) IS 'removes the configuration of a scope and returns the old level';
+
+CREATE FUNCTION registry.set_mode(mode text, subject text DEFAULT NULL, force boolean DEFAULT false)
+	RETURNS text
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	k record := registry.config_scope(set_mode.subject);
+	m text := upper(set_mode.mode);
+BEGIN
+	PERFORM set_config('registry.force_mode', CASE WHEN force THEN 'on' ELSE 'off' END, true);
+	INSERT INTO registry.modes AS x (context, subject, mode)
+		VALUES (k.context, k.subject_name, m)
+		ON CONFLICT (context, subject) DO UPDATE SET mode = excluded.mode;
+	PERFORM set_config('registry.force_mode', 'off', true);
+	RETURN m;
+END
+$$;
+COMMENT ON FUNCTION registry.set_mode(text, text, boolean) IS 'sets the mode globally (subject NULL), for a context (":.ctx:") or a subject; force allows IMPORT over existing subjects';
+
+CREATE FUNCTION registry.get_mode(subject text DEFAULT NULL, default_to_global boolean DEFAULT true)
+	RETURNS text
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	k record := registry.config_scope(get_mode.subject);
+	m text;
+BEGIN
+	IF default_to_global THEN
+		RETURN registry.effective_mode(k.context, k.subject_name);
+	END IF;
+	SELECT x.mode INTO m FROM registry.modes x WHERE x.context = k.context AND x.subject = k.subject_name;
+	IF m IS NULL THEN
+		IF get_mode.subject IS NULL THEN
+			RETURN 'READWRITE';
+		END IF;
+		RAISE EXCEPTION 'subject "%" does not have subject-level mode configured', get_mode.subject
+			USING ERRCODE = 'R0409';
+	END IF;
+	RETURN m;
+END
+$$;
+COMMENT ON FUNCTION registry.get_mode(text, boolean) IS 'the mode of a scope (default_to_global: the one in force)';
+
+CREATE FUNCTION registry.delete_mode(subject text DEFAULT NULL)
+	RETURNS text
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	k record := registry.config_scope(delete_mode.subject);
+	old text;
+BEGIN
+	DELETE FROM registry.modes x WHERE x.context = k.context AND x.subject = k.subject_name
+	RETURNING x.mode INTO old;
+	IF NOT FOUND AND delete_mode.subject IS NOT NULL THEN
+		RAISE EXCEPTION 'subject "%" not found', delete_mode.subject USING ERRCODE = 'R0401';
+	END IF;
+	RETURN COALESCE(old, 'READWRITE');
+END
+$$;
+COMMENT ON FUNCTION registry.delete_mode(text) IS 'removes the mode of a scope and returns the old mode';
+
+-- ---------------------------------------------------------------------------
+-- Privileges: readers read, writers register, admins configure
+-- ---------------------------------------------------------------------------
+
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'registry_reader') THEN
+		CREATE ROLE registry_reader NOLOGIN;
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'registry_writer') THEN
+		CREATE ROLE registry_writer NOLOGIN IN ROLE registry_reader;
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'registry_admin') THEN
+		CREATE ROLE registry_admin NOLOGIN IN ROLE registry_writer;
+	END IF;
+END
+$$;
+
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA registry FROM PUBLIC;
+GRANT USAGE ON SCHEMA registry TO registry_reader;
+GRANT SELECT ON ALL TABLES IN SCHEMA registry TO registry_reader;
+GRANT EXECUTE ON FUNCTION
+	registry.split_subject(text), registry.qualify_subject(text, text),
+	registry.effective_mode(text, text), registry.effective_compatibility(text, text),
+	registry.effective_normalize(text, text), registry.parse_version(text),
+	registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean),
+	registry.lookup_schema(text, text, text, jsonb, boolean, boolean),
+	registry.avro_canonical_form(text), registry.avro_fingerprint(text),
+	registry.schema_by_id(integer, text), registry.subjects(text, boolean, boolean),
+	registry.versions(text, boolean, boolean), registry.resolve_version(text, text, boolean),
+	registry.get_version(text, text, boolean), registry.referenced_by(text, text),
+	registry.config_scope(text), registry.get_compatibility(text, boolean), registry.get_mode(text, boolean)
+	TO registry_reader;
+GRANT INSERT, UPDATE, DELETE ON registry.schemas, registry.subjects, registry.subject_versions,
+	registry.schema_references, registry.contexts TO registry_writer;
+GRANT USAGE, SELECT, UPDATE ON registry.default_context_ids TO registry_writer;
+GRANT EXECUTE ON FUNCTION registry.check_writable(text, text),
+	registry.check_not_referenced(text, text, integer, boolean) TO registry_reader;
+GRANT EXECUTE ON FUNCTION
+	registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer),
+	registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer),
+	registry.delete_version(text, text, boolean), registry.delete_subject(text, boolean),
+	registry.contexts_before_insert(), registry.schemas_before_write(), registry.schemas_after_insert(),
+	registry.versions_before_insert(), registry.versions_before_update(),
+	registry.versions_before_delete(), registry.versions_after_delete()
+	TO registry_writer;
+GRANT INSERT, UPDATE, DELETE ON registry.config, registry.modes TO registry_admin;
+GRANT EXECUTE ON FUNCTION
+	registry.set_compatibility(text, text), registry.delete_compatibility(text),
+	registry.set_mode(text, text, boolean), registry.delete_mode(text),
+	registry.config_before_write(), registry.modes_before_write()
+	TO registry_admin;

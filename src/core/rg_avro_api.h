@@ -1,0 +1,29 @@
+/*-------------------------------------------------------------------------
+ *
+ * rg_avro_api.h
+ *	  The Avro entry points callers outside the core may use.  Free of
+ *	  jansson, so the PostgreSQL glue can include it (jansson's json_object
+ *	  clashes with PostgreSQL's fmgrprotos.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef RG_AVRO_API_H
+#define RG_AVRO_API_H
+
+#include "rg_format.h"
+
+/*
+ * Avro's Parsing Canonical Form of a schema (malloc'd, caller frees) and
+ * the CRC-64-AVRO fingerprint of a byte string.
+ */
+extern char *rg_avro_canonical_form(const rg_schema *schema, rg_error *err);
+extern uint64_t rg_avro_crc64(const char *data, size_t len);
+
+/* rg_format_avro's parse and can_read (avro_parse.c, avro_compat.c) */
+extern rg_schema *rg_avro_parse(const char *text, size_t len,
+								const rg_reference *refs, int n_refs,
+								bool normalize, rg_error *err);
+extern bool rg_avro_can_read(const rg_schema *reader, const rg_schema *writer,
+							 rg_strlist *out);
+
+#endif							/* RG_AVRO_API_H */

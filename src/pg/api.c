@@ -1,0 +1,429 @@
+/*-------------------------------------------------------------------------
+ *
+ * api.c
+ *	  The SQL API functions that need the schema parsers: register_schema,
+ *	  register_schema_version, lookup_schema and check_compatibility.  The
+ *	  rules they share with raw DML (mode, numbering, compatibility) are
+ *	  enforced by the triggers these functions' INSERTs fire (triggers.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+#include "catalog.h"
+#include "registry.h"
+#include "schemas.h"
+
+PG_FUNCTION_INFO_V1(registry_register_schema);
+PG_FUNCTION_INFO_V1(registry_register_schema_version);
+PG_FUNCTION_INFO_V1(registry_lookup_schema);
+PG_FUNCTION_INFO_V1(registry_check_compatibility);
+
+typedef struct SchemaArgs
+{
+	char	   *qualified;
+	char	   *context;
+	char	   *subject;
+	char	   *schema;
+	char	   *schema_type;
+	char	   *refs;
+	bool		normalize;
+	char	   *metadata;
+	char	   *rule_set;
+} SchemaArgs;
+
+static char *
+jsonb_arg_text(FunctionCallInfo fcinfo, int n)
+{
+	if (PG_NARGS() <= n || PG_ARGISNULL(n))
+		return NULL;
+	return JsonbToCString(NULL, &PG_GETARG_JSONB_P(n)->root, VARSIZE(PG_GETARG_JSONB_P(n)));
+}
+
+/*
+ * Arguments common to every function here: (subject, schema, schema_type,
+ * refs, ...).  NULL subject or schema is an error, not a NULL result, so a
+ * caller never mistakes "nothing happened" for success.
+ */
+static void
+read_schema_args(FunctionCallInfo fcinfo, SchemaArgs *a, bool validate_subject)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("subject must not be null")));
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("schema must not be null"),
+				 errdetail("Empty schema")));
+	a->qualified = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	registry_split_subject_cstr(a->qualified, &a->context, &a->subject);
+	if (validate_subject)
+		registry_validate_subject(a->qualified, a->subject);
+	a->schema = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	a->schema_type = PG_ARGISNULL(2) ? "AVRO" : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	a->refs = jsonb_arg_text(fcinfo, 3);
+	if (a->refs == NULL)
+		a->refs = "[]";
+}
+
+/*
+ * Register a schema under a subject, Confluent's way (KafkaSchemaRegistry
+ * register): the exact schema already live in the subject answers with its
+ * id before any mode or compatibility rule; otherwise lock the subject,
+ * check the mode against the id/version the caller gave, reuse the id of
+ * the same content in this context or allocate one, and insert the
+ * version, whose trigger checks compatibility.
+ */
+static void
+register_schema(FunctionCallInfo fcinfo, int32 *out_id, int32 *out_version)
+{
+	SchemaArgs	a;
+	SubmittedSchema *s;
+	CatalogVersion existing;
+	int32		want_id = 0;
+	int32		want_version = 0;
+	bool		has_id = PG_NARGS() > 7 && !PG_ARGISNULL(7);
+	bool		has_version = PG_NARGS() > 8 && !PG_ARGISNULL(8);
+	char	   *mode;
+	int32		id;
+	int32		version;
+
+	read_schema_args(fcinfo, &a, true);
+	a.normalize = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
+	a.metadata = jsonb_arg_text(fcinfo, 5);
+	a.rule_set = jsonb_arg_text(fcinfo, 6);
+	if (has_id)
+		want_id = PG_GETARG_INT32(7);
+	if (has_version)
+		want_version = PG_GETARG_INT32(8);
+	if (has_id && want_id < 1)
+		has_id = false;			/* Confluent treats id <= 0 as absent */
+	if (has_version && want_version == -1)
+		has_version = false;
+	if (has_version && want_version < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_VERSION),
+				 errmsg("invalid version %d", want_version)));
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (!a.normalize)
+		a.normalize = catalog_effective_normalize(a.context, a.subject);
+	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs,
+								 a.metadata, a.rule_set, a.normalize, NULL);
+
+	/* fast path: already a live version of this subject */
+	if (catalog_find_version_by_fingerprint(a.context, a.subject, s->fingerprint,
+											false, &existing) &&
+		(!has_version || want_version == existing.version) &&
+		(!has_id || want_id == existing.schema_id))
+	{
+		*out_id = existing.schema_id;
+		*out_version = existing.version;
+		SPI_finish();
+		return;
+	}
+
+	catalog_lock_subject(a.context, a.subject);
+	/* under the lock, another session may just have registered it */
+	if (catalog_find_version_by_fingerprint(a.context, a.subject, s->fingerprint,
+											false, &existing) &&
+		(!has_version || want_version == existing.version) &&
+		(!has_id || want_id == existing.schema_id))
+	{
+		*out_id = existing.schema_id;
+		*out_version = existing.version;
+		SPI_finish();
+		return;
+	}
+
+	mode = catalog_effective_mode(a.context, a.subject);
+	if (strcmp(mode, "READONLY") == 0 || strcmp(mode, "READONLY_OVERRIDE") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+				 errmsg("subject \"%s\" in context \"%s\" is in read-only mode",
+						a.subject, a.context),
+				 errdetail("Subject %s in context %s is in read-only mode", a.subject, a.context)));
+	if (strcmp(mode, "IMPORT") == 0 || strcmp(mode, "FORWARD") == 0)
+	{
+		if (!has_id)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+					 errmsg("subject \"%s\" in context \"%s\" is not in read-write mode",
+							a.subject, a.context),
+					 errdetail("Subject %s in context %s is not in read-write mode", a.subject, a.context),
+					 errhint("A registration in IMPORT mode must give the schema id.")));
+	}
+	else if (has_id)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+				 errmsg("subject \"%s\" in context \"%s\" is not in import mode",
+						a.subject, a.context),
+				 errdetail("Subject %s in context %s is not in import mode", a.subject, a.context)));
+	else
+	{
+		/* check before an id is allocated, so a refused schema leaves no gap */
+		registry_assert_compatible(a.context, a.subject, s->parsed, s->fingerprint);
+		registry_mark_checked(a.context, a.subject, s->fingerprint);
+	}
+
+	/* the same content keeps its id within the context */
+	if (catalog_find_schema_by_fingerprint(a.context, s->fingerprint, &id))
+	{
+		if (has_id && id != want_id)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+					 errmsg("schema already registered with id %d in context \"%s\"", id, a.context),
+					 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
+							   want_id, a.context)));
+		/* the stored schema may already be cached; make sure it is */
+		(void) registry_stored_schema(a.context, id, s->fingerprint);
+	}
+	else
+	{
+		CatalogSchema row;
+
+		if (has_id)
+		{
+			if (catalog_get_schema(a.context, want_id, &row))
+				ereport(ERROR,
+						(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+						 errmsg("schema id %d is taken by another schema in context \"%s\"",
+								want_id, a.context),
+						 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
+								   want_id, a.context)));
+			id = want_id;
+		}
+		else
+			id = catalog_next_schema_id(a.context);
+
+		row.context = a.context;
+		row.id = id;
+		row.schema_type = (char *) s->format->name;
+		row.schema = s->parsed->canonical;
+		row.refs = s->refs_json;
+		row.metadata = s->metadata;
+		row.rule_set = s->rule_set;
+		memcpy(row.fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
+		registry_set_pending_insert(a.context, s);
+		catalog_insert_schema(&row);
+		registry_cache_adopt(a.context, id, s);
+	}
+
+	version = has_version ? want_version : catalog_max_version(a.context, a.subject) + 1;
+	catalog_insert_version(a.context, a.subject, version, id);
+	*out_id = id;
+	*out_version = version;
+	SPI_finish();
+}
+
+Datum
+registry_register_schema(PG_FUNCTION_ARGS)
+{
+	int32		id;
+	int32		version;
+
+	register_schema(fcinfo, &id, &version);
+	PG_RETURN_INT32(id);
+}
+
+Datum
+registry_register_schema_version(PG_FUNCTION_ARGS)
+{
+	int32		id;
+	int32		version;
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	register_schema(fcinfo, &id, &version);
+	values[0] = Int32GetDatum(id);
+	values[1] = Int32GetDatum(version);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/*
+ * lookup_schema(subject, schema, schema_type, refs, normalize, deleted):
+ * the version of the subject that holds this schema.  40401 when the
+ * subject has no versions, 40403 when none of them is this schema.
+ */
+Datum
+registry_lookup_schema(PG_FUNCTION_ARGS)
+{
+	SchemaArgs	a;
+	SubmittedSchema *s;
+	bool		deleted = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+	CatalogVersion found;
+	TupleDesc	desc;
+	Datum		values[9];
+	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
+	HeapTuple	tuple;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	desc = BlessTupleDesc(desc);
+	read_schema_args(fcinfo, &a, false);
+	a.normalize = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (!catalog_subject_has_versions(a.context, a.subject, deleted))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
+				 errmsg("subject \"%s\" not found", a.qualified)));
+	if (!a.normalize)
+		a.normalize = catalog_effective_normalize(a.context, a.subject);
+	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs,
+								 NULL, NULL, a.normalize, NULL);
+	if (!catalog_find_version_by_fingerprint(a.context, a.subject, s->fingerprint,
+											 deleted, &found))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+				 errmsg("schema not found in subject \"%s\"", a.qualified)));
+	values[0] = CStringGetTextDatum(a.qualified);
+	values[1] = Int32GetDatum(found.version);
+	values[2] = Int32GetDatum(found.schema_id);
+	values[3] = CStringGetTextDatum(s->format->name);
+	values[4] = PointerGetDatum(cstring_to_text_with_len(s->parsed->canonical,
+														 s->parsed->canonical_len));
+	values[5] = DirectFunctionCall1(jsonb_in, CStringGetDatum(s->refs_json));
+	nulls[6] = true;
+	nulls[7] = true;
+	values[8] = BoolGetDatum(found.deleted);
+	/* the tuple must outlive SPI_finish */
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		tuple = heap_form_tuple(desc, values, nulls);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
+}
+
+/*
+ * check_compatibility(subject, schema, schema_type, refs, version, verbose,
+ * normalize) -> (is_compatible, messages).  version 'latest' or N tests
+ * against that one version (a subject without versions is compatible with
+ * 'latest'); version NULL tests against every live version as a
+ * registration would.  With verbose, an invalid schema is a negative
+ * verdict carrying the parser's words instead of an error.
+ */
+Datum
+registry_check_compatibility(PG_FUNCTION_ARGS)
+{
+	SchemaArgs	a;
+	SubmittedSchema *s;
+	bool		verbose = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+	char	   *version_arg = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
+	char	   *parse_error = NULL;
+	char	   *level_name;
+	rg_compat_level level;
+	CatalogVersion *versions;
+	int			n = 0;
+	rg_strlist	messages;
+	bool		compatible;
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {false, true};
+	HeapTuple	tuple;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	desc = BlessTupleDesc(desc);
+	read_schema_args(fcinfo, &a, false);
+	a.normalize = PG_NARGS() > 6 && !PG_ARGISNULL(6) && PG_GETARG_BOOL(6);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	registry_strlist_init(&messages);
+
+	/* which versions: one named version, or all live ones */
+	if (version_arg != NULL)
+	{
+		int32		v = DatumGetInt32(DirectFunctionCall1(registry_parse_version,
+														  CStringGetTextDatum(version_arg)));
+
+		if (v == -1)
+		{
+			versions = catalog_versions(a.context, a.subject, false, &n);
+			if (n > 0)
+			{
+				versions = &versions[n - 1];
+				n = 1;
+			}
+		}
+		else
+		{
+			versions = palloc(sizeof(CatalogVersion));
+			if (!catalog_get_version(a.context, a.subject, v, false, versions))
+			{
+				if (!catalog_subject_has_versions(a.context, a.subject, false))
+					ereport(ERROR,
+							(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
+							 errmsg("subject \"%s\" not found", a.qualified)));
+				ereport(ERROR,
+						(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
+						 errmsg("version %s not found", version_arg)));
+			}
+			n = 1;
+		}
+	}
+	else
+		versions = catalog_versions(a.context, a.subject, false, &n);
+
+	if (!a.normalize)
+		a.normalize = catalog_effective_normalize(a.context, a.subject);
+	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs,
+								 NULL, NULL, a.normalize,
+								 verbose ? &parse_error : NULL);
+	if (s == NULL)
+	{
+		compatible = false;
+		rg_strlist_pushf(&messages, "Invalid schema %s with refs %s of type %s, details: %s",
+						 a.schema, a.refs, a.schema_type, parse_error);
+	}
+	else
+	{
+		level_name = catalog_effective_compatibility(a.context, a.subject);
+		if (!rg_compat_level_parse(level_name, &level))
+			elog(ERROR, "unknown compatibility level \"%s\"", level_name);
+		compatible = registry_check_versions(a.context, s->parsed, level, versions, n,
+											 &messages);
+	}
+
+	values[0] = BoolGetDatum(compatible);
+	if (verbose)
+	{
+		Datum	   *elems = palloc(sizeof(Datum) * (messages.n + 1));
+		int			i;
+		MemoryContext old;
+
+		for (i = 0; i < messages.n; i++)
+			elems[i] = CStringGetTextDatum(messages.items[i]);
+		old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		values[1] = PointerGetDatum(construct_array(elems, messages.n, TEXTOID, -1, false, TYPALIGN_INT));
+		MemoryContextSwitchTo(old);
+		nulls[1] = false;
+	}
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		tuple = heap_form_tuple(desc, values, nulls);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
+}

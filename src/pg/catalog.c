@@ -1,0 +1,504 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog.c
+ *	  All SQL the registry's C code runs, as SPI plans kept for the life of
+ *	  the backend.  Every name is schema-qualified and every value is a
+ *	  parameter, so callers' search_path and input cannot change a query.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+#include "catalog.h"
+#include "registry.h"
+
+#define MAX_ARGS 8
+
+typedef struct CatalogPlan
+{
+	const char *sql;
+	int			nargs;
+	Oid			argtypes[MAX_ARGS];
+	SPIPlanPtr	plan;
+} CatalogPlan;
+
+static CatalogPlan plan_context_exists = {
+	"SELECT 1 FROM registry.contexts WHERE context = $1",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_ensure_context = {
+	"INSERT INTO registry.contexts (context) VALUES ($1) ON CONFLICT (context) DO NOTHING",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_insert_subject = {
+	"INSERT INTO registry.subjects (context, subject) VALUES ($1, $2) ON CONFLICT (context, subject) DO NOTHING",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_lock_subject = {
+	"SELECT 1 FROM registry.subjects WHERE context = $1 AND subject = $2 FOR UPDATE",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_next_id = {
+	"SELECT pg_catalog.nextval(c.id_sequence)::integer FROM registry.contexts c WHERE c.context = $1",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_advance_id = {
+	"SELECT pg_catalog.setval(c.id_sequence, $2::bigint) FROM registry.contexts c, "
+	"LATERAL (SELECT pg_catalog.pg_sequence_last_value(c.id_sequence) AS last) l "
+	"WHERE c.context = $1 AND (l.last IS NULL OR l.last < $2::bigint)",
+	2, {TEXTOID, INT4OID}
+};
+static CatalogPlan plan_version_by_fp = {
+	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
+	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
+	"WHERE v.context = $1 AND v.subject = $2 AND s.fingerprint = $3 AND ($4 OR NOT v.deleted) "
+	"ORDER BY v.deleted, v.version DESC LIMIT 1",
+	4, {TEXTOID, TEXTOID, BYTEAOID, BOOLOID}
+};
+static CatalogPlan plan_schema_by_fp = {
+	"SELECT id FROM registry.schemas WHERE context = $1 AND fingerprint = $2",
+	2, {TEXTOID, BYTEAOID}
+};
+static CatalogPlan plan_get_schema = {
+	"SELECT context, id, schema_type, schema, refs::text, metadata::text, rule_set::text, fingerprint "
+	"FROM registry.schemas WHERE context = $1 AND id = $2",
+	2, {TEXTOID, INT4OID}
+};
+static CatalogPlan plan_insert_schema = {
+	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) "
+	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8)",
+	8, {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
+};
+static CatalogPlan plan_max_version = {
+	"SELECT COALESCE(max(version), 0) FROM registry.subject_versions WHERE context = $1 AND subject = $2",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_insert_version = {
+	"INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ($1, $2, $3, $4)",
+	4, {TEXTOID, TEXTOID, INT4OID, INT4OID}
+};
+static CatalogPlan plan_versions = {
+	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
+	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
+	"WHERE v.context = $1 AND v.subject = $2 AND ($3 OR NOT v.deleted) ORDER BY v.version",
+	3, {TEXTOID, TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_get_version = {
+	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
+	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
+	"WHERE v.context = $1 AND v.subject = $2 AND v.version = $3 AND ($4 OR NOT v.deleted)",
+	4, {TEXTOID, TEXTOID, INT4OID, BOOLOID}
+};
+static CatalogPlan plan_has_versions = {
+	"SELECT 1 FROM registry.subject_versions WHERE context = $1 AND subject = $2 AND ($3 OR NOT deleted) LIMIT 1",
+	3, {TEXTOID, TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_effective_mode = {
+	"SELECT registry.effective_mode($1, $2)",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_effective_compat = {
+	"SELECT registry.effective_compatibility($1, $2)",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_effective_normalize = {
+	"SELECT registry.effective_normalize($1, $2)",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_parse_refs = {
+	"SELECT r->>'name', r->>'subject', r->>'version', pg_catalog.jsonb_typeof(r), "
+	"pg_catalog.jsonb_typeof(r->'version') "
+	"FROM pg_catalog.jsonb_array_elements($1::jsonb) AS r",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_json_type = {
+	"SELECT pg_catalog.jsonb_typeof($1::jsonb)",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_refs_to_json = {
+	"SELECT COALESCE(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('name', n, 'subject', s, 'version', v) ORDER BY o), '[]')::text "
+	"FROM unnest($1::text[], $2::text[], $3::int[]) WITH ORDINALITY AS t(n, s, v, o)",
+	3, {TEXTARRAYOID, TEXTARRAYOID, INT4ARRAYOID}
+};
+
+/*
+ * Prepare a plan on first use and keep it for the backend's lifetime, then
+ * run it.  Returns the SPI result code after checking it against expected.
+ */
+static void
+run_plan(CatalogPlan *p, Datum *values, const char *nulls, bool read_only,
+		 int expected)
+{
+	int			rc;
+
+	if (p->plan == NULL)
+	{
+		SPIPlanPtr	plan = SPI_prepare(p->sql, p->nargs, p->argtypes);
+
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed for \"%s\": %s", p->sql,
+				 SPI_result_code_string(SPI_result));
+		if (SPI_keepplan(plan) != 0)
+			elog(ERROR, "SPI_keepplan failed");
+		p->plan = plan;
+	}
+	rc = SPI_execute_plan(p->plan, values, nulls, read_only, 0);
+	if (rc != expected)
+		elog(ERROR, "SPI_execute_plan returned %s for \"%s\"",
+			 SPI_result_code_string(rc), p->sql);
+}
+
+static bytea *
+fingerprint_datum(const uint8 *fp)
+{
+	bytea	   *b = palloc(VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
+
+	SET_VARSIZE(b, VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
+	memcpy(VARDATA(b), fp, REGISTRY_FINGERPRINT_LEN);
+	return b;
+}
+
+static void
+copy_fingerprint(Datum d, uint8 *out)
+{
+	bytea	   *b = DatumGetByteaPP(d);
+
+	if (VARSIZE_ANY_EXHDR(b) != REGISTRY_FINGERPRINT_LEN)
+		elog(ERROR, "unexpected fingerprint length %d", (int) VARSIZE_ANY_EXHDR(b));
+	memcpy(out, VARDATA_ANY(b), REGISTRY_FINGERPRINT_LEN);
+}
+
+/* text column of the current SPI row, copied into the caller's context */
+static char *
+get_text(HeapTuple tup, int col, MemoryContext cxt)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, col, &isnull);
+	MemoryContext old;
+	char	   *s;
+
+	if (isnull)
+		return NULL;
+	old = MemoryContextSwitchTo(cxt);
+	s = TextDatumGetCString(d);
+	MemoryContextSwitchTo(old);
+	return s;
+}
+
+static Datum
+get_datum(HeapTuple tup, int col, bool *isnull)
+{
+	return SPI_getbinval(tup, SPI_tuptable->tupdesc, col, isnull);
+}
+
+void
+catalog_ensure_context(const char *context)
+{
+	Datum		v[1] = {CStringGetTextDatum(context)};
+
+	run_plan(&plan_context_exists, v, NULL, false, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		run_plan(&plan_ensure_context, v, NULL, false, SPI_OK_INSERT);
+}
+
+/*
+ * Create the subject row if it is new, then lock it: every writer of one
+ * subject (SQL API, REST, a DBA's INSERT) passes here, so version numbers
+ * and compatibility checks see each other's committed work.
+ */
+void
+catalog_lock_subject(const char *context, const char *subject)
+{
+	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
+
+	run_plan(&plan_lock_subject, v, NULL, false, SPI_OK_SELECT);
+	if (SPI_processed == 1)
+		return;
+	catalog_ensure_context(context);
+	run_plan(&plan_insert_subject, v, NULL, false, SPI_OK_INSERT);
+	run_plan(&plan_lock_subject, v, NULL, false, SPI_OK_SELECT);
+}
+
+int32
+catalog_next_schema_id(const char *context)
+{
+	Datum		v[1] = {CStringGetTextDatum(context)};
+	bool		isnull;
+	Datum		d;
+
+	catalog_ensure_context(context);
+	run_plan(&plan_next_id, v, NULL, false, SPI_OK_SELECT);
+	if (SPI_processed != 1)
+		elog(ERROR, "context \"%s\" has no id sequence", context);
+	d = get_datum(SPI_tuptable->vals[0], 1, &isnull);
+	return DatumGetInt32(d);
+}
+
+/* After an IMPORT with an explicit id, new ids continue above it. */
+void
+catalog_advance_schema_id(const char *context, int32 id)
+{
+	Datum		v[2] = {CStringGetTextDatum(context), Int32GetDatum(id)};
+
+	catalog_ensure_context(context);
+	run_plan(&plan_advance_id, v, NULL, false, SPI_OK_SELECT);
+}
+
+static void
+fill_version(HeapTuple tup, CatalogVersion *out)
+{
+	bool		isnull;
+
+	out->version = DatumGetInt32(get_datum(tup, 1, &isnull));
+	out->schema_id = DatumGetInt32(get_datum(tup, 2, &isnull));
+	out->deleted = DatumGetBool(get_datum(tup, 3, &isnull));
+	copy_fingerprint(get_datum(tup, 4, &isnull), out->fingerprint);
+}
+
+bool
+catalog_find_version_by_fingerprint(const char *context, const char *subject,
+									const uint8 *fingerprint, bool include_deleted,
+									CatalogVersion *out)
+{
+	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
+		PointerGetDatum(fingerprint_datum(fingerprint)), BoolGetDatum(include_deleted)};
+
+	run_plan(&plan_version_by_fp, v, NULL, false, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		return false;
+	fill_version(SPI_tuptable->vals[0], out);
+	return true;
+}
+
+bool
+catalog_find_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
+								   int32 *id)
+{
+	Datum		v[2] = {CStringGetTextDatum(context),
+		PointerGetDatum(fingerprint_datum(fingerprint))};
+	bool		isnull;
+
+	run_plan(&plan_schema_by_fp, v, NULL, false, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		return false;
+	*id = DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
+	return true;
+}
+
+bool
+catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
+{
+	Datum		v[2] = {CStringGetTextDatum(context), Int32GetDatum(id)};
+	HeapTuple	tup;
+	bool		isnull;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	run_plan(&plan_get_schema, v, NULL, false, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		return false;
+	tup = SPI_tuptable->vals[0];
+	out->context = get_text(tup, 1, cxt);
+	out->id = DatumGetInt32(get_datum(tup, 2, &isnull));
+	out->schema_type = get_text(tup, 3, cxt);
+	out->schema = get_text(tup, 4, cxt);
+	out->refs = get_text(tup, 5, cxt);
+	out->metadata = get_text(tup, 6, cxt);
+	out->rule_set = get_text(tup, 7, cxt);
+	copy_fingerprint(get_datum(tup, 8, &isnull), out->fingerprint);
+	return true;
+}
+
+void
+catalog_insert_schema(const CatalogSchema *s)
+{
+	Datum		v[8];
+	char		nulls[8] = "        ";
+
+	v[0] = CStringGetTextDatum(s->context);
+	v[1] = Int32GetDatum(s->id);
+	v[2] = CStringGetTextDatum(s->schema_type);
+	v[3] = CStringGetTextDatum(s->schema);
+	v[4] = CStringGetTextDatum(s->refs ? s->refs : "[]");
+	if (s->metadata)
+		v[5] = CStringGetTextDatum(s->metadata);
+	else
+		nulls[5] = 'n';
+	if (s->rule_set)
+		v[6] = CStringGetTextDatum(s->rule_set);
+	else
+		nulls[6] = 'n';
+	v[7] = PointerGetDatum(fingerprint_datum(s->fingerprint));
+	run_plan(&plan_insert_schema, v, nulls, false, SPI_OK_INSERT);
+}
+
+int32
+catalog_max_version(const char *context, const char *subject)
+{
+	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
+	bool		isnull;
+
+	run_plan(&plan_max_version, v, NULL, false, SPI_OK_SELECT);
+	return DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
+}
+
+void
+catalog_insert_version(const char *context, const char *subject,
+					   int32 version, int32 schema_id)
+{
+	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
+		Int32GetDatum(version), Int32GetDatum(schema_id)};
+
+	run_plan(&plan_insert_version, v, NULL, false, SPI_OK_INSERT);
+}
+
+/* Versions of a subject in ascending order, palloc'd in the caller's context. */
+CatalogVersion *
+catalog_versions(const char *context, const char *subject, bool include_deleted, int *n)
+{
+	Datum		v[3] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
+		BoolGetDatum(include_deleted)};
+	CatalogVersion *out;
+	uint64		i;
+
+	run_plan(&plan_versions, v, NULL, false, SPI_OK_SELECT);
+	*n = (int) SPI_processed;
+	out = palloc0(sizeof(CatalogVersion) * (SPI_processed + 1));
+	for (i = 0; i < SPI_processed; i++)
+		fill_version(SPI_tuptable->vals[i], &out[i]);
+	return out;
+}
+
+bool
+catalog_get_version(const char *context, const char *subject, int32 version,
+					bool include_deleted, CatalogVersion *out)
+{
+	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
+		Int32GetDatum(version), BoolGetDatum(include_deleted)};
+
+	run_plan(&plan_get_version, v, NULL, false, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		return false;
+	fill_version(SPI_tuptable->vals[0], out);
+	return true;
+}
+
+bool
+catalog_subject_has_versions(const char *context, const char *subject, bool include_deleted)
+{
+	Datum		v[3] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
+		BoolGetDatum(include_deleted)};
+
+	run_plan(&plan_has_versions, v, NULL, false, SPI_OK_SELECT);
+	return SPI_processed > 0;
+}
+
+static char *
+scalar_text(CatalogPlan *p, const char *context, const char *subject)
+{
+	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
+
+	run_plan(p, v, NULL, false, SPI_OK_SELECT);
+	return get_text(SPI_tuptable->vals[0], 1, CurrentMemoryContext);
+}
+
+char *
+catalog_effective_mode(const char *context, const char *subject)
+{
+	return scalar_text(&plan_effective_mode, context, subject);
+}
+
+char *
+catalog_effective_compatibility(const char *context, const char *subject)
+{
+	return scalar_text(&plan_effective_compat, context, subject);
+}
+
+bool
+catalog_effective_normalize(const char *context, const char *subject)
+{
+	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
+	bool		isnull;
+
+	run_plan(&plan_effective_normalize, v, NULL, false, SPI_OK_SELECT);
+	return DatumGetBool(get_datum(SPI_tuptable->vals[0], 1, &isnull));
+}
+
+/*
+ * Read a Confluent references array [{"name","subject","version"}].  A
+ * malformed array is an invalid schema (42201), as Confluent answers.
+ */
+CatalogRef *
+catalog_parse_refs(const char *refs_json, int *n)
+{
+	Datum		v[1] = {CStringGetTextDatum(refs_json)};
+	CatalogRef *out;
+	uint64		i;
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *type;
+
+	run_plan(&plan_json_type, v, NULL, false, SPI_OK_SELECT);
+	type = get_text(SPI_tuptable->vals[0], 1, cxt);
+	if (type == NULL || strcmp(type, "array") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("invalid schema references"),
+				 errdetail("References must be a JSON array of objects with name, subject and version.")));
+	run_plan(&plan_parse_refs, v, NULL, false, SPI_OK_SELECT);
+	*n = (int) SPI_processed;
+	out = palloc0(sizeof(CatalogRef) * (SPI_processed + 1));
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		char	   *kind = get_text(tup, 4, cxt);
+		char	   *version = get_text(tup, 3, cxt);
+		char	   *version_kind = get_text(tup, 5, cxt);
+		char	   *end;
+		long		ver;
+
+		out[i].name = get_text(tup, 1, cxt);
+		out[i].subject = get_text(tup, 2, cxt);
+		if (kind == NULL || strcmp(kind, "object") != 0 || out[i].name == NULL ||
+			out[i].subject == NULL || version == NULL ||
+			version_kind == NULL || strcmp(version_kind, "number") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+					 errmsg("invalid schema reference"),
+					 errdetail("Each reference needs a name, a subject and a version.")));
+		errno = 0;
+		ver = strtol(version, &end, 10);
+		if (*end != '\0' || errno != 0 || ver < -1 || ver == 0 || ver > PG_INT32_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+					 errmsg("invalid version %s in the reference to subject \"%s\"",
+							version, out[i].subject)));
+		out[i].version = (int32) ver;
+	}
+	return out;
+}
+
+char *
+catalog_refs_to_json(const CatalogRef *refs, int n)
+{
+	Datum	   *names = palloc(sizeof(Datum) * (n + 1));
+	Datum	   *subjects = palloc(sizeof(Datum) * (n + 1));
+	Datum	   *versions = palloc(sizeof(Datum) * (n + 1));
+	Datum		v[3];
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		names[i] = CStringGetTextDatum(refs[i].name);
+		subjects[i] = CStringGetTextDatum(refs[i].subject);
+		versions[i] = Int32GetDatum(refs[i].version);
+	}
+	v[0] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
+	v[1] = PointerGetDatum(construct_array(subjects, n, TEXTOID, -1, false, TYPALIGN_INT));
+	v[2] = PointerGetDatum(construct_array(versions, n, INT4OID, 4, true, TYPALIGN_INT));
+	run_plan(&plan_refs_to_json, v, NULL, false, SPI_OK_SELECT);
+	return get_text(SPI_tuptable->vals[0], 1, CurrentMemoryContext);
+}

@@ -1,0 +1,72 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog.h
+ *	  Every SQL statement the C code runs against the registry's tables.
+ *
+ * All functions must be called inside SPI_connect()/SPI_finish(); the
+ * results they return are palloc'd in the caller's current context.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CATALOG_H
+#define CATALOG_H
+
+#define REGISTRY_FINGERPRINT_LEN 16
+
+typedef struct CatalogSchema
+{
+	char	   *context;
+	int32		id;
+	char	   *schema_type;
+	char	   *schema;
+	char	   *refs;			/* jsonb text, '[]' when none */
+	char	   *metadata;		/* jsonb text or NULL */
+	char	   *rule_set;		/* jsonb text or NULL */
+	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+} CatalogSchema;
+
+typedef struct CatalogVersion
+{
+	int32		version;
+	int32		schema_id;
+	bool		deleted;
+	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+} CatalogVersion;
+
+typedef struct CatalogRef
+{
+	char	   *name;
+	char	   *subject;
+	int32		version;		/* -1: latest */
+} CatalogRef;
+
+extern void catalog_ensure_context(const char *context);
+extern void catalog_lock_subject(const char *context, const char *subject);
+extern int32 catalog_next_schema_id(const char *context);
+extern void catalog_advance_schema_id(const char *context, int32 id);
+
+extern bool catalog_find_version_by_fingerprint(const char *context, const char *subject,
+												const uint8 *fingerprint, bool include_deleted,
+												CatalogVersion *out);
+extern bool catalog_find_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
+											   int32 *id);
+extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out);
+extern void catalog_insert_schema(const CatalogSchema *schema);
+extern int32 catalog_max_version(const char *context, const char *subject);
+extern void catalog_insert_version(const char *context, const char *subject,
+								   int32 version, int32 schema_id);
+extern CatalogVersion *catalog_versions(const char *context, const char *subject,
+										bool include_deleted, int *n);
+extern bool catalog_get_version(const char *context, const char *subject, int32 version,
+								bool include_deleted, CatalogVersion *out);
+extern bool catalog_subject_has_versions(const char *context, const char *subject,
+										 bool include_deleted);
+
+extern char *catalog_effective_mode(const char *context, const char *subject);
+extern char *catalog_effective_compatibility(const char *context, const char *subject);
+extern bool catalog_effective_normalize(const char *context, const char *subject);
+
+extern CatalogRef *catalog_parse_refs(const char *refs_json, int *n);
+extern char *catalog_refs_to_json(const CatalogRef *refs, int n);
+
+#endif							/* CATALOG_H */

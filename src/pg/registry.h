@@ -1,0 +1,51 @@
+/*-------------------------------------------------------------------------
+ *
+ * registry.h
+ *	  Declarations shared by the PostgreSQL glue of the registry extension.
+ *
+ * SQLSTATEs: one per Confluent error_code.  A 4xxxx code NNNNN becomes
+ * "R" + its last four digits (40401 -> R0401, 42201 -> R2201, 40901 ->
+ * R0901); a 5xxxx code becomes "S" + its last four (50001 -> S0001).  The
+ * REST layer maps back with registry_confluent_error_code(), never by
+ * reading message text.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef REGISTRY_H
+#define REGISTRY_H
+
+#include "fmgr.h"
+
+#include "rg_compat.h"
+#include "rg_format.h"
+
+#define ERRCODE_REGISTRY_SUBJECT_NOT_FOUND		MAKE_SQLSTATE('R','0','4','0','1')
+#define ERRCODE_REGISTRY_VERSION_NOT_FOUND		MAKE_SQLSTATE('R','0','4','0','2')
+#define ERRCODE_REGISTRY_SCHEMA_NOT_FOUND		MAKE_SQLSTATE('R','0','4','0','3')
+#define ERRCODE_REGISTRY_SUBJECT_SOFT_DELETED	MAKE_SQLSTATE('R','0','4','0','4')
+#define ERRCODE_REGISTRY_SUBJECT_NOT_SOFT_DELETED MAKE_SQLSTATE('R','0','4','0','5')
+#define ERRCODE_REGISTRY_VERSION_SOFT_DELETED	MAKE_SQLSTATE('R','0','4','0','6')
+#define ERRCODE_REGISTRY_VERSION_NOT_SOFT_DELETED MAKE_SQLSTATE('R','0','4','0','7')
+#define ERRCODE_REGISTRY_SUBJECT_CONFIG_NOT_FOUND MAKE_SQLSTATE('R','0','4','0','8')
+#define ERRCODE_REGISTRY_SUBJECT_MODE_NOT_FOUND	MAKE_SQLSTATE('R','0','4','0','9')
+#define ERRCODE_REGISTRY_INCOMPATIBLE_SCHEMA	MAKE_SQLSTATE('R','0','9','0','1')
+#define ERRCODE_REGISTRY_INVALID_SCHEMA			MAKE_SQLSTATE('R','2','2','0','1')
+#define ERRCODE_REGISTRY_INVALID_VERSION		MAKE_SQLSTATE('R','2','2','0','2')
+#define ERRCODE_REGISTRY_INVALID_COMPATIBILITY	MAKE_SQLSTATE('R','2','2','0','3')
+#define ERRCODE_REGISTRY_INVALID_MODE			MAKE_SQLSTATE('R','2','2','0','4')
+#define ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED MAKE_SQLSTATE('R','2','2','0','5')
+#define ERRCODE_REGISTRY_REFERENCE_EXISTS		MAKE_SQLSTATE('R','2','2','0','6')
+#define ERRCODE_REGISTRY_INVALID_SUBJECT		MAKE_SQLSTATE('R','2','2','0','8')
+#define ERRCODE_REGISTRY_STORE_ERROR			MAKE_SQLSTATE('S','0','0','0','1')
+
+#define REGISTRY_DEFAULT_CONTEXT "."
+
+/* registry.c */
+extern bool registry_force_mode;
+extern void registry_split_subject_cstr(const char *qualified, char **context,
+										char **subject);
+extern void registry_validate_subject(const char *qualified, const char *subject);
+extern int	registry_confluent_error_code(int sqlerrcode);
+extern Datum registry_parse_version(PG_FUNCTION_ARGS);
+
+#endif							/* REGISTRY_H */

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Install the Debian packages the registry needs to build, run and test,
+# skipping those already present.  Uses sudo when not run as root.
+set -euo pipefail
+
+packages=(
+	build-essential pkg-config sudo
+	postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
+	libtap-parser-sourcehandler-pgtap-perl libipc-run-perl
+	libjansson-dev libavro-dev libprotobuf-c-dev protobuf-c-compiler
+	libprotoc-dev libmicrohttpd-dev
+	clang libclang-rt-14-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "installing: ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"

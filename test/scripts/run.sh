@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# make run / make stop: a local cluster under ./.run with the registry.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. test/scripts/cluster.sh
+
+DIR=$PWD/.run
+PORT=${REGISTRY_PGPORT:-5433}
+
+case "${1:-start}" in
+start)
+	install_extension
+	cluster_start "$DIR" "$PORT"
+	as_cluster_user "$PGBIN/psql" -h "$DIR" -p "$PORT" -U "$CLUSTER_USER" -d postgres -qX \
+		-c "CREATE EXTENSION IF NOT EXISTS registry" >/dev/null
+	echo "registry is running."
+	echo "  SQL:  psql 'host=localhost port=$PORT dbname=postgres user=$CLUSTER_USER'"
+	echo "  stop: make stop"
+	;;
+stop)
+	cluster_stop "$DIR"
+	echo "stopped."
+	;;
+esac

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# make test: every test layer against a throwaway cluster.  Each layer adds
+# to the pass/fail counts; the last line is "N passed, M failed" and the
+# exit status is non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+. test/scripts/cluster.sh
+
+DIR=$PWD/tmp_check/cluster
+PORT=${REGISTRY_TEST_PGPORT:-54329}
+PASSED=0
+FAILED=0
+
+count() {	# count LAYER PASSED FAILED
+	echo "== $1: $2 passed, $3 failed"
+	PASSED=$((PASSED + $2))
+	FAILED=$((FAILED + $3))
+}
+
+finish() {
+	cluster_stop "$DIR"
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+	exit $?
+}
+
+# 1. core unit tests (no PostgreSQL), under ASan/UBSan
+make -s -C test/core check >tmp_core.log 2>&1
+cat tmp_core.log | grep -vE '^ok ' | tail -40
+line=$(grep -E '^core: [0-9]+ passed, [0-9]+ failed$' tmp_core.log | tail -1)
+if [ -n "$line" ]; then
+	p=$(echo "$line" | sed -E 's/^core: ([0-9]+) passed, ([0-9]+) failed$/\1/')
+	f=$(echo "$line" | sed -E 's/^core: ([0-9]+) passed, ([0-9]+) failed$/\2/')
+	count "core unit tests" "$p" "$f"
+else
+	count "core unit tests (did not build)" 0 1
+fi
+rm -f tmp_core.log
+
+# 2. build, install, start a throwaway cluster
+if ! install_extension >tmp_check.build.log 2>&1; then
+	cat tmp_check.build.log
+	count "build" 0 1
+	finish
+fi
+rm -f tmp_check.build.log
+rm -rf "$DIR"
+mkdir -p tmp_check
+if ! cluster_start "$DIR" "$PORT"; then
+	count "cluster start" 0 1
+	finish
+fi
+export PGHOST=$DIR PGPORT=$PORT PGUSER=$CLUSTER_USER
+
+# 3. pg_regress
+mkdir -p tmp_check/regress
+make -s installcheck PGHOST="$DIR" PGPORT="$PORT" PGUSER="$CLUSTER_USER" >tmp_check/regress.log 2>&1
+cat tmp_check/regress.log | grep -E '^(test|ok|not ok|     )' | sed 's/^/  /' | tail -60
+total=$(grep -cE '^(ok|not ok) ' tmp_check/regress.log; true)
+[ "$total" -eq 0 ] && total=$(grep -cE '^test .* \.\.\. ' tmp_check/regress.log; true)
+bad=$(grep -cE '(^not ok |\.\.\. FAILED)' tmp_check/regress.log; true)
+if [ "$total" -eq 0 ]; then
+	cat tmp_check/regress.log
+	count "pg_regress (did not run)" 0 1
+else
+	count "pg_regress" $((total - bad)) "$bad"
+	[ "$bad" -gt 0 ] && cat tmp_check/regress/regression.diffs 2>/dev/null | head -200
+fi
+
+# 4. pgTAP
+psql -qX -d postgres -c "DROP DATABASE IF EXISTS registry_tap" -c "CREATE DATABASE registry_tap" >/dev/null
+psql -qX -d registry_tap -c "CREATE EXTENSION pgtap" -c "CREATE EXTENSION registry" >/dev/null
+pg_prove -d registry_tap test/pgtap/*.sql >tmp_check/pgtap.log 2>&1
+tail -30 tmp_check/pgtap.log | sed 's/^/  /'
+ptotal=$(sed -nE 's/^Files=[0-9]+, Tests=([0-9]+),.*/\1/p' tmp_check/pgtap.log)
+pfail=$(grep -E '^Failed [0-9]+/[0-9]+ subtests' tmp_check/pgtap.log | sed -E 's/^Failed ([0-9]+)\/.*/\1/' | awk '{s+=$1} END {print s+0}')
+if [ -z "$ptotal" ]; then
+	count "pgTAP (did not run)" 0 1
+else
+	pfail=${pfail:-0}
+	if ! grep -q '^Result: PASS' tmp_check/pgtap.log && [ "$pfail" -eq 0 ]; then pfail=1; fi
+	count "pgTAP" $((ptotal - pfail)) "$pfail"
+fi
+
+# 5. concurrency: many sessions, one subject
+out=$(bash test/scripts/concurrency.sh 2>&1)
+echo "$out" | sed 's/^/  /'
+if echo "$out" | grep -q '^concurrency: ok'; then count "concurrency" 1 0; else count "concurrency" 0 1; fi
+
+finish
