@@ -201,13 +201,32 @@ primitive_type(const char *s)
 	return -1;
 }
 
+/*
+ * The C string of a JSON string the model keeps as a name, doc or symbol.
+ * JSON allows "\u0000" inside strings; a C string cannot hold it, so such
+ * a string is refused rather than silently cut short.
+ */
+static const char *
+text_of(parse_ctx *ctx, const json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	if (s != NULL && strlen(s) != json_string_length(v))
+	{
+		FAIL(ctx, "Strings containing U+0000 are not supported in names, docs or symbols: %s",
+			 node_text(ctx, v));
+		return NULL;
+	}
+	return s;
+}
+
 /* getOptionalText: the attribute's text, or NULL if absent or not a string */
 static const char *
-opt_text(const json_t *node, const char *key)
+opt_text(parse_ctx *ctx, const json_t *node, const char *key)
 {
 	json_t	   *v = json_is_object(node) ? json_object_get(node, key) : NULL;
 
-	return json_is_string(v) ? json_string_value(v) : NULL;
+	return json_is_string(v) ? text_of(ctx, v) : NULL;
 }
 
 /*
@@ -494,6 +513,8 @@ parse_alias_list(parse_ctx *ctx, json_t *node, const char ***out, int *n_out)
 			FAIL(ctx, "alias not a string: %s", node_text(ctx, e));
 			return false;
 		}
+		if (text_of(ctx, e) == NULL)
+			return false;
 		for (j = 0; j < n; j++)
 			if (strcmp(list[j], json_string_value(e)) == 0)
 				dup = true;
@@ -577,7 +598,8 @@ valid_default(const rg_avro_schema *s, const json_t *v)
 			if (!json_is_string(v))
 				return 0;
 			for (i = 0; i < s->n_symbols; i++)
-				if (strcmp(s->symbols[i], json_string_value(v)) == 0)
+				if (strcmp(s->symbols[i], json_string_value(v)) == 0 &&
+					strlen(s->symbols[i]) == json_string_length(v))
 					return 1;
 			return 0;
 		case RG_AVRO_ARRAY:
@@ -690,9 +712,11 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 		FAIL(ctx, "No field name: %s", node_text(ctx, fnode));
 		return false;
 	}
-	f->name = json_string_value(name_node);
+	f->name = text_of(ctx, name_node);
+	if (f->name == NULL)
+		return false;
 	f->position = pos;
-	f->doc = opt_text(fnode, "doc");
+	f->doc = opt_text(ctx, fnode, "doc");
 	type_node = json_object_get(fnode, "type");
 	if (type_node == NULL)
 	{
@@ -701,7 +725,8 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 	}
 	if (json_is_string(type_node))
 	{
-		rg_avro_schema *t = lookup(ctx, json_string_value(type_node));
+		const char *tn = text_of(ctx, type_node);
+		rg_avro_schema *t = tn ? lookup(ctx, tn) : NULL;
 
 		if (ctx->failed)
 			return false;
@@ -746,6 +771,8 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 		double		d;
 		bool		special;
 
+		if (text_of(ctx, def) == NULL)
+			return false;
 		if (java_double_text(json_string_value(def), &d, &special))
 		{
 			converted = true;
@@ -855,9 +882,11 @@ parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 	for (i = 0; i < n; i++)
 	{
 		json_t	   *e = json_array_get(syms, i);
-		const char *sym = json_is_string(e) ? json_string_value(e) : NULL;
+		const char *sym = json_is_string(e) ? text_of(ctx, e) : NULL;
 		size_t		j;
 
+		if (ctx->failed)
+			return false;
 		if (!validate_name(ctx, sym))
 			return false;
 		for (j = 0; j < i; j++)
@@ -873,8 +902,10 @@ parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 	def = json_object_get(node, "default");
 	if (json_is_string(def))
 	{
-		const char *d = json_string_value(def);
+		const char *d = text_of(ctx, def);
 
+		if (d == NULL)
+			return false;
 		for (i = 0; i < n; i++)
 			if (strcmp(s->symbols[i], d) == 0)
 				break;
@@ -938,7 +969,9 @@ parse_object(parse_ctx *ctx, json_t *node)
 		FAIL(ctx, "No type: %s", node_text(ctx, node));
 		return NULL;
 	}
-	type = json_string_value(type_node);
+	type = text_of(ctx, type_node);
+	if (type == NULL)
+		return NULL;
 	is_enum = strcmp(type, "enum") == 0;
 	named = strcmp(type, "record") == 0 || strcmp(type, "error") == 0 ||
 		is_enum || strcmp(type, "fixed") == 0;
@@ -946,7 +979,7 @@ parse_object(parse_ctx *ctx, json_t *node)
 
 	if (named)
 	{
-		const char *space = opt_text(node, "namespace");
+		const char *space = opt_text(ctx, node, "namespace");
 		json_t	   *name_node = json_object_get(node, "name");
 		rg_avro_type t = strcmp(type, "fixed") == 0 ? RG_AVRO_FIXED :
 			is_enum ? RG_AVRO_ENUM : RG_AVRO_RECORD;
@@ -961,10 +994,11 @@ parse_object(parse_ctx *ctx, json_t *node)
 		s = new_schema(ctx, t);
 		if (s == NULL)
 			return NULL;
-		if (!make_name(ctx, json_string_value(name_node), space,
+		if (ctx->failed || text_of(ctx, name_node) == NULL ||
+			!make_name(ctx, json_string_value(name_node), space,
 					   &s->name, &s->space, &s->fullname))
 			return NULL;
-		s->doc = opt_text(node, "doc");
+		s->doc = opt_text(ctx, node, "doc");
 		s->is_error = strcmp(type, "error") == 0;
 		s->is_reference = ctx->in_reference;
 		ctx->space = s->space;
@@ -1097,7 +1131,9 @@ parse_node(parse_ctx *ctx, json_t *node)
 	}
 	if (json_is_string(node))
 	{
-		s = lookup(ctx, json_string_value(node));
+		const char *name = text_of(ctx, node);
+
+		s = name ? lookup(ctx, name) : NULL;
 		if (s == NULL && !ctx->failed)
 			FAIL(ctx, "Undefined name: %s", node_text(ctx, node));
 	}
@@ -1192,7 +1228,7 @@ load_json(parse_ctx *ctx, const char *text, size_t len, const char *what)
 		OOM(ctx);
 		return NULL;
 	}
-	doc = json_loadb(copy, len, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &jerr);
+	doc = json_loadb(copy, len, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &jerr);
 	free(copy);
 	if (doc == NULL)
 		FAIL(ctx, "%sInvalid JSON: %s at line %d, column %d (position %d)",

@@ -21,16 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Write s as a JSON string literal with Jackson's escaping rules. */
-void
-rg_json_write_string(rg_buf *buf, const char *s)
+/* Write n bytes of s as a JSON string literal, Jackson's escaping rules. */
+static void
+write_string_n(rg_buf *buf, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p = (const unsigned char *) s;
+	const unsigned char *end = p + len;
 	const unsigned char *run = p;
 
 	rg_buf_putc(buf, '"');
-	for (; *p; p++)
+	for (; p < end; p++)
 	{
 		char		esc[7];
 		int			n = 0;
@@ -75,6 +76,12 @@ rg_json_write_string(rg_buf *buf, const char *s)
 	}
 	rg_buf_append(buf, (const char *) run, p - run);
 	rg_buf_putc(buf, '"');
+}
+
+void
+rg_json_write_string(rg_buf *buf, const char *s)
+{
+	write_string_n(buf, s, strlen(s));
 }
 
 /*
@@ -216,7 +223,7 @@ rg_json_write_value(rg_buf *buf, const json_t *value)
 				break;
 			}
 		case JSON_STRING:
-			rg_json_write_string(buf, json_string_value(value));
+			write_string_n(buf, json_string_value(value), json_string_length(value));
 			break;
 		case JSON_INTEGER:
 			rg_buf_printf(buf, "%" JSON_INTEGER_FORMAT, json_integer_value(value));
@@ -747,22 +754,23 @@ float_round(double d)
 
 /* A Latin-1 round trip: code points above U+00FF become '?'. */
 static json_t *
-latin1_string(const char *s)
+latin1_string(const json_t *v)
 {
-	size_t		len = strlen(s);
+	size_t		len = json_string_length(v);
 	char	   *out = malloc(len + 1);
 	size_t		o = 0;
-	const unsigned char *p = (const unsigned char *) s;
+	const unsigned char *p = (const unsigned char *) json_string_value(v);
+	const unsigned char *end = p + len;
 	json_t	   *r;
 
 	if (out == NULL)
 		return NULL;
-	while (*p)
+	while (p < end)
 	{
 		int			n = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
 		unsigned	cp = n == 1 ? *p : n == 2 ? (unsigned) (*p & 0x1F) : 0;
 
-		if (n == 2 && p[1])
+		if (n == 2 && p + 1 < end)
 			cp = (cp << 6) | (p[1] & 0x3F);
 		if (n == 1 || (n == 2 && cp <= 0xFF))
 		{
@@ -771,11 +779,11 @@ latin1_string(const char *s)
 		}
 		else
 			out[o++] = '?';
-		while (n-- > 0 && *p)
+		while (n-- > 0 && p < end)
 			p++;
 	}
 	out[o] = '\0';
-	r = json_string(out);
+	r = json_stringn(out, o);
 	free(out);
 	return r;
 }
@@ -803,7 +811,7 @@ norm_default(const json_t *v, const rg_avro_schema *s)
 			return json_incref((json_t *) v);
 		case JSON_STRING:
 			if (s && (s->type == RG_AVRO_BYTES || s->type == RG_AVRO_FIXED))
-				return latin1_string(json_string_value(v));
+				return latin1_string(v);
 			return json_incref((json_t *) v);
 		case JSON_ARRAY:
 			{
