@@ -118,8 +118,13 @@ rg_json_write_double(rg_buf *buf, double d)
 		return;
 	}
 
-	/* shortest %e precision that round-trips */
-	for (prec = 0; prec < 17; prec++)
+	/*
+	 * Shortest %e precision that round-trips, but at least two significant
+	 * digits: when one digit would do, Java picks the closest two-digit
+	 * decimal (Double.MIN_VALUE is "4.9E-324", not "5.0E-324"); a trailing
+	 * zero is dropped below.
+	 */
+	for (prec = 1; prec < 17; prec++)
 	{
 		snprintf(tmp, sizeof(tmp), "%.*e", prec, d);
 		if (strtod(tmp, NULL) == d)
@@ -743,7 +748,7 @@ float_round(double d)
 
 	if (isnan(f) || isinf(f) || f == 0)
 		return (double) f;
-	for (prec = 0; prec < 9; prec++)
+	for (prec = 1; prec < 9; prec++)
 	{
 		snprintf(tmp, sizeof(tmp), "%.*e", prec, (double) f);
 		if ((float) strtod(tmp, NULL) == f)

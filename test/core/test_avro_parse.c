@@ -257,7 +257,10 @@ test_defaults(void)
 				 "{\"name\":\"j\",\"type\":\"float\",\"default\":0.1},"
 				 "{\"name\":\"k\",\"type\":\"double\",\"default\":1.7976931348623157e308},"
 				 "{\"name\":\"l\",\"type\":\"double\",\"default\":-2.5e-10},"
-				 "{\"name\":\"m\",\"type\":\"long\",\"default\":-9007199254740993}]}",
+				 "{\"name\":\"m\",\"type\":\"long\",\"default\":-9007199254740993},"
+				 "{\"name\":\"n\",\"type\":\"double\",\"default\":4.9e-324},"
+				 "{\"name\":\"o\",\"type\":\"double\",\"default\":1e23},"
+				 "{\"name\":\"p\",\"type\":\"double\",\"default\":0.30000000000000004}]}",
 				 "{\"type\":\"record\",\"name\":\"R\",\"fields\":["
 				 "{\"name\":\"a\",\"type\":\"double\",\"default\":1},"
 				 "{\"name\":\"b\",\"type\":\"double\",\"default\":1.0},"
@@ -271,7 +274,10 @@ test_defaults(void)
 				 "{\"name\":\"j\",\"type\":\"float\",\"default\":0.1},"
 				 "{\"name\":\"k\",\"type\":\"double\",\"default\":1.7976931348623157E308},"
 				 "{\"name\":\"l\",\"type\":\"double\",\"default\":-2.5E-10},"
-				 "{\"name\":\"m\",\"type\":\"long\",\"default\":-9007199254740993}]}",
+				 "{\"name\":\"m\",\"type\":\"long\",\"default\":-9007199254740993},"
+				 "{\"name\":\"n\",\"type\":\"double\",\"default\":4.9E-324},"
+				 "{\"name\":\"o\",\"type\":\"double\",\"default\":1.0E23},"
+				 "{\"name\":\"p\",\"type\":\"double\",\"default\":0.30000000000000004}]}",
 				 "number defaults as Jackson prints them");
 	CHECK_STORED("{\"type\":\"record\",\"name\":\"R\",\"fields\":["
 				 "{\"name\":\"s\",\"type\":\"string\",\"default\":\"q\\\"\\\\\\n\\t\\r\\b\\f\\u0001\\u001f\\u00e9/\\u20ac\"}]}",
