@@ -12,7 +12,7 @@ MODULE_big  = registry
 OBJS        = $(patsubst %.c,%.o,$(wildcard src/pg/*.c src/core/*.c))
 DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 REGRESS     = $(filter-out $(EXTENSION)--%,$(basename $(notdir $(wildcard sql/*.sql))))
-REGRESS_OPTS = --inputdir=. --outputdir=tmp_check/regress
+REGRESS_OPTS = --inputdir=. --outputdir=tmp_check/regress --load-extension=registry
 PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CFLAGS   = -Wall -Wno-unused-parameter
 SHLIB_LINK  = -ljansson

@@ -232,8 +232,12 @@ DECLARE
 	m text := registry.effective_mode(context, subject);
 BEGIN
 	IF m IN ('READONLY', 'READONLY_OVERRIDE') THEN
+		IF subject = '' THEN
+			RAISE EXCEPTION 'context "%" is in read-only mode', context
+				USING ERRCODE = 'R2205', DETAIL = format('Context %s is in read-only mode', context);
+		END IF;
 		RAISE EXCEPTION 'subject "%" in context "%" is in read-only mode', subject, context
-			USING ERRCODE = 'R2205';
+			USING ERRCODE = 'R2205', DETAIL = format('Subject %s in context %s is in read-only mode', subject, context);
 	END IF;
 END
 $$;
@@ -649,6 +653,7 @@ AS $$
 DECLARE
 	q record := registry.split_subject(delete_subject.subject);
 	v integer;
+	deleted_versions integer[] := '{}';
 BEGIN
 	PERFORM 1 FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject FOR UPDATE;
 	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject) THEN
@@ -664,8 +669,9 @@ BEGIN
 		LOOP
 			DELETE FROM registry.subject_versions sv
 			 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = v;
-			RETURN NEXT v;
+			deleted_versions := v || deleted_versions;
 		END LOOP;
+		RETURN QUERY SELECT unnest(deleted_versions);
 		DELETE FROM registry.config c WHERE c.context = q.context AND c.subject = q.subject;
 		DELETE FROM registry.modes m WHERE m.context = q.context AND m.subject = q.subject;
 		DELETE FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject;
@@ -714,9 +720,13 @@ DECLARE
 	k record := registry.config_scope(set_compatibility.subject);
 	lvl text := upper(level);
 BEGIN
+	IF lvl IS NULL THEN
+		RAISE EXCEPTION 'compatibility level must not be null' USING ERRCODE = 'R2203',
+			DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+	END IF;
 	INSERT INTO registry.config AS c (context, subject, compatibility)
 		VALUES (k.context, k.subject_name, lvl)
-		ON CONFLICT (context, subject) DO UPDATE SET compatibility = excluded.compatibility, updated_at = now();
+		ON CONFLICT ON CONSTRAINT config_pkey DO UPDATE SET compatibility = excluded.compatibility, updated_at = now();
 	RETURN lvl;
 END
 $$;
@@ -776,10 +786,14 @@ DECLARE
 	k record := registry.config_scope(set_mode.subject);
 	m text := upper(set_mode.mode);
 BEGIN
+	IF m IS NULL THEN
+		RAISE EXCEPTION 'mode must not be null' USING ERRCODE = 'R2204',
+			DETAIL = 'Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.';
+	END IF;
 	PERFORM set_config('registry.force_mode', CASE WHEN force THEN 'on' ELSE 'off' END, true);
 	INSERT INTO registry.modes AS x (context, subject, mode)
 		VALUES (k.context, k.subject_name, m)
-		ON CONFLICT (context, subject) DO UPDATE SET mode = excluded.mode;
+		ON CONFLICT ON CONSTRAINT modes_pkey DO UPDATE SET mode = excluded.mode;
 	PERFORM set_config('registry.force_mode', 'off', true);
 	RETURN m;
 END

@@ -203,6 +203,7 @@ register_schema(FunctionCallInfo fcinfo, int32 *out_id, int32 *out_version)
 						 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
 								   want_id, a.context)));
 			id = want_id;
+			catalog_advance_schema_id(a.context, id);
 		}
 		else
 			id = catalog_next_schema_id(a.context);

@@ -220,7 +220,8 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	if (strcmp(mode, "READONLY") == 0 || strcmp(mode, "READONLY_OVERRIDE") == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-				 errmsg("subject \"%s\" in context \"%s\" is in read-only mode", subject, context)));
+				 errmsg("subject \"%s\" in context \"%s\" is in read-only mode", subject, context),
+				 errdetail("Subject %s in context %s is in read-only mode", subject, context)));
 	importing = strcmp(mode, "IMPORT") == 0 || strcmp(mode, "FORWARD") == 0;
 
 	max_version = catalog_max_version(context, subject);

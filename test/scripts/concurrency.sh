@@ -11,7 +11,7 @@ DB=registry_concurrency
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null
+psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null
 psql -qX -d $DB -c "CREATE EXTENSION registry" >/dev/null
 
 # schema k: a record with optional fields f1..fk (all mutually BACKWARD compatible)
@@ -52,5 +52,5 @@ echo "versions: $n (from $minv to $maxv), distinct ids: $nids, sessions: $SESSIO
 if [ "$n" != "$SCHEMAS" ] || [ "$minv" != 1 ] || [ "$maxv" != "$SCHEMAS" ] || [ "$nids" != "$SCHEMAS" ]; then
 	fail=1
 fi
-psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null
+psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" >/dev/null
 if [ $fail -eq 0 ]; then echo "concurrency: ok"; else echo "concurrency: FAILED"; fi

@@ -68,7 +68,7 @@ else
 fi
 
 # 4. pgTAP
-psql -qX -d postgres -c "DROP DATABASE IF EXISTS registry_tap" -c "CREATE DATABASE registry_tap" >/dev/null
+psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS registry_tap" -c "CREATE DATABASE registry_tap" >/dev/null
 psql -qX -d registry_tap -c "CREATE EXTENSION pgtap" -c "CREATE EXTENSION registry" >/dev/null
 pg_prove -d registry_tap test/pgtap/*.sql >tmp_check/pgtap.log 2>&1
 tail -30 tmp_check/pgtap.log | sed 's/^/  /'

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# bench/lib.sh: shared helpers of the bench scripts (sourced, not run).
+# Starts a throwaway cluster with the installed registry extension in a
+# temp dir on a free port, exports PGHOST/PGPORT/PGUSER/PGDATABASE for
+# psql and pgbench, and stops and removes it on exit.
+
+BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$BENCH_ROOT"
+. test/scripts/cluster.sh
+
+# a port below Linux's ephemeral range (32768-60999) that nobody listens on
+bench_free_port() {
+	local p
+	for p in $(shuf -i 20000-32000 -n 50); do
+		if ! ss -ltnH 2>/dev/null | awk '{print $4}' | grep -q ":$p\$" &&
+			[ ! -e "/tmp/.s.PGSQL.$p" ]; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# bench_cluster_start [extra postgresql.conf lines]
+bench_cluster_start() {
+	BENCH_DIR=$(mktemp -d /tmp/registry-bench.XXXXXX)
+	BENCH_PORT=$(bench_free_port)
+	trap bench_cluster_stop EXIT
+	cluster_start "$BENCH_DIR" "$BENCH_PORT" "${1:-}" || exit 1
+	export PGHOST=$BENCH_DIR PGPORT=$BENCH_PORT PGUSER=$CLUSTER_USER PGDATABASE=postgres
+	psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION registry" >/dev/null || exit 1
+}
+
+bench_cluster_stop() {
+	if [ -n "${BENCH_DIR:-}" ]; then
+		cluster_stop "$BENCH_DIR"
+		rm -rf "$BENCH_DIR"
+		BENCH_DIR=
+	fi
+}
+
+# psql with the options every bench wants; extra args follow
+bpsql() {
+	psql -qAtX -v ON_ERROR_STOP=1 "$@"
+}
+
+bench_machine() {
+	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) CPUs  $(psql -AtXc 'SHOW server_version' | cut -d' ' -f1)  git $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- src sql 2>/dev/null || echo '+dirty')"
+}
