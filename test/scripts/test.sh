@@ -87,4 +87,9 @@ out=$(bash test/scripts/concurrency.sh 2>&1)
 echo "$out" | sed 's/^/  /'
 if echo "$out" | grep -q '^concurrency: ok'; then count "concurrency" 1 0; else count "concurrency" 0 1; fi
 
+# 6. pg_dump and restore keep the registry and its ids
+out=$(bash test/scripts/dump_restore.sh 2>&1)
+echo "$out" | sed 's/^/  /'
+if echo "$out" | grep -q '^dump/restore: ok'; then count "dump/restore" 1 0; else count "dump/restore" 0 1; fi
+
 finish
