@@ -844,6 +844,169 @@ END
 $$;
 COMMENT ON FUNCTION registry.delete_mode(text) IS 'removes the mode of a scope and returns the old mode';
 
+-- Config as Confluent's JSON objects (REST /config) -------------------------
+
+CREATE FUNCTION registry.get_config(subject text DEFAULT NULL, default_to_global boolean DEFAULT false)
+	RETURNS jsonb
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	k record := registry.config_scope(get_config.subject);
+	row_found boolean;
+	result jsonb;
+BEGIN
+	SELECT c.settings
+		   || jsonb_strip_nulls(jsonb_build_object('compatibilityLevel', c.compatibility, 'normalize', c."normalize"))
+	  INTO result
+	  FROM registry.config c WHERE c.context = k.context AND c.subject = k.subject_name;
+	row_found := FOUND;
+	IF get_config.subject IS NULL OR default_to_global THEN
+		-- merged over the wider scopes, as Confluent's getConfigInScope
+		result := COALESCE((SELECT c.settings FROM registry.config c WHERE c.context = '.' AND c.subject = ''), '{}')
+			|| CASE WHEN k.subject_name <> '' OR k.context <> '.' THEN
+				   COALESCE((SELECT c.settings FROM registry.config c WHERE c.context = k.context AND c.subject = ''), '{}')
+			   ELSE '{}' END
+			|| COALESCE(result, '{}')
+			|| jsonb_build_object('compatibilityLevel', registry.effective_compatibility(k.context, k.subject_name));
+		IF registry.effective_normalize(k.context, k.subject_name) THEN
+			result := result || '{"normalize": true}';
+		END IF;
+		RETURN result;
+	END IF;
+	IF NOT row_found OR result = '{}' THEN
+		RAISE EXCEPTION 'subject "%" does not have subject-level compatibility configured', get_config.subject
+			USING ERRCODE = 'R0408';
+	END IF;
+	RETURN result;
+END
+$$;
+COMMENT ON FUNCTION registry.get_config(text, boolean) IS 'the configuration of a scope as Confluent''s Config object (compatibilityLevel, normalize, other fields)';
+
+CREATE FUNCTION registry.set_config(subject text, config jsonb)
+	RETURNS jsonb
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	k record := registry.config_scope(set_config.subject);
+	lvl text;
+	norm boolean;
+	other jsonb;
+BEGIN
+	IF config IS NULL OR jsonb_typeof(config) <> 'object' THEN
+		RAISE EXCEPTION 'a configuration must be a JSON object' USING ERRCODE = 'R2203',
+			DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+	END IF;
+	IF config ? 'compatibility' AND jsonb_typeof(config->'compatibility') NOT IN ('string', 'null') THEN
+		RAISE EXCEPTION 'invalid compatibility level %', config->'compatibility' USING ERRCODE = 'R2203',
+			DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+	END IF;
+	lvl := upper(config->>'compatibility');
+	IF config ? 'normalize' AND jsonb_typeof(config->'normalize') = 'boolean' THEN
+		norm := (config->>'normalize')::boolean;
+	END IF;
+	other := jsonb_strip_nulls(config - 'compatibility' - 'compatibilityLevel' - 'normalize');
+	INSERT INTO registry.config AS c (context, subject, compatibility, "normalize", settings)
+		VALUES (k.context, k.subject_name, lvl, norm, other)
+		ON CONFLICT ON CONSTRAINT config_pkey DO UPDATE
+		SET compatibility = COALESCE(excluded.compatibility, c.compatibility),
+			"normalize" = COALESCE(excluded."normalize", c."normalize"),
+			settings = c.settings || excluded.settings,
+			updated_at = now();
+	IF lvl IS NOT NULL THEN
+		config := config || jsonb_build_object('compatibility', lvl);
+	END IF;
+	RETURN jsonb_strip_nulls(config);
+END
+$$;
+COMMENT ON FUNCTION registry.set_config(text, jsonb) IS 'updates a scope''s configuration from Confluent''s ConfigUpdateRequest (compatibility, normalize, other fields); returns the request';
+
+CREATE FUNCTION registry.delete_config(subject text DEFAULT NULL)
+	RETURNS jsonb
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	k record := registry.config_scope(delete_config.subject);
+	old jsonb;
+BEGIN
+	DELETE FROM registry.config c WHERE c.context = k.context AND c.subject = k.subject_name
+	RETURNING c.settings || jsonb_strip_nulls(jsonb_build_object('compatibilityLevel', c.compatibility, 'normalize', c."normalize"))
+	INTO old;
+	IF NOT FOUND THEN
+		IF delete_config.subject IS NOT NULL AND k.subject_name <> '' THEN
+			RAISE EXCEPTION 'subject "%" not found', delete_config.subject USING ERRCODE = 'R0401';
+		END IF;
+		old := jsonb_build_object('compatibilityLevel', 'BACKWARD');
+	END IF;
+	RETURN old;
+END
+$$;
+COMMENT ON FUNCTION registry.delete_config(text) IS 'removes a scope''s configuration and returns it';
+
+-- Listings (REST /schemas, /schemas/ids/{id}/versions, /contexts) -----------
+
+CREATE FUNCTION registry.list_schemas(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
+	latest_only boolean DEFAULT false)
+	RETURNS SETOF registry.subject_version
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		SELECT registry.qualify_subject(sv.context, sv.subject), sv.version, s.id, s.schema_type,
+			   s.schema, s.refs, s.metadata, s.rule_set, sv.deleted
+		  FROM registry.subject_versions sv
+		  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
+		 WHERE (subject_prefix IS NULL OR subject_prefix = ':*:'
+				OR starts_with(registry.qualify_subject(sv.context, sv.subject), subject_prefix))
+		   AND (list_schemas.deleted OR NOT sv.deleted)
+		   AND (NOT latest_only OR sv.version = (SELECT max(v2.version) FROM registry.subject_versions v2
+												  WHERE v2.context = sv.context AND v2.subject = sv.subject
+													AND (list_schemas.deleted OR NOT v2.deleted)))
+		 ORDER BY sv.context, sv.subject, sv.version;
+	END;
+COMMENT ON FUNCTION registry.list_schemas(text, boolean, boolean) IS 'every subject version with its schema (latest_only: the latest of each subject)';
+
+CREATE FUNCTION registry.schema_versions(id integer, subject text DEFAULT NULL, deleted boolean DEFAULT false,
+	OUT subject_name text, OUT version integer)
+	RETURNS SETOF record
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ctx text := COALESCE((registry.split_subject(schema_versions.subject)).context, '.');
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM registry.schemas s WHERE s.context = ctx AND s.id = schema_versions.id) THEN
+		RAISE EXCEPTION 'schema % not found', schema_versions.id USING ERRCODE = 'R0403';
+	END IF;
+	RETURN QUERY
+		SELECT registry.qualify_subject(sv.context, sv.subject), sv.version
+		  FROM registry.subject_versions sv
+		 WHERE sv.context = ctx AND sv.schema_id = schema_versions.id
+		   AND (schema_versions.deleted OR NOT sv.deleted)
+		 ORDER BY sv.subject, sv.version;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_versions(integer, text, boolean) IS 'the subject versions that use a schema id (in the subject''s context)';
+
+CREATE FUNCTION registry.list_contexts()
+	RETURNS SETOF text
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		SELECT c.context FROM registry.contexts c ORDER BY c.context <> '.', c.context;
+	END;
+COMMENT ON FUNCTION registry.list_contexts() IS 'contexts, the default context "." first';
+
+-- The REST API ---------------------------------------------------------------
+
+CREATE FUNCTION registry.rest(method text, path text, query text DEFAULT NULL, body text DEFAULT NULL,
+	content_type text DEFAULT NULL, accept text DEFAULT NULL,
+	OUT status integer, OUT response text)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_rest_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.rest(text, text, text, text, text, text)
+	IS 'the Confluent REST API: one request (method, raw path, raw query string, body, headers) in, (HTTP status, JSON body) out';
+
 -- ---------------------------------------------------------------------------
 -- Privileges: readers read, writers register, admins configure
 -- ---------------------------------------------------------------------------
@@ -875,7 +1038,10 @@ GRANT EXECUTE ON FUNCTION
 	registry.schema_by_id(integer, text), registry.subjects(text, boolean, boolean),
 	registry.versions(text, boolean, boolean), registry.resolve_version(text, text, boolean),
 	registry.get_version(text, text, boolean), registry.referenced_by(text, text),
-	registry.config_scope(text), registry.get_compatibility(text, boolean), registry.get_mode(text, boolean)
+	registry.config_scope(text), registry.get_compatibility(text, boolean), registry.get_mode(text, boolean),
+	registry.rest(text, text, text, text, text, text),
+	registry.get_config(text, boolean), registry.list_schemas(text, boolean, boolean),
+	registry.schema_versions(integer, text, boolean), registry.list_contexts()
 	TO registry_reader;
 GRANT INSERT, UPDATE, DELETE ON registry.schemas, registry.subjects, registry.subject_versions,
 	registry.schema_references, registry.contexts TO registry_writer;
@@ -893,6 +1059,7 @@ GRANT EXECUTE ON FUNCTION
 GRANT INSERT, UPDATE, DELETE ON registry.config, registry.modes TO registry_admin;
 GRANT EXECUTE ON FUNCTION
 	registry.set_compatibility(text, text), registry.delete_compatibility(text),
+	registry.set_config(text, jsonb), registry.delete_config(text),
 	registry.set_mode(text, text, boolean), registry.delete_mode(text),
 	registry.config_before_write(), registry.modes_before_write()
 	TO registry_admin;

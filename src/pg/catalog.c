@@ -17,15 +17,6 @@
 #include "catalog.h"
 #include "registry.h"
 
-#define MAX_ARGS 8
-
-typedef struct CatalogPlan
-{
-	const char *sql;
-	int			nargs;
-	Oid			argtypes[MAX_ARGS];
-	SPIPlanPtr	plan;
-} CatalogPlan;
 
 static CatalogPlan plan_context_exists = {
 	"SELECT 1 FROM registry.contexts WHERE context = $1",
@@ -128,11 +119,10 @@ static CatalogPlan plan_refs_to_json = {
 
 /*
  * Prepare a plan on first use and keep it for the backend's lifetime, then
- * run it.  Returns the SPI result code after checking it against expected.
+ * run it, checking the SPI result code against expected.
  */
-static void
-run_plan(CatalogPlan *p, Datum *values, const char *nulls, bool read_only,
-		 int expected)
+void
+catalog_run(CatalogPlan *p, Datum *values, const char *nulls, int expected)
 {
 	int			rc;
 
@@ -147,7 +137,7 @@ run_plan(CatalogPlan *p, Datum *values, const char *nulls, bool read_only,
 			elog(ERROR, "SPI_keepplan failed");
 		p->plan = plan;
 	}
-	rc = SPI_execute_plan(p->plan, values, nulls, read_only, 0);
+	rc = SPI_execute_plan(p->plan, values, nulls, false, 0);
 	if (rc != expected)
 		elog(ERROR, "SPI_execute_plan returned %s for \"%s\"",
 			 SPI_result_code_string(rc), p->sql);
@@ -201,9 +191,9 @@ catalog_ensure_context(const char *context)
 {
 	Datum		v[1] = {CStringGetTextDatum(context)};
 
-	run_plan(&plan_context_exists, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_context_exists, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
-		run_plan(&plan_ensure_context, v, NULL, false, SPI_OK_INSERT);
+		catalog_run(&plan_ensure_context, v, NULL, SPI_OK_INSERT);
 }
 
 /*
@@ -216,12 +206,12 @@ catalog_lock_subject(const char *context, const char *subject)
 {
 	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
 
-	run_plan(&plan_lock_subject, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 1)
 		return;
 	catalog_ensure_context(context);
-	run_plan(&plan_insert_subject, v, NULL, false, SPI_OK_INSERT);
-	run_plan(&plan_lock_subject, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_insert_subject, v, NULL, SPI_OK_INSERT);
+	catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
 }
 
 int32
@@ -232,7 +222,7 @@ catalog_next_schema_id(const char *context)
 	Datum		d;
 
 	catalog_ensure_context(context);
-	run_plan(&plan_next_id, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_next_id, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed != 1)
 		elog(ERROR, "context \"%s\" has no id sequence", context);
 	d = get_datum(SPI_tuptable->vals[0], 1, &isnull);
@@ -246,7 +236,7 @@ catalog_advance_schema_id(const char *context, int32 id)
 	Datum		v[2] = {CStringGetTextDatum(context), Int32GetDatum(id)};
 
 	catalog_ensure_context(context);
-	run_plan(&plan_advance_id, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_advance_id, v, NULL, SPI_OK_SELECT);
 }
 
 static void
@@ -268,7 +258,7 @@ catalog_find_version_by_fingerprint(const char *context, const char *subject,
 	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
 		PointerGetDatum(fingerprint_datum(fingerprint)), BoolGetDatum(include_deleted)};
 
-	run_plan(&plan_version_by_fp, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_version_by_fp, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		return false;
 	fill_version(SPI_tuptable->vals[0], out);
@@ -283,7 +273,7 @@ catalog_find_schema_by_fingerprint(const char *context, const uint8 *fingerprint
 		PointerGetDatum(fingerprint_datum(fingerprint))};
 	bool		isnull;
 
-	run_plan(&plan_schema_by_fp, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_schema_by_fp, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		return false;
 	*id = DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
@@ -298,7 +288,7 @@ catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
 	bool		isnull;
 	MemoryContext cxt = CurrentMemoryContext;
 
-	run_plan(&plan_get_schema, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_get_schema, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		return false;
 	tup = SPI_tuptable->vals[0];
@@ -333,7 +323,7 @@ catalog_insert_schema(const CatalogSchema *s)
 	else
 		nulls[6] = 'n';
 	v[7] = PointerGetDatum(fingerprint_datum(s->fingerprint));
-	run_plan(&plan_insert_schema, v, nulls, false, SPI_OK_INSERT);
+	catalog_run(&plan_insert_schema, v, nulls, SPI_OK_INSERT);
 }
 
 int32
@@ -342,7 +332,7 @@ catalog_max_version(const char *context, const char *subject)
 	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
 	bool		isnull;
 
-	run_plan(&plan_max_version, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_max_version, v, NULL, SPI_OK_SELECT);
 	return DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
 }
 
@@ -353,7 +343,7 @@ catalog_insert_version(const char *context, const char *subject,
 	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
 		Int32GetDatum(version), Int32GetDatum(schema_id)};
 
-	run_plan(&plan_insert_version, v, NULL, false, SPI_OK_INSERT);
+	catalog_run(&plan_insert_version, v, NULL, SPI_OK_INSERT);
 }
 
 /* Versions of a subject in ascending order, palloc'd in the caller's context. */
@@ -365,7 +355,7 @@ catalog_versions(const char *context, const char *subject, bool include_deleted,
 	CatalogVersion *out;
 	uint64		i;
 
-	run_plan(&plan_versions, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_versions, v, NULL, SPI_OK_SELECT);
 	*n = (int) SPI_processed;
 	out = palloc0(sizeof(CatalogVersion) * (SPI_processed + 1));
 	for (i = 0; i < SPI_processed; i++)
@@ -380,7 +370,7 @@ catalog_get_version(const char *context, const char *subject, int32 version,
 	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
 		Int32GetDatum(version), BoolGetDatum(include_deleted)};
 
-	run_plan(&plan_get_version, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_get_version, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		return false;
 	fill_version(SPI_tuptable->vals[0], out);
@@ -393,7 +383,7 @@ catalog_subject_has_versions(const char *context, const char *subject, bool incl
 	Datum		v[3] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
 		BoolGetDatum(include_deleted)};
 
-	run_plan(&plan_has_versions, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_has_versions, v, NULL, SPI_OK_SELECT);
 	return SPI_processed > 0;
 }
 
@@ -402,7 +392,7 @@ scalar_text(CatalogPlan *p, const char *context, const char *subject)
 {
 	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
 
-	run_plan(p, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(p, v, NULL, SPI_OK_SELECT);
 	return get_text(SPI_tuptable->vals[0], 1, CurrentMemoryContext);
 }
 
@@ -424,7 +414,7 @@ catalog_effective_normalize(const char *context, const char *subject)
 	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
 	bool		isnull;
 
-	run_plan(&plan_effective_normalize, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_effective_normalize, v, NULL, SPI_OK_SELECT);
 	return DatumGetBool(get_datum(SPI_tuptable->vals[0], 1, &isnull));
 }
 
@@ -441,14 +431,14 @@ catalog_parse_refs(const char *refs_json, int *n)
 	MemoryContext cxt = CurrentMemoryContext;
 	char	   *type;
 
-	run_plan(&plan_json_type, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_json_type, v, NULL, SPI_OK_SELECT);
 	type = get_text(SPI_tuptable->vals[0], 1, cxt);
 	if (type == NULL || strcmp(type, "array") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("invalid schema references"),
 				 errdetail("References must be a JSON array of objects with name, subject and version.")));
-	run_plan(&plan_parse_refs, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_parse_refs, v, NULL, SPI_OK_SELECT);
 	*n = (int) SPI_processed;
 	out = palloc0(sizeof(CatalogRef) * (SPI_processed + 1));
 	for (i = 0; i < SPI_processed; i++)
@@ -499,6 +489,6 @@ catalog_refs_to_json(const CatalogRef *refs, int n)
 	v[0] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
 	v[1] = PointerGetDatum(construct_array(subjects, n, TEXTOID, -1, false, TYPALIGN_INT));
 	v[2] = PointerGetDatum(construct_array(versions, n, INT4OID, 4, true, TYPALIGN_INT));
-	run_plan(&plan_refs_to_json, v, NULL, false, SPI_OK_SELECT);
+	catalog_run(&plan_refs_to_json, v, NULL, SPI_OK_SELECT);
 	return get_text(SPI_tuptable->vals[0], 1, CurrentMemoryContext);
 }

@@ -40,6 +40,24 @@ typedef struct CatalogRef
 	int32		version;		/* -1: latest */
 } CatalogRef;
 
+/*
+ * A statement with typed parameters, prepared on first use and kept for the
+ * backend's life.  catalog_run() executes it and checks the SPI result
+ * code; the rows are in SPI_tuptable.
+ */
+#define CATALOG_MAX_ARGS 10
+
+typedef struct CatalogPlan
+{
+	const char *sql;
+	int			nargs;
+	Oid			argtypes[CATALOG_MAX_ARGS];
+	void	   *plan;			/* SPIPlanPtr */
+} CatalogPlan;
+
+extern void catalog_run(CatalogPlan *p, Datum *values, const char *nulls,
+						int expected);
+
 extern void catalog_ensure_context(const char *context);
 extern void catalog_lock_subject(const char *context, const char *subject);
 extern int32 catalog_next_schema_id(const char *context);
@@ -68,5 +86,28 @@ extern bool catalog_effective_normalize(const char *context, const char *subject
 
 extern CatalogRef *catalog_parse_refs(const char *refs_json, int *n);
 extern char *catalog_refs_to_json(const CatalogRef *refs, int n);
+
+/* catalog_rest.c: the SQL API calls of the REST routes */
+extern CatalogPlan rest_plan_schema_by_id;
+extern CatalogPlan rest_plan_max_id;
+extern CatalogPlan rest_plan_schema_versions;
+extern CatalogPlan rest_plan_list_schemas;
+extern CatalogPlan rest_plan_subjects;
+extern CatalogPlan rest_plan_versions;
+extern CatalogPlan rest_plan_get_version;
+extern CatalogPlan rest_plan_referenced_by;
+extern CatalogPlan rest_plan_delete_version;
+extern CatalogPlan rest_plan_delete_subject;
+extern CatalogPlan rest_plan_register;
+extern CatalogPlan rest_plan_lookup;
+extern CatalogPlan rest_plan_check;
+extern CatalogPlan rest_plan_get_config;
+extern CatalogPlan rest_plan_set_config;
+extern CatalogPlan rest_plan_delete_config;
+extern CatalogPlan rest_plan_get_mode;
+extern CatalogPlan rest_plan_set_mode;
+extern CatalogPlan rest_plan_delete_mode;
+extern CatalogPlan rest_plan_contexts;
+extern CatalogPlan rest_plan_cluster_id;
 
 #endif							/* CATALOG_H */

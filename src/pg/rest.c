@@ -1,0 +1,563 @@
+/*-------------------------------------------------------------------------
+ *
+ * rest.c
+ *	  registry_rest(): request parsing, routing, Confluent error bodies and
+ *	  the SQL-callable registry.rest().  The routes themselves are in
+ *	  rest_routes.c; they call the SQL API, so no rule lives here.
+ *
+ * Routing is on the raw path, each segment percent-decoded on its own, so
+ * a subject containing "/" (sent as %2F) stays one segment.  A route runs
+ * in a subtransaction: an ERROR inside it is caught, the subtransaction
+ * rolled back, and the SQLSTATE mapped to Confluent's error_code by table
+ * (registry_confluent_error_code), never by reading message text.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+
+#include "registry.h"
+#include "rest.h"
+#include "rest_internal.h"
+
+PG_FUNCTION_INFO_V1(registry_rest_sql);
+
+/* Request content types Confluent consumes (application/octet-stream as JSON). */
+static const char *const accepted_content_types[] = {
+	"application/vnd.schemaregistry.v1+json",
+	"application/vnd.schemaregistry+json",
+	"application/json",
+	"application/octet-stream",
+	NULL
+};
+
+/* Response content types Confluent produces, in order of preference. */
+static const char *const produced_content_types[] = {
+	"application/vnd.schemaregistry.v1+json",
+	"application/vnd.schemaregistry+json",
+	"application/json",
+	NULL
+};
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Percent-decode len bytes of s (and '+' as space in a query string). */
+static char *
+percent_decode(const char *s, size_t len, bool plus_is_space)
+{
+	char	   *out = palloc(len + 1);
+	size_t		i;
+	size_t		o = 0;
+
+	for (i = 0; i < len; i++)
+	{
+		if (s[i] == '%' && i + 2 < len &&
+			hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0)
+		{
+			out[o++] = (char) (hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+			i += 2;
+		}
+		else if (s[i] == '+' && plus_is_space)
+			out[o++] = ' ';
+		else
+			out[o++] = s[i];
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static void
+parse_path(RestCall *c, const char *path)
+{
+	const char *p = path;
+	int			cap = 8;
+
+	c->seg = palloc(sizeof(char *) * cap);
+	c->nseg = 0;
+	while (*p == '/')
+		p++;
+	while (*p)
+	{
+		const char *end = strchr(p, '/');
+		size_t		len = end ? (size_t) (end - p) : strlen(p);
+
+		if (c->nseg == cap)
+		{
+			cap *= 2;
+			c->seg = repalloc(c->seg, sizeof(char *) * cap);
+		}
+		c->seg[c->nseg++] = percent_decode(p, len, false);
+		if (!end)
+			break;
+		p = end + 1;
+	}
+}
+
+static void
+parse_query(RestCall *c, const char *query)
+{
+	const char *p = query;
+	int			cap = 8;
+
+	c->params = palloc(sizeof(RestParam) * cap);
+	c->nparams = 0;
+	if (query == NULL)
+		return;
+	while (*p)
+	{
+		const char *end = strchr(p, '&');
+		size_t		len = end ? (size_t) (end - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+
+		if (len > 0)
+		{
+			if (c->nparams == cap)
+			{
+				cap *= 2;
+				c->params = repalloc(c->params, sizeof(RestParam) * cap);
+			}
+			if (eq)
+			{
+				c->params[c->nparams].key = percent_decode(p, eq - p, true);
+				c->params[c->nparams].value = percent_decode(eq + 1, len - (eq - p) - 1, true);
+			}
+			else
+			{
+				c->params[c->nparams].key = percent_decode(p, len, true);
+				c->params[c->nparams].value = pstrdup("");
+			}
+			c->nparams++;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+}
+
+const char *
+rest_param(RestCall *c, const char *key)
+{
+	int			i;
+
+	for (i = 0; i < c->nparams; i++)
+		if (strcmp(c->params[i].key, key) == 0)
+			return c->params[i].value;
+	return NULL;
+}
+
+/* JAX-RS boolean query parameters: "true" in any case; anything else false. */
+bool
+rest_param_bool(RestCall *c, const char *key)
+{
+	const char *v = rest_param(c, key);
+
+	return v != NULL && pg_strcasecmp(v, "true") == 0;
+}
+
+/* An integer query parameter; def when absent or not a number. */
+int
+rest_param_int(RestCall *c, const char *key, int def)
+{
+	const char *v = rest_param(c, key);
+	char	   *end;
+	long		n;
+
+	if (v == NULL || *v == '\0')
+		return def;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (*end != '\0' || errno != 0 || n < PG_INT32_MIN || n > PG_INT32_MAX)
+		return def;
+	return (int) n;
+}
+
+/*
+ * Confluent's offset/limit, applied after the full list is built; a limit
+ * of 0 or less (or above max_limit, when that is not 0) means max_limit.
+ */
+bool
+rest_page_includes(RestCall *c, int index, int max_limit)
+{
+	int			offset = rest_param_int(c, "offset", 0);
+	int			limit = rest_param_int(c, "limit", -1);
+
+	if (offset < 0)
+		offset = 0;
+	if (max_limit > 0 && (limit <= 0 || limit > max_limit))
+		limit = max_limit;
+	if (index < offset)
+		return false;
+	return limit <= 0 || index < offset + limit;
+}
+
+/* --- JSON output ------------------------------------------------------- */
+
+void
+rest_json_string(StringInfo out, const char *s)
+{
+	escape_json(out, s);
+}
+
+void
+rest_error(RestCall *c, int status, int code, const char *message)
+{
+	resetStringInfo(&c->out);
+	appendStringInfo(&c->out, "{\"error_code\":%d,\"message\":", code);
+	escape_json(&c->out, message);
+	appendStringInfoChar(&c->out, '}');
+	c->status = status;
+}
+
+/* --- errors ------------------------------------------------------------- */
+
+/*
+ * Confluent's message for an error_code, from what the route knows (the
+ * subject, version or id of the request) where Confluent's text names them,
+ * else from the error's detail (which carries Confluent's words or the
+ * parser's) or message.
+ */
+static char *
+confluent_message(RestCall *c, int code, ErrorData *edata)
+{
+	const char *subject = c->subject ? c->subject : "";
+	const char *version = c->version ? c->version : "";
+
+	switch (code)
+	{
+		case 40401:
+			return psprintf("Subject '%s' not found.", subject);
+		case 40402:
+			return psprintf("Version %s not found.", version);
+		case 40403:
+			if (c->schema_id && !c->lookup)
+				return psprintf("Schema %s not found", c->schema_id);
+			return pstrdup("Schema not found");
+		case 40404:
+			return psprintf("Subject '%s' was soft deleted.Set permanent=true to delete permanently", subject);
+		case 40405:
+			return psprintf("Subject '%s' was not deleted first before being permanently deleted", subject);
+		case 40406:
+			return psprintf("Subject '%s' Version %s was soft deleted.Set permanent=true to delete permanently",
+							subject, version);
+		case 40407:
+			return psprintf("Subject '%s' Version %s was not deleted first before being permanently deleted",
+							subject, version);
+		case 40408:
+			return psprintf("Subject '%s' does not have subject-level compatibility configured", subject);
+		case 40409:
+			return psprintf("Subject '%s' does not have subject-level mode configured", subject);
+		case 42201:
+			/* a parser error: Confluent's prefix, then the parser's words */
+			if (edata->detail && edata->message &&
+				strncmp(edata->message, "invalid ", 8) == 0 &&
+				strstr(edata->message, " schema") != NULL &&
+				strstr(edata->message, "reference") == NULL)
+				return psprintf("Invalid schema: %s", edata->detail);
+			break;
+		default:
+			break;
+	}
+	if (edata->detail && edata->detail[0])
+		return pstrdup(edata->detail);
+	return pstrdup(edata->message ? edata->message : "Internal Server Error");
+}
+
+static void
+report_error(RestCall *c, ErrorData *edata)
+{
+	int			code = registry_confluent_error_code(edata->sqlerrcode);
+	int			status;
+
+	if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
+	{
+		rest_error(c, 403, 40301, edata->message);
+		return;
+	}
+	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+	{
+		rest_error(c, 500, 50002, "Operation timed out");
+		return;
+	}
+	if (PGUNSIXBIT(edata->sqlerrcode) != 'R' && PGUNSIXBIT(edata->sqlerrcode) != 'S')
+	{
+		/* not a registry SQLSTATE: the store failed */
+		char	   *msg = psprintf("Error in the backend data store: %s", edata->message);
+
+		rest_error(c, 500, 50001, msg);
+		return;
+	}
+	status = code / 100;
+	rest_error(c, status, code, confluent_message(c, code, edata));
+}
+
+/*
+ * Run a route inside a subtransaction so that an ERROR becomes a Confluent
+ * error body and undoes whatever the route had written, as a plpgsql
+ * exception block does.
+ */
+static void
+run_route(RestCall *c, RestHandler handler)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		handler(c);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		report_error(c, edata);
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+}
+
+/* --- request body ------------------------------------------------------ */
+
+/*
+ * The request body as a JSON object (jsonb).  Malformed JSON, invalid
+ * UTF-8, a NUL byte or a body that is not an object is a 400 as Jackson's
+ * failures are in Confluent; returns NULL after setting the error.
+ */
+Jsonb *
+rest_body_object(RestCall *c)
+{
+	const RestRequest *req = c->req;
+	Jsonb	   *jb = NULL;
+	char	   *text;
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	char	   *failure = NULL;
+
+	if (req->body == NULL || req->body_len == 0)
+	{
+		rest_error(c, 400, 400, "Request body is empty");
+		return NULL;
+	}
+	if (memchr(req->body, '\0', req->body_len) != NULL)
+	{
+		rest_error(c, 400, 400, "Request body contains a NUL byte");
+		return NULL;
+	}
+	text = pnstrdup(req->body, req->body_len);
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		failure = edata->detail ? psprintf("%s: %s", edata->message, edata->detail)
+			: pstrdup(edata->message);
+		FreeErrorData(edata);
+		jb = NULL;
+	}
+	PG_END_TRY();
+
+	if (jb == NULL)
+	{
+		rest_error(c, 400, 400, failure ? failure : "Invalid JSON");
+		return NULL;
+	}
+	if (!JB_ROOT_IS_OBJECT(jb))
+	{
+		rest_error(c, 400, 400, "Request body must be a JSON object");
+		return NULL;
+	}
+	return jb;
+}
+
+/* A top-level member of a JSON object, or NULL (JSON null counts as absent). */
+JsonbValue *
+rest_body_member(Jsonb *jb, const char *key)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&jb->root, key, strlen(key), NULL);
+
+	if (v == NULL || v->type == jbvNull)
+		return NULL;
+	return v;
+}
+
+/* A member as JSON text (for arrays and objects), or NULL. */
+char *
+rest_body_member_json(Jsonb *jb, const char *key)
+{
+	JsonbValue *v = rest_body_member(jb, key);
+	Jsonb	   *sub;
+
+	if (v == NULL)
+		return NULL;
+	sub = JsonbValueToJsonb(v);
+	return JsonbToCString(NULL, &sub->root, VARSIZE(sub));
+}
+
+/* --- routing ------------------------------------------------------------ */
+
+static bool
+content_type_ok(const char *ct, const char *const *list)
+{
+	size_t		len;
+	int			i;
+
+	while (*ct == ' ')
+		ct++;
+	len = strcspn(ct, "; ");
+	for (i = 0; list[i]; i++)
+		if (strlen(list[i]) == len && pg_strncasecmp(ct, list[i], len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Accept negotiation, coarse as Jersey's for these types: any of the
+ * produced types, "*" wildcards, or no header at all.
+ */
+static bool
+accept_ok(const char *accept)
+{
+	const char *p = accept;
+
+	if (accept == NULL || *accept == '\0')
+		return true;
+	while (*p)
+	{
+		size_t		len;
+
+		while (*p == ' ' || *p == ',')
+			p++;
+		len = strcspn(p, ",");
+		if (len > 0)
+		{
+			char	   *item = pnstrdup(p, len);
+
+			if (strncmp(item, "*/*", 3) == 0 || pg_strncasecmp(item, "application/*", 13) == 0 ||
+				content_type_ok(item, produced_content_types))
+				return true;
+		}
+		p += len;
+	}
+	return false;
+}
+
+void
+registry_rest(const RestRequest *req, RestResponse *resp)
+{
+	RestCall	call;
+	RestCall   *c = &call;
+	RestHandler handler;
+	bool		method_mismatch = false;
+
+	memset(c, 0, sizeof(RestCall));
+	c->req = req;
+	initStringInfo(&c->out);
+	c->status = 200;
+	parse_path(c, req->path ? req->path : "/");
+	parse_query(c, req->query);
+
+	handler = rest_route(c, &method_mismatch);
+	if (handler == NULL)
+	{
+		if (method_mismatch)
+			rest_error(c, 405, 405, "HTTP 405 Method Not Allowed");
+		else
+			rest_error(c, 404, 404, "HTTP 404 Not Found");
+	}
+	else if (!accept_ok(req->accept))
+		rest_error(c, 406, 406, "HTTP 406 Not Acceptable");
+	else if ((strcmp(req->method, "POST") == 0 || strcmp(req->method, "PUT") == 0) &&
+			 req->content_type != NULL && req->content_type[0] != '\0' &&
+			 !content_type_ok(req->content_type, accepted_content_types))
+		rest_error(c, 415, 415, "HTTP 415 Unsupported Media Type");
+	else
+		run_route(c, handler);
+
+	resp->status = c->status;
+	resp->body = c->out.data;
+	resp->body_len = c->out.len;
+	resp->content_type = REST_CONTENT_TYPE;
+}
+
+/*
+ * registry.rest(method, path, query, body, content_type, accept) ->
+ * (status, body): the REST API from SQL.
+ */
+Datum
+registry_rest_sql(PG_FUNCTION_ARGS)
+{
+	RestRequest req;
+	RestResponse resp;
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("method and path must not be null")));
+	memset(&req, 0, sizeof(req));
+	req.method = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	req.path = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	req.query = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	if (!PG_ARGISNULL(3))
+	{
+		text	   *b = PG_GETARG_TEXT_PP(3);
+
+		req.body = VARDATA_ANY(b);
+		req.body_len = VARSIZE_ANY_EXHDR(b);
+	}
+	req.content_type = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
+	req.accept = PG_ARGISNULL(5) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(5));
+
+	registry_rest(&req, &resp);
+
+	values[0] = Int32GetDatum(resp.status);
+	values[1] = PointerGetDatum(cstring_to_text_with_len(resp.body, resp.body_len));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}

@@ -1,0 +1,42 @@
+/*-------------------------------------------------------------------------
+ *
+ * rest.h
+ *	  registry_rest(): the Confluent Schema Registry REST API as one C entry
+ *	  point.  The HTTP worker is a transport around it; registry.rest()
+ *	  exposes it to SQL so the REST semantics are testable without a
+ *	  socket, and any HTTP front that can call SQL gets the whole API.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef REST_H
+#define REST_H
+
+typedef struct RestRequest
+{
+	const char *method;			/* "GET", "POST", ... */
+	const char *path;			/* raw (still percent-encoded) path */
+	const char *query;			/* raw query string without '?', or NULL */
+	const char *content_type;	/* request Content-Type, or NULL */
+	const char *accept;			/* request Accept, or NULL */
+	const char *body;			/* request body, or NULL */
+	size_t		body_len;
+} RestRequest;
+
+typedef struct RestResponse
+{
+	int			status;			/* HTTP status */
+	char	   *body;			/* palloc'd, NUL-terminated */
+	size_t		body_len;
+	const char *content_type;
+} RestResponse;
+
+#define REST_CONTENT_TYPE "application/vnd.schemaregistry.v1+json"
+
+/*
+ * Answer one request.  Must run inside a transaction; it never throws for a
+ * request error (those become Confluent error bodies), and runs the route
+ * in a subtransaction so a failed route leaves nothing behind.
+ */
+extern void registry_rest(const RestRequest *req, RestResponse *resp);
+
+#endif							/* REST_H */

@@ -1,0 +1,57 @@
+/*-------------------------------------------------------------------------
+ *
+ * rest_internal.h
+ *	  Shared between rest.c (parsing, errors, dispatch) and rest_routes.c
+ *	  (the routes).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef REST_INTERNAL_H
+#define REST_INTERNAL_H
+
+#include "lib/stringinfo.h"
+#include "utils/jsonb.h"
+
+#include "rest.h"
+
+typedef struct RestParam
+{
+	char	   *key;
+	char	   *value;
+} RestParam;
+
+typedef struct RestCall
+{
+	const RestRequest *req;
+	char	  **seg;			/* percent-decoded path segments */
+	int			nseg;
+	RestParam  *params;			/* decoded query parameters */
+	int			nparams;
+
+	/* what the route is about, for Confluent's error messages */
+	char	   *subject;		/* as the client named it */
+	char	   *version;
+	char	   *schema_id;
+	bool		lookup;			/* 40403 reads "Schema not found" */
+
+	StringInfoData out;			/* response body */
+	int			status;
+} RestCall;
+
+typedef void (*RestHandler) (RestCall *c);
+
+/* rest_routes.c: the handler for the request, or NULL (404, or 405) */
+extern RestHandler rest_route(RestCall *c, bool *method_mismatch);
+
+/* rest.c */
+extern const char *rest_param(RestCall *c, const char *key);
+extern bool rest_param_bool(RestCall *c, const char *key);
+extern int	rest_param_int(RestCall *c, const char *key, int def);
+extern bool rest_page_includes(RestCall *c, int index, int max_limit);
+extern void rest_json_string(StringInfo out, const char *s);
+extern void rest_error(RestCall *c, int status, int code, const char *message);
+extern Jsonb *rest_body_object(RestCall *c);
+extern JsonbValue *rest_body_member(Jsonb *jb, const char *key);
+extern char *rest_body_member_json(Jsonb *jb, const char *key);
+
+#endif							/* REST_INTERNAL_H */
