@@ -597,6 +597,22 @@ COMMENT ON FUNCTION registry.referenced_by(text, text) IS 'ids of the schemas th
 
 -- Deletes -------------------------------------------------------------------
 
+CREATE FUNCTION registry.forget_subject(context text, subject text) RETURNS void
+	LANGUAGE plpgsql SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM registry.subject_versions sv
+				WHERE sv.context = forget_subject.context AND sv.subject = forget_subject.subject) THEN
+		RAISE EXCEPTION 'subject "%" still has versions', forget_subject.subject USING ERRCODE = 'R2205';
+	END IF;
+	DELETE FROM registry.config c WHERE c.context = forget_subject.context AND c.subject = forget_subject.subject;
+	DELETE FROM registry.modes m WHERE m.context = forget_subject.context AND m.subject = forget_subject.subject;
+	DELETE FROM registry.subjects s WHERE s.context = forget_subject.context AND s.subject = forget_subject.subject;
+END
+$$;
+COMMENT ON FUNCTION registry.forget_subject(text, text) IS 'after its last version is hard-deleted, a subject''s row, config and mode go too (Confluent: a permanent delete removes them)';
+
 CREATE FUNCTION registry.delete_version(subject text, version text, permanent boolean DEFAULT false)
 	RETURNS integer
 	LANGUAGE plpgsql VOLATILE
@@ -628,9 +644,7 @@ BEGIN
 		DELETE FROM registry.subject_versions sv
 		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = target;
 		IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject) THEN
-			DELETE FROM registry.config c WHERE c.context = q.context AND c.subject = q.subject;
-			DELETE FROM registry.modes m WHERE m.context = q.context AND m.subject = q.subject;
-			DELETE FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject;
+			PERFORM registry.forget_subject(q.context, q.subject);
 		END IF;
 	ELSE
 		IF was_deleted THEN
@@ -672,9 +686,7 @@ BEGIN
 			deleted_versions := v || deleted_versions;
 		END LOOP;
 		RETURN QUERY SELECT unnest(deleted_versions);
-		DELETE FROM registry.config c WHERE c.context = q.context AND c.subject = q.subject;
-		DELETE FROM registry.modes m WHERE m.context = q.context AND m.subject = q.subject;
-		DELETE FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject;
+		PERFORM registry.forget_subject(q.context, q.subject);
 	ELSE
 		IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject AND NOT sv.deleted) THEN
 			RAISE EXCEPTION 'subject "%" was soft deleted', delete_subject.subject
@@ -1052,6 +1064,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer),
 	registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer),
 	registry.delete_version(text, text, boolean), registry.delete_subject(text, boolean),
+	registry.forget_subject(text, text),
 	registry.contexts_before_insert(), registry.schemas_before_write(), registry.schemas_after_insert(),
 	registry.versions_before_insert(), registry.versions_before_update(),
 	registry.versions_before_delete(), registry.versions_after_delete()

@@ -175,8 +175,8 @@ SELECT volatility_is('registry', 'register_schema',
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
-	     AND p.proname <> 'contexts_before_insert'$$,
-	'only contexts_before_insert is SECURITY DEFINER');
+	     AND p.proname NOT IN ('contexts_before_insert', 'forget_subject')$$,
+	'only contexts_before_insert and forget_subject are SECURITY DEFINER');
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
