@@ -9,13 +9,13 @@
 EXTENSION   = registry
 EXTVERSION  = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
 MODULE_big  = registry
-OBJS        = $(patsubst %.c,%.o,$(wildcard src/pg/*.c src/core/*.c))
+OBJS        = $(patsubst %.c,%.o,$(wildcard src/pg/*.c src/http/*.c src/core/*.c))
 DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 REGRESS     = $(filter-out $(EXTENSION)--%,$(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --outputdir=tmp_check/regress --load-extension=registry
-PG_CPPFLAGS = -Isrc/core -Isrc/pg
+PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http
 PG_CFLAGS   = -Wall -Wno-unused-parameter
-SHLIB_LINK  = -ljansson
+SHLIB_LINK  = -ljansson -lmicrohttpd
 EXTRA_CLEAN = tmp_check test/core/*.log
 
 override with_llvm = no

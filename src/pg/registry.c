@@ -18,6 +18,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "http.h"
 #include "registry.h"
 #include "rg_avro_api.h"
 
@@ -45,7 +46,45 @@ _PG_init(void)
 							 PGC_USERSET,
 							 GUC_NOT_IN_SAMPLE | GUC_NO_SHOW_ALL,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_port",
+							"TCP port of the registry's REST API (0 disables the HTTP workers).",
+							NULL,
+							&registry_http_port,
+							8081, 0, 65535,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+	DefineCustomStringVariable("registry.http_listen_addresses",
+							   "Address the REST API listens on: localhost, * or one IP address.",
+							   NULL,
+							   &registry_http_listen_addresses,
+							   "localhost",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_workers",
+							"Number of HTTP worker processes sharing the REST API port.",
+							NULL,
+							&registry_http_workers,
+							2, 1, 64,
+							PGC_POSTMASTER, 0,
+							NULL, NULL, NULL);
+	DefineCustomStringVariable("registry.database",
+							   "Database whose registry the REST API serves.",
+							   NULL,
+							   &registry_database,
+							   "postgres",
+							   PGC_POSTMASTER, 0,
+							   NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_max_body_size",
+							"Largest REST request body accepted; larger ones get 413.",
+							NULL,
+							&registry_http_max_body_size,
+							16 * 1024 * 1024, 1024, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_BYTE,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("registry");
+
+	if (process_shared_preload_libraries_in_progress)
+		registry_http_register_workers();
 }
 
 /*

@@ -15,6 +15,7 @@ start)
 		-c "CREATE EXTENSION IF NOT EXISTS registry" >/dev/null
 	echo "registry is running."
 	echo "  SQL:  psql 'host=localhost port=$PORT dbname=postgres user=$CLUSTER_USER'"
+	echo "  REST: http://127.0.0.1:8081  (e.g. curl http://127.0.0.1:8081/subjects)"
 	echo "  stop: make stop"
 	;;
 stop)

@@ -46,11 +46,15 @@ fi
 rm -f tmp_check.build.log
 rm -rf "$DIR"
 mkdir -p tmp_check
-if ! cluster_start "$DIR" "$PORT"; then
+HTTP_PORT=${REGISTRY_TEST_HTTP_PORT:-18081}
+if ! cluster_start "$DIR" "$PORT" "registry.http_port = $HTTP_PORT"; then
 	count "cluster start" 0 1
 	finish
 fi
 export PGHOST=$DIR PGPORT=$PORT PGUSER=$CLUSTER_USER
+export REGISTRY_URL=http://127.0.0.1:$HTTP_PORT
+# the HTTP workers serve the "postgres" database
+psql -qX -d postgres -c "CREATE EXTENSION IF NOT EXISTS registry" >/dev/null
 
 # 3. pg_regress
 mkdir -p tmp_check/regress

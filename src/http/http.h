@@ -1,0 +1,20 @@
+/*-------------------------------------------------------------------------
+ *
+ * http.h
+ *	  The REST API's HTTP workers: their GUCs and their registration.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef REGISTRY_HTTP_H
+#define REGISTRY_HTTP_H
+
+extern int	registry_http_port;
+extern char *registry_http_listen_addresses;
+extern int	registry_http_workers;
+extern char *registry_database;
+extern int	registry_http_max_body_size;
+
+/* from _PG_init while shared_preload_libraries is processed */
+extern void registry_http_register_workers(void);
+
+#endif							/* REGISTRY_HTTP_H */
