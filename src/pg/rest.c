@@ -268,8 +268,8 @@ confluent_message(RestCall *c, int code, ErrorData *edata)
 			/* a parser error: Confluent's prefix, then the parser's words */
 			if (edata->detail && edata->message &&
 				strncmp(edata->message, "invalid ", 8) == 0 &&
-				strstr(edata->message, " schema") != NULL &&
-				strstr(edata->message, "reference") == NULL)
+				strlen(edata->message) > 7 &&
+				strcmp(edata->message + strlen(edata->message) - 7, " schema") == 0)
 				return psprintf("Invalid schema: %s", edata->detail);
 			break;
 		default:

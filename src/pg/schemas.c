@@ -71,7 +71,7 @@ registry_format(const char *schema_type)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("invalid schema type \"%s\"", schema_type),
-				 errdetail("Valid schema types are AVRO.")));
+				 errdetail("Invalid schema type %s; valid schema types are AVRO.", schema_type)));
 	return format;
 }
 
