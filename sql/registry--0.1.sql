@@ -220,6 +220,10 @@ END
 $$;
 COMMENT ON FUNCTION registry.schemas_after_insert() IS 'records the references of a new schema';
 
+CREATE FUNCTION registry.schemas_after_delete() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_schemas_after_delete' LANGUAGE C;
+COMMENT ON FUNCTION registry.schemas_after_delete() IS 'tells the processes that cache schema content, at commit, that a schema was hard-deleted';
+
 CREATE FUNCTION registry.versions_before_insert() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_versions_before_insert' LANGUAGE C;
 COMMENT ON FUNCTION registry.versions_before_insert() IS 'mode, version numbering and compatibility of a new subject version';
@@ -376,6 +380,8 @@ CREATE TRIGGER schemas_before_write BEFORE INSERT OR UPDATE ON registry.schemas
 	FOR EACH ROW EXECUTE FUNCTION registry.schemas_before_write();
 CREATE TRIGGER schemas_after_insert AFTER INSERT ON registry.schemas
 	FOR EACH ROW EXECUTE FUNCTION registry.schemas_after_insert();
+CREATE TRIGGER schemas_after_delete AFTER DELETE ON registry.schemas
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.schemas_after_delete();
 CREATE TRIGGER versions_before_insert BEFORE INSERT ON registry.subject_versions
 	FOR EACH ROW EXECUTE FUNCTION registry.versions_before_insert();
 CREATE TRIGGER versions_before_update BEFORE UPDATE ON registry.subject_versions
@@ -1066,6 +1072,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.delete_version(text, text, boolean), registry.delete_subject(text, boolean),
 	registry.forget_subject(text, text),
 	registry.contexts_before_insert(), registry.schemas_before_write(), registry.schemas_after_insert(),
+	registry.schemas_after_delete(),
 	registry.versions_before_insert(), registry.versions_before_update(),
 	registry.versions_before_delete(), registry.versions_after_delete()
 	TO registry_writer;

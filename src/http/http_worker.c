@@ -42,6 +42,7 @@
 #include "utils/timestamp.h"
 
 #include "http.h"
+#include "http_cache.h"
 #include "rest.h"
 
 /* GUCs (registry.c defines them) */
@@ -145,6 +146,9 @@ serve(struct MHD_Connection *conn, const char *url, const char *method,
 	struct MHD_Response *response = NULL;
 	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
 	char	   *activity;
+	char		cache_key[256];
+	bool		cacheable;
+	uint64		generation = 0;
 
 	memset(&req, 0, sizeof(req));
 	initStringInfo(&qb.buf);
@@ -157,6 +161,24 @@ serve(struct MHD_Connection *conn, const char *url, const char *method,
 	req.accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	req.body = hr->body;
 	req.body_len = hr->len;
+
+	/* an immutable schema read: answer from the cache, no transaction */
+	cacheable = http_cache_key(method, url, req.query, cache_key, sizeof(cache_key)) &&
+		registry_rest_accept_ok(req.accept);
+	if (cacheable)
+	{
+		const char *body;
+		size_t		len;
+
+		if (http_cache_lookup(cache_key, &body, &len))
+		{
+			response = make_response(200, body, len, REST_CONTENT_TYPE, status);
+			MemoryContextSwitchTo(oldcxt);
+			MemoryContextReset(RequestContext);
+			return response;
+		}
+		generation = http_cache_generation();
+	}
 
 	activity = psprintf("%s %s", method, url);
 	SetCurrentStatementStartTimestamp();
@@ -171,6 +193,8 @@ serve(struct MHD_Connection *conn, const char *url, const char *method,
 		MemoryContextSwitchTo(RequestContext);
 		resp.body = pnstrdup(resp.body, resp.body_len);
 		CommitTransactionCommand();
+		if (cacheable && resp.status == 200)
+			http_cache_store(cache_key, resp.body, resp.body_len, generation);
 		response = make_response(resp.status, resp.body, resp.body_len,
 								 resp.content_type, status);
 	}

@@ -19,6 +19,7 @@
 #include "utils/guc.h"
 
 #include "http.h"
+#include "invalidation.h"
 #include "registry.h"
 #include "rg_avro_api.h"
 
@@ -84,7 +85,10 @@ _PG_init(void)
 	MarkGUCPrefixReserved("registry");
 
 	if (process_shared_preload_libraries_in_progress)
+	{
+		registry_install_shmem_hooks();
 		registry_http_register_workers();
+	}
 }
 
 /*

@@ -457,8 +457,8 @@ content_type_ok(const char *ct, const char *const *list)
  * Accept negotiation, coarse as Jersey's for these types: any of the
  * produced types, "*" wildcards, or no header at all.
  */
-static bool
-accept_ok(const char *accept)
+bool
+registry_rest_accept_ok(const char *accept)
 {
 	const char *p = accept;
 
@@ -507,7 +507,7 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 		else
 			rest_error(c, 404, 404, "HTTP 404 Not Found");
 	}
-	else if (!accept_ok(req->accept))
+	else if (!registry_rest_accept_ok(req->accept))
 		rest_error(c, 406, 406, "HTTP 406 Not Acceptable");
 	else if ((strcmp(req->method, "POST") == 0 || strcmp(req->method, "PUT") == 0) &&
 			 req->content_type != NULL && req->content_type[0] != '\0' &&

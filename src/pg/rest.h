@@ -39,4 +39,7 @@ typedef struct RestResponse
  */
 extern void registry_rest(const RestRequest *req, RestResponse *resp);
 
+/* Does an Accept header allow the JSON types the API produces? */
+extern bool registry_rest_accept_ok(const char *accept);
+
 #endif							/* REST_H */

@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(150);
+SELECT plan(151);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -192,6 +192,8 @@ SELECT trigger_is('registry', 'schemas', 'schemas_before_write', 'registry', 'sc
 	'schemas: schemas_before_write');
 SELECT trigger_is('registry', 'schemas', 'schemas_after_insert', 'registry', 'schemas_after_insert',
 	'schemas: schemas_after_insert');
+SELECT trigger_is('registry', 'schemas', 'schemas_after_delete', 'registry', 'schemas_after_delete',
+	'schemas: schemas_after_delete (cache invalidation at commit)');
 SELECT trigger_is('registry', 'subject_versions', 'versions_before_insert', 'registry', 'versions_before_insert',
 	'subject_versions: versions_before_insert');
 SELECT trigger_is('registry', 'subject_versions', 'versions_before_update', 'registry', 'versions_before_update',
@@ -216,6 +218,7 @@ SELECT results_eq(
 		('registry.config' COLLATE "C", 'config_before_write' COLLATE "C",       true, true,  true,  true,  true,  'O' COLLATE "C"),
 		('registry.contexts', 'contexts_before_insert',  true, true,  true,  false, false, 'O'),
 		('registry.modes', 'modes_before_write',         true, true,  true,  true,  true,  'O'),
+		('registry.schemas', 'schemas_after_delete',     false, false, false, false, true, 'O'),
 		('registry.schemas', 'schemas_after_insert',     true, false, true,  false, false, 'O'),
 		('registry.schemas', 'schemas_before_write',     true, true,  true,  true,  false, 'O'),
 		('registry.subject_versions', 'versions_after_delete',  true, false, false, false, true,  'O'),

@@ -1,0 +1,110 @@
+/*-------------------------------------------------------------------------
+ *
+ * invalidation.c
+ *	  A shared "schema generation" counter that tells every process caching
+ *	  immutable schema content when some schema was hard-deleted.
+ *
+ * Schema content behind (context, id) never changes while the row exists,
+ * so a cache needs to hear only of deletes (after which an IMPORT may give
+ * the id to other content).  The AFTER DELETE statement trigger on
+ * registry.schemas marks the transaction; the counter is bumped only once
+ * the transaction has committed, so a reader that re-reads after seeing the
+ * new value can no longer see the deleted row.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "commands/trigger.h"
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+
+#include "invalidation.h"
+
+PG_FUNCTION_INFO_V1(registry_schemas_after_delete);
+
+typedef struct RegistryShared
+{
+	pg_atomic_uint64 schema_generation;
+} RegistryShared;
+
+static RegistryShared *shared = NULL;
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+static bool delete_pending = false;
+static bool callback_registered = false;
+
+static void
+registry_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(MAXALIGN(sizeof(RegistryShared)));
+}
+
+static void
+registry_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	shared = ShmemInitStruct("registry", sizeof(RegistryShared), &found);
+	if (!found)
+		pg_atomic_init_u64(&shared->schema_generation, 1);
+	LWLockRelease(AddinShmemInitLock);
+}
+
+void
+registry_install_shmem_hooks(void)
+{
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = registry_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = registry_shmem_startup;
+}
+
+uint64
+registry_schema_generation(void)
+{
+	if (shared == NULL)
+		return 0;
+	return pg_atomic_read_u64(&shared->schema_generation);
+}
+
+static void
+bump_at_commit(XactEvent event, void *arg)
+{
+	if (!delete_pending)
+		return;
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT)
+	{
+		if (shared != NULL)
+			pg_atomic_fetch_add_u64(&shared->schema_generation, 1);
+		delete_pending = false;
+	}
+	else if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+		delete_pending = false;
+}
+
+/* AFTER DELETE ... FOR EACH STATEMENT on registry.schemas */
+Datum
+registry_schemas_after_delete(PG_FUNCTION_ARGS)
+{
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("schemas_after_delete: not called by trigger manager")));
+	if (!callback_registered)
+	{
+		RegisterXactCallback(bump_at_commit, NULL);
+		callback_registered = true;
+	}
+	delete_pending = true;
+	return PointerGetDatum(NULL);
+}
