@@ -16,6 +16,7 @@ const rg_format rg_format_avro = {
 	.name = "AVRO",
 	.parse = rg_avro_parse,
 	.can_read = rg_avro_can_read,
+	.release = rg_avro_model_release,
 };
 
 static const rg_format *const formats[] = {
@@ -45,7 +46,7 @@ rg_schema_free(rg_schema *schema)
 {
 	if (schema == NULL)
 		return;
-	if (schema->format == &rg_format_avro)
-		rg_avro_model_release(schema->model);
+	if (schema->format && schema->format->release && schema->model)
+		schema->format->release(schema->model);
 	rg_arena_destroy(schema->arena);
 }

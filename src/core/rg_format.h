@@ -67,6 +67,12 @@ typedef struct rg_format
 	 */
 	bool		(*can_read) (const rg_schema *reader, const rg_schema *writer,
 							 rg_strlist *out);
+
+	/*
+	 * Release what the model holds outside the schema's arena (JSON values,
+	 * protobuf-c messages); NULL when the arena holds everything.
+	 */
+	void		(*release) (void *model);
 } rg_format;
 
 extern const rg_format rg_format_avro;
