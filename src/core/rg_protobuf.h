@@ -1,0 +1,110 @@
+/*-------------------------------------------------------------------------
+ *
+ * rg_protobuf.h
+ *	  Our model of a Protobuf schema, and the PROTOBUF-only entry points.
+ *
+ * .proto text is parsed and linked by libprotoc (through a small C++ shim,
+ * protobuf/protoc_shim.cpp) into a FileDescriptorSet, which C code then
+ * reads through protobuf-c's generated descriptor.pb-c.h.  Everything a
+ * parsed PROTOBUF schema holds outside its arena (the unpacked set and the
+ * serialized main file) is freed by rg_protobuf_model_release, the
+ * format's release hook.
+ *
+ * Plain C: no jansson, no PostgreSQL.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef RG_PROTOBUF_H
+#define RG_PROTOBUF_H
+
+#include "google/protobuf/descriptor.pb-c.h"
+
+#include "rg_format.h"
+
+/*
+ * rg_schema.model of a PROTOBUF schema.
+ *
+ * set holds the main file and every file it imports, transitively, in
+ * dependency order (a file comes after everything it imports), each
+ * linked: every type name in a field, extendee, method input/output is
+ * fully qualified with a leading '.'.  file points at the main file inside
+ * set.  serialized is the main FileDescriptorProto in wire form (what
+ * GET ...?format=serialized returns, base64-encoded).
+ */
+typedef struct rg_proto_parsed
+{
+	Google__Protobuf__FileDescriptorSet *set;
+	const Google__Protobuf__FileDescriptorProto *file;
+	unsigned char *serialized;
+	size_t		serialized_len;
+} rg_proto_parsed;
+
+extern const rg_format rg_format_protobuf;
+
+/*
+ * rg_format_protobuf's parse.  text is .proto source or a base64-encoded
+ * FileDescriptorProto; refs give the imported files (name = import path,
+ * schema = that file's .proto text or base64 descriptor).  The
+ * well-known types (every google/protobuf/ file) and Confluent's
+ * confluent/meta.proto and confluent/type/decimal.proto resolve without a
+ * reference.
+ */
+extern rg_schema *rg_protobuf_parse(const char *text, size_t len,
+									const rg_reference *refs, int n_refs,
+									bool normalize, rg_error *err);
+
+/* rg_format_protobuf's can_read (src/core/protobuf/proto_compat.c) */
+extern bool rg_protobuf_can_read(const rg_schema *reader,
+								 const rg_schema *writer, rg_strlist *out);
+
+/* rg_format_protobuf's release: frees the set and the serialized bytes */
+extern void rg_protobuf_model_release(void *model);
+
+/* The model of a PROTOBUF schema (NULL if s is not one) */
+extern const rg_proto_parsed *rg_protobuf_model(const rg_schema *s);
+
+/*
+ * Message indexes (Confluent's wire format for Protobuf payloads).
+ *
+ * rg_protobuf_message_indexes: the index path of the message full_name
+ * (with or without a leading '.', package included) in the main file:
+ * [index among the file's top-level messages, index among that message's
+ * nested messages, ...].  Map-entry messages count, as in the descriptor.
+ * Writes up to max entries to out and returns the path length, or -1 if
+ * there is no such message (or the path is longer than max).
+ */
+extern int	rg_protobuf_message_indexes(const rg_schema *s,
+										const char *full_name,
+										int *out, int max);
+
+/*
+ * The full name (package included, no leading '.') of the message at an
+ * index path; malloc'd, NULL if the path is out of range.  n == 0 means
+ * the path [0] (the first top-level message).
+ */
+extern char *rg_protobuf_message_name(const rg_schema *s,
+									  const int *indexes, int n);
+
+/*
+ * Encode an index path: zigzag varint count, then each index as a zigzag
+ * varint; the path [0] (and the empty path) is the single byte 0.
+ * Returns the number of bytes needed; writes them only if they fit in cap
+ * (so a call with cap 0 measures).
+ */
+extern size_t rg_protobuf_encode_indexes(const int *idx, int n,
+										 unsigned char *buf, size_t cap);
+
+/*
+ * Decode an index path from the front of buf.  Returns the count (0 for
+ * the shortcut byte 0, meaning [0]) and sets *consumed to the bytes read;
+ * -1 on malformed input (truncated or overlong varint, negative count or
+ * index, count larger than max).
+ */
+extern int	rg_protobuf_decode_indexes(const unsigned char *buf, size_t len,
+									   int *out, int max, size_t *consumed);
+
+/* The main FileDescriptorProto in wire form; *len set to its size */
+extern const unsigned char *rg_protobuf_serialized(const rg_schema *s,
+												   size_t *len);
+
+#endif							/* RG_PROTOBUF_H */
