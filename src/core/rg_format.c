@@ -23,6 +23,15 @@ static const rg_format *const formats[] = {
 	&rg_format_avro,
 };
 
+/* The formats this build knows, for GET /schemas/types; NULL past the end. */
+const rg_format *
+rg_format_at(int i)
+{
+	if (i < 0 || (size_t) i >= sizeof(formats) / sizeof(formats[0]))
+		return NULL;
+	return formats[i];
+}
+
 /* Confluent compares schemaType case-insensitively. */
 const rg_format *
 rg_format_lookup(const char *name)

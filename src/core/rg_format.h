@@ -77,6 +77,9 @@ typedef struct rg_format
 
 extern const rg_format rg_format_avro;
 
+/* the i-th known format (0-based), NULL past the end */
+extern const rg_format *rg_format_at(int i);
+
 /* "AVRO" (case-insensitive, as Confluent's schemaType) -> format; NULL if unknown */
 extern const rg_format *rg_format_lookup(const char *name);
 

@@ -21,6 +21,7 @@
 #include "catalog.h"
 #include "registry.h"
 #include "rest_internal.h"
+#include "rg_format.h"
 
 #define REGISTRY_VERSION_STRING "0.1.0"
 
@@ -188,7 +189,16 @@ h_root(RestCall *c)
 static void
 h_schema_types(RestCall *c)
 {
-	appendStringInfoString(&c->out, "[\"AVRO\"]");
+	int			i;
+
+	appendStringInfoChar(&c->out, '[');
+	for (i = 0; rg_format_at(i) != NULL; i++)
+	{
+		if (i > 0)
+			appendStringInfoChar(&c->out, ',');
+		escape_json(&c->out, rg_format_at(i)->name);
+	}
+	appendStringInfoChar(&c->out, ']');
 }
 
 static void

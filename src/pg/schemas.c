@@ -68,10 +68,18 @@ registry_format(const char *schema_type)
 	const rg_format *format = rg_format_lookup(schema_type ? schema_type : "AVRO");
 
 	if (format == NULL)
+	{
+		StringInfoData known;
+		int			i;
+
+		initStringInfo(&known);
+		for (i = 0; rg_format_at(i) != NULL; i++)
+			appendStringInfo(&known, "%s%s", i > 0 ? ", " : "", rg_format_at(i)->name);
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("invalid schema type \"%s\"", schema_type),
-				 errdetail("Invalid schema type %s; valid schema types are AVRO.", schema_type)));
+				 errdetail("Invalid schema type %s; valid schema types are %s.", schema_type, known.data)));
+	}
 	return format;
 }
 
