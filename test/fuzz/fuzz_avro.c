@@ -169,8 +169,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	an = parse_one(text, len_a, true);
 	b = parse_one(text_b, len_b, false);
 	if ((a == NULL) != (an == NULL))
-		invariant_failed("parses with normalize=false but not true, or back",
-						 a ? a->canonical : NULL, an ? an->canonical : NULL);
+	{
+		rg_error	err;
+		rg_schema  *again = rg_avro_parse(text, len_a, NULL, 0, a != NULL, &err);
+
+		invariant_failed(a ? "parses with normalize=false but not with true"
+						 : "parses with normalize=true but not with false",
+						 a ? a->canonical : an->canonical,
+						 again ? again->canonical : err.message);
+	}
 
 	if (a)
 		check_schema(a);
