@@ -1,0 +1,758 @@
+#!/usr/bin/env bash
+# HTTP server tests of the registry's REST workers, with curl (and psql for
+# checks on the registry tables and the worker processes).
+#
+# Environment (set by make test):
+#   REGISTRY_URL   http://127.0.0.1:<port> of the HTTP workers
+#   PGHOST PGPORT PGUSER   the cluster (superuser: ALTER SYSTEM is used)
+#   CLUSTER_DATA   the data directory (only for messages; signals go by pid)
+# Needs curl, jq and python3.  Every check prints "ok - ..." or
+# "not ok - ... :: detail"; the last line is "http: N passed, M failed" and
+# the exit status is non-zero on any failure.  Subjects are unique per run;
+# every loop is bounded; only loopback is used.
+set -uo pipefail
+cd "$(dirname "$0")" || exit 1
+
+URL=${REGISTRY_URL:-http://127.0.0.1:8081}
+URL=${URL%/}
+HOSTPART=${URL#http://}
+HTTP_HOST=${HOSTPART%%:*}
+HTTP_PORT=${HOSTPART##*:}
+HTTP_PORT=${HTTP_PORT%%/*}
+CT='application/vnd.schemaregistry.v1+json'
+RUN="h$(date +%s)$$"
+TMP=$(mktemp -d /tmp/registry-http.XXXXXX)
+PASSED=0
+FAILED=0
+START=$(date +%s)
+
+for tool in curl jq python3 psql; do
+	command -v $tool >/dev/null || { echo "not ok - $tool is not installed"; echo "http: 0 passed, 1 failed"; exit 1; }
+done
+
+PSQL=(psql -XAtq -v ON_ERROR_STOP=1)
+DB=$("${PSQL[@]}" -d postgres -c "SHOW registry.database" 2>/dev/null)
+DB=${DB:-postgres}
+sql() { "${PSQL[@]}" -d "$DB" -c "$1" 2>>"$TMP/psql.err"; }
+
+# --- reporting ------------------------------------------------------------
+
+pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "not ok - $1${2:+ :: $2}"; }
+check() {	# check NAME CONDITION-RESULT(0/1) DETAIL
+	if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi
+}
+
+# --- HTTP -----------------------------------------------------------------
+
+# req METHOD PATH [BODY [extra curl args...]] -> $STATUS, $BODY, $HDRS
+# (BODY "@none": no body, for extra args on a GET)
+# The body is sent with Content-Type application/vnd.schemaregistry.v1+json
+# unless the extra args give another -H Content-Type.
+req() {
+	local method=$1 path=$2
+	shift 2
+	local args=(-s -S --max-time 20 -o "$TMP/body" -D "$TMP/hdrs" -w '%{http_code}' -X "$method")
+	if [ $# -gt 0 ] && [ "$1" = "@none" ]; then
+		shift
+	elif [ $# -gt 0 ]; then
+		args+=(--data-binary "$1")
+		shift
+		local ct_given=0 a
+		for a in "$@"; do case "$a" in [Cc]ontent-[Tt]ype:*) ct_given=1 ;; esac; done
+		[ $ct_given -eq 0 ] && args+=(-H "Content-Type: $CT")
+	fi
+	STATUS=$(curl "${args[@]}" "$@" "$URL$path" 2>"$TMP/curl.err")
+	[ -z "$STATUS" ] && STATUS=000
+	BODY=$(cat "$TMP/body" 2>/dev/null)
+	HDRS=$(cat "$TMP/hdrs" 2>/dev/null)
+}
+
+short() { printf '%s' "$1" | head -c 300 | tr '\n' ' '; }
+
+# expect NAME STATUS [JQ-CONDITION]: the last response had STATUS and its
+# body satisfies the jq condition (default: it is JSON).
+expect() {
+	local name=$1 want=$2 cond=${3:-true}
+	if [ "$STATUS" != "$want" ]; then
+		fail "$name" "HTTP $STATUS (want $want): $(short "$BODY")"
+	elif ! printf '%s' "$BODY" | jq -e "$cond" >/dev/null 2>&1; then
+		fail "$name" "body does not satisfy [$cond]: $(short "$BODY")"
+	else
+		pass "$name"
+	fi
+}
+
+# expect_error NAME STATUS ERROR_CODE: Confluent's {"error_code","message"}
+expect_error() {
+	local name=$1 want=$2 code=$3
+	expect "$name" "$want" \
+		"(.error_code == $code) and (.message | type == \"string\" and length > 0) and (keys | sort == [\"error_code\",\"message\"])"
+}
+
+# expect_4xx NAME: any 4xx with Confluent's error body
+expect_4xx() {
+	local name=$1
+	if [[ "$STATUS" =~ ^4[0-9][0-9]$ ]] && printf '%s' "$BODY" | jq -e \
+		'(.error_code | type == "number") and (.message | type == "string")' >/dev/null 2>&1; then
+		pass "$name (HTTP $STATUS, error_code $(printf '%s' "$BODY" | jq -r .error_code))"
+	else
+		fail "$name" "want 4xx with an error body, got HTTP $STATUS: $(short "$BODY")"
+	fi
+}
+
+# wait_http URL SECONDS: poll GET / until it answers 200; prints the seconds taken
+wait_http() {
+	local u=$1 max=$2 i=0 code
+	while [ $i -lt $((max * 4)) ]; do
+		code=$(curl -s -o /dev/null --max-time 2 -w '%{http_code}' "$u/" 2>/dev/null)
+		[ "$code" = 200 ] && { echo $((i / 4)); return 0; }
+		sleep 0.25
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_down URL SECONDS: poll until the port refuses connections
+wait_down() {
+	local u=$1 max=$2 i=0
+	while [ $i -lt $((max * 4)) ]; do
+		curl -s -o /dev/null --max-time 2 "$u/" 2>/dev/null
+		[ $? -eq 7 ] && return 0	# 7: could not connect
+		sleep 0.25
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_sql SECONDS: poll until the cluster accepts SQL again
+wait_sql() {
+	local max=$1 i=0
+	while [ $i -lt $((max * 4)) ]; do
+		"${PSQL[@]}" -d "$DB" -c "SELECT 1" >/dev/null 2>&1 && return 0
+		sleep 0.25
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# A fingerprint of every registry table and id sequence: the rows go to
+# a file, "FILE:md5" to stdout.
+snapshot() {
+	local f
+	f=$(mktemp "$TMP/snap.XXXXXX")
+	sql "SELECT x FROM (
+		SELECT 'config ' || row_to_json(t)::text AS x FROM registry.config t
+		UNION ALL SELECT 'contexts ' || row_to_json(t)::text FROM registry.contexts t
+		UNION ALL SELECT 'seq ' || t.context || ' ' || t.id_sequence::text || ' ' ||
+			coalesce(pg_sequence_last_value(t.id_sequence)::text, '-') FROM registry.contexts t
+		UNION ALL SELECT 'modes ' || row_to_json(t)::text FROM registry.modes t
+		UNION ALL SELECT 'refs ' || row_to_json(t)::text FROM registry.schema_references t
+		UNION ALL SELECT 'schemas ' || row_to_json(t)::text FROM registry.schemas t
+		UNION ALL SELECT 'versions ' || row_to_json(t)::text FROM registry.subject_versions t
+		UNION ALL SELECT 'subjects ' || row_to_json(t)::text FROM registry.subjects t
+		UNION ALL SELECT 'seq default_context_ids ' ||
+			coalesce(pg_sequence_last_value('registry.default_context_ids')::text, '-')) s
+		ORDER BY x" >"$f" 2>/dev/null || echo "snapshot failed $(date +%s%N)" >>"$f"
+	echo "$f:$(md5sum <"$f" | cut -c1-32)"
+}
+# same_rows NAME BEFORE AFTER: a check that no table row changed;
+# same_sequences NAME BEFORE AFTER: that no id sequence advanced
+same_rows() {
+	local name=$1 a=${2%:*} b=${3%:*}
+	if [ -s "$a" ] && [ -s "$b" ] && diff -q <(grep -av '^seq ' "$a") <(grep -av '^seq ' "$b") >/dev/null; then
+		pass "$name"
+	else
+		fail "$name" "changed rows: $(diff <(grep -av '^seq ' "$a") <(grep -av '^seq ' "$b") | grep '^[<>]' | head -c 600 | tr '\n' ' ')"
+	fi
+}
+same_sequences() {
+	local name=$1 a=${2%:*} b=${3%:*}
+	if [ -s "$a" ] && [ -s "$b" ] && diff -q <(grep -a '^seq ' "$a") <(grep -a '^seq ' "$b") >/dev/null; then
+		pass "$name"
+	else
+		fail "$name" "$(diff <(grep -a '^seq ' "$a") <(grep -a '^seq ' "$b") | grep '^[<>]' | head -c 600 | tr '\n' ' ')"
+	fi
+}
+
+restore_guc() {
+	sql "ALTER SYSTEM RESET registry.http_max_body_size" >/dev/null 2>&1
+	sql "ALTER SYSTEM RESET registry.http_port" >/dev/null 2>&1
+	sql "SELECT pg_reload_conf()" >/dev/null 2>&1
+}
+cleanup() {
+	restore_guc
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# An Avro record schema as a JSON string literal (for the "schema" member):
+# avro NAME [EXTRA-FIELDS-JSON]
+avro() {
+	local name=$1 extra=${2:-}
+	jq -cn --arg n "$name" --argjson x "[${extra}]" \
+		'{type:"record",name:$n,fields:([{name:"a",type:"int"}] + $x)} | tojson'
+}
+F_B='{"name":"b","type":"string","default":"x"}'
+F_C='{"name":"c","type":["null","long"],"default":null}'
+
+echo "# registry HTTP tests against $URL (database $DB, data ${CLUSTER_DATA:-?}), run $RUN"
+
+if ! wait_http "$URL" 15 >/dev/null; then
+	fail "the REST API answers GET / at $URL" "no answer within 15 s"
+	echo "http: $PASSED passed, $FAILED failed"
+	exit 1
+fi
+
+##############################################################################
+# 1. Every route, round trip
+##############################################################################
+echo "# 1. routes"
+S1="$RUN-s1"
+S2="$RUN-ref"
+SL="$RUN/slash"	# a subject containing "/"
+SLE="$RUN%2Fslash"
+REC="R_$RUN"	# record name unique per run, so are the schemas and their ids
+A1=$(avro "$REC")
+A2=$(avro "$REC" "$F_B")
+A3=$(avro "$REC" "$F_B,$F_C")
+
+req GET /
+expect "GET / -> {}" 200 '. == {}'
+if printf '%s' "$HDRS" | grep -qi "^content-type: application/vnd.schemaregistry.v1+json"; then
+	pass "GET / Content-Type is application/vnd.schemaregistry.v1+json"
+else
+	fail "GET / Content-Type is application/vnd.schemaregistry.v1+json" "$(printf '%s' "$HDRS" | grep -i content-type)"
+fi
+req POST / '{}'
+expect "POST / -> {}" 200 '. == {}'
+req GET / @none -H "Accept: application/json"
+expect "GET / with Accept: application/json" 200 '. == {}'
+req GET /schemas/types
+expect "GET /schemas/types contains AVRO" 200 'type == "array" and index("AVRO") != null'
+
+req POST "/subjects/$S1/versions" "{\"schema\":$A1}"
+expect "register v1" 200 '(.id | type == "number") and .version == 1'
+ID1=$(printf '%s' "$BODY" | jq -r '.id // empty')
+req POST "/subjects/$S1/versions" "{\"schema\":$A1}"
+expect "register the same schema again: same id, same version" 200 ".id == ${ID1:-0} and .version == 1"
+req POST "/subjects/$S1/versions" "{\"schema\":$A2,\"schemaType\":\"AVRO\"}"
+expect "register v2 (adds a field with a default)" 200 ".version == 2 and .id != ${ID1:-0}"
+ID2=$(printf '%s' "$BODY" | jq -r '.id // empty')
+ID1=${ID1:-0}
+ID2=${ID2:-0}
+
+req GET /schemas/ids/$ID1
+expect "GET /schemas/ids/{id}" 200 ".schema == $A1 and (has(\"maxId\") | not)"
+req GET "/schemas/ids/$ID1?fetchMaxId=true"
+expect "GET /schemas/ids/{id}?fetchMaxId=true has maxId >= both ids" 200 ".schema == $A1 and .maxId >= $ID2"
+req GET /schemas/ids/$ID1/schema
+expect "GET /schemas/ids/{id}/schema is the raw schema" 200 ". == ($A1 | fromjson)"
+req GET /schemas/ids/$ID1/subjects
+expect "GET /schemas/ids/{id}/subjects" 200 ". == [\"$S1\"]"
+req GET /schemas/ids/$ID1/versions
+expect "GET /schemas/ids/{id}/versions" 200 ". == [{\"subject\":\"$S1\",\"version\":1}]"
+req GET "/schemas?subjectPrefix=$S1"
+expect "GET /schemas?subjectPrefix=" 200 "length == 2 and (map(.subject) | unique) == [\"$S1\"] and (map(.version) == [1,2])"
+req GET "/schemas?subjectPrefix=$S1&latestOnly=true"
+expect "GET /schemas?latestOnly=true" 200 "length == 1 and .[0].version == 2"
+req GET /schemas
+expect "GET /schemas (all)" 200 "type == \"array\" and (map(select(.subject == \"$S1\")) | length) == 2"
+
+req GET /subjects
+expect "GET /subjects lists the subject" 200 "index(\"$S1\") != null"
+req GET "/subjects?subjectPrefix=$S1"
+expect "GET /subjects?subjectPrefix=" 200 ". == [\"$S1\"]"
+req GET "/subjects/$S1/versions"
+expect "GET /subjects/{s}/versions" 200 '. == [1,2]'
+req GET "/subjects/$S1/versions/1"
+expect "GET /subjects/{s}/versions/1" 200 ".subject == \"$S1\" and .version == 1 and .id == $ID1 and .schema == $A1"
+req GET "/subjects/$S1/versions/latest"
+expect "GET /subjects/{s}/versions/latest" 200 '.version == 2'
+req GET "/subjects/$S1/versions/LATEST"
+expect "GET /subjects/{s}/versions/LATEST (case-insensitive)" 200 '.version == 2'
+req GET "/subjects/$S1/versions/-1"
+expect "GET /subjects/{s}/versions/-1" 200 ".version == 2 and .id == $ID2"
+req GET "/subjects/$S1/versions/2/schema"
+expect "GET /subjects/{s}/versions/{v}/schema" 200 ". == ($A2 | fromjson)"
+req GET "/subjects/$S1/versions/1/referencedby"
+expect "GET referencedby (none)" 200 '. == []'
+
+req POST "/subjects/$S1" "{\"schema\":$A1}"
+expect "lookup POST /subjects/{s}" 200 ".subject == \"$S1\" and .version == 1 and .id == $ID1"
+req POST "/subjects/$S1" "{\"schema\":$A3}"
+expect_error "lookup of an unregistered schema -> 40403" 404 40403
+req POST "/subjects/$RUN-nosuch" "{\"schema\":$A1}"
+expect_error "lookup in a missing subject -> 40401" 404 40401
+
+# compatibility
+req POST "/compatibility/subjects/$S1/versions/latest" "{\"schema\":$A3}"
+expect "compatibility with version latest: compatible" 200 '. == {"is_compatible":true}'
+req POST "/compatibility/subjects/$S1/versions/1" "{\"schema\":$(avro "$REC" '{"name":"z","type":"int"}')}"
+expect "compatibility with version 1: new field without default is incompatible" 200 '. == {"is_compatible":false}'
+req POST "/compatibility/subjects/$S1/versions?verbose=true" "{\"schema\":$(jq -cn --arg n "$REC" '{type:"record",name:$n,fields:[{name:"a",type:"string"}]} | tojson')}"
+expect "compatibility without version, verbose: messages" 200 '.is_compatible == false and (.messages | type == "array" and length > 0)'
+req POST "/compatibility/subjects/$S1/versions" "{\"schema\":$A3}"
+expect "compatibility without version: compatible, no messages" 200 '. == {"is_compatible":true}'
+req POST "/compatibility/subjects/$S1/versions/7" "{\"schema\":$A3}"
+expect_error "compatibility with a missing version -> 40402" 404 40402
+
+# references: S2 references S1 version 1 (record $REC)
+REFSCHEMA=$(jq -cn --arg n "$REC" '{type:"record",name:("O_" + $n),fields:[{name:"inner",type:$n}]} | tojson')
+req POST "/subjects/$S2/versions" "{\"schema\":$REFSCHEMA,\"references\":[{\"name\":\"$REC\",\"subject\":\"$S1\",\"version\":1}]}"
+expect "register with a reference" 200 '.version == 1'
+IDREF=$(printf '%s' "$BODY" | jq -r '.id // 0')
+req GET "/subjects/$S1/versions/1/referencedby"
+expect "GET referencedby lists the referrer" 200 ". == [$IDREF]"
+req GET "/subjects/$S2/versions/1"
+expect "GET version returns the references" 200 ".references == [{\"name\":\"$REC\",\"subject\":\"$S1\",\"version\":1}]"
+req DELETE "/subjects/$S1/versions/1"
+expect_error "delete of a referenced version -> 42206" 422 42206
+
+# config
+req GET /config
+expect "GET /config" 200 '.compatibilityLevel | type == "string"'
+GLOBAL_COMPAT=$(printf '%s' "$BODY" | jq -r '.compatibilityLevel // "BACKWARD"')
+req PUT "/config/$S1" '{"compatibility":"FULL"}'
+expect "PUT /config/{s}" 200 '.compatibility == "FULL"'
+req GET "/config/$S1"
+expect "GET /config/{s}" 200 '.compatibilityLevel == "FULL"'
+req GET "/config/$RUN-noconfig"
+expect_error "GET /config/{s} without a subject config -> 40408" 404 40408
+req GET "/config/$RUN-noconfig?defaultToGlobal=true"
+expect "GET /config/{s}?defaultToGlobal=true" 200 ".compatibilityLevel == \"$GLOBAL_COMPAT\""
+req DELETE "/config/$S1"
+expect "DELETE /config/{s} returns the old config" 200 '.compatibilityLevel == "FULL"'
+req DELETE "/config/$S1"
+expect_error "DELETE /config/{s} again -> 40401" 404 40401
+req PUT /config "{\"compatibility\":\"$GLOBAL_COMPAT\"}"
+expect "PUT /config (same level)" 200 ".compatibility == \"$GLOBAL_COMPAT\""
+req DELETE /config
+expect "DELETE /config returns the old config" 200 ".compatibilityLevel == \"$GLOBAL_COMPAT\""
+req GET /config
+expect "GET /config after DELETE: the default" 200 '.compatibilityLevel == "BACKWARD"'
+if [ "$GLOBAL_COMPAT" != BACKWARD ]; then req PUT /config "{\"compatibility\":\"$GLOBAL_COMPAT\"}"; fi
+
+# mode
+req GET /mode
+expect "GET /mode" 200 '.mode == "READWRITE"'
+req PUT /mode '{"mode":"READWRITE"}'
+expect "PUT /mode" 200 '.mode == "READWRITE"'
+req DELETE /mode
+expect "DELETE /mode" 200 '.mode == "READWRITE"'
+req PUT "/mode/$S1" '{"mode":"READONLY"}'
+expect "PUT /mode/{s} READONLY" 200 '.mode == "READONLY"'
+req GET "/mode/$S1"
+expect "GET /mode/{s}" 200 '.mode == "READONLY"'
+req POST "/subjects/$S1/versions" "{\"schema\":$A3}"
+expect_error "register into a READONLY subject -> 42205" 422 42205
+req POST "/subjects/$S1/versions" "{\"schema\":$A2}"
+expect "re-register an existing schema in READONLY (idempotent)" 200 '.version == 2'
+req DELETE "/mode/$S1"
+expect "DELETE /mode/{s}" 200 '.mode == "READONLY"'
+req GET "/mode/$S1"
+expect_error "GET /mode/{s} after delete -> 40409" 404 40409
+req GET "/mode/$S1?defaultToGlobal=true"
+expect "GET /mode/{s}?defaultToGlobal=true" 200 '.mode == "READWRITE"'
+
+# subject containing "/" (sent as %2F)
+req POST "/subjects/$SLE/versions" "{\"schema\":$A1}"
+expect "register a subject with %2F" 200 ".id == $ID1 and .version == 1"
+req GET "/subjects/$SLE/versions/1"
+expect "the %2F subject is one subject named with a /" 200 ".subject == \"$SL\""
+req GET "/subjects?subjectPrefix=$RUN"
+expect "GET /subjects shows the / subject" 200 "index(\"$SL\") != null"
+
+# contexts
+CTX=".c$RUN"
+CS=":$CTX:name"
+req POST "/subjects/:$CTX:name/versions" "{\"schema\":$A2}"
+expect "register in a new context: ids start at 1 per context" 200 '.id == 1 and .version == 1'
+req POST "/contexts/$CTX/subjects/name2/versions" "{\"schema\":$A1}"
+expect "register with the /contexts/{ctx}/subjects prefix form" 200 '.id == 2 and .version == 1'
+req GET /contexts
+expect "GET /contexts lists . first and the new context" 200 ".[0] == \".\" and index(\"$CTX\") != null"
+req GET "/subjects?subjectPrefix=:$CTX:"
+expect "GET /subjects lists qualified context subjects" 200 ". == [\"$CS\",\":$CTX:name2\"]"
+req GET "/contexts/$CTX/subjects"
+expect "GET /contexts/{ctx}/subjects" 200 ". == [\"$CS\",\":$CTX:name2\"]"
+req GET "/contexts/$CTX/subjects/name/versions/latest"
+expect "GET /contexts/{ctx}/subjects/{s}/versions/latest" 200 ".subject == \"$CS\" and .id == 1 and .schema == $A2"
+req GET "/schemas/ids/2?subject=:$CTX:"
+expect "GET /schemas/ids/{id}?subject=:ctx: resolves in the context" 200 ".schema == $A1"
+req GET "/contexts/$CTX/schemas/ids/1"
+expect "GET /contexts/{ctx}/schemas/ids/{id}" 200 ".schema == $A2"
+req GET "/subjects/:$CTX:name/versions"
+expect "GET /subjects/:.ctx:name/versions" 200 '. == [1]'
+req PUT "/contexts/$CTX/config/name" '{"compatibility":"NONE"}'
+expect "PUT /contexts/{ctx}/config/{s}" 200 '.compatibility == "NONE"'
+req GET "/config/:$CTX:name"
+expect "GET /config/:.ctx:name sees it" 200 '.compatibilityLevel == "NONE"'
+req DELETE "/config/:$CTX:name"
+expect "DELETE /config/:.ctx:name" 200 '.compatibilityLevel == "NONE"'
+
+# server metadata
+req GET /v1/metadata/id
+expect "GET /v1/metadata/id" 200 '(.id | type == "string") and (.scope.clusters | type == "object")'
+req GET /v1/metadata/version
+expect "GET /v1/metadata/version" 200 '(.version | type == "string") and (.commitId | type == "string")'
+
+# deletes: versions and subjects, soft and permanent
+S3="$RUN-del"
+req POST "/subjects/$S3/versions" "{\"schema\":$A1}"
+req POST "/subjects/$S3/versions" "{\"schema\":$A2}"
+req POST "/subjects/$S3/versions" "{\"schema\":$A3}"
+expect "setup: 3 versions" 200 '.version == 3'
+req DELETE "/subjects/$S3/versions/latest"
+expect "DELETE versions/latest -> 3" 200 '. == 3'
+req DELETE "/subjects/$S3/versions/-1"
+expect "DELETE versions/-1 -> 2" 200 '. == 2'
+req GET "/subjects/$S3/versions"
+expect "GET versions after soft deletes" 200 '. == [1]'
+req GET "/subjects/$S3/versions?deleted=true"
+expect "GET versions?deleted=true" 200 '. == [1,2,3]'
+req GET "/subjects/$S3/versions/2"
+expect_error "GET a soft-deleted version -> 40402" 404 40402
+req GET "/subjects/$S3/versions/2?deleted=true"
+expect "GET a soft-deleted version with deleted=true" 200 '.version == 2'
+req DELETE "/subjects/$S3/versions/2"
+expect_error "soft delete twice -> 40406" 404 40406
+req DELETE "/subjects/$S3/versions/1?permanent=true"
+expect_error "permanent delete without soft delete -> 40407" 404 40407
+req DELETE "/subjects/$S3/versions/2?permanent=true"
+expect "permanent delete of a soft-deleted version" 200 '. == 2'
+req GET "/subjects/$S3/versions?deleted=true"
+expect "GET versions?deleted=true after permanent delete" 200 '. == [1,3]'
+req DELETE "/subjects/$S3?permanent=true"
+expect_error "permanent subject delete without soft delete -> 40405" 404 40405
+req DELETE "/subjects/$S3"
+expect "soft DELETE /subjects/{s}" 200 '. == [1]'
+req DELETE "/subjects/$S3"
+expect_error "soft subject delete twice -> 40404" 404 40404
+req GET "/subjects"
+expect "GET /subjects hides the soft-deleted subject" 200 "index(\"$S3\") == null"
+req GET "/subjects?deleted=true"
+expect "GET /subjects?deleted=true shows it" 200 "index(\"$S3\") != null"
+req POST "/subjects/$S3/versions" "{\"schema\":$A1}"
+expect "re-register after soft delete: new version, same id" 200 ".version == 4 and .id == $ID1"
+req DELETE "/subjects/$S3"
+req DELETE "/subjects/$S3?permanent=true"
+expect "permanent DELETE /subjects/{s}" 200 '. == [1,3,4]'
+req GET "/subjects/$S3/versions?deleted=true"
+expect_error "the permanently deleted subject is gone -> 40401" 404 40401
+req POST "/subjects/$S3/versions" "{\"schema\":$A2}"
+expect "after a permanent delete numbering restarts at 1" 200 ".version == 1 and .id == $ID2"
+
+##############################################################################
+# 2. Keep-alive
+##############################################################################
+echo "# 2. keep-alive"
+curl -sv --max-time 20 -o /dev/null -o /dev/null "$URL/subjects" "$URL/schemas/types" 2>"$TMP/ka.err"
+if grep -q "Re-using existing connection" "$TMP/ka.err" && ! grep -qi "^< connection: close" "$TMP/ka.err" \
+	&& [ "$(grep -c '^< HTTP/1.1 200' "$TMP/ka.err")" -eq 2 ]; then
+	pass "keep-alive: two GETs on one connection"
+else
+	fail "keep-alive: two GETs on one connection" "$(grep -E 'Re-using|onnection|^< HTTP' "$TMP/ka.err" | tr '\n' '|')"
+fi
+curl -sv --max-time 20 -o /dev/null -o /dev/null -H "Content-Type: $CT" --data-binary "{\"schema\":$A1}" \
+	"$URL/subjects/$S1" "$URL/subjects/$S1" 2>"$TMP/ka2.err"
+if grep -q "Re-using existing connection" "$TMP/ka2.err" && ! grep -qi "^< connection: close" "$TMP/ka2.err" \
+	&& [ "$(grep -c '^< HTTP/1.1 200' "$TMP/ka2.err")" -eq 2 ]; then
+	pass "keep-alive: two POSTs with bodies on one connection"
+else
+	fail "keep-alive: two POSTs with bodies on one connection" "$(grep -E 'Re-using|onnection|^< HTTP' "$TMP/ka2.err" | tr '\n' '|')"
+fi
+curl -sv --max-time 20 -o /dev/null -o /dev/null "$URL/nosuchroute" "$URL/subjects" 2>"$TMP/ka3.err"
+if grep -q "Re-using existing connection" "$TMP/ka3.err" && ! grep -qi "^< connection: close" "$TMP/ka3.err"; then
+	pass "keep-alive: the connection survives a 404"
+else
+	fail "keep-alive: the connection survives a 404" "$(grep -E 'Re-using|onnection|^< HTTP' "$TMP/ka3.err" | tr '\n' '|')"
+fi
+
+##############################################################################
+# 3. Bad input: 4xx with an error body, the server stays up, nothing changes
+##############################################################################
+echo "# 3. bad input"
+SB="$RUN-bad"
+req POST "/subjects/$SB/versions" "{\"schema\":$A1}"	# an existing subject for some cases
+BEFORE=$(snapshot)
+
+req POST "/subjects/$SB/versions" '{"schema": "x"'
+expect_error "invalid JSON (truncated) -> 400" 400 400
+req POST "/subjects/$SB/versions" "{'schema': 1}"
+expect_error "invalid JSON (single quotes) -> 400" 400 400
+req POST "/subjects/$SB/versions" "{\"schema\":$A3}" -H "Content-Type: text/plain"
+expect_error "Content-Type text/plain -> 415" 415 415
+req PUT "/config/$SB" '{"compatibility":"NONE"}' -H "Content-Type: application/xml"
+expect_error "PUT with Content-Type application/xml -> 415" 415 415
+req POST "/subjects/$SB/versions" '{"schema":42}'
+expect_4xx "schema is a number"
+req POST "/subjects/$SB/versions" '{"schema":{"type":"string"}}'
+expect_4xx "schema is an object"
+req POST "/subjects/$SB/versions" "{\"schema\":$A3,\"schemaType\":\"XML\"}"
+expect_error "unknown schemaType -> 42201" 422 42201
+req POST "/subjects/$SB/versions" '{"schema":"{\"type\":\"record\",\"name\":\"X\"}"}'
+expect_error "invalid Avro (record without fields) -> 42201" 422 42201
+req POST "/subjects/$SB/versions" '{"schema":"{\"type\":\"nosuchtype\"}"}'
+expect_error "invalid Avro (unknown type) -> 42201" 422 42201
+req POST "/subjects/$SB/versions" '{"schema":"{not json"}'
+expect_error "schema string is not JSON -> 42201" 422 42201
+req POST "/subjects/$SB/versions" "$(printf '{"schema":"\xff\xfe"}')"
+expect_error "invalid UTF-8 in the body -> 400" 400 400
+req POST "/subjects/$SB/versions" "$(printf '{"schema":"\xc3"}')"
+expect_error "truncated UTF-8 sequence in the body -> 400" 400 400
+python3 -c 'import sys; sys.stdout.write("{\"schema\":" + "[" * 200000 + "]" * 200000 + "}")' >"$TMP/deep.json"
+req POST "/subjects/$SB/versions" "@$TMP/deep.json"
+expect_4xx "deeply nested JSON (200000 levels)"
+python3 -c 'import sys; sys.stdout.write("{\"a\":" * 5000 + "1" + "}" * 5000)' >"$TMP/deep2.json"
+req POST "/subjects/$SB/versions" "@$TMP/deep2.json"
+expect_4xx "deeply nested JSON objects (5000 levels)"
+req POST "/subjects/$SB/versions" ""
+expect_error "empty body -> 400" 400 400
+req POST "/subjects/$SB/versions" "[{\"schema\":$A3}]"
+expect_error "JSON array body -> 400" 400 400
+req POST "/subjects/$SB/versions" '"just a string"'
+expect_error "JSON string body -> 400" 400 400
+req POST "/subjects/$SB/versions" '{}'
+expect_error "no schema member in a new subject -> 42201" 422 42201
+printf '{"schema":%s}\0' "$A3" >"$TMP/nul.json"
+req POST "/subjects/$SB/versions" "@$TMP/nul.json"
+expect_4xx "NUL byte in the body"
+req POST "/subjects/%01ctl$RUN/versions" "{\"schema\":$A1}"
+expect_error "subject with a control character (%01) -> 42208" 422 42208
+req POST "/subjects/__GLOBAL/versions" "{\"schema\":$A1}"
+expect_error "subject __GLOBAL -> 42208" 422 42208
+for v in abc 0 -2 2147483648 1.5; do
+	req GET "/subjects/$SB/versions/$v"
+	expect_error "version $v -> 42202" 422 42202
+done
+req DELETE "/subjects/$SB/versions/abc"
+expect_error "DELETE version abc -> 42202" 422 42202
+req POST "/compatibility/subjects/$SB/versions/-2" "{\"schema\":$A3}"
+expect_error "compatibility against version -2 -> 42202" 422 42202
+req PUT "/config/$SB" '{"compatibility":"SUPER"}'
+expect_error "unknown compatibility level -> 42203" 422 42203
+req PUT /config '{"compatibility":7}'
+expect_error "compatibility level not a string -> 42203" 422 42203
+req PUT "/mode/$SB" '{"mode":"WHATEVER"}'
+expect_error "unknown mode -> 42204" 422 42204
+req PUT /mode '{"mode":""}'
+expect_error "empty mode -> 42204" 422 42204
+req GET /nosuchroute
+expect_error "unknown route -> 404" 404 404
+req GET "/subjects/$SB/versions/1/nosuch"
+expect_error "unknown sub-route -> 404" 404 404
+req PATCH /subjects
+expect_error "PATCH /subjects -> 405" 405 405
+req PUT "/subjects/$SB/versions" "{\"schema\":$A3}"
+expect_error "PUT /subjects/{s}/versions -> 405" 405 405
+req GET /subjects @none -H "Accept: text/html"
+expect_error "Accept: text/html -> 406" 406 406
+req GET /schemas/ids/abc
+expect_4xx "schema id not a number"
+req GET /schemas/ids/99999999999999
+expect_4xx "schema id out of range"
+req GET /schemas/ids/2147483647
+expect_error "unknown schema id -> 40403" 404 40403
+req POST "/subjects/$SB/versions" "{\"schema\":$REFSCHEMA,\"references\":[{\"name\":\"$REC\",\"subject\":\"$RUN-missing\",\"version\":1}]}"
+expect_error "reference to a missing subject -> 42201" 422 42201
+req POST "/subjects/$SB/versions" "{\"schema\":$REFSCHEMA,\"references\":[{\"name\":\"$REC\",\"subject\":\"$S1\",\"version\":99}]}"
+expect_error "reference to a missing version -> 42201" 422 42201
+req POST "/subjects/$SB/versions" "{\"schema\":$REFSCHEMA,\"references\":{\"a\":1}}"
+expect_4xx "references not an array"
+req POST "/subjects/$SB/versions" "{\"schema\":$A3,\"id\":987654}"
+expect_error "explicit id outside IMPORT mode -> 42205" 422 42205
+req POST "/subjects/$SB/versions" "{\"schema\":$A3,\"version\":7}"
+expect_error "explicit version not one more than the previous -> 42201" 422 42201
+req POST "/subjects/$SB/versions" "{\"schema\":$(jq -cn --arg n "$REC" '{type:"record",name:$n,fields:[{name:"a",type:"string"}]} | tojson')}"
+expect "incompatible schema -> 409" 409 '(.error_code == 409 or .error_code == 40901) and (.message | type == "string")'
+req PUT "/mode/$SB" '{"mode":"FORWARD"}'
+expect_error "mode FORWARD on a subject -> 42204" 422 42204
+req DELETE "/subjects/$RUN-nosuch"
+expect_error "DELETE a missing subject -> 40401" 404 40401
+req DELETE "/subjects/$SB/versions/9"
+expect_error "DELETE a missing version -> 40402" 404 40402
+req POST "/compatibility/subjects/$SB/versions/latest" '{"schema":"{bad"}'
+expect_error "compatibility with an invalid schema -> 42201" 422 42201
+
+# registry.http_max_body_size: set it low, expect 413, reset it
+sql "ALTER SYSTEM SET registry.http_max_body_size = '4kB'" >/dev/null && sql "SELECT pg_reload_conf()" >/dev/null
+BIG="{\"schema\":$A3,\"pad\":\"$(head -c 8000 /dev/zero | tr '\0' x)\"}"
+ok413=1
+for i in $(seq 1 20); do	# until both workers have reloaded (2 answers in a row)
+	req POST "/subjects/$SB/versions" "$BIG"
+	if [ "$STATUS" = 413 ]; then
+		req POST "/subjects/$SB/versions" "$BIG"
+		[ "$STATUS" = 413 ] && { ok413=0; break; }
+	fi
+	sleep 0.25
+done
+if [ $ok413 -eq 0 ]; then
+	expect_error "body over registry.http_max_body_size (4kB) -> 413" 413 413
+else
+	fail "body over registry.http_max_body_size (4kB) -> 413" "HTTP $STATUS: $(short "$BODY")"
+fi
+curl -sv --max-time 20 -o /dev/null -o /dev/null -H "Content-Type: $CT" --data-binary "$BIG" \
+	"$URL/subjects/$SB" "$URL/subjects/$SB" 2>"$TMP/ka413.err"
+check "413 on a keep-alive connection: the next request is answered too" \
+	$([ "$(grep -cE '^< HTTP/1.1 (413|404)' "$TMP/ka413.err")" -eq 2 ] && echo 0 || echo 1) \
+	"$(grep -E '^< HTTP|Re-using|onnection' "$TMP/ka413.err" | tr '\n' '|')"
+sql "ALTER SYSTEM RESET registry.http_max_body_size" >/dev/null && sql "SELECT pg_reload_conf()" >/dev/null
+okbig=1
+for i in $(seq 1 20); do
+	req POST "/subjects/$SB" "$BIG"	# a lookup: reads only
+	[ "$STATUS" = 404 ] && { req POST "/subjects/$SB" "$BIG"; [ "$STATUS" = 404 ] && { okbig=0; break; }; }
+	sleep 0.25
+done
+check "after RESET the 8 kB body is accepted again (lookup -> 40403)" $okbig "HTTP $STATUS: $(short "$BODY")"
+
+req GET /
+expect "the server is still up after the bad input" 200 '. == {}'
+AFTER=$(snapshot)
+same_rows "no row of the registry tables changed" "$BEFORE" "$AFTER"
+same_sequences "no id sequence advanced (no id was burnt)" "$BEFORE" "$AFTER"
+
+# Input that must be refused and not stored.  Each case gets its own
+# before/after snapshot, and is cleaned up through the API if it was stored
+# anyway (a subject or value that is not valid UTF-8 in the registry's
+# UTF8 text/jsonb columns would break pg_dump/restore of later layers).
+refused() {	# refused NAME EXPECT-CODE(or 4xx) CLEANUP-METHOD CLEANUP-PATH METHOD PATH [BODY]
+	local name=$1 code=$2 cm=$3 cp=$4
+	shift 4
+	local before after
+	before=$(snapshot)
+	req "$@"
+	if [ "$code" = 4xx ]; then expect_4xx "$name"; else expect_error "$name -> $code" "${code:0:3}" "$code"; fi
+	if [ "$STATUS" = 200 ]; then
+		req "$cm" "$cp"
+		[ "$cm" = DELETE ] && [ "${cp#/subjects/}" != "$cp" ] && req DELETE "$cp?permanent=true"
+	fi
+	after=$(snapshot)
+	same_rows "$name: nothing stored" "$before" "$after"
+}
+refused "PUT /config/{s} with a control character (%01) in the subject" 42208 \
+	DELETE "/config/%01ctl$RUN" PUT "/config/%01ctl$RUN" '{"compatibility":"NONE"}'
+refused "PUT /mode/{s} with a control character (%01) in the subject" 42208 \
+	DELETE "/mode/%01ctl$RUN" PUT "/mode/%01ctl$RUN" '{"mode":"READONLY"}'
+refused "register under a subject that is invalid UTF-8 (%FF)" 4xx \
+	DELETE "/subjects/%FFbad$RUN" POST "/subjects/%FFbad$RUN/versions" "{\"schema\":$A1}"
+refused "PUT /config/{s} with a subject that is invalid UTF-8 (%FF)" 4xx \
+	DELETE "/config/%FFbad$RUN" PUT "/config/%FFbad$RUN" '{"compatibility":"NONE"}'
+refused "register with invalid UTF-8 inside metadata" 400 \
+	DELETE "/subjects/$RUN-utf8meta" POST "/subjects/$RUN-utf8meta/versions" \
+	"$(printf '{"schema":"\\"string\\"","metadata":{"properties":{"k":"\xff"}}}')"
+refused "register with invalid UTF-8 in a reference name" 400 \
+	DELETE "/subjects/$RUN-utf8ref" POST "/subjects/$RUN-utf8ref/versions" \
+	"$(printf '{"schema":%s,"references":[{"name":"R1\xff","subject":"%s","version":1}]}' "$REFSCHEMA" "$S1")"
+
+##############################################################################
+# 4. A worker killed with SIGKILL: crash recovery, the API comes back
+##############################################################################
+echo "# 4. SIGKILL of a worker"
+OLDPIDS=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+WPID=$(printf '%s\n' "$OLDPIDS" | head -1)
+if [ -z "$WPID" ]; then
+	fail "find a registry http worker in pg_stat_activity" "none"
+else
+	pass "find a registry http worker in pg_stat_activity (pid $WPID of $(echo $OLDPIDS))"
+	t0=$(date +%s)
+	kill -9 "$WPID"
+	# the postmaster answers a SIGKILLed child with a crash restart: every
+	# other worker is terminated too; wait for all the old pids to go
+	i=0
+	while [ $i -lt 60 ]; do
+		alive=0
+		for p in $OLDPIDS; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ $alive -eq 0 ] && break
+		sleep 0.25
+		i=$((i + 1))
+	done
+	check "crash restart: every old worker ($(echo $OLDPIDS)) is gone" $alive "still alive after 15 s"
+	if wait_http "$URL" 30 >/dev/null; then
+		el=$(($(date +%s) - t0))
+		check "the REST API answers again ${el}s after SIGKILL (limit 15 s)" $([ $el -le 15 ] && echo 0 || echo 1) "took ${el}s"
+	else
+		fail "the REST API answers again after SIGKILL" "no answer within 30 s"
+	fi
+	if wait_sql 30; then pass "the cluster accepts SQL again after the crash restart"; else fail "the cluster accepts SQL again after the crash restart" "not within 30 s"; fi
+	req GET "/subjects/$S1/versions"
+	expect "the data is intact after the crash restart" 200 '. == [1,2]'
+	i=0
+	n=0
+	while [ $i -lt 40 ]; do
+		n=$(sql "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'registry http'")
+		[ "${n:-0}" -ge "$(echo $OLDPIDS | wc -w)" ] && break
+		sleep 0.25
+		i=$((i + 1))
+	done
+	NEWPIDS=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+	common=$(comm -12 <(printf '%s\n' $OLDPIDS | sort) <(printf '%s\n' $NEWPIDS | sort) | grep -c .)
+	check "all workers are back with new pids ($(echo $NEWPIDS))" \
+		$([ "${n:-0}" -ge "$(echo $OLDPIDS | wc -w)" ] && [ "$common" -eq 0 ] && echo 0 || echo 1) "$n workers: $(echo $NEWPIDS)"
+fi
+
+##############################################################################
+# 5. SIGHUP: registry.http_port moves, and back
+##############################################################################
+echo "# 5. SIGHUP reload of registry.http_port"
+NEWPORT=""
+for p in $((HTTP_PORT + 1000)) $((HTTP_PORT + 1001)) $((HTTP_PORT + 1002)) $((HTTP_PORT + 2000)); do
+	curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$p/" 2>/dev/null
+	[ $? -eq 7 ] && { NEWPORT=$p; break; }
+done
+if [ -z "$NEWPORT" ]; then
+	fail "find a free port for the reload test" "none"
+else
+	NEWURL="http://$HTTP_HOST:$NEWPORT"
+	sql "ALTER SYSTEM SET registry.http_port = $NEWPORT" >/dev/null && sql "SELECT pg_reload_conf()" >/dev/null
+	if wait_http "$NEWURL" 15 >/dev/null; then pass "after reload the new port $NEWPORT answers"; else fail "after reload the new port $NEWPORT answers" "no answer within 15 s"; fi
+	if wait_down "$URL" 15; then pass "after reload the old port $HTTP_PORT refuses connections"; else fail "after reload the old port $HTTP_PORT refuses connections" "still accepting after 15 s"; fi
+	STATUS=$(curl -s -o "$TMP/body" --max-time 10 -w '%{http_code}' "$NEWURL/subjects/$S1/versions"); BODY=$(cat "$TMP/body")
+	expect "the new port serves the API" 200 '. == [1,2]'
+	sql "ALTER SYSTEM RESET registry.http_port" >/dev/null && sql "SELECT pg_reload_conf()" >/dev/null
+	if wait_http "$URL" 15 >/dev/null; then pass "after RESET and reload the original port answers"; else fail "after RESET and reload the original port answers" "no answer within 15 s"; fi
+	if wait_down "$NEWURL" 15; then pass "after RESET the port $NEWPORT is closed"; else fail "after RESET the port $NEWPORT is closed" "still accepting after 15 s"; fi
+fi
+
+##############################################################################
+# 6. Two workers share the port
+##############################################################################
+echo "# 6. two workers on one port"
+WANT=$(sql "SHOW registry.http_workers")
+n=$(sql "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'registry http'")
+check "$n processes with backend_type 'registry http' (registry.http_workers = $WANT)" \
+	$([ "$n" = "$WANT" ] && [ "${n:-0}" -ge 2 ] && echo 0 || echo 1) "$n processes, want $WANT (>= 2)"
+# Each request, on a new connection, has a unique path; the worker that
+# served it reports "GET <path>" in pg_stat_activity.query (the last
+# request line stays there while the worker is idle).  So after every
+# request we ask which pid shows that exact line.
+: >"$TMP/served"
+for i in $(seq 1 40); do
+	path="/subjects/$RUN-probe-$i/versions"
+	curl -s -o /dev/null --max-time 10 "$URL$path"
+	sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' AND query = 'GET $path'" >>"$TMP/served"
+done
+served=$(grep -c . "$TMP/served")
+pids=$(sort -u "$TMP/served" | grep -c .)
+dist=$(sort "$TMP/served" | uniq -c | awk '{printf "pid %s: %s requests; ", $2, $1}')
+check "each of 40 requests was found in one worker's pg_stat_activity.query" $([ "$served" -eq 40 ] && echo 0 || echo 1) "$served found"
+check "both workers served some of the 40 connections ($dist)" $([ "$pids" -ge 2 ] && echo 0 || echo 1) "$dist"
+
+##############################################################################
+# 7. Concurrency: 8 clients, 50 schemas, one subject
+##############################################################################
+echo "# 7. concurrent registration"
+python3 ./concurrent_register.py "$URL" "$RUN-conc" 8 50 >"$TMP/conc.out" 2>&1
+cat "$TMP/conc.out"
+PASSED=$((PASSED + $(grep -c '^ok - ' "$TMP/conc.out")))
+FAILED=$((FAILED + $(grep -c '^not ok - ' "$TMP/conc.out")))
+if ! grep -q '^ok - ' "$TMP/conc.out" && ! grep -q '^not ok - ' "$TMP/conc.out"; then
+	fail "concurrent_register.py ran" "$(head -c 300 "$TMP/conc.out")"
+fi
+
+req GET /
+expect "the server is up at the end" 200 '. == {}'
+
+echo "# $(($(date +%s) - START)) s"
+echo "http: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
