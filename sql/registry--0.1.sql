@@ -724,6 +724,10 @@ BEGIN
 		q := registry.split_subject(config_scope.subject);
 		context := q.context;
 		subject_name := q.subject;
+		IF config_scope.subject ~ '[\x01-\x1f\x7f]' OR subject_name IN ('__GLOBAL', '__EMPTY') THEN
+			RAISE EXCEPTION 'the specified subject is not valid' USING ERRCODE = 'R2208',
+				DETAIL = format('The specified subject ''%s'' is not a valid.', config_scope.subject);
+		END IF;
 	END IF;
 END
 $$;

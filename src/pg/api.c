@@ -173,6 +173,9 @@ register_schema(FunctionCallInfo fcinfo, int32 *out_id, int32 *out_version)
 	else
 	{
 		/* check before an id is allocated, so a refused schema leaves no gap */
+		if (has_version)
+			registry_check_next_version(a.subject, want_version,
+										catalog_max_version(a.context, a.subject));
 		registry_assert_compatible(a.context, a.subject, s->parsed, s->fingerprint);
 		registry_mark_checked(a.context, a.subject, s->fingerprint);
 	}

@@ -48,4 +48,8 @@ extern void registry_validate_subject(const char *qualified, const char *subject
 extern int	registry_confluent_error_code(int sqlerrcode);
 extern Datum registry_parse_version(PG_FUNCTION_ARGS);
 
+/* triggers.c */
+extern void registry_check_next_version(const char *subject, int32 version,
+										int32 max_version);
+
 #endif							/* REGISTRY_H */

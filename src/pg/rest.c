@@ -18,6 +18,7 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
@@ -484,6 +485,29 @@ registry_rest_accept_ok(const char *accept)
 	return false;
 }
 
+/*
+ * Bytes that are not valid in the database encoding never reach the SQL
+ * API: a percent-decoded path segment or query value, or the body (JSON's
+ * own escapes are checked by the JSON parser; raw bytes are not).
+ */
+static bool
+request_text_valid(RestCall *c)
+{
+	int			i;
+
+	for (i = 0; i < c->nseg; i++)
+		if (!pg_verifymbstr(c->seg[i], strlen(c->seg[i]), true))
+			return false;
+	for (i = 0; i < c->nparams; i++)
+		if (!pg_verifymbstr(c->params[i].key, strlen(c->params[i].key), true) ||
+			!pg_verifymbstr(c->params[i].value, strlen(c->params[i].value), true))
+			return false;
+	if (c->req->body && c->req->body_len > 0 &&
+		!pg_verifymbstr(c->req->body, c->req->body_len, true))
+		return false;
+	return true;
+}
+
 void
 registry_rest(const RestRequest *req, RestResponse *resp)
 {
@@ -500,7 +524,9 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 	parse_query(c, req->query);
 
 	handler = rest_route(c, &method_mismatch);
-	if (handler == NULL)
+	if (!request_text_valid(c))
+		rest_error(c, 400, 400, "Invalid UTF-8 in the request");
+	else if (handler == NULL)
 	{
 		if (method_mismatch)
 			rest_error(c, 405, 405, "HTTP 405 Method Not Allowed");

@@ -26,6 +26,21 @@
 #include "schemas.h"
 
 PG_FUNCTION_INFO_V1(registry_schemas_before_write);
+
+/*
+ * Outside IMPORT a version given explicitly must be the next number
+ * (Confluent: "Version is not one more than previous version", 42201).
+ */
+void
+registry_check_next_version(const char *subject, int32 version, int32 max_version)
+{
+	if (version != max_version + 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("version %d is not one more than the previous version %d of subject \"%s\"",
+						version, max_version, subject),
+				 errdetail("Version is not one more than previous version")));
+}
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
 
 static char *
@@ -236,12 +251,8 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 		result = heap_modify_tuple_by_cols(tup, desc, 1, &attno, &v, &n);
 		MemoryContextSwitchTo(old);
 	}
-	else if (!importing && version != max_version + 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
-				 errmsg("version %d is not one more than the previous version %d of subject \"%s\"",
-						version, max_version, subject),
-				 errdetail("Version is not one more than previous version")));
+	else if (!importing)
+		registry_check_next_version(subject, version, max_version);
 
 	if (!importing)
 	{

@@ -10,6 +10,7 @@ packages=(
 	libjansson-dev libavro-dev libprotobuf-c-dev protobuf-c-compiler
 	libprotoc-dev libmicrohttpd-dev
 	clang libclang-rt-14-dev
+	curl jq python3 python3-confluent-kafka python3-requests python3-avro
 )
 
 missing=()
@@ -18,6 +19,8 @@ for p in "${packages[@]}"; do
 		missing+=("$p")
 	fi
 done
+# Node.js for the tests with real npm clients: the machine's own if it has one
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 SUDO=""

@@ -91,7 +91,31 @@ out=$(bash test/scripts/concurrency.sh 2>&1)
 echo "$out" | sed 's/^/  /'
 if echo "$out" | grep -q '^concurrency: ok'; then count "concurrency" 1 0; else count "concurrency" 0 1; fi
 
-# 6. pg_dump and restore keep the registry and its ids
+# 6. the HTTP server: routes, bad input, keep-alive, restart, reload, workers, concurrency
+CLUSTER_DATA=$DIR/data bash test/http/run.sh >tmp_check/http.log 2>&1
+grep -E '^not ok' tmp_check/http.log | head -30 | sed 's/^/  /'
+line=$(grep -E '^http: [0-9]+ passed, [0-9]+ failed$' tmp_check/http.log | tail -1)
+if [ -n "$line" ]; then
+	count "http server" "$(echo "$line" | sed -E 's/^http: ([0-9]+) passed.*/\1/')" \
+		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
+else
+	tail -20 tmp_check/http.log
+	count "http server (did not finish)" 0 1
+fi
+
+# 7. real, unmodified Confluent clients (npm and Debian packages)
+bash test/clients/run.sh >tmp_check/clients.log 2>&1
+grep -E '^not ok' tmp_check/clients.log | head -30 | sed 's/^/  /'
+line=$(grep -E '^clients: [0-9]+ passed, [0-9]+ failed$' tmp_check/clients.log | tail -1)
+if [ -n "$line" ]; then
+	count "real clients" "$(echo "$line" | sed -E 's/^clients: ([0-9]+) passed.*/\1/')" \
+		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
+else
+	tail -20 tmp_check/clients.log
+	count "real clients (did not finish)" 0 1
+fi
+
+# 8. pg_dump and restore keep the registry and its ids
 out=$(bash test/scripts/dump_restore.sh 2>&1)
 echo "$out" | sed 's/^/  /'
 if echo "$out" | grep -q '^dump/restore: ok'; then count "dump/restore" 1 0; else count "dump/restore" 0 1; fi
