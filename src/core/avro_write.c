@@ -757,6 +757,21 @@ float_round(double d)
 	return strtod(tmp, NULL);
 }
 
+/*
+ * A float default rounded as Java's float would hold it.  A value beyond
+ * float range would become infinite, which JSON cannot carry: the default
+ * is kept as written rather than failing the whole parse.
+ */
+static json_t *
+float_default(double d, const json_t *orig)
+{
+	double		r = float_round(d);
+
+	if (!isfinite(r))
+		return json_incref((json_t *) orig);
+	return json_real(r);
+}
+
 /* A Latin-1 round trip: code points above U+00FF become '?'. */
 static json_t *
 latin1_string(const json_t *v)
@@ -808,11 +823,11 @@ norm_default(const json_t *v, const rg_avro_schema *s)
 			if (s && s->type == RG_AVRO_DOUBLE)
 				return json_real((double) json_integer_value(v));
 			if (s && s->type == RG_AVRO_FLOAT)
-				return json_real(float_round((double) json_integer_value(v)));
+				return float_default((double) json_integer_value(v), v);
 			return json_incref((json_t *) v);
 		case JSON_REAL:
 			if (s && s->type == RG_AVRO_FLOAT)
-				return json_real(float_round(json_real_value(v)));
+				return float_default(json_real_value(v), v);
 			return json_incref((json_t *) v);
 		case JSON_STRING:
 			if (s && (s->type == RG_AVRO_BYTES || s->type == RG_AVRO_FIXED))

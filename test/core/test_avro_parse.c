@@ -524,6 +524,9 @@ static void
 test_normalize(void)
 {
 	CHECK_NORMALIZED("{\"type\":\"int\"}", "\"int\"", "primitive");
+	CHECK_NORMALIZED("{\"type\":\"record\",\"name\":\"D\",\"fields\":[{\"name\":\"f\",\"type\":\"float\",\"default\":1e39}]}",
+					 "{\"type\":\"record\",\"name\":\"D\",\"fields\":[{\"name\":\"f\",\"type\":\"float\",\"default\":1.0E39}]}",
+					 "a float default beyond float range is kept, not an error (fuzz finding)");
 	CHECK_NORMALIZED("{\"type\":\"record\",\"name\":\"R\",\"namespace\":\"n\",\"doc\":\"\",\"z\":1,\"a\":{\"y\":1,\"b\":2},"
 					 "\"aliases\":[\"Z\",\"m.B\",\"A\",\"A\"],\"fields\":["
 					 "{\"name\":\"f\",\"doc\":\"\",\"type\":\"int\",\"aliases\":[\"h\",\"g\"],\"b\":1,\"a\":2}]}",

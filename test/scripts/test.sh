@@ -37,6 +37,19 @@ else
 fi
 rm -f tmp_core.log
 
+# 1b. the fuzz targets over their seed corpus and past findings (libFuzzer, ASan)
+for target in smoke crashes; do
+	out=$(make -s -C test/fuzz $target 2>&1)
+	line=$(echo "$out" | grep -E '^fuzz [a-z]+: [0-9]+ passed, [0-9]+ failed$' | tail -1)
+	if [ -n "$line" ]; then
+		count "fuzz $target" "$(echo "$line" | sed -E 's/^fuzz [a-z]+: ([0-9]+) passed.*/\1/')" \
+			"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
+	else
+		echo "$out" | tail -20
+		count "fuzz $target (did not run)" 0 1
+	fi
+done
+
 # 2. build, install, start a throwaway cluster
 if ! install_extension >tmp_check.build.log 2>&1; then
 	cat tmp_check.build.log
