@@ -69,7 +69,9 @@ extern const rg_proto_parsed *rg_protobuf_model(const rg_schema *s);
  * rg_protobuf_message_indexes: the index path of the message full_name
  * (with or without a leading '.', package included) in the main file:
  * [index among the file's top-level messages, index among that message's
- * nested messages, ...].  Map-entry messages count, as in the descriptor.
+ * nested messages, ...].  As in Confluent's Java (which counts the message
+ * declarations of the .proto text), enums, map-entry messages and proto2
+ * group bodies do not count.
  * Writes up to max entries to out and returns the path length, or -1 if
  * there is no such message (or the path is longer than max).
  */

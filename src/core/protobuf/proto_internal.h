@@ -1,0 +1,44 @@
+/*-------------------------------------------------------------------------
+ *
+ * proto_internal.h
+ *	  What the files of src/core/protobuf share and nobody else needs.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef RG_PROTO_INTERNAL_H
+#define RG_PROTO_INTERNAL_H
+
+#include "rg_protobuf.h"
+
+/*
+ * rg_schema.model of a PROTOBUF schema: the public part first, so a
+ * pointer to one is a pointer to the other; then the main file as parsed
+ * (names as written, options uninterpreted), which the stored form is
+ * rendered from.  Everything here is malloc'd (protobuf-c's default
+ * allocator) and freed by rg_protobuf_model_release.
+ */
+typedef struct proto_model
+{
+	rg_proto_parsed pub;
+	Google__Protobuf__FileDescriptorProto *raw;
+} proto_model;
+
+/*
+ * Render the stored .proto text of a file from its parse (raw) and its
+ * linked form (linked: same declarations in the same order, names fully
+ * qualified).  normalize applies Confluent's normalize=true.  Returns a
+ * malloc'd NUL-terminated string (length in *len), NULL on out of memory.
+ */
+extern char *rg_proto_render(const Google__Protobuf__FileDescriptorProto *raw,
+							 const Google__Protobuf__FileDescriptorProto *linked,
+							 bool normalize, size_t *len);
+
+/*
+ * Does a message count for message indexes?  Map entries and proto2
+ * group bodies do not (they are not message declarations in the text).
+ */
+extern bool rg_proto_is_declared_message(const Google__Protobuf__DescriptorProto *parent_or_null,
+										 const Google__Protobuf__FileDescriptorProto *file,
+										 const Google__Protobuf__DescriptorProto *msg);
+
+#endif							/* RG_PROTO_INTERNAL_H */

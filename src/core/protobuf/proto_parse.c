@@ -1,0 +1,179 @@
+/*-------------------------------------------------------------------------
+ *
+ * proto_parse.c
+ *	  rg_format_protobuf's parse: libprotoc (through the shim) parses and
+ *	  links, protobuf-c unpacks, proto_render.c writes the stored form.
+ *
+ * Ownership: the rg_schema and the proto_model live in the schema's
+ * arena; the unpacked descriptors and the serialized main file are on
+ * malloc (protobuf-c's default allocator) and are freed by the release
+ * hook, which every error path below runs too.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "proto_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "protoc_shim.h"
+
+/* See rg_protobuf.h */
+void
+rg_protobuf_model_release(void *model)
+{
+	proto_model *m = model;
+
+	if (m == NULL)
+		return;
+	if (m->pub.set)
+		google__protobuf__file_descriptor_set__free_unpacked(m->pub.set, NULL);
+	if (m->raw)
+		google__protobuf__file_descriptor_proto__free_unpacked(m->raw, NULL);
+	free(m->pub.serialized);
+	m->pub.set = NULL;
+	m->raw = NULL;
+	m->pub.file = NULL;
+	m->pub.serialized = NULL;
+	m->pub.serialized_len = 0;
+}
+
+/* See rg_protobuf.h */
+const rg_proto_parsed *
+rg_protobuf_model(const rg_schema *s)
+{
+	if (s == NULL || s->model == NULL || s->format == NULL ||
+		s->format->release != rg_protobuf_model_release)
+		return NULL;
+	return &((const proto_model *) s->model)->pub;
+}
+
+/* See rg_protobuf.h */
+const unsigned char *
+rg_protobuf_serialized(const rg_schema *s, size_t *len)
+{
+	const rg_proto_parsed *p = rg_protobuf_model(s);
+
+	if (p == NULL)
+	{
+		*len = 0;
+		return NULL;
+	}
+	*len = p->serialized_len;
+	return p->serialized;
+}
+
+/*
+ * The vtable a parsed schema points at.  Until the compatibility check
+ * (proto_compat.c) exists, rg_format.c cannot list rg_format_protobuf, so
+ * a schema parsed here points at this parse-only table instead.
+ */
+static const rg_format proto_format_parse_only = {
+	.name = "PROTOBUF",
+	.parse = rg_protobuf_parse,
+	.can_read = NULL,
+	.release = rg_protobuf_model_release,
+};
+
+#define PROTO_FORMAT (&proto_format_parse_only)
+
+/*
+ * Parse text with its references.  The main file is the last file of the
+ * linked set; the parse of it (for rendering) comes separately from the
+ * shim.
+ */
+rg_schema *
+rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
+				  int n_refs, bool normalize, rg_error *err)
+{
+	rg_arena   *arena;
+	rg_schema  *schema;
+	proto_model *model;
+	rg_protoc_file *files = NULL;
+	rg_protoc_result res;
+	const Google__Protobuf__FileDescriptorProto *main_file;
+	size_t		canon_len = 0;
+	char	   *canon;
+	int			i;
+
+	rg_error_clear(err);
+	memset(&res, 0, sizeof(res));
+	if (text == NULL)
+	{
+		text = "";
+		len = 0;
+	}
+	arena = rg_arena_create();
+	if (arena == NULL)
+	{
+		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	schema = rg_arena_alloc(arena, sizeof(rg_schema));
+	model = rg_arena_alloc(arena, sizeof(proto_model));
+	if (n_refs > 0)
+		files = rg_arena_alloc(arena, sizeof(rg_protoc_file) * (size_t) n_refs);
+	if (schema == NULL || model == NULL || (n_refs > 0 && files == NULL))
+		goto oom;
+	schema->format = PROTO_FORMAT;
+	schema->arena = arena;
+	schema->model = model;
+
+	for (i = 0; i < n_refs; i++)
+	{
+		files[i].name = refs[i].name;
+		files[i].text = refs[i].schema;
+		files[i].len = refs[i].schema ? refs[i].schema_len : 0;
+	}
+
+	if (!rg_protoc_build(text, len, files, n_refs < 0 ? 0 : n_refs, &res))
+	{
+		if (res.error == NULL)
+			goto oom;
+		rg_error_set(err, RG_ERR_INVALID_SCHEMA, "%s", res.error);
+		rg_protoc_result_free(&res);
+		rg_arena_destroy(arena);
+		return NULL;
+	}
+
+	model->pub.set = google__protobuf__file_descriptor_set__unpack(NULL, res.set_len,
+																   res.set);
+	model->raw = google__protobuf__file_descriptor_proto__unpack(NULL, res.raw_len,
+																 res.raw);
+	rg_protoc_result_free(&res);
+	if (model->pub.set == NULL || model->raw == NULL ||
+		model->pub.set->n_file == 0)
+	{
+		rg_error_set(err, RG_ERR_INTERNAL, "cannot unpack the linked descriptors");
+		goto fail;
+	}
+	main_file = model->pub.set->file[model->pub.set->n_file - 1];
+	model->pub.file = main_file;
+
+	model->pub.serialized_len =
+		protobuf_c_message_get_packed_size((const ProtobufCMessage *) main_file);
+	model->pub.serialized = malloc(model->pub.serialized_len ? model->pub.serialized_len : 1);
+	if (model->pub.serialized == NULL)
+		goto oom;
+	protobuf_c_message_pack((const ProtobufCMessage *) main_file,
+							model->pub.serialized);
+
+	canon = rg_proto_render(model->raw, main_file, normalize, &canon_len);
+	if (canon == NULL)
+		goto oom;
+	schema->canonical = rg_arena_strndup(arena, canon, canon_len);
+	free(canon);
+	if (schema->canonical == NULL)
+		goto oom;
+	schema->canonical_len = canon_len;
+	return schema;
+
+oom:
+	rg_error_set(err, RG_ERR_NOMEM, "out of memory");
+fail:
+	rg_protoc_result_free(&res);
+	if (model)
+		rg_protobuf_model_release(model);
+	rg_arena_destroy(arena);
+	return NULL;
+}

@@ -1,0 +1,509 @@
+/*-------------------------------------------------------------------------
+ *
+ * protoc_shim.cpp
+ *	  Parse and link .proto files with libprotoc, for C callers.
+ *
+ * The pool a schema is linked in sees, in this order of preference:
+ *	 - the main file and its references, as .proto text (served by an
+ *	   in-memory SourceTree, so libprotoc's own parser reports syntax and
+ *	   validation errors with line and column);
+ *	 - references given as base64-encoded FileDescriptorProtos;
+ *	 - our own rendition of Confluent's confluent/meta.proto and
+ *	   confluent/type/decimal.proto, which clients import without
+ *	   registering them;
+ *	 - every file compiled into libprotobuf (the well-known types
+ *	   google/protobuf/\*.proto), from its generated pool.
+ *
+ * Every function callable from C catches every exception: libprotobuf
+ * turns a fatal check into an exception, and C callers must never see one.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "protoc_shim.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <google/protobuf/compiler/importer.h>
+#include <google/protobuf/compiler/parser.h>
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/descriptor_database.h>
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/stubs/logging.h>
+
+namespace pb = google::protobuf;
+
+namespace
+{
+
+/*
+ * Our own text of the two Confluent files clients import without
+ * registering them (same package, message and extension numbers as
+ * Confluent's, so descriptors built against either agree on the wire).
+ */
+const char confluent_meta_proto[] =
+"syntax = \"proto3\";\n"
+"package confluent;\n"
+"\n"
+"import \"google/protobuf/descriptor.proto\";\n"
+"\n"
+"option java_package = \"io.confluent.protobuf\";\n"
+"option java_outer_classname = \"MetaProto\";\n"
+"option go_package = \"../confluent\";\n"
+"\n"
+"// Documentation, parameters and tags that can be attached to any\n"
+"// declaration through the custom options below.\n"
+"message Meta {\n"
+"  string doc = 1;\n"
+"  map<string, string> params = 2;\n"
+"  repeated string tags = 3;\n"
+"}\n"
+"\n"
+"extend google.protobuf.FileOptions { Meta file_meta = 1088; }\n"
+"extend google.protobuf.MessageOptions { Meta message_meta = 1088; }\n"
+"extend google.protobuf.FieldOptions { Meta field_meta = 1088; }\n"
+"extend google.protobuf.EnumOptions { Meta enum_meta = 1088; }\n"
+"extend google.protobuf.EnumValueOptions { Meta enum_value_meta = 1088; }\n";
+
+const char confluent_decimal_proto[] =
+"syntax = \"proto3\";\n"
+"package confluent.type;\n"
+"\n"
+"option java_package = \"io.confluent.protobuf.type\";\n"
+"option java_outer_classname = \"DecimalProto\";\n"
+"option go_package = \"../type\";\n"
+"\n"
+"// An arbitrary-precision decimal: the two's-complement big-endian\n"
+"// unscaled value, its precision and its scale.\n"
+"message Decimal {\n"
+"  bytes value = 1;\n"
+"  uint32 precision = 2;\n"
+"  int32 scale = 3;\n"
+"}\n";
+
+/* libprotobuf logs to stderr by default; the core never prints */
+void
+quiet_log(pb::LogLevel, const char *, int, const std::string &)
+{
+}
+
+/*
+ * Collects parse and validation errors as "file:line:column: message"
+ * (1-based; the main file's name left out).  Warnings are ignored.
+ */
+class Collector : public pb::compiler::MultiFileErrorCollector
+{
+public:
+	std::vector<std::string> errors;
+
+	void		AddError(const std::string &filename, int line, int column,
+						 const std::string &message) override
+	{
+		std::string e;
+
+		if (filename != RG_PROTOC_MAIN_NAME)
+			e += filename + ":";
+		if (line >= 0)
+			e += std::to_string(line + 1) + ":" + std::to_string(column + 1) + ":";
+		if (!e.empty())
+			e += " ";
+		e += message;
+		errors.push_back(e);
+	}
+
+	std::string joined() const
+	{
+		std::string s;
+
+		for (size_t i = 0; i < errors.size() && i < 20; i++)
+		{
+			if (i > 0)
+				s += "; ";
+			s += errors[i];
+		}
+		if (s.empty())
+			s = "invalid protobuf schema";
+		return s;
+	}
+};
+
+/* Silent collector for a trial parse */
+class NullTokenizerErrors : public pb::io::ErrorCollector
+{
+public:
+	bool		failed = false;
+
+	void		AddError(int, pb::io::ColumnNumber, const std::string &) override
+	{
+		failed = true;
+	}
+};
+
+/* The .proto texts the pool may open, by import path */
+class MemorySourceTree : public pb::compiler::SourceTree
+{
+public:
+	std::map<std::string, std::string> files;
+
+	pb::io::ZeroCopyInputStream *Open(const std::string &filename) override
+	{
+		auto		it = files.find(filename);
+
+		if (it == files.end())
+			return nullptr;
+		return new pb::io::ArrayInputStream(it->second.data(),
+											(int) it->second.size());
+	}
+
+	std::string GetLastErrorMessage() override
+	{
+		return "File not found.";
+	}
+};
+
+/*
+ * What the source tree does not have: references given as descriptors,
+ * then whatever libprotobuf was compiled with.
+ */
+class FallbackDatabase : public pb::DescriptorDatabase
+{
+public:
+	std::map<std::string, pb::FileDescriptorProto> descriptors;
+	pb::DescriptorPoolDatabase generated;
+
+	FallbackDatabase() : generated(*pb::DescriptorPool::generated_pool())
+	{
+	}
+
+	bool		FindFileByName(const std::string &filename,
+							   pb::FileDescriptorProto *output) override
+	{
+		auto		it = descriptors.find(filename);
+
+		if (it != descriptors.end())
+		{
+			output->CopyFrom(it->second);
+			return true;
+		}
+		return generated.FindFileByName(filename, output);
+	}
+
+	bool		FindFileContainingSymbol(const std::string &,
+										 pb::FileDescriptorProto *) override
+	{
+		return false;
+	}
+
+	bool		FindFileContainingExtension(const std::string &, int,
+											pb::FileDescriptorProto *) override
+	{
+		return false;
+	}
+};
+
+int
+b64value(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+' || c == '-')
+		return 62;
+	if (c == '/' || c == '_')
+		return 63;
+	return -1;
+}
+
+/*
+ * Decode base64 (standard or URL-safe alphabet, padding optional,
+ * surrounding whitespace allowed); false if s is not entirely base64.
+ */
+bool
+base64_decode(const char *s, size_t len, std::string *out)
+{
+	size_t		b = 0,
+				e = len;
+	unsigned int acc = 0;
+	int			bits = 0;
+	size_t		pad = 0;
+
+	while (b < e && isspace((unsigned char) s[b]))
+		b++;
+	while (e > b && isspace((unsigned char) s[e - 1]))
+		e--;
+	while (e > b && s[e - 1] == '=' && pad < 2)
+	{
+		e--;
+		pad++;
+	}
+	if (e - b < 4)
+		return false;
+	out->clear();
+	for (size_t i = b; i < e; i++)
+	{
+		int			v = b64value((unsigned char) s[i]);
+
+		if (v < 0)
+			return false;
+		acc = (acc << 6) | (unsigned int) v;
+		bits += 6;
+		if (bits >= 8)
+		{
+			bits -= 8;
+			out->push_back((char) ((acc >> bits) & 0xff));
+		}
+	}
+	/* a lone trailing sextet cannot end a base64 text */
+	return bits != 6;
+}
+
+/* Does text parse as .proto (syntax only)? */
+bool
+parses_as_proto(const char *text, size_t len)
+{
+	pb::io::ArrayInputStream in(text, (int) len);
+	NullTokenizerErrors errors;
+	pb::io::Tokenizer tokenizer(&in, &errors);
+	pb::compiler::Parser parser;
+	pb::FileDescriptorProto file;
+
+	parser.RecordErrorsTo(&errors);
+	return parser.Parse(&tokenizer, &file) && !errors.failed;
+}
+
+/*
+ * Confluent accepts a schema given as a base64-encoded FileDescriptorProto
+ * where the text is not .proto.  A decode that leaves unknown fields is
+ * not a descriptor but a coincidence.
+ */
+bool
+as_descriptor(const char *text, size_t len, pb::FileDescriptorProto *out)
+{
+	std::string bytes;
+
+	if (!base64_decode(text, len, &bytes))
+		return false;
+	if (parses_as_proto(text, len))
+		return false;
+	if (!out->ParseFromString(bytes))
+		return false;
+	if (!out->GetReflection()->GetUnknownFields(*out).empty())
+		return false;
+	return true;
+}
+
+/* Post-order over imports: every file after the files it imports */
+void
+collect(const pb::FileDescriptor *file, std::set<const pb::FileDescriptor *> *seen,
+		std::vector<const pb::FileDescriptor *> *order)
+{
+	if (!seen->insert(file).second)
+		return;
+	for (int i = 0; i < file->dependency_count(); i++)
+		collect(file->dependency(i), seen, order);
+	order->push_back(file);
+}
+
+unsigned char *
+copy_bytes(const std::string &s, size_t *len)
+{
+	unsigned char *p = (unsigned char *) malloc(s.size() ? s.size() : 1);
+
+	if (p != nullptr)
+	{
+		memcpy(p, s.data(), s.size());
+		*len = s.size();
+	}
+	return p;
+}
+
+void
+set_error(rg_protoc_result *result, const std::string &msg)
+{
+	result->error = strdup(msg.c_str());
+}
+
+/*
+ * The work of rg_protoc_build; may throw (std::bad_alloc, libprotobuf's
+ * FatalException), which the caller catches.
+ */
+bool
+build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
+	  rg_protoc_result *result, int depth)
+{
+	MemorySourceTree tree;
+	FallbackDatabase fallback;
+	Collector errors;
+	pb::FileDescriptorProto main_descriptor;
+	bool		main_is_descriptor;
+
+	main_is_descriptor = as_descriptor(text, len, &main_descriptor);
+	if (main_is_descriptor && depth > 0)
+	{
+		set_error(result, "invalid protobuf descriptor");
+		return false;
+	}
+
+	tree.files["confluent/meta.proto"] = confluent_meta_proto;
+	tree.files["confluent/type/decimal.proto"] = confluent_decimal_proto;
+	for (int i = 0; i < n_refs; i++)
+	{
+		pb::FileDescriptorProto d;
+		std::string name = refs[i].name ? refs[i].name : "";
+
+		if (refs[i].text == nullptr)
+			continue;
+		if (as_descriptor(refs[i].text, refs[i].len, &d))
+		{
+			d.set_name(name);
+			fallback.descriptors[name] = d;
+			tree.files.erase(name);
+		}
+		else
+		{
+			tree.files[name] = std::string(refs[i].text, refs[i].len);
+			fallback.descriptors.erase(name);
+		}
+	}
+
+	if (main_is_descriptor)
+	{
+		/*
+		 * Build the descriptor, then go on with its .proto rendition, so
+		 * that there is a parse (names as written, options uninterpreted)
+		 * to render the stored form from, whatever the input form.
+		 */
+		main_descriptor.set_name(RG_PROTOC_MAIN_NAME);
+		fallback.descriptors[RG_PROTOC_MAIN_NAME] = main_descriptor;
+		tree.files.erase(RG_PROTOC_MAIN_NAME);
+
+		pb::compiler::SourceTreeDescriptorDatabase db(&tree, &fallback);
+
+		db.RecordErrorsTo(&errors);
+		pb::DescriptorPool pool(&db, db.GetValidationErrorCollector());
+		const pb::FileDescriptor *fd = pool.FindFileByName(RG_PROTOC_MAIN_NAME);
+
+		if (fd == nullptr)
+		{
+			set_error(result, errors.joined());
+			return false;
+		}
+		std::string rendition = fd->DebugString();
+
+		return build(rendition.data(), rendition.size(), refs, n_refs,
+					 result, depth + 1);
+	}
+
+	tree.files[RG_PROTOC_MAIN_NAME] = std::string(text, len);
+
+	pb::compiler::SourceTreeDescriptorDatabase db(&tree, &fallback);
+
+	db.RecordErrorsTo(&errors);
+	pb::DescriptorPool pool(&db, db.GetValidationErrorCollector());
+	const pb::FileDescriptor *fd = pool.FindFileByName(RG_PROTOC_MAIN_NAME);
+
+	if (fd == nullptr || !errors.errors.empty())
+	{
+		set_error(result, errors.joined());
+		return false;
+	}
+
+	/* the parse as written, for the renderer */
+	pb::FileDescriptorProto raw;
+
+	if (!db.FindFileByName(RG_PROTOC_MAIN_NAME, &raw))
+	{
+		set_error(result, errors.joined());
+		return false;
+	}
+	raw.clear_source_code_info();
+
+	pb::FileDescriptorSet set;
+	std::set<const pb::FileDescriptor *> seen;
+	std::vector<const pb::FileDescriptor *> order;
+
+	collect(fd, &seen, &order);
+	for (const pb::FileDescriptor *f : order)
+		f->CopyTo(set.add_file());
+
+	std::string set_bytes;
+	std::string raw_bytes;
+
+	if (!set.SerializeToString(&set_bytes) || !raw.SerializeToString(&raw_bytes))
+	{
+		set_error(result, "cannot serialize the descriptors");
+		return false;
+	}
+	result->set = copy_bytes(set_bytes, &result->set_len);
+	result->raw = copy_bytes(raw_bytes, &result->raw_len);
+	if (result->set == nullptr || result->raw == nullptr)
+		return false;
+	return true;
+}
+
+}								/* namespace */
+
+/*
+ * Entry point for C: the pool is built afresh for every call (schemas are
+ * parsed once and cached by the caller), so no state outlives a call.
+ */
+extern "C" bool
+rg_protoc_build(const char *text, size_t len, const rg_protoc_file *refs,
+				int n_refs, rg_protoc_result *result)
+{
+	static bool quiet = false;
+
+	memset(result, 0, sizeof(*result));
+	try
+	{
+		if (!quiet)
+		{
+			pb::SetLogHandler(quiet_log);
+			quiet = true;
+		}
+		if (len > (size_t) INT32_MAX)
+		{
+			set_error(result, "schema too large");
+			return false;
+		}
+		if (build(text, len, refs, n_refs, result, 0))
+			return true;
+	}
+	catch (const std::exception &e)
+	{
+		rg_protoc_result_free(result);
+		set_error(result, std::string("protobuf error: ") + e.what());
+		return false;
+	}
+	catch (...)
+	{
+		rg_protoc_result_free(result);
+		set_error(result, "protobuf error");
+		return false;
+	}
+	free(result->set);
+	free(result->raw);
+	result->set = result->raw = nullptr;
+	return false;
+}
+
+extern "C" void
+rg_protoc_result_free(rg_protoc_result *result)
+{
+	if (result == nullptr)
+		return;
+	free(result->set);
+	free(result->raw);
+	free(result->error);
+	memset(result, 0, sizeof(*result));
+}

@@ -1,0 +1,530 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_protobuf_parse.c
+ *	  Unit tests of the PROTOBUF parser (libprotoc through the shim), the
+ *	  stored form and normalize=true.
+ *
+ * Expected texts are our own renderings; what matters is that they are
+ * deterministic, independent of layout, and re-parse to themselves.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rg_test.h"
+#include "rg_protobuf.h"
+
+static char errbuf[RG_ERROR_MAX];
+
+/* Stored form of text (malloc'd), or NULL with errbuf set. */
+static char *
+stored_refs(const char *text, const rg_reference *refs, int n_refs, bool normalize)
+{
+	rg_error	err;
+	rg_schema  *s = rg_protobuf_parse(text, strlen(text), refs, n_refs, normalize, &err);
+	char	   *out;
+
+	if (s == NULL)
+	{
+		snprintf(errbuf, sizeof(errbuf), "%s", err.message);
+		return NULL;
+	}
+	errbuf[0] = '\0';
+	out = malloc(s->canonical_len + 1);
+	memcpy(out, s->canonical, s->canonical_len + 1);
+	if (strlen(out) != s->canonical_len)
+		printf("# canonical_len mismatch\n");
+	rg_schema_free(s);
+	return out;
+}
+
+static char *
+stored(const char *text, bool normalize)
+{
+	return stored_refs(text, NULL, 0, normalize);
+}
+
+/* Check the stored form of text, and that it re-parses to itself. */
+static void
+check_stored(const char *name, const char *text, bool normalize, const char *want)
+{
+	char	   *got = stored(text, normalize);
+	char	   *again;
+
+	RG_CHECK_STR(got, want, "%s: stored form", name);
+	if (got == NULL)
+	{
+		printf("#   error: %s\n", errbuf);
+		return;
+	}
+	again = stored(got, normalize);
+	RG_CHECK_STR(again, got, "%s: idempotent", name);
+	free(again);
+	free(got);
+}
+
+/* The parse fails and the message contains want. */
+static void
+check_error_refs(const char *name, const char *text, const rg_reference *refs,
+				 int n_refs, const char *want)
+{
+	char	   *got = stored_refs(text, refs, n_refs, false);
+
+	RG_CHECK(got == NULL && strstr(errbuf, want) != NULL, "%s: error", name);
+	if (got != NULL || strstr(errbuf, want) == NULL)
+		printf("#   got: %s\n#   want substring: %s\n", got ? got : errbuf, want);
+	free(got);
+}
+
+static void
+check_error(const char *name, const char *text, const char *want)
+{
+	check_error_refs(name, text, NULL, 0, want);
+}
+
+/* Both texts have the same stored form. */
+static void
+check_same(const char *name, const char *a, const char *b, bool normalize)
+{
+	char	   *x = stored(a, normalize);
+	char	   *y = stored(b, normalize);
+
+	RG_CHECK(x != NULL && y != NULL && strcmp(x, y) == 0, "%s", name);
+	if (x == NULL || y == NULL || strcmp(x, y) != 0)
+		printf("#   a: %s\n#   b: %s\n", x ? x : errbuf, y ? y : errbuf);
+	free(x);
+	free(y);
+}
+
+static void
+test_basic(void)
+{
+	check_stored("minimal proto3",
+				 "syntax = \"proto3\"; package x; message M { string a = 1; }",
+				 false,
+				 "syntax = \"proto3\";\npackage x;\n\nmessage M {\n  string a = 1;\n}\n");
+	check_stored("no package, empty message",
+				 "syntax = \"proto3\";\nmessage Empty {}\n", false,
+				 "syntax = \"proto3\";\n\nmessage Empty {}\n");
+	check_stored("labels and maps",
+				 "syntax = \"proto3\"; message M { repeated int64 r = 1; optional string o = 2;"
+				 " map<string, M> m = 3; bytes b = 4; }",
+				 false,
+				 "syntax = \"proto3\";\n\nmessage M {\n  repeated int64 r = 1;\n"
+				 "  optional string o = 2;\n  map<string, M> m = 3;\n  bytes b = 4;\n}\n");
+	check_stored("oneof after the fields",
+				 "syntax = \"proto3\"; message M { oneof k { int32 a = 1; string b = 2; } bool c = 3; }",
+				 false,
+				 "syntax = \"proto3\";\n\nmessage M {\n  bool c = 3;\n\n  oneof k {\n"
+				 "    int32 a = 1;\n    string b = 2;\n  }\n}\n");
+	check_stored("nested types and enums",
+				 "syntax = \"proto3\"; package p; message A { enum E { Z = 0; } message B { E e = 1; } B b = 1; }"
+				 " enum Top { T = 0; }",
+				 false,
+				 "syntax = \"proto3\";\npackage p;\n\nmessage A {\n  B b = 1;\n\n"
+				 "  message B {\n    E e = 1;\n  }\n  enum E {\n    Z = 0;\n  }\n}\n\n"
+				 "enum Top {\n  T = 0;\n}\n");
+	check_stored("reserved",
+				 "syntax = \"proto3\"; message M { reserved 2, 9 to 11, 40 to max; reserved \"x\", \"y\"; int32 a = 1; }",
+				 false,
+				 "syntax = \"proto3\";\n\nmessage M {\n  reserved 2, 9 to 11, 40 to max;\n"
+				 "  reserved \"x\", \"y\";\n\n  int32 a = 1;\n}\n");
+	check_stored("proto2 with default, required, group, extensions",
+				 "syntax = \"proto2\"; package q;\n"
+				 "message M { required string s = 1 [default = \"a\\\"b\"]; optional int32 i = 2 [default = -5];\n"
+				 " optional group G = 3 { optional int32 x = 1; }\n extensions 100 to 199; }\n"
+				 "extend M { optional int32 ext = 100; }\n",
+				 false,
+				 "syntax = \"proto2\";\npackage q;\n\nmessage M {\n"
+				 "  required string s = 1 [default = \"a\\\"b\"];\n"
+				 "  optional int32 i = 2 [default = -5];\n"
+				 "  optional group G = 3 {\n    optional int32 x = 1;\n  }\n\n"
+				 "  extensions 100 to 199;\n}\n\nextend M {\n  optional int32 ext = 100;\n}\n");
+	check_stored("service",
+				 "syntax = \"proto3\"; message Q {} service S { rpc A (Q) returns (stream Q); }",
+				 false,
+				 "syntax = \"proto3\";\n\nmessage Q {}\n\nservice S {\n  rpc A (Q) returns (stream Q);\n}\n");
+	check_stored("options of every kind",
+				 "syntax = \"proto3\"; option java_package = \"a.b\"; option optimize_for = SPEED;\n"
+				 "message M { option deprecated = true; int32 a = 1 [deprecated = true, json_name = \"A\"]; }\n"
+				 "enum E { option allow_alias = true; X = 0; Y = 0 [deprecated = true]; }",
+				 false,
+				 "syntax = \"proto3\";\n\noption java_package = \"a.b\";\noption optimize_for = SPEED;\n\n"
+				 "message M {\n  option deprecated = true;\n\n"
+				 "  int32 a = 1 [json_name = \"A\", deprecated = true];\n}\n\n"
+				 "enum E {\n  option allow_alias = true;\n  X = 0;\n  Y = 0 [deprecated = true];\n}\n");
+	check_stored("no syntax line (proto2)",
+				 "message M { optional int32 a = 1; }", false,
+				 "\nmessage M {\n  optional int32 a = 1;\n}\n");
+}
+
+static void
+test_layout_independence(void)
+{
+	check_same("whitespace and comments",
+			   "syntax = \"proto3\"; package x; message M { string a = 1; int32 b = 2; }",
+			   "// header\nsyntax   =   \"proto3\" ;\n\n\npackage x ;\n/* block */\n"
+			   "message M {\n\tstring a = 1; // trailing\n\n\n\tint32 b=2;\n}\n", false);
+	check_same("oneof position among fields",
+			   "syntax = \"proto3\"; message M { int32 a = 1; oneof o { int32 b = 2; } int32 c = 3; }",
+			   "syntax = \"proto3\"; message M { int32 a = 1; int32 c = 3; oneof o { int32 b = 2; } }", false);
+	check_same("single quotes",
+			   "syntax = 'proto3'; import 'google/protobuf/empty.proto'; message M { string a = 1 [json_name = 'x']; }",
+			   "syntax = \"proto3\"; import \"google/protobuf/empty.proto\"; message M { string a = 1 [json_name = \"x\"]; }",
+			   false);
+	check_same("normalize: option order",
+			   "syntax = \"proto3\"; option java_package = \"p\"; option java_multiple_files = true; message M {}",
+			   "syntax = \"proto3\"; option java_multiple_files = true; option java_package = \"p\"; message M {}",
+			   true);
+	check_same("normalize: field order",
+			   "syntax = \"proto3\"; message M { int32 b = 2; int32 a = 1; }",
+			   "syntax = \"proto3\"; message M { int32 a = 1; int32 b = 2; }", true);
+	check_same("normalize: relative and absolute names",
+			   "syntax = \"proto3\"; package p; message A { B b = 1; } message B {}",
+			   "syntax = \"proto3\"; package p; message A { .p.B b = 1; } message B {}", true);
+}
+
+static void
+test_normalize(void)
+{
+	check_stored("normalize sorts and qualifies",
+				 "syntax = \"proto3\"; package p;\n"
+				 "import \"google/protobuf/timestamp.proto\"; import \"google/protobuf/any.proto\";\n"
+				 "option java_package = \"z\"; option go_package = \"a\";\n"
+				 "message M { oneof late { int32 z = 9; int32 y = 8; } google.protobuf.Timestamp t = 3; int32 a = 1;"
+				 " oneof early { int32 e = 2; } map<string, N> m = 4; google.protobuf.Any any = 5;"
+				 " reserved 30, 10 to 12; }\n"
+				 "message N {}\n"
+				 "enum E { option allow_alias = true; Z = 0; B = 1; A = 1; }\n",
+				 true,
+				 "syntax = \"proto3\";\npackage p;\n\n"
+				 "import \"google/protobuf/any.proto\";\nimport \"google/protobuf/timestamp.proto\";\n\n"
+				 "option go_package = \"a\";\noption java_package = \"z\";\n\n"
+				 "message M {\n  reserved 10 to 12, 30;\n\n"
+				 "  int32 a = 1;\n  .google.protobuf.Timestamp t = 3;\n  map<string, .p.N> m = 4;\n"
+				 "  .google.protobuf.Any any = 5;\n\n"
+				 "  oneof early {\n    int32 e = 2;\n  }\n"
+				 "  oneof late {\n    int32 y = 8;\n    int32 z = 9;\n  }\n}\n\n"
+				 "message N {}\n\n"
+				 "enum E {\n  option allow_alias = true;\n  Z = 0;\n  A = 1;\n  B = 1;\n}\n");
+	check_stored("normalize keeps message order",
+				 "syntax = \"proto3\"; message Z {} message A {}", true,
+				 "syntax = \"proto3\";\n\nmessage Z {}\n\nmessage A {}\n");
+}
+
+static void
+test_errors(void)
+{
+	check_error("syntax error with position",
+				"syntax = \"proto3\";\nmessage M {\n  int32 a = 1\n}\n", "4:1: Expected \";\"");
+	check_error("duplicate field number",
+				"syntax = \"proto3\";\nmessage M {\n  int32 a = 1;\n  int32 b = 1;\n}\n",
+				"4:13: Field number 1 has already been used");
+	check_error("undefined type", "syntax = \"proto3\";\nmessage M { Nope n = 1; }\n",
+				"2:13: \"Nope\" is not defined");
+	check_error("unresolved import",
+				"syntax = \"proto3\";\nimport \"nope.proto\";\nmessage M {}\n",
+				"Import \"nope.proto\" was not found");
+	check_error("proto3 required", "syntax = \"proto3\"; message M { required int32 a = 1; }",
+				"Required fields are not allowed in proto3");
+	check_error("bad syntax", "syntax = \"proto4\";", "Unrecognized syntax identifier \"proto4\"");
+	check_error("field number zero", "syntax = \"proto3\"; message M { int32 a = 0; }",
+				"Field numbers must be positive integers");
+	check_error("proto3 enum first value", "syntax = \"proto3\"; enum E { A = 1; }",
+				"The first enum value must be zero");
+	check_error("duplicate message", "syntax = \"proto3\"; message M {} message M {}",
+				"\"M\" is already defined");
+	check_error("garbage", "\x01\x02\xff\xfe not a schema", "");
+	check_error("unterminated block", "syntax = \"proto3\"; message M {", "Reached end of input");
+}
+
+static void
+test_references(void)
+{
+	rg_reference refs[2];
+	char	   *got;
+
+	refs[0].name = "common/address.proto";
+	refs[0].schema = "syntax = \"proto3\"; package common; message Address { string street = 1; }";
+	refs[0].schema_len = strlen(refs[0].schema);
+	refs[1].name = "person.proto";
+	refs[1].schema = "syntax = \"proto3\"; package people; import \"common/address.proto\";"
+		" message Person { common.Address home = 1; }";
+	refs[1].schema_len = strlen(refs[1].schema);
+
+	got = stored_refs("syntax = \"proto3\"; import \"person.proto\";\n"
+					  "message Team { repeated people.Person members = 1; }", refs, 2, true);
+	RG_CHECK_STR(got, "syntax = \"proto3\";\n\nimport \"person.proto\";\n\n"
+				 "message Team {\n  repeated .people.Person members = 1;\n}\n",
+				 "transitive references");
+	if (got == NULL)
+		printf("#   %s\n", errbuf);
+	free(got);
+
+	check_error_refs("error inside a reference",
+					 "syntax = \"proto3\"; import \"bad.proto\"; message M {}",
+					 &(rg_reference)
+					 {
+						 "bad.proto", "syntax = \"proto3\"; message B { int32 x = 1 }", 44
+					 }, 1, "bad.proto:1:");
+
+	got = stored("syntax = \"proto3\"; import \"google/protobuf/timestamp.proto\";"
+				 " import \"google/protobuf/struct.proto\"; import \"google/protobuf/wrappers.proto\";"
+				 " message M { google.protobuf.Timestamp t = 1; google.protobuf.Struct s = 2;"
+				 " google.protobuf.StringValue v = 3; }", false);
+	RG_CHECK(got != NULL, "well-known types resolve without references");
+	if (got == NULL)
+		printf("#   %s\n", errbuf);
+	free(got);
+
+	got = stored("syntax = \"proto3\"; import \"confluent/meta.proto\"; import \"confluent/type/decimal.proto\";\n"
+				 "message M { option (confluent.message_meta) = { doc: \"m\" tags: \"PII\" };\n"
+				 " confluent.type.Decimal amount = 1 [(confluent.field_meta).params = { key: \"precision\" value: \"8\" }]; }\n"
+				 "enum E { option (confluent.enum_meta).doc = \"e\"; A = 0 [(confluent.enum_value_meta).tags = \"x\"]; }",
+				 false);
+	RG_CHECK(got != NULL, "confluent/meta.proto and decimal.proto resolve");
+	if (got == NULL)
+		printf("#   %s\n", errbuf);
+	else
+	{
+		char	   *again = stored(got, false);
+
+		RG_CHECK_STR(again, got, "confluent options: idempotent");
+		free(again);
+	}
+	free(got);
+
+	check_error("custom option number checked",
+				"syntax = \"proto3\"; import \"confluent/meta.proto\";"
+				" message M { option (confluent.message_meta).nope = 1; }",
+				"nope");
+}
+
+/* The linked model: dependencies first, names fully qualified. */
+static void
+test_model(void)
+{
+	const char *text = "syntax = \"proto3\"; package p; import \"google/protobuf/timestamp.proto\";"
+		" message M { google.protobuf.Timestamp t = 1; N n = 2; } message N {}";
+	rg_error	err;
+	rg_schema  *s = rg_protobuf_parse(text, strlen(text), NULL, 0, false, &err);
+	const rg_proto_parsed *p = rg_protobuf_model(s);
+	size_t		len = 0;
+	const unsigned char *bytes;
+	Google__Protobuf__FileDescriptorProto *fd;
+
+	RG_CHECK(s != NULL && p != NULL, "model present");
+	if (p == NULL)
+		return;
+	RG_CHECK(p->set->n_file == 2 &&
+			 strcmp(p->set->file[0]->name, "google/protobuf/timestamp.proto") == 0 &&
+			 p->file == p->set->file[1], "set: dependency first, main last");
+	RG_CHECK_STR(p->file->message_type[0]->field[0]->type_name, ".google.protobuf.Timestamp",
+				 "linked type name of an import");
+	RG_CHECK_STR(p->file->message_type[0]->field[1]->type_name, ".p.N",
+				 "linked type name of a local type");
+	RG_CHECK(p->file->message_type[0]->field[1]->type ==
+			 GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_MESSAGE,
+			 "linked field type resolved to MESSAGE");
+	bytes = rg_protobuf_serialized(s, &len);
+	fd = google__protobuf__file_descriptor_proto__unpack(NULL, len, bytes);
+	RG_CHECK(fd != NULL && strcmp(fd->package, "p") == 0 && fd->n_message_type == 2,
+			 "serialized main file unpacks");
+	if (fd)
+		google__protobuf__file_descriptor_proto__free_unpacked(fd, NULL);
+	RG_CHECK(strcmp(s->format->name, "PROTOBUF") == 0, "format name");
+	rg_schema_free(s);
+}
+
+static char *
+base64(const unsigned char *p, size_t n)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char	   *out = malloc(4 * ((n + 2) / 3) + 1);
+	size_t		i,
+				o = 0;
+
+	for (i = 0; i < n; i += 3)
+	{
+		unsigned	v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+
+		out[o++] = tab[(v >> 18) & 63];
+		out[o++] = tab[(v >> 12) & 63];
+		out[o++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
+		out[o++] = i + 2 < n ? tab[v & 63] : '=';
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* A schema given as a base64 FileDescriptorProto, as Confluent accepts. */
+static void
+test_base64_descriptor(void)
+{
+	const char *text = "syntax = \"proto3\"; package p; import \"google/protobuf/timestamp.proto\";\n"
+		"option java_package = \"j\";\n"
+		"message M { google.protobuf.Timestamp t = 1; map<string, int32> m = 2; oneof o { string a = 3; }"
+		" optional int32 q = 4; message In { E e = 1; } enum E { Z = 0; } }";
+	rg_error	err;
+	rg_schema  *s = rg_protobuf_parse(text, strlen(text), NULL, 0, true, &err);
+	rg_schema  *d;
+	size_t		len;
+	const unsigned char *bytes;
+	char	   *b64;
+
+	RG_CHECK(s != NULL, "base64: source parses");
+	if (s == NULL)
+		return;
+	bytes = rg_protobuf_serialized(s, &len);
+	b64 = base64(bytes, len);
+	d = rg_protobuf_parse(b64, strlen(b64), NULL, 0, true, &err);
+	RG_CHECK(d != NULL, "base64 descriptor parses");
+	if (d == NULL)
+		printf("#   %s\n", err.message);
+	else
+	{
+		size_t		len2;
+
+		(void) rg_protobuf_serialized(d, &len2);
+
+		RG_CHECK_STR(d->canonical, s->canonical, "base64 descriptor: same normalized form");
+		/* map entries may move among the nested types, nothing else */
+		RG_CHECK(len2 == len, "base64 descriptor: same serialized size");
+		rg_schema_free(d);
+	}
+	free(b64);
+	rg_schema_free(s);
+
+	/* as a reference too */
+	{
+		const char *reftext = "syntax = \"proto3\"; package r; message R { int32 x = 1; }";
+		rg_schema  *r = rg_protobuf_parse(reftext, strlen(reftext), NULL, 0, false, &err);
+		rg_reference ref;
+		char	   *got;
+
+		bytes = rg_protobuf_serialized(r, &len);
+		b64 = base64(bytes, len);
+		ref.name = "r.proto";
+		ref.schema = b64;
+		ref.schema_len = strlen(b64);
+		got = stored_refs("syntax = \"proto3\"; import \"r.proto\"; message M { r.R r = 1; }",
+						  &ref, 1, true);
+		RG_CHECK_STR(got, "syntax = \"proto3\";\n\nimport \"r.proto\";\n\nmessage M {\n  .r.R r = 1;\n}\n",
+					 "base64 descriptor as a reference");
+		free(got);
+		free(b64);
+		rg_schema_free(r);
+	}
+	check_error("not base64, not proto", "QUJD!!", "");
+}
+
+/* A large file parses and renders idempotently. */
+static void
+test_huge(void)
+{
+	rg_buf		b;
+	int			i,
+				j;
+	char	   *got;
+	char	   *again;
+
+	rg_buf_init(&b);
+	rg_buf_puts(&b, "syntax = \"proto3\";\npackage big;\n");
+	for (i = 0; i < 1500; i++)
+	{
+		rg_buf_printf(&b, "message M%d {\n", i);
+		for (j = 1; j <= 20; j++)
+			rg_buf_printf(&b, "  %s f%d = %d;\n", j % 3 ? "string" : (i ? "M0" : "int64"), j, j);
+		rg_buf_puts(&b, "}\n");
+	}
+	rg_buf_putc(&b, '\0');
+	got = stored(b.data, false);
+	RG_CHECK(got != NULL && strlen(got) > 500000, "huge file parses (%zu bytes)", b.len);
+	again = got ? stored(got, false) : NULL;
+	RG_CHECK(again != NULL && strcmp(again, got) == 0, "huge file idempotent");
+	free(got);
+	free(again);
+	rg_buf_free(&b);
+}
+
+/*
+ * Mutations of valid schemas never crash; whatever still parses renders
+ * idempotently.
+ */
+static void
+test_mutations(void)
+{
+	static const char *seeds[] = {
+		"syntax = \"proto3\"; package a.b; import \"google/protobuf/any.proto\";\n"
+		"message M { map<string, int32> m = 1; oneof o { string s = 2; bytes b = 3; }"
+		" repeated google.protobuf.Any any = 4; message N { optional int32 x = 1; } }\n"
+		"enum E { A = 0; B = 1; } service S { rpc R (M) returns (M); }\n",
+		"syntax = \"proto2\"; message P { required int32 a = 1 [default = 3]; optional group G = 2 {"
+		" optional string s = 1 [default = \"x\"]; } extensions 10 to max; }\n"
+		"extend P { optional P.G ge = 10; }\n",
+	};
+	unsigned	seed = 12345;
+	int			bad = 0,
+				parsed = 0,
+				k;
+
+	for (k = 0; k < 600; k++)
+	{
+		const char *src = seeds[k % 2];
+		size_t		n = strlen(src);
+		char	   *t = malloc(n + 1);
+		int			m;
+		char	   *got;
+
+		memcpy(t, src, n + 1);
+		for (m = 0; m < 1 + k % 4; m++)
+		{
+			seed = seed * 1103515245 + 12345;
+			switch ((seed >> 16) % 4)
+			{
+				case 0:
+					t[(seed >> 8) % n] = "{};=<>\"'.x09 \n"[(seed >> 4) % 14];
+					break;
+				case 1:
+					t[(seed >> 8) % n] = (char) (seed >> 3);
+					break;
+				case 2:
+					t[(seed >> 8) % n] = '\0';
+					break;
+				default:
+					memmove(t + (seed >> 8) % n, t + (seed >> 8) % n + 1,
+							n - (seed >> 8) % n);
+			}
+		}
+		got = stored(t, k % 3 == 0);
+		if (got != NULL)
+		{
+			char	   *again = stored(got, k % 3 == 0);
+
+			parsed++;
+			if (again == NULL || strcmp(again, got) != 0)
+			{
+				bad++;
+				if (bad < 3)
+					printf("# not idempotent:\n%s\n# ->\n%s\n", got, again ? again : errbuf);
+			}
+			free(again);
+		}
+		free(got);
+		free(t);
+	}
+	RG_CHECK(bad == 0, "mutations: %d of 600 still parse, all idempotent", parsed);
+}
+
+int
+main(void)
+{
+	test_basic();
+	test_layout_independence();
+	test_normalize();
+	test_errors();
+	test_references();
+	test_model();
+	test_base64_descriptor();
+	test_huge();
+	test_mutations();
+	return rg_test_done();
+}
