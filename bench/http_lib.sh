@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# bench/http_lib.sh: helpers of the HTTP bench scripts (http_get.sh,
+# http_register.sh, http_transitive.sh); sourced after bench/lib.sh.
+# The cluster's HTTP workers listen on 127.0.0.1:$HTTP_PORT, a port below
+# the ephemeral range (performance.md section 6.5).
+
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+
+# http_cluster_start WORKERS [more postgresql.conf lines]
+http_cluster_start() {
+	HTTP_PORT=$(bench_free_port)
+	bench_cluster_start "registry.http_port = $HTTP_PORT
+registry.http_listen_addresses = 'localhost'
+registry.http_workers = $1
+${2:-}"
+	http_wait "$1"
+}
+
+# http_wait WORKERS: until that many HTTP workers run and the API answers
+http_wait() {
+	local i n
+	for i in $(seq 100); do
+		n=$(bpsql -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'registry http'" 2>/dev/null || echo 0)
+		if [ "$n" = "$1" ] && curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/config"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "HTTP API not up with $1 workers on port $HTTP_PORT (have $n)" >&2
+	tail -20 "$BENCH_DIR/server.log" >&2
+	exit 1
+}
+
+# http_set_workers K: registry.http_workers is PGC_POSTMASTER, so restart
+http_set_workers() {
+	bpsql -c "ALTER SYSTEM SET registry.http_workers = $1"
+	as_cluster_user "$PGBIN/pg_ctl" -D "$BENCH_DIR/data" -l "$BENCH_DIR/server.log" -m fast -w restart >/dev/null
+	http_wait "$1"
+}
+
+# prints "keep-alive" if two requests on one connection reuse it, else what curl saw
+http_keepalive_check() {
+	local out
+	out=$(curl -sv -o /dev/null -o /dev/null "$1" "$1" 2>&1)
+	if echo "$out" | grep -qi "Re-using existing connection" && ! echo "$out" | grep -qi "< Connection: close"; then
+		echo keep-alive
+	else
+		echo "NO keep-alive: $(echo "$out" | grep -i 'connection' | tr '\n' ' ')"
+	fi
+}

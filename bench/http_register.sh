@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# bench/http_register.sh: registration rate over HTTP (POST
+# /subjects/{s}/versions of a new, distinct schema per request) against a
+# baseline of plain two-row INSERT transactions, measured in the same run.
+#
+#   baseline  pgbench -c4 -M prepared: one statement, one transaction, a row
+#             with the schema text (~0.9 KB) into a plain "schemas" table
+#             (id from a sequence, PK) and a row into a plain "versions"
+#             table (PK subject, version): bench/register_rate.sh's baseline
+#   sql-reg   pgbench -c4: SELECT registry.register_schema('sql-<client>', ...)
+#             (the SQL API, no HTTP; to split HTTP from registry cost)
+#   http-2w   wrk -t4 -c4 (4 keep-alive connections, one per wrk thread):
+#             POST /subjects/http-<thread>/versions, registry.http_workers = 2
+#   http-4w   the same with registry.http_workers = 4 (restart before/after)
+# All subjects are at compatibility NONE and each client has its own
+# subject.  Every schema is bench/register_rate.sh's 11-field record whose
+# last optional field is named after a counter (x<n> in SQL; x<tag>_<thread>_<n>
+# over HTTP), so each request registers a new schema and a new version.
+# Before the runs a "seed" subject gets 2,000 versions and the tables are
+# analyzed, so that the registry's saved SPI plans are made with real
+# statistics (on empty tables the generic plan of the by-fingerprint
+# lookup walks every version of the subject; see bench/README.md).
+# fsync as in bench/register_rate.sh (off unless FSYNC=on).  Each round runs
+# the four in that order, DURATION seconds each; medians over ROUNDS.
+#
+# Usage: bash bench/http_register.sh   (env: ROUNDS=3 DURATION=10 FSYNC=off|on)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/http_lib.sh"
+
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10}
+FSYNC=${FSYNC:-off}
+GOAL=0.5
+
+extra="fsync = $FSYNC"
+[ "$FSYNC" = on ] && extra="$extra
+synchronous_commit = on"
+http_cluster_start 2 "$extra"
+W=$(mktemp -d /tmp/registry-bench-http.XXXXXX)
+trap 'bench_cluster_stop; rm -rf "$W"' EXIT
+bench_machine
+echo "# fsync = $(bpsql -c 'SHOW fsync'), synchronous_commit = $(bpsql -c 'SHOW synchronous_commit'), ${DURATION}s per run, 4 clients"
+
+bpsql <<'SQL'
+CREATE SCHEMA bench;
+CREATE SEQUENCE bench.n;
+CREATE SEQUENCE bench.b_ids;
+CREATE TABLE bench.b_schemas (id bigint PRIMARY KEY, schema text NOT NULL);
+CREATE TABLE bench.b_versions (subject text, version bigint, schema_id bigint NOT NULL,
+                               PRIMARY KEY (subject, version));
+CREATE FUNCTION bench.new_schema(n text) RETURNS text LANGUAGE sql AS $$
+  SELECT format('{"type":"record","name":"Order","namespace":"com.example.bench","doc":"bench record",'
+    '"fields":[{"name":"id","type":"long"},{"name":"customer","type":"string"},'
+    '{"name":"amount","type":{"type":"bytes","logicalType":"decimal","precision":12,"scale":2}},'
+    '{"name":"currency","type":{"type":"enum","name":"Currency","symbols":["EUR","USD","GBP","JPY"]}},'
+    '{"name":"created","type":{"type":"long","logicalType":"timestamp-millis"}},'
+    '{"name":"tags","type":{"type":"array","items":"string"},"default":[]},'
+    '{"name":"attrs","type":{"type":"map","values":"string"},"default":{}},'
+    '{"name":"note","type":["null","string"],"default":null},'
+    '{"name":"qty","type":"int","default":1},'
+    '{"name":"status","type":"string","default":"new"},'
+    '{"name":"x%s","type":["null","string"],"default":null}]}', n) $$;
+DO $$
+BEGIN
+  FOR c IN 0 .. 4 LOOP
+    PERFORM registry.set_compatibility('NONE', 'sql-' || c);
+    PERFORM registry.set_compatibility('NONE', 'http-' || c);
+  END LOOP;
+  PERFORM registry.set_compatibility('NONE', 'seed');
+  FOR k IN 1 .. 2000 LOOP
+    PERFORM registry.register_schema('seed', bench.new_schema('seed' || k));
+  END LOOP;
+END $$;
+VACUUM ANALYZE;
+SQL
+echo "# schema text: $(bpsql -c "SELECT length(bench.new_schema('123456'))") B (SQL), ~5 B more over HTTP"
+
+cat >"$W/baseline.sql" <<'PGB'
+WITH s AS (INSERT INTO bench.b_schemas (id, schema) SELECT nextval('bench.b_ids'), bench.new_schema(nextval('bench.n')::text) RETURNING id)
+INSERT INTO bench.b_versions (subject, version, schema_id) SELECT 'c' || :client_id, id, id FROM s;
+PGB
+cat >"$W/sql-reg.sql" <<'PGB'
+SELECT registry.register_schema('sql-' || :client_id, bench.new_schema(nextval('bench.n')::text));
+PGB
+
+# the HTTP body: {"schema": <the same text, JSON-escaped>}, x<n> made distinct
+schema=$(bpsql -c "SELECT bench.new_schema('@N@')")
+body=$(python3 -c 'import json,sys; print(json.dumps({"schema": sys.argv[1]}))' "$schema")
+pre=${body%%@N@*}
+post=${body#*@N@}
+cat >"$W/reg.lua" <<LUA
+local pre = [==[$pre]==]
+local post = [==[$post]==]
+local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
+local n = 0
+function setup(thread)
+	n = n + 1
+	thread:set("tid", n)
+end
+function init(args)
+	tag = args[1] or "t"
+	cnt = 0
+end
+function request()
+	cnt = cnt + 1
+	return wrk.format("POST", "/subjects/http-" .. tid .. "/versions", headers,
+		pre .. tag .. "_" .. tid .. "_" .. cnt .. post)
+end
+function done(summary, latency, requests)
+	local e = summary.errors
+	io.write(string.format("RESULT %d %d %.1f %.1f %d %d\n", summary.requests, summary.duration,
+		latency:percentile(50), latency:percentile(99), e.status,
+		e.connect + e.read + e.write + e.timeout))
+end
+LUA
+curl -sf -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
+	--data "${pre}probe${post}" "http://127.0.0.1:$HTTP_PORT/subjects/http-0/versions" >/dev/null ||
+	{ echo "probe registration over HTTP failed" >&2; exit 1; }
+
+: >"$W/results"
+pgb() {	# NAME ROUND SECONDS
+	local out
+	out=$(pgbench -n -M prepared -c 4 -j 4 -T "$3" -f "$W/$1.sql" 2>&1) || { echo "$out" >&2; exit 1; }
+	echo "$out" | grep -q "number of failed transactions: 0" || { echo "$out" >&2; exit 1; }
+	echo "$1 $2 $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') $(echo "$out" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') 0 0" >>"$W/results"
+}
+httprun() {	# NAME ROUND SECONDS TAG
+	local out
+	out=$(wrk -t4 -c4 -d"$3"s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "$4") || { echo "$out" >&2; exit 1; }
+	echo "$out" | awk -v n="$1" -v r="$2" '/^RESULT/ {printf "%s %s %.1f %.3f %d %d\n", n, r, $2 / ($3 / 1e6), $4 / 1000, $6, $7}' >>"$W/results"
+}
+
+echo "# warm-up (2 s each, not reported)"
+pgbench -n -M prepared -c 4 -j 4 -T 2 -f "$W/baseline.sql" >/dev/null 2>&1
+pgbench -n -M prepared -c 4 -j 4 -T 2 -f "$W/sql-reg.sql" >/dev/null 2>&1
+wrk -t4 -c4 -d2s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- w >/dev/null
+for r in $(seq "$ROUNDS"); do
+	pgb baseline "$r" "$DURATION"
+	pgb sql-reg "$r" "$DURATION"
+	httprun http-2w "$r" "$DURATION" "r${r}a"
+	http_set_workers 4
+	wrk -t4 -c4 -d1s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "r${r}w" >/dev/null
+	httprun http-4w "$r" "$DURATION" "r${r}b"
+	http_set_workers 2
+	wrk -t4 -c4 -d1s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "r${r}v" >/dev/null
+	echo "# round $r done"
+done
+
+echo
+python3 - "$W/results" "$GOAL" <<'PY'
+import sys, statistics as st
+R = {}
+for l in open(sys.argv[1]):
+    name, rnd, tps, lat, non2xx, sock = l.split()
+    R.setdefault(name, []).append((float(tps), float(lat), int(non2xx), int(sock)))
+goal = float(sys.argv[2])
+base = st.median(x[0] for x in R["baseline"])
+print("# 4 clients; median of %d rounds; latency = pgbench average / wrk p50 (ms)" % len(R["baseline"]))
+print("%-9s %9s %11s %8s %7s %8s  %s" % ("run", "tps", "x_baseline", "lat_ms", "non2xx", "sockerr", "tps per round"))
+for n in ("baseline", "sql-reg", "http-2w", "http-4w"):
+    v = R[n]
+    t = st.median(x[0] for x in v)
+    print("%-9s %9.0f %11.2f %8.2f %7d %8d  [%s]" % (n, t, t / base, st.median(x[1] for x in v),
+          sum(x[2] for x in v), sum(x[3] for x in v), " ".join("%.0f" % x[0] for x in v)))
+h = st.median(x[0] for x in R["http-2w"])
+s = st.median(x[0] for x in R["sql-reg"])
+print()
+print("http-2w / baseline  %.2fx  (goal >= %.1fx: %s)" % (h / base, goal, "met" if h / base >= goal else "NOT MET"))
+print("http-2w / sql-reg   %.2fx  (cost of the HTTP layer and of 2 workers serving 4 clients)" % (h / s))
+print("http-4w / http-2w   %.2fx" % (st.median(x[0] for x in R["http-4w"]) / h))
+print("sql-reg / baseline  %.2fx" % (s / base))
+PY
+echo "# versions at the end: $(bpsql -c "SELECT string_agg(subject || '=' || n, ' ' ORDER BY subject) FROM (SELECT subject, count(*) n FROM registry.subject_versions GROUP BY subject) t")"
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
