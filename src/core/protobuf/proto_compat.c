@@ -1,0 +1,1996 @@
+/*-------------------------------------------------------------------------
+ *
+ * proto_compat.c
+ *	  Can a Protobuf reader schema read data written with a writer schema?
+ *
+ * Confluent answers with a structural diff of the two .proto files, the
+ * writer being its "original" and the reader its "update", and reports
+ * every difference whose type is not in its set of compatible changes
+ * (compat-rules.md section 2).  This file reproduces that diff from the
+ * behaviour described there, over our model: libprotoc's linked
+ * FileDescriptorSet rather than Wire's parse tree.  What Wire sees and a
+ * descriptor does not say directly is rebuilt here:
+ *
+ *	- labels: Wire keeps the label word as written, or none.  A proto3
+ *	  field without a label (LABEL_OPTIONAL, no proto3_optional) and every
+ *	  member of a real oneof have no label; `optional` (proto2, or proto3
+ *	  with proto3_optional), `repeated` and `required` have theirs;
+ *	- proto3 `optional` fields are top-level fields, their synthetic oneofs
+ *	  do not exist;
+ *	- map fields are `map<K, V>`, their map-entry messages do not exist as
+ *	  types (nor do group bodies: Wire keeps groups apart from fields and
+ *	  nested types, and Confluent's diff never looks at them);
+ *	- type names are already fully qualified, so no scope lookup is needed.
+ *
+ * Where Confluent iterates a Java HashSet (message and enum names of one
+ * scope, enum constant numbers) we reproduce java.util.HashMap's iteration
+ * order: buckets by String.hashCode()/Integer.hashCode() spread over the
+ * table size the set ends up with, insertion order within a bucket.  Only
+ * the order of messages depends on it.
+ *
+ * A message type used by a field is diffed again in a sub-context (at the
+ * paths of its own local name) unless both sides are the same
+ * schema-reference version; Confluent decides that by (subject, version),
+ * which our model does not carry, so we skip when both types come from
+ * the main files, or from imported files that are byte-identical along
+ * with everything they import (the diff of identical bodies is empty, so
+ * the result is the same and the common unchanged-reference case stays
+ * linear).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rg_protobuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* deeper nesting than this is reported instead of risking the C stack */
+#define PD_MAX_DEPTH 1000
+/* message bodies compared before we give up (cyclic-free fan-out blowup) */
+#define PD_MAX_WORK 500000L
+
+#define PD_UNEXPECTED "Unexpected exception during compatibility check: "
+
+typedef Google__Protobuf__FileDescriptorProto pc_file;
+typedef Google__Protobuf__DescriptorProto pc_msg;
+typedef Google__Protobuf__FieldDescriptorProto pc_field;
+typedef Google__Protobuf__EnumDescriptorProto pc_enum;
+
+#define T(x) GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_##x
+#define L(x) GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_##x
+
+/* Confluent's Difference.Type */
+typedef enum pd_type
+{
+	PD_PACKAGE_CHANGED,
+	PD_MESSAGE_ADDED,
+	PD_MESSAGE_REMOVED,
+	PD_MESSAGE_MOVED,
+	PD_ENUM_ADDED,
+	PD_ENUM_REMOVED,
+	PD_ENUM_CONST_ADDED,
+	PD_ENUM_CONST_CHANGED,
+	PD_ENUM_CONST_REMOVED,
+	PD_FIELD_ADDED,
+	PD_FIELD_REMOVED,
+	PD_FIELD_NAME_CHANGED,
+	PD_FIELD_KIND_CHANGED,
+	PD_FIELD_SCALAR_KIND_CHANGED,
+	PD_FIELD_NAMED_TYPE_CHANGED,
+	PD_FIELD_NUMERIC_LABEL_CHANGED,
+	PD_FIELD_STRING_OR_BYTES_LABEL_CHANGED,
+	PD_REQUIRED_FIELD_ADDED,
+	PD_REQUIRED_FIELD_REMOVED,
+	PD_ONEOF_ADDED,
+	PD_ONEOF_REMOVED,
+	PD_ONEOF_FIELD_ADDED,
+	PD_ONEOF_FIELD_REMOVED,
+	PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL,
+	PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF,
+	PD_FIELD_MOVED_TO_EXISTING_ONEOF,
+	PD_N_TYPES
+} pd_type;
+
+static const struct
+{
+	const char *name;
+	bool		compatible;
+	/* the description before and after the path; NULL: "" */
+	const char *pre;
+	const char *post;
+}			pd_types[PD_N_TYPES] = {
+	[PD_PACKAGE_CHANGED] = {"PACKAGE_CHANGED", false,
+		"The package at '", "' in the %s schema does not match the package in the %s schema"},
+	[PD_MESSAGE_ADDED] = {"MESSAGE_ADDED", true, NULL, NULL},
+	[PD_MESSAGE_REMOVED] = {"MESSAGE_REMOVED", false,
+		"The %s schema is missing a MESSAGE type at path '", "' in the %s schema"},
+	[PD_MESSAGE_MOVED] = {"MESSAGE_MOVED", true, NULL, NULL},
+	[PD_ENUM_ADDED] = {"ENUM_ADDED", true, NULL, NULL},
+	[PD_ENUM_REMOVED] = {"ENUM_REMOVED", true, NULL, NULL},
+	[PD_ENUM_CONST_ADDED] = {"ENUM_CONST_ADDED", true, NULL, NULL},
+	[PD_ENUM_CONST_CHANGED] = {"ENUM_CONST_CHANGED", true, NULL, NULL},
+	[PD_ENUM_CONST_REMOVED] = {"ENUM_CONST_REMOVED", true, NULL, NULL},
+	[PD_FIELD_ADDED] = {"FIELD_ADDED", true, NULL, NULL},
+	[PD_FIELD_REMOVED] = {"FIELD_REMOVED", true, NULL, NULL},
+	[PD_FIELD_NAME_CHANGED] = {"FIELD_NAME_CHANGED", true, NULL, NULL},
+	[PD_FIELD_KIND_CHANGED] = {"FIELD_KIND_CHANGED", false,
+		"The type of a field at path '", "' in the %s schema does not match the %s schema"},
+	[PD_FIELD_SCALAR_KIND_CHANGED] = {"FIELD_SCALAR_KIND_CHANGED", false,
+		"The kind of a SCALAR field at path '", "' in the %s schema does not match its kind in the %s schema"},
+	[PD_FIELD_NAMED_TYPE_CHANGED] = {"FIELD_NAMED_TYPE_CHANGED", false,
+		"The type of a MESSAGE field at path '", "' in the %s schema does not match its type in the %s schema"},
+	[PD_FIELD_NUMERIC_LABEL_CHANGED] = {"FIELD_NUMERIC_LABEL_CHANGED", false,
+		"The label for a NUMERIC field at path '", "' in the %s schema does not match its label in the %s schema"},
+	[PD_FIELD_STRING_OR_BYTES_LABEL_CHANGED] = {"FIELD_STRING_OR_BYTES_LABEL_CHANGED", true, NULL, NULL},
+	[PD_REQUIRED_FIELD_ADDED] = {"REQUIRED_FIELD_ADDED", false,
+		"A required field  at path '", "' in the %s schema is missing in the %s schema"},
+	[PD_REQUIRED_FIELD_REMOVED] = {"REQUIRED_FIELD_REMOVED", false,
+		"The %s schema is missing a required field at path: '", "' in the %s schema"},
+	[PD_ONEOF_ADDED] = {"ONEOF_ADDED", true, NULL, NULL},
+	[PD_ONEOF_REMOVED] = {"ONEOF_REMOVED", true, NULL, NULL},
+	[PD_ONEOF_FIELD_ADDED] = {"ONEOF_FIELD_ADDED", true, NULL, NULL},
+	[PD_ONEOF_FIELD_REMOVED] = {"ONEOF_FIELD_REMOVED", false,
+		"The %s schema is missing a oneof field at path '", "' in the %s schema"},
+	[PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL] = {"ONEOF_FIELD_MOVED_TO_TOP_LEVEL", true,
+		"The oneof field at path '", "' in the %s schema was moved out of its oneof to a top-level field in the %s schema"},
+	[PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF] = {"MULTIPLE_FIELDS_MOVED_TO_ONEOF", false,
+		"Multiple fields in the oneof at path '", "' in the %s schema are outside a oneof in the %s schema"},
+	[PD_FIELD_MOVED_TO_EXISTING_ONEOF] = {"FIELD_MOVED_TO_EXISTING_ONEOF", false,
+		"A field in the oneof at path '", "' in the %s schema is outside an existing oneof in the %s schema"},
+};
+
+/* ----------------------------------------------------------------------
+ * String -> pointer map in an arena (open addressing)
+ * ---------------------------------------------------------------------- */
+
+typedef struct pd_map
+{
+	const char **keys;
+	void	  **vals;
+	size_t		cap;			/* a power of two, or 0 */
+	size_t		used;
+} pd_map;
+
+static uint64_t
+str_hash(const char *s)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	while (*s)
+	{
+		h ^= (unsigned char) *s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static void *
+map_get(const pd_map *m, const char *key)
+{
+	size_t		i;
+
+	if (m->cap == 0 || key == NULL)
+		return NULL;
+	for (i = str_hash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (strcmp(m->keys[i], key) == 0)
+			return m->vals[i];
+	return NULL;
+}
+
+/* insert or replace; false on OOM */
+static bool
+map_put(rg_arena *a, pd_map *m, const char *key, void *val)
+{
+	size_t		i;
+
+	if ((m->used + 1) * 2 > m->cap)
+	{
+		size_t		ncap = m->cap ? m->cap * 2 : 64;
+		const char **nk = rg_arena_alloc(a, ncap * sizeof(*nk));
+		void	  **nv = rg_arena_alloc(a, ncap * sizeof(*nv));
+
+		if (nk == NULL || nv == NULL)
+			return false;
+		for (i = 0; i < m->cap; i++)
+		{
+			size_t		j;
+
+			if (m->keys[i] == NULL)
+				continue;
+			for (j = str_hash(m->keys[i]) & (ncap - 1); nk[j]; j = (j + 1) & (ncap - 1))
+				;
+			nk[j] = m->keys[i];
+			nv[j] = m->vals[i];
+		}
+		m->keys = nk;
+		m->vals = nv;
+		m->cap = ncap;
+	}
+	for (i = str_hash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (strcmp(m->keys[i], key) == 0)
+		{
+			m->vals[i] = val;
+			return true;
+		}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->used++;
+	return true;
+}
+
+/* ----------------------------------------------------------------------
+ * The model: files and the type table of one side
+ * ---------------------------------------------------------------------- */
+
+typedef struct pd_file
+{
+	const pc_file *fd;
+	int			index;			/* in the set */
+	bool		is_main;
+	bool		proto3;			/* labels are implicit unless written */
+	const char *package;		/* "" when none */
+} pd_file;
+
+/* a message or enum of one side, by full name (no leading '.') */
+typedef struct pd_entry
+{
+	const char *full_name;
+	const pd_file *file;
+	const pc_msg *msg;			/* exactly one of msg/enm */
+	const pc_enum *enm;
+	bool		is_map;			/* message with option map_entry = true */
+	const pc_field *key;
+	const pc_field *value;
+} pd_entry;
+
+typedef struct pd_side
+{
+	const rg_proto_parsed *model;
+	pd_file    *files;
+	int			n_files;
+	pd_map		types;			/* full name -> pd_entry */
+	pd_map		files_by_name;	/* file name -> pd_file */
+} pd_side;
+
+/* ----------------------------------------------------------------------
+ * The diff state
+ * ---------------------------------------------------------------------- */
+
+typedef struct pd_diff
+{
+	pd_type		type;
+	const char *path;
+} pd_diff;
+
+typedef struct pd_list
+{
+	pd_diff    *items;
+	int			n;
+	int			cap;
+} pd_list;
+
+/* Confluent's Context: a difference list and the current path */
+typedef struct pd_ctx
+{
+	pd_list    *diffs;
+	const char **path;
+	int			depth_path;
+	int			cap_path;
+} pd_ctx;
+
+typedef struct pd_checker
+{
+	rg_arena   *arena;
+	pd_side		orig;
+	pd_side		upd;
+	/* original messages being compared (Confluent's SchemaScope set) */
+	const pc_msg **stack;
+	int			n_stack;
+	int			cap_stack;
+	int			depth;
+	long		work;
+	/* file_same memo: n_orig_files x n_upd_files, 0 unknown, 1 same, 2 not */
+	unsigned char *same_memo;
+	bool		oom;
+	const char *failure;
+} pd_checker;
+
+static void compare_message(pd_checker *c, pd_ctx *ctx,
+							const pc_msg *om, const pd_file *of, const char *oscope,
+							const pc_msg *um, const pd_file *uf, const char *uscope);
+
+static char *
+pd_strdup(pd_checker *c, const char *s)
+{
+	char	   *r = rg_arena_strdup(c->arena, s);
+
+	if (r == NULL)
+		c->oom = true;
+	return r;
+}
+
+static char *
+join_name(pd_checker *c, const char *scope, const char *name)
+{
+	size_t		ls = scope ? strlen(scope) : 0;
+	size_t		ln = strlen(name);
+	char	   *r;
+
+	if (ls == 0)
+		return pd_strdup(c, name);
+	r = rg_arena_alloc(c->arena, ls + ln + 2);
+	if (r == NULL)
+	{
+		c->oom = true;
+		return NULL;
+	}
+	memcpy(r, scope, ls);
+	r[ls] = '.';
+	memcpy(r + ls + 1, name, ln + 1);
+	return r;
+}
+
+static void
+path_push(pd_checker *c, pd_ctx *ctx, const char *tok)
+{
+	if (ctx->depth_path == ctx->cap_path)
+	{
+		int			ncap = ctx->cap_path ? ctx->cap_path * 2 : 16;
+		const char **np = rg_arena_alloc(c->arena, ncap * sizeof(*np));
+
+		if (np == NULL)
+		{
+			c->oom = true;
+			return;
+		}
+		if (ctx->depth_path)
+			memcpy(np, ctx->path, ctx->depth_path * sizeof(*np));
+		ctx->path = np;
+		ctx->cap_path = ncap;
+	}
+	ctx->path[ctx->depth_path++] = tok ? tok : "";
+}
+
+static void
+path_pop(pd_ctx *ctx)
+{
+	if (ctx->depth_path > 0)
+		ctx->depth_path--;
+}
+
+static const char *
+tag_token(pd_checker *c, int32_t tag)
+{
+	char		num[16];
+
+	snprintf(num, sizeof(num), "%d", (int) tag);
+	return pd_strdup(c, num);
+}
+
+static void
+list_add(pd_checker *c, pd_list *l, pd_type type, const char *path)
+{
+	if (l->n == l->cap)
+	{
+		int			ncap = l->cap ? l->cap * 2 : 16;
+		pd_diff    *ni = rg_arena_alloc(c->arena, ncap * sizeof(*ni));
+
+		if (ni == NULL)
+		{
+			c->oom = true;
+			return;
+		}
+		if (l->n)
+			memcpy(ni, l->items, l->n * sizeof(*ni));
+		l->items = ni;
+		l->cap = ncap;
+	}
+	l->items[l->n].type = type;
+	l->items[l->n].path = path;
+	l->n++;
+}
+
+/* ctx.addDifference: "#/" + the path joined with '/' */
+static void
+add_diff(pd_checker *c, pd_ctx *ctx, pd_type type)
+{
+	size_t		len = 3;
+	char	   *p;
+	char	   *q;
+	int			i;
+
+	for (i = 0; i < ctx->depth_path; i++)
+		len += strlen(ctx->path[i]) + 1;
+	p = rg_arena_alloc(c->arena, len);
+	if (p == NULL)
+	{
+		c->oom = true;
+		return;
+	}
+	q = p;
+	*q++ = '#';
+	*q++ = '/';
+	for (i = 0; i < ctx->depth_path; i++)
+	{
+		size_t		l = strlen(ctx->path[i]);
+
+		if (i)
+			*q++ = '/';
+		memcpy(q, ctx->path[i], l);
+		q += l;
+	}
+	*q = '\0';
+	list_add(c, ctx->diffs, type, p);
+}
+
+static void
+add_diff_at(pd_checker *c, pd_ctx *ctx, const char *tok, pd_type type)
+{
+	path_push(c, ctx, tok);
+	add_diff(c, ctx, type);
+	path_pop(ctx);
+}
+
+static bool
+list_compatible(const pd_list *l)
+{
+	int			i;
+
+	for (i = 0; i < l->n; i++)
+		if (!pd_types[l->items[i].type].compatible)
+			return false;
+	return true;
+}
+
+/* ----------------------------------------------------------------------
+ * java.util.HashMap iteration order
+ * ---------------------------------------------------------------------- */
+
+/* String.hashCode() over the UTF-16 code units of a UTF-8 string */
+static uint32_t
+java_string_hash(const char *s)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	uint32_t	h = 0;
+
+	while (*p)
+	{
+		uint32_t	cp;
+		int			n;
+
+		if (*p < 0x80)
+		{
+			cp = *p;
+			n = 1;
+		}
+		else if ((*p & 0xE0) == 0xC0 && p[1])
+		{
+			cp = ((uint32_t) (*p & 0x1F) << 6) | (p[1] & 0x3F);
+			n = 2;
+		}
+		else if ((*p & 0xF0) == 0xE0 && p[1] && p[2])
+		{
+			cp = ((uint32_t) (*p & 0x0F) << 12) | ((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+			n = 3;
+		}
+		else if ((*p & 0xF8) == 0xF0 && p[1] && p[2] && p[3])
+		{
+			cp = ((uint32_t) (*p & 0x07) << 18) | ((uint32_t) (p[1] & 0x3F) << 12) |
+				((uint32_t) (p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+			n = 4;
+		}
+		else
+		{
+			cp = 0xFFFD;
+			n = 1;
+		}
+		if (cp >= 0x10000)
+		{
+			cp -= 0x10000;
+			h = 31 * h + (0xD800 + (cp >> 10));
+			h = 31 * h + (0xDC00 + (cp & 0x3FF));
+		}
+		else
+			h = 31 * h + cp;
+		p += n;
+	}
+	return h;
+}
+
+/* HashMap.hash(): the hash code with its high half folded in */
+static uint32_t
+java_spread(uint32_t h)
+{
+	return h ^ (h >> 16);
+}
+
+static uint32_t
+java_table_size_for(uint32_t c)
+{
+	uint32_t	n = 1;
+
+	while (n < c && n < (1u << 30))
+		n <<= 1;
+	return n;
+}
+
+/*
+ * Insert n distinct keys (their spread hashes, in insertion order) into a
+ * HashMap whose first table has init_cap buckets; return the table size
+ * it ends with.  Resizes happen when the size passes 3/4 of the table and
+ * when a bucket of a table under 64 reaches 9 entries (treeifyBin resizes
+ * instead of building a tree there).  Real tree bins (64+ buckets, 9+
+ * collisions) reorder a bucket and are not modelled.
+ */
+static uint32_t
+java_final_cap(pd_checker *c, const uint32_t *hash, int n, uint32_t init_cap)
+{
+	uint32_t	cap = init_cap;
+	uint32_t   *counts = NULL;
+	int			size = 0;
+	int			i;
+	int			j;
+	uint32_t	counts_cap = 0;
+
+	for (i = 0; i < n; i++)
+	{
+		uint32_t	b;
+		bool		grow = false;
+
+		if (counts_cap != cap)
+		{
+			counts = rg_arena_alloc(c->arena, cap * sizeof(uint32_t));
+			if (counts == NULL)
+			{
+				c->oom = true;
+				return cap;
+			}
+			counts_cap = cap;
+			for (j = 0; j < i; j++)
+				counts[hash[j] & (cap - 1)]++;
+		}
+		b = hash[i] & (cap - 1);
+		if (counts[b] >= 8 && cap < 64)
+			grow = true;
+		counts[b]++;
+		if (grow)
+			cap <<= 1;
+		size++;
+		if ((uint32_t) size > cap / 4 * 3)
+			cap <<= 1;
+	}
+	return cap;
+}
+
+typedef struct pd_okey
+{
+	uint32_t	bucket;
+	int			seq;
+	int			item;
+} pd_okey;
+
+static int
+okey_cmp(const void *a, const void *b)
+{
+	const pd_okey *x = a;
+	const pd_okey *y = b;
+
+	if (x->bucket != y->bucket)
+		return x->bucket < y->bucket ? -1 : 1;
+	return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+/*
+ * Iteration order of a HashMap built by put()ing keys (spread hashes
+ * hash[0..n-1], distinct) in order into `new HashMap<>()` (init_cap 16),
+ * or of `new HashSet<>(c)` when init_cap comes from c's size: fills
+ * order[] with indexes into hash[].
+ */
+static void
+java_order(pd_checker *c, const uint32_t *hash, int n, uint32_t init_cap, int *order)
+{
+	uint32_t	cap = java_final_cap(c, hash, n, init_cap);
+	pd_okey    *k;
+	int			i;
+
+	if (n == 0)
+		return;
+	k = rg_arena_alloc(c->arena, n * sizeof(*k));
+	if (k == NULL)
+	{
+		c->oom = true;
+		for (i = 0; i < n; i++)
+			order[i] = i;
+		return;
+	}
+	for (i = 0; i < n; i++)
+	{
+		k[i].bucket = hash[i] & (cap - 1);
+		k[i].seq = i;
+		k[i].item = i;
+	}
+	qsort(k, n, sizeof(*k), okey_cmp);
+	for (i = 0; i < n; i++)
+		order[i] = k[i].item;
+}
+
+/*
+ * The first table of new HashSet<>(c) for a c of n elements.  JDK 19 and
+ * later: HashMap.newHashMap(max(n, 12)), i.e. ceil(max(n, 12) / 0.75)
+ * rounded up to a power of two; JDK 17 and earlier (build with
+ * -DPD_JDK17_HASHSET): max((int) (n / .75f) + 1, 16), so 12 elements get
+ * 32 buckets instead of 16.  Only scopes of 12+ names can tell them apart.
+ */
+static uint32_t
+java_set_init_cap(int n)
+{
+#ifdef PD_JDK17_HASHSET
+	int			want = (int) ((float) n / 0.75f) + 1;
+
+	if (want < 16)
+		want = 16;
+	return java_table_size_for((uint32_t) want);
+#else
+	long		m = n > 12 ? n : 12;
+
+	return java_table_size_for((uint32_t) ((m * 4 + 2) / 3));
+#endif
+}
+
+/*
+ * The iteration order of the union of two key lists as Confluent builds
+ * it: HashMap a (keys ka, hashes ha, in put order), HashMap b likewise,
+ * then new HashSet<>(a.keySet()) and addAll(b.keySet()).  in_a[i] tells
+ * whether b's key i is also in a.  Writes the union as (side, index)
+ * pairs: side 0 = a, 1 = b (only b's keys not in a).
+ */
+static int
+java_union_order(pd_checker *c,
+				 const uint32_t *ha, int na,
+				 const uint32_t *hb, int nb, const bool *b_in_a,
+				 int *out_side, int *out_index)
+{
+	int		   *oa = rg_arena_alloc(c->arena, (na + 1) * sizeof(int));
+	int		   *ob = rg_arena_alloc(c->arena, (nb + 1) * sizeof(int));
+	uint32_t   *hs = rg_arena_alloc(c->arena, (na + nb + 1) * sizeof(uint32_t));
+	int		   *side = rg_arena_alloc(c->arena, (na + nb + 1) * sizeof(int));
+	int		   *idx = rg_arena_alloc(c->arena, (na + nb + 1) * sizeof(int));
+	int		   *os = rg_arena_alloc(c->arena, (na + nb + 1) * sizeof(int));
+	int			n = 0;
+	int			i;
+
+	if (!oa || !ob || !hs || !side || !idx || !os)
+	{
+		c->oom = true;
+		return 0;
+	}
+	java_order(c, ha, na, 16, oa);
+	java_order(c, hb, nb, 16, ob);
+	for (i = 0; i < na; i++)
+	{
+		hs[n] = ha[oa[i]];
+		side[n] = 0;
+		idx[n] = oa[i];
+		n++;
+	}
+	for (i = 0; i < nb; i++)
+	{
+		if (b_in_a[ob[i]])
+			continue;
+		hs[n] = hb[ob[i]];
+		side[n] = 1;
+		idx[n] = ob[i];
+		n++;
+	}
+	java_order(c, hs, n, java_set_init_cap(na), os);
+	for (i = 0; i < n; i++)
+	{
+		out_side[i] = side[os[i]];
+		out_index[i] = idx[os[i]];
+	}
+	return n;
+}
+
+/* ----------------------------------------------------------------------
+ * Building the side
+ * ---------------------------------------------------------------------- */
+
+static bool
+is_map_entry(const pc_msg *m)
+{
+	return m->options && m->options->has_map_entry && m->options->map_entry;
+}
+
+static bool
+collect_types(pd_checker *c, pd_side *s, const pd_file *f, const char *scope,
+			  const pc_msg *const *msgs, size_t n_msgs,
+			  const pc_enum *const *enums, size_t n_enums, int depth)
+{
+	size_t		i;
+
+	if (depth > PD_MAX_DEPTH)
+	{
+		c->failure = "schema nested too deeply";
+		return false;
+	}
+	for (i = 0; i < n_enums; i++)
+	{
+		pd_entry   *e = rg_arena_alloc(c->arena, sizeof(*e));
+
+		if (e == NULL)
+			return false;
+		if (enums[i]->name == NULL)
+			continue;
+		e->full_name = join_name(c, scope, enums[i]->name);
+		e->file = f;
+		e->enm = enums[i];
+		if (e->full_name == NULL || !map_put(c->arena, &s->types, e->full_name, e))
+			return false;
+	}
+	for (i = 0; i < n_msgs; i++)
+	{
+		const pc_msg *m = msgs[i];
+		pd_entry   *e = rg_arena_alloc(c->arena, sizeof(*e));
+		size_t		j;
+
+		if (e == NULL)
+			return false;
+		if (m->name == NULL)
+			continue;
+		e->full_name = join_name(c, scope, m->name);
+		e->file = f;
+		e->msg = m;
+		e->is_map = is_map_entry(m);
+		if (e->is_map)
+		{
+			for (j = 0; j < m->n_field; j++)
+			{
+				if (m->field[j]->name && strcmp(m->field[j]->name, "key") == 0)
+					e->key = m->field[j];
+				else if (m->field[j]->name && strcmp(m->field[j]->name, "value") == 0)
+					e->value = m->field[j];
+			}
+			if (e->key == NULL || e->value == NULL)
+				e->is_map = false;
+		}
+		if (e->full_name == NULL || !map_put(c->arena, &s->types, e->full_name, e))
+			return false;
+		if (!collect_types(c, s, f, e->full_name,
+						   (const pc_msg *const *) m->nested_type, m->n_nested_type,
+						   (const pc_enum *const *) m->enum_type, m->n_enum_type,
+						   depth + 1))
+			return false;
+	}
+	return true;
+}
+
+static bool
+build_side(pd_checker *c, pd_side *s, const rg_proto_parsed *model)
+{
+	const Google__Protobuf__FileDescriptorSet *set = model->set;
+	int			n = set ? (int) set->n_file : 0;
+	int			i;
+	bool		have_main = false;
+
+	s->model = model;
+	s->files = rg_arena_alloc(c->arena, (n + 1) * sizeof(pd_file));
+	if (s->files == NULL)
+		return false;
+	s->n_files = n;
+	for (i = 0; i < n; i++)
+	{
+		const pc_file *fd = set->file[i];
+		pd_file    *f = &s->files[i];
+
+		f->fd = fd;
+		f->index = i;
+		f->is_main = (fd == model->file);
+		have_main |= f->is_main;
+		/* proto2 when the syntax is absent; editions behave like proto3 */
+		f->proto3 = fd->syntax != NULL && fd->syntax[0] != '\0' &&
+			strcmp(fd->syntax, "proto2") != 0;
+		f->package = fd->package ? fd->package : "";
+		if (fd->name && !map_put(c->arena, &s->files_by_name, fd->name, f))
+			return false;
+	}
+	if (!have_main && model->file != NULL)
+	{
+		/* the main file is not in the set: add it as one more file */
+		pd_file    *f = &s->files[n];
+
+		f->fd = model->file;
+		f->index = n;
+		f->is_main = true;
+		f->proto3 = model->file->syntax != NULL && model->file->syntax[0] != '\0' &&
+			strcmp(model->file->syntax, "proto2") != 0;
+		f->package = model->file->package ? model->file->package : "";
+		s->n_files = n + 1;
+	}
+	/* dependencies first, the main file last: its names win, as in Confluent */
+	for (i = 0; i < s->n_files; i++)
+	{
+		const pd_file *f = &s->files[i];
+
+		if (f->is_main)
+			continue;
+		if (!collect_types(c, s, f, f->package,
+						   (const pc_msg *const *) f->fd->message_type, f->fd->n_message_type,
+						   (const pc_enum *const *) f->fd->enum_type, f->fd->n_enum_type, 0))
+			return false;
+	}
+	for (i = 0; i < s->n_files; i++)
+	{
+		const pd_file *f = &s->files[i];
+
+		if (!f->is_main)
+			continue;
+		if (!collect_types(c, s, f, f->package,
+						   (const pc_msg *const *) f->fd->message_type, f->fd->n_message_type,
+						   (const pc_enum *const *) f->fd->enum_type, f->fd->n_enum_type, 0))
+			return false;
+	}
+	return true;
+}
+
+static const pd_file *
+main_file(const pd_side *s)
+{
+	int			i;
+
+	for (i = 0; i < s->n_files; i++)
+		if (s->files[i].is_main)
+			return &s->files[i];
+	return NULL;
+}
+
+/* ----------------------------------------------------------------------
+ * Are two imported files the same (bytes, and everything they import)?
+ * ---------------------------------------------------------------------- */
+
+static unsigned char *
+pack_file(const pc_file *fd, size_t *len)
+{
+	size_t		n = protobuf_c_message_get_packed_size(&fd->base);
+	unsigned char *buf = malloc(n ? n : 1);
+
+	if (buf == NULL)
+		return NULL;
+	*len = protobuf_c_message_pack(&fd->base, buf);
+	return buf;
+}
+
+static bool
+file_same(pd_checker *c, const pd_file *of, const pd_file *uf, int depth)
+{
+	unsigned char *memo;
+	unsigned char *a;
+	unsigned char *b;
+	size_t		la = 0;
+	size_t		lb = 0;
+	bool		same;
+	size_t		i;
+
+	if (of->is_main || uf->is_main || depth > 64)
+		return false;
+	memo = &c->same_memo[of->index * c->upd.n_files + uf->index];
+	if (*memo)
+		return *memo == 1;
+	*memo = 2;					/* provisional, against import cycles */
+	same = of->fd->name && uf->fd->name && strcmp(of->fd->name, uf->fd->name) == 0 &&
+		of->fd->n_dependency == uf->fd->n_dependency;
+	if (same)
+	{
+		a = pack_file(of->fd, &la);
+		b = pack_file(uf->fd, &lb);
+		same = a && b && la == lb && memcmp(a, b, la) == 0;
+		free(a);
+		free(b);
+	}
+	for (i = 0; same && i < of->fd->n_dependency; i++)
+	{
+		const pd_file *od = map_get(&c->orig.files_by_name, of->fd->dependency[i]);
+		const pd_file *ud = map_get(&c->upd.files_by_name, uf->fd->dependency[i]);
+
+		same = od && ud && file_same(c, od, ud, depth + 1);
+	}
+	*memo = same ? 1 : 2;
+	return same;
+}
+
+/* ----------------------------------------------------------------------
+ * Fields
+ * ---------------------------------------------------------------------- */
+
+typedef enum pd_label
+{
+	PL_NONE = 0,				/* no label word (Wire's null) */
+	PL_OPTIONAL,
+	PL_REQUIRED,
+	PL_REPEATED
+} pd_label;
+
+typedef enum pd_kind
+{
+	PK_SCALAR,					/* scalars and enums */
+	PK_MESSAGE,
+	PK_MAP
+} pd_kind;
+
+typedef enum pd_scalar
+{
+	PS_GENERAL_NUMBER,
+	PS_SIGNED_NUMBER,
+	PS_STRING_OR_BYTES,
+	PS_FIXED32,
+	PS_FIXED64,
+	PS_FLOAT,
+	PS_DOUBLE
+} pd_scalar;
+
+/* a field of a message as Wire sees it */
+typedef struct pd_field
+{
+	const pc_field *f;
+	int32_t		tag;
+	const char *oneof;			/* enclosing real oneof, or NULL */
+	pd_label	label;
+} pd_field;
+
+/* a message's fields (top-level and oneof members) and real oneofs */
+typedef struct pd_fields
+{
+	pd_field   *fields;			/* by ascending tag */
+	int			n;
+	const char **oneofs;		/* real oneofs in declaration order */
+	int			n_oneofs;
+} pd_fields;
+
+static int
+field_cmp(const void *a, const void *b)
+{
+	const pd_field *x = a;
+	const pd_field *y = b;
+
+	return x->tag < y->tag ? -1 : (x->tag > y->tag);
+}
+
+static const pd_entry *
+lookup_type(const pd_side *s, const char *type_name)
+{
+	if (type_name == NULL)
+		return NULL;
+	if (type_name[0] == '.')
+		type_name++;
+	return map_get(&s->types, type_name);
+}
+
+static bool
+is_group_body(const pc_field *const *fields, size_t n, const char *full_name)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		const char *tn = fields[i]->type_name;
+
+		if (fields[i]->type != T(GROUP) || tn == NULL)
+			continue;
+		if (tn[0] == '.')
+			tn++;
+		if (strcmp(tn, full_name) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool
+collect_fields(pd_checker *c, const pd_side *s, const pc_msg *m, const pd_file *file,
+			   pd_fields *out)
+{
+	bool	   *synthetic;
+	size_t		i;
+
+	memset(out, 0, sizeof(*out));
+	out->fields = rg_arena_alloc(c->arena, (m->n_field + 1) * sizeof(pd_field));
+	out->oneofs = rg_arena_alloc(c->arena, (m->n_oneof_decl + 1) * sizeof(char *));
+	synthetic = rg_arena_alloc(c->arena, (m->n_oneof_decl + 1) * sizeof(bool));
+	if (!out->fields || !out->oneofs || !synthetic)
+	{
+		c->oom = true;
+		return false;
+	}
+	/* a oneof holding a proto3 `optional` field is synthetic */
+	for (i = 0; i < m->n_field; i++)
+	{
+		const pc_field *f = m->field[i];
+
+		if (f->has_oneof_index && f->oneof_index >= 0 &&
+			(size_t) f->oneof_index < m->n_oneof_decl && f->proto3_optional)
+			synthetic[f->oneof_index] = true;
+	}
+	for (i = 0; i < m->n_oneof_decl; i++)
+		if (!synthetic[i])
+			out->oneofs[out->n_oneofs++] = m->oneof_decl[i]->name ? m->oneof_decl[i]->name : "";
+	for (i = 0; i < m->n_field; i++)
+	{
+		const pc_field *f = m->field[i];
+		pd_field   *pf;
+		const pd_entry *te;
+
+		/* Wire keeps groups apart from fields */
+		if (f->type == T(GROUP))
+			continue;
+		pf = &out->fields[out->n++];
+		pf->f = f;
+		pf->tag = f->number;
+		if (f->has_oneof_index && f->oneof_index >= 0 &&
+			(size_t) f->oneof_index < m->n_oneof_decl && !synthetic[f->oneof_index])
+			pf->oneof = m->oneof_decl[f->oneof_index]->name ? m->oneof_decl[f->oneof_index]->name : "";
+		te = (f->type == T(MESSAGE)) ? lookup_type(s, f->type_name) : NULL;
+		if (pf->oneof != NULL || (te && te->is_map))
+			pf->label = PL_NONE;
+		else if (f->label == L(REPEATED))
+			pf->label = PL_REPEATED;
+		else if (f->label == L(REQUIRED))
+			pf->label = PL_REQUIRED;
+		else if (!file->proto3 || f->proto3_optional)
+			pf->label = PL_OPTIONAL;
+		else
+			pf->label = PL_NONE;
+	}
+	qsort(out->fields, out->n, sizeof(pd_field), field_cmp);
+	return true;
+}
+
+static const pd_field *
+find_tag(const pd_fields *fs, int32_t tag)
+{
+	int			lo = 0;
+	int			hi = fs->n - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (fs->fields[mid].tag == tag)
+			return &fs->fields[mid];
+		if (fs->fields[mid].tag < tag)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+static bool
+has_oneof(const pd_fields *fs, const char *name)
+{
+	int			i;
+
+	for (i = 0; i < fs->n_oneofs; i++)
+		if (strcmp(fs->oneofs[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* A field's type as FieldSchemaDiff sees it (after map-entry replacement) */
+typedef struct pd_ptype
+{
+	pd_kind		kind;
+	pd_scalar	scalar;			/* PK_SCALAR */
+	const pd_entry *named;		/* message (or enum) entry; NULL if none */
+	const char *name;			/* the type name as linked, for unresolved types */
+	const pc_field *key;		/* PK_MAP */
+	const pc_field *value;
+} pd_ptype;
+
+static pd_scalar
+scalar_group(Google__Protobuf__FieldDescriptorProto__Type t)
+{
+	switch (t)
+	{
+		case T(SINT32):
+		case T(SINT64):
+			return PS_SIGNED_NUMBER;
+		case T(STRING):
+		case T(BYTES):
+			return PS_STRING_OR_BYTES;
+		case T(FIXED32):
+		case T(SFIXED32):
+			return PS_FIXED32;
+		case T(FIXED64):
+		case T(SFIXED64):
+			return PS_FIXED64;
+		case T(FLOAT):
+			return PS_FLOAT;
+		case T(DOUBLE):
+			return PS_DOUBLE;
+		default:
+			/* int32, int64, uint32, uint64, bool and every enum */
+			return PS_GENERAL_NUMBER;
+	}
+}
+
+static void
+field_ptype(const pd_side *s, const pc_field *f, pd_ptype *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->name = f->type_name ? f->type_name : "";
+	if (f->type == T(MESSAGE) || f->type == T(GROUP) || f->type == T(ENUM))
+	{
+		const pd_entry *e = lookup_type(s, f->type_name);
+
+		t->named = e;
+		if (e && e->enm)
+		{
+			t->kind = PK_SCALAR;
+			t->scalar = PS_GENERAL_NUMBER;
+		}
+		else if (e && e->is_map)
+		{
+			t->kind = PK_MAP;
+			t->key = e->key;
+			t->value = e->value;
+		}
+		else if (e == NULL && f->type == T(ENUM))
+		{
+			t->kind = PK_SCALAR;
+			t->scalar = PS_GENERAL_NUMBER;
+		}
+		else
+			t->kind = PK_MESSAGE;
+		return;
+	}
+	t->kind = PK_SCALAR;
+	t->scalar = scalar_group(f->type);
+}
+
+/* the full name minus its type's package: Confluent's "local name" */
+static const char *
+local_name(const pd_entry *e)
+{
+	size_t		lp = strlen(e->file->package);
+
+	if (lp > 0 && strncmp(e->full_name, e->file->package, lp) == 0 &&
+		e->full_name[lp] == '.')
+		return e->full_name + lp + 1;
+	return e->full_name;
+}
+
+static void
+compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_ptype *ut)
+{
+	const char *oln;
+	const char *uln;
+	pd_ctx		sub;
+	pd_list		subdiffs;
+	char	   *buf;
+	char	   *tok;
+	char	   *dot;
+	int			i;
+
+	if (ot->named == NULL || ut->named == NULL || ot->named->msg == NULL ||
+		ut->named->msg == NULL)
+	{
+		/* could not resolve: compare the names as written */
+		if (strcmp(ot->name, ut->name) != 0)
+			add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
+		return;
+	}
+	oln = local_name(ot->named);
+	uln = local_name(ut->named);
+	if (strcmp(oln, uln) != 0)
+	{
+		add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
+		return;
+	}
+	/* the same schema (both local, or the same reference): nothing to do */
+	if (ot->named->file->is_main && ut->named->file->is_main)
+		return;
+	if (file_same(c, ot->named->file, ut->named->file, 0))
+		return;
+
+	/* a sub-context whose path is the local name of the type */
+	memset(&sub, 0, sizeof(sub));
+	memset(&subdiffs, 0, sizeof(subdiffs));
+	sub.diffs = &subdiffs;
+	buf = pd_strdup(c, oln);
+	if (buf == NULL)
+		return;
+	for (tok = buf;; tok = dot + 1)
+	{
+		dot = strchr(tok, '.');
+		if (dot)
+			*dot = '\0';
+		path_push(c, &sub, tok);
+		if (dot == NULL)
+			break;
+	}
+	{
+		/* its scope names, for the full names of its nested types */
+		const char *ofull = ot->named->full_name;
+		const char *ufull = ut->named->full_name;
+		const char *odot = strrchr(ofull, '.');
+		const char *udot = strrchr(ufull, '.');
+		char	   *oscope = odot ? rg_arena_strndup(c->arena, ofull, odot - ofull) : "";
+		char	   *uscope = udot ? rg_arena_strndup(c->arena, ufull, udot - ufull) : "";
+
+		if (oscope == NULL || uscope == NULL)
+		{
+			c->oom = true;
+			return;
+		}
+		compare_message(c, &sub, ot->named->msg, ot->named->file, oscope,
+						ut->named->msg, ut->named->file, uscope);
+	}
+	for (i = 0; i < subdiffs.n; i++)
+		list_add(c, ctx->diffs, subdiffs.items[i].type, subdiffs.items[i].path);
+	if (!list_compatible(&subdiffs))
+		add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
+}
+
+static void
+compare_labels_and_types(pd_checker *c, pd_ctx *ctx,
+						 pd_label ol, pd_label ul,
+						 const pd_ptype *ot, const pd_ptype *ut)
+{
+	if (c->failure || c->oom)
+		return;
+	if (ot->kind != ut->kind)
+	{
+		add_diff(c, ctx, PD_FIELD_KIND_CHANGED);
+		return;
+	}
+	switch (ot->kind)
+	{
+		case PK_SCALAR:
+			if (ot->scalar != ut->scalar)
+				add_diff(c, ctx, PD_FIELD_SCALAR_KIND_CHANGED);
+			else if (ol != PL_NONE && ul != PL_NONE && ol != ul)
+				add_diff(c, ctx, ot->scalar == PS_STRING_OR_BYTES
+						 ? PD_FIELD_STRING_OR_BYTES_LABEL_CHANGED
+						 : PD_FIELD_NUMERIC_LABEL_CHANGED);
+			break;
+		case PK_MESSAGE:
+			compare_message_types(c, ctx, ot, ut);
+			break;
+		case PK_MAP:
+			{
+				pd_ptype	ok,
+							uk,
+							ov,
+							uv;
+
+				field_ptype(&c->orig, ot->key, &ok);
+				field_ptype(&c->upd, ut->key, &uk);
+				compare_labels_and_types(c, ctx, PL_NONE, PL_NONE, &ok, &uk);
+				field_ptype(&c->orig, ot->value, &ov);
+				field_ptype(&c->upd, ut->value, &uv);
+				compare_labels_and_types(c, ctx, PL_NONE, PL_NONE, &ov, &uv);
+			}
+			break;
+	}
+}
+
+static void
+compare_field(pd_checker *c, pd_ctx *ctx, const pd_field *of, const pd_field *uf)
+{
+	pd_ptype	ot;
+	pd_ptype	ut;
+	const char *on = of->f->name ? of->f->name : "";
+	const char *un = uf->f->name ? uf->f->name : "";
+
+	if (strcmp(on, un) != 0)
+		add_diff(c, ctx, PD_FIELD_NAME_CHANGED);
+	field_ptype(&c->orig, of->f, &ot);
+	field_ptype(&c->upd, uf->f, &ut);
+	compare_labels_and_types(c, ctx, of->label, uf->label, &ot, &ut);
+}
+
+/* ----------------------------------------------------------------------
+ * Enums
+ * ---------------------------------------------------------------------- */
+
+static void
+compare_enum(pd_checker *c, pd_ctx *ctx, const pc_enum *oe, const pc_enum *ue)
+{
+	/* constants by number, a later alias replacing an earlier one */
+	int			no = 0;
+	int			nu = 0;
+	int32_t    *onum = rg_arena_alloc(c->arena, (oe->n_value + 1) * sizeof(int32_t));
+	int32_t    *unum = rg_arena_alloc(c->arena, (ue->n_value + 1) * sizeof(int32_t));
+	const char **oname = rg_arena_alloc(c->arena, (oe->n_value + 1) * sizeof(char *));
+	const char **uname = rg_arena_alloc(c->arena, (ue->n_value + 1) * sizeof(char *));
+	uint32_t   *ho = rg_arena_alloc(c->arena, (oe->n_value + 1) * sizeof(uint32_t));
+	uint32_t   *hu = rg_arena_alloc(c->arena, (ue->n_value + 1) * sizeof(uint32_t));
+	bool	   *u_in_o = rg_arena_alloc(c->arena, (ue->n_value + 1) * sizeof(bool));
+	int		   *side = rg_arena_alloc(c->arena, (oe->n_value + ue->n_value + 1) * sizeof(int));
+	int		   *idx = rg_arena_alloc(c->arena, (oe->n_value + ue->n_value + 1) * sizeof(int));
+	size_t		i;
+	int			j,
+				k,
+				n;
+
+	if (!onum || !unum || !oname || !uname || !ho || !hu || !u_in_o || !side || !idx)
+	{
+		c->oom = true;
+		return;
+	}
+	for (i = 0; i < oe->n_value; i++)
+	{
+		int32_t		num = oe->value[i]->number;
+
+		for (k = 0; k < no && onum[k] != num; k++)
+			;
+		if (k == no)
+			onum[no++] = num;
+		oname[k] = oe->value[i]->name ? oe->value[i]->name : "";
+	}
+	for (i = 0; i < ue->n_value; i++)
+	{
+		int32_t		num = ue->value[i]->number;
+
+		for (k = 0; k < nu && unum[k] != num; k++)
+			;
+		if (k == nu)
+			unum[nu++] = num;
+		uname[k] = ue->value[i]->name ? ue->value[i]->name : "";
+	}
+	for (j = 0; j < no; j++)
+		ho[j] = java_spread((uint32_t) onum[j]);
+	for (j = 0; j < nu; j++)
+	{
+		hu[j] = java_spread((uint32_t) unum[j]);
+		u_in_o[j] = false;
+		for (k = 0; k < no; k++)
+			if (onum[k] == unum[j])
+				u_in_o[j] = true;
+	}
+	n = java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
+	for (j = 0; j < n; j++)
+	{
+		int32_t		num = side[j] == 0 ? onum[idx[j]] : unum[idx[j]];
+		int			oi = -1,
+					ui = -1;
+
+		for (k = 0; k < no; k++)
+			if (onum[k] == num)
+				oi = k;
+		for (k = 0; k < nu; k++)
+			if (unum[k] == num)
+				ui = k;
+		path_push(c, ctx, tag_token(c, num));
+		if (ui < 0)
+			add_diff(c, ctx, PD_ENUM_CONST_REMOVED);
+		else if (oi < 0)
+			add_diff(c, ctx, PD_ENUM_CONST_ADDED);
+		else if (strcmp(oname[oi], uname[ui]) != 0)
+			add_diff(c, ctx, PD_ENUM_CONST_CHANGED);
+		path_pop(ctx);
+	}
+}
+
+/* ----------------------------------------------------------------------
+ * Messages and enums of one scope (SchemaDiff.compareTypeElements)
+ * ---------------------------------------------------------------------- */
+
+typedef struct pd_scope
+{
+	const pd_file *file;
+	const char *scope;			/* full name of the enclosing scope */
+	const pc_msg *const *msgs;
+	size_t		n_msgs;
+	const pc_enum *const *enums;
+	size_t		n_enums;
+	/* group bodies are found through these fields */
+	const pc_field *const *fields;
+	size_t		n_fields;
+	const pc_field *const *ext;
+	size_t		n_ext;
+} pd_scope;
+
+/* the messages of a scope as Wire lists them: no map entries, no groups */
+static int
+scope_messages(pd_checker *c, const pd_scope *s, const pc_msg **out)
+{
+	int			n = 0;
+	size_t		i;
+
+	for (i = 0; i < s->n_msgs; i++)
+	{
+		const pc_msg *m = s->msgs[i];
+		const char *full;
+
+		if (m->name == NULL || is_map_entry(m))
+			continue;
+		full = join_name(c, s->scope, m->name);
+		if (full == NULL)
+			return n;
+		if (is_group_body(s->fields, s->n_fields, full) ||
+			is_group_body(s->ext, s->n_ext, full))
+			continue;
+		out[n++] = m;
+	}
+	return n;
+}
+
+static int
+name_index(const char *const *names, int n, const char *name)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static void
+compare_types(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us)
+{
+	const pc_msg **om = rg_arena_alloc(c->arena, (os->n_msgs + 1) * sizeof(*om));
+	const pc_msg **um = rg_arena_alloc(c->arena, (us->n_msgs + 1) * sizeof(*um));
+	int			no,
+				nu,
+				n,
+				i;
+	const char **onames;
+	const char **unames;
+	uint32_t   *ho;
+	uint32_t   *hu;
+	bool	   *u_in_o;
+	int		   *side;
+	int		   *idx;
+	size_t		cap;
+
+	if (om == NULL || um == NULL)
+	{
+		c->oom = true;
+		return;
+	}
+	no = scope_messages(c, os, om);
+	nu = scope_messages(c, us, um);
+	cap = (size_t) no + nu + os->n_enums + us->n_enums + 1;
+	onames = rg_arena_alloc(c->arena, cap * sizeof(char *));
+	unames = rg_arena_alloc(c->arena, cap * sizeof(char *));
+	ho = rg_arena_alloc(c->arena, cap * sizeof(uint32_t));
+	hu = rg_arena_alloc(c->arena, cap * sizeof(uint32_t));
+	u_in_o = rg_arena_alloc(c->arena, cap * sizeof(bool));
+	side = rg_arena_alloc(c->arena, cap * sizeof(int));
+	idx = rg_arena_alloc(c->arena, cap * sizeof(int));
+	if (!onames || !unames || !ho || !hu || !u_in_o || !side || !idx)
+	{
+		c->oom = true;
+		return;
+	}
+
+	/* messages: names are unique within a scope, so index = position */
+	for (i = 0; i < no; i++)
+	{
+		onames[i] = om[i]->name;
+		ho[i] = java_spread(java_string_hash(onames[i]));
+	}
+	for (i = 0; i < nu; i++)
+	{
+		unames[i] = um[i]->name;
+		hu[i] = java_spread(java_string_hash(unames[i]));
+		u_in_o[i] = name_index(onames, no, unames[i]) >= 0;
+	}
+	n = java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
+	for (i = 0; i < n && !c->failure && !c->oom; i++)
+	{
+		const char *name = side[i] == 0 ? onames[idx[i]] : unames[idx[i]];
+		int			oi = name_index(onames, no, name);
+		int			ui = name_index(unames, nu, name);
+
+		path_push(c, ctx, name);
+		if (ui < 0)
+			add_diff(c, ctx, PD_MESSAGE_REMOVED);
+		else if (oi < 0)
+			add_diff(c, ctx, PD_MESSAGE_ADDED);
+		else
+		{
+			compare_message(c, ctx, om[oi], os->file, os->scope,
+							um[ui], us->file, us->scope);
+			if (oi != ui)
+				add_diff(c, ctx, PD_MESSAGE_MOVED);
+		}
+		path_pop(ctx);
+	}
+
+	/* enums */
+	no = 0;
+	nu = 0;
+	for (i = 0; i < (int) os->n_enums; i++)
+		if (os->enums[i]->name)
+		{
+			onames[no] = os->enums[i]->name;
+			ho[no++] = java_spread(java_string_hash(os->enums[i]->name));
+		}
+	for (i = 0; i < (int) us->n_enums; i++)
+		if (us->enums[i]->name)
+		{
+			unames[nu] = us->enums[i]->name;
+			hu[nu] = java_spread(java_string_hash(us->enums[i]->name));
+			u_in_o[nu] = name_index(onames, no, unames[nu]) >= 0;
+			nu++;
+		}
+	n = java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
+	for (i = 0; i < n && !c->failure && !c->oom; i++)
+	{
+		const char *name = side[i] == 0 ? onames[idx[i]] : unames[idx[i]];
+		int			oi = name_index(onames, no, name);
+		int			ui = name_index(unames, nu, name);
+
+		path_push(c, ctx, name);
+		if (ui < 0)
+			add_diff(c, ctx, PD_ENUM_REMOVED);
+		else if (oi < 0)
+			add_diff(c, ctx, PD_ENUM_ADDED);
+		else
+		{
+			const pc_enum *oe = NULL;
+			const pc_enum *ue = NULL;
+			size_t		k;
+
+			for (k = 0; k < os->n_enums; k++)
+				if (os->enums[k]->name && strcmp(os->enums[k]->name, name) == 0)
+					oe = os->enums[k];
+			for (k = 0; k < us->n_enums; k++)
+				if (us->enums[k]->name && strcmp(us->enums[k]->name, name) == 0)
+					ue = us->enums[k];
+			if (oe && ue)
+				compare_enum(c, ctx, oe, ue);
+		}
+		path_pop(ctx);
+	}
+}
+
+/* ----------------------------------------------------------------------
+ * One message (MessageSchemaDiff)
+ * ---------------------------------------------------------------------- */
+
+static bool
+on_stack(const pd_checker *c, const pc_msg *m)
+{
+	int			i;
+
+	for (i = 0; i < c->n_stack; i++)
+		if (c->stack[i] == m)
+			return true;
+	return false;
+}
+
+static bool
+stack_push(pd_checker *c, const pc_msg *m)
+{
+	if (c->n_stack == c->cap_stack)
+	{
+		int			ncap = c->cap_stack ? c->cap_stack * 2 : 32;
+		const pc_msg **ns = rg_arena_alloc(c->arena, ncap * sizeof(*ns));
+
+		if (ns == NULL)
+		{
+			c->oom = true;
+			return false;
+		}
+		if (c->n_stack)
+			memcpy(ns, c->stack, c->n_stack * sizeof(*ns));
+		c->stack = ns;
+		c->cap_stack = ncap;
+	}
+	c->stack[c->n_stack++] = m;
+	return true;
+}
+
+static void
+compare_fields(pd_checker *c, pd_ctx *ctx,
+			   const pc_msg *om, const pd_file *of,
+			   const pc_msg *um, const pd_file *uf)
+{
+	pd_fields	o;
+	pd_fields	u;
+	const char **deleted;
+	int			n_deleted = 0;
+	int			i,
+				j;
+
+	if (!collect_fields(c, &c->orig, om, of, &o) ||
+		!collect_fields(c, &c->upd, um, uf, &u))
+		return;
+	deleted = rg_arena_alloc(c->arena, (o.n_oneofs + 1) * sizeof(char *));
+	if (deleted == NULL)
+	{
+		c->oom = true;
+		return;
+	}
+
+	/* (a) oneofs removed by name with no member left anywhere */
+	for (i = 0; i < o.n_oneofs; i++)
+	{
+		bool		survives = false;
+
+		if (has_oneof(&u, o.oneofs[i]))
+			continue;
+		for (j = 0; j < o.n && !survives; j++)
+			if (o.fields[j].oneof && strcmp(o.fields[j].oneof, o.oneofs[i]) == 0 &&
+				find_tag(&u, o.fields[j].tag) != NULL)
+				survives = true;
+		if (!survives)
+			deleted[n_deleted++] = o.oneofs[i];
+	}
+
+	/* (b) previously independent fields made mutually exclusive */
+	for (i = 0; i < u.n_oneofs; i++)
+	{
+		const char **groups = rg_arena_alloc(c->arena, (u.n + 1) * sizeof(char *));
+		int			n_groups = 0;
+		int			moved_in = 0;
+
+		if (groups == NULL)
+		{
+			c->oom = true;
+			return;
+		}
+		for (j = 0; j < u.n; j++)
+		{
+			const pd_field *of2;
+
+			if (u.fields[j].oneof == NULL || strcmp(u.fields[j].oneof, u.oneofs[i]) != 0)
+				continue;
+			of2 = find_tag(&o, u.fields[j].tag);
+			if (of2 == NULL)
+				continue;		/* brand-new: old data never set it */
+			if (of2->oneof != NULL)
+			{
+				if (name_index(groups, n_groups, of2->oneof) < 0)
+					groups[n_groups++] = of2->oneof;
+			}
+			else
+			{
+				/* each original top-level field is its own group */
+				groups[n_groups++] = "";
+				moved_in++;
+			}
+		}
+		/* the "" groups are distinct fields; count them apart */
+		if (n_groups > 1)
+			add_diff_at(c, ctx, u.oneofs[i], moved_in > 1
+						? PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF
+						: PD_FIELD_MOVED_TO_EXISTING_ONEOF);
+	}
+
+	/* (c) oneofs added and removed, by name in String order */
+	{
+		const char **all = rg_arena_alloc(c->arena, (o.n_oneofs + u.n_oneofs + 1) * sizeof(char *));
+		int			n_all = 0;
+
+		if (all == NULL)
+		{
+			c->oom = true;
+			return;
+		}
+		for (i = 0; i < o.n_oneofs; i++)
+			if (name_index(all, n_all, o.oneofs[i]) < 0)
+				all[n_all++] = o.oneofs[i];
+		for (i = 0; i < u.n_oneofs; i++)
+			if (name_index(all, n_all, u.oneofs[i]) < 0)
+				all[n_all++] = u.oneofs[i];
+		/* insertion sort by strcmp: oneof names are ASCII identifiers */
+		for (i = 1; i < n_all; i++)
+		{
+			const char *x = all[i];
+
+			for (j = i - 1; j >= 0 && strcmp(all[j], x) > 0; j--)
+				all[j + 1] = all[j];
+			all[j + 1] = x;
+		}
+		for (i = 0; i < n_all; i++)
+		{
+			if (!has_oneof(&u, all[i]))
+				add_diff_at(c, ctx, all[i], PD_ONEOF_REMOVED);
+			else if (!has_oneof(&o, all[i]))
+				add_diff_at(c, ctx, all[i], PD_ONEOF_ADDED);
+		}
+	}
+
+	/* (d) every tag in ascending order */
+	i = 0;
+	j = 0;
+	while ((i < o.n || j < u.n) && !c->failure && !c->oom)
+	{
+		const pd_field *ofl = NULL;
+		const pd_field *ufl = NULL;
+		int32_t		tag;
+
+		if (j >= u.n || (i < o.n && o.fields[i].tag < u.fields[j].tag))
+			ofl = &o.fields[i++];
+		else if (i >= o.n || u.fields[j].tag < o.fields[i].tag)
+			ufl = &u.fields[j++];
+		else
+		{
+			ofl = &o.fields[i++];
+			ufl = &u.fields[j++];
+		}
+		tag = ofl ? ofl->tag : ufl->tag;
+		if (ufl == NULL)
+		{
+			if (ofl->oneof != NULL)
+			{
+				if (name_index(deleted, n_deleted, ofl->oneof) < 0)
+				{
+					path_push(c, ctx, ofl->oneof);
+					add_diff_at(c, ctx, tag_token(c, tag), PD_ONEOF_FIELD_REMOVED);
+					path_pop(ctx);
+				}
+			}
+			else
+				add_diff_at(c, ctx, tag_token(c, tag),
+							ofl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_REMOVED : PD_FIELD_REMOVED);
+		}
+		else if (ofl == NULL)
+		{
+			if (ufl->oneof != NULL)
+			{
+				path_push(c, ctx, ufl->oneof);
+				add_diff_at(c, ctx, tag_token(c, tag), PD_ONEOF_FIELD_ADDED);
+				path_pop(ctx);
+			}
+			else
+				add_diff_at(c, ctx, tag_token(c, tag),
+							ufl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_ADDED : PD_FIELD_ADDED);
+		}
+		else
+		{
+			const char *tok = tag_token(c, tag);
+
+			if (ofl->oneof != NULL && ufl->oneof == NULL)
+				add_diff_at(c, ctx, tok, PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL);
+			if (ufl->oneof != NULL)
+				path_push(c, ctx, ufl->oneof);
+			path_push(c, ctx, tok);
+			compare_field(c, ctx, ofl, ufl);
+			path_pop(ctx);
+			if (ufl->oneof != NULL)
+				path_pop(ctx);
+		}
+	}
+}
+
+static void
+compare_message(pd_checker *c, pd_ctx *ctx,
+				const pc_msg *om, const pd_file *of, const char *oscope,
+				const pc_msg *um, const pd_file *uf, const char *uscope)
+{
+	bool		entered = false;
+	pd_scope	os;
+	pd_scope	us;
+	const char *ofull;
+	const char *ufull;
+
+	if (c->failure || c->oom)
+		return;
+	if (++c->depth > PD_MAX_DEPTH)
+	{
+		c->failure = "schema nested too deeply";
+		c->depth--;
+		return;
+	}
+	if (++c->work > PD_MAX_WORK)
+	{
+		c->failure = "schema comparison too large";
+		c->depth--;
+		return;
+	}
+	/* Confluent's recursion guard: an original message already on the stack */
+	if (!on_stack(c, om))
+	{
+		entered = stack_push(c, om);
+		if (entered)
+			compare_fields(c, ctx, om, of, um, uf);
+	}
+
+	ofull = join_name(c, oscope, om->name ? om->name : "");
+	ufull = join_name(c, uscope, um->name ? um->name : "");
+	if (ofull && ufull)
+	{
+		memset(&os, 0, sizeof(os));
+		os.file = of;
+		os.scope = ofull;
+		os.msgs = (const pc_msg *const *) om->nested_type;
+		os.n_msgs = om->n_nested_type;
+		os.enums = (const pc_enum *const *) om->enum_type;
+		os.n_enums = om->n_enum_type;
+		os.fields = (const pc_field *const *) om->field;
+		os.n_fields = om->n_field;
+		os.ext = (const pc_field *const *) om->extension;
+		os.n_ext = om->n_extension;
+		memset(&us, 0, sizeof(us));
+		us.file = uf;
+		us.scope = ufull;
+		us.msgs = (const pc_msg *const *) um->nested_type;
+		us.n_msgs = um->n_nested_type;
+		us.enums = (const pc_enum *const *) um->enum_type;
+		us.n_enums = um->n_enum_type;
+		us.fields = (const pc_field *const *) um->field;
+		us.n_fields = um->n_field;
+		us.ext = (const pc_field *const *) um->extension;
+		us.n_ext = um->n_extension;
+		compare_types(c, ctx, &os, &us);
+	}
+	if (entered)
+		c->n_stack--;
+	c->depth--;
+}
+
+/* ----------------------------------------------------------------------
+ * Entry points
+ * ---------------------------------------------------------------------- */
+
+/* SchemaDiff.compare(original, update): every difference, in order */
+static void
+diff_files(pd_checker *c, pd_list *diffs)
+{
+	pd_ctx		ctx;
+	const pd_file *of = main_file(&c->orig);
+	const pd_file *uf = main_file(&c->upd);
+	pd_scope	os;
+	pd_scope	us;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.diffs = diffs;
+	if (of == NULL || uf == NULL)
+	{
+		c->failure = "schema not parsed";
+		return;
+	}
+	if (strcmp(of->package, uf->package) != 0)
+		add_diff(c, &ctx, PD_PACKAGE_CHANGED);
+
+	memset(&os, 0, sizeof(os));
+	os.file = of;
+	os.scope = of->package;
+	os.msgs = (const pc_msg *const *) of->fd->message_type;
+	os.n_msgs = of->fd->n_message_type;
+	os.enums = (const pc_enum *const *) of->fd->enum_type;
+	os.n_enums = of->fd->n_enum_type;
+	os.ext = (const pc_field *const *) of->fd->extension;
+	os.n_ext = of->fd->n_extension;
+	memset(&us, 0, sizeof(us));
+	us.file = uf;
+	us.scope = uf->package;
+	us.msgs = (const pc_msg *const *) uf->fd->message_type;
+	us.n_msgs = uf->fd->n_message_type;
+	us.enums = (const pc_enum *const *) uf->fd->enum_type;
+	us.n_enums = uf->fd->n_enum_type;
+	us.ext = (const pc_field *const *) uf->fd->extension;
+	us.n_ext = uf->fd->n_extension;
+	compare_types(c, &ctx, &os, &us);
+}
+
+/*
+ * Run the diff of original against update into a fresh checker; false
+ * with a message in out when it cannot run (then *c holds no arena).
+ */
+static bool
+run_diff(pd_checker *c, const rg_schema *original, const rg_schema *update,
+		 pd_list *diffs, rg_strlist *out)
+{
+	const rg_proto_parsed *om = rg_protobuf_model(original);
+	const rg_proto_parsed *um = rg_protobuf_model(update);
+
+	memset(c, 0, sizeof(*c));
+	memset(diffs, 0, sizeof(*diffs));
+	if (om == NULL || um == NULL || om->file == NULL || um->file == NULL)
+	{
+		rg_strlist_push(out, PD_UNEXPECTED "schema not parsed");
+		return false;
+	}
+	c->arena = rg_arena_create();
+	if (c->arena == NULL)
+	{
+		rg_strlist_push(out, PD_UNEXPECTED "out of memory");
+		return false;
+	}
+	if (!build_side(c, &c->orig, om) || !build_side(c, &c->upd, um))
+	{
+		if (c->failure == NULL)
+			c->oom = true;
+	}
+	else
+	{
+		c->same_memo = rg_arena_alloc(c->arena,
+									  (size_t) (c->orig.n_files + 1) * (c->upd.n_files + 1));
+		if (c->same_memo == NULL)
+			c->oom = true;
+		else
+			diff_files(c, diffs);
+	}
+	if (c->oom || c->failure)
+	{
+		rg_buf		buf;
+
+		rg_buf_init(&buf);
+		rg_buf_puts(&buf, PD_UNEXPECTED);
+		rg_buf_puts(&buf, c->oom ? "out of memory" : c->failure);
+		if (buf.oom || !rg_strlist_push(out, buf.data))
+			rg_strlist_push(out, PD_UNEXPECTED "out of memory");
+		rg_buf_free(&buf);
+		rg_arena_destroy(c->arena);
+		c->arena = NULL;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Can `reader` read what `writer` wrote?  Confluent's
+ * reader.isBackwardCompatible(writer) = SchemaDiff.compare(original =
+ * writer, update = reader); one message per incompatible difference, its
+ * first "%s" the reader's role, the second the writer's.
+ */
+bool
+rg_protobuf_can_read(const rg_schema *reader, const rg_schema *writer, rg_strlist *out)
+{
+	pd_checker	c;
+	pd_list		diffs;
+	bool		ok = true;
+	int			i;
+
+	if (!run_diff(&c, writer, reader, &diffs, out))
+		return false;
+	for (i = 0; i < diffs.n; i++)
+	{
+		const pd_diff *d = &diffs.items[i];
+		rg_buf		buf;
+
+		if (pd_types[d->type].compatible)
+			continue;
+		ok = false;
+		rg_buf_init(&buf);
+		rg_buf_puts(&buf, "{errorType:\"");
+		rg_buf_puts(&buf, pd_types[d->type].name);
+		rg_buf_puts(&buf, "\", description:\"");
+		if (pd_types[d->type].pre)
+		{
+			rg_buf_puts(&buf, pd_types[d->type].pre);
+			rg_buf_puts(&buf, d->path);
+			rg_buf_puts(&buf, pd_types[d->type].post);
+		}
+		rg_buf_puts(&buf, "\"}");
+		if (buf.oom || !rg_strlist_push(out, buf.data))
+		{
+			rg_buf_free(&buf);
+			rg_strlist_push(out, PD_UNEXPECTED "out of memory");
+			break;
+		}
+		rg_buf_free(&buf);
+	}
+	rg_arena_destroy(c.arena);
+	return ok;
+}
+
+/*
+ * Every difference, compatible ones included, as "TYPE #/path" in
+ * Confluent's order (SchemaDiff.compare(original, update)); for tests and
+ * diagnostics.  Returns false when the diff could not run (the reason is
+ * then the only line).
+ */
+extern bool rg_protobuf_differences(const rg_schema *original,
+									const rg_schema *update, rg_strlist *out);
+
+bool
+rg_protobuf_differences(const rg_schema *original, const rg_schema *update, rg_strlist *out)
+{
+	pd_checker	c;
+	pd_list		diffs;
+	int			i;
+
+	if (!run_diff(&c, original, update, &diffs, out))
+		return false;
+	for (i = 0; i < diffs.n; i++)
+		rg_strlist_pushf(out, "%s %s", pd_types[diffs.items[i].type].name, diffs.items[i].path);
+	rg_arena_destroy(c.arena);
+	return true;
+}
