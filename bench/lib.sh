@@ -45,5 +45,6 @@ bpsql() {
 }
 
 bench_machine() {
+	echo "# load average before the run: $(cut -d" " -f1-3 /proc/loadavg) (other work on these $(nproc) CPUs skews every figure)"
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) CPUs  $(psql -AtXc 'SHOW server_version' | cut -d' ' -f1)  git $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- src sql 2>/dev/null || echo '+dirty')"
 }

@@ -16,7 +16,9 @@
 # parsed-schema cache is full), and as the first call of a fresh session
 # (cold).  Ratios are against N = 1 of the same shape in the same run.
 # Then register_schema of version N+1 at N = 1000, warm (each attempt is
-# rolled back in a subtransaction so N stays 1000).
+# rolled back in a subtransaction so N stays 1000); a 'latest'-only check at
+# N = 1 and 1000 (G7b non-transitive linearity); and the backend memory the
+# parsed-schema cache takes for 1000 stored schemas (G11).
 #
 # Usage: bash bench/transitive_check.sh      (env: WARM_BUDGET_MS, COLD_SAMPLES)
 set -euo pipefail
@@ -60,7 +62,7 @@ BEGIN
 END $$;
 
 -- time repeated calls, in ms each.  what: 'check' (version NULL: all live
--- versions) or 'register' (rolled back).  warm: one untimed call first.
+-- versions), 'latest' (version 'latest' only) or 'register' (rolled back).  warm: one untimed call first.
 CREATE FUNCTION bench.time_calls(what text, subj text, sch text, warm boolean,
                                  budget_ms float8, max_reps int) RETURNS float8[]
 LANGUAGE plpgsql AS $$
@@ -75,7 +77,11 @@ BEGIN
   END IF;
   tstart := clock_timestamp();
   LOOP
-    IF what = 'check' THEN
+    IF what = 'latest' THEN
+      t0 := clock_timestamp();
+      SELECT is_compatible INTO ok FROM registry.check_compatibility(subj, sch, 'AVRO', '[]', 'latest', false);
+      t1 := clock_timestamp();
+    ELSIF what = 'check' THEN
       t0 := clock_timestamp();
       SELECT is_compatible INTO ok FROM registry.check_compatibility(subj, sch, 'AVRO', '[]', NULL, false);
       t1 := clock_timestamp();
@@ -94,6 +100,21 @@ BEGIN
           OR (cardinality(ms) >= 3 AND extract(epoch FROM clock_timestamp() - tstart) * 1000 >= budget_ms);
   END LOOP;
   RETURN ms;
+END $$;
+
+-- backend memory (RssAnon, kB) before and after filling the parsed-schema
+-- cache with every version of a subject, one version per check so no big
+-- transitive scratch arena inflates the figure
+CREATE FUNCTION bench.rss_kb() RETURNS bigint LANGUAGE sql AS $$
+  SELECT substring(pg_read_file('/proc/self/status') FROM 'RssAnon:\s*(\d+) kB')::bigint $$;
+CREATE FUNCTION bench.cache_memory(subj text, sch text, n int, OUT kb_before bigint, OUT kb_after bigint) LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM registry.check_compatibility(subj, sch, 'AVRO', '[]', '1', false);
+  kb_before := bench.rss_kb();
+  FOR v IN 2 .. n LOOP
+    PERFORM registry.check_compatibility(subj, sch, 'AVRO', '[]', v::text, false);
+  END LOOP;
+  kb_after := bench.rss_kb();
 END $$;
 
 CREATE TABLE bench.result (shape text, n int, mode text, ms float8[]);
@@ -122,6 +143,10 @@ for shape in fixed50 growing; do
 		done
 		bpsql -c "INSERT INTO bench.result SELECT '$shape', $n, 'warm',
 			bench.time_calls('check', '$shape-$n', bench.schema_json('$shape', $n), true, $WARM_BUDGET_MS, 500)"
+	done
+	for n in 1 1000; do
+		bpsql -c "INSERT INTO bench.result SELECT '$shape', $n, 'latest',
+			bench.time_calls('latest', '$shape-$n', bench.schema_json('$shape', $n), true, 1000, 500)"
 	done
 	bpsql -c "INSERT INTO bench.result SELECT '$shape', 1000, 'register',
 		bench.time_calls('register', '$shape-1000', bench.schema_json('$shape', 1000), true, $WARM_BUDGET_MS, 200)"
@@ -162,6 +187,32 @@ SELECT * FROM (SELECT s.shape, round(s.med::numeric, 3)::text, round(s.mean::num
        round((s.med / w.med)::numeric, 2)::text
   FROM s JOIN w USING (shape) ORDER BY s.shape DESC) t;
 SQL
+
+echo
+echo "# check_compatibility(..., version => 'latest'): one version checked, warm (G7b: t(1000)/t(1) <= 2 floor, <= 1.2 target)"
+bpsql -F ' ' <<SQL | column -t
+WITH s AS (SELECT shape, n, bench.median(ms) med FROM bench.result WHERE mode = 'latest')
+SELECT 'shape', 'N=1_median_ms', 'N=1000_median_ms', 't1000/t1'
+UNION ALL
+SELECT * FROM (SELECT a.shape, round(a.med::numeric, 3)::text, round(b.med::numeric, 3)::text,
+       round((b.med / a.med)::numeric, 2)::text
+  FROM s a JOIN s b ON a.shape = b.shape AND a.n = 1 AND b.n = 1000 ORDER BY a.shape DESC) t;
+SQL
+
+echo
+echo "# memory of the backend's parsed-schema cache, 1000 stored schemas (G11: <= 2 KB per cached schema beyond its text)"
+for shape in fixed50 growing; do
+	bpsql -F ' ' -c "SELECT m.kb_before, m.kb_after, t.avg_text
+		FROM bench.cache_memory('$shape-1000', bench.schema_json('$shape', 1000), 1000) m,
+		     (SELECT avg(length(s.schema)) avg_text FROM registry.subject_versions v
+		        JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id
+		       WHERE v.subject = '$shape-1000') t" |
+	while read -r before after text; do
+		awk -v sh="$shape" -v b="$before" -v a="$after" -v t="$text" 'BEGIN{
+			printf "%s: RssAnon %.1f MB -> %.1f MB: %.1f KB per cached schema, schema text %.1f KB (%.0fx the text)\n",
+				sh, b/1024, a/1024, (a-b)/1000, t/1024, (a-b)*1024/1000/t }'
+	done
+done
 
 echo
 echo "# goals (performance.md G7/G7b)"
