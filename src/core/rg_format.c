@@ -9,6 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "rg_avro.h"
+#include "rg_protobuf.h"
 
 #include <strings.h>
 
@@ -19,8 +20,16 @@ const rg_format rg_format_avro = {
 	.release = rg_avro_model_release,
 };
 
+const rg_format rg_format_protobuf = {
+	.name = "PROTOBUF",
+	.parse = rg_protobuf_parse,
+	.can_read = rg_protobuf_can_read,
+	.release = rg_protobuf_model_release,
+};
+
 static const rg_format *const formats[] = {
 	&rg_format_avro,
+	&rg_format_protobuf,
 };
 
 /* The formats this build knows, for GET /schemas/types; NULL past the end. */

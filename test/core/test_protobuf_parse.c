@@ -330,7 +330,18 @@ test_model(void)
 			 "serialized main file unpacks");
 	if (fd)
 		google__protobuf__file_descriptor_proto__free_unpacked(fd, NULL);
-	RG_CHECK(strcmp(s->format->name, "PROTOBUF") == 0, "format name");
+	RG_CHECK(s->format == &rg_format_protobuf, "schema points at rg_format_protobuf");
+	RG_CHECK(rg_format_lookup("protobuf") == &rg_format_protobuf &&
+			 rg_format_lookup("PROTOBUF") == &rg_format_protobuf, "lookup PROTOBUF");
+	{
+		rg_arena   *a = rg_arena_create();
+		rg_strlist	msgs;
+
+		rg_strlist_init(&msgs, a);
+		RG_CHECK(s->format->can_read(s, s, &msgs) && msgs.n == 0,
+				 "can_read through the vtable: a schema reads itself");
+		rg_arena_destroy(a);
+	}
 	rg_schema_free(s);
 }
 

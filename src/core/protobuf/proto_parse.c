@@ -64,20 +64,6 @@ rg_protobuf_serialized(const rg_schema *s, size_t *len)
 }
 
 /*
- * The vtable a parsed schema points at.  Until the compatibility check
- * (proto_compat.c) exists, rg_format.c cannot list rg_format_protobuf, so
- * a schema parsed here points at this parse-only table instead.
- */
-static const rg_format proto_format_parse_only = {
-	.name = "PROTOBUF",
-	.parse = rg_protobuf_parse,
-	.can_read = NULL,
-	.release = rg_protobuf_model_release,
-};
-
-#define PROTO_FORMAT (&proto_format_parse_only)
-
-/*
  * Parse text with its references.  The main file is the last file of the
  * linked set; the parse of it (for rendering) comes separately from the
  * shim.
@@ -115,7 +101,7 @@ rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
 		files = rg_arena_alloc(arena, sizeof(rg_protoc_file) * (size_t) n_refs);
 	if (schema == NULL || model == NULL || (n_refs > 0 && files == NULL))
 		goto oom;
-	schema->format = PROTO_FORMAT;
+	schema->format = &rg_format_protobuf;
 	schema->arena = arena;
 	schema->model = model;
 
