@@ -21,6 +21,7 @@
  */
 #include "protoc_shim.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -333,6 +334,17 @@ set_error(rg_protoc_result *result, const std::string &msg)
 	result->error = strdup(msg.c_str());
 }
 
+/* For catch blocks: no std::string, nothing that can throw again */
+void
+set_error_nothrow(rg_protoc_result *result, const char *what) noexcept
+{
+	size_t		n = strlen(what) + 32;
+
+	result->error = (char *) malloc(n);
+	if (result->error != nullptr)
+		snprintf(result->error, n, "protobuf error: %s", what);
+}
+
 /*
  * The work of rg_protoc_build; may throw (std::bad_alloc, libprotobuf's
  * FatalException), which the caller catches.
@@ -482,13 +494,13 @@ rg_protoc_build(const char *text, size_t len, const rg_protoc_file *refs,
 	catch (const std::exception &e)
 	{
 		rg_protoc_result_free(result);
-		set_error(result, std::string("protobuf error: ") + e.what());
+		set_error_nothrow(result, e.what());
 		return false;
 	}
 	catch (...)
 	{
 		rg_protoc_result_free(result);
-		set_error(result, "protobuf error");
+		set_error_nothrow(result, "unknown exception");
 		return false;
 	}
 	free(result->set);
