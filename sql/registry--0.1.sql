@@ -145,38 +145,20 @@ COMMENT ON FUNCTION registry.qualify_subject(text, text) IS 'the Confluent spell
 
 CREATE FUNCTION registry.effective_mode(context text, subject text)
 	RETURNS text
-	LANGUAGE sql STABLE PARALLEL SAFE
-	BEGIN ATOMIC
-		SELECT COALESCE(
-			(SELECT m.mode FROM registry.modes m WHERE m.context = effective_mode.context AND m.subject = effective_mode.subject AND effective_mode.subject <> ''),
-			(SELECT m.mode FROM registry.modes m WHERE m.context = effective_mode.context AND m.subject = ''),
-			(SELECT m.mode FROM registry.modes m WHERE m.context = '.' AND m.subject = ''),
-			'READWRITE');
-	END;
+	AS 'MODULE_PATHNAME', 'registry_effective_mode'
+	LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION registry.effective_mode(text, text) IS 'mode in force for a subject: subject, else context, else global, else READWRITE';
 
 CREATE FUNCTION registry.effective_compatibility(context text, subject text)
 	RETURNS text
-	LANGUAGE sql STABLE PARALLEL SAFE
-	BEGIN ATOMIC
-		SELECT COALESCE(
-			(SELECT c.compatibility FROM registry.config c WHERE c.context = effective_compatibility.context AND c.subject = effective_compatibility.subject AND effective_compatibility.subject <> ''),
-			(SELECT c.compatibility FROM registry.config c WHERE c.context = effective_compatibility.context AND c.subject = ''),
-			(SELECT c.compatibility FROM registry.config c WHERE c.context = '.' AND c.subject = ''),
-			'BACKWARD');
-	END;
+	AS 'MODULE_PATHNAME', 'registry_effective_compatibility'
+	LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION registry.effective_compatibility(text, text) IS 'compatibility level in force for a subject: subject, else context, else global, else BACKWARD';
 
 CREATE FUNCTION registry.effective_normalize(context text, subject text)
 	RETURNS boolean
-	LANGUAGE sql STABLE PARALLEL SAFE
-	BEGIN ATOMIC
-		SELECT COALESCE(
-			(SELECT c.normalize FROM registry.config c WHERE c.context = effective_normalize.context AND c.subject = effective_normalize.subject AND effective_normalize.subject <> ''),
-			(SELECT c.normalize FROM registry.config c WHERE c.context = effective_normalize.context AND c.subject = ''),
-			(SELECT c.normalize FROM registry.config c WHERE c.context = '.' AND c.subject = ''),
-			false);
-	END;
+	AS 'MODULE_PATHNAME', 'registry_effective_normalize'
+	LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION registry.effective_normalize(text, text) IS 'normalize setting in force for a subject';
 
 -- ---------------------------------------------------------------------------
@@ -379,7 +361,7 @@ CREATE TRIGGER contexts_before_insert BEFORE INSERT ON registry.contexts
 CREATE TRIGGER schemas_before_write BEFORE INSERT OR UPDATE ON registry.schemas
 	FOR EACH ROW EXECUTE FUNCTION registry.schemas_before_write();
 CREATE TRIGGER schemas_after_insert AFTER INSERT ON registry.schemas
-	FOR EACH ROW EXECUTE FUNCTION registry.schemas_after_insert();
+	FOR EACH ROW WHEN (NEW.refs <> '[]'::jsonb) EXECUTE FUNCTION registry.schemas_after_insert();
 CREATE TRIGGER schemas_after_delete AFTER DELETE ON registry.schemas
 	FOR EACH STATEMENT EXECUTE FUNCTION registry.schemas_after_delete();
 CREATE TRIGGER versions_before_insert BEFORE INSERT ON registry.subject_versions
@@ -415,12 +397,13 @@ CREATE FUNCTION registry.register_schema_version(
 	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
 	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
 	id integer DEFAULT NULL, version integer DEFAULT NULL,
-	OUT schema_id integer, OUT subject_version integer)
+	OUT schema_id integer, OUT subject_version integer, OUT schema_type text,
+	OUT stored_schema text, OUT schema_refs jsonb)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'registry_register_schema_version'
 	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer)
-	IS 'as register_schema, returning the id and the subject version';
+	IS 'as register_schema, returning the id, the subject version and the schema as stored';
 
 CREATE FUNCTION registry.check_compatibility(
 	subject text, schema text, schema_type text DEFAULT 'AVRO',

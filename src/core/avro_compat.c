@@ -254,11 +254,33 @@ stack_pop(ac_stack *s)
 		s->n--;
 }
 
+/*
+ * A location token for a field or branch position.  Small positions come
+ * from a table filled once, so a check over a wide record does not format
+ * and copy a number per field it visits.
+ */
+#define AC_INDEX_TOKENS 1024
+static char ac_index_tokens[AC_INDEX_TOKENS][8];
+static bool ac_index_tokens_ready = false;
+
 static void
 stack_push_index(ac_checker *c, ac_stack *s, int i)
 {
 	char		num[16];
 
+	if (i >= 0 && i < AC_INDEX_TOKENS)
+	{
+		if (!ac_index_tokens_ready)
+		{
+			int			k;
+
+			for (k = 0; k < AC_INDEX_TOKENS; k++)
+				snprintf(ac_index_tokens[k], sizeof(ac_index_tokens[k]), "%d", k);
+			ac_index_tokens_ready = true;
+		}
+		stack_push(c, s, ac_index_tokens[i]);
+		return;
+	}
 	snprintf(num, sizeof(num), "%d", i);
 	stack_push(c, s, ac_strdup(c, num));
 }
@@ -568,13 +590,21 @@ check_enum_symbols(ac_checker *c, const rg_avro_schema *r,
 	stack_pop(loc);
 }
 
+/*
+ * The writer field with this name.  hint is the reader field's position:
+ * schemas usually evolve by appending, so the field is most often at the
+ * same position, and looking there first makes a record check linear.
+ */
 static const rg_avro_field *
-writer_field_named(const rg_avro_schema *w, const char *name)
+writer_field_named(const rg_avro_schema *w, const char *name, int hint)
 {
 	int			i;
 
 	if (name == NULL)
 		return NULL;
+	if (hint >= 0 && hint < w->n_fields && w->fields[hint].name != NULL &&
+		strcmp(w->fields[hint].name, name) == 0)
+		return &w->fields[hint];
 	for (i = 0; i < w->n_fields; i++)
 	{
 		if (w->fields[i].name != NULL && strcmp(w->fields[i].name, name) == 0)
@@ -616,7 +646,7 @@ static const rg_avro_field *
 lookup_writer_field(ac_checker *c, const rg_avro_schema *w,
 					const rg_avro_field *rf, int pos)
 {
-	const rg_avro_field *found = writer_field_named(w, rf->name);
+	const rg_avro_field *found = writer_field_named(w, rf->name, pos);
 	int			n = found ? 1 : 0;
 	int			i,
 				j;
@@ -635,7 +665,7 @@ lookup_writer_field(ac_checker *c, const rg_avro_schema *w,
 		}
 		if (dup)
 			continue;
-		wf = writer_field_named(w, rf->aliases[i]);
+		wf = writer_field_named(w, rf->aliases[i], -1);
 		if (wf != NULL)
 		{
 			if (n == 0)

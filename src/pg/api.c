@@ -84,9 +84,31 @@ read_schema_args(FunctionCallInfo fcinfo, SchemaArgs *a, bool validate_subject)
  * the same content in this context or allocate one, and insert the
  * version, whose trigger checks compatibility.
  */
-static void
-register_schema(FunctionCallInfo fcinfo, int32 *out_id, int32 *out_version)
+typedef struct Registered
 {
+	int32		id;
+	int32		version;
+	const char *schema_type;
+	char	   *schema;			/* stored form, in the caller's context */
+	char	   *refs;			/* jsonb text, in the caller's context */
+} Registered;
+
+/* What the caller returns, copied out of SPI's memory before SPI_finish. */
+static void
+registered(Registered *out, MemoryContext cxt, SubmittedSchema *s, int32 id, int32 version)
+{
+	out->id = id;
+	out->version = version;
+	out->schema_type = s->format->name;
+	out->schema = MemoryContextStrdup(cxt, s->parsed->canonical);
+	out->refs = MemoryContextStrdup(cxt, s->refs_json);
+}
+
+static void
+register_schema(FunctionCallInfo fcinfo, Registered *out)
+{
+	MemoryContext caller_cxt = CurrentMemoryContext;
+	CatalogSettings settings;
 	SchemaArgs	a;
 	SubmittedSchema *s;
 	CatalogVersion existing;
@@ -117,8 +139,9 @@ register_schema(FunctionCallInfo fcinfo, int32 *out_id, int32 *out_version)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	catalog_effective_settings(a.context, a.subject, &settings);
 	if (!a.normalize)
-		a.normalize = catalog_effective_normalize(a.context, a.subject);
+		a.normalize = settings.normalize;
 	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs,
 								 a.metadata, a.rule_set, a.normalize, NULL);
 
@@ -128,8 +151,7 @@ register_schema(FunctionCallInfo fcinfo, int32 *out_id, int32 *out_version)
 		(!has_version || want_version == existing.version) &&
 		(!has_id || want_id == existing.schema_id))
 	{
-		*out_id = existing.schema_id;
-		*out_version = existing.version;
+		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		SPI_finish();
 		return;
 	}
@@ -141,19 +163,13 @@ register_schema(FunctionCallInfo fcinfo, int32 *out_id, int32 *out_version)
 		(!has_version || want_version == existing.version) &&
 		(!has_id || want_id == existing.schema_id))
 	{
-		*out_id = existing.schema_id;
-		*out_version = existing.version;
+		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		SPI_finish();
 		return;
 	}
 
-	mode = catalog_effective_mode(a.context, a.subject);
-	if (strcmp(mode, "READONLY") == 0 || strcmp(mode, "READONLY_OVERRIDE") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-				 errmsg("subject \"%s\" in context \"%s\" is in read-only mode",
-						a.subject, a.context),
-				 errdetail("Subject %s in context %s is in read-only mode", a.subject, a.context)));
+	mode = settings.mode;
+	registry_check_writable_mode(a.context, a.subject, mode);
 	if (strcmp(mode, "IMPORT") == 0 || strcmp(mode, "FORWARD") == 0)
 	{
 		if (!has_id)
@@ -176,8 +192,7 @@ register_schema(FunctionCallInfo fcinfo, int32 *out_id, int32 *out_version)
 		if (has_version)
 			registry_check_next_version(a.subject, want_version,
 										catalog_max_version(a.context, a.subject));
-		registry_assert_compatible(a.context, a.subject, s->parsed, s->fingerprint);
-		registry_mark_checked(a.context, a.subject, s->fingerprint);
+		registry_assert_compatible(a.context, a.subject, s->parsed, settings.compatibility);
 	}
 
 	/* the same content keeps its id within the context */
@@ -225,36 +240,37 @@ register_schema(FunctionCallInfo fcinfo, int32 *out_id, int32 *out_version)
 	}
 
 	version = has_version ? want_version : catalog_max_version(a.context, a.subject) + 1;
+	registry_mark_checked(a.context, a.subject, id, version);
 	catalog_insert_version(a.context, a.subject, version, id);
-	*out_id = id;
-	*out_version = version;
+	registered(out, caller_cxt, s, id, version);
 	SPI_finish();
 }
 
 Datum
 registry_register_schema(PG_FUNCTION_ARGS)
 {
-	int32		id;
-	int32		version;
+	Registered	r;
 
-	register_schema(fcinfo, &id, &version);
-	PG_RETURN_INT32(id);
+	register_schema(fcinfo, &r);
+	PG_RETURN_INT32(r.id);
 }
 
 Datum
 registry_register_schema_version(PG_FUNCTION_ARGS)
 {
-	int32		id;
-	int32		version;
+	Registered	r;
 	TupleDesc	desc;
-	Datum		values[2];
-	bool		nulls[2] = {false, false};
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	register_schema(fcinfo, &id, &version);
-	values[0] = Int32GetDatum(id);
-	values[1] = Int32GetDatum(version);
+	register_schema(fcinfo, &r);
+	values[0] = Int32GetDatum(r.id);
+	values[1] = Int32GetDatum(r.version);
+	values[2] = CStringGetTextDatum(r.schema_type);
+	values[3] = CStringGetTextDatum(r.schema);
+	values[4] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r.refs));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 
@@ -334,6 +350,7 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	char	   *version_arg = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
 	char	   *parse_error = NULL;
 	char	   *level_name;
+	CatalogSettings settings;
 	rg_compat_level level;
 	CatalogVersion *versions;
 	int			n = 0;
@@ -362,12 +379,8 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 
 		if (v == -1)
 		{
-			versions = catalog_versions(a.context, a.subject, false, &n);
-			if (n > 0)
-			{
-				versions = &versions[n - 1];
-				n = 1;
-			}
+			versions = palloc(sizeof(CatalogVersion));
+			n = catalog_latest_version(a.context, a.subject, versions) ? 1 : 0;
 		}
 		else
 		{
@@ -388,8 +401,9 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	else
 		versions = catalog_versions(a.context, a.subject, false, &n);
 
+	catalog_effective_settings(a.context, a.subject, &settings);
 	if (!a.normalize)
-		a.normalize = catalog_effective_normalize(a.context, a.subject);
+		a.normalize = settings.normalize;
 	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs,
 								 NULL, NULL, a.normalize,
 								 verbose ? &parse_error : NULL);
@@ -401,7 +415,7 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	}
 	else
 	{
-		level_name = catalog_effective_compatibility(a.context, a.subject);
+		level_name = settings.compatibility;
 		if (!rg_compat_level_parse(level_name, &level))
 			elog(ERROR, "unknown compatibility level \"%s\"", level_name);
 		compatible = registry_check_versions(a.context, s->parsed, level, versions, n,

@@ -44,10 +44,11 @@ static CatalogPlan plan_advance_id = {
 	"WHERE c.context = $1 AND (l.last IS NULL OR l.last < $2::bigint)",
 	2, {TEXTOID, INT4OID}
 };
+/* the schema first, by its unique fingerprint: a plan that cannot scan a subject */
 static CatalogPlan plan_version_by_fp = {
-	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
-	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
-	"WHERE v.context = $1 AND v.subject = $2 AND s.fingerprint = $3 AND ($4 OR NOT v.deleted) "
+	"SELECT v.version, v.schema_id, v.deleted, $3 FROM registry.subject_versions v "
+	"WHERE v.context = $1 AND v.subject = $2 AND ($4 OR NOT v.deleted) "
+	"AND v.schema_id = (SELECT s.id FROM registry.schemas s WHERE s.context = $1 AND s.fingerprint = $3) "
 	"ORDER BY v.deleted, v.version DESC LIMIT 1",
 	4, {TEXTOID, TEXTOID, BYTEAOID, BOOLOID}
 };
@@ -79,6 +80,12 @@ static CatalogPlan plan_versions = {
 	"WHERE v.context = $1 AND v.subject = $2 AND ($3 OR NOT v.deleted) ORDER BY v.version",
 	3, {TEXTOID, TEXTOID, BOOLOID}
 };
+static CatalogPlan plan_latest_version = {
+	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
+	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
+	"WHERE v.context = $1 AND v.subject = $2 AND NOT v.deleted ORDER BY v.version DESC LIMIT 1",
+	2, {TEXTOID, TEXTOID}
+};
 static CatalogPlan plan_get_version = {
 	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
 	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
@@ -89,16 +96,25 @@ static CatalogPlan plan_has_versions = {
 	"SELECT 1 FROM registry.subject_versions WHERE context = $1 AND subject = $2 AND ($3 OR NOT deleted) LIMIT 1",
 	3, {TEXTOID, TEXTOID, BOOLOID}
 };
-static CatalogPlan plan_effective_mode = {
-	"SELECT registry.effective_mode($1, $2)",
-	2, {TEXTOID, TEXTOID}
-};
-static CatalogPlan plan_effective_compat = {
-	"SELECT registry.effective_compatibility($1, $2)",
-	2, {TEXTOID, TEXTOID}
-};
-static CatalogPlan plan_effective_normalize = {
-	"SELECT registry.effective_normalize($1, $2)",
+/*
+ * The settings in force for a subject: the most specific scope that sets
+ * each one wins (subject, then its context, then global), else the
+ * default.  This one query is the rule; registry.effective_mode() and its
+ * siblings in SQL call it too.
+ */
+static CatalogPlan plan_effective = {
+	"SELECT COALESCE((SELECT m.mode FROM registry.modes m"
+	"   WHERE (m.context = $1 AND m.subject = $2 AND $2 <> '') OR (m.context = $1 AND m.subject = '')"
+	"      OR (m.context = '.' AND m.subject = '')"
+	"   ORDER BY m.subject <> '' DESC, m.context <> '.' DESC LIMIT 1), 'READWRITE'),"
+	" COALESCE((SELECT c.compatibility FROM registry.config c"
+	"   WHERE c.compatibility IS NOT NULL AND ((c.context = $1 AND c.subject = $2 AND $2 <> '')"
+	"      OR (c.context = $1 AND c.subject = '') OR (c.context = '.' AND c.subject = ''))"
+	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), 'BACKWARD'),"
+	" COALESCE((SELECT c.\"normalize\" FROM registry.config c"
+	"   WHERE c.\"normalize\" IS NOT NULL AND ((c.context = $1 AND c.subject = $2 AND $2 <> '')"
+	"      OR (c.context = $1 AND c.subject = '') OR (c.context = '.' AND c.subject = ''))"
+	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), false)",
 	2, {TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_parse_refs = {
@@ -363,6 +379,19 @@ catalog_versions(const char *context, const char *subject, bool include_deleted,
 	return out;
 }
 
+/* The latest live version of a subject, if it has one. */
+bool
+catalog_latest_version(const char *context, const char *subject, CatalogVersion *out)
+{
+	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
+
+	catalog_run(&plan_latest_version, v, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		return false;
+	fill_version(SPI_tuptable->vals[0], out);
+	return true;
+}
+
 bool
 catalog_get_version(const char *context, const char *subject, int32 version,
 					bool include_deleted, CatalogVersion *out)
@@ -387,35 +416,46 @@ catalog_subject_has_versions(const char *context, const char *subject, bool incl
 	return SPI_processed > 0;
 }
 
-static char *
-scalar_text(CatalogPlan *p, const char *context, const char *subject)
+void
+catalog_effective_settings(const char *context, const char *subject,
+						   CatalogSettings *out)
 {
 	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
+	bool		isnull;
+	HeapTuple	tup;
 
-	catalog_run(p, v, NULL, SPI_OK_SELECT);
-	return get_text(SPI_tuptable->vals[0], 1, CurrentMemoryContext);
+	catalog_run(&plan_effective, v, NULL, SPI_OK_SELECT);
+	tup = SPI_tuptable->vals[0];
+	out->mode = get_text(tup, 1, CurrentMemoryContext);
+	out->compatibility = get_text(tup, 2, CurrentMemoryContext);
+	out->normalize = DatumGetBool(get_datum(tup, 3, &isnull));
 }
 
 char *
 catalog_effective_mode(const char *context, const char *subject)
 {
-	return scalar_text(&plan_effective_mode, context, subject);
+	CatalogSettings s;
+
+	catalog_effective_settings(context, subject, &s);
+	return s.mode;
 }
 
 char *
 catalog_effective_compatibility(const char *context, const char *subject)
 {
-	return scalar_text(&plan_effective_compat, context, subject);
+	CatalogSettings s;
+
+	catalog_effective_settings(context, subject, &s);
+	return s.compatibility;
 }
 
 bool
 catalog_effective_normalize(const char *context, const char *subject)
 {
-	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
-	bool		isnull;
+	CatalogSettings s;
 
-	catalog_run(&plan_effective_normalize, v, NULL, SPI_OK_SELECT);
-	return DatumGetBool(get_datum(SPI_tuptable->vals[0], 1, &isnull));
+	catalog_effective_settings(context, subject, &s);
+	return s.normalize;
 }
 
 /*
@@ -425,11 +465,19 @@ catalog_effective_normalize(const char *context, const char *subject)
 CatalogRef *
 catalog_parse_refs(const char *refs_json, int *n)
 {
-	Datum		v[1] = {CStringGetTextDatum(refs_json)};
+	Datum		v[1];
 	CatalogRef *out;
 	uint64		i;
 	MemoryContext cxt = CurrentMemoryContext;
 	char	   *type;
+
+	/* the common case needs no query */
+	if (strcmp(refs_json, "[]") == 0)
+	{
+		*n = 0;
+		return palloc0(sizeof(CatalogRef));
+	}
+	v[0] = CStringGetTextDatum(refs_json);
 
 	catalog_run(&plan_json_type, v, NULL, SPI_OK_SELECT);
 	type = get_text(SPI_tuptable->vals[0], 1, cxt);
@@ -480,6 +528,8 @@ catalog_refs_to_json(const CatalogRef *refs, int n)
 	Datum		v[3];
 	int			i;
 
+	if (n == 0)
+		return pstrdup("[]");
 	for (i = 0; i < n; i++)
 	{
 		names[i] = CStringGetTextDatum(refs[i].name);

@@ -75,11 +75,22 @@ extern void catalog_insert_version(const char *context, const char *subject,
 								   int32 version, int32 schema_id);
 extern CatalogVersion *catalog_versions(const char *context, const char *subject,
 										bool include_deleted, int *n);
+extern bool catalog_latest_version(const char *context, const char *subject,
+								   CatalogVersion *out);
 extern bool catalog_get_version(const char *context, const char *subject, int32 version,
 								bool include_deleted, CatalogVersion *out);
 extern bool catalog_subject_has_versions(const char *context, const char *subject,
 										 bool include_deleted);
 
+typedef struct CatalogSettings
+{
+	char	   *mode;
+	char	   *compatibility;
+	bool		normalize;
+} CatalogSettings;
+
+extern void catalog_effective_settings(const char *context, const char *subject,
+									   CatalogSettings *out);
 extern char *catalog_effective_mode(const char *context, const char *subject);
 extern char *catalog_effective_compatibility(const char *context, const char *subject);
 extern bool catalog_effective_normalize(const char *context, const char *subject);

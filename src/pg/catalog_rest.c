@@ -58,7 +58,8 @@ CatalogPlan rest_plan_delete_subject = {
 	2, {TEXTOID, BOOLOID}
 };
 CatalogPlan rest_plan_register = {
-	"SELECT schema_id, subject_version FROM registry.register_schema_version("
+	"SELECT NULL::text, subject_version, schema_id, schema_type, stored_schema, schema_refs::text, "
+	"$6::jsonb::text, $7::jsonb::text, false FROM registry.register_schema_version("
 	"$1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8, $9)",
 	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, INT4OID, INT4OID}
 };

@@ -13,11 +13,13 @@
 #include <limits.h>
 
 #include "access/htup_details.h"
+#include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "catalog.h"
 #include "http.h"
 #include "invalidation.h"
 #include "registry.h"
@@ -33,6 +35,9 @@ PG_FUNCTION_INFO_V1(registry_split_subject);
 PG_FUNCTION_INFO_V1(registry_parse_version);
 PG_FUNCTION_INFO_V1(registry_avro_canonical_form);
 PG_FUNCTION_INFO_V1(registry_avro_fingerprint);
+PG_FUNCTION_INFO_V1(registry_effective_mode);
+PG_FUNCTION_INFO_V1(registry_effective_compatibility);
+PG_FUNCTION_INFO_V1(registry_effective_normalize);
 
 void
 _PG_init(void)
@@ -269,4 +274,44 @@ registry_avro_fingerprint(PG_FUNCTION_ARGS)
 	fp = rg_avro_crc64(pcf, strlen(pcf));
 	free(pcf);
 	PG_RETURN_INT64((int64) fp);
+}
+
+/*
+ * registry.effective_mode/compatibility/normalize(context, subject): the
+ * settings in force, by the one rule in catalog_effective_settings().
+ */
+static CatalogSettings
+effective_settings(FunctionCallInfo fcinfo)
+{
+	CatalogSettings s;
+	CatalogSettings out;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	catalog_effective_settings(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+							   text_to_cstring(PG_GETARG_TEXT_PP(1)), &s);
+	out.mode = MemoryContextStrdup(cxt, s.mode);
+	out.compatibility = MemoryContextStrdup(cxt, s.compatibility);
+	out.normalize = s.normalize;
+	SPI_finish();
+	return out;
+}
+
+Datum
+registry_effective_mode(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(effective_settings(fcinfo).mode));
+}
+
+Datum
+registry_effective_compatibility(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(effective_settings(fcinfo).compatibility));
+}
+
+Datum
+registry_effective_normalize(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(effective_settings(fcinfo).normalize);
 }

@@ -49,6 +49,8 @@ extern int	registry_confluent_error_code(int sqlerrcode);
 extern Datum registry_parse_version(PG_FUNCTION_ARGS);
 
 /* triggers.c */
+extern void registry_check_writable_mode(const char *context, const char *subject,
+										 const char *mode);
 extern void registry_check_next_version(const char *subject, int32 version,
 										int32 max_version);
 

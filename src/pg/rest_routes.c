@@ -620,7 +620,6 @@ h_register(RestCall *c)
 	SchemaBody	b;
 	Datum		v[9];
 	char		nulls[9] = "         ";
-	char	   *version;
 
 	c->subject = c->seg[1];
 	if (!read_schema_body(c, &b))
@@ -640,19 +639,8 @@ h_register(RestCall *c)
 		nulls[8] = 'n';
 	spi_begin();
 	catalog_run(&rest_plan_register, v, nulls, SPI_OK_SELECT);
-	version = pstrdup(col_text(0, 2));
-
-	/* RegisterSchemaResponse carries the stored schema as well */
-	{
-		Datum		gv[3];
-		char		gnulls[3] = "   ";
-
-		gv[0] = CStringGetTextDatum(c->subject);
-		gv[1] = CStringGetTextDatum(version);
-		gv[2] = BoolGetDatum(false);
-		catalog_run(&rest_plan_get_version, gv, gnulls, SPI_OK_SELECT);
-		append_schema_row(&c->out, 0, false, true);
-	}
+	/* the row has the shape of a schema row: RegisterSchemaResponse */
+	append_schema_row(&c->out, 0, false, true);
 	SPI_finish();
 }
 

@@ -168,14 +168,7 @@ resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, in
 
 		reference_target(context, refs[i].subject, &ref_context, &ref_name);
 		if (refs[i].version == -1)
-		{
-			int			nv;
-			CatalogVersion *all = catalog_versions(ref_context, ref_name, false, &nv);
-
-			found = nv > 0;
-			if (found)
-				v = all[nv - 1];
-		}
+			found = catalog_latest_version(ref_context, ref_name, &v);
 		else
 			found = catalog_get_version(ref_context, ref_name, refs[i].version, true, &v);
 		if (!found)
@@ -507,21 +500,21 @@ registry_strlist_init(rg_strlist *list)
 	rg_strlist_init(list, arena);
 }
 
-/* the (context, subject, schema) the SQL API has just checked */
+/* the version the SQL API has just checked and is about to insert */
 static struct
 {
 	bool		active;
 	char		context[NAMEDATALEN * 4];
 	char		subject[NAMEDATALEN * 4];
-	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	int32		schema_id;
+	int32		version;
 }			checked;
 
 void
 registry_assert_compatible(const char *context, const char *subject,
-						   const rg_schema *schema, const uint8 *fingerprint)
+						   const rg_schema *schema, const char *level_name)
 {
 	rg_compat_level level;
-	char	   *level_name = catalog_effective_compatibility(context, subject);
 	CatalogVersion *versions;
 	int			n;
 	rg_strlist	messages;
@@ -530,7 +523,14 @@ registry_assert_compatible(const char *context, const char *subject,
 		elog(ERROR, "unknown compatibility level \"%s\"", level_name);
 	if (level == RG_COMPAT_NONE)
 		return;
-	versions = catalog_versions(context, subject, false, &n);
+	/* a non-transitive level reads the latest live version only */
+	if (rg_compat_is_transitive(level))
+		versions = catalog_versions(context, subject, false, &n);
+	else
+	{
+		versions = palloc(sizeof(CatalogVersion));
+		n = catalog_latest_version(context, subject, versions) ? 1 : 0;
+	}
 	registry_strlist_init(&messages);
 	if (!registry_check_versions(context, schema, level, versions, n, &messages))
 		ereport(ERROR,
@@ -541,24 +541,35 @@ registry_assert_compatible(const char *context, const char *subject,
 						   subject, registry_messages_to_string(&messages))));
 }
 
+/*
+ * The SQL API, holding the subject's lock, has checked the mode, the
+ * version number and compatibility of (schema_id, version) and now inserts
+ * it: the insert trigger, which would repeat the same checks under the same
+ * lock in the same transaction, may skip them for exactly that row.
+ */
 void
-registry_mark_checked(const char *context, const char *subject, const uint8 *fingerprint)
+registry_mark_checked(const char *context, const char *subject, int32 schema_id,
+					  int32 version)
 {
+	checked.active = false;
 	if (strlen(context) >= sizeof(checked.context) || strlen(subject) >= sizeof(checked.subject))
 		return;
 	strcpy(checked.context, context);
 	strcpy(checked.subject, subject);
-	memcpy(checked.fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
+	checked.schema_id = schema_id;
+	checked.version = version;
 	checked.active = true;
 }
 
+/* Is this the row the SQL API marked?  The mark is used up either way. */
 bool
-registry_take_checked(const char *context, const char *subject, const uint8 *fingerprint)
+registry_take_checked(const char *context, const char *subject, int32 schema_id,
+					  int32 version)
 {
 	bool		match = checked.active &&
 		strcmp(checked.context, context) == 0 &&
 		strcmp(checked.subject, subject) == 0 &&
-		memcmp(checked.fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+		checked.schema_id == schema_id && checked.version == version;
 
 	checked.active = false;
 	return match;

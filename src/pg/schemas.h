@@ -75,11 +75,11 @@ extern bool registry_check_versions(const char *context, const rg_schema *schema
  */
 extern void registry_assert_compatible(const char *context, const char *subject,
 									   const rg_schema *schema,
-									   const uint8 *fingerprint);
+									   const char *level_name);
 extern void registry_mark_checked(const char *context, const char *subject,
-								  const uint8 *fingerprint);
+								  int32 schema_id, int32 version);
 extern bool registry_take_checked(const char *context, const char *subject,
-								  const uint8 *fingerprint);
+								  int32 schema_id, int32 version);
 
 /* Confluent's message list "[a, b, c]" as one string */
 extern char *registry_messages_to_string(const rg_strlist *messages);

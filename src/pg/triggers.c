@@ -27,6 +27,17 @@
 
 PG_FUNCTION_INFO_V1(registry_schemas_before_write);
 
+/* READONLY and READONLY_OVERRIDE refuse writes (42205). */
+void
+registry_check_writable_mode(const char *context, const char *subject, const char *mode)
+{
+	if (strcmp(mode, "READONLY") == 0 || strcmp(mode, "READONLY_OVERRIDE") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+				 errmsg("subject \"%s\" in context \"%s\" is in read-only mode", subject, context),
+				 errdetail("Subject %s in context %s is in read-only mode", subject, context)));
+}
+
 /*
  * Outside IMPORT a version given explicitly must be the next number
  * (Confluent: "Version is not one more than previous version", 42201).
@@ -214,6 +225,7 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	int32		max_version;
 	HeapTuple	result = tup;
 	MemoryContext caller_cxt = CurrentMemoryContext;
+	CatalogSettings settings;
 
 	check_trigger(fcinfo, "versions_before_insert");
 	if (context == NULL || subject == NULL || !int_attr(tup, desc, "schema_id", &schema_id))
@@ -227,16 +239,17 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 				 errmsg("a new subject version cannot be inserted as deleted")));
 	registry_validate_subject(subject, subject);
 
+	/* the SQL API's own insert, checked a moment ago under the same lock */
+	if (has_version && registry_take_checked(context, subject, schema_id, version))
+		return PointerGetDatum(tup);
+
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	catalog_lock_subject(context, subject);
 
-	mode = catalog_effective_mode(context, subject);
-	if (strcmp(mode, "READONLY") == 0 || strcmp(mode, "READONLY_OVERRIDE") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-				 errmsg("subject \"%s\" in context \"%s\" is in read-only mode", subject, context),
-				 errdetail("Subject %s in context %s is in read-only mode", subject, context)));
+	catalog_effective_settings(context, subject, &settings);
+	mode = settings.mode;
+	registry_check_writable_mode(context, subject, mode);
 	importing = strcmp(mode, "IMPORT") == 0 || strcmp(mode, "FORWARD") == 0;
 
 	max_version = catalog_max_version(context, subject);
@@ -262,10 +275,9 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
 					 errmsg("schema %d not found in context \"%s\"", schema_id, context)));
-		if (!registry_take_checked(context, subject, row.fingerprint))
-			registry_assert_compatible(context, subject,
-									   registry_stored_schema(context, schema_id, row.fingerprint),
-									   row.fingerprint);
+		registry_assert_compatible(context, subject,
+								   registry_stored_schema(context, schema_id, row.fingerprint),
+								   settings.compatibility);
 	}
 	SPI_finish();
 	return PointerGetDatum(result);

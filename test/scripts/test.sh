@@ -57,6 +57,7 @@ if ! install_extension >tmp_check.build.log 2>&1; then
 	finish
 fi
 rm -f tmp_check.build.log
+cluster_stop "$DIR"	# a cluster left running by an earlier, interrupted run
 rm -rf "$DIR"
 mkdir -p tmp_check
 HTTP_PORT=${REGISTRY_TEST_HTTP_PORT:-18081}
