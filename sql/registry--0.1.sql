@@ -1001,6 +1001,44 @@ CREATE FUNCTION registry.list_contexts()
 	END;
 COMMENT ON FUNCTION registry.list_contexts() IS 'contexts, the default context "." first';
 
+-- Wire format and Protobuf message indexes -----------------------------------
+
+CREATE FUNCTION registry.protobuf_message_indexes(schema_id integer, message text, subject text DEFAULT NULL)
+	RETURNS integer[]
+	AS 'MODULE_PATHNAME', 'registry_protobuf_message_indexes'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.protobuf_message_indexes(integer, text, text)
+	IS 'the message-index path of a message (full name) in a PROTOBUF schema: top-level position, then nested positions';
+
+CREATE FUNCTION registry.protobuf_message_name(schema_id integer, indexes integer[], subject text DEFAULT NULL)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_protobuf_message_name'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.protobuf_message_name(integer, integer[], text)
+	IS 'the full name of the message at a message-index path ({} or {0}: the first message)';
+
+CREATE FUNCTION registry.wire_header(schema_id integer, message_indexes integer[] DEFAULT NULL)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'registry_wire_header'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION registry.wire_header(integer, integer[])
+	IS 'the Confluent wire-format header: 0x00, the 4-byte big-endian schema id, and for PROTOBUF the encoded message indexes';
+
+CREATE FUNCTION registry.wire_parse(message bytea, protobuf boolean DEFAULT false,
+	OUT schema_id integer, OUT message_indexes integer[], OUT payload_offset integer)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_wire_parse'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.wire_parse(bytea, boolean)
+	IS 'reads the header of a wire-format message: schema id, Protobuf message indexes, and where the payload starts (0-based)';
+
+CREATE FUNCTION registry.schema_serialized(schema_id integer, subject text DEFAULT NULL)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_schema_serialized'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.schema_serialized(integer, text)
+	IS 'a PROTOBUF schema as Confluent''s format=serialized: its FileDescriptorProto in base64';
+
 -- The REST API ---------------------------------------------------------------
 
 CREATE FUNCTION registry.rest(method text, path text, query text DEFAULT NULL, body text DEFAULT NULL,
@@ -1045,6 +1083,9 @@ GRANT EXECUTE ON FUNCTION
 	registry.get_version(text, text, boolean), registry.referenced_by(text, text),
 	registry.config_scope(text), registry.get_compatibility(text, boolean), registry.get_mode(text, boolean),
 	registry.rest(text, text, text, text, text, text),
+	registry.protobuf_message_indexes(integer, text, text), registry.protobuf_message_name(integer, integer[], text),
+	registry.wire_header(integer, integer[]), registry.wire_parse(bytea, boolean),
+	registry.schema_serialized(integer, text),
 	registry.get_config(text, boolean), registry.list_schemas(text, boolean, boolean),
 	registry.schema_versions(integer, text, boolean), registry.list_contexts()
 	TO registry_reader;

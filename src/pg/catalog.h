@@ -100,6 +100,7 @@ extern char *catalog_refs_to_json(const CatalogRef *refs, int n);
 
 /* catalog_rest.c: the SQL API calls of the REST routes */
 extern CatalogPlan rest_plan_schema_by_id;
+extern CatalogPlan rest_plan_schema_serialized;
 extern CatalogPlan rest_plan_max_id;
 extern CatalogPlan rest_plan_schema_versions;
 extern CatalogPlan rest_plan_list_schemas;

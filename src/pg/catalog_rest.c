@@ -20,6 +20,10 @@ CatalogPlan rest_plan_schema_by_id = {
 	"FROM registry.schema_by_id($1, $2)",
 	2, {INT4OID, TEXTOID}
 };
+CatalogPlan rest_plan_schema_serialized = {
+	"SELECT registry.schema_serialized($1, $2)",
+	2, {INT4OID, TEXTOID}
+};
 CatalogPlan rest_plan_max_id = {
 	"SELECT max(s.id) FROM registry.schemas s "
 	"WHERE s.context = COALESCE((registry.split_subject($1)).context, '.')",

@@ -260,6 +260,32 @@ h_schemas_list(RestCall *c)
 	SPI_finish();
 }
 
+/*
+ * The schema text of row 0 of the current SPI result (column col) in the
+ * format the request asks for: format=serialized gives a PROTOBUF schema
+ * as base64 FileDescriptorProto; other formats are ignored, as Confluent
+ * ignores unknown ones.  Runs inside SPI; the result is palloc'd.
+ */
+static char *
+formatted_schema(RestCall *c, int32 id, const char *subject, const char *type, int col)
+{
+	const char *format = rest_param(c, "format");
+	char	   *text = pstrdup(col_text(0, col));
+
+	if (format && strcmp(format, "serialized") == 0 && strcmp(type, "PROTOBUF") == 0)
+	{
+		Datum		v[2];
+		char		nulls[2];
+
+		v[0] = Int32GetDatum(id);
+		nulls[0] = ' ';
+		v[1] = text_or_null(subject, nulls, 1);
+		catalog_run(&rest_plan_schema_serialized, v, nulls, SPI_OK_SELECT);
+		text = pstrdup(col_text(0, 1));
+	}
+	return text;
+}
+
 static void
 h_schema_by_id(RestCall *c)
 {
@@ -271,6 +297,8 @@ h_schema_by_id(RestCall *c)
 	char	   *refs;
 	char	   *metadata;
 	char	   *rule_set;
+	char	   *type;
+	char	   *schema_text;
 
 	if (!path_id(c, c->seg[2], &id))
 		return;
@@ -282,9 +310,11 @@ h_schema_by_id(RestCall *c)
 	refs = col_text(0, 4);
 	metadata = col_text(0, 5);
 	rule_set = col_text(0, 6);
+	type = col_text(0, 2);
+	schema_text = formatted_schema(c, id, subject, type, 3);
 	appendStringInfoChar(&c->out, '{');
 	json_key(&c->out, &first, "schemaType");
-	escape_json(&c->out, col_text(0, 2));
+	escape_json(&c->out, type);
 	if (json_nonempty(refs))
 	{
 		json_key(&c->out, &first, "references");
@@ -301,7 +331,7 @@ h_schema_by_id(RestCall *c)
 		appendStringInfoString(&c->out, rule_set);
 	}
 	json_key(&c->out, &first, "schema");
-	escape_json(&c->out, col_text(0, 3));
+	escape_json(&c->out, schema_text);
 	if (rest_param_bool(c, "fetchMaxId"))
 	{
 		Datum		mv[1];
@@ -331,7 +361,8 @@ h_schema_by_id_raw(RestCall *c)
 	v[1] = text_or_null(rest_param(c, "subject"), nulls, 1);
 	spi_begin();
 	catalog_run(&rest_plan_schema_by_id, v, nulls, SPI_OK_SELECT);
-	appendStringInfoString(&c->out, col_text(0, 3));
+	appendStringInfoString(&c->out, formatted_schema(c, id, rest_param(c, "subject"),
+													 col_text(0, 2), 3));
 	SPI_finish();
 }
 

@@ -1,0 +1,263 @@
+/*-------------------------------------------------------------------------
+ *
+ * wire.c
+ *	  SQL functions over the Confluent wire format and Protobuf message
+ *	  indexes: the header a producer writes before its payload (magic 0x00,
+ *	  the 4-byte big-endian schema id, for PROTOBUF the message-index
+ *	  array), the index path of a message in a registered schema and back,
+ *	  and a PROTOBUF schema as Confluent's format=serialized (base64 of its
+ *	  FileDescriptorProto).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "common/base64.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "registry.h"
+#include "rg_protobuf.h"
+#include "schemas.h"
+
+#define MAX_INDEX_DEPTH 128
+
+PG_FUNCTION_INFO_V1(registry_protobuf_message_indexes);
+PG_FUNCTION_INFO_V1(registry_protobuf_message_name);
+PG_FUNCTION_INFO_V1(registry_wire_header);
+PG_FUNCTION_INFO_V1(registry_wire_parse);
+PG_FUNCTION_INFO_V1(registry_schema_serialized);
+
+/*
+ * The parsed PROTOBUF schema behind an id, in the context of the optional
+ * subject argument (default context otherwise).  Must run inside SPI.
+ */
+static const rg_schema *
+protobuf_schema(FunctionCallInfo fcinfo, int32 id, int subject_arg)
+{
+	char	   *context = REGISTRY_DEFAULT_CONTEXT;
+	const rg_schema *s;
+
+	if (PG_NARGS() > subject_arg && !PG_ARGISNULL(subject_arg))
+	{
+		char	   *subject;
+
+		registry_split_subject_cstr(text_to_cstring(PG_GETARG_TEXT_PP(subject_arg)),
+									&context, &subject);
+	}
+	s = registry_stored_schema(context, id, NULL);
+	if (s->format != &rg_format_protobuf)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("schema %d is not a PROTOBUF schema", id)));
+	return s;
+}
+
+static ArrayType *
+int_array(const int *v, int n)
+{
+	Datum	   *d = palloc(sizeof(Datum) * (n + 1));
+	int			i;
+
+	for (i = 0; i < n; i++)
+		d[i] = Int32GetDatum(v[i]);
+	return construct_array(d, n, INT4OID, 4, true, TYPALIGN_INT);
+}
+
+static int *
+array_ints(ArrayType *arr, int *n)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int		   *out;
+	int			i;
+
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("message indexes must be a one-dimensional array")));
+	deconstruct_array(arr, INT4OID, 4, true, TYPALIGN_INT, &elems, &nulls, n);
+	if (*n > MAX_INDEX_DEPTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("at most %d message indexes are supported", MAX_INDEX_DEPTH)));
+	out = palloc(sizeof(int) * (*n + 1));
+	for (i = 0; i < *n; i++)
+	{
+		if (nulls[i] || DatumGetInt32(elems[i]) < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("message indexes must be non-negative integers")));
+		out[i] = DatumGetInt32(elems[i]);
+	}
+	return out;
+}
+
+/* protobuf_message_indexes(id, message full name, subject) -> int[] */
+Datum
+registry_protobuf_message_indexes(PG_FUNCTION_ARGS)
+{
+	int32		id = PG_GETARG_INT32(0);
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int			idx[MAX_INDEX_DEPTH];
+	int			n;
+	ArrayType  *result;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	n = rg_protobuf_message_indexes(protobuf_schema(fcinfo, id, 2), name, idx, MAX_INDEX_DEPTH);
+	if (n < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("schema %d has no message \"%s\"", id, name)));
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		result = int_array(idx, n);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+	PG_RETURN_ARRAYTYPE_P(result);
+}
+
+/* protobuf_message_name(id, indexes, subject) -> full name; '{}' means [0] */
+Datum
+registry_protobuf_message_name(PG_FUNCTION_ARGS)
+{
+	int32		id = PG_GETARG_INT32(0);
+	int			n;
+	int		   *idx = array_ints(PG_GETARG_ARRAYTYPE_P(1), &n);
+	char	   *name;
+	text	   *result;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	name = rg_protobuf_message_name(protobuf_schema(fcinfo, id, 2), idx, n);
+	if (name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("schema %d has no message at these indexes", id)));
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		result = cstring_to_text(name);
+		MemoryContextSwitchTo(old);
+	}
+	free(name);
+	SPI_finish();
+	PG_RETURN_TEXT_P(result);
+}
+
+/*
+ * wire_header(id, message_indexes) -> bytea: what precedes a payload in a
+ * Kafka record.  With indexes (PROTOBUF), their encoding follows the id.
+ */
+Datum
+registry_wire_header(PG_FUNCTION_ARGS)
+{
+	int32		id = PG_GETARG_INT32(0);
+	unsigned char buf[5 + 10 * (MAX_INDEX_DEPTH + 1)];
+	size_t		len = 5;
+	bytea	   *result;
+
+	buf[0] = 0;
+	buf[1] = (unsigned char) ((uint32) id >> 24);
+	buf[2] = (unsigned char) ((uint32) id >> 16);
+	buf[3] = (unsigned char) ((uint32) id >> 8);
+	buf[4] = (unsigned char) id;
+	if (PG_NARGS() > 1 && !PG_ARGISNULL(1))
+	{
+		int			n;
+		int		   *idx = array_ints(PG_GETARG_ARRAYTYPE_P(1), &n);
+
+		len += rg_protobuf_encode_indexes(idx, n, buf + 5, sizeof(buf) - 5);
+	}
+	result = palloc(VARHDRSZ + len);
+	SET_VARSIZE(result, VARHDRSZ + len);
+	memcpy(VARDATA(result), buf, len);
+	PG_RETURN_BYTEA_P(result);
+}
+
+/*
+ * wire_parse(message, protobuf) -> (schema_id, message_indexes,
+ * payload_offset): read the header of a Kafka record value.
+ */
+Datum
+registry_wire_parse(PG_FUNCTION_ARGS)
+{
+	bytea	   *msg = PG_GETARG_BYTEA_PP(0);
+	bool		protobuf = PG_NARGS() > 1 && !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	const unsigned char *p = (const unsigned char *) VARDATA_ANY(msg);
+	size_t		len = VARSIZE_ANY_EXHDR(msg);
+	TupleDesc	desc;
+	Datum		values[3];
+	bool		nulls[3] = {false, true, false};
+	size_t		offset = 5;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (len < 5 || p[0] != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("not a Confluent wire-format message"),
+				 errdetail("It must start with the magic byte 0 and a 4-byte schema id.")));
+	values[0] = Int32GetDatum((int32) (((uint32) p[1] << 24) | ((uint32) p[2] << 16) |
+									   ((uint32) p[3] << 8) | (uint32) p[4]));
+	if (protobuf)
+	{
+		int			idx[MAX_INDEX_DEPTH];
+		size_t		used;
+		int			n = rg_protobuf_decode_indexes(p + 5, len - 5, idx, MAX_INDEX_DEPTH, &used);
+
+		if (n < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("malformed Protobuf message indexes")));
+		if (n == 0)
+		{
+			idx[0] = 0;
+			n = 1;
+		}
+		values[1] = PointerGetDatum(int_array(idx, n));
+		nulls[1] = false;
+		offset += used;
+	}
+	values[2] = Int32GetDatum((int32) offset);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/* schema_serialized(id, subject) -> base64 FileDescriptorProto (PROTOBUF) */
+Datum
+registry_schema_serialized(PG_FUNCTION_ARGS)
+{
+	int32		id = PG_GETARG_INT32(0);
+	const unsigned char *bytes;
+	size_t		len;
+	char	   *b64;
+	int			b64len;
+	text	   *result;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	bytes = rg_protobuf_serialized(protobuf_schema(fcinfo, id, 1), &len);
+	b64 = MemoryContextAlloc(cxt, pg_b64_enc_len((int) len) + 1);
+	b64len = pg_b64_encode((const char *) bytes, (int) len, b64, pg_b64_enc_len((int) len));
+	if (b64len < 0)
+		elog(ERROR, "could not encode a descriptor in base64");
+	b64[b64len] = '\0';
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		result = cstring_to_text(b64);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+	PG_RETURN_TEXT_P(result);
+}
