@@ -1,19 +1,5 @@
 -- Registration, dedup, reads and bad input through the SQL API.
 \set SHOW_CONTEXT never
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE d text;
-BEGIN
-	EXECUTE q;
-	RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || COALESCE(E'\n  detail: ' || NULLIF(d, ''), '');
-END $$;
-CREATE FUNCTION pg_temp.counts() RETURNS text LANGUAGE sql AS $$
-	SELECT format('schemas=%s subjects=%s versions=%s refs=%s',
-		(SELECT count(*) FROM registry.schemas), (SELECT count(*) FROM registry.subjects),
-		(SELECT count(*) FROM registry.subject_versions), (SELECT count(*) FROM registry.schema_references))
-$$;
 
 -- first registration: id 1, version 1
 SELECT registry.register_schema('orders-value',
@@ -45,52 +31,52 @@ SELECT registry.register_schema('plain-string', '{"type":"string"}');
 SELECT schema FROM registry.get_version('plain-string', 'latest');
 
 -- reads that find nothing
-SELECT pg_temp.try($$SELECT registry.schema_by_id(999)$$);
-SELECT pg_temp.try($$SELECT registry.versions('no-such-subject')$$);
-SELECT pg_temp.try($$SELECT registry.get_version('orders-value', '99')$$);
-SELECT pg_temp.try($$SELECT registry.get_version('no-such-subject', 'latest')$$);
-SELECT pg_temp.try($$SELECT registry.lookup_schema('no-such-subject', '"int"')$$);
-SELECT pg_temp.try($$SELECT registry.lookup_schema('orders-value', '"int"')$$);
-SELECT pg_temp.try($$SELECT registry.get_version('orders-value', 'abc')$$);
-SELECT pg_temp.try($$SELECT registry.get_version('orders-value', '0')$$);
-SELECT pg_temp.try($$SELECT registry.get_version('orders-value', '-2')$$);
-SELECT pg_temp.try($$SELECT registry.get_version('orders-value', '2147483648')$$);
+SELECT regress.try($$SELECT registry.schema_by_id(999)$$);
+SELECT regress.try($$SELECT registry.versions('no-such-subject')$$);
+SELECT regress.try($$SELECT registry.get_version('orders-value', '99')$$);
+SELECT regress.try($$SELECT registry.get_version('no-such-subject', 'latest')$$);
+SELECT regress.try($$SELECT registry.lookup_schema('no-such-subject', '"int"')$$);
+SELECT regress.try($$SELECT registry.lookup_schema('orders-value', '"int"')$$);
+SELECT regress.try($$SELECT registry.get_version('orders-value', 'abc')$$);
+SELECT regress.try($$SELECT registry.get_version('orders-value', '0')$$);
+SELECT regress.try($$SELECT registry.get_version('orders-value', '-2')$$);
+SELECT regress.try($$SELECT registry.get_version('orders-value', '2147483648')$$);
 
 -- bad input: a clear error, and nothing changes
-SELECT pg_temp.counts() AS before \gset
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"record"')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', 'not json at all')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R"}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","fields":[{"name":"a","type":"nosuchtype"}]}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"1R","fields":[]}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"enum","name":"E","symbols":["A","A"]}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"enum","name":"E","symbols":["A"],"default":"B"}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"fixed","name":"F","size":-1}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '["int",["long"]]')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '["int","int"]')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","fields":[{"name":"a","type":"int","default":"x"}]}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","fields":[{"name":"a","type":["null","int"],"default":1}]}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","fields":[{"name":"a","type":{"type":"record","name":"R","fields":[]}}]}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '"int"', 'XML')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', NULL)$$);
-SELECT pg_temp.try($$SELECT registry.register_schema(NULL, '"int"')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('', '"int"')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema(E'bad\x01name', '"int"')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('__GLOBAL', '"int"')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '"int"', 'AVRO', '{"not":"an array"}')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '"int"', 'AVRO', '[{"name":"x"}]')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '"int"', 'AVRO', '[{"name":"x","subject":"nope","version":1}]')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '"int"', 'AVRO', '[{"name":"x","subject":"orders-value","version":"one"}]')$$);
+SELECT regress.counts() AS before \gset
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"record"')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', 'not json at all')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R"}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","fields":[{"name":"a","type":"nosuchtype"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"1R","fields":[]}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"enum","name":"E","symbols":["A","A"]}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"enum","name":"E","symbols":["A"],"default":"B"}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"fixed","name":"F","size":-1}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '["int",["long"]]')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '["int","int"]')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","fields":[{"name":"a","type":"int","default":"x"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","fields":[{"name":"a","type":["null","int"],"default":1}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","fields":[{"name":"a","type":{"type":"record","name":"R","fields":[]}}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '"int"', 'XML')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', NULL)$$);
+SELECT regress.try($$SELECT registry.register_schema(NULL, '"int"')$$);
+SELECT regress.try($$SELECT registry.register_schema('', '"int"')$$);
+SELECT regress.try($$SELECT registry.register_schema(E'bad\x01name', '"int"')$$);
+SELECT regress.try($$SELECT registry.register_schema('__GLOBAL', '"int"')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '"int"', 'AVRO', '{"not":"an array"}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '"int"', 'AVRO', '[{"name":"x"}]')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '"int"', 'AVRO', '[{"name":"x","subject":"nope","version":1}]')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '"int"', 'AVRO', '[{"name":"x","subject":"orders-value","version":"one"}]')$$);
 -- invalid UTF-8 never reaches the registry: PostgreSQL refuses it at the door
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', convert_from('\x22ff22'::bytea, 'UTF8'))$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', convert_from('\x22ff22'::bytea, 'UTF8'))$$);
 -- a JSON escape that is not valid Unicode text
-SELECT pg_temp.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","doc":"\udc00","fields":[]}')$$);
+SELECT regress.try($$SELECT registry.register_schema('bad', '{"type":"record","name":"R","doc":"\udc00","fields":[]}')$$);
 -- deep nesting
-SELECT pg_temp.try(format($$SELECT registry.register_schema('bad', %L)$$,
+SELECT regress.try(format($$SELECT registry.register_schema('bad', %L)$$,
 	repeat('{"type":"array","items":', 300) || '"int"' || repeat('}', 300)));
-SELECT pg_temp.try(format($$SELECT registry.register_schema('bad', %L)$$, repeat('[', 100000)));
-SELECT pg_temp.counts() = :'before' AS unchanged;
+SELECT regress.try(format($$SELECT registry.register_schema('bad', %L)$$, repeat('[', 100000)));
+SELECT regress.counts() = :'before' AS unchanged;
 
 -- a huge but valid schema: 5,000 fields
 SELECT registry.register_schema('huge', format('{"type":"record","name":"Huge","fields":[%s]}',

@@ -1,14 +1,5 @@
 -- Compatibility levels, which versions each considers, and the messages.
 \set SHOW_CONTEXT never
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE d text;
-BEGIN
-	EXECUTE q;
-	RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || COALESCE(E'\n  detail: ' || NULLIF(d, ''), '');
-END $$;
 -- v1 {a}, v2 {a, b default}, candidates below
 CREATE TEMP TABLE s(name text PRIMARY KEY, body text);
 INSERT INTO s VALUES
@@ -35,7 +26,7 @@ SELECT unnest(messages) FROM registry.check_compatibility('c-back',
 SELECT * FROM registry.check_compatibility('c-back', (SELECT body FROM s WHERE name = 'drop_a'), verbose => true);
 SELECT * FROM registry.check_compatibility('c-back', (SELECT body FROM s WHERE name = 'drop_a'));
 -- registering an incompatible schema: 40901 with Confluent's message, nothing stored
-SELECT pg_temp.try($$SELECT registry.register_schema('c-back', (SELECT body FROM s WHERE name = 'add_no_default'))$$);
+SELECT regress.try($$SELECT registry.register_schema('c-back', (SELECT body FROM s WHERE name = 'add_no_default'))$$);
 SELECT * FROM registry.versions('c-back');
 -- a refused schema used no id: the next schema gets the next id
 SELECT max(id) AS max_id FROM registry.schemas \gset
@@ -86,7 +77,7 @@ SELECT registry.set_compatibility('BACKWARD_TRANSITIVE', 'c-trans2');
 SELECT unnest(messages) FROM registry.check_compatibility('c-trans2',
 	'{"type":"record","name":"T","fields":[{"name":"x","type":"int","default":0},{"name":"a","type":"string","default":""}]}',
 	version => NULL, verbose => true);
-SELECT pg_temp.try($$SELECT registry.register_schema('c-trans2', '{"type":"record","name":"T","fields":[{"name":"x","type":"int","default":0},{"name":"a","type":"string","default":""}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema('c-trans2', '{"type":"record","name":"T","fields":[{"name":"x","type":"int","default":0},{"name":"a","type":"string","default":""}]}')$$);
 -- a check against one named version looks at that version only, whatever the level
 SELECT (registry.check_compatibility('c-trans2', '{"type":"record","name":"T","fields":[{"name":"x","type":"int","default":0},{"name":"a","type":"string","default":""}]}', version => '2')).is_compatible AS against_v2;
 SELECT (registry.check_compatibility('c-trans2', '{"type":"record","name":"T","fields":[{"name":"x","type":"int","default":0},{"name":"a","type":"string","default":""}]}', version => '1')).is_compatible AS against_v1;
@@ -97,12 +88,12 @@ SELECT * FROM registry.versions('c-trans2', deleted => true);
 
 -- check_compatibility edge cases
 SELECT * FROM registry.check_compatibility('c-empty', '"int"');
-SELECT pg_temp.try($$SELECT registry.check_compatibility('c-empty', '"int"', version => '1')$$);
-SELECT pg_temp.try($$SELECT registry.check_compatibility('c-back', '"int"', version => '42')$$);
-SELECT pg_temp.try($$SELECT registry.check_compatibility('c-back', '"int"', version => 'x')$$);
-SELECT pg_temp.try($$SELECT registry.check_compatibility('c-back', '{"type":')$$);
+SELECT regress.try($$SELECT registry.check_compatibility('c-empty', '"int"', version => '1')$$);
+SELECT regress.try($$SELECT registry.check_compatibility('c-back', '"int"', version => '42')$$);
+SELECT regress.try($$SELECT registry.check_compatibility('c-back', '"int"', version => 'x')$$);
+SELECT regress.try($$SELECT registry.check_compatibility('c-back', '{"type":')$$);
 -- with verbose an invalid schema is a negative verdict carrying the parser's words
 SELECT * FROM registry.check_compatibility('c-back', '{"type":', verbose => true);
 -- an unknown level is refused and changes nothing
-SELECT pg_temp.try($$SELECT registry.set_compatibility('SIDEWAYS', 'c-back')$$);
+SELECT regress.try($$SELECT registry.set_compatibility('SIDEWAYS', 'c-back')$$);
 SELECT registry.get_compatibility('c-back');

@@ -1,14 +1,5 @@
 -- Soft and hard delete, version numbering, references protection.
 \set SHOW_CONTEXT never
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE d text;
-BEGIN
-	EXECUTE q;
-	RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || COALESCE(E'\n  detail: ' || NULLIF(d, ''), '');
-END $$;
 SELECT registry.set_compatibility('NONE', 'd-a');
 SELECT registry.register_schema('d-a', '"int"') AS id_int \gset
 SELECT registry.register_schema('d-a', '"long"') AS id_long \gset
@@ -19,33 +10,33 @@ SELECT registry.delete_version('d-a', '2');
 SELECT * FROM registry.versions('d-a');
 SELECT * FROM registry.versions('d-a', deleted => true);
 SELECT * FROM registry.versions('d-a', deleted_only => true);
-SELECT pg_temp.try($$SELECT registry.get_version('d-a', '2')$$);
+SELECT regress.try($$SELECT registry.get_version('d-a', '2')$$);
 SELECT version, schema, deleted FROM registry.get_version('d-a', '2', deleted => true);
-SELECT pg_temp.try($$SELECT registry.delete_version('d-a', '2')$$);
+SELECT regress.try($$SELECT registry.delete_version('d-a', '2')$$);
 -- the schema stays resolvable by id
 SELECT schema FROM registry.schema_by_id(:id_long);
 -- re-registering a soft-deleted schema: same id, a new version number
 SELECT * FROM registry.register_schema_version('d-a', '"long"');
 SELECT * FROM registry.versions('d-a');
 -- hard delete needs a soft delete first
-SELECT pg_temp.try($$SELECT registry.delete_version('d-a', '1', permanent => true)$$);
+SELECT regress.try($$SELECT registry.delete_version('d-a', '1', permanent => true)$$);
 SELECT registry.delete_version('d-a', '2', permanent => true);
 SELECT * FROM registry.versions('d-a', deleted => true);
 -- the id is still used by version 4
 SELECT schema FROM registry.schema_by_id(:id_long);
-SELECT pg_temp.try($$SELECT registry.delete_version('d-a', '2', permanent => true)$$);
-SELECT pg_temp.try($$SELECT registry.delete_version('d-a', '9')$$);
-SELECT pg_temp.try($$SELECT registry.delete_version('no-such', '1')$$);
-SELECT pg_temp.try($$SELECT registry.delete_version('d-a', 'zero')$$);
+SELECT regress.try($$SELECT registry.delete_version('d-a', '2', permanent => true)$$);
+SELECT regress.try($$SELECT registry.delete_version('d-a', '9')$$);
+SELECT regress.try($$SELECT registry.delete_version('no-such', '1')$$);
+SELECT regress.try($$SELECT registry.delete_version('d-a', 'zero')$$);
 -- 'latest' deletes the newest live version
 SELECT registry.delete_version('d-a', 'latest');
 SELECT * FROM registry.versions('d-a');
 
 -- subject delete: soft, then hard
-SELECT pg_temp.try($$SELECT registry.delete_subject('d-a', permanent => true)$$);
+SELECT regress.try($$SELECT registry.delete_subject('d-a', permanent => true)$$);
 SELECT * FROM registry.delete_subject('d-a');
-SELECT pg_temp.try($$SELECT registry.delete_subject('d-a')$$);
-SELECT pg_temp.try($$SELECT registry.versions('d-a')$$);
+SELECT regress.try($$SELECT registry.delete_subject('d-a')$$);
+SELECT regress.try($$SELECT registry.versions('d-a')$$);
 SELECT * FROM registry.subjects() WHERE subjects = 'd-a';
 SELECT * FROM registry.subjects(deleted => true) WHERE subjects = 'd-a';
 SELECT * FROM registry.subjects(deleted_only => true) WHERE subjects = 'd-a';
@@ -55,10 +46,10 @@ SELECT registry.get_compatibility('d-a', false);
 SELECT * FROM registry.register_schema_version('d-a', '"int"');
 SELECT registry.delete_version('d-a', '5');
 SELECT * FROM registry.delete_subject('d-a', permanent => true);
-SELECT pg_temp.try($$SELECT registry.delete_subject('d-a')$$);
+SELECT regress.try($$SELECT registry.delete_subject('d-a')$$);
 -- a hard-deleted subject loses its config, and its unused schemas are gone
-SELECT pg_temp.try($$SELECT registry.get_compatibility('d-a', false)$$);
-SELECT pg_temp.try(format('SELECT registry.schema_by_id(%s)', :id_string));
+SELECT regress.try($$SELECT registry.get_compatibility('d-a', false)$$);
+SELECT regress.try(format('SELECT registry.schema_by_id(%s)', :id_string));
 -- numbering restarts at 1 only after every version was hard-deleted
 SELECT * FROM registry.register_schema_version('d-a', '"int"');
 
@@ -68,12 +59,12 @@ SELECT registry.register_schema('d-user',
 	'{"type":"record","name":"User","namespace":"geo","fields":[{"name":"home","type":"Address"}]}',
 	'AVRO', '[{"name":"geo.Address","subject":"d-addr","version":1}]') AS user_id \gset
 SELECT * FROM registry.referenced_by('d-addr', '1');
-SELECT pg_temp.try($$SELECT registry.delete_version('d-addr', '1')$$);
-SELECT pg_temp.try($$SELECT registry.delete_subject('d-addr')$$);
+SELECT regress.try($$SELECT registry.delete_version('d-addr', '1')$$);
+SELECT regress.try($$SELECT registry.delete_subject('d-addr')$$);
 -- once the referrer is soft-deleted the soft delete is allowed, a hard delete is not
 SELECT registry.delete_subject('d-user');
 SELECT registry.delete_version('d-addr', '1');
-SELECT pg_temp.try($$SELECT registry.delete_version('d-addr', '1', permanent => true)$$);
+SELECT regress.try($$SELECT registry.delete_version('d-addr', '1', permanent => true)$$);
 SELECT registry.delete_subject('d-user', permanent => true);
 SELECT registry.delete_version('d-addr', '1', permanent => true);
 SELECT count(*) AS references_left FROM registry.schema_references;

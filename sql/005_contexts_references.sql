@@ -1,14 +1,5 @@
 -- Contexts (per-context ids) and schema references.
 \set SHOW_CONTEXT never
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE d text;
-BEGIN
-	EXECUTE q;
-	RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || COALESCE(E'\n  detail: ' || NULLIF(d, ''), '');
-END $$;
 SELECT * FROM registry.split_subject(':.team-a:orders');
 SELECT * FROM registry.split_subject('orders');
 SELECT * FROM registry.split_subject(':.:orders');
@@ -23,7 +14,7 @@ SELECT context FROM registry.contexts ORDER BY context;
 SELECT * FROM registry.subjects() WHERE subjects LIKE ':%' ORDER BY 1;
 SELECT * FROM registry.subjects(':.team-a:');
 SELECT schema FROM registry.schema_by_id(2, ':.team-a:x');
-SELECT pg_temp.try($$SELECT registry.schema_by_id(2, ':.team-b:x')$$);
+SELECT regress.try($$SELECT registry.schema_by_id(2, ':.team-b:x')$$);
 -- the same content in two contexts: two ids, one per context
 SELECT registry.register_schema(':.team-b:users', '"bytes"') AS b_bytes;
 SELECT subject, version, id FROM registry.get_version(':.team-a:users', 'latest');
@@ -45,7 +36,7 @@ SELECT name, ref_subject, ref_version FROM registry.schema_references WHERE sche
 SELECT * FROM registry.referenced_by('r-money', '1');
 SELECT * FROM registry.referenced_by('r-line', 'latest');
 -- without the reference the type is unknown
-SELECT pg_temp.try($$SELECT registry.register_schema('r-bad', '{"type":"record","name":"X","namespace":"fin","fields":[{"name":"m","type":"Money"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema('r-bad', '{"type":"record","name":"X","namespace":"fin","fields":[{"name":"m","type":"Money"}]}')$$);
 -- same text, same references: same id; other references: another identity
 SELECT registry.register_schema('r-line2',
 	'{"type":"record","name":"Line","namespace":"fin","fields":[{"name":"price","type":"Money"}]}',

@@ -1,14 +1,5 @@
 -- A DBA's raw DML on the tables meets the same rules as the SQL API.
 \set SHOW_CONTEXT never
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE d text;
-BEGIN
-	EXECUTE q;
-	RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || COALESCE(E'\n  detail: ' || NULLIF(d, ''), '');
-END $$;
 -- a raw schema insert is parsed, stored in Confluent's form, given an id and an identity
 INSERT INTO registry.schemas (context, schema)
 	VALUES ('.', '{ "type" : "record", "name" : "Raw", "fields" : [ { "name" : "a", "type" : { "type" : "int" } } ] }')
@@ -16,38 +7,38 @@ INSERT INTO registry.schemas (context, schema)
 SELECT :raw_id > 0 AS has_id, :'schema_type' AS schema_type, :'schema' AS stored, :fingerprint_bytes AS fingerprint_bytes;
 -- the SQL API finds it by content
 SELECT registry.register_schema('raw-s', '{"type":"record","name":"Raw","fields":[{"name":"a","type":"int"}]}') = :raw_id AS same_id;
-SELECT pg_temp.try($$INSERT INTO registry.schemas (context, schema) VALUES ('.', '{"type":"record","name":"Raw"')$$);
-SELECT pg_temp.try($$INSERT INTO registry.schemas (context, schema) VALUES ('.', '{"type":"record","name":"Raw","fields":[{"name":"a","type":"int"}]}')$$);
-SELECT pg_temp.try(format('UPDATE registry.schemas SET schema = %L WHERE id = %s', '"int"', :raw_id));
+SELECT regress.try($$INSERT INTO registry.schemas (context, schema) VALUES ('.', '{"type":"record","name":"Raw"')$$);
+SELECT regress.try($$INSERT INTO registry.schemas (context, schema) VALUES ('.', '{"type":"record","name":"Raw","fields":[{"name":"a","type":"int"}]}')$$);
+SELECT regress.try(format('UPDATE registry.schemas SET schema = %L WHERE id = %s', '"int"', :raw_id));
 -- a raw version insert: next number by default, mode and compatibility enforced
 INSERT INTO registry.schemas (context, schema)
 	VALUES ('.', '{"type":"record","name":"Raw","fields":[{"name":"a","type":"int"},{"name":"b","type":"int"}]}')
 	RETURNING id AS incompatible_id \gset
-SELECT pg_temp.try(format($$INSERT INTO registry.subject_versions (context, subject, schema_id) VALUES ('.', 'raw-s', %s)$$, :incompatible_id));
+SELECT regress.try(format($$INSERT INTO registry.subject_versions (context, subject, schema_id) VALUES ('.', 'raw-s', %s)$$, :incompatible_id));
 INSERT INTO registry.schemas (context, schema)
 	VALUES ('.', '{"type":"record","name":"Raw","fields":[{"name":"a","type":"int"},{"name":"b","type":"int","default":0}]}')
 	RETURNING id AS compatible_id \gset
-SELECT pg_temp.try(format($$INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ('.', 'raw-s', 7, %s)$$, :compatible_id));
+SELECT regress.try(format($$INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ('.', 'raw-s', 7, %s)$$, :compatible_id));
 INSERT INTO registry.subject_versions (context, subject, schema_id) VALUES ('.', 'raw-s', :compatible_id) RETURNING version;
 -- a raw insert into a new subject creates it
 INSERT INTO registry.subject_versions (context, subject, schema_id) VALUES ('.', 'raw-new', :raw_id) RETURNING version;
 SELECT * FROM registry.subjects() WHERE subjects LIKE 'raw%';
 -- versions are immutable but for a soft delete; no undelete
-SELECT pg_temp.try($$UPDATE registry.subject_versions SET version = 9 WHERE subject = 'raw-s' AND version = 2$$);
-SELECT pg_temp.try($$DELETE FROM registry.subject_versions WHERE subject = 'raw-s' AND version = 2$$);
+SELECT regress.try($$UPDATE registry.subject_versions SET version = 9 WHERE subject = 'raw-s' AND version = 2$$);
+SELECT regress.try($$DELETE FROM registry.subject_versions WHERE subject = 'raw-s' AND version = 2$$);
 UPDATE registry.subject_versions SET deleted = true WHERE subject = 'raw-s' AND version = 2;
-SELECT pg_temp.try($$UPDATE registry.subject_versions SET deleted = false WHERE subject = 'raw-s' AND version = 2$$);
+SELECT regress.try($$UPDATE registry.subject_versions SET deleted = false WHERE subject = 'raw-s' AND version = 2$$);
 DELETE FROM registry.subject_versions WHERE subject = 'raw-s' AND version = 2;
 SELECT * FROM registry.versions('raw-s', deleted => true);
 -- READONLY applies to raw DML too
 SELECT registry.set_mode('READONLY');
-SELECT pg_temp.try(format($$INSERT INTO registry.subject_versions (context, subject, schema_id) VALUES ('.', 'raw-s', %s)$$, :compatible_id));
-SELECT pg_temp.try($$UPDATE registry.subject_versions SET deleted = true WHERE subject = 'raw-new'$$);
-SELECT pg_temp.try($$INSERT INTO registry.config (context, subject, compatibility) VALUES ('.', 'raw-s', 'NONE')$$);
+SELECT regress.try(format($$INSERT INTO registry.subject_versions (context, subject, schema_id) VALUES ('.', 'raw-s', %s)$$, :compatible_id));
+SELECT regress.try($$UPDATE registry.subject_versions SET deleted = true WHERE subject = 'raw-new'$$);
+SELECT regress.try($$INSERT INTO registry.config (context, subject, compatibility) VALUES ('.', 'raw-s', 'NONE')$$);
 SELECT registry.set_mode('READWRITE');
 -- config and modes are validated
-SELECT pg_temp.try($$INSERT INTO registry.config (context, subject, compatibility) VALUES ('.', 'raw-s', 'SOMETIMES')$$);
-SELECT pg_temp.try($$INSERT INTO registry.modes (context, subject, mode) VALUES ('.', 'raw-s', 'WRITEONLY')$$);
+SELECT regress.try($$INSERT INTO registry.config (context, subject, compatibility) VALUES ('.', 'raw-s', 'SOMETIMES')$$);
+SELECT regress.try($$INSERT INTO registry.modes (context, subject, mode) VALUES ('.', 'raw-s', 'WRITEONLY')$$);
 INSERT INTO registry.config (context, subject, compatibility) VALUES ('.', 'raw-s', 'full_transitive') RETURNING compatibility;
 SELECT registry.get_compatibility('raw-s');
 -- IMPORT mode accepts explicit versions and skips compatibility

@@ -1,19 +1,6 @@
 -- PROTOBUF: registration with references and well-known types, dedup across formatting,
 -- compatibility messages, message indexes, the wire header, format=serialized, bad input.
 \set SHOW_CONTEXT never
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE d text;
-BEGIN
-	EXECUTE q;
-	RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || COALESCE(E'\n  detail: ' || NULLIF(d, ''), '');
-END $$;
-CREATE FUNCTION pg_temp.counts() RETURNS text LANGUAGE sql AS $$
-	SELECT format('schemas=%s versions=%s refs=%s', (SELECT count(*) FROM registry.schemas),
-		(SELECT count(*) FROM registry.subject_versions), (SELECT count(*) FROM registry.schema_references))
-$$;
 
 SELECT registry.register_schema(':.pb:common', $$syntax = "proto3";
 package shop.common;
@@ -86,12 +73,12 @@ SELECT registry.protobuf_message_indexes(:orders_id, 'shop.Order', ':.pb:') AS o
        registry.protobuf_message_indexes(:orders_id, 'shop.Order.Line', ':.pb:') AS line_idx;
 SELECT registry.protobuf_message_name(:orders_id, '{1}', ':.pb:'), registry.protobuf_message_name(:orders_id, '{0,0}', ':.pb:'),
        registry.protobuf_message_name(:orders_id, '{}', ':.pb:');
-SELECT pg_temp.try(format($$SELECT registry.protobuf_message_indexes(%s, 'shop.Nope', ':.pb:')$$, :orders_id));
-SELECT pg_temp.try(format($$SELECT registry.protobuf_message_name(%s, '{7}', ':.pb:')$$, :orders_id));
+SELECT regress.try(format($$SELECT registry.protobuf_message_indexes(%s, 'shop.Nope', ':.pb:')$$, :orders_id));
+SELECT regress.try(format($$SELECT registry.protobuf_message_name(%s, '{7}', ':.pb:')$$, :orders_id));
 SELECT registry.wire_header(:orders_id, '{0}'), registry.wire_header(:orders_id, '{1}'), registry.wire_header(:orders_id, '{0,0}');
 SELECT * FROM registry.wire_parse(registry.wire_header(:orders_id, '{0,0}') || '\x0a0141'::bytea, true);
 SELECT * FROM registry.wire_parse('\x00000000020a0141'::bytea);
-SELECT pg_temp.try($$SELECT registry.wire_parse('\x01'::bytea)$$);
+SELECT regress.try($$SELECT registry.wire_parse('\x01'::bytea)$$);
 
 -- the REST view of it
 SELECT status, response FROM registry.rest('GET', '/schemas/ids/1', 'subject=:.pb:');
@@ -100,15 +87,15 @@ SELECT status, response FROM registry.rest('GET', '/schemas/types');
 SELECT status, response FROM registry.rest('POST', '/subjects/:.pb:orders', NULL, '{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\"; message X { }"}');
 
 -- bad input: the parser's words with a position, nothing stored
-SELECT pg_temp.counts() AS before \gset
-SELECT pg_temp.try($$SELECT registry.register_schema(':.pb:bad', 'syntax = "proto3"; message A { string a = 1 }', 'PROTOBUF')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema(':.pb:bad', 'syntax = "proto3"; import "missing.proto"; message A { Missing m = 1; }', 'PROTOBUF')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema(':.pb:bad', 'syntax = "proto3"; message A { string a = 1; int32 b = 1; }', 'PROTOBUF')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema(':.pb:bad', 'syntax = "proto3"; message A { Undefined u = 1; }', 'PROTOBUF')$$);
-SELECT pg_temp.try($$SELECT registry.register_schema(':.pb:bad', 'not a proto at all {', 'PROTOBUF')$$);
-SELECT pg_temp.try(format($$SELECT registry.register_schema(':.pb:bad', %L, 'PROTOBUF')$$,
+SELECT regress.counts() AS before \gset
+SELECT regress.try($$SELECT registry.register_schema(':.pb:bad', 'syntax = "proto3"; message A { string a = 1 }', 'PROTOBUF')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.pb:bad', 'syntax = "proto3"; import "missing.proto"; message A { Missing m = 1; }', 'PROTOBUF')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.pb:bad', 'syntax = "proto3"; message A { string a = 1; int32 b = 1; }', 'PROTOBUF')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.pb:bad', 'syntax = "proto3"; message A { Undefined u = 1; }', 'PROTOBUF')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.pb:bad', 'not a proto at all {', 'PROTOBUF')$$);
+SELECT regress.try(format($$SELECT registry.register_schema(':.pb:bad', %L, 'PROTOBUF')$$,
 	'syntax = "proto3"; message A { ' || repeat('message N { ', 200) || repeat('} ', 200) || '}'));
-SELECT pg_temp.counts() = :'before' AS unchanged;
+SELECT regress.counts() = :'before' AS unchanged;
 -- a big valid file: 2,000 fields
 SELECT registry.register_schema(':.pb:big', format('syntax = "proto3"; message Big { %s }',
 	(SELECT string_agg(format('int64 f%s = %s;', i, i), ' ') FROM generate_series(1, 2000) i)), 'PROTOBUF') > 0 AS registered;

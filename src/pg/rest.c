@@ -310,42 +310,85 @@ report_error(RestCall *c, ErrorData *edata)
 }
 
 /*
- * Run a route inside a subtransaction so that an ERROR becomes a Confluent
- * error body and undoes whatever the route had written, as a plpgsql
- * exception block does.
+ * Call fn(arg) in a subtransaction, as a plpgsql exception block does: on
+ * an ERROR the subtransaction is rolled back and the error returned (in
+ * the caller's memory context) instead of thrown.  NULL when fn succeeded.
  */
-static void
-run_route(RestCall *c, RestHandler handler)
+static ErrorData *
+call_in_subtransaction(void (*fn) (void *), void *arg)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
+	ErrorData  *edata = NULL;
 
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(oldcxt);
 	PG_TRY();
 	{
-		handler(c);
+		fn(arg);
 		ReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
 		MemoryContextSwitchTo(oldcxt);
 		edata = CopyErrorData();
 		FlushErrorState();
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
+	}
+	PG_END_TRY();
+	return edata;
+}
+
+typedef struct RouteCall
+{
+	RestCall   *c;
+	RestHandler handler;
+} RouteCall;
+
+static void
+route_trampoline(void *arg)
+{
+	RouteCall  *rc = (RouteCall *) arg;
+
+	rc->handler(rc->c);
+}
+
+/*
+ * Run a route so that an ERROR becomes a Confluent error body and undoes
+ * whatever the route had written.
+ */
+static void
+run_route(RestCall *c, RestHandler handler)
+{
+	RouteCall	rc = {c, handler};
+	ErrorData  *edata = call_in_subtransaction(route_trampoline, &rc);
+
+	if (edata)
+	{
 		report_error(c, edata);
 		FreeErrorData(edata);
 	}
-	PG_END_TRY();
 }
 
 /* --- request body ------------------------------------------------------ */
+
+typedef struct JsonParse
+{
+	char	   *text;
+	Jsonb	   *result;
+} JsonParse;
+
+static void
+parse_json_body(void *arg)
+{
+	JsonParse  *jp = (JsonParse *) arg;
+
+	jp->result = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(jp->text)));
+}
 
 /*
  * The request body as a JSON object (jsonb).  Malformed JSON, invalid
@@ -358,8 +401,6 @@ rest_body_object(RestCall *c)
 	const RestRequest *req = c->req;
 	Jsonb	   *jb = NULL;
 	char	   *text;
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
 	char	   *failure = NULL;
 
 	if (req->body == NULL || req->body_len == 0)
@@ -373,32 +414,19 @@ rest_body_object(RestCall *c)
 		return NULL;
 	}
 	text = pnstrdup(req->body, req->body_len);
-
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
-	PG_TRY();
 	{
-		jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
+		JsonParse	jp = {text, NULL};
+		ErrorData  *edata = call_in_subtransaction(parse_json_body, &jp);
 
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-		failure = edata->detail ? psprintf("%s: %s", edata->message, edata->detail)
-			: pstrdup(edata->message);
-		FreeErrorData(edata);
-		jb = NULL;
+		jb = jp.result;
+		if (edata)
+		{
+			failure = edata->detail ? psprintf("%s: %s", edata->message, edata->detail)
+				: pstrdup(edata->message);
+			FreeErrorData(edata);
+			jb = NULL;
+		}
 	}
-	PG_END_TRY();
 
 	if (jb == NULL)
 	{

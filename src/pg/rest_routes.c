@@ -461,8 +461,13 @@ h_versions(RestCall *c)
 	SPI_finish();
 }
 
+/*
+ * Run plan with (subject, version) from the path, plus the boolean query
+ * parameter flag when there is one; SPI stays connected for the caller to
+ * read the rows.
+ */
 static void
-get_version_row(RestCall *c)
+run_subject_version(RestCall *c, CatalogPlan *plan, const char *flag)
 {
 	Datum		v[3];
 	char		nulls[3] = "   ";
@@ -471,15 +476,16 @@ get_version_row(RestCall *c)
 	c->version = c->seg[3];
 	v[0] = CStringGetTextDatum(c->subject);
 	v[1] = CStringGetTextDatum(c->version);
-	v[2] = BoolGetDatum(rest_param_bool(c, "deleted"));
+	if (flag)
+		v[2] = BoolGetDatum(rest_param_bool(c, flag));
 	spi_begin();
-	catalog_run(&rest_plan_get_version, v, nulls, SPI_OK_SELECT);
+	catalog_run(plan, v, nulls, SPI_OK_SELECT);
 }
 
 static void
 h_version_get(RestCall *c)
 {
-	get_version_row(c);
+	run_subject_version(c, &rest_plan_get_version, "deleted");
 	append_schema_row(&c->out, 0, true, true);
 	SPI_finish();
 }
@@ -487,7 +493,7 @@ h_version_get(RestCall *c)
 static void
 h_version_schema(RestCall *c)
 {
-	get_version_row(c);
+	run_subject_version(c, &rest_plan_get_version, "deleted");
 	appendStringInfoString(&c->out, col_text(0, 5));
 	SPI_finish();
 }
@@ -495,15 +501,7 @@ h_version_schema(RestCall *c)
 static void
 h_version_referencedby(RestCall *c)
 {
-	Datum		v[2];
-	char		nulls[2] = "  ";
-
-	c->subject = c->seg[1];
-	c->version = c->seg[3];
-	v[0] = CStringGetTextDatum(c->subject);
-	v[1] = CStringGetTextDatum(c->version);
-	spi_begin();
-	catalog_run(&rest_plan_referenced_by, v, nulls, SPI_OK_SELECT);
+	run_subject_version(c, &rest_plan_referenced_by, NULL);
 	append_column_array(c, false);
 	SPI_finish();
 }
@@ -511,16 +509,7 @@ h_version_referencedby(RestCall *c)
 static void
 h_version_delete(RestCall *c)
 {
-	Datum		v[3];
-	char		nulls[3] = "   ";
-
-	c->subject = c->seg[1];
-	c->version = c->seg[3];
-	v[0] = CStringGetTextDatum(c->subject);
-	v[1] = CStringGetTextDatum(c->version);
-	v[2] = BoolGetDatum(rest_param_bool(c, "permanent"));
-	spi_begin();
-	catalog_run(&rest_plan_delete_version, v, nulls, SPI_OK_SELECT);
+	run_subject_version(c, &rest_plan_delete_version, "permanent");
 	appendStringInfoString(&c->out, col_text(0, 1));
 	SPI_finish();
 }
