@@ -4,6 +4,9 @@
 #   Node  @confluentinc/schemaregistry         (confluent.mjs)
 #   Python confluent_kafka.schema_registry     (python_client.py, Debian's python3-confluent-kafka)
 #   and the Avro wire format across all three  (cross.mjs, python_cross.py)
+#   PROTOBUF with all three: registration, references, well-known types,
+#   compatibility, message indexes on the wire  (protobuf.mjs,
+#   protobuf_client.py; proto/*.proto compiled at run time by buf from npm)
 #
 # Needs REGISTRY_URL (e.g. http://127.0.0.1:18081).  The node clients are
 # installed into tmp_check/clients/node_modules (not committed, reused on
@@ -21,8 +24,9 @@ NODE_PKGS=(
 	@kafkajs/confluent-schema-registry@3.9.0
 	@confluentinc/schemaregistry@1.10.1
 	avsc@5.7.9
+	@bufbuild/buf@1.75.0	# compiles proto/*.proto to descriptors (no protoc here)
 )
-DEB_PKGS=(python3-confluent-kafka python3-requests python3-avro)
+DEB_PKGS=(python3-confluent-kafka python3-requests python3-avro python3-protobuf)
 
 PASSED=0
 FAILED=0
@@ -66,7 +70,7 @@ else
 	fi
 fi
 
-if ! "$PY" -c 'import confluent_kafka.schema_registry, avro.io' >/dev/null 2>&1; then
+if ! "$PY" -c 'import confluent_kafka.schema_registry, avro.io, google.protobuf' >/dev/null 2>&1; then
 	echo "# installing ${DEB_PKGS[*]}"
 	( $SUDO apt-get install -y -qq "${DEB_PKGS[@]}" || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${DEB_PKGS[@]}"; } ) \
 		>"$WORK/apt.log" 2>&1 || tail -20 "$WORK/apt.log"
@@ -132,6 +136,20 @@ else
 fi
 if [ -d "$WORK/node_modules" ]; then
 	step "cross.mjs decode" node cross.mjs decode "$XDIR"
+fi
+
+# PROTOBUF: node encodes (and compiles proto/ into $XDIR/pb/protos.binpb),
+# python reads those bytes and writes its own, node decodes python's
+if [ -d "$WORK/node_modules" ]; then
+	step "protobuf.mjs encode" node protobuf.mjs encode "$XDIR/pb"
+	if [ -f "$XDIR/pb/pb-ids.json" ]; then
+		if "$PY" -c 'import confluent_kafka.schema_registry.protobuf' >/dev/null 2>&1; then
+			step protobuf_client.py "$PY" protobuf_client.py "$XDIR/pb"
+		else
+			fail "python3-protobuf not importable by $PY: python PROTOBUF tests not run"
+		fi
+		step "protobuf.mjs decode" node protobuf.mjs decode "$XDIR/pb"
+	fi
 fi
 echo "# run time: $(($(date +%s) - t1))s"
 finish
