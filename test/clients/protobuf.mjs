@@ -12,6 +12,7 @@
 // by name, bytes as base64, default values left out), which bufbuild's
 // toJson, protobufjs's toJSON and python's MessageToDict all give.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -95,6 +96,18 @@ const invTopic = `pb-inv-${RUN}`;		// invoice.proto, references common.proto
 const commonSubject = `pb-common-${RUN}`;
 const evTopic = `pb-ev-${RUN}`;		// event.proto, google/protobuf/timestamp.proto
 
+// GET url on a connection of its own: [status, parsed body]
+function getJson(url) {
+	return new Promise((resolve, reject) => {
+		http.get(url, { agent: false }, res => {
+			let data = '';
+			res.setEncoding('utf8');
+			res.on('data', c => { data += c; });
+			res.on('end', () => { try { resolve([res.statusCode, JSON.parse(data)]); } catch (e) { reject(e); } });
+		}).on('error', reject);
+	});
+}
+
 async function expectRest(fn, status, codes) {
 	codes = [].concat(codes);
 	try {
@@ -176,16 +189,32 @@ if (mode === 'encode') {
 		if (!eq(got.map(r => r.slice(0, 2)), want.map(r => r.slice(0, 2))))
 			note(`protoc/buf on the stored text numbers the nested messages ${show(got.map(r => r.slice(0, 2)))}; the registered text had ${show(want.map(r => r.slice(0, 2)))}`);
 	});
-	await check('pb GET /schemas/ids/{id}?format=serialized: base64 FileDescriptorProto with the same message indexes', async () => {
-		const res = await fetch(`${URL_}/schemas/ids/${ids.shop}?format=serialized`);
+	await check('pb GET /schemas/ids/{id}?format=serialized (8 requests, new connections): base64 FileDescriptorProto with the same message indexes', async () => {
+		// each on its own connection, so that every HTTP worker answers
+		const seen = new Map();
+		for (let i = 0; i < 8; i++) {
+			const [status, body] = await getJson(`${URL_}/schemas/ids/${ids.shop}?format=serialized`);
+			if (status !== 200 || body.schemaType !== 'PROTOBUF') return `http ${status} ${show(body)}`;
+			let fd;
+			try {
+				fd = pb.fromBinary(wkt.FileDescriptorProtoSchema, Buffer.from(body.schema, 'base64'));
+			} catch (e) { return `schema is not base64 of a FileDescriptorProto (${e.message}): ${show(body.schema.slice(0, 60))}...`; }
+			const t = show(messageTable(fd).map(r => r.slice(0, 2)));
+			seen.set(t, (seen.get(t) || 0) + 1);
+			if (!eq(messageTable(fd).map(r => r[2]).flat().length, messageTable(fdOf(set, 'shop.proto')).map(r => r[2]).flat().length)) return `descriptor gives ${show(messageTable(fd))}`;
+		}
+		const want = show(messageTable(fdOf(set, 'shop.proto')).map(r => r.slice(0, 2)));
+		if (seen.size !== 1 || !seen.has(want))
+			return `message indexes of the answers (count each): ${show([...seen])}, want always ${want}`;
+	});
+	await check('pb GET /subjects/{s}/versions/1?format=serialized (what the deserializer asks for references): base64 FileDescriptorProto', async () => {
+		const res = await fetch(`${URL_}/subjects/${encodeURIComponent(subject)}/versions/1?deleted=true&format=serialized`);
 		const body = await res.json();
-		if (res.status !== 200 || body.schemaType !== 'PROTOBUF') return `http ${res.status} ${show(body)}`;
-		let fd;
+		if (res.status !== 200 || body.id !== ids.shop) return `http ${res.status} ${show(body)}`;
 		try {
-			fd = pb.fromBinary(wkt.FileDescriptorProtoSchema, Buffer.from(body.schema, 'base64'));
+			const fd = pb.fromBinary(wkt.FileDescriptorProtoSchema, Buffer.from(body.schema, 'base64'));
+			if (!eq(messageTable(fd), messageTable(fdOf(set, 'shop.proto')))) return `descriptor gives ${show(messageTable(fd))}`;
 		} catch (e) { return `schema is not base64 of a FileDescriptorProto (${e.message}): ${show(body.schema.slice(0, 60))}...`; }
-		const want = messageTable(fdOf(set, 'shop.proto')), got = messageTable(fd);
-		if (!eq(got, want)) return `descriptor gives ${show(got)}, want ${show(want)}`;
 	});
 	await check('pb dedup: reformatted text (comments, whitespace, layout) -> same id, no new version', async () => {
 		const id = await client().register(subject, { schemaType: 'PROTOBUF', schema: shopReformatted });
