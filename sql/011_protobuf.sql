@@ -83,6 +83,7 @@ SELECT regress.try($$SELECT registry.wire_parse('\x01'::bytea)$$);
 -- the REST view of it
 SELECT status, response FROM registry.rest('GET', '/schemas/ids/1', 'subject=:.pb:');
 SELECT status, left(response, 60) FROM registry.rest('GET', '/schemas/ids/1', 'subject=:.pb:&format=serialized');
+SELECT status, left(response, 100) FROM registry.rest('GET', '/subjects/:.pb:common/versions/1', 'format=serialized');
 SELECT status, response FROM registry.rest('GET', '/schemas/types');
 SELECT status, response FROM registry.rest('POST', '/subjects/:.pb:orders', NULL, '{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\"; message X { }"}');
 

@@ -82,7 +82,8 @@ json_nonempty(const char *s)
  * schema_type, schema, refs, metadata, rule_set, deleted).
  */
 static void
-append_schema_row(StringInfo out, uint64 row, bool with_subject, bool with_version)
+append_schema_row_as(StringInfo out, uint64 row, bool with_subject, bool with_version,
+					 const char *schema)
 {
 	bool		first = true;
 	char	   *refs = col_text(row, 6);
@@ -123,13 +124,19 @@ append_schema_row(StringInfo out, uint64 row, bool with_subject, bool with_versi
 		appendStringInfoString(out, rule_set);
 	}
 	json_key(out, &first, "schema");
-	escape_json(out, col_text(row, 5));
+	escape_json(out, schema ? schema : col_text(row, 5));
 	if (deleted && strcmp(deleted, "t") == 0)
 	{
 		json_key(out, &first, "deleted");
 		appendStringInfoString(out, "true");
 	}
 	appendStringInfoChar(out, '}');
+}
+
+static void
+append_schema_row(StringInfo out, uint64 row, bool with_subject, bool with_version)
+{
+	append_schema_row_as(out, row, with_subject, with_version, NULL);
 }
 
 /* every row's first column as a JSON array of numbers or strings */
@@ -276,12 +283,15 @@ formatted_schema(RestCall *c, int32 id, const char *subject, const char *type, i
 	{
 		Datum		v[2];
 		char		nulls[2];
+		SPITupleTable *saved = SPI_tuptable;
 
 		v[0] = Int32GetDatum(id);
 		nulls[0] = ' ';
 		v[1] = text_or_null(subject, nulls, 1);
 		catalog_run(&rest_plan_schema_serialized, v, nulls, SPI_OK_SELECT);
 		text = pstrdup(col_text(0, 1));
+		/* the caller goes on reading its own row (SPI keeps it until SPI_finish) */
+		SPI_tuptable = saved;
 	}
 	return text;
 }
@@ -482,11 +492,27 @@ run_subject_version(RestCall *c, CatalogPlan *plan, const char *flag)
 	catalog_run(plan, v, nulls, SPI_OK_SELECT);
 }
 
+/*
+ * The schema of row 0 of a get_version result in the requested format
+ * (format=serialized: a PROTOBUF schema's base64 FileDescriptorProto); the
+ * stored text otherwise.  Runs inside SPI.
+ */
+static char *
+version_schema_text(RestCall *c)
+{
+	char	   *id = col_text(0, 3);
+
+	return formatted_schema(c, atoi(id), c->subject, col_text(0, 4), 5);
+}
+
 static void
 h_version_get(RestCall *c)
 {
+	char	   *schema;
+
 	run_subject_version(c, &rest_plan_get_version, "deleted");
-	append_schema_row(&c->out, 0, true, true);
+	schema = version_schema_text(c);
+	append_schema_row_as(&c->out, 0, true, true, schema);
 	SPI_finish();
 }
 
@@ -494,7 +520,7 @@ static void
 h_version_schema(RestCall *c)
 {
 	run_subject_version(c, &rest_plan_get_version, "deleted");
-	appendStringInfoString(&c->out, col_text(0, 5));
+	appendStringInfoString(&c->out, version_schema_text(c));
 	SPI_finish();
 }
 

@@ -68,6 +68,73 @@ rg_protobuf_serialized(const rg_schema *s, size_t *len)
  * linked set; the parse of it (for rendering) comes separately from the
  * shim.
  */
+/*
+ * Put a message's declared nested messages first and its synthetic map
+ * entries after them (each group in its own order), in every message.  The
+ * parser lists a map entry where its field stands, so the same schema read
+ * from its original text or from its stored form (fields before nested
+ * declarations) would otherwise serialize differently; clients that count
+ * nested messages in the serialized descriptor see Confluent's order.
+ */
+static void
+order_nested_types(Google__Protobuf__DescriptorProto *m)
+{
+	size_t		n = m->n_nested_type;
+	size_t		i;
+	size_t		k = 0;
+	Google__Protobuf__DescriptorProto **tmp;
+
+	for (i = 0; i < n; i++)
+		order_nested_types(m->nested_type[i]);
+	if (n < 2)
+		return;
+	tmp = malloc(sizeof(*tmp) * n);
+	if (tmp == NULL)
+		return;					/* leave the order as parsed */
+	for (i = 0; i < n; i++)
+		if (!(m->nested_type[i]->options && m->nested_type[i]->options->has_map_entry &&
+			  m->nested_type[i]->options->map_entry))
+			tmp[k++] = m->nested_type[i];
+	for (i = 0; i < n; i++)
+		if (m->nested_type[i]->options && m->nested_type[i]->options->has_map_entry &&
+			m->nested_type[i]->options->map_entry)
+			tmp[k++] = m->nested_type[i];
+	memcpy(m->nested_type, tmp, sizeof(*tmp) * n);
+	free(tmp);
+}
+
+/*
+ * The main file as format=serialized gives it: packed from a copy whose
+ * nested types are in a canonical order (the model itself is left as the
+ * renderer and the index functions expect it).
+ */
+static bool
+serialize_main_file(const Google__Protobuf__FileDescriptorProto *file,
+					unsigned char **out, size_t *out_len)
+{
+	size_t		len = protobuf_c_message_get_packed_size((const ProtobufCMessage *) file);
+	unsigned char *buf = malloc(len ? len : 1);
+	Google__Protobuf__FileDescriptorProto *copy;
+	size_t		i;
+
+	if (buf == NULL)
+		return false;
+	protobuf_c_message_pack((const ProtobufCMessage *) file, buf);
+	copy = google__protobuf__file_descriptor_proto__unpack(NULL, len, buf);
+	if (copy == NULL)
+	{
+		free(buf);
+		return false;
+	}
+	for (i = 0; i < copy->n_message_type; i++)
+		order_nested_types(copy->message_type[i]);
+	protobuf_c_message_pack((const ProtobufCMessage *) copy, buf);
+	google__protobuf__file_descriptor_proto__free_unpacked(copy, NULL);
+	*out = buf;
+	*out_len = len;
+	return true;
+}
+
 rg_schema *
 rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
 				  int n_refs, bool normalize, rg_error *err)
@@ -136,13 +203,9 @@ rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
 	main_file = model->pub.set->file[model->pub.set->n_file - 1];
 	model->pub.file = main_file;
 
-	model->pub.serialized_len =
-		protobuf_c_message_get_packed_size((const ProtobufCMessage *) main_file);
-	model->pub.serialized = malloc(model->pub.serialized_len ? model->pub.serialized_len : 1);
-	if (model->pub.serialized == NULL)
+	if (!serialize_main_file(main_file, &model->pub.serialized,
+							 &model->pub.serialized_len))
 		goto oom;
-	protobuf_c_message_pack((const ProtobufCMessage *) main_file,
-							model->pub.serialized);
 
 	canon = rg_proto_render(model->raw, main_file, normalize, &canon_len);
 	if (canon == NULL)
