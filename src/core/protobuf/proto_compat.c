@@ -37,25 +37,21 @@
  * the result is the same and the common unchanged-reference case stays
  * linear).
  *
+ * The type tables, the file comparison and Java's iteration order live in
+ * proto_compat_tables.c.
+ *
  *-------------------------------------------------------------------------
  */
-#include "rg_protobuf.h"
+#include "proto_compat_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* deeper nesting than this is reported instead of risking the C stack */
-#define PD_MAX_DEPTH 1000
 /* message bodies compared before we give up (cyclic-free fan-out blowup) */
 #define PD_MAX_WORK 500000L
 
 #define PD_UNEXPECTED "Unexpected exception during compatibility check: "
-
-typedef Google__Protobuf__FileDescriptorProto pc_file;
-typedef Google__Protobuf__DescriptorProto pc_msg;
-typedef Google__Protobuf__FieldDescriptorProto pc_field;
-typedef Google__Protobuf__EnumDescriptorProto pc_enum;
 
 #define T(x) GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_##x
 #define L(x) GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_##x
@@ -141,119 +137,6 @@ static const struct
 };
 
 /* ----------------------------------------------------------------------
- * String -> pointer map in an arena (open addressing)
- * ---------------------------------------------------------------------- */
-
-typedef struct pd_map
-{
-	const char **keys;
-	void	  **vals;
-	size_t		cap;			/* a power of two, or 0 */
-	size_t		used;
-} pd_map;
-
-static uint64_t
-str_hash(const char *s)
-{
-	uint64_t	h = 1469598103934665603ULL;
-
-	while (*s)
-	{
-		h ^= (unsigned char) *s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-static void *
-map_get(const pd_map *m, const char *key)
-{
-	size_t		i;
-
-	if (m->cap == 0 || key == NULL)
-		return NULL;
-	for (i = str_hash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (strcmp(m->keys[i], key) == 0)
-			return m->vals[i];
-	return NULL;
-}
-
-/* insert or replace; false on OOM */
-static bool
-map_put(rg_arena *a, pd_map *m, const char *key, void *val)
-{
-	size_t		i;
-
-	if ((m->used + 1) * 2 > m->cap)
-	{
-		size_t		ncap = m->cap ? m->cap * 2 : 64;
-		const char **nk = rg_arena_alloc(a, ncap * sizeof(*nk));
-		void	  **nv = rg_arena_alloc(a, ncap * sizeof(*nv));
-
-		if (nk == NULL || nv == NULL)
-			return false;
-		for (i = 0; i < m->cap; i++)
-		{
-			size_t		j;
-
-			if (m->keys[i] == NULL)
-				continue;
-			for (j = str_hash(m->keys[i]) & (ncap - 1); nk[j]; j = (j + 1) & (ncap - 1))
-				;
-			nk[j] = m->keys[i];
-			nv[j] = m->vals[i];
-		}
-		m->keys = nk;
-		m->vals = nv;
-		m->cap = ncap;
-	}
-	for (i = str_hash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (strcmp(m->keys[i], key) == 0)
-		{
-			m->vals[i] = val;
-			return true;
-		}
-	m->keys[i] = key;
-	m->vals[i] = val;
-	m->used++;
-	return true;
-}
-
-/* ----------------------------------------------------------------------
- * The model: files and the type table of one side
- * ---------------------------------------------------------------------- */
-
-typedef struct pd_file
-{
-	const pc_file *fd;
-	int			index;			/* in the set */
-	bool		is_main;
-	bool		proto3;			/* labels are implicit unless written */
-	const char *package;		/* "" when none */
-} pd_file;
-
-/* a message or enum of one side, by full name (no leading '.') */
-typedef struct pd_entry
-{
-	const char *full_name;
-	const pd_file *file;
-	const pc_msg *msg;			/* exactly one of msg/enm */
-	const pc_enum *enm;
-	bool		is_map;			/* message with option map_entry = true */
-	const pc_field *key;
-	const pc_field *value;
-} pd_entry;
-
-typedef struct pd_side
-{
-	const rg_proto_parsed *model;
-	pd_file    *files;
-	int			n_files;
-	pd_map		types;			/* full name -> pd_entry */
-	pd_map		files_by_name;	/* file name -> pd_file */
-} pd_side;
-
-/* ----------------------------------------------------------------------
  * The diff state
  * ---------------------------------------------------------------------- */
 
@@ -279,57 +162,9 @@ typedef struct pd_ctx
 	int			cap_path;
 } pd_ctx;
 
-typedef struct pd_checker
-{
-	rg_arena   *arena;
-	pd_side		orig;
-	pd_side		upd;
-	/* original messages being compared (Confluent's SchemaScope set) */
-	const pc_msg **stack;
-	int			n_stack;
-	int			cap_stack;
-	int			depth;
-	long		work;
-	/* file_same memo: n_orig_files x n_upd_files, 0 unknown, 1 same, 2 not */
-	unsigned char *same_memo;
-	bool		oom;
-	const char *failure;
-} pd_checker;
-
 static void compare_message(pd_checker *c, pd_ctx *ctx,
 							const pc_msg *om, const pd_file *of, const char *oscope,
 							const pc_msg *um, const pd_file *uf, const char *uscope);
-
-static char *
-pd_strdup(pd_checker *c, const char *s)
-{
-	char	   *r = rg_arena_strdup(c->arena, s);
-
-	if (r == NULL)
-		c->oom = true;
-	return r;
-}
-
-static char *
-join_name(pd_checker *c, const char *scope, const char *name)
-{
-	size_t		ls = scope ? strlen(scope) : 0;
-	size_t		ln = strlen(name);
-	char	   *r;
-
-	if (ls == 0)
-		return pd_strdup(c, name);
-	r = rg_arena_alloc(c->arena, ls + ln + 2);
-	if (r == NULL)
-	{
-		c->oom = true;
-		return NULL;
-	}
-	memcpy(r, scope, ls);
-	r[ls] = '.';
-	memcpy(r + ls + 1, name, ln + 1);
-	return r;
-}
 
 static void
 path_push(pd_checker *c, pd_ctx *ctx, const char *tok)
@@ -365,7 +200,7 @@ tag_token(pd_checker *c, int32_t tag)
 	char		num[16];
 
 	snprintf(num, sizeof(num), "%d", (int) tag);
-	return pd_strdup(c, num);
+	return rg_pd_strdup(c, num);
 }
 
 static void
@@ -444,461 +279,6 @@ list_compatible(const pd_list *l)
 }
 
 /* ----------------------------------------------------------------------
- * java.util.HashMap iteration order
- * ---------------------------------------------------------------------- */
-
-/* String.hashCode() over the UTF-16 code units of a UTF-8 string */
-static uint32_t
-java_string_hash(const char *s)
-{
-	const unsigned char *p = (const unsigned char *) s;
-	uint32_t	h = 0;
-
-	while (*p)
-	{
-		uint32_t	cp;
-		int			n;
-
-		if (*p < 0x80)
-		{
-			cp = *p;
-			n = 1;
-		}
-		else if ((*p & 0xE0) == 0xC0 && p[1])
-		{
-			cp = ((uint32_t) (*p & 0x1F) << 6) | (p[1] & 0x3F);
-			n = 2;
-		}
-		else if ((*p & 0xF0) == 0xE0 && p[1] && p[2])
-		{
-			cp = ((uint32_t) (*p & 0x0F) << 12) | ((uint32_t) (p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-			n = 3;
-		}
-		else if ((*p & 0xF8) == 0xF0 && p[1] && p[2] && p[3])
-		{
-			cp = ((uint32_t) (*p & 0x07) << 18) | ((uint32_t) (p[1] & 0x3F) << 12) |
-				((uint32_t) (p[2] & 0x3F) << 6) | (p[3] & 0x3F);
-			n = 4;
-		}
-		else
-		{
-			cp = 0xFFFD;
-			n = 1;
-		}
-		if (cp >= 0x10000)
-		{
-			cp -= 0x10000;
-			h = 31 * h + (0xD800 + (cp >> 10));
-			h = 31 * h + (0xDC00 + (cp & 0x3FF));
-		}
-		else
-			h = 31 * h + cp;
-		p += n;
-	}
-	return h;
-}
-
-/* HashMap.hash(): the hash code with its high half folded in */
-static uint32_t
-java_spread(uint32_t h)
-{
-	return h ^ (h >> 16);
-}
-
-static uint32_t
-java_table_size_for(uint32_t c)
-{
-	uint32_t	n = 1;
-
-	while (n < c && n < (1u << 30))
-		n <<= 1;
-	return n;
-}
-
-/*
- * Insert n distinct keys (their spread hashes, in insertion order) into a
- * HashMap whose first table has init_cap buckets; return the table size
- * it ends with.  Resizes happen when the size passes 3/4 of the table and
- * when a bucket of a table under 64 reaches 9 entries (treeifyBin resizes
- * instead of building a tree there).  Real tree bins (64+ buckets, 9+
- * collisions) reorder a bucket and are not modelled.
- */
-static uint32_t
-java_final_cap(pd_checker *c, const uint32_t *hash, int n, uint32_t init_cap)
-{
-	uint32_t	cap = init_cap;
-	uint32_t   *counts = NULL;
-	int			size = 0;
-	int			i;
-	int			j;
-	uint32_t	counts_cap = 0;
-
-	for (i = 0; i < n; i++)
-	{
-		uint32_t	b;
-		bool		grow = false;
-
-		if (counts_cap != cap)
-		{
-			counts = rg_arena_alloc(c->arena, cap * sizeof(uint32_t));
-			if (counts == NULL)
-			{
-				c->oom = true;
-				return cap;
-			}
-			counts_cap = cap;
-			for (j = 0; j < i; j++)
-				counts[hash[j] & (cap - 1)]++;
-		}
-		b = hash[i] & (cap - 1);
-		if (counts[b] >= 8 && cap < 64)
-			grow = true;
-		counts[b]++;
-		if (grow)
-			cap <<= 1;
-		size++;
-		if ((uint32_t) size > cap / 4 * 3)
-			cap <<= 1;
-	}
-	return cap;
-}
-
-typedef struct pd_okey
-{
-	uint32_t	bucket;
-	int			seq;
-	int			item;
-} pd_okey;
-
-static int
-okey_cmp(const void *a, const void *b)
-{
-	const pd_okey *x = a;
-	const pd_okey *y = b;
-
-	if (x->bucket != y->bucket)
-		return x->bucket < y->bucket ? -1 : 1;
-	return x->seq < y->seq ? -1 : (x->seq > y->seq);
-}
-
-/*
- * Iteration order of a HashMap built by put()ing keys (spread hashes
- * hash[0..n-1], distinct) in order into `new HashMap<>()` (init_cap 16),
- * or of `new HashSet<>(c)` when init_cap comes from c's size: fills
- * order[] with indexes into hash[].
- */
-static void
-java_order(pd_checker *c, const uint32_t *hash, int n, uint32_t init_cap, int *order)
-{
-	uint32_t	cap = java_final_cap(c, hash, n, init_cap);
-	pd_okey    *k;
-	int			i;
-
-	if (n == 0)
-		return;
-	k = rg_arena_alloc(c->arena, n * sizeof(*k));
-	if (k == NULL)
-	{
-		c->oom = true;
-		for (i = 0; i < n; i++)
-			order[i] = i;
-		return;
-	}
-	for (i = 0; i < n; i++)
-	{
-		k[i].bucket = hash[i] & (cap - 1);
-		k[i].seq = i;
-		k[i].item = i;
-	}
-	qsort(k, n, sizeof(*k), okey_cmp);
-	for (i = 0; i < n; i++)
-		order[i] = k[i].item;
-}
-
-/*
- * The first table of new HashSet<>(c) for a c of n elements.  JDK 19 and
- * later: HashMap.newHashMap(max(n, 12)), i.e. ceil(max(n, 12) / 0.75)
- * rounded up to a power of two; JDK 17 and earlier (build with
- * -DPD_JDK17_HASHSET): max((int) (n / .75f) + 1, 16), so 12 elements get
- * 32 buckets instead of 16.  Only scopes of 12+ names can tell them apart.
- */
-static uint32_t
-java_set_init_cap(int n)
-{
-#ifdef PD_JDK17_HASHSET
-	int			want = (int) ((float) n / 0.75f) + 1;
-
-	if (want < 16)
-		want = 16;
-	return java_table_size_for((uint32_t) want);
-#else
-	long		m = n > 12 ? n : 12;
-
-	return java_table_size_for((uint32_t) ((m * 4 + 2) / 3));
-#endif
-}
-
-/*
- * The iteration order of the union of two key lists as Confluent builds
- * it: HashMap a (keys ka, hashes ha, in put order), HashMap b likewise,
- * then new HashSet<>(a.keySet()) and addAll(b.keySet()).  in_a[i] tells
- * whether b's key i is also in a.  Writes the union as (side, index)
- * pairs: side 0 = a, 1 = b (only b's keys not in a).
- */
-static int
-java_union_order(pd_checker *c,
-				 const uint32_t *ha, int na,
-				 const uint32_t *hb, int nb, const bool *b_in_a,
-				 int *out_side, int *out_index)
-{
-	int		   *oa = rg_arena_alloc(c->arena, (na + 1) * sizeof(int));
-	int		   *ob = rg_arena_alloc(c->arena, (nb + 1) * sizeof(int));
-	uint32_t   *hs = rg_arena_alloc(c->arena, (na + nb + 1) * sizeof(uint32_t));
-	int		   *side = rg_arena_alloc(c->arena, (na + nb + 1) * sizeof(int));
-	int		   *idx = rg_arena_alloc(c->arena, (na + nb + 1) * sizeof(int));
-	int		   *os = rg_arena_alloc(c->arena, (na + nb + 1) * sizeof(int));
-	int			n = 0;
-	int			i;
-
-	if (!oa || !ob || !hs || !side || !idx || !os)
-	{
-		c->oom = true;
-		return 0;
-	}
-	java_order(c, ha, na, 16, oa);
-	java_order(c, hb, nb, 16, ob);
-	for (i = 0; i < na; i++)
-	{
-		hs[n] = ha[oa[i]];
-		side[n] = 0;
-		idx[n] = oa[i];
-		n++;
-	}
-	for (i = 0; i < nb; i++)
-	{
-		if (b_in_a[ob[i]])
-			continue;
-		hs[n] = hb[ob[i]];
-		side[n] = 1;
-		idx[n] = ob[i];
-		n++;
-	}
-	java_order(c, hs, n, java_set_init_cap(na), os);
-	for (i = 0; i < n; i++)
-	{
-		out_side[i] = side[os[i]];
-		out_index[i] = idx[os[i]];
-	}
-	return n;
-}
-
-/* ----------------------------------------------------------------------
- * Building the side
- * ---------------------------------------------------------------------- */
-
-static bool
-is_map_entry(const pc_msg *m)
-{
-	return m->options && m->options->has_map_entry && m->options->map_entry;
-}
-
-static bool
-collect_types(pd_checker *c, pd_side *s, const pd_file *f, const char *scope,
-			  const pc_msg *const *msgs, size_t n_msgs,
-			  const pc_enum *const *enums, size_t n_enums, int depth)
-{
-	size_t		i;
-
-	if (depth > PD_MAX_DEPTH)
-	{
-		c->failure = "schema nested too deeply";
-		return false;
-	}
-	for (i = 0; i < n_enums; i++)
-	{
-		pd_entry   *e = rg_arena_alloc(c->arena, sizeof(*e));
-
-		if (e == NULL)
-			return false;
-		if (enums[i]->name == NULL)
-			continue;
-		e->full_name = join_name(c, scope, enums[i]->name);
-		e->file = f;
-		e->enm = enums[i];
-		if (e->full_name == NULL || !map_put(c->arena, &s->types, e->full_name, e))
-			return false;
-	}
-	for (i = 0; i < n_msgs; i++)
-	{
-		const pc_msg *m = msgs[i];
-		pd_entry   *e = rg_arena_alloc(c->arena, sizeof(*e));
-		size_t		j;
-
-		if (e == NULL)
-			return false;
-		if (m->name == NULL)
-			continue;
-		e->full_name = join_name(c, scope, m->name);
-		e->file = f;
-		e->msg = m;
-		e->is_map = is_map_entry(m);
-		if (e->is_map)
-		{
-			for (j = 0; j < m->n_field; j++)
-			{
-				if (m->field[j]->name && strcmp(m->field[j]->name, "key") == 0)
-					e->key = m->field[j];
-				else if (m->field[j]->name && strcmp(m->field[j]->name, "value") == 0)
-					e->value = m->field[j];
-			}
-			if (e->key == NULL || e->value == NULL)
-				e->is_map = false;
-		}
-		if (e->full_name == NULL || !map_put(c->arena, &s->types, e->full_name, e))
-			return false;
-		if (!collect_types(c, s, f, e->full_name,
-						   (const pc_msg *const *) m->nested_type, m->n_nested_type,
-						   (const pc_enum *const *) m->enum_type, m->n_enum_type,
-						   depth + 1))
-			return false;
-	}
-	return true;
-}
-
-static bool
-build_side(pd_checker *c, pd_side *s, const rg_proto_parsed *model)
-{
-	const Google__Protobuf__FileDescriptorSet *set = model->set;
-	int			n = set ? (int) set->n_file : 0;
-	int			i;
-	bool		have_main = false;
-
-	s->model = model;
-	s->files = rg_arena_alloc(c->arena, (n + 1) * sizeof(pd_file));
-	if (s->files == NULL)
-		return false;
-	s->n_files = n;
-	for (i = 0; i < n; i++)
-	{
-		const pc_file *fd = set->file[i];
-		pd_file    *f = &s->files[i];
-
-		f->fd = fd;
-		f->index = i;
-		f->is_main = (fd == model->file);
-		have_main |= f->is_main;
-		/* proto2 when the syntax is absent; editions behave like proto3 */
-		f->proto3 = fd->syntax != NULL && fd->syntax[0] != '\0' &&
-			strcmp(fd->syntax, "proto2") != 0;
-		f->package = fd->package ? fd->package : "";
-		if (fd->name && !map_put(c->arena, &s->files_by_name, fd->name, f))
-			return false;
-	}
-	if (!have_main && model->file != NULL)
-	{
-		/* the main file is not in the set: add it as one more file */
-		pd_file    *f = &s->files[n];
-
-		f->fd = model->file;
-		f->index = n;
-		f->is_main = true;
-		f->proto3 = model->file->syntax != NULL && model->file->syntax[0] != '\0' &&
-			strcmp(model->file->syntax, "proto2") != 0;
-		f->package = model->file->package ? model->file->package : "";
-		s->n_files = n + 1;
-	}
-	/* dependencies first, the main file last: its names win, as in Confluent */
-	for (i = 0; i < s->n_files; i++)
-	{
-		const pd_file *f = &s->files[i];
-
-		if (f->is_main)
-			continue;
-		if (!collect_types(c, s, f, f->package,
-						   (const pc_msg *const *) f->fd->message_type, f->fd->n_message_type,
-						   (const pc_enum *const *) f->fd->enum_type, f->fd->n_enum_type, 0))
-			return false;
-	}
-	for (i = 0; i < s->n_files; i++)
-	{
-		const pd_file *f = &s->files[i];
-
-		if (!f->is_main)
-			continue;
-		if (!collect_types(c, s, f, f->package,
-						   (const pc_msg *const *) f->fd->message_type, f->fd->n_message_type,
-						   (const pc_enum *const *) f->fd->enum_type, f->fd->n_enum_type, 0))
-			return false;
-	}
-	return true;
-}
-
-static const pd_file *
-main_file(const pd_side *s)
-{
-	int			i;
-
-	for (i = 0; i < s->n_files; i++)
-		if (s->files[i].is_main)
-			return &s->files[i];
-	return NULL;
-}
-
-/* ----------------------------------------------------------------------
- * Are two imported files the same (bytes, and everything they import)?
- * ---------------------------------------------------------------------- */
-
-static unsigned char *
-pack_file(const pc_file *fd, size_t *len)
-{
-	size_t		n = protobuf_c_message_get_packed_size(&fd->base);
-	unsigned char *buf = malloc(n ? n : 1);
-
-	if (buf == NULL)
-		return NULL;
-	*len = protobuf_c_message_pack(&fd->base, buf);
-	return buf;
-}
-
-static bool
-file_same(pd_checker *c, const pd_file *of, const pd_file *uf, int depth)
-{
-	unsigned char *memo;
-	unsigned char *a;
-	unsigned char *b;
-	size_t		la = 0;
-	size_t		lb = 0;
-	bool		same;
-	size_t		i;
-
-	if (of->is_main || uf->is_main || depth > 64)
-		return false;
-	memo = &c->same_memo[of->index * c->upd.n_files + uf->index];
-	if (*memo)
-		return *memo == 1;
-	*memo = 2;					/* provisional, against import cycles */
-	same = of->fd->name && uf->fd->name && strcmp(of->fd->name, uf->fd->name) == 0 &&
-		of->fd->n_dependency == uf->fd->n_dependency;
-	if (same)
-	{
-		a = pack_file(of->fd, &la);
-		b = pack_file(uf->fd, &lb);
-		same = a && b && la == lb && memcmp(a, b, la) == 0;
-		free(a);
-		free(b);
-	}
-	for (i = 0; same && i < of->fd->n_dependency; i++)
-	{
-		const pd_file *od = map_get(&c->orig.files_by_name, of->fd->dependency[i]);
-		const pd_file *ud = map_get(&c->upd.files_by_name, uf->fd->dependency[i]);
-
-		same = od && ud && file_same(c, od, ud, depth + 1);
-	}
-	*memo = same ? 1 : 2;
-	return same;
-}
-
-/* ----------------------------------------------------------------------
  * Fields
  * ---------------------------------------------------------------------- */
 
@@ -953,16 +333,6 @@ field_cmp(const void *a, const void *b)
 	const pd_field *y = b;
 
 	return x->tag < y->tag ? -1 : (x->tag > y->tag);
-}
-
-static const pd_entry *
-lookup_type(const pd_side *s, const char *type_name)
-{
-	if (type_name == NULL)
-		return NULL;
-	if (type_name[0] == '.')
-		type_name++;
-	return map_get(&s->types, type_name);
 }
 
 static bool
@@ -1027,7 +397,7 @@ collect_fields(pd_checker *c, const pd_side *s, const pc_msg *m, const pd_file *
 		if (f->has_oneof_index && f->oneof_index >= 0 &&
 			(size_t) f->oneof_index < m->n_oneof_decl && !synthetic[f->oneof_index])
 			pf->oneof = m->oneof_decl[f->oneof_index]->name ? m->oneof_decl[f->oneof_index]->name : "";
-		te = (f->type == T(MESSAGE)) ? lookup_type(s, f->type_name) : NULL;
+		te = (f->type == T(MESSAGE)) ? rg_pd_lookup_type(s, f->type_name) : NULL;
 		if (pf->oneof != NULL || (te && te->is_map))
 			pf->label = PL_NONE;
 		else if (f->label == L(REPEATED))
@@ -1119,7 +489,7 @@ field_ptype(const pd_side *s, const pc_field *f, pd_ptype *t)
 	t->name = f->type_name ? f->type_name : "";
 	if (f->type == T(MESSAGE) || f->type == T(GROUP) || f->type == T(ENUM))
 	{
-		const pd_entry *e = lookup_type(s, f->type_name);
+		const pd_entry *e = rg_pd_lookup_type(s, f->type_name);
 
 		t->named = e;
 		if (e && e->enm)
@@ -1188,14 +558,14 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 	/* the same schema (both local, or the same reference): nothing to do */
 	if (ot->named->file->is_main && ut->named->file->is_main)
 		return;
-	if (file_same(c, ot->named->file, ut->named->file, 0))
+	if (rg_pd_file_same(c, ot->named->file, ut->named->file, 0))
 		return;
 
 	/* a sub-context whose path is the local name of the type */
 	memset(&sub, 0, sizeof(sub));
 	memset(&subdiffs, 0, sizeof(subdiffs));
 	sub.diffs = &subdiffs;
-	buf = pd_strdup(c, oln);
+	buf = rg_pd_strdup(c, oln);
 	if (buf == NULL)
 		return;
 	for (tok = buf;; tok = dot + 1)
@@ -1338,16 +708,16 @@ compare_enum(pd_checker *c, pd_ctx *ctx, const pc_enum *oe, const pc_enum *ue)
 		uname[k] = ue->value[i]->name ? ue->value[i]->name : "";
 	}
 	for (j = 0; j < no; j++)
-		ho[j] = java_spread((uint32_t) onum[j]);
+		ho[j] = rg_pd_java_spread((uint32_t) onum[j]);
 	for (j = 0; j < nu; j++)
 	{
-		hu[j] = java_spread((uint32_t) unum[j]);
+		hu[j] = rg_pd_java_spread((uint32_t) unum[j]);
 		u_in_o[j] = false;
 		for (k = 0; k < no; k++)
 			if (onum[k] == unum[j])
 				u_in_o[j] = true;
 	}
-	n = java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
+	n = rg_pd_java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
 	for (j = 0; j < n; j++)
 	{
 		int32_t		num = side[j] == 0 ? onum[idx[j]] : unum[idx[j]];
@@ -1402,9 +772,9 @@ scope_messages(pd_checker *c, const pd_scope *s, const pc_msg **out)
 		const pc_msg *m = s->msgs[i];
 		const char *full;
 
-		if (m->name == NULL || is_map_entry(m))
+		if (m->name == NULL || rg_pd_is_map_entry(m))
 			continue;
-		full = join_name(c, s->scope, m->name);
+		full = rg_pd_join_name(c, s->scope, m->name);
 		if (full == NULL)
 			return n;
 		if (is_group_body(s->fields, s->n_fields, full) ||
@@ -1469,15 +839,15 @@ compare_types(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us
 	for (i = 0; i < no; i++)
 	{
 		onames[i] = om[i]->name;
-		ho[i] = java_spread(java_string_hash(onames[i]));
+		ho[i] = rg_pd_java_spread(rg_pd_java_string_hash(onames[i]));
 	}
 	for (i = 0; i < nu; i++)
 	{
 		unames[i] = um[i]->name;
-		hu[i] = java_spread(java_string_hash(unames[i]));
+		hu[i] = rg_pd_java_spread(rg_pd_java_string_hash(unames[i]));
 		u_in_o[i] = name_index(onames, no, unames[i]) >= 0;
 	}
-	n = java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
+	n = rg_pd_java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
 	for (i = 0; i < n && !c->failure && !c->oom; i++)
 	{
 		const char *name = side[i] == 0 ? onames[idx[i]] : unames[idx[i]];
@@ -1506,17 +876,17 @@ compare_types(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us
 		if (os->enums[i]->name)
 		{
 			onames[no] = os->enums[i]->name;
-			ho[no++] = java_spread(java_string_hash(os->enums[i]->name));
+			ho[no++] = rg_pd_java_spread(rg_pd_java_string_hash(os->enums[i]->name));
 		}
 	for (i = 0; i < (int) us->n_enums; i++)
 		if (us->enums[i]->name)
 		{
 			unames[nu] = us->enums[i]->name;
-			hu[nu] = java_spread(java_string_hash(us->enums[i]->name));
+			hu[nu] = rg_pd_java_spread(rg_pd_java_string_hash(us->enums[i]->name));
 			u_in_o[nu] = name_index(onames, no, unames[nu]) >= 0;
 			nu++;
 		}
-	n = java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
+	n = rg_pd_java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
 	for (i = 0; i < n && !c->failure && !c->oom; i++)
 	{
 		const char *name = side[i] == 0 ? onames[idx[i]] : unames[idx[i]];
@@ -1791,8 +1161,8 @@ compare_message(pd_checker *c, pd_ctx *ctx,
 			compare_fields(c, ctx, om, of, um, uf);
 	}
 
-	ofull = join_name(c, oscope, om->name ? om->name : "");
-	ufull = join_name(c, uscope, um->name ? um->name : "");
+	ofull = rg_pd_join_name(c, oscope, om->name ? om->name : "");
+	ufull = rg_pd_join_name(c, uscope, um->name ? um->name : "");
 	if (ofull && ufull)
 	{
 		memset(&os, 0, sizeof(os));
@@ -1833,8 +1203,8 @@ static void
 diff_files(pd_checker *c, pd_list *diffs)
 {
 	pd_ctx		ctx;
-	const pd_file *of = main_file(&c->orig);
-	const pd_file *uf = main_file(&c->upd);
+	const pd_file *of = rg_pd_main_file(&c->orig);
+	const pd_file *uf = rg_pd_main_file(&c->upd);
 	pd_scope	os;
 	pd_scope	us;
 
@@ -1893,7 +1263,7 @@ run_diff(pd_checker *c, const rg_schema *original, const rg_schema *update,
 		rg_strlist_push(out, PD_UNEXPECTED "out of memory");
 		return false;
 	}
-	if (!build_side(c, &c->orig, om) || !build_side(c, &c->upd, um))
+	if (!rg_pd_build_side(c, &c->orig, om) || !rg_pd_build_side(c, &c->upd, um))
 	{
 		if (c->failure == NULL)
 			c->oom = true;
