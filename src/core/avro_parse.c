@@ -30,7 +30,9 @@
 /*
  * The model behind rg_schema.model: the public part first, then the JSON
  * values the schema keeps (defaults, properties), held by one array so
- * freeing needs no walk over a possibly cyclic graph.
+ * freeing needs no walk over a possibly cyclic graph (NULL when it keeps
+ * none).  Names, docs and symbols are copies in the arena: the parsed
+ * JSON document is released as soon as the model is built.
  */
 typedef struct avro_model
 {
@@ -74,6 +76,7 @@ static const char *const field_reserved[] = {
 };
 
 static rg_avro_schema *parse_node(parse_ctx *ctx, json_t *node);
+static rg_avro_schema *lookup_named(parse_ctx *ctx, const char *name);
 
 const char *
 rg_avro_type_name(rg_avro_type type)
@@ -230,6 +233,33 @@ opt_text(parse_ctx *ctx, const json_t *node, const char *key)
 }
 
 /*
+ * text_of, copied into the arena: the model keeps no pointer into the
+ * JSON document, which is released once parsed.
+ */
+static const char *
+dup_text(parse_ctx *ctx, const json_t *v)
+{
+	const char *s = text_of(ctx, v);
+	char	   *d;
+
+	if (s == NULL)
+		return NULL;
+	d = rg_arena_strndup(ctx->arena, s, json_string_length(v));
+	if (d == NULL)
+		OOM(ctx);
+	return d;
+}
+
+/* opt_text, copied into the arena */
+static const char *
+opt_dup(parse_ctx *ctx, const json_t *node, const char *key)
+{
+	json_t	   *v = json_is_object(node) ? json_object_get(node, key) : NULL;
+
+	return json_is_string(v) ? dup_text(ctx, v) : NULL;
+}
+
+/*
  * Avro's name rule for one simple name: [A-Za-z_][A-Za-z0-9_]*.  Messages
  * are Avro Java's.
  */
@@ -336,6 +366,53 @@ names_get(parse_ctx *ctx, const char *fullname)
 	return NULL;
 }
 
+/*
+ * The type a name refers to, as make_name() then names_get() would find
+ * it, but without leaving the names in the arena (a name used, not
+ * defined, needs no copy).  NULL with ctx->failed set when the simple
+ * name is invalid, NULL alone when not defined.
+ */
+static rg_avro_schema *
+find_named(parse_ctx *ctx, const char *name, const char *space)
+{
+	const char *dot = strrchr(name, '.');
+	const char *s = dot ? dot + 1 : name;
+	size_t		space_len = 0;
+	char		stackbuf[256];
+	char	   *full = stackbuf;
+	size_t		n;
+	rg_avro_schema *r;
+
+	if (dot)
+	{
+		space = name;
+		space_len = dot - name;
+	}
+	else if (space != NULL)
+		space_len = strlen(space);
+	if (!validate_name(ctx, s))
+		return NULL;
+	if (space_len == 0)
+		return names_get(ctx, s);
+	n = space_len + 1 + strlen(s) + 1;
+	if (n > sizeof(stackbuf))
+	{
+		full = malloc(n);
+		if (full == NULL)
+		{
+			OOM(ctx);
+			return NULL;
+		}
+	}
+	memcpy(full, space, space_len);
+	full[space_len] = '.';
+	memcpy(full + space_len + 1, s, n - space_len - 1);
+	r = names_get(ctx, full);
+	if (full != stackbuf)
+		free(full);
+	return r;
+}
+
 /* Names.add: a second definition of a full name is an error. */
 static bool
 names_add(parse_ctx *ctx, rg_avro_schema *schema)
@@ -390,11 +467,16 @@ new_schema(parse_ctx *ctx, rg_avro_type type)
 	return s;
 }
 
-/* Keep a JSON value for the schema's lifetime. */
+/*
+ * Keep a JSON value for the schema's lifetime.  The array that holds them
+ * is made on first use: most schemas keep none or few.
+ */
 static json_t *
 keep(parse_ctx *ctx, json_t *value)
 {
-	if (json_array_append(ctx->owned, value) != 0)
+	if (ctx->owned == NULL)
+		ctx->owned = json_array();
+	if (ctx->owned == NULL || json_array_append(ctx->owned, value) != 0)
 	{
 		OOM(ctx);
 		return NULL;
@@ -412,16 +494,20 @@ static rg_avro_schema *
 lookup(parse_ctx *ctx, const char *name)
 {
 	int			prim = primitive_type(name);
-	const char *simple;
-	const char *ns;
-	const char *full;
-	rg_avro_schema *s;
 
 	if (prim >= 0)
 		return new_schema(ctx, (rg_avro_type) prim);
-	if (!make_name(ctx, name, ctx->space, &simple, &ns, &full))
+	return lookup_named(ctx, name);
+}
+
+/* lookup() of a name that is not a primitive's */
+static rg_avro_schema *
+lookup_named(parse_ctx *ctx, const char *name)
+{
+	rg_avro_schema *s = find_named(ctx, name, ctx->space);
+
+	if (ctx->failed)
 		return NULL;
-	s = names_get(ctx, full);
 	if (s == NULL && strchr(name, '.') == NULL)
 		s = names_get(ctx, name);
 	return s;
@@ -477,10 +563,11 @@ collect_props(parse_ctx *ctx, json_t *node, const char *const *reserved,
 /*
  * parseAliases(): "aliases" must be an array of strings; duplicates are
  * dropped (Avro keeps them in a LinkedHashSet).  Returns the strings as
- * written.
+ * written, copied into the arena when copy (else borrowed from node).
  */
 static bool
-parse_alias_list(parse_ctx *ctx, json_t *node, const char ***out, int *n_out)
+parse_alias_list(parse_ctx *ctx, json_t *node, bool copy,
+				 const char ***out, int *n_out)
 {
 	json_t	   *a = json_object_get(node, "aliases");
 	size_t		i;
@@ -519,7 +606,12 @@ parse_alias_list(parse_ctx *ctx, json_t *node, const char ***out, int *n_out)
 			if (strcmp(list[j], json_string_value(e)) == 0)
 				dup = true;
 		if (!dup)
-			list[n++] = json_string_value(e);
+		{
+			list[n] = copy ? dup_text(ctx, e) : json_string_value(e);
+			if (list[n] == NULL)
+				return false;
+			n++;
+		}
 	}
 	*out = list;
 	*n_out = n;
@@ -534,7 +626,7 @@ parse_type_aliases(parse_ctx *ctx, json_t *node, rg_avro_schema *s)
 	int			n;
 	int			i;
 
-	if (!parse_alias_list(ctx, node, &raw, &n))
+	if (!parse_alias_list(ctx, node, false, &raw, &n))
 		return false;
 	if (n == 0)
 		return true;
@@ -712,11 +804,13 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 		FAIL(ctx, "No field name: %s", node_text(ctx, fnode));
 		return false;
 	}
-	f->name = text_of(ctx, name_node);
+	f->name = dup_text(ctx, name_node);
 	if (f->name == NULL)
 		return false;
 	f->position = pos;
-	f->doc = opt_text(ctx, fnode, "doc");
+	f->doc = opt_dup(ctx, fnode, "doc");
+	if (ctx->failed)
+		return false;
 	type_node = json_object_get(fnode, "type");
 	if (type_node == NULL)
 	{
@@ -726,11 +820,18 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 	if (json_is_string(type_node))
 	{
 		const char *tn = text_of(ctx, type_node);
-		rg_avro_schema *t = tn ? lookup(ctx, tn) : NULL;
+		bool		defined;
 
+		/* a primitive name is always defined: no node made twice */
+		if (tn == NULL)
+			defined = false;
+		else if (primitive_type(tn) >= 0)
+			defined = true;
+		else
+			defined = lookup_named(ctx, tn) != NULL;
 		if (ctx->failed)
 			return false;
-		if (t == NULL)
+		if (!defined)
 		{
 			FAIL(ctx, "%s is not a defined name. The type of the \"%s\" field must be a defined name or a {\"type\": ...} expression.",
 				 node_text(ctx, type_node), f->name);
@@ -813,7 +914,7 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 
 	if (!collect_props(ctx, fnode, field_reserved, false, &f->props, &f->n_props))
 		return false;
-	if (!parse_alias_list(ctx, fnode, &f->aliases, &f->n_aliases))
+	if (!parse_alias_list(ctx, fnode, true, &f->aliases, &f->n_aliases))
 		return false;
 	(void) record;
 	return true;
@@ -882,7 +983,7 @@ parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 	for (i = 0; i < n; i++)
 	{
 		json_t	   *e = json_array_get(syms, i);
-		const char *sym = json_is_string(e) ? text_of(ctx, e) : NULL;
+		const char *sym = json_is_string(e) ? dup_text(ctx, e) : NULL;
 		size_t		j;
 
 		if (ctx->failed)
@@ -924,7 +1025,7 @@ parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 			rg_buf_free(&b);
 			return false;
 		}
-		s->enum_default = d;
+		s->enum_default = s->symbols[i];	/* the same text, in the arena */
 	}
 	return true;
 }
@@ -998,7 +1099,19 @@ parse_object(parse_ctx *ctx, json_t *node)
 			!make_name(ctx, json_string_value(name_node), space,
 					   &s->name, &s->space, &s->fullname))
 			return NULL;
-		s->doc = opt_text(ctx, node, "doc");
+		/* a namespace of its own, borrowed from node so far */
+		if (s->space != NULL && s->space == space && space != ctx->space)
+		{
+			s->space = rg_arena_strdup(ctx->arena, space);
+			if (s->space == NULL)
+			{
+				OOM(ctx);
+				return NULL;
+			}
+		}
+		s->doc = opt_dup(ctx, node, "doc");
+		if (ctx->failed)
+			return NULL;
 		s->is_error = strcmp(type, "error") == 0;
 		s->is_reference = ctx->in_reference;
 		ctx->space = s->space;
@@ -1043,14 +1156,10 @@ parse_object(parse_ctx *ctx, json_t *node)
 	else
 	{
 		/* {"type":"Name"}: the defined type itself, attributes ignored */
-		const char *simple;
-		const char *ns;
-		const char *full;
-		rg_avro_schema *ref;
+		rg_avro_schema *ref = find_named(ctx, type, ctx->space);
 
-		if (!make_name(ctx, type, ctx->space, &simple, &ns, &full))
+		if (ctx->failed)
 			return NULL;
-		ref = names_get(ctx, full);
 		if (ref == NULL)
 			FAIL(ctx, "Type not supported: %s", type);
 		return ref;
@@ -1277,13 +1386,11 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 	ctx.arena = arena;
 	schema = rg_arena_alloc(arena, sizeof(rg_schema));
 	model = rg_arena_alloc(arena, sizeof(avro_model));
-	ctx.owned = json_array();
-	if (schema == NULL || model == NULL || ctx.owned == NULL)
+	if (schema == NULL || model == NULL)
 	{
 		OOM(&ctx);
 		goto fail;
 	}
-	model->owned = ctx.owned;
 	schema->format = &rg_format_avro;
 	schema->arena = arena;
 	schema->model = model;
@@ -1299,9 +1406,11 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 		if (doc == NULL)
 			goto fail;
 		ctx.space = NULL;
-		/* the model borrows names and docs from the document: keep it */
-		if (keep(&ctx, doc) != NULL)
-			parse_node(&ctx, doc);
+		/*
+		 * The model copies its strings and holds references to just the
+		 * JSON values it keeps (defaults, properties): the document goes.
+		 */
+		parse_node(&ctx, doc);
 		json_decref(doc);
 		if (ctx.failed)
 		{
@@ -1328,13 +1437,15 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 	doc = load_json(&ctx, text, len, "");
 	if (doc == NULL)
 		goto fail;
-	if (keep(&ctx, doc) != NULL)
-		model->pub.root = parse_node(&ctx, doc);
+	model->pub.root = parse_node(&ctx, doc);
 	json_decref(doc);
 	if (model->pub.root == NULL)
 		goto fail;
 
-	if (normalize && !rg_avro_normalize(arena, model->pub.root, ctx.owned))
+	if (normalize && ctx.owned == NULL)
+		ctx.owned = json_array();
+	if (normalize &&
+		(ctx.owned == NULL || !rg_avro_normalize(arena, model->pub.root, ctx.owned)))
 	{
 		OOM(&ctx);
 		goto fail;
@@ -1356,6 +1467,12 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 		OOM(&ctx);
 		goto fail;
 	}
+	if (ctx.owned != NULL && json_array_size(ctx.owned) == 0)
+	{
+		json_decref(ctx.owned);
+		ctx.owned = NULL;
+	}
+	model->owned = ctx.owned;
 	return schema;
 
 fail:

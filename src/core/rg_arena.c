@@ -3,6 +3,14 @@
  * rg_arena.c
  *	  Bump allocator used by every parsed schema of the core.
  *
+ * Backends keep many parsed schemas, most of them small, so an arena
+ * starts with a 1 KB block and doubles the next one up to RG_ARENA_BLOCK
+ * (4 KB): a small schema costs about 1 KB, a big one at most the unused
+ * tail of its last block over what it uses.  A request bigger than
+ * RG_ARENA_CHUNK_LIMIT gets a block of its own, so it neither leaves the
+ * current block's free space behind nor forces a bigger block.  Strings
+ * are packed (no alignment); everything else is aligned to RG_ARENA_ALIGN.
+ *
  *-------------------------------------------------------------------------
  */
 #include "rg_arena.h"
@@ -10,8 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RG_ARENA_BLOCK 8192
+#define RG_ARENA_FIRST_BLOCK 1024
+#define RG_ARENA_BLOCK 4096
 #define RG_ARENA_ALIGN 16
+/* bigger requests get a block of their own */
+#define RG_ARENA_CHUNK_LIMIT 1024
 
 typedef struct rg_block
 {
@@ -24,14 +35,20 @@ typedef struct rg_block
 struct rg_arena
 {
 	rg_block   *head;
+	size_t		next_size;		/* payload size of the next normal block */
 };
 
-#define BLOCK_HEADER (((sizeof(rg_block)) + RG_ARENA_ALIGN - 1) & ~((size_t) RG_ARENA_ALIGN - 1))
+#define ALIGN_UP(n) (((n) + RG_ARENA_ALIGN - 1) & ~((size_t) RG_ARENA_ALIGN - 1))
+#define BLOCK_HEADER ALIGN_UP(sizeof(rg_block))
 
 rg_arena *
 rg_arena_create(void)
 {
-	return calloc(1, sizeof(rg_arena));
+	rg_arena   *arena = calloc(1, sizeof(rg_arena));
+
+	if (arena != NULL)
+		arena->next_size = RG_ARENA_FIRST_BLOCK - BLOCK_HEADER;
+	return arena;
 }
 
 void
@@ -53,52 +70,81 @@ rg_arena_destroy(rg_arena *arena)
 }
 
 /*
- * Allocate from the current block, or start a new one big enough for the
- * request.  Large requests get a block of their own so the common small
- * allocations keep filling the current block.
+ * size bytes at an offset of the current block that is a multiple of
+ * align (a power of two, at most RG_ARENA_ALIGN), or from a new block.
+ * Large requests get a block of their own so the common small allocations
+ * keep filling the current block.  Not zeroed.
  */
-void *
-rg_arena_alloc(rg_arena *arena, size_t size)
+static void *
+arena_take(rg_arena *arena, size_t size, size_t align)
 {
 	rg_block   *b = arena->head;
-	size_t		need = (size + RG_ARENA_ALIGN - 1) & ~((size_t) RG_ARENA_ALIGN - 1);
-	char	   *p;
+	size_t		off;
+	rg_block   *nb;
+	size_t		bsize;
 
-	if (need == 0)
-		need = RG_ARENA_ALIGN;
-	if (b == NULL || b->size - b->used < need)
+	if (b != NULL)
 	{
-		size_t		bsize = need > RG_ARENA_BLOCK / 2 ? need : RG_ARENA_BLOCK;
-		rg_block   *nb = malloc(BLOCK_HEADER + bsize);
-
+		off = (b->used + align - 1) & ~(align - 1);
+		if (off <= b->size && b->size - off >= size)
+		{
+			b->used = off + size;
+			return (char *) b + BLOCK_HEADER + off;
+		}
+	}
+	if (size > RG_ARENA_CHUNK_LIMIT)
+	{
+		nb = malloc(BLOCK_HEADER + size);
 		if (nb == NULL)
 			return NULL;
-		nb->used = 0;
-		nb->size = bsize;
-		if (b != NULL && need > RG_ARENA_BLOCK / 2)
+		nb->used = nb->size = size;
+		if (b != NULL)
 		{
 			/* keep the partly-filled block at the head */
 			nb->next = b->next;
 			b->next = nb;
-			p = (char *) nb + BLOCK_HEADER;
-			nb->used = need;
-			memset(p, 0, need);
-			return p;
 		}
-		nb->next = b;
-		arena->head = nb;
-		b = nb;
+		else
+		{
+			nb->next = NULL;
+			arena->head = nb;
+		}
+		return (char *) nb + BLOCK_HEADER;
 	}
-	p = (char *) b + BLOCK_HEADER + b->used;
-	b->used += need;
-	memset(p, 0, need);
+	/* block sizes (header included) 1 KB, 2 KB, then RG_ARENA_BLOCK */
+	bsize = arena->next_size;
+	while (bsize < size)
+		bsize = (bsize + BLOCK_HEADER) * 2 - BLOCK_HEADER;
+	if (bsize < RG_ARENA_BLOCK - BLOCK_HEADER)
+		arena->next_size = (bsize + BLOCK_HEADER) * 2 - BLOCK_HEADER;
+	nb = malloc(BLOCK_HEADER + bsize);
+	if (nb == NULL)
+		return NULL;
+	nb->size = bsize;
+	nb->used = size;
+	nb->next = b;
+	arena->head = nb;
+	return (char *) nb + BLOCK_HEADER;
+}
+
+void *
+rg_arena_alloc(rg_arena *arena, size_t size)
+{
+	size_t		need = ALIGN_UP(size);
+	void	   *p;
+
+	if (need == 0)
+		need = RG_ARENA_ALIGN;
+	p = arena_take(arena, need, RG_ARENA_ALIGN);
+	if (p != NULL)
+		memset(p, 0, need);
 	return p;
 }
 
 char *
 rg_arena_strndup(rg_arena *arena, const char *s, size_t n)
 {
-	char	   *d = rg_arena_alloc(arena, n + 1);
+	char	   *d = arena_take(arena, n + 1, 1);
 
 	if (d == NULL)
 		return NULL;
