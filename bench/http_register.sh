@@ -3,17 +3,17 @@
 # /subjects/{s}/versions of a new, distinct schema per request) against a
 # baseline of plain two-row INSERT transactions, measured in the same run.
 #
-#   baseline  pgbench -c4 -M prepared: one statement, one transaction, a row
+#   baseline  pgbench -cCLIENTS -M prepared: one statement, one transaction, a row
 #             with the schema text (~0.9 KB) into a plain "schemas" table
 #             (id from a sequence, PK) and a row into a plain "versions"
 #             table (PK subject, version): bench/register_rate.sh's baseline
-#   sql-reg   pgbench -c4: SELECT registry.register_schema('sql-<client>', ...)
+#   sql-reg   pgbench -cCLIENTS: SELECT registry.register_schema('sql-<client>', ...)
 #             (the SQL API, no HTTP; to split HTTP from registry cost)
-#   http-2w   wrk -t4 -c4 (4 keep-alive connections, one per wrk thread):
+#   http-2w   wrk -tCLIENTS -cCLIENTS (one keep-alive connection per wrk thread):
 #             POST /subjects/http-<thread>/versions, registry.http_workers = 2
 #   http-4w   the same with registry.http_workers = 4 (restart before/after)
-# All subjects are at compatibility NONE and each client has its own
-# subject.  Every schema is bench/register_rate.sh's 11-field record whose
+# The measured subjects are at compatibility LEVEL (NONE unless set) and
+# each client has its own subject.  Every schema is bench/register_rate.sh's 11-field record whose
 # last optional field is named after a counter (x<n> in SQL; x<tag>_<thread>_<n>
 # over HTTP), so each request registers a new schema and a new version.
 # Before the runs a "seed" subject gets 2,000 versions and the tables are
@@ -22,8 +22,12 @@
 # lookup walks every version of the subject; see bench/README.md).
 # fsync as in bench/register_rate.sh (off unless FSYNC=on).  Each round runs
 # the four in that order, DURATION seconds each; medians over ROUNDS.
+# CLIENTS (4) sets pgbench -c/-j and wrk -t/-c; LEVEL (NONE) the
+# compatibility level of the sql-* and http-* subjects.  performance.md's G6
+# is CLIENTS=1 LEVEL=BACKWARD FSYNC=on (its raw SQL reference, 1.37 k/s,
+# was measured with durable commits).
 #
-# Usage: bash bench/http_register.sh   (env: ROUNDS=3 DURATION=10 FSYNC=off|on)
+# Usage: bash bench/http_register.sh   (env: ROUNDS=3 DURATION=10 FSYNC=off|on CLIENTS=4 LEVEL=NONE)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/http_lib.sh"
@@ -31,6 +35,8 @@ set -euo pipefail
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 FSYNC=${FSYNC:-off}
+CLIENTS=${CLIENTS:-4}
+LEVEL=${LEVEL:-NONE}
 GOAL=0.5
 
 extra="fsync = $FSYNC"
@@ -40,7 +46,7 @@ http_cluster_start 2 "$extra"
 W=$(mktemp -d /tmp/registry-bench-http.XXXXXX)
 trap 'bench_cluster_stop; rm -rf "$W"' EXIT
 bench_machine
-echo "# fsync = $(bpsql -c 'SHOW fsync'), synchronous_commit = $(bpsql -c 'SHOW synchronous_commit'), ${DURATION}s per run, 4 clients"
+echo "# fsync = $(bpsql -c 'SHOW fsync'), synchronous_commit = $(bpsql -c 'SHOW synchronous_commit'), ${DURATION}s per run, $CLIENTS client(s), level $LEVEL on the measured subjects"
 
 bpsql <<'SQL'
 CREATE SCHEMA bench;
@@ -63,10 +69,6 @@ CREATE FUNCTION bench.new_schema(n text) RETURNS text LANGUAGE sql AS $$
     '{"name":"x%s","type":["null","string"],"default":null}]}', n) $$;
 DO $$
 BEGIN
-  FOR c IN 0 .. 4 LOOP
-    PERFORM registry.set_compatibility('NONE', 'sql-' || c);
-    PERFORM registry.set_compatibility('NONE', 'http-' || c);
-  END LOOP;
   PERFORM registry.set_compatibility('NONE', 'seed');
   FOR k IN 1 .. 2000 LOOP
     PERFORM registry.register_schema('seed', bench.new_schema('seed' || k));
@@ -74,6 +76,8 @@ BEGIN
 END $$;
 VACUUM ANALYZE;
 SQL
+# pgbench client ids start at 0 (sql-0 ..), wrk threads at 1 (http-1 ..); the probe uses http-0
+bpsql -c "SELECT registry.set_compatibility('$LEVEL', p || c) FROM unnest(ARRAY['sql-', 'http-']) p, generate_series(0, $CLIENTS) c" >/dev/null
 echo "# schema text: $(bpsql -c "SELECT length(bench.new_schema('123456'))") B (SQL), ~5 B more over HTTP"
 
 cat >"$W/baseline.sql" <<'PGB'
@@ -121,34 +125,34 @@ curl -sf -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
 : >"$W/results"
 pgb() {	# NAME ROUND SECONDS
 	local out
-	out=$(pgbench -n -M prepared -c 4 -j 4 -T "$3" -f "$W/$1.sql" 2>&1) || { echo "$out" >&2; exit 1; }
+	out=$(pgbench -n -M prepared -c $CLIENTS -j $CLIENTS -T "$3" -f "$W/$1.sql" 2>&1) || { echo "$out" >&2; exit 1; }
 	echo "$out" | grep -q "number of failed transactions: 0" || { echo "$out" >&2; exit 1; }
 	echo "$1 $2 $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') $(echo "$out" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') 0 0" >>"$W/results"
 }
 httprun() {	# NAME ROUND SECONDS TAG
 	local out
-	out=$(wrk -t4 -c4 -d"$3"s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "$4") || { echo "$out" >&2; exit 1; }
+	out=$(wrk -t$CLIENTS -c$CLIENTS -d"$3"s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "$4") || { echo "$out" >&2; exit 1; }
 	echo "$out" | awk -v n="$1" -v r="$2" '/^RESULT/ {printf "%s %s %.1f %.3f %d %d\n", n, r, $2 / ($3 / 1e6), $4 / 1000, $6, $7}' >>"$W/results"
 }
 
 echo "# warm-up (2 s each, not reported)"
-pgbench -n -M prepared -c 4 -j 4 -T 2 -f "$W/baseline.sql" >/dev/null 2>&1
-pgbench -n -M prepared -c 4 -j 4 -T 2 -f "$W/sql-reg.sql" >/dev/null 2>&1
-wrk -t4 -c4 -d2s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- w >/dev/null
+pgbench -n -M prepared -c $CLIENTS -j $CLIENTS -T 2 -f "$W/baseline.sql" >/dev/null 2>&1
+pgbench -n -M prepared -c $CLIENTS -j $CLIENTS -T 2 -f "$W/sql-reg.sql" >/dev/null 2>&1
+wrk -t$CLIENTS -c$CLIENTS -d2s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- w >/dev/null
 for r in $(seq "$ROUNDS"); do
 	pgb baseline "$r" "$DURATION"
 	pgb sql-reg "$r" "$DURATION"
 	httprun http-2w "$r" "$DURATION" "r${r}a"
 	http_set_workers 4
-	wrk -t4 -c4 -d1s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "r${r}w" >/dev/null
+	wrk -t$CLIENTS -c$CLIENTS -d1s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "r${r}w" >/dev/null
 	httprun http-4w "$r" "$DURATION" "r${r}b"
 	http_set_workers 2
-	wrk -t4 -c4 -d1s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "r${r}v" >/dev/null
+	wrk -t$CLIENTS -c$CLIENTS -d1s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "r${r}v" >/dev/null
 	echo "# round $r done"
 done
 
 echo
-python3 - "$W/results" "$GOAL" <<'PY'
+python3 - "$W/results" "$GOAL" "$CLIENTS" <<'PY'
 import sys, statistics as st
 R = {}
 for l in open(sys.argv[1]):
@@ -156,7 +160,7 @@ for l in open(sys.argv[1]):
     R.setdefault(name, []).append((float(tps), float(lat), int(non2xx), int(sock)))
 goal = float(sys.argv[2])
 base = st.median(x[0] for x in R["baseline"])
-print("# 4 clients; median of %d rounds; latency = pgbench average / wrk p50 (ms)" % len(R["baseline"]))
+print("# %s client(s); median of %d rounds; latency = pgbench average / wrk p50 (ms)" % (sys.argv[3], len(R["baseline"])))
 print("%-9s %9s %11s %8s %7s %8s  %s" % ("run", "tps", "x_baseline", "lat_ms", "non2xx", "sockerr", "tps per round"))
 for n in ("baseline", "sql-reg", "http-2w", "http-4w"):
     v = R[n]
@@ -167,7 +171,7 @@ h = st.median(x[0] for x in R["http-2w"])
 s = st.median(x[0] for x in R["sql-reg"])
 print()
 print("http-2w / baseline  %.2fx  (goal >= %.1fx: %s)" % (h / base, goal, "met" if h / base >= goal else "NOT MET"))
-print("http-2w / sql-reg   %.2fx  (cost of the HTTP layer and of 2 workers serving 4 clients)" % (h / s))
+print("http-2w / sql-reg   %.2fx  (cost of the HTTP layer and of 2 workers serving %s client(s))" % (h / s, sys.argv[3]))
 print("http-4w / http-2w   %.2fx" % (st.median(x[0] for x in R["http-4w"]) / h))
 print("sql-reg / baseline  %.2fx" % (s / base))
 PY
