@@ -90,6 +90,10 @@ typedef struct ac_checker
 	int			depth;
 	bool		oom;
 	const char *failure;		/* set when the check is aborted */
+	/* name index of the writer record last searched (see writer_field_named) */
+	const rg_avro_schema *fidx_record;
+	int		   *fidx_slots;		/* field position + 1, 0 = empty */
+	size_t		fidx_cap;		/* a power of two */
 } ac_checker;
 
 static ac_result *get_compat(ac_checker *c, const char *token,
@@ -590,13 +594,67 @@ check_enum_symbols(ac_checker *c, const rg_avro_schema *r,
 	stack_pop(loc);
 }
 
+static size_t
+name_hash(const char *s)
+{
+	size_t		h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char) *s++;
+	return h;
+}
+
 /*
- * The writer field with this name.  hint is the reader field's position:
- * schemas usually evolve by appending, so the field is most often at the
- * same position, and looking there first makes a record check linear.
+ * Build (or reuse) an open-addressing index of a writer record's field
+ * names.  Worth it only for wide records; false when memory ran out (the
+ * caller then scans).
+ */
+static bool
+field_index(ac_checker *c, const rg_avro_schema *w)
+{
+	size_t		cap = 16;
+	int			i;
+
+	if (c->fidx_record == w)
+		return true;
+	while (cap < (size_t) w->n_fields * 2)
+		cap *= 2;
+	if (cap > c->fidx_cap)
+	{
+		int		   *slots = ac_alloc(c, sizeof(int) * cap);
+
+		if (slots == NULL)
+			return false;
+		c->fidx_slots = slots;
+		c->fidx_cap = cap;
+	}
+	else
+		cap = c->fidx_cap;
+	memset(c->fidx_slots, 0, sizeof(int) * cap);
+	for (i = 0; i < w->n_fields; i++)
+	{
+		size_t		h;
+
+		if (w->fields[i].name == NULL)
+			continue;
+		h = name_hash(w->fields[i].name) & (cap - 1);
+		while (c->fidx_slots[h] != 0)
+			h = (h + 1) & (cap - 1);
+		c->fidx_slots[h] = i + 1;
+	}
+	c->fidx_record = w;
+	return true;
+}
+
+/*
+ * The writer field with this name (field names are unique in a record).
+ * hint is the reader field's position: schemas usually evolve by
+ * appending, so the field is most often at the same position.  Otherwise a
+ * wide record is searched through a name index, since a field the writer
+ * lacks would cost a scan of every writer field; a narrow one is scanned.
  */
 static const rg_avro_field *
-writer_field_named(const rg_avro_schema *w, const char *name, int hint)
+writer_field_named(ac_checker *c, const rg_avro_schema *w, const char *name, int hint)
 {
 	int			i;
 
@@ -605,6 +663,19 @@ writer_field_named(const rg_avro_schema *w, const char *name, int hint)
 	if (hint >= 0 && hint < w->n_fields && w->fields[hint].name != NULL &&
 		strcmp(w->fields[hint].name, name) == 0)
 		return &w->fields[hint];
+	if (w->n_fields >= 16 && field_index(c, w))
+	{
+		size_t		h = name_hash(name) & (c->fidx_cap - 1);
+
+		for (; c->fidx_slots[h] != 0; h = (h + 1) & (c->fidx_cap - 1))
+		{
+			const rg_avro_field *f = &w->fields[c->fidx_slots[h] - 1];
+
+			if (strcmp(f->name, name) == 0)
+				return f;
+		}
+		return NULL;
+	}
 	for (i = 0; i < w->n_fields; i++)
 	{
 		if (w->fields[i].name != NULL && strcmp(w->fields[i].name, name) == 0)
@@ -646,7 +717,7 @@ static const rg_avro_field *
 lookup_writer_field(ac_checker *c, const rg_avro_schema *w,
 					const rg_avro_field *rf, int pos)
 {
-	const rg_avro_field *found = writer_field_named(w, rf->name, pos);
+	const rg_avro_field *found = writer_field_named(c, w, rf->name, pos);
 	int			n = found ? 1 : 0;
 	int			i,
 				j;
@@ -665,7 +736,7 @@ lookup_writer_field(ac_checker *c, const rg_avro_schema *w,
 		}
 		if (dup)
 			continue;
-		wf = writer_field_named(w, rf->aliases[i], -1);
+		wf = writer_field_named(c, w, rf->aliases[i], -1);
 		if (wf != NULL)
 		{
 			if (n == 0)

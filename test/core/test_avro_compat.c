@@ -667,6 +667,64 @@ test_depth_guard(void)
 	COMPATIBLE(cycle_schema('R', 31), cycle_schema('R', 31), "long cycle against itself is fine");
 }
 
+/*
+ * Wide records (16 fields or more) are searched through a name index: the
+ * verdicts and locations must be those of a field-by-field scan, for
+ * fields at other positions, missing fields, and fields found by alias.
+ */
+static char *
+wide_record(const char *before, int n, const char *after)
+{
+	static char buf[8192];
+	int			i;
+
+	snprintf(buf, sizeof(buf), "{\"type\":\"record\",\"name\":\"W\",\"fields\":[%s", before);
+	for (i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s{\"name\":\"f%d\",\"type\":\"int\"}",
+				 (i == 0 && before[0] == '\0') ? "" : ",", i);
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s]}", after);
+	return strdup(buf);
+}
+
+static void
+test_wide_records(void)
+{
+	char	   *writer = wide_record("", 30, "");
+	char	   *reader_extra = wide_record("{\"name\":\"extra\",\"type\":\"long\"}", 30, "");
+	char	   *reader_extra_default = wide_record("{\"name\":\"extra\",\"type\":\"long\",\"default\":0}", 30, "");
+	char	   *reader_alias = wide_record("{\"name\":\"renamed\",\"type\":\"int\",\"aliases\":[\"f29\"]}", 29, "");
+	char	   *reader_retyped = wide_record("", 29, ",{\"name\":\"f29\",\"type\":\"string\"}");
+	char	   *writer_short = wide_record("", 20, "");
+
+	COMPATIBLE(writer, writer, "wide record reads itself");
+	INCOMPATIBLE(reader_extra, writer,
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'extra' at path '/fields/0' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'extra'}",
+				 "wide record: a new first field shifts every position, the missing one is still found");
+	COMPATIBLE(reader_extra_default, writer, "wide record: shifted positions with a default");
+	COMPATIBLE(reader_alias, writer, "wide record: a field found by its alias at another position");
+	INCOMPATIBLE(reader_retyped, writer,
+				 "{errorType:'TYPE_MISMATCH', description:'The type (path '/fields/29/type') of a field in the %s schema does not match with the %s schema', additionalInfo:'reader type: STRING not compatible with writer type: INT'}",
+				 "wide record: the matching field's type is checked");
+	INCOMPATIBLE(writer, writer_short,
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f20' at path '/fields/20' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f20'} | "
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f21' at path '/fields/21' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f21'} | "
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f22' at path '/fields/22' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f22'} | "
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f23' at path '/fields/23' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f23'} | "
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f24' at path '/fields/24' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f24'} | "
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f25' at path '/fields/25' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f25'} | "
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f26' at path '/fields/26' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f26'} | "
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f27' at path '/fields/27' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f27'} | "
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f28' at path '/fields/28' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f28'} | "
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'f29' at path '/fields/29' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'f29'}",
+				 "wide record: each field the writer lacks is reported in order");
+	free(writer);
+	free(reader_extra);
+	free(reader_extra_default);
+	free(reader_alias);
+	free(reader_retyped);
+	free(writer_short);
+}
+
 int
 main(void)
 {
@@ -690,5 +748,6 @@ main(void)
 	test_corners();
 	test_levels_with_avro();
 	test_depth_guard();
+	test_wide_records();
 	return rg_test_done();
 }
