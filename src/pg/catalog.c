@@ -431,24 +431,6 @@ catalog_effective_settings(const char *context, const char *subject,
 	out->normalize = DatumGetBool(get_datum(tup, 3, &isnull));
 }
 
-char *
-catalog_effective_mode(const char *context, const char *subject)
-{
-	CatalogSettings s;
-
-	catalog_effective_settings(context, subject, &s);
-	return s.mode;
-}
-
-char *
-catalog_effective_compatibility(const char *context, const char *subject)
-{
-	CatalogSettings s;
-
-	catalog_effective_settings(context, subject, &s);
-	return s.compatibility;
-}
-
 bool
 catalog_effective_normalize(const char *context, const char *subject)
 {

@@ -91,8 +91,6 @@ typedef struct CatalogSettings
 
 extern void catalog_effective_settings(const char *context, const char *subject,
 									   CatalogSettings *out);
-extern char *catalog_effective_mode(const char *context, const char *subject);
-extern char *catalog_effective_compatibility(const char *context, const char *subject);
 extern bool catalog_effective_normalize(const char *context, const char *subject);
 
 extern CatalogRef *catalog_parse_refs(const char *refs_json, int *n);
