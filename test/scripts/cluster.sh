@@ -24,7 +24,13 @@ install_extension() {
 cluster_start() {
 	local dir=$1 port=$2 extra=${3:-}
 	mkdir -p "$dir"
-	if [ "$(id -u)" -eq 0 ]; then chown postgres: "$dir"; fi
+	if [ "$(id -u)" -eq 0 ]; then
+		chown postgres: "$dir"
+		if ! runuser -u postgres -- test -w "$dir"; then
+			echo "the postgres user cannot reach $dir: make its parent directories traversable (chmod o+x) or use a checkout it can reach" >&2
+			return 1
+		fi
+	fi
 	if [ ! -f "$dir/data/PG_VERSION" ]; then
 		as_cluster_user "$PGBIN/initdb" -D "$dir/data" -U "$CLUSTER_USER" \
 			--auth=trust --no-sync -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \

@@ -7,6 +7,14 @@ cd "$(dirname "$0")/../.."
 . test/scripts/cluster.sh
 
 DIR=$PWD/tmp_check/cluster
+# as root the cluster runs as "postgres", which must reach its directory:
+# when the checkout is somewhere it cannot, the cluster lives under /tmp
+if [ "$(id -u)" -eq 0 ] && ! runuser -u postgres -- test -x "$PWD" 2>/dev/null; then
+	DIR=$(mktemp -d /tmp/registry-test.XXXXXX)
+	chmod 755 "$DIR"
+	DIR=$DIR/cluster
+	echo "note: postgres cannot reach $PWD; the test cluster is in $DIR"
+fi
 PORT=${REGISTRY_TEST_PGPORT:-54329}
 PASSED=0
 FAILED=0
@@ -19,6 +27,7 @@ count() {	# count LAYER PASSED FAILED
 
 finish() {
 	cluster_stop "$DIR"
+	case "$DIR" in /tmp/registry-test.*) rm -rf "$(dirname "$DIR")" ;; esac
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
 	exit $?
