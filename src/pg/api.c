@@ -109,6 +109,7 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 {
 	MemoryContext caller_cxt = CurrentMemoryContext;
 	CatalogSettings settings;
+	int32		max_version;
 	SchemaArgs	a;
 	SubmittedSchema *s;
 	CatalogVersion existing;
@@ -146,8 +147,8 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 								 a.metadata, a.rule_set, a.normalize, NULL);
 
 	/* fast path: already a live version of this subject */
-	if (catalog_find_version_by_fingerprint(a.context, a.subject, s->fingerprint,
-											false, &existing) &&
+	id = catalog_find_schema_in_subject(a.context, a.subject, s->fingerprint, false, &existing);
+	if (existing.version > 0 &&
 		(!has_version || want_version == existing.version) &&
 		(!has_id || want_id == existing.schema_id))
 	{
@@ -156,10 +157,10 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 		return;
 	}
 
-	catalog_lock_subject(a.context, a.subject);
+	max_version = catalog_lock_subject(a.context, a.subject);
 	/* under the lock, another session may just have registered it */
-	if (catalog_find_version_by_fingerprint(a.context, a.subject, s->fingerprint,
-											false, &existing) &&
+	id = catalog_find_schema_in_subject(a.context, a.subject, s->fingerprint, false, &existing);
+	if (existing.version > 0 &&
 		(!has_version || want_version == existing.version) &&
 		(!has_id || want_id == existing.schema_id))
 	{
@@ -190,13 +191,12 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 	{
 		/* check before an id is allocated, so a refused schema leaves no gap */
 		if (has_version)
-			registry_check_next_version(a.subject, want_version,
-										catalog_max_version(a.context, a.subject));
+			registry_check_next_version(a.subject, want_version, max_version);
 		registry_assert_compatible(a.context, a.subject, s->parsed, settings.compatibility);
 	}
 
 	/* the same content keeps its id within the context */
-	if (catalog_find_schema_by_fingerprint(a.context, s->fingerprint, &id))
+	if (id > 0)
 	{
 		if (has_id && id != want_id)
 			ereport(ERROR,
@@ -204,8 +204,6 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 					 errmsg("schema already registered with id %d in context \"%s\"", id, a.context),
 					 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
 							   want_id, a.context)));
-		/* the stored schema may already be cached; make sure it is */
-		(void) registry_stored_schema(a.context, id, s->fingerprint);
 	}
 	else
 	{
@@ -239,7 +237,7 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 		registry_cache_adopt(a.context, id, s);
 	}
 
-	version = has_version ? want_version : catalog_max_version(a.context, a.subject) + 1;
+	version = has_version ? want_version : max_version + 1;
 	registry_mark_checked(a.context, a.subject, id, version);
 	catalog_insert_version(a.context, a.subject, version, id);
 	registered(out, caller_cxt, s, id, version);

@@ -34,6 +34,15 @@ static CatalogPlan plan_lock_subject = {
 	"SELECT 1 FROM registry.subjects WHERE context = $1 AND subject = $2 FOR UPDATE",
 	2, {TEXTOID, TEXTOID}
 };
+/*
+ * Read after the lock, in a statement of its own: its snapshot is then
+ * taken after the previous holder of the lock committed (a subquery of the
+ * locking statement would still see the old snapshot).
+ */
+static CatalogPlan plan_max_version = {
+	"SELECT COALESCE(max(version), 0) FROM registry.subject_versions WHERE context = $1 AND subject = $2",
+	2, {TEXTOID, TEXTOID}
+};
 static CatalogPlan plan_next_id = {
 	"SELECT pg_catalog.nextval(c.id_sequence)::integer FROM registry.contexts c WHERE c.context = $1",
 	1, {TEXTOID}
@@ -52,9 +61,17 @@ static CatalogPlan plan_version_by_fp = {
 	"ORDER BY v.deleted, v.version DESC LIMIT 1",
 	4, {TEXTOID, TEXTOID, BYTEAOID, BOOLOID}
 };
-static CatalogPlan plan_schema_by_fp = {
-	"SELECT id FROM registry.schemas WHERE context = $1 AND fingerprint = $2",
-	2, {TEXTOID, BYTEAOID}
+/*
+ * The schema with this identity in the context, and the subject's version
+ * of it if the subject has one: no row when the context has no such schema.
+ */
+static CatalogPlan plan_schema_and_version = {
+	"SELECT s.id, v.version, v.deleted FROM registry.schemas s "
+	"LEFT JOIN LATERAL (SELECT sv.version, sv.deleted FROM registry.subject_versions sv "
+	"   WHERE sv.context = $1 AND sv.subject = $2 AND sv.schema_id = s.id AND ($4 OR NOT sv.deleted) "
+	"   ORDER BY sv.deleted, sv.version DESC LIMIT 1) v ON true "
+	"WHERE s.context = $1 AND s.fingerprint = $3",
+	4, {TEXTOID, TEXTOID, BYTEAOID, BOOLOID}
 };
 static CatalogPlan plan_get_schema = {
 	"SELECT context, id, schema_type, schema, refs::text, metadata::text, rule_set::text, fingerprint "
@@ -65,10 +82,6 @@ static CatalogPlan plan_insert_schema = {
 	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) "
 	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8)",
 	8, {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
-};
-static CatalogPlan plan_max_version = {
-	"SELECT COALESCE(max(version), 0) FROM registry.subject_versions WHERE context = $1 AND subject = $2",
-	2, {TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_insert_version = {
 	"INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ($1, $2, $3, $4)",
@@ -215,19 +228,27 @@ catalog_ensure_context(const char *context)
 /*
  * Create the subject row if it is new, then lock it: every writer of one
  * subject (SQL API, REST, a DBA's INSERT) passes here, so version numbers
- * and compatibility checks see each other's committed work.
+ * and compatibility checks see each other's committed work.  Returns the
+ * subject's highest version number (soft-deleted ones count), read under
+ * the lock.
  */
-void
+int32
 catalog_lock_subject(const char *context, const char *subject)
 {
 	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
+	bool		isnull;
 
 	catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 1)
-		return;
-	catalog_ensure_context(context);
-	catalog_run(&plan_insert_subject, v, NULL, SPI_OK_INSERT);
-	catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+	{
+		catalog_ensure_context(context);
+		catalog_run(&plan_insert_subject, v, NULL, SPI_OK_INSERT);
+		catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
+	}
+	if (SPI_processed != 1)
+		elog(ERROR, "could not lock subject \"%s\"", subject);
+	catalog_run(&plan_max_version, v, NULL, SPI_OK_SELECT);
+	return DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
 }
 
 int32
@@ -237,8 +258,13 @@ catalog_next_schema_id(const char *context)
 	bool		isnull;
 	Datum		d;
 
-	catalog_ensure_context(context);
 	catalog_run(&plan_next_id, v, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+	{
+		/* a context nothing has used yet */
+		catalog_ensure_context(context);
+		catalog_run(&plan_next_id, v, NULL, SPI_OK_SELECT);
+	}
 	if (SPI_processed != 1)
 		elog(ERROR, "context \"%s\" has no id sequence", context);
 	d = get_datum(SPI_tuptable->vals[0], 1, &isnull);
@@ -281,19 +307,36 @@ catalog_find_version_by_fingerprint(const char *context, const char *subject,
 	return true;
 }
 
-bool
-catalog_find_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
-								   int32 *id)
+/*
+ * One lookup for registration: the id of the schema with this identity in
+ * the context (0 if none) and, in *version, the subject's version of it
+ * (version 0 if the subject has none).
+ */
+int32
+catalog_find_schema_in_subject(const char *context, const char *subject,
+							   const uint8 *fingerprint, bool include_deleted,
+							   CatalogVersion *version)
 {
-	Datum		v[2] = {CStringGetTextDatum(context),
-		PointerGetDatum(fingerprint_datum(fingerprint))};
+	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
+		PointerGetDatum(fingerprint_datum(fingerprint)), BoolGetDatum(include_deleted)};
 	bool		isnull;
+	int32		id;
+	Datum		d;
 
-	catalog_run(&plan_schema_by_fp, v, NULL, SPI_OK_SELECT);
+	memset(version, 0, sizeof(CatalogVersion));
+	catalog_run(&plan_schema_and_version, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
-		return false;
-	*id = DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
-	return true;
+		return 0;
+	id = DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
+	d = get_datum(SPI_tuptable->vals[0], 2, &isnull);
+	if (!isnull)
+	{
+		version->version = DatumGetInt32(d);
+		version->schema_id = id;
+		version->deleted = DatumGetBool(get_datum(SPI_tuptable->vals[0], 3, &isnull));
+		memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
+	}
+	return id;
 }
 
 bool
@@ -340,16 +383,6 @@ catalog_insert_schema(const CatalogSchema *s)
 		nulls[6] = 'n';
 	v[7] = PointerGetDatum(fingerprint_datum(s->fingerprint));
 	catalog_run(&plan_insert_schema, v, nulls, SPI_OK_INSERT);
-}
-
-int32
-catalog_max_version(const char *context, const char *subject)
-{
-	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
-	bool		isnull;
-
-	catalog_run(&plan_max_version, v, NULL, SPI_OK_SELECT);
-	return DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
 }
 
 void

@@ -59,18 +59,18 @@ extern void catalog_run(CatalogPlan *p, Datum *values, const char *nulls,
 						int expected);
 
 extern void catalog_ensure_context(const char *context);
-extern void catalog_lock_subject(const char *context, const char *subject);
+extern int32 catalog_lock_subject(const char *context, const char *subject);
 extern int32 catalog_next_schema_id(const char *context);
 extern void catalog_advance_schema_id(const char *context, int32 id);
 
 extern bool catalog_find_version_by_fingerprint(const char *context, const char *subject,
 												const uint8 *fingerprint, bool include_deleted,
 												CatalogVersion *out);
-extern bool catalog_find_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
-											   int32 *id);
+extern int32 catalog_find_schema_in_subject(const char *context, const char *subject,
+											 const uint8 *fingerprint, bool include_deleted,
+											 CatalogVersion *version);
 extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out);
 extern void catalog_insert_schema(const CatalogSchema *schema);
-extern int32 catalog_max_version(const char *context, const char *subject);
 extern void catalog_insert_version(const char *context, const char *subject,
 								   int32 version, int32 schema_id);
 extern CatalogVersion *catalog_versions(const char *context, const char *subject,

@@ -245,14 +245,13 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	catalog_lock_subject(context, subject);
+	max_version = catalog_lock_subject(context, subject);
 
 	catalog_effective_settings(context, subject, &settings);
 	mode = settings.mode;
 	registry_check_writable_mode(context, subject, mode);
 	importing = strcmp(mode, "IMPORT") == 0 || strcmp(mode, "FORWARD") == 0;
 
-	max_version = catalog_max_version(context, subject);
 	if (!has_version)
 	{
 		int			attno = SPI_fnumber(desc, "version");
