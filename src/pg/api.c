@@ -240,6 +240,8 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 	version = has_version ? want_version : max_version + 1;
 	registry_mark_checked(a.context, a.subject, id, version);
 	catalog_insert_version(a.context, a.subject, version, id);
+	/* used up by the trigger; never left for another row */
+	(void) registry_take_checked("", "", 0, 0);
 	registered(out, caller_cxt, s, id, version);
 	SPI_finish();
 }

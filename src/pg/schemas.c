@@ -17,6 +17,7 @@
 #include "common/hashfn.h"
 #include "common/md5.h"
 #include "executor/spi.h"
+#include "storage/proc.h"
 #include "lib/stringinfo.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -50,6 +51,7 @@ static struct
 	bool		active;
 	char	   *context;
 	SubmittedSchema *submitted;
+	LocalTransactionId lxid;
 }			pending;
 
 /* references resolved to texts, in dependency order */
@@ -364,6 +366,7 @@ registry_set_pending_insert(const char *context, SubmittedSchema *submitted)
 	pending.active = true;
 	pending.context = (char *) context;
 	pending.submitted = submitted;
+	pending.lxid = MyProc->lxid;
 }
 
 /*
@@ -379,8 +382,11 @@ registry_is_pending_insert(const char *context, const char *schema_type,
 {
 	SubmittedSchema *s = pending.submitted;
 
-	if (!pending.active || s == NULL || s->parsed == NULL)
+	if (!pending.active || s == NULL || s->parsed == NULL || pending.lxid != MyProc->lxid)
+	{
+		pending.active = false;
 		return false;
+	}
 	pending.active = false;
 	return strcmp(context, pending.context) == 0 &&
 		strcmp(schema_type, s->format->name) == 0 &&
@@ -508,6 +514,7 @@ static struct
 	char		subject[NAMEDATALEN * 4];
 	int32		schema_id;
 	int32		version;
+	LocalTransactionId lxid;	/* valid only in the transaction that set it */
 }			checked;
 
 void
@@ -558,6 +565,7 @@ registry_mark_checked(const char *context, const char *subject, int32 schema_id,
 	strcpy(checked.subject, subject);
 	checked.schema_id = schema_id;
 	checked.version = version;
+	checked.lxid = MyProc->lxid;
 	checked.active = true;
 }
 
@@ -567,6 +575,7 @@ registry_take_checked(const char *context, const char *subject, int32 schema_id,
 					  int32 version)
 {
 	bool		match = checked.active &&
+		checked.lxid == MyProc->lxid &&
 		strcmp(checked.context, context) == 0 &&
 		strcmp(checked.subject, subject) == 0 &&
 		checked.schema_id == schema_id && checked.version == version;
