@@ -765,21 +765,8 @@ COMMENT ON FUNCTION registry.get_compatibility(text, boolean) IS 'the compatibil
 
 CREATE FUNCTION registry.delete_compatibility(subject text DEFAULT NULL)
 	RETURNS text
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	k record := registry.config_scope(delete_compatibility.subject);
-	old text;
-BEGIN
-	DELETE FROM registry.config c WHERE c.context = k.context AND c.subject = k.subject_name
-	RETURNING c.compatibility INTO old;
-	IF NOT FOUND AND delete_compatibility.subject IS NOT NULL THEN
-		RAISE EXCEPTION 'subject "%" not found', delete_compatibility.subject USING ERRCODE = 'R0401';
-	END IF;
-	RETURN COALESCE(old, 'BACKWARD');
-END
-$$;
+	LANGUAGE sql VOLATILE
+	AS $$ SELECT COALESCE(registry.delete_config(subject)->>'compatibilityLevel', 'BACKWARD') $$;
 COMMENT ON FUNCTION registry.delete_compatibility(text) IS 'removes the configuration of a scope and returns the old level';
 
 CREATE FUNCTION registry.set_mode(mode text, subject text DEFAULT NULL, force boolean DEFAULT false)

@@ -352,7 +352,7 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	char	   *level_name;
 	CatalogSettings settings;
 	rg_compat_level level;
-	CatalogVersion *versions;
+	CatalogVersion *versions = NULL;
 	int			n = 0;
 	rg_strlist	messages;
 	bool		compatible;
@@ -398,8 +398,6 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 			n = 1;
 		}
 	}
-	else
-		versions = catalog_versions(a.context, a.subject, false, &n);
 
 	catalog_effective_settings(a.context, a.subject, &settings);
 	if (!a.normalize)
@@ -416,10 +414,16 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	else
 	{
 		level_name = settings.compatibility;
-		if (!rg_compat_level_parse(level_name, &level))
-			elog(ERROR, "unknown compatibility level \"%s\"", level_name);
-		compatible = registry_check_versions(a.context, s->parsed, level, versions, n,
-											 &messages);
+		if (version_arg == NULL)
+			compatible = registry_check_subject(a.context, a.subject, s->parsed,
+												level_name, &messages);
+		else
+		{
+			if (!rg_compat_level_parse(level_name, &level))
+				elog(ERROR, "unknown compatibility level \"%s\"", level_name);
+			compatible = registry_check_versions(a.context, s->parsed, level,
+												 versions, n, &messages);
+		}
 	}
 
 	values[0] = BoolGetDatum(compatible);

@@ -212,12 +212,6 @@ rest_page_includes(RestCall *c, int index, int max_limit)
 /* --- JSON output ------------------------------------------------------- */
 
 void
-rest_json_string(StringInfo out, const char *s)
-{
-	escape_json(out, s);
-}
-
-void
 rest_error(RestCall *c, int status, int code, const char *message)
 {
 	resetStringInfo(&c->out);

@@ -48,7 +48,6 @@ extern const char *rest_param(RestCall *c, const char *key);
 extern bool rest_param_bool(RestCall *c, const char *key);
 extern int	rest_param_int(RestCall *c, const char *key, int def);
 extern bool rest_page_includes(RestCall *c, int index, int max_limit);
-extern void rest_json_string(StringInfo out, const char *s);
 extern void rest_error(RestCall *c, int status, int code, const char *message);
 extern Jsonb *rest_body_object(RestCall *c);
 extern JsonbValue *rest_body_member(Jsonb *jb, const char *key);

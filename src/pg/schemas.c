@@ -517,19 +517,19 @@ static struct
 	LocalTransactionId lxid;	/* valid only in the transaction that set it */
 }			checked;
 
-void
-registry_assert_compatible(const char *context, const char *subject,
-						   const rg_schema *schema, const char *level_name)
+bool
+registry_check_subject(const char *context, const char *subject,
+					   const rg_schema *schema, const char *level_name,
+					   rg_strlist *messages)
 {
 	rg_compat_level level;
 	CatalogVersion *versions;
 	int			n;
-	rg_strlist	messages;
 
 	if (!rg_compat_level_parse(level_name, &level))
 		elog(ERROR, "unknown compatibility level \"%s\"", level_name);
 	if (level == RG_COMPAT_NONE)
-		return;
+		return true;
 	/* a non-transitive level reads the latest live version only */
 	if (rg_compat_is_transitive(level))
 		versions = catalog_versions(context, subject, false, &n);
@@ -538,8 +538,17 @@ registry_assert_compatible(const char *context, const char *subject,
 		versions = palloc(sizeof(CatalogVersion));
 		n = catalog_latest_version(context, subject, versions) ? 1 : 0;
 	}
+	return registry_check_versions(context, schema, level, versions, n, messages);
+}
+
+void
+registry_assert_compatible(const char *context, const char *subject,
+						   const rg_schema *schema, const char *level_name)
+{
+	rg_strlist	messages;
+
 	registry_strlist_init(&messages);
-	if (!registry_check_versions(context, schema, level, versions, n, &messages))
+	if (!registry_check_subject(context, subject, schema, level_name, &messages))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INCOMPATIBLE_SCHEMA),
 				 errmsg("schema being registered is incompatible with an earlier schema for subject \"%s\"",

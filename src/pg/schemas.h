@@ -73,6 +73,13 @@ extern bool registry_check_versions(const char *context, const rg_schema *schema
  * before it allocates an id (so a refused schema leaves no gap) and marks
  * the check done; the insert trigger then skips the same work.
  */
+/*
+ * Check schema against the subject's live versions as a registration
+ * does: the latest one for a plain level, all of them for a transitive one.
+ */
+extern bool registry_check_subject(const char *context, const char *subject,
+								   const rg_schema *schema, const char *level_name,
+								   rg_strlist *messages);
 extern void registry_assert_compatible(const char *context, const char *subject,
 									   const rg_schema *schema,
 									   const char *level_name);
