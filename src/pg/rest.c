@@ -281,22 +281,29 @@ report_error(RestCall *c, ErrorData *edata)
 	int			code = registry_confluent_error_code(edata->sqlerrcode);
 	int			status;
 
+	c->sqlerrcode = edata->sqlerrcode;
 	if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
 	{
 		rest_error(c, 403, 40301, edata->message);
 		return;
 	}
-	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+		edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 	{
 		rest_error(c, 500, 50002, "Operation timed out");
 		return;
 	}
 	if (PGUNSIXBIT(edata->sqlerrcode) != 'R' && PGUNSIXBIT(edata->sqlerrcode) != 'S')
 	{
-		/* not a registry SQLSTATE: the store failed */
-		char	   *msg = psprintf("Error in the backend data store: %s", edata->message);
-
-		rest_error(c, 500, 50001, msg);
+		/*
+		 * Not a registry SQLSTATE: the store failed.  Its text (constraint
+		 * names, SQL) goes to the server log, never to the client.
+		 */
+		ereport(LOG,
+				(errmsg("registry REST request failed in the backend data store: %s",
+						edata->message),
+				 edata->detail ? errdetail_internal("%s", edata->detail) : 0));
+		rest_error(c, 500, 50001, "Error in the backend data store");
 		return;
 	}
 	status = code / 100;
@@ -568,6 +575,7 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 	resp->body = c->out.data;
 	resp->body_len = c->out.len;
 	resp->content_type = REST_CONTENT_TYPE;
+	resp->sqlerrcode = c->sqlerrcode;
 }
 
 /*

@@ -28,6 +28,7 @@ typedef struct RestResponse
 	char	   *body;			/* palloc'd, NUL-terminated */
 	size_t		body_len;
 	const char *content_type;
+	int			sqlerrcode;		/* the route's SQLSTATE when it failed, else 0 */
 } RestResponse;
 
 #define REST_CONTENT_TYPE "application/vnd.schemaregistry.v1+json"

@@ -36,6 +36,7 @@ typedef struct RestCall
 
 	StringInfoData out;			/* response body */
 	int			status;
+	int			sqlerrcode;		/* SQLSTATE of the route's error, or 0 */
 } RestCall;
 
 typedef void (*RestHandler) (RestCall *c);
