@@ -40,7 +40,8 @@ $(PROTO_DESC).h:
 $(PROTO_DESC).c: $(PROTO_DESC).h
 	@test -f $@ || { rm -f $<; $(MAKE) $<; }
 
-$(OBJS): $(PROTO_DESC).h
+# every object is rebuilt when any of the headers changes (PGXS tracks none)
+$(OBJS): $(PROTO_DESC).h $(wildcard src/*/*.h src/core/protobuf/*.h)
 
 .PHONY: run stop test deps core-check
 

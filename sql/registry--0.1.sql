@@ -170,16 +170,17 @@ CREATE FUNCTION registry.contexts_before_insert() RETURNS trigger
 	SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	seqname text;
+	seqname text := 'context_ids_' || md5(NEW.context);
 BEGIN
-	IF NEW.id_sequence IS NULL THEN
-		seqname := 'context_ids_' || md5(NEW.context);
-		IF pg_catalog.to_regclass(format('registry.%I', seqname)) IS NULL THEN
-			EXECUTE format('CREATE SEQUENCE registry.%I AS integer MINVALUE 1', seqname);
-		END IF;
-		EXECUTE format('GRANT USAGE, SELECT, UPDATE ON SEQUENCE registry.%I TO registry_writer', seqname);
-		NEW.id_sequence := format('registry.%I', seqname)::regclass;
+	IF NEW.id_sequence IS NOT NULL THEN
+		RAISE EXCEPTION 'the id sequence of a context is chosen by the registry'
+			USING ERRCODE = 'R2205', DETAIL = 'Insert the context without id_sequence.';
 	END IF;
+	IF pg_catalog.to_regclass(format('registry.%I', seqname)) IS NULL THEN
+		EXECUTE format('CREATE SEQUENCE registry.%I AS integer MINVALUE 1', seqname);
+	END IF;
+	EXECUTE format('GRANT USAGE ON SEQUENCE registry.%I TO registry_writer', seqname);
+	NEW.id_sequence := format('registry.%I', seqname)::regclass;
 	RETURN NEW;
 END
 $$;
@@ -190,7 +191,7 @@ CREATE FUNCTION registry.schemas_before_write() RETURNS trigger
 COMMENT ON FUNCTION registry.schemas_before_write() IS 'parses a new schema, stores Confluent''s form and identity; schemas are immutable';
 
 CREATE FUNCTION registry.schemas_after_insert() RETURNS trigger
-	LANGUAGE plpgsql
+	LANGUAGE plpgsql SECURITY DEFINER
 	SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
@@ -286,7 +287,7 @@ $$;
 COMMENT ON FUNCTION registry.versions_before_delete() IS 'hard delete needs a prior soft delete, a writable mode and no reference';
 
 CREATE FUNCTION registry.versions_after_delete() RETURNS trigger
-	LANGUAGE plpgsql
+	LANGUAGE plpgsql SECURITY DEFINER
 	SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
@@ -294,10 +295,17 @@ BEGIN
 					WHERE sv.context = OLD.context AND sv.schema_id = OLD.schema_id) THEN
 		DELETE FROM registry.schemas s WHERE s.context = OLD.context AND s.id = OLD.schema_id;
 	END IF;
+	-- Confluent: a subject's last version hard-deleted takes its config and mode along
+	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv
+					WHERE sv.context = OLD.context AND sv.subject = OLD.subject) THEN
+		DELETE FROM registry.config c WHERE c.context = OLD.context AND c.subject = OLD.subject;
+		DELETE FROM registry.modes m WHERE m.context = OLD.context AND m.subject = OLD.subject;
+		DELETE FROM registry.subjects s WHERE s.context = OLD.context AND s.subject = OLD.subject;
+	END IF;
 	RETURN NULL;
 END
 $$;
-COMMENT ON FUNCTION registry.versions_after_delete() IS 'a schema id that no subject version uses any more is removed';
+COMMENT ON FUNCTION registry.versions_after_delete() IS 'a schema id that no subject version uses any more is removed; so are the row, config and mode of a subject without versions';
 
 CREATE FUNCTION registry.config_before_write() RETURNS trigger
 	LANGUAGE plpgsql
@@ -356,6 +364,17 @@ END
 $$;
 COMMENT ON FUNCTION registry.modes_before_write() IS 'valid modes; IMPORT only over a scope without live subjects unless forced';
 
+CREATE FUNCTION registry.subjects_before_update() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION 'subjects are not updated'
+		USING ERRCODE = 'R2205', DETAIL = 'A subject row only serialises the writers of the subject.';
+END
+$$;
+COMMENT ON FUNCTION registry.subjects_before_update() IS 'a subject row is only created, locked and removed';
+
 CREATE TRIGGER contexts_before_insert BEFORE INSERT ON registry.contexts
 	FOR EACH ROW EXECUTE FUNCTION registry.contexts_before_insert();
 CREATE TRIGGER schemas_before_write BEFORE INSERT OR UPDATE ON registry.schemas
@@ -364,6 +383,8 @@ CREATE TRIGGER schemas_after_insert AFTER INSERT ON registry.schemas
 	FOR EACH ROW WHEN (NEW.refs <> '[]'::jsonb) EXECUTE FUNCTION registry.schemas_after_insert();
 CREATE TRIGGER schemas_after_delete AFTER DELETE ON registry.schemas
 	FOR EACH STATEMENT EXECUTE FUNCTION registry.schemas_after_delete();
+CREATE TRIGGER subjects_before_update BEFORE UPDATE ON registry.subjects
+	FOR EACH ROW EXECUTE FUNCTION registry.subjects_before_update();
 CREATE TRIGGER versions_before_insert BEFORE INSERT ON registry.subject_versions
 	FOR EACH ROW EXECUTE FUNCTION registry.versions_before_insert();
 CREATE TRIGGER versions_before_update BEFORE UPDATE ON registry.subject_versions
@@ -584,23 +605,21 @@ END
 $$;
 COMMENT ON FUNCTION registry.referenced_by(text, text) IS 'ids of the schemas that reference this subject-version';
 
--- Deletes -------------------------------------------------------------------
+-- Ids -----------------------------------------------------------------------
 
-CREATE FUNCTION registry.forget_subject(context text, subject text) RETURNS void
-	LANGUAGE plpgsql SECURITY DEFINER
+CREATE FUNCTION registry.advance_schema_id(context text, id integer) RETURNS void
+	LANGUAGE sql VOLATILE STRICT SECURITY DEFINER
 	SET search_path = pg_catalog, pg_temp
 AS $$
-BEGIN
-	IF EXISTS (SELECT 1 FROM registry.subject_versions sv
-				WHERE sv.context = forget_subject.context AND sv.subject = forget_subject.subject) THEN
-		RAISE EXCEPTION 'subject "%" still has versions', forget_subject.subject USING ERRCODE = 'R2205';
-	END IF;
-	DELETE FROM registry.config c WHERE c.context = forget_subject.context AND c.subject = forget_subject.subject;
-	DELETE FROM registry.modes m WHERE m.context = forget_subject.context AND m.subject = forget_subject.subject;
-	DELETE FROM registry.subjects s WHERE s.context = forget_subject.context AND s.subject = forget_subject.subject;
-END
+	SELECT pg_catalog.setval(c.id_sequence, advance_schema_id.id::bigint)
+	  FROM registry.contexts c,
+		   LATERAL (SELECT pg_catalog.pg_sequence_last_value(c.id_sequence) AS last) l
+	 WHERE c.context = advance_schema_id.context AND advance_schema_id.id > 0
+	   AND (l.last IS NULL OR l.last < advance_schema_id.id);
 $$;
-COMMENT ON FUNCTION registry.forget_subject(text, text) IS 'after its last version is hard-deleted, a subject''s row, config and mode go too (Confluent: a permanent delete removes them)';
+COMMENT ON FUNCTION registry.advance_schema_id(text, integer) IS 'after an imported id, new ids in the context continue above it (never moves back)';
+
+-- Deletes -------------------------------------------------------------------
 
 CREATE FUNCTION registry.delete_version(subject text, version text, permanent boolean DEFAULT false)
 	RETURNS integer
@@ -632,9 +651,6 @@ BEGIN
 	IF permanent THEN
 		DELETE FROM registry.subject_versions sv
 		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = target;
-		IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject) THEN
-			PERFORM registry.forget_subject(q.context, q.subject);
-		END IF;
 	ELSE
 		IF was_deleted THEN
 			RAISE EXCEPTION 'subject "%" version % was soft deleted', delete_version.subject, target
@@ -675,7 +691,6 @@ BEGIN
 			deleted_versions := v || deleted_versions;
 		END LOOP;
 		RETURN QUERY SELECT unnest(deleted_versions);
-		PERFORM registry.forget_subject(q.context, q.subject);
 	ELSE
 		IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject AND NOT sv.deleted) THEN
 			RAISE EXCEPTION 'subject "%" was soft deleted', delete_subject.subject
@@ -1076,25 +1091,28 @@ GRANT EXECUTE ON FUNCTION
 	registry.get_config(text, boolean), registry.list_schemas(text, boolean, boolean),
 	registry.schema_versions(integer, text, boolean), registry.list_contexts()
 	TO registry_reader;
-GRANT INSERT, UPDATE, DELETE ON registry.schemas, registry.subjects, registry.subject_versions,
-	registry.schema_references, registry.contexts TO registry_writer;
-GRANT USAGE, SELECT, UPDATE ON registry.default_context_ids TO registry_writer;
+-- writers: new rows where the triggers check them, soft and hard delete of
+-- versions (checked too); ids are drawn, never set; references and the
+-- cleanup after a hard delete are written by SECURITY DEFINER triggers
+GRANT INSERT ON registry.schemas, registry.subjects, registry.contexts TO registry_writer;
+-- row locks (SELECT ... FOR UPDATE) need UPDATE on some column; subjects are
+-- never updated (a trigger refuses it)
+GRANT UPDATE (created_at) ON registry.subjects TO registry_writer;
+GRANT INSERT, UPDATE, DELETE ON registry.subject_versions TO registry_writer;
+GRANT USAGE ON SEQUENCE registry.default_context_ids TO registry_writer;
 GRANT EXECUTE ON FUNCTION registry.check_writable(text, text),
 	registry.check_not_referenced(text, text, integer, boolean) TO registry_reader;
 GRANT EXECUTE ON FUNCTION
 	registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer),
 	registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer),
 	registry.delete_version(text, text, boolean), registry.delete_subject(text, boolean),
-	registry.forget_subject(text, text),
-	registry.contexts_before_insert(), registry.schemas_before_write(), registry.schemas_after_insert(),
-	registry.schemas_after_delete(),
-	registry.versions_before_insert(), registry.versions_before_update(),
-	registry.versions_before_delete(), registry.versions_after_delete()
+	registry.advance_schema_id(text, integer)
 	TO registry_writer;
 GRANT INSERT, UPDATE, DELETE ON registry.config, registry.modes TO registry_admin;
 GRANT EXECUTE ON FUNCTION
 	registry.set_compatibility(text, text), registry.delete_compatibility(text),
 	registry.set_config(text, jsonb), registry.delete_config(text),
-	registry.set_mode(text, text, boolean), registry.delete_mode(text),
-	registry.config_before_write(), registry.modes_before_write()
+	registry.set_mode(text, text, boolean), registry.delete_mode(text)
 	TO registry_admin;
+-- trigger functions are granted to no one: a trigger fires without EXECUTE
+-- on its function, and none of them is callable directly

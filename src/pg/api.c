@@ -104,6 +104,59 @@ registered(Registered *out, MemoryContext cxt, SubmittedSchema *s, int32 id, int
 	out->refs = MemoryContextStrdup(cxt, s->refs_json);
 }
 
+static void refuse_other_id(const char *context, int32 id, int32 want_id) pg_attribute_noreturn();
+static void refuse_taken_id(const char *context, int32 want_id) pg_attribute_noreturn();
+
+/* IMPORT: the schema already has another id in the context. */
+static void
+refuse_other_id(const char *context, int32 id, int32 want_id)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+			 errmsg("schema already registered with id %d in context \"%s\"", id, context),
+			 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
+					   want_id, context)));
+}
+
+/* IMPORT: the explicit id belongs to other content. */
+static void
+refuse_taken_id(const char *context, int32 want_id)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+			 errmsg("schema id %d is taken by another schema in context \"%s\"",
+					want_id, context),
+			 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
+					   want_id, context)));
+}
+
+/*
+ * The id of a schema that a concurrent registration (under another
+ * subject) inserted while this one was allocating: the same identity has
+ * one id, so every caller gets it.  Under REPEATABLE READ the other's row
+ * is invisible, which is a serialization failure; an explicit id taken by
+ * other content is the IMPORT error.
+ */
+static int32
+schema_id_after_conflict(SchemaArgs *a, SubmittedSchema *s, int32 want_id)
+{
+	CatalogVersion unused;
+	int32		id = catalog_find_schema_in_subject(a->context, a->subject,
+													s->fingerprint, false, &unused);
+
+	if (id > 0 && (want_id == 0 || id == want_id))
+		return id;
+	if (id > 0)
+		refuse_other_id(a->context, id, want_id);
+	if (want_id > 0)
+		refuse_taken_id(a->context, want_id);
+	ereport(ERROR,
+			(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+			 errmsg("could not register the schema because a concurrent transaction registered it"),
+			 errhint("Retry the registration.")));
+	return 0;					/* keep the compiler quiet */
+}
+
 static void
 register_schema(FunctionCallInfo fcinfo, Registered *out)
 {
@@ -199,11 +252,7 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 	if (id > 0)
 	{
 		if (has_id && id != want_id)
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-					 errmsg("schema already registered with id %d in context \"%s\"", id, a.context),
-					 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
-							   want_id, a.context)));
+			refuse_other_id(a.context, id, want_id);
 	}
 	else
 	{
@@ -212,12 +261,7 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 		if (has_id)
 		{
 			if (catalog_get_schema(a.context, want_id, &row))
-				ereport(ERROR,
-						(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-						 errmsg("schema id %d is taken by another schema in context \"%s\"",
-								want_id, a.context),
-						 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
-								   want_id, a.context)));
+				refuse_taken_id(a.context, want_id);
 			id = want_id;
 			catalog_advance_schema_id(a.context, id);
 		}
@@ -233,8 +277,10 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 		row.rule_set = s->rule_set;
 		memcpy(row.fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
 		registry_set_pending_insert(a.context, s);
-		catalog_insert_schema(&row);
-		registry_cache_adopt(a.context, id, s);
+		if (catalog_insert_schema(&row))
+			registry_cache_adopt(a.context, id, s);
+		else
+			id = schema_id_after_conflict(&a, s, has_id ? want_id : 0);
 	}
 
 	version = has_version ? want_version : max_version + 1;

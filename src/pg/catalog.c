@@ -12,6 +12,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/jsonb.h"
 
 #include "catalog.h"
@@ -48,9 +49,7 @@ static CatalogPlan plan_next_id = {
 	1, {TEXTOID}
 };
 static CatalogPlan plan_advance_id = {
-	"SELECT pg_catalog.setval(c.id_sequence, $2::bigint) FROM registry.contexts c, "
-	"LATERAL (SELECT pg_catalog.pg_sequence_last_value(c.id_sequence) AS last) l "
-	"WHERE c.context = $1 AND (l.last IS NULL OR l.last < $2::bigint)",
+	"SELECT registry.advance_schema_id($1, $2)",
 	2, {TEXTOID, INT4OID}
 };
 /* the schema first, by its unique fingerprint: a plan that cannot scan a subject */
@@ -80,7 +79,7 @@ static CatalogPlan plan_get_schema = {
 };
 static CatalogPlan plan_insert_schema = {
 	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) "
-	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8)",
+	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8) ON CONFLICT DO NOTHING",
 	8, {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
 };
 static CatalogPlan plan_insert_version = {
@@ -148,13 +147,20 @@ static CatalogPlan plan_refs_to_json = {
 
 /*
  * Prepare a plan on first use and keep it for the backend's lifetime, then
- * run it, checking the SPI result code against expected.
+ * run it, checking the SPI result code against expected.  Names are
+ * qualified, but operators are not: the plan is prepared and run (and so
+ * re-planned, when it must be) with search_path pinned to pg_catalog, so a
+ * caller's schemas cannot replace "=" in the registry's queries.
  */
 void
 catalog_run(CatalogPlan *p, Datum *values, const char *nulls, int expected)
 {
+	int			save_nestlevel = NewGUCNestLevel();
 	int			rc;
 
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
 	if (p->plan == NULL)
 	{
 		SPIPlanPtr	plan = SPI_prepare(p->sql, p->nargs, p->argtypes);
@@ -167,6 +173,7 @@ catalog_run(CatalogPlan *p, Datum *values, const char *nulls, int expected)
 		p->plan = plan;
 	}
 	rc = SPI_execute_plan(p->plan, values, nulls, false, 0);
+	AtEOXact_GUC(true, save_nestlevel);
 	if (rc != expected)
 		elog(ERROR, "SPI_execute_plan returned %s for \"%s\"",
 			 SPI_result_code_string(rc), p->sql);
@@ -362,7 +369,12 @@ catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
 	return true;
 }
 
-void
+/*
+ * Insert a schema row; false when a concurrent transaction committed the
+ * same identity (or took the id) first, after waiting for it, as unique
+ * indexes do.
+ */
+bool
 catalog_insert_schema(const CatalogSchema *s)
 {
 	Datum		v[8];
@@ -383,6 +395,7 @@ catalog_insert_schema(const CatalogSchema *s)
 		nulls[6] = 'n';
 	v[7] = PointerGetDatum(fingerprint_datum(s->fingerprint));
 	catalog_run(&plan_insert_schema, v, nulls, SPI_OK_INSERT);
+	return SPI_processed == 1;
 }
 
 void

@@ -60,9 +60,13 @@ hexval(char c)
 	return -1;
 }
 
-/* Percent-decode len bytes of s (and '+' as space in a query string). */
+/*
+ * Percent-decode len bytes of s (and '+' as space in a query string).  A
+ * decoded NUL would cut the C string short, so *nul is set instead and the
+ * request is refused before it is routed.
+ */
 static char *
-percent_decode(const char *s, size_t len, bool plus_is_space)
+percent_decode(const char *s, size_t len, bool plus_is_space, bool *nul)
 {
 	char	   *out = palloc(len + 1);
 	size_t		i;
@@ -73,7 +77,10 @@ percent_decode(const char *s, size_t len, bool plus_is_space)
 		if (s[i] == '%' && i + 2 < len &&
 			hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0)
 		{
-			out[o++] = (char) (hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+			out[o] = (char) (hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+			if (out[o] == '\0')
+				*nul = true;
+			o++;
 			i += 2;
 		}
 		else if (s[i] == '+' && plus_is_space)
@@ -105,7 +112,10 @@ parse_path(RestCall *c, const char *path)
 			cap *= 2;
 			c->seg = repalloc(c->seg, sizeof(char *) * cap);
 		}
-		c->seg[c->nseg++] = percent_decode(p, len, false);
+		c->seg[c->nseg] = percent_decode(p, len, false, &c->nul_in_path);
+		if (c->nul_in_path && c->nul_segment == NULL)
+			c->nul_segment = pnstrdup(p, len);
+		c->nseg++;
 		if (!end)
 			break;
 		p = end + 1;
@@ -137,12 +147,13 @@ parse_query(RestCall *c, const char *query)
 			}
 			if (eq)
 			{
-				c->params[c->nparams].key = percent_decode(p, eq - p, true);
-				c->params[c->nparams].value = percent_decode(eq + 1, len - (eq - p) - 1, true);
+				c->params[c->nparams].key = percent_decode(p, eq - p, true, &c->nul_in_query);
+				c->params[c->nparams].value = percent_decode(eq + 1, len - (eq - p) - 1, true,
+															 &c->nul_in_query);
 			}
 			else
 			{
-				c->params[c->nparams].key = percent_decode(p, len, true);
+				c->params[c->nparams].key = percent_decode(p, len, true, &c->nul_in_query);
 				c->params[c->nparams].value = pstrdup("");
 			}
 			c->nparams++;
@@ -553,7 +564,12 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 	parse_query(c, req->query);
 
 	handler = rest_route(c, &method_mismatch);
-	if (!request_text_valid(c))
+	if (c->nul_in_path)
+		rest_error(c, 422, 42208, psprintf("The specified subject '%s' is not a valid.",
+										   c->nul_segment));
+	else if (c->nul_in_query)
+		rest_error(c, 400, 400, "A query parameter contains a NUL byte");
+	else if (!request_text_valid(c))
 		rest_error(c, 400, 400, "Invalid UTF-8 in the request");
 	else if (handler == NULL)
 	{

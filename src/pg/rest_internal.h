@@ -27,6 +27,9 @@ typedef struct RestCall
 	int			nseg;
 	RestParam  *params;			/* decoded query parameters */
 	int			nparams;
+	bool		nul_in_path;	/* a segment decodes to a NUL byte */
+	char	   *nul_segment;	/* that segment, still encoded */
+	bool		nul_in_query;	/* a query key or value does */
 
 	/* what the route is about, for Confluent's error messages */
 	char	   *subject;		/* as the client named it */

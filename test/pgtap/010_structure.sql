@@ -175,8 +175,9 @@ SELECT volatility_is('registry', 'register_schema',
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
-	     AND p.proname NOT IN ('contexts_before_insert', 'forget_subject')$$,
-	'only contexts_before_insert and forget_subject are SECURITY DEFINER');
+	     AND p.proname NOT IN ('contexts_before_insert', 'schemas_after_insert',
+							   'versions_after_delete', 'advance_schema_id')$$,
+	'only the triggers that keep references and clean up after a hard delete, the context trigger and advance_schema_id are SECURITY DEFINER');
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
@@ -224,7 +225,8 @@ SELECT results_eq(
 		('registry.subject_versions', 'versions_after_delete',  true, false, false, false, true,  'O'),
 		('registry.subject_versions', 'versions_before_delete', true, true,  false, false, true,  'O'),
 		('registry.subject_versions', 'versions_before_insert', true, true,  true,  false, false, 'O'),
-		('registry.subject_versions', 'versions_before_update', true, true,  false, true,  false, 'O')$$,
+		('registry.subject_versions', 'versions_before_update', true, true,  false, true,  false, 'O'),
+		('registry.subjects', 'subjects_before_update',  true, true,  false, true,  false, 'O')$$,
 	'user triggers: row level, timing, events, enabled');
 SELECT is_empty(
 	$$SELECT t.tgname FROM pg_trigger t

@@ -109,10 +109,16 @@ else
 	count "pgTAP" $((ptotal - pfail)) "$pfail"
 fi
 
-# 5. concurrency: many sessions, one subject
+# 5. concurrency: many sessions, one subject and a subject each
 out=$(bash test/scripts/concurrency.sh 2>&1)
 echo "$out" | sed 's/^/  /'
-if echo "$out" | grep -q '^concurrency: ok'; then count "concurrency" 1 0; else count "concurrency" 0 1; fi
+line=$(echo "$out" | grep -E '^concurrency: [0-9]+ passed, [0-9]+ failed$' | tail -1)
+if [ -n "$line" ]; then
+	count "concurrency" "$(echo "$line" | sed -E 's/^concurrency: ([0-9]+) passed.*/\1/')" \
+		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
+else
+	count "concurrency (did not run)" 0 1
+fi
 
 # 6. the HTTP server: routes, bad input, keep-alive, restart, reload, workers, concurrency
 CLUSTER_DATA=$DIR/data bash test/http/run.sh >tmp_check/http.log 2>&1
