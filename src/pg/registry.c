@@ -66,20 +66,28 @@ _PG_init(void)
 							   "localhost",
 							   PGC_SIGHUP, 0,
 							   NULL, NULL, NULL);
-	DefineCustomIntVariable("registry.http_workers",
-							"Number of HTTP worker processes sharing the REST API port.",
-							NULL,
-							&registry_http_workers,
-							2, 1, 64,
-							PGC_POSTMASTER, 0,
-							NULL, NULL, NULL);
-	DefineCustomStringVariable("registry.database",
-							   "Database whose registry the REST API serves.",
-							   NULL,
-							   &registry_database,
-							   "postgres",
-							   PGC_POSTMASTER, 0,
-							   NULL, NULL, NULL);
+	/*
+	 * PostgreSQL creates PGC_POSTMASTER settings only at server start; a
+	 * library loaded later (CREATE EXTENSION without preloading, for the SQL
+	 * API alone) runs no workers and needs neither.
+	 */
+	if (process_shared_preload_libraries_in_progress)
+	{
+		DefineCustomIntVariable("registry.http_workers",
+								"Number of HTTP worker processes sharing the REST API port.",
+								NULL,
+								&registry_http_workers,
+								2, 1, 64,
+								PGC_POSTMASTER, 0,
+								NULL, NULL, NULL);
+		DefineCustomStringVariable("registry.database",
+								   "Database whose registry the REST API serves.",
+								   NULL,
+								   &registry_database,
+								   "postgres",
+								   PGC_POSTMASTER, 0,
+								   NULL, NULL, NULL);
+	}
 	DefineCustomIntVariable("registry.http_max_body_size",
 							"Largest REST request body accepted; larger ones get 413.",
 							NULL,

@@ -749,6 +749,14 @@ FAILED=$((FAILED + $(grep -c '^not ok - ' "$TMP/conc.out")))
 if ! grep -q '^ok - ' "$TMP/conc.out" && ! grep -q '^not ok - ' "$TMP/conc.out"; then
 	fail "concurrent_register.py ran" "$(head -c 300 "$TMP/conc.out")"
 fi
+# the same new schemas under a subject per client, all clients at once
+python3 ./concurrent_subjects.py "$URL" "$RUN-race" 8 30 >"$TMP/race.out" 2>&1
+cat "$TMP/race.out"
+PASSED=$((PASSED + $(grep -c '^ok - ' "$TMP/race.out")))
+FAILED=$((FAILED + $(grep -c '^not ok - ' "$TMP/race.out")))
+if ! grep -q '^ok - ' "$TMP/race.out" && ! grep -q '^not ok - ' "$TMP/race.out"; then
+	fail "concurrent_subjects.py ran" "$(head -c 300 "$TMP/race.out")"
+fi
 
 req GET /
 expect "the server is up at the end" 200 '. == {}'

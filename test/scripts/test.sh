@@ -149,4 +149,9 @@ out=$(bash test/scripts/dump_restore.sh 2>&1)
 echo "$out" | sed 's/^/  /'
 if echo "$out" | grep -q '^dump/restore: ok'; then count "dump/restore" 1 0; else count "dump/restore" 0 1; fi
 
+# 9. the SQL API in a cluster that does not preload the library
+out=$(bash test/scripts/no_preload.sh "$DIR-nopreload" $((PORT + 1)) 2>&1)
+echo "$out" | sed 's/^/  /'
+if echo "$out" | grep -q '^no preload: ok'; then count "no preload" 1 0; else count "no preload" 0 1; fi
+
 finish
