@@ -41,7 +41,13 @@ include $(CORE_DIR)/core.mk
 # Every object may include rg_protobuf.h, hence the generated header.
 $(filter src/%.o,$(OBJS)): $(PROTO_DESC_H)
 
-.PHONY: run stop test deps core-check indent typedefs
+# make clean also removes the unit-test and fuzz builds
+clean: clean-tests
+clean-tests:
+	$(MAKE) -C test/core clean
+	$(MAKE) -C test/fuzz clean
+
+.PHONY: run stop test deps core-check indent typedefs clean-tests
 
 deps:
 	bash test/scripts/deps.sh
@@ -57,3 +63,19 @@ core-check:
 
 test: deps
 	bash test/scripts/test.sh
+
+# pgindent layout (pg_bsd_indent, package pg-bsd-indent) for every C file;
+# `make indent INDENT_FLAGS=--diff` only shows what would change
+indent:
+	bash src/tools/pgindent.sh $(INDENT_FLAGS)
+
+# src/tools/typedefs.list, the typedef names indent must know: from the
+# debugging information of the extension, the unit tests, the fuzz targets
+# and the bench server (run it after adding a typedef)
+typedefs: all
+	$(MAKE) -C test/core all
+	$(MAKE) -C test/fuzz all
+	mkdir -p build
+	$(CC) -g -c -o build/mhd_trivial.o bench/mhd_trivial.c
+	bash src/tools/find_typedefs.sh $(OBJS) build/mhd_trivial.o \
+		$$(ls test/core/test_* test/fuzz/fuzz_* | grep -vE '\.(c|h|log)$$') > src/tools/typedefs.list
