@@ -9,22 +9,21 @@
 EXTENSION   = registry
 EXTVERSION  = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
 MODULE_big  = registry
-# PROTOBUF: protobuf-c's descriptor.pb-c.[ch] are generated at build time
-# from the libprotobuf-dev copy of descriptor.proto; the one C++ file
-# (the libprotoc shim) is compiled by PGXS's %.o: %.cpp rule.
-PROTO_GEN   = src/core/protobuf/gen
-PROTO_DESC  = $(PROTO_GEN)/google/protobuf/descriptor.pb-c
-PROTO_INC  ?= /usr/include
-OBJS        = $(patsubst %.c,%.o,$(wildcard src/pg/*.c src/http/*.c src/core/*.c src/core/protobuf/*.c)) \
-              src/core/protobuf/protoc_shim.o $(PROTO_DESC).o
+# The core (src/core) is a static library built by src/core/core.mk; the
+# extension links its PIC build, made with PGXS's compiler and flags.
+CORE_DIR    = src/core
+CORE_BUILD  = build/core-pic
+OBJS        = $(patsubst %.c,%.o,$(wildcard src/pg/*.c src/http/*.c)) \
+              $(CORE_BUILD)/libregistry_core.a
 DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 REGRESS     = $(filter-out $(EXTENSION)--%,$(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --outputdir=tmp_check/regress --load-extension=registry
-PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -I$(PROTO_GEN)
-PG_CXXFLAGS = -std=c++17
-PG_CFLAGS   = -Wall -Wno-unused-parameter
+PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen
+PG_CXXFLAGS = -std=c++17 $(WERROR)
+# WERROR=-Werror (CI sets it) turns warnings into errors
+PG_CFLAGS   = -Wall -Wno-unused-parameter $(WERROR)
 SHLIB_LINK  = -ljansson -lmicrohttpd -lprotoc -lprotobuf -lprotobuf-c -lstdc++
-EXTRA_CLEAN = tmp_check test/core/*.log $(PROTO_GEN)
+EXTRA_CLEAN = tmp_check tmp_core.log tmp_check.build.log build src/core/protobuf/gen
 
 override with_llvm = no
 
@@ -32,18 +31,24 @@ PG_CONFIG  ?= pg_config
 PGXS       := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# Every object may include rg_protobuf.h, hence the generated header.
-$(PROTO_DESC).h:
-	mkdir -p $(PROTO_GEN)
-	protoc-c --c_out=$(PROTO_GEN) -I$(PROTO_INC) google/protobuf/descriptor.proto
+# the core's objects get the flags of the extension's own (PIC included)
+CORE_CC       = $(CC)
+CORE_CXX      = $(CXX)
+CORE_CFLAGS   = $(CFLAGS) $(CPPFLAGS)
+CORE_CXXFLAGS = $(CXXFLAGS) $(CPPFLAGS)
+include $(CORE_DIR)/core.mk
 
-$(PROTO_DESC).c: $(PROTO_DESC).h
-	@test -f $@ || { rm -f $<; $(MAKE) $<; }
+# Every object may include rg_protobuf.h, hence the generated header; and
+# each is rebuilt when any header changes (PGXS tracks none).
+$(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/*/*.h src/core/protobuf/*.h)
 
-# every object is rebuilt when any of the headers changes (PGXS tracks none)
-$(OBJS): $(PROTO_DESC).h $(wildcard src/*/*.h src/core/protobuf/*.h)
+# make clean also removes the unit-test and fuzz builds
+clean: clean-tests
+clean-tests:
+	$(MAKE) -C test/core clean
+	$(MAKE) -C test/fuzz clean
 
-.PHONY: run stop test deps core-check
+.PHONY: run stop test deps core-check indent typedefs clean-tests
 
 deps:
 	bash test/scripts/deps.sh
@@ -59,3 +64,19 @@ core-check:
 
 test: deps
 	bash test/scripts/test.sh
+
+# pgindent layout (pg_bsd_indent, package pg-bsd-indent) for every C file;
+# `make indent INDENT_FLAGS=--diff` only shows what would change
+indent:
+	bash src/tools/pgindent.sh $(INDENT_FLAGS)
+
+# src/tools/typedefs.list, the typedef names indent must know: from the
+# debugging information of the extension, the unit tests, the fuzz targets
+# and the bench server (run it after adding a typedef)
+typedefs: all
+	$(MAKE) -C test/core all
+	$(MAKE) -C test/fuzz all
+	mkdir -p build
+	$(CC) -g -c -o build/mhd_trivial.o bench/mhd_trivial.c
+	bash src/tools/find_typedefs.sh $(OBJS) build/mhd_trivial.o \
+		$$(ls test/core/test_* test/fuzz/fuzz_* | grep -vE '\.(c|h|log)$$') > src/tools/typedefs.list

@@ -2,7 +2,8 @@
 # bench/http_lib.sh: helpers of the HTTP bench scripts (http_get.sh,
 # http_register.sh, http_transitive.sh); sourced after bench/lib.sh.
 # The cluster's HTTP workers listen on 127.0.0.1:$HTTP_PORT, a port below
-# the ephemeral range (performance.md section 6.5).
+# Linux's ephemeral range (32768-60999): after a wrk run, client sockets in
+# TIME_WAIT on a port inside it can keep the workers from listening.
 
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 

@@ -23,9 +23,9 @@
 # fsync as in bench/register_rate.sh (off unless FSYNC=on).  Each round runs
 # the four in that order, DURATION seconds each; medians over ROUNDS.
 # CLIENTS (4) sets pgbench -c/-j and wrk -t/-c; LEVEL (NONE) the
-# compatibility level of the sql-* and http-* subjects.  performance.md's G6
-# is CLIENTS=1 LEVEL=BACKWARD FSYNC=on (its raw SQL reference, 1.37 k/s,
-# was measured with durable commits).
+# compatibility level of the sql-* and http-* subjects.  The registration
+# target (bench/README.md#targets) is CLIENTS=1 LEVEL=BACKWARD FSYNC=on:
+# one client, durable commits.
 #
 # Usage: bash bench/http_register.sh   (env: ROUNDS=3 DURATION=10 FSYNC=off|on CLIENTS=4 LEVEL=NONE)
 set -euo pipefail

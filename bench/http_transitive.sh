@@ -3,12 +3,13 @@
 # version: every live version, as BACKWARD_TRANSITIVE registration checks)
 # over HTTP, warm, for subjects of N = 1, 100, 1000 versions.
 #
-# Subject shape: bench/transitive_check.sh's "fixed50" (the G7 reference
-# of performance.md: version k = record {c1..c49: long, x_k: ["null",
-# "string"] = null}), loaded at compatibility NONE, then set to
-# BACKWARD_TRANSITIVE.  The checked schema is version N+1 (compatible with
-# all).  One HTTP worker (so one keep-alive connection always meets the
-# same worker and its parsed-schema cache); a python http.client loop on
+# Subject shape: bench/transitive_check.sh's "fixed50" (the shape of the
+# transitive-check targets, bench/README.md#targets: version k = record
+# {c1..c49: long, x_k: ["null", "string"] = null}), loaded at
+# compatibility NONE, then set to BACKWARD_TRANSITIVE.  The checked schema
+# is version N+1 (compatible with all).  One HTTP worker (so one
+# keep-alive connection always meets the same worker and its parsed-schema
+# cache); a python http.client loop on
 # one connection sends one untimed request, then up to REPS timed ones
 # (stopping after BUDGET_S seconds per N), and reports the median and p90.
 # In the same run and the same loop: GET /schemas/ids/1 (the HTTP floor
@@ -120,7 +121,7 @@ for n in (1, 100, 1000):
 m1000 = res[1000][0]
 print()
 print("N=1000 HTTP median %.2f ms -> goal <= %g ms: %s" % (m1000, goal, "MET" if m1000 <= goal else "NOT MET"))
-print("t(1000)/t(100) %.1f  (G7b: <= 15 floor, <= 11 target);  t(1000)/t(1) %.1f" % (m1000 / res[100][0], m1000 / res[1][0]))
+print("t(1000)/t(100) %.1f  (transitive-linearity: <= 15 floor, <= 11 target);  t(1000)/t(1) %.1f" % (m1000 / res[100][0], m1000 / res[1][0]))
 print("HTTP / SQL at N=1000 %.2fx;  HTTP minus SQL at N=1 %.3f ms (per-request HTTP+transaction overhead)" % (m1000 / sql[1000], res[1][0] - sql[1]))
 PY
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

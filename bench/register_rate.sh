@@ -20,8 +20,8 @@
 # subject holds tens of thousands of versions by its last run; the pgbench
 # progress (-P) column shows whether a script slows down as they pile up.
 #
-# Two rounds in one cluster: fsync = on (durable commits, as the
-# performance.md G6 reference "raw SQL 1.37 k/s" was measured) and fsync =
+# Two rounds in one cluster: fsync = on (durable commits, what the
+# registration target of bench/README.md#targets means) and fsync =
 # off (the CPU cost alone; what cluster.sh uses), switched with ALTER SYSTEM
 # + reload.  Before them, one reg-none run on the fresh cluster, before any
 # ANALYZE, shows what a new registry does until autovacuum analyzes its
@@ -133,5 +133,5 @@ for fsync in on off; do
 	for s in baseline reg-none reg-bw; do
 		awk -v s="$s" -v a="${TPS[$s-4]}" -v b="${TPS[$s-1]}" 'BEGIN{printf "  %s %.2f", s, a/b}'
 	done
-	echo "   (G6b: >= 1.3 on distinct subjects)"
+	echo "   (register-scaling target: >= 1.3 on distinct subjects)"
 done

@@ -5,11 +5,10 @@
 # Two subject shapes, both "each version adds one optional field with a
 # default" so every version is compatible with every other:
 #   growing  version k = record {id: long, f1..f(k-1): ["null","string"] = null}
-#            (version 1000 has 1000 fields; the brief's shape)
+#            (version 1000 has 1000 fields)
 #   fixed50  version k = record {c1..c49: long, x_k: ["null","string"] = null}
-#            (always 50 fields: the shape of the G7 reference in
-#            /work/shared/reference/performance.md, raw avro-c 3.4 ms warm /
-#            47 ms cold at N = 1000)
+#            (always 50 fields: the shape of the transitive-check targets in
+#            bench/README.md#targets)
 # For each: check_compatibility(subject, <compatible version N+1>, 'AVRO',
 # '[]', NULL) timed with clock_timestamp() around each call inside one
 # plpgsql loop (warm: the same backend ran the check once first, so its
@@ -17,8 +16,9 @@
 # (cold).  Ratios are against N = 1 of the same shape in the same run.
 # Then register_schema of version N+1 at N = 1000, warm (each attempt is
 # rolled back in a subtransaction so N stays 1000); a 'latest'-only check at
-# N = 1 and 1000 (G7b non-transitive linearity); and the backend memory the
-# parsed-schema cache takes for 1000 stored schemas (G11).
+# N = 1 and 1000 (the non-transitive linearity target); and the backend
+# memory the parsed-schema cache takes for 1000 stored schemas (the
+# cache-memory target).  Targets: bench/README.md#targets.
 #
 # Usage: bash bench/transitive_check.sh      (env: WARM_BUDGET_MS, COLD_SAMPLES)
 set -euo pipefail
@@ -189,7 +189,7 @@ SELECT * FROM (SELECT s.shape, round(s.med::numeric, 3)::text, round(s.mean::num
 SQL
 
 echo
-echo "# check_compatibility(..., version => 'latest'): one version checked, warm (G7b: t(1000)/t(1) <= 2 floor, <= 1.2 target)"
+echo "# check_compatibility(..., version => 'latest'): one version checked, warm (latest-linearity target: t(1000)/t(1) <= 2 floor, <= 1.2 target)"
 bpsql -F ' ' <<SQL | column -t
 WITH s AS (SELECT shape, n, bench.median(ms) med FROM bench.result WHERE mode = 'latest')
 SELECT 'shape', 'N=1_median_ms', 'N=1000_median_ms', 't1000/t1'
@@ -200,7 +200,7 @@ SELECT * FROM (SELECT a.shape, round(a.med::numeric, 3)::text, round(b.med::nume
 SQL
 
 echo
-echo "# memory of the backend's parsed-schema cache, 1000 stored schemas (G11: <= 2 KB per cached schema beyond its text)"
+echo "# memory of the backend's parsed-schema cache, 1000 stored schemas (cache-memory target: <= 2 KB per cached schema beyond its text)"
 for shape in fixed50 growing; do
 	bpsql -F ' ' -c "SELECT m.kb_before, m.kb_after, t.avg_text
 		FROM bench.cache_memory('$shape-1000', bench.schema_json('$shape', 1000), 1000) m,
@@ -215,11 +215,11 @@ for shape in fixed50 growing; do
 done
 
 echo
-echo "# goals (performance.md G7/G7b)"
+echo "# targets (bench/README.md#targets)"
 bpsql <<SQL
 WITH s AS (SELECT shape, n, mode, bench.median(ms) AS med FROM bench.result GROUP BY shape, n, mode, ms),
 m AS (SELECT shape, n, mode, bench.median(array_agg(med)) med FROM s GROUP BY shape, n, mode)
-SELECT format('%s: warm check at N=1000 %s ms -> goal <= $GOAL_MS ms: %s;  t(1000)/t(100) warm %s (G7b <= 15 floor, <= 11 target);  cold N=1000 %s ms (G7 floor <= 150 ms: %s)',
+SELECT format('%s: warm check at N=1000 %s ms -> goal <= $GOAL_MS ms: %s;  t(1000)/t(100) warm %s (transitive-linearity <= 15 floor, <= 11 target);  cold N=1000 %s ms (transitive-cold <= 150 ms: %s)',
        w.shape, round(w.med::numeric, 2), CASE WHEN w.med <= $GOAL_MS THEN 'MET' ELSE 'NOT MET' END,
        round((w.med / w100.med)::numeric, 1),
        round(c.med::numeric, 1), CASE WHEN c.med <= 150 THEN 'MET' ELSE 'NOT MET' END)

@@ -6,7 +6,7 @@
  * Confluent answers this with Avro Java 1.11.4's reader/writer
  * compatibility check and turns each incompatibility it finds into one
  * message.  Clients compare those messages, so this file reproduces that
- * check rule for rule, quirks included (see compat-rules.md section 1.2):
+ * check rule for rule, quirks included (see doc/design.md#avro-rules):
  *
  *	- results are memoized per (reader node, writer node) identity pair, and
  *	  a pair met again while it is still being computed counts as

@@ -115,6 +115,9 @@ rg_avro_type_name(rg_avro_type type)
 	return "unknown";
 }
 
+static void fail(parse_ctx *ctx, rg_errcode code, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
+
 /* Record the first error only; later failures are consequences of it. */
 static void
 fail(parse_ctx *ctx, rg_errcode code, const char *fmt,...)

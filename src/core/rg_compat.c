@@ -6,7 +6,7 @@
  * A format only answers "can this reader read that writer?" with a list of
  * message templates.  This file decides, per level, which earlier versions
  * are asked, in which direction, and builds the exact message list
- * Confluent returns (compat-rules.md section 0): the role words filled in,
+ * Confluent returns (doc/design.md#messages): the role words filled in,
  * "{oldSchemaVersion: N}", "{oldSchema: '...'}" and the closing
  * "{validateFields: 'false', compatibility: 'LEVEL'}".
  *

@@ -3,7 +3,7 @@
  * test_avro_compat.c
  *	  Unit tests of the Avro reader/writer check (avro_compat.c) against
  *	  the rules of Avro Java 1.11.4 as Confluent uses them
- *	  (compat-rules.md 1.1 and 1.2): one case per rule, each with a
+ *	  (doc/design.md#avro-rules): one case per rule, each with a
  *	  compatible and an incompatible verdict, and exact messages.
  *
  *-------------------------------------------------------------------------
@@ -14,7 +14,7 @@
 
 /*
  * The message templates as can_read returns them (roles still "%s"),
- * built from Confluent's descriptions (compat-rules.md 1.1).
+ * built from Confluent's descriptions (doc/design.md#avro-messages).
  */
 #define RFMDV(name, loc) \
 	"{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field '" name "' at path '" loc \
@@ -474,7 +474,7 @@ test_multiple(void)
 	COMPATIBLE(writer, writer, "the writer reads itself");
 }
 
-/* The full Confluent message list of compat-rules.md 1.1 (BACKWARD, new field without default). */
+/* Confluent's full message list (doc/design.md#messages) for BACKWARD, a new field without default. */
 static void
 test_confluent_example(void)
 {

@@ -6,8 +6,8 @@
  *
  * Expected stored forms are what Avro Java 1.11's Schema.toString()
  * prints for the same input (derived from its rules, see
- * compat-rules.md 1.5/1.6); expected errors are checked by the distinctive
- * part of the message.
+ * doc/design.md#stored-form and #normalize); expected errors are checked
+ * by the distinctive part of the message.
  *
  *-------------------------------------------------------------------------
  */

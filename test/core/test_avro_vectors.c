@@ -2,10 +2,14 @@
  *
  * test_avro_vectors.c
  *	  Apache Avro's Parsing Canonical Form / CRC-64-AVRO vectors
- *	  (share/test/data/schema-tests.txt), read at run time from the shared
- *	  vectors directory; the file itself is not part of this repository.
+ *	  (share/test/data/schema-tests.txt), read at run time from the copy in
+ *	  test/core/vectors/avro (its source and licence are in the README.md
+ *	  beside it).
  *
  * Usage: test_avro_vectors [path-to-schema-tests.txt]
+ *
+ * Without an argument the file is looked up as vectors/avro/schema-tests.txt
+ * in the directory the test binary is in (test/core).
  *
  *-------------------------------------------------------------------------
  */
@@ -117,25 +121,35 @@ read_cases(FILE *f, vector_case *cases)
 	return n + 1;
 }
 
+/*
+ * The vectors file beside the test binary: vectors/avro/schema-tests.txt in
+ * the directory part of argv0 (the current directory when it has none).
+ */
+static void
+vectors_path(const char *argv0, char *path, size_t size)
+{
+	const char *slash = strrchr(argv0, '/');
+	int			dirlen = slash ? (int) (slash - argv0) + 1 : 0;
+
+	snprintf(path, size, "%.*svectors/avro/schema-tests.txt", dirlen, argv0);
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *paths[] = {
-		"../../../shared/vectors/avro/schema-tests.txt",
-		"../../shared/vectors/avro/schema-tests.txt",
-		"/work/shared/vectors/avro/schema-tests.txt",
-	};
-	FILE	   *f = NULL;
+	char		path[4096];
+	FILE	   *f;
 	vector_case cases[MAX_CASES];
 	int			n;
 	int			i;
 	int			with_fp = 0;
 
 	if (argc > 1)
-		f = fopen(argv[1], "r");
-	for (i = 0; f == NULL && i < (int) (sizeof(paths) / sizeof(paths[0])); i++)
-		f = fopen(paths[i], "r");
-	RG_CHECK(f != NULL, "schema-tests.txt found");
+		snprintf(path, sizeof(path), "%s", argv[1]);
+	else
+		vectors_path(argv[0], path, sizeof(path));
+	f = fopen(path, "r");
+	RG_CHECK(f != NULL, "%s found", path);
 	if (f == NULL)
 		return rg_test_done();
 	n = read_cases(f, cases);

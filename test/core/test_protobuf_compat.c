@@ -2,8 +2,8 @@
  *
  * test_protobuf_compat.c
  *	  Unit tests of the Protobuf schema diff (protobuf/proto_compat.c)
- *	  against Confluent's rules (compat-rules.md sections 0 and 2): every
- *	  Difference type in both directions, the exact list of differences
+ *	  against Confluent's rules (doc/design.md#levels, #protobuf-rules):
+ *	  every Difference type in both directions, the exact list of differences
  *	  (compatible ones included) and the exact messages, through
  *	  rg_protobuf_can_read and through the level driver.  All cases are
  *	  our own, written from the rules table.

@@ -1,6 +1,6 @@
 -- 030_compat_matrix.sql: Confluent's compatibility levels and Avro's
 -- reader/writer rules, through registry.check_compatibility and
--- registry.register_schema (see shared/reference/compat-rules.md sections 0 and 1).
+-- registry.register_schema (see doc/design.md#levels and #avro-rules).
 --
 -- Primitive: read(R, W) = "can reader R read data written with W".
 --   BACKWARD:  read(new, P)      FORWARD: read(P, new)     FULL: both
@@ -234,7 +234,7 @@ SELECT is((registry.check_compatibility('m-BACKWARD-H', (SELECT sch FROM cand WH
 	'without any level the default BACKWARD applies');
 
 -- ---------------------------------------------------------------------------
--- Part 2: Avro reader/writer rules (compat-rules.md 1.2).
+-- Part 2: Avro reader/writer rules (doc/design.md#avro-rules).
 -- old = the registered version, new = the candidate.
 -- bw = BACKWARD = read(new, old); fw = FORWARD = read(old, new); FULL = bw AND fw.
 -- bw_err: the errorType of the first BACKWARD message when bw is false.

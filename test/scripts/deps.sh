@@ -10,6 +10,7 @@ packages=(
 	libjansson-dev libavro-dev libprotobuf-c-dev protobuf-c-compiler
 	libprotoc-dev libmicrohttpd-dev
 	clang libclang-rt-14-dev
+	pg-bsd-indent
 	curl jq python3 python3-confluent-kafka python3-requests python3-avro
 )
 

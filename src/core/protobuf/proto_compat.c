@@ -6,7 +6,7 @@
  * Confluent answers with a structural diff of the two .proto files, the
  * writer being its "original" and the reader its "update", and reports
  * every difference whose type is not in its set of compatible changes
- * (compat-rules.md section 2).  This file reproduces that diff from the
+ * (doc/design.md#protobuf-rules).  This file reproduces that diff from the
  * behaviour described there, over our model: libprotoc's linked
  * FileDescriptorSet rather than Wire's parse tree.  What Wire sees and a
  * descriptor does not say directly is rebuilt here:

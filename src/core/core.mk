@@ -1,0 +1,67 @@
+# src/core/core.mk: the core (src/core and src/core/protobuf, pure C plus
+# the one C++ file that wraps libprotoc) built as a static library.
+#
+# Three builds include this fragment, each with its own compiler, flags and
+# build directory, so each gets its own archive from the same rules:
+#
+#   Makefile            the extension: PGXS's CC and CFLAGS, -fPIC
+#   test/core/Makefile  the unit tests: ASan + UBSan
+#   test/fuzz/Makefile  the libFuzzer targets: clang, fuzzer instrumentation
+#
+# Set before including it:
+#
+#   CORE_DIR        src/core, as seen from the including Makefile
+#   CORE_BUILD      the directory for the objects and the archive
+#   CORE_CC         C compiler             CORE_CFLAGS    its flags
+#   CORE_CXX        C++ compiler           CORE_CXXFLAGS  its flags
+#
+# It defines:
+#
+#   CORE_LIB        $(CORE_BUILD)/libregistry_core.a, with its rule
+#   CORE_CPPFLAGS   the include path of the core's headers
+#   CORE_LDLIBS     the libraries a program linking CORE_LIB needs
+#   PROTO_GEN       where protobuf-c's descriptor.pb-c.[ch] are generated
+#   PROTO_DESC_H    the generated header (objects that include
+#                   rg_protobuf.h depend on it)
+#
+# Every .c under src/core and src/core/protobuf (and every .cpp) is part of
+# the library; a new file needs no change here.  Header dependencies are
+# tracked per object (-MMD).
+
+PROTO_INC ?= /usr/include
+AR ?= ar
+
+PROTO_GEN := $(CORE_DIR)/protobuf/gen
+PROTO_DESC := $(PROTO_GEN)/google/protobuf/descriptor.pb-c
+PROTO_DESC_H := $(PROTO_DESC).h
+
+CORE_CSRCS := $(wildcard $(CORE_DIR)/*.c $(CORE_DIR)/protobuf/*.c) $(PROTO_DESC).c
+CORE_CXXSRCS := $(wildcard $(CORE_DIR)/*.cpp $(CORE_DIR)/protobuf/*.cpp)
+CORE_OBJS := $(patsubst $(CORE_DIR)/%.c,$(CORE_BUILD)/%.o,$(CORE_CSRCS)) \
+	$(patsubst $(CORE_DIR)/%.cpp,$(CORE_BUILD)/%.o,$(CORE_CXXSRCS))
+CORE_LIB := $(CORE_BUILD)/libregistry_core.a
+CORE_CPPFLAGS := -I$(CORE_DIR) -I$(PROTO_GEN)
+CORE_LDLIBS := -ljansson -lm -lprotoc -lprotobuf -lprotobuf-c -lstdc++
+
+# protobuf-c's C code for descriptor.proto, from the copy libprotobuf-dev
+# installs; one run of protoc-c makes both files
+$(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h: $(PROTO_INC)/%.proto
+	@mkdir -p $(PROTO_GEN)
+	protoc-c --c_out=$(PROTO_GEN) -I$(PROTO_INC) $*.proto
+
+# named here so that make keeps the generated source after a build
+$(CORE_BUILD)/protobuf/gen/google/protobuf/descriptor.pb-c.o: $(PROTO_DESC).c
+
+$(CORE_BUILD)/%.o: $(CORE_DIR)/%.c | $(PROTO_DESC_H)
+	@mkdir -p $(@D)
+	$(CORE_CC) $(CORE_CFLAGS) $(CORE_CPPFLAGS) -MMD -MP -c -o $@ $<
+
+$(CORE_BUILD)/%.o: $(CORE_DIR)/%.cpp | $(PROTO_DESC_H)
+	@mkdir -p $(@D)
+	$(CORE_CXX) $(CORE_CXXFLAGS) $(CORE_CPPFLAGS) -MMD -MP -c -o $@ $<
+
+$(CORE_LIB): $(CORE_OBJS)
+	@rm -f $@
+	$(AR) crs $@ $^
+
+-include $(CORE_OBJS:.o=.d)
