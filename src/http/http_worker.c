@@ -156,6 +156,7 @@ static dlist_head open_connections = DLIST_STATIC_INIT(open_connections);
 static dlist_head waiting_requests = DLIST_STATIC_INIT(waiting_requests);
 static size_t body_memory_used = 0;
 
+/* SIGTERM: leave the loop */
 static void
 handle_sigterm(SIGNAL_ARGS)
 {
@@ -198,6 +199,7 @@ collect_argument(void *cls, enum MHD_ValueKind kind, const char *key, const char
 	return MHD_YES;
 }
 
+/* a response with a copy of body, its Content-Type and status */
 static struct MHD_Response *
 make_response(int status, const char *body, size_t len, const char *content_type,
 			  unsigned int *status_out)
@@ -500,6 +502,7 @@ typedef struct HeadScan
 	const char *transfer_encoding;
 } HeadScan;
 
+/* header iterator: count Host, Content-Length and Transfer-Encoding */
 static enum MHD_Result
 scan_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
@@ -532,6 +535,7 @@ typedef struct ArgumentSpan
 	const char *end;			/* where the last one ends */
 } ArgumentSpan;
 
+/* argument iterator: where the query arguments start and end */
 static enum MHD_Result
 argument_span(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
@@ -649,6 +653,7 @@ reserve_body_memory(HttpRequest *hr, size_t bytes)
 	return true;
 }
 
+/* free the body and give its memory back to the worker's budget */
 static void
 release_body(HttpRequest *hr)
 {
@@ -804,6 +809,7 @@ access_handler(void *cls, struct MHD_Connection *conn, const char *url,
 	return ret;
 }
 
+/* a request ended (answered or not): free it, the connection is idle */
 static void
 request_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 				  enum MHD_RequestTerminationCode toe)
@@ -833,6 +839,7 @@ request_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 static bool
 data_arrived_since_idle(HttpConn *hc, TimestampTz now)
 {
+#ifdef TCP_INFO
 	struct tcp_info ti;
 	socklen_t	len = sizeof(ti);
 	long		idle_ms = (long) ((now - hc->idle_since) / 1000);
@@ -841,6 +848,9 @@ data_arrived_since_idle(HttpConn *hc, TimestampTz now)
 		return false;
 	/* ms since the last data; 20 ms of slack for the kernel's clock */
 	return (long) ti.tcpi_last_data_recv + 20 < idle_ms;
+#else
+	return false;
+#endif
 }
 
 /*
@@ -1012,6 +1022,7 @@ build_wait_set(void)
 	}
 }
 
+/* stop the daemon, its waiting requests resumed so they are closed too */
 static void
 stop_daemon(void)
 {
@@ -1023,6 +1034,7 @@ stop_daemon(void)
 	}
 }
 
+/* start the daemon on the configured address and port */
 static void
 start_daemon(unsigned int connection_limit, long fd_limit)
 {
@@ -1130,6 +1142,7 @@ next_wakeup_ms(TimestampTz now)
 	return timeout;
 }
 
+/* the worker: connect, start the daemon, wait and serve until SIGTERM */
 void
 registry_http_worker_main(Datum main_arg)
 {
