@@ -13,6 +13,11 @@ extern char *registry_http_listen_addresses;
 extern int	registry_http_workers;
 extern char *registry_database;
 extern int	registry_http_max_body_size;
+extern int	registry_http_max_connections;
+extern int	registry_http_max_body_memory;
+extern int	registry_http_request_timeout;
+extern int	registry_http_lock_wait;
+extern int	registry_http_statement_timeout;
 
 /* from _PG_init while shared_preload_libraries is processed */
 extern void registry_http_register_workers(void);

@@ -95,6 +95,41 @@ _PG_init(void)
 							16 * 1024 * 1024, 1024, INT_MAX,
 							PGC_SIGHUP, GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_max_connections",
+							"Most connections one HTTP worker holds; fewer when the open file limit is low.",
+							NULL,
+							&registry_http_max_connections,
+							1000, 1, 1000000,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_max_body_memory",
+							"Memory all pending request bodies of one HTTP worker may hold; a request over it gets 503.",
+							NULL,
+							&registry_http_max_body_memory,
+							64 * 1024 * 1024, 1024, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_BYTE,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_request_timeout",
+							"Longest time a REST request's head and body may take to arrive; past it 408.",
+							NULL,
+							&registry_http_request_timeout,
+							30, 1, 3600,
+							PGC_SIGHUP, GUC_UNIT_S,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_lock_wait",
+							"Longest time a REST request waits for locks; past it 500 with error code 50002.",
+							"Other requests are served meanwhile.",
+							&registry_http_lock_wait,
+							10000, 0, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_statement_timeout",
+							"Longest time one attempt of a REST request may run (0: no limit); past it 500 with error code 50002.",
+							NULL,
+							&registry_http_statement_timeout,
+							30000, 0, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MS,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("registry");
 
 	if (process_shared_preload_libraries_in_progress)

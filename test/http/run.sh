@@ -178,6 +178,11 @@ same_sequences() {
 restore_guc() {
 	sql "ALTER SYSTEM RESET registry.http_max_body_size" >/dev/null 2>&1
 	sql "ALTER SYSTEM RESET registry.http_port" >/dev/null 2>&1
+	local g
+	for g in http_max_connections http_max_body_memory http_request_timeout http_lock_wait \
+		http_statement_timeout; do
+		sql "ALTER SYSTEM RESET registry.$g" >/dev/null 2>&1
+	done
 	sql "SELECT pg_reload_conf()" >/dev/null 2>&1
 }
 cleanup() {
@@ -756,6 +761,209 @@ PASSED=$((PASSED + $(grep -c '^ok - ' "$TMP/race.out")))
 FAILED=$((FAILED + $(grep -c '^not ok - ' "$TMP/race.out")))
 if ! grep -q '^ok - ' "$TMP/race.out" && ! grep -q '^not ok - ' "$TMP/race.out"; then
 	fail "concurrent_subjects.py ran" "$(head -c 300 "$TMP/race.out")"
+fi
+
+##############################################################################
+# 8. Framing that could smuggle a request (raw sockets: curl cannot send it)
+##############################################################################
+echo "# 8. framing"
+# raw_http.py prints ok/not ok lines; count them, and fail if it printed none
+raw() {	# raw NAME CHECK ARGS...: run one raw_http.py check, count its lines
+	local name=$1
+	shift
+	python3 ./raw_http.py "$HTTP_HOST" "$HTTP_PORT" "$@" >"$TMP/raw.out" 2>&1
+	cat "$TMP/raw.out"
+	PASSED=$((PASSED + $(grep -c '^ok - ' "$TMP/raw.out")))
+	FAILED=$((FAILED + $(grep -c '^not ok - ' "$TMP/raw.out")))
+	grep -qE '^(not )?ok - ' "$TMP/raw.out" || fail "raw_http.py $name ran" "$(head -c 300 "$TMP/raw.out")"
+}
+# reload_wait: give the workers a moment to act on pg_reload_conf()
+reload_wait() { sql "SELECT pg_reload_conf()" >/dev/null; sleep 1; }
+BEFORE=$(snapshot)
+raw framing framing "$RUN-fr"
+AFTER=$(snapshot)
+same_rows "refused framing registered nothing" "$BEFORE" "$AFTER"
+
+##############################################################################
+# 9. Body limits: refused on Content-Length before the body; pending memory
+##############################################################################
+echo "# 9. body limits"
+raw bodies bodies "$(sql "SELECT setting FROM pg_settings WHERE name = 'registry.http_max_body_size'")"
+# registry.http_max_body_memory = 100kB holds one pending 60 kB body per
+# worker; the others are refused with 503 before their bodies are read
+sql "ALTER SYSTEM SET registry.http_max_body_memory = '100kB'" >/dev/null && reload_wait
+raw pending pending 60000 "$(sql "SHOW registry.http_workers")"
+sql "ALTER SYSTEM RESET registry.http_max_body_memory" >/dev/null && reload_wait
+
+##############################################################################
+# 10. Slow senders: registry.http_request_timeout bounds the head and body
+##############################################################################
+echo "# 10. request timeout"
+sql "ALTER SYSTEM SET registry.http_request_timeout = '2s'" >/dev/null && reload_wait
+raw slow slow 2
+sql "ALTER SYSTEM RESET registry.http_request_timeout" >/dev/null && reload_wait
+
+##############################################################################
+# 11. Lock waits: registrations wait for a row lock, reads go on
+##############################################################################
+echo "# 11. lock waits"
+# hold_lock SUBJECT SECONDS: a SQL session holds the subject's row lock
+# (what a registration takes first) for SECONDS, in the background;
+# returns once the lock is held
+hold_lock() {
+	"${PSQL[@]}" -d "$DB" -c "BEGIN; SELECT subject FROM registry.subjects WHERE context = '.' AND subject = '$1' FOR UPDATE; SELECT pg_sleep($2); COMMIT" >/dev/null 2>&1 &
+	LOCKPID=$!
+	local i=0
+	while [ $i -lt 40 ]; do
+		[ "$(sql "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND query LIKE '%FOR UPDATE; SELECT pg_sleep($2)%'")" = 1 ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# results: the "result STATUS SECONDS ERROR_CODE" lines of raw_http.py locks
+results() { grep '^result ' "$TMP/raw.out"; }
+SLK="$RUN-lock"
+req POST "/subjects/$SLK/versions" "{\"schema\":$(avro L)}"
+expect "setup: a subject for the lock test" 200 '.version == 1'
+hold_lock "$SLK" 6 || fail "the SQL session holds the subject's row lock" "not seen in pg_stat_activity"
+raw locks locks "$SLK" 6 6 f
+wait $LOCKPID
+n200=$(results | awk '$2 == 200 && $3 >= 3' | grep -c .)
+check "the 6 waiting registrations succeed once the lock is released (after >= 3 s): $(results | awk '{printf "%s/%ss ", $2, $3}')" \
+	$([ "$n200" -eq 6 ] && echo 0 || echo 1) "$(results | tr '\n' ' ')"
+req GET "/subjects/$SLK/versions"
+expect "the subject has all 7 versions" 200 '. == [1,2,3,4,5,6,7]'
+# a short registry.http_lock_wait: the waiting registrations give up with 50002
+sql "ALTER SYSTEM SET registry.http_lock_wait = '1s'" >/dev/null && reload_wait
+hold_lock "$SLK" 4 || fail "the SQL session holds the subject's row lock again" "not seen in pg_stat_activity"
+raw "locks (1 s)" locks "$SLK" 3 4 g
+wait $LOCKPID
+n50002=$(results | awk '$2 == 500 && $4 == 50002 && $3 >= 0.9 && $3 < 3' | grep -c .)
+check "with registry.http_lock_wait = 1s the 3 waiting registrations get 500/50002 after ~1 s: $(results | awk '{printf "%s/%s/%ss ", $2, $4, $3}')" \
+	$([ "$n50002" -eq 3 ] && echo 0 || echo 1) "$(results | tr '\n' ' ')"
+sql "ALTER SYSTEM RESET registry.http_lock_wait" >/dev/null && reload_wait
+req GET "/subjects/$SLK/versions"
+expect "nothing was registered by the timed-out requests" 200 '. == [1,2,3,4,5,6,7]'
+
+##############################################################################
+# 12. HEAD answers like GET without a body
+##############################################################################
+echo "# 12. HEAD"
+raw head head
+STATUS=$(curl -s -I -o "$TMP/body" --max-time 10 -w '%{http_code}' "$URL/subjects"); BODY=$(cat "$TMP/body")
+check "curl -I /subjects: 200 with the Content-Type" $([ "$STATUS" = 200 ] && grep -qi "^content-type: $CT" "$TMP/body" && echo 0 || echo 1) "HTTP $STATUS: $(short "$BODY")"
+
+##############################################################################
+# 13. A failure outside the route (here at commit) answers 500 without its text
+##############################################################################
+echo "# 13. errors at commit"
+SCF="$RUN-commitfail"
+sql "CREATE FUNCTION registry.test_commit_fail() RETURNS trigger LANGUAGE plpgsql AS \$\$
+	BEGIN RAISE EXCEPTION 'internal detail at commit %', 'do-not-leak'; END \$\$" >/dev/null
+sql "CREATE CONSTRAINT TRIGGER test_commit_fail AFTER INSERT ON registry.subjects
+	DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.subject = '$SCF')
+	EXECUTE FUNCTION registry.test_commit_fail()" >/dev/null
+req POST "/subjects/$SCF/versions" "{\"schema\":$A1}"
+expect "an error at commit -> 500 {\"error_code\":50001,\"message\":\"Error in the backend data store\"}" 500 \
+	'. == {"error_code":50001,"message":"Error in the backend data store"}'
+sql "DROP TRIGGER test_commit_fail ON registry.subjects" >/dev/null
+sql "DROP FUNCTION registry.test_commit_fail()" >/dev/null
+req GET "/subjects/$SCF/versions"
+expect_error "the failed registration was rolled back -> 40401" 404 40401
+# registry.http_statement_timeout: an attempt that runs too long (here a
+# trigger sleeping 5 s) is cancelled and answered 50002; the worker goes on
+SST="$RUN-slowstmt"
+sql "CREATE FUNCTION registry.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS \$\$
+	BEGIN PERFORM pg_sleep(5); RETURN NEW; END \$\$" >/dev/null
+sql "CREATE TRIGGER test_slow_insert BEFORE INSERT ON registry.subjects
+	FOR EACH ROW WHEN (NEW.subject = '$SST') EXECUTE FUNCTION registry.test_slow_insert()" >/dev/null
+sql "ALTER SYSTEM SET registry.http_statement_timeout = '500ms'" >/dev/null && reload_wait
+t0=$(date +%s%N)
+req POST "/subjects/$SST/versions" "{\"schema\":$A1}"
+el=$((($(date +%s%N) - t0) / 1000000))
+expect "an attempt over registry.http_statement_timeout (500ms) -> 500/50002 (in $el ms)" 500 \
+	'. == {"error_code":50002,"message":"Operation timed out"}'
+check "the cancelled attempt was answered within 3 s ($el ms)" $([ $el -lt 3000 ] && echo 0 || echo 1) "$el ms"
+sql "ALTER SYSTEM RESET registry.http_statement_timeout" >/dev/null && reload_wait
+sql "DROP TRIGGER test_slow_insert ON registry.subjects" >/dev/null
+sql "DROP FUNCTION registry.test_slow_insert()" >/dev/null
+for i in 1 2 3 4; do
+	req GET /subjects
+	expect "after the cancel the workers answer ($i)" 200 'type == "array"'
+done
+req GET "/subjects/$SST/versions"
+expect_error "the cancelled registration was rolled back -> 40401" 404 40401
+# pg_cancel_backend() on idle workers has nothing to cancel: they stay up
+PIDS0=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+sql "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE backend_type = 'registry http'" >/dev/null
+sleep 0.5
+PIDS1=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+check "pg_cancel_backend() on the idle workers leaves them running ($(echo $PIDS0))" \
+	$([ -n "$PIDS0" ] && [ "$PIDS0" = "$PIDS1" ] && echo 0 || echo 1) "now $(echo $PIDS1)"
+
+##############################################################################
+# 14. Thousands of idle connections against a worker with few descriptors
+##############################################################################
+echo "# 14. open file limit"
+# One worker gets a low open file limit (soft = hard = 256, set with
+# prlimit as the cluster's user, since lowering a hard limit needs no
+# privilege); a reload makes it size its connection limit anew (~160),
+# and registry.http_max_connections = 3000 leaves the other worker room.
+# 2500 idle sockets are held for 8 s.  The limited worker must stop
+# accepting (LOG once), not run out of descriptors, and keep its pid;
+# fresh requests are answered meanwhile (those that land on the other
+# worker) and all of them once the sockets are closed.  The limited worker
+# is SIGKILLed at the end: the crash restart gives every worker the
+# postmaster's limits again (a lowered hard limit cannot be raised back).
+SRVLOG=""
+[ -n "${CLUSTER_DATA:-}" ] && [ -r "$(dirname "$CLUSTER_DATA")/server.log" ] && SRVLOG=$(dirname "$CLUSTER_DATA")/server.log
+LOGPOS=$([ -n "$SRVLOG" ] && stat -c %s "$SRVLOG" || echo 0)
+PIDS0=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+W1=$(printf '%s\n' "$PIDS0" | head -1)
+OWNER=$(stat -c %U "/proc/$W1" 2>/dev/null)
+as_owner() { if [ "$(id -u)" -eq 0 ] && [ "$OWNER" != root ]; then runuser -u "$OWNER" -- "$@"; else "$@"; fi; }
+if ! command -v prlimit >/dev/null || ! as_owner prlimit --pid "$W1" --nofile=256:256; then
+	fail "lower the open file limit of worker $W1 with prlimit" "prlimit failed or is missing"
+else
+	pass "worker $W1 now has an open file limit of 256"
+	sql "ALTER SYSTEM SET registry.http_max_connections = 3000" >/dev/null
+	reload_wait
+	python3 ./raw_http.py "$HTTP_HOST" "$HTTP_PORT" idle 2500 8 >"$TMP/idle.out" 2>&1 &
+	IDLEPID=$!
+	i=0
+	while [ $i -lt 40 ] && ! grep -q "^connected" "$TMP/idle.out" 2>/dev/null; do sleep 0.25; i=$((i + 1)); done
+	sleep 1
+	held=$(sed -n 's/^connected //p' "$TMP/idle.out")
+	answered=0
+	for i in $(seq 1 20); do
+		[ "$(curl -s -o /dev/null --max-time 1 -w '%{http_code}' "$URL/subjects")" = 200 ] && answered=$((answered + 1))
+	done
+	check "while ${held:-0} idle connections are held, fresh requests are answered ($answered of 20, by a worker with room)" \
+		$([ "${held:-0}" -ge 1500 ] && [ $answered -ge 1 ] && echo 0 || echo 1) "held ${held:-0}, answered $answered"
+	wait $IDLEPID
+	cat "$TMP/idle.out" | grep '^#'
+	answered=0
+	for i in $(seq 1 20); do
+		[ "$(curl -s -o /dev/null --max-time 5 -w '%{http_code}' "$URL/subjects")" = 200 ] && answered=$((answered + 1))
+	done
+	check "once they are closed, every fresh request is answered ($answered of 20)" $([ $answered -eq 20 ] && echo 0 || echo 1) "$answered of 20"
+	PIDS1=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+	check "the workers kept their pids ($(echo $PIDS0))" $([ "$PIDS0" = "$PIDS1" ] && echo 0 || echo 1) "now $(echo $PIDS1)"
+	if [ -n "$SRVLOG" ]; then
+		tail -c +$((LOGPOS + 1)) "$SRVLOG" >"$TMP/srv.log"
+		check "no 'Too many open files' in the server log" $(grep -qi 'too many open files' "$TMP/srv.log" && echo 1 || echo 0) \
+			"$(grep -i 'too many open files' "$TMP/srv.log" | head -2 | tr '\n' ' ')"
+		nlim=$(grep -c "\[$W1\] LOG:  registry REST API worker reached its limit" "$TMP/srv.log")
+		check "the limited worker LOGged reaching its connection limit once ($nlim)" $([ "$nlim" -eq 1 ] && echo 0 || echo 1) \
+			"$(grep -E 'reached its limit|connections in this worker' "$TMP/srv.log" | head -4 | tr '\n' ' ')"
+	fi
+	sql "ALTER SYSTEM RESET registry.http_max_connections" >/dev/null
+	reload_wait
+	kill -9 "$W1"
+	i=0
+	while [ $i -lt 60 ] && kill -0 "$W1" 2>/dev/null; do sleep 0.25; i=$((i + 1)); done
+	if wait_http "$URL" 30 >/dev/null && wait_sql 30; then pass "the workers are back after resetting the limited one"; else fail "the workers are back after resetting the limited one" "not within 30 s"; fi
 fi
 
 req GET /
