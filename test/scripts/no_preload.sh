@@ -9,6 +9,11 @@ cd "$(dirname "$0")/../.." || exit 1
 . test/scripts/cluster.sh
 DIR=$1
 PORT=$2
+# the first port from PORT on that nothing listens on
+for _ in $(seq 1 20); do
+	(: >/dev/tcp/127.0.0.1/"$PORT") 2>/dev/null || break
+	PORT=$((PORT + 1))
+done
 rm -rf "$DIR"
 # cluster_start preloads the library; this cluster must not
 if ! cluster_start "$DIR" "$PORT" "shared_preload_libraries = ''"; then
