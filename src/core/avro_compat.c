@@ -41,7 +41,7 @@
  * everything beneath it, so a union of records each holding the previous
  * one costs the cube of its size.  Real schemas stay far below.
  */
-#define AC_MAX_WORK 4000000
+#define AC_MAX_WORK 50000000
 /* the same for the bookkeeping's memory */
 #define AC_MAX_BYTES (256 * 1024 * 1024)
 
