@@ -424,7 +424,7 @@ public:
 	}
 };
 
-const char imports_too_deep[] = "Imports nest too deeply.";
+const char imports_too_deep[] = "Imports nest too deeply for the stack.";
 
 /*
  * Post-order over imports: every file after the files it imports; false
