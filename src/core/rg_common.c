@@ -122,6 +122,7 @@ rg_buf_init(rg_buf *buf)
 	buf->too_deep = false;
 }
 
+/* See rg_common.h */
 void
 rg_buf_set_too_deep(rg_buf *buf)
 {

@@ -63,6 +63,7 @@ trepeat(text *t, const char *s, int n)
 		tprintf(t, "%s", s);
 }
 
+/* Monotonic seconds, for timing the refusals. */
 static double
 now(void)
 {
@@ -127,6 +128,7 @@ check_accepted(const rg_format *f, const text *t, const char *name)
 	}
 }
 
+/* Standard base64 of n bytes, malloc'd. */
 static char *
 base64(const unsigned char *p, size_t n)
 {
@@ -150,6 +152,7 @@ base64(const unsigned char *p, size_t n)
 
 /* ---------- the .proto pre-scan itself ---------- */
 
+/* rg_proto_nesting_ok on small texts: kinds, positions, strings, comments. */
 static void
 test_proto_scan(void)
 {
@@ -210,6 +213,7 @@ nested_messages(text *t, int depth)
 	tprintf(t, "\n");
 }
 
+/* Hostile .proto texts: refused fast, with the position and the limit. */
 static void
 test_protobuf_deep(void)
 {
@@ -324,6 +328,7 @@ deep_but_legal(text *t, int messages, int value_depth)
 	trepeat(t, "}\n", messages);
 }
 
+/* Deep-but-legal .proto texts: the limit itself is accepted. */
 static void
 test_protobuf_legal(void)
 {
@@ -394,6 +399,7 @@ descriptor_with_option_depth(int depth)
 	return b64;
 }
 
+/* Base64 FileDescriptorProtos: their option values are bounded too. */
 static void
 test_protobuf_descriptor(void)
 {
@@ -431,6 +437,7 @@ test_protobuf_descriptor(void)
 
 /* ---------- AVRO ---------- */
 
+/* Deep Avro JSON: refused before jansson; the limits themselves accepted. */
 static void
 test_avro_deep(void)
 {
@@ -524,6 +531,7 @@ record_chain(text *t, int n, bool defaults)
 	tprintf(t, "]");
 }
 
+/* Flat JSON, deep type graph: defaults and the checker stay bounded. */
 static void
 test_avro_chains(void)
 {
@@ -675,6 +683,7 @@ check_under_hook(const rg_format *f, const char *src, const char *name)
 	rg_schema_free(s);
 }
 
+/* Every recursive routine stops cleanly when the stack-depth hook trips. */
 static void
 test_hook(void)
 {
