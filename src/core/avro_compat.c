@@ -31,7 +31,19 @@
 #include <string.h>
 
 /* deeper nesting than this is reported instead of risking the C stack */
-#define AC_MAX_DEPTH 1000
+#define AC_MAX_DEPTH RG_MAX_RECURSION
+
+/*
+ * More work than this (pairs compared plus incompatibilities copied into
+ * results) is reported instead of exhausting memory: Avro's algorithm
+ * compares every branch of a writer union with every branch of the
+ * reader's, and an incompatible pair carries the incompatibilities of
+ * everything beneath it, so a union of records each holding the previous
+ * one costs the cube of its size.  Real schemas stay far below.
+ */
+#define AC_MAX_WORK 50000000
+/* the same for the bookkeeping's memory */
+#define AC_MAX_BYTES (256 * 1024 * 1024)
 
 #define AC_UNEXPECTED "Unexpected exception during compatibility check: "
 
@@ -88,6 +100,8 @@ typedef struct ac_checker
 	size_t		memo_cap;		/* a power of two */
 	size_t		memo_used;
 	int			depth;
+	long		work;			/* against AC_MAX_WORK */
+	size_t		bytes;			/* allocated, against AC_MAX_BYTES */
 	bool		oom;
 	const char *failure;		/* set when the check is aborted */
 	/* name index of the writer record last searched (see writer_field_named) */
@@ -150,6 +164,13 @@ ac_alloc(ac_checker *c, size_t size)
 
 	if (c->oom)
 		return NULL;
+	c->bytes += size;
+	if (c->bytes > AC_MAX_BYTES)
+	{
+		if (c->failure == NULL)
+			c->failure = "schema comparison too large";
+		return NULL;
+	}
 	p = rg_arena_alloc(c->arena, size);
 	if (p == NULL)
 		c->oom = true;
@@ -200,8 +221,13 @@ result_new(ac_checker *c)
 static void
 result_add(ac_checker *c, ac_result *res, const ac_incompat *inc)
 {
-	if (res == NULL || inc == NULL || c->oom)
+	if (res == NULL || inc == NULL || stopped(c))
 		return;
+	if (++c->work > AC_MAX_WORK)
+	{
+		c->failure = "schema comparison too large";
+		return;
+	}
 	if (res->n == res->cap)
 	{
 		int			cap = res->cap ? res->cap * 2 : 4;
@@ -972,7 +998,7 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 		c->failure = "null schema in compatibility check";
 		return NULL;
 	}
-	if (c->depth >= AC_MAX_DEPTH)
+	if (c->depth >= AC_MAX_DEPTH || rg_too_deep(c->depth))
 	{
 		c->failure = "schema nesting too deep for the compatibility check";
 		return NULL;
@@ -1003,7 +1029,9 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 			c->memo_used++;
 		}
 		res = result_new(c);
-		if (res != NULL)
+		if (res != NULL && ++c->work > AC_MAX_WORK)
+			c->failure = "schema comparison too large";
+		else if (res != NULL)
 		{
 			c->depth++;
 			if (r->type == w->type)

@@ -155,8 +155,9 @@ node_text(parse_ctx *ctx, const json_t *node)
 		rg_buf_puts(&buf, "null");
 	if (buf.oom)
 	{
+		s = buf.too_deep ? "(too deeply nested)" : "(out of memory)";
 		rg_buf_free(&buf);
-		return "(out of memory)";
+		return s;
 	}
 	/* messages are bounded anyway; keep the arena from growing wildly */
 	if (buf.len > RG_ERROR_MAX)
@@ -177,8 +178,9 @@ schema_text(parse_ctx *ctx, const rg_avro_schema *schema)
 	rg_avro_write(&buf, schema, false);
 	if (buf.oom)
 	{
+		s = buf.too_deep ? "(too deeply nested)" : "(out of memory)";
 		rg_buf_free(&buf);
-		return "(out of memory)";
+		return s;
 	}
 	if (buf.len > RG_ERROR_MAX)
 		buf.data[RG_ERROR_MAX] = '\0';
@@ -661,15 +663,20 @@ parse_type_aliases(parse_ctx *ctx, json_t *node, rg_avro_schema *s)
 /*
  * Avro Java 1.11's isValidDefault.  Returns 1 when valid, 0 when not, -1
  * when a record default refers to a record whose fields are still being
- * parsed (Java fails with "Schema fields not set yet").
+ * parsed (Java fails with "Schema fields not set yet"), -2 when the check
+ * goes too deep (a missing record field is checked against its own
+ * default, so a chain of records each defaulting the next recurses once
+ * per record, however flat the JSON).
  */
 static int
-valid_default(const rg_avro_schema *s, const json_t *v)
+valid_default(const rg_avro_schema *s, const json_t *v, int depth)
 {
 	int			i;
 
 	if (v == NULL)
 		return 0;
+	if (rg_too_deep(depth))
+		return -2;
 	switch (s->type)
 	{
 		case RG_AVRO_NULL:
@@ -705,7 +712,7 @@ valid_default(const rg_avro_schema *s, const json_t *v)
 					return 0;
 				for (k = 0; k < json_array_size(v); k++)
 				{
-					int			r = valid_default(s->items, json_array_get(v, k));
+					int			r = valid_default(s->items, json_array_get(v, k), depth + 1);
 
 					if (r != 1)
 						return r;
@@ -721,7 +728,7 @@ valid_default(const rg_avro_schema *s, const json_t *v)
 					return 0;
 				json_object_foreach((json_t *) v, key, e)
 				{
-					int			r = valid_default(s->items, e);
+					int			r = valid_default(s->items, e, depth + 1);
 
 					if (r != 1)
 						return r;
@@ -731,7 +738,7 @@ valid_default(const rg_avro_schema *s, const json_t *v)
 		case RG_AVRO_UNION:
 			if (s->n_branches == 0)
 				return 0;
-			return valid_default(s->branches[0], v);
+			return valid_default(s->branches[0], v, depth + 1);
 		case RG_AVRO_RECORD:
 			if (!json_is_object(v))
 				return 0;
@@ -741,7 +748,7 @@ valid_default(const rg_avro_schema *s, const json_t *v)
 			{
 				const rg_avro_field *f = &s->fields[i];
 				json_t	   *fv = json_object_get(v, f->name);
-				int			r = valid_default(f->type, fv ? fv : f->default_value);
+				int			r = valid_default(f->type, fv ? fv : f->default_value, depth + 1);
 
 				if (r != 1)
 					return r;
@@ -897,8 +904,14 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 	}
 	if (def && !converted)
 	{
-		int			r = valid_default(f->type, def);
+		int			r = valid_default(f->type, def, 0);
 
+		if (r == -2)
+		{
+			FAIL(ctx, "Invalid default for field %s: nested deeper than %d levels",
+				 f->name, RG_MAX_RECURSION);
+			return false;
+		}
 		if (r < 0)
 		{
 			FAIL(ctx, "Schema fields not set yet");
@@ -1241,6 +1254,11 @@ parse_node(parse_ctx *ctx, json_t *node)
 		FAIL(ctx, "Schema nesting is deeper than %d levels", RG_AVRO_MAX_DEPTH);
 		return NULL;
 	}
+	if (rg_too_deep(ctx->depth))
+	{
+		FAIL(ctx, "Schema nesting is too deep for the stack");
+		return NULL;
+	}
 	if (json_is_string(node))
 	{
 		const char *name = text_of(ctx, node);
@@ -1319,6 +1337,49 @@ strip_comments(const char *text, size_t len)
 }
 
 /*
+ * Does the first JSON value of text nest at most RG_JSON_MAX_NESTING
+ * levels?  A linear scan before jansson (whose parser, and every walk of
+ * its values, recurses once per level) sees the text.  On false, *at is
+ * the offset of the bracket that went past the limit.  Only the first
+ * value counts: it is all the parser reads.
+ */
+static bool
+json_nesting_ok(const char *text, size_t len, size_t *at)
+{
+	int			depth = 0;
+	size_t		i = 0;
+
+	while (i < len)
+	{
+		char		c = text[i];
+
+		if (c == '"' && depth > 0)
+		{
+			for (i++; i < len && text[i] != '"'; i++)
+				if (text[i] == '\\')
+					i++;
+		}
+		else if (c == '{' || c == '[')
+		{
+			if (++depth > RG_JSON_MAX_NESTING)
+			{
+				*at = i;
+				return false;
+			}
+		}
+		else if (c == '}' || c == ']')
+		{
+			if (--depth <= 0)
+				return true;
+		}
+		else if (depth == 0 && !isspace((unsigned char) c))
+			return true;		/* a scalar, or not JSON at all */
+		i++;
+	}
+	return true;
+}
+
+/*
  * The first JSON value of text (Jackson's readTree ignores what follows),
  * any kind of value at the top level.
  */
@@ -1328,6 +1389,7 @@ load_json(parse_ctx *ctx, const char *text, size_t len, const char *what)
 	char	   *copy;
 	json_t	   *doc;
 	json_error_t jerr;
+	size_t		at;
 
 	if (text == NULL)
 	{
@@ -1338,6 +1400,23 @@ load_json(parse_ctx *ctx, const char *text, size_t len, const char *what)
 	if (copy == NULL)
 	{
 		OOM(ctx);
+		return NULL;
+	}
+	if (!json_nesting_ok(copy, len, &at))
+	{
+		int			line = 1;
+		size_t		bol = 0;
+		size_t		i;
+
+		for (i = 0; i < at; i++)
+			if (copy[i] == '\n')
+			{
+				line++;
+				bol = i + 1;
+			}
+		free(copy);
+		FAIL(ctx, "%sInvalid JSON: nesting deeper than %d levels at line %d, column %d (position %d)",
+			 what, RG_JSON_MAX_NESTING, line, (int) (at - bol + 1), (int) (at + 1));
 		return NULL;
 	}
 	doc = json_loadb(copy, len, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &jerr);
@@ -1376,6 +1455,7 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 	json_t	   *doc;
 	rg_buf		buf;
 	int			i;
+	bool		too_deep = false;
 
 	rg_error_clear(err);
 	memset(&ctx, 0, sizeof(ctx));
@@ -1448,9 +1528,13 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 	if (normalize && ctx.owned == NULL)
 		ctx.owned = json_array();
 	if (normalize &&
-		(ctx.owned == NULL || !rg_avro_normalize(arena, model->pub.root, ctx.owned)))
+		(ctx.owned == NULL ||
+		 !rg_avro_normalize(arena, model->pub.root, ctx.owned, &too_deep)))
 	{
-		OOM(&ctx);
+		if (ctx.owned != NULL && too_deep)
+			FAIL(&ctx, "Schema nesting is too deep for the stack");
+		else
+			OOM(&ctx);
 		goto fail;
 	}
 
@@ -1458,8 +1542,11 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 	rg_avro_write(&buf, model->pub.root, true);
 	if (buf.oom || buf.data == NULL)
 	{
+		if (buf.too_deep)
+			FAIL(&ctx, "Schema nesting is too deep for the stack");
+		else
+			OOM(&ctx);
 		rg_buf_free(&buf);
-		OOM(&ctx);
 		goto fail;
 	}
 	schema->canonical = rg_arena_strndup(arena, buf.data, buf.len);

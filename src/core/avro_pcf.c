@@ -33,6 +33,7 @@ typedef struct pcf_ctx
 	const rg_avro_schema **seen;
 	int			n_seen;
 	int			cap_seen;
+	int			depth;			/* of pcf_schema calls */
 } pcf_ctx;
 
 static bool
@@ -82,6 +83,14 @@ pcf_schema(pcf_ctx *c, const rg_avro_schema *s)
 {
 	int			i;
 
+	if (c->buf->oom)
+		return;
+	if (rg_too_deep(c->depth))
+	{
+		rg_buf_set_too_deep(c->buf);
+		return;
+	}
+	c->depth++;
 	switch (s->type)
 	{
 		case RG_AVRO_UNION:
@@ -149,6 +158,7 @@ pcf_schema(pcf_ctx *c, const rg_avro_schema *s)
 			pcf_quoted(c, rg_avro_type_name(s->type));
 			break;
 	}
+	c->depth--;
 }
 
 /* The Parsing Canonical Form of an AVRO schema, malloc'd. */
@@ -172,8 +182,12 @@ rg_avro_canonical_form(const rg_schema *schema, rg_error *err)
 	free(c.seen);
 	if (buf.oom || buf.data == NULL)
 	{
+		if (buf.too_deep)
+			rg_error_set(err, RG_ERR_INVALID_SCHEMA,
+						 "Schema nesting is too deep for the stack");
+		else
+			rg_error_set(err, RG_ERR_NOMEM, "out of memory");
 		rg_buf_free(&buf);
-		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	return buf.data;

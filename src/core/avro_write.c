@@ -188,10 +188,28 @@ rg_json_write_double(rg_buf *buf, double d)
 	rg_buf_puts(buf, out);
 }
 
-/* Write any JSON value compactly, object keys in their stored order. */
+static void write_value(rg_buf *buf, const json_t *value, int depth);
+
+/*
+ * Write any JSON value compactly, object keys in their stored order.  A
+ * value too deep to walk sets buf->too_deep (the input scan keeps parsed
+ * values well within the limit, so only the stack-depth hook can stop it).
+ */
 void
 rg_json_write_value(rg_buf *buf, const json_t *value)
 {
+	write_value(buf, value, 0);
+}
+
+/* rg_json_write_value at a depth */
+static void
+write_value(rg_buf *buf, const json_t *value, int depth)
+{
+	if (rg_too_deep(depth))
+	{
+		rg_buf_set_too_deep(buf);
+		return;
+	}
 	switch (json_typeof(value))
 	{
 		case JSON_OBJECT:
@@ -208,7 +226,7 @@ rg_json_write_value(rg_buf *buf, const json_t *value)
 					first = false;
 					rg_json_write_string(buf, key);
 					rg_buf_putc(buf, ':');
-					rg_json_write_value(buf, v);
+					write_value(buf, v, depth + 1);
 				}
 				rg_buf_putc(buf, '}');
 				break;
@@ -222,7 +240,7 @@ rg_json_write_value(rg_buf *buf, const json_t *value)
 				{
 					if (i > 0)
 						rg_buf_putc(buf, ',');
-					rg_json_write_value(buf, json_array_get(value, i));
+					write_value(buf, json_array_get(value, i), depth + 1);
 				}
 				rg_buf_putc(buf, ']');
 				break;
@@ -325,6 +343,7 @@ typedef struct write_ctx
 	bool		refs_as_names;
 	const char *space;			/* Names.space(): the enclosing namespace */
 	ptr_set		seen;
+	int			depth;			/* of write_schema calls */
 } write_ctx;
 
 static void write_schema(write_ctx *w, const rg_avro_schema *s);
@@ -518,6 +537,14 @@ write_schema(write_ctx *w, const rg_avro_schema *s)
 {
 	int			i;
 
+	if (w->buf->oom)
+		return;
+	if (rg_too_deep(w->depth))
+	{
+		rg_buf_set_too_deep(w->buf);
+		return;
+	}
+	w->depth++;
 	switch (s->type)
 	{
 		case RG_AVRO_RECORD:
@@ -556,6 +583,7 @@ write_schema(write_ctx *w, const rg_avro_schema *s)
 			}
 			break;
 	}
+	w->depth--;
 }
 
 void
@@ -596,7 +624,9 @@ typedef struct norm_ctx
 	rg_arena   *arena;
 	json_t	   *owned;
 	ptr_set		seen;
-	bool		oom;
+	bool		oom;			/* out of memory, or too deep to walk */
+	bool		too_deep;		/* rg_too_deep stopped the walk */
+	int			depth;			/* of norm_schema calls */
 } norm_ctx;
 
 static int
@@ -813,8 +843,13 @@ latin1_string(const json_t *v)
  * genJson: a new JSON value (new reference).
  */
 static json_t *
-norm_default(const json_t *v, const rg_avro_schema *s)
+norm_default(norm_ctx *n, const json_t *v, const rg_avro_schema *s, int depth)
 {
+	if (rg_too_deep(depth))
+	{
+		n->too_deep = true;
+		return NULL;
+	}
 	if (s && s->type == RG_AVRO_UNION)
 		s = s->n_branches ? s->branches[0] : NULL;
 	switch (json_typeof(v))
@@ -842,7 +877,7 @@ norm_default(const json_t *v, const rg_avro_schema *s)
 				{
 					const rg_avro_schema *is = s && s->type == RG_AVRO_ARRAY ? s->items : NULL;
 
-					if (json_array_append_new(a, norm_default(json_array_get(v, i), is)) != 0)
+					if (json_array_append_new(a, norm_default(n, json_array_get(v, i), is, depth + 1)) != 0)
 					{
 						json_decref(a);
 						return NULL;
@@ -867,7 +902,7 @@ norm_default(const json_t *v, const rg_avro_schema *s)
 						for (i = 0; i < s->n_fields; i++)
 							if (strcmp(s->fields[i].name, key) == 0)
 								es = s->fields[i].type;
-					if (o == NULL || json_object_set_new(o, key, norm_default(e, es)) != 0)
+					if (o == NULL || json_object_set_new(o, key, norm_default(n, e, es, depth + 1)) != 0)
 					{
 						json_decref(o);
 						return NULL;
@@ -928,7 +963,7 @@ norm_field(norm_ctx *n, rg_avro_field *f, const char *space)
 	norm_props(f->props, f->n_props, NULL);
 	if (f->default_value)
 	{
-		json_t	   *d = norm_default(f->default_value, f->type);
+		json_t	   *d = norm_default(n, f->default_value, f->type, 0);
 
 		if (d == NULL || json_array_append_new(n->owned, d) != 0)
 		{
@@ -946,13 +981,23 @@ norm_schema(norm_ctx *n, rg_avro_schema *s, const char *space)
 
 	if (n->oom)
 		return;
+	if (rg_too_deep(n->depth))
+	{
+		n->oom = true;
+		n->too_deep = true;
+		return;
+	}
+	n->depth++;
 	switch (s->type)
 	{
 		case RG_AVRO_RECORD:
 		case RG_AVRO_ENUM:
 		case RG_AVRO_FIXED:
 			if (s->is_reference || ptr_set_has(&n->seen, s))
+			{
+				n->depth--;
 				return;
+			}
 			ptr_set_add(&n->seen, s);
 			sort_unique(s->aliases, &s->n_aliases);
 			norm_rehome(n, s, space);
@@ -975,12 +1020,14 @@ norm_schema(norm_ctx *n, rg_avro_schema *s, const char *space)
 			norm_props(s->props, s->n_props, s);
 			break;
 	}
+	n->depth--;
 	if (n->seen.oom)
 		n->oom = true;
 }
 
 bool
-rg_avro_normalize(rg_arena *arena, rg_avro_schema *root, json_t *owned)
+rg_avro_normalize(rg_arena *arena, rg_avro_schema *root, json_t *owned,
+				  bool *too_deep)
 {
 	norm_ctx	n;
 
@@ -989,5 +1036,6 @@ rg_avro_normalize(rg_arena *arena, rg_avro_schema *root, json_t *owned)
 	n.owned = owned;
 	norm_schema(&n, root, NULL);
 	free(n.seen.slots);
-	return !n.oom;
+	*too_deep = n.too_deep;
+	return !n.oom && !n.too_deep;
 }

@@ -131,6 +131,15 @@ extern const char *rg_avro_type_name(rg_avro_type type);
 /* deepest schema nesting the parser accepts */
 #define RG_AVRO_MAX_DEPTH 256
 
+/*
+ * Deepest JSON nesting accepted, checked by a scan before jansson parses
+ * (jansson 2.14's own limit is 2048 levels).  It is Jackson's default
+ * (StreamReadConstraints.maxNestingDepth, 1000), which Confluent's Avro
+ * parsing inherits, and leaves room for RG_AVRO_MAX_DEPTH schema levels
+ * (a record level takes three: object, fields array, field object).
+ */
+#define RG_JSON_MAX_NESTING 1000
+
 /* Jackson-style compact JSON output of a string, a double, any value */
 extern void rg_json_write_string(rg_buf *buf, const char *s);
 extern void rg_json_write_double(rg_buf *buf, double d);
@@ -148,9 +157,11 @@ extern void rg_avro_write(rg_buf *buf, const rg_avro_schema *schema,
  * Confluent's normalize=true as an in-place transform of a freshly parsed
  * model (types from references are left alone).  New JSON values it
  * creates are appended to owned (an array the schema releases at free).
+ * false on out of memory, or with *too_deep set when rg_too_deep stopped
+ * it.
  */
 extern bool rg_avro_normalize(rg_arena *arena, rg_avro_schema *root,
-							  json_t *owned);
+							  json_t *owned, bool *too_deep);
 
 /* Release the JSON values an AVRO model holds (rg_schema_free calls it). */
 extern void rg_avro_model_release(void *model);

@@ -12,6 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+rg_stack_check_fn rg_stack_check_hook = NULL;
+
+/* See rg_common.h */
+bool
+rg_too_deep(int depth)
+{
+	if (depth > RG_MAX_RECURSION)
+		return true;
+	return rg_stack_check_hook != NULL && rg_stack_check_hook();
+}
+
 void
 rg_error_set(rg_error *err, rg_errcode code, const char *fmt,...)
 {
@@ -108,6 +119,15 @@ rg_buf_init(rg_buf *buf)
 	buf->len = 0;
 	buf->cap = 0;
 	buf->oom = false;
+	buf->too_deep = false;
+}
+
+/* See rg_common.h */
+void
+rg_buf_set_too_deep(rg_buf *buf)
+{
+	buf->oom = true;
+	buf->too_deep = true;
 }
 
 void

@@ -39,6 +39,28 @@ extern void rg_error_set(rg_error *err, rg_errcode code, const char *fmt,...)
 			__attribute__((format(printf, 3, 4)));
 extern void rg_error_clear(rg_error *err);
 
+/*
+ * Recursion guard.  Every recursive routine of the core passes its depth
+ * (0 at the top) to rg_too_deep() before it goes one level down, and when
+ * that says stop it fails cleanly with an error value, never a longjmp:
+ *	- past RG_MAX_RECURSION levels, whatever the stack (a fixed counter, so
+ *	  unit tests and fuzzers see the same limit as the server);
+ *	- or when rg_stack_check_hook says the C stack is nearly used up.  The
+ *	  PostgreSQL glue sets it from _PG_init to a wrapper of
+ *	  stack_is_too_deep(), so max_stack_depth holds in the core too; NULL
+ *	  (the default) leaves the counter alone in charge.
+ * The input limits (RG_PROTO_MAX_NESTING, RG_JSON_MAX_NESTING) keep every
+ * legitimate schema well below RG_MAX_RECURSION.
+ */
+#define RG_MAX_RECURSION 1000
+
+typedef bool (*rg_stack_check_fn) (void);
+
+extern rg_stack_check_fn rg_stack_check_hook;
+
+/* Must a recursive routine at this depth stop? */
+extern bool rg_too_deep(int depth);
+
 /* A growable list of strings whose storage lives in an arena. */
 typedef struct rg_strlist
 {
@@ -54,13 +76,18 @@ extern bool rg_strlist_push(rg_strlist *list, const char *s);
 extern bool rg_strlist_pushf(rg_strlist *list, const char *fmt,...)
 			__attribute__((format(printf, 2, 3)));
 
-/* A growable byte buffer on malloc, for building output text. */
+/*
+ * A growable byte buffer on malloc, for building output text.  A writer
+ * stopped by rg_too_deep sets too_deep and oom (so that appends stop and
+ * every oom check sees the failure).
+ */
 typedef struct rg_buf
 {
 	char	   *data;
 	size_t		len;
 	size_t		cap;
 	bool		oom;
+	bool		too_deep;
 } rg_buf;
 
 extern void rg_buf_init(rg_buf *buf);
@@ -70,5 +97,7 @@ extern void rg_buf_puts(rg_buf *buf, const char *s);
 extern void rg_buf_putc(rg_buf *buf, char c);
 extern void rg_buf_printf(rg_buf *buf, const char *fmt,...)
 			__attribute__((format(printf, 2, 3)));
+/* Mark buf as abandoned by a writer that went too deep. */
+extern void rg_buf_set_too_deep(rg_buf *buf);
 
 #endif							/* RG_COMMON_H */

@@ -42,6 +42,11 @@ PG_FUNCTION_INFO_V1(registry_effective_normalize);
 void
 _PG_init(void)
 {
+	/*
+	 * The core's recursive routines stop cleanly where PostgreSQL's own
+	 * parsers would raise "stack depth limit exceeded" (max_stack_depth).
+	 */
+	rg_stack_check_hook = stack_is_too_deep;
 	if (IsBinaryUpgrade)
 		return;
 	DefineCustomBoolVariable("registry.force_mode",

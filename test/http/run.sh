@@ -651,6 +651,64 @@ refused "register with invalid UTF-8 in a reference name" 400 \
 	"$(printf '{"schema":%s,"references":[{"name":"R1\xff","subject":"%s","version":1}]}' "$REFSCHEMA" "$S1")"
 
 ##############################################################################
+# 3b. Hostile nesting: 422 42201, fast, and no worker dies
+##############################################################################
+echo "# 3b. hostile nesting"
+SN="$RUN-nest"
+req POST "/subjects/$SN/versions" '{"schema":"syntax = \"proto3\"; message M0 { int32 a = 1; }","schemaType":"PROTOBUF"}'
+expect "a PROTOBUF subject to check against" 200 '.id | type == "number"'
+NEST_LOG=${CLUSTER_DATA:+$(dirname "$CLUSTER_DATA")/server.log}
+NEST_LOG_SIZE=0
+[ -n "$NEST_LOG" ] && [ -r "$NEST_LOG" ] && NEST_LOG_SIZE=$(stat -c %s "$NEST_LOG")
+NEST_PIDS=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+NEST_BEFORE=$(snapshot)
+# message M0 { message M1 { ... } }: 20,000 deep, about 320 KB; 20,000 nested Avro arrays
+python3 -c 'import json, sys
+n = 20000
+print(json.dumps({"schemaType": "PROTOBUF", "schema": "syntax = \"proto3\";\n"
+	+ "".join("message M%d { " % i for i in range(n)) + "} " * n}))' >"$TMP/deep_proto.json"
+python3 -c 'import json
+n = 20000
+print(json.dumps({"schema": "{\"type\":\"array\",\"items\":" * n + "\"int\"" + "}" * n}))' >"$TMP/deep_avro.json"
+t0=$(date +%s%N)
+req POST "/subjects/$SN/versions" "@$TMP/deep_proto.json"
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_error "register a PROTOBUF schema 20,000 messages deep ($(stat -c %s "$TMP/deep_proto.json") bytes) -> 42201" 422 42201
+check "  ... refused in ${ms} ms (limit 2000 ms)" $([ $ms -lt 2000 ] && echo 0 || echo 1) "took ${ms} ms"
+printf '%s' "$BODY" | grep -q 'Nesting is deeper than 100 levels'
+check "  ... the message names the limit" $? "$(short "$BODY")"
+req POST "/compatibility/subjects/$SN/versions/latest" "@$TMP/deep_proto.json"
+expect_error "compatibility of a PROTOBUF schema 20,000 messages deep -> 42201" 422 42201
+req POST "/subjects/$SN" "@$TMP/deep_proto.json"
+expect_4xx "lookup of a PROTOBUF schema 20,000 messages deep"
+t0=$(date +%s%N)
+req POST "/subjects/$SN-avro/versions" "@$TMP/deep_avro.json"
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_error "register an AVRO schema 20,000 arrays deep -> 42201" 422 42201
+check "  ... refused in ${ms} ms (limit 2000 ms)" $([ $ms -lt 2000 ] && echo 0 || echo 1) "took ${ms} ms"
+printf '%s' "$BODY" | grep -q 'nesting deeper than 1000 levels'
+check "  ... the message names the limit" $? "$(short "$BODY")"
+req POST "/compatibility/subjects/$SN/versions/latest" "@$TMP/deep_avro.json"
+expect_error "compatibility of an AVRO schema 20,000 arrays deep -> 42201" 422 42201
+req GET /
+expect "the server is still up after the deep schemas" 200 '. == {}'
+NEST_PIDS_AFTER=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+check "the same HTTP workers are serving ($(echo $NEST_PIDS))" \
+	$([ -n "$NEST_PIDS" ] && [ "$NEST_PIDS" = "$NEST_PIDS_AFTER" ] && echo 0 || echo 1) \
+	"before: $(echo $NEST_PIDS); after: $(echo $NEST_PIDS_AFTER)"
+if [ -n "$NEST_LOG" ] && [ -r "$NEST_LOG" ]; then
+	tail -c +$((NEST_LOG_SIZE + 1)) "$NEST_LOG" >"$TMP/nest.log"
+	! grep -qE 'terminated by signal|server process .* was terminated|all server processes terminated|database system was interrupted' "$TMP/nest.log"
+	check "the postmaster log shows no crash or restart" $? "$(grep -E 'terminated|interrupted' "$TMP/nest.log" | head -3 | tr '\n' ' ')"
+else
+	fail "the postmaster log shows no crash or restart" "no server log at ${NEST_LOG:-(CLUSTER_DATA not set)}"
+fi
+NEST_AFTER=$(snapshot)
+same_rows "the deep schemas stored nothing" "$NEST_BEFORE" "$NEST_AFTER"
+req DELETE "/subjects/$SN"
+req DELETE "/subjects/$SN?permanent=true"
+
+##############################################################################
 # 4. A worker killed with SIGKILL: crash recovery, the API comes back
 ##############################################################################
 echo "# 4. SIGKILL of a worker"

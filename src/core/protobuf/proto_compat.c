@@ -1141,7 +1141,7 @@ compare_message(pd_checker *c, pd_ctx *ctx,
 
 	if (c->failure || c->oom)
 		return;
-	if (++c->depth > PD_MAX_DEPTH)
+	if (++c->depth > PD_MAX_DEPTH || rg_too_deep(c->depth))
 	{
 		c->failure = "schema nested too deeply";
 		c->depth--;

@@ -13,7 +13,7 @@
 #include "rg_protobuf.h"
 
 /* deeper nesting than this is reported instead of risking the C stack */
-#define PD_MAX_DEPTH 1000
+#define PD_MAX_DEPTH RG_MAX_RECURSION
 
 typedef Google__Protobuf__FileDescriptorProto pc_file;
 typedef Google__Protobuf__DescriptorProto pc_msg;

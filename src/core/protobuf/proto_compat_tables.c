@@ -395,7 +395,7 @@ collect_types(pd_checker *c, pd_side *s, const pd_file *f, const char *scope,
 {
 	size_t		i;
 
-	if (depth > PD_MAX_DEPTH)
+	if (depth > PD_MAX_DEPTH || rg_too_deep(depth))
 	{
 		c->failure = "schema nested too deeply";
 		return false;
@@ -572,7 +572,7 @@ rg_pd_file_same(pd_checker *c, const pd_file *of, const pd_file *uf, int depth)
 	bool		same;
 	size_t		i;
 
-	if (of->is_main || uf->is_main || depth > 64)
+	if (of->is_main || uf->is_main || depth > 64 || rg_too_deep(depth))
 		return false;
 	memo = &c->same_memo[of->index * c->upd.n_files + uf->index];
 	if (*memo)

@@ -24,14 +24,21 @@ typedef struct proto_model
 } proto_model;
 
 /*
+ * The error of a walk over a parsed schema stopped by rg_too_deep (which
+ * the text pre-scan makes unreachable but for the stack-depth hook).
+ */
+#define RG_PROTO_TOO_DEEP "Schema nesting is too deep to process."
+
+/*
  * Render the stored .proto text of a file from its parse (raw) and its
  * linked form (linked: same declarations in the same order, names fully
  * qualified).  normalize applies Confluent's normalize=true.  Returns a
- * malloc'd NUL-terminated string (length in *len), NULL on out of memory.
+ * malloc'd NUL-terminated string (length in *len); NULL with err set on
+ * out of memory or nesting too deep to render.
  */
 extern char *rg_proto_render(const Google__Protobuf__FileDescriptorProto *raw,
 							 const Google__Protobuf__FileDescriptorProto *linked,
-							 bool normalize, size_t *len);
+							 bool normalize, size_t *len, rg_error *err);
 
 /*
  * Does a message count for message indexes?  Map entries and proto2

@@ -76,21 +76,24 @@ rg_protobuf_serialized(const rg_schema *s, size_t *len)
  * declarations) would otherwise serialize differently; clients that count
  * nested messages in the serialized descriptor see Confluent's order.
  */
-static void
-order_nested_types(Google__Protobuf__DescriptorProto *m)
+static bool
+order_nested_types(Google__Protobuf__DescriptorProto *m, int depth)
 {
 	size_t		n = m->n_nested_type;
 	size_t		i;
 	size_t		k = 0;
 	Google__Protobuf__DescriptorProto **tmp;
 
+	if (rg_too_deep(depth))
+		return false;
 	for (i = 0; i < n; i++)
-		order_nested_types(m->nested_type[i]);
+		if (!order_nested_types(m->nested_type[i], depth + 1))
+			return false;
 	if (n < 2)
-		return;
+		return true;
 	tmp = malloc(sizeof(*tmp) * n);
 	if (tmp == NULL)
-		return;					/* leave the order as parsed */
+		return true;			/* leave the order as parsed */
 	for (i = 0; i < n; i++)
 		if (!(m->nested_type[i]->options && m->nested_type[i]->options->has_map_entry &&
 			  m->nested_type[i]->options->map_entry))
@@ -101,35 +104,49 @@ order_nested_types(Google__Protobuf__DescriptorProto *m)
 			tmp[k++] = m->nested_type[i];
 	memcpy(m->nested_type, tmp, sizeof(*tmp) * n);
 	free(tmp);
+	return true;
 }
 
 /*
  * The main file as format=serialized gives it: packed from a copy whose
  * nested types are in a canonical order (the model itself is left as the
- * renderer and the index functions expect it).
+ * renderer and the index functions expect it).  false with err set on
+ * failure.
  */
 static bool
 serialize_main_file(const Google__Protobuf__FileDescriptorProto *file,
-					unsigned char **out, size_t *out_len)
+					unsigned char **out, size_t *out_len, rg_error *err)
 {
 	size_t		len = protobuf_c_message_get_packed_size((const ProtobufCMessage *) file);
 	unsigned char *buf = malloc(len ? len : 1);
 	Google__Protobuf__FileDescriptorProto *copy;
 	size_t		i;
+	bool		ordered = true;
 
 	if (buf == NULL)
+	{
+		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
 		return false;
+	}
 	protobuf_c_message_pack((const ProtobufCMessage *) file, buf);
 	copy = google__protobuf__file_descriptor_proto__unpack(NULL, len, buf);
 	if (copy == NULL)
 	{
 		free(buf);
+		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
 		return false;
 	}
-	for (i = 0; i < copy->n_message_type; i++)
-		order_nested_types(copy->message_type[i]);
-	protobuf_c_message_pack((const ProtobufCMessage *) copy, buf);
+	for (i = 0; i < copy->n_message_type && ordered; i++)
+		ordered = order_nested_types(copy->message_type[i], 0);
+	if (ordered)
+		protobuf_c_message_pack((const ProtobufCMessage *) copy, buf);
 	google__protobuf__file_descriptor_proto__free_unpacked(copy, NULL);
+	if (!ordered)
+	{
+		free(buf);
+		rg_error_set(err, RG_ERR_INVALID_SCHEMA, RG_PROTO_TOO_DEEP);
+		return false;
+	}
 	*out = buf;
 	*out_len = len;
 	return true;
@@ -204,12 +221,12 @@ rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
 	model->pub.file = main_file;
 
 	if (!serialize_main_file(main_file, &model->pub.serialized,
-							 &model->pub.serialized_len))
-		goto oom;
+							 &model->pub.serialized_len, err))
+		goto fail;
 
-	canon = rg_proto_render(model->raw, main_file, normalize, &canon_len);
+	canon = rg_proto_render(model->raw, main_file, normalize, &canon_len, err);
 	if (canon == NULL)
-		goto oom;
+		goto fail;
 	schema->canonical = rg_arena_strndup(arena, canon, canon_len);
 	free(canon);
 	if (schema->canonical == NULL)

@@ -42,6 +42,7 @@ typedef struct render_ctx
 	rg_buf		out;
 	bool		normalize;
 	bool		proto3;
+	bool		too_deep;		/* rg_too_deep stopped the walk */
 } render_ctx;
 
 /* a list of strings on malloc, for sorting rendered pieces */
@@ -877,6 +878,14 @@ render_message_body(render_ctx *ctx, const FileProto *rawfile,
 	bool		section;
 	size_t		n_real_oneofs = 0;
 
+	/* depth is the indent, one level per nested message, group or extend */
+	if (rg_too_deep(depth))
+	{
+		ctx->too_deep = true;
+		ctx->out.oom = true;
+		return;
+	}
+
 	/* reserved */
 	starts = calloc(raw->n_reserved_range + 1, sizeof(long long));
 	ends = calloc(raw->n_reserved_range + 1, sizeof(long long));
@@ -1188,7 +1197,7 @@ render_imports(render_ctx *ctx, const FileProto *raw)
 /* See proto_internal.h */
 char *
 rg_proto_render(const FileProto *raw, const FileProto *linked, bool normalize,
-				size_t *len)
+				size_t *len, rg_error *err)
 {
 	render_ctx	ctx;
 	size_t		i;
@@ -1254,9 +1263,15 @@ rg_proto_render(const FileProto *raw, const FileProto *linked, bool normalize,
 	if (ctx.out.oom)
 	{
 		rg_buf_free(&ctx.out);
+		if (ctx.too_deep)
+			rg_error_set(err, RG_ERR_INVALID_SCHEMA, RG_PROTO_TOO_DEEP);
+		else
+			rg_error_set(err, RG_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	*len = ctx.out.len;
 	s = buf_take(&ctx.out);
+	if (s == NULL)
+		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
 	return s;
 }

@@ -20,6 +20,11 @@
  *-------------------------------------------------------------------------
  */
 #include "protoc_shim.h"
+#include "proto_scan.h"
+extern "C"
+{
+#include "../rg_common.h"
+}
 
 #include <cstdio>
 #include <cstdlib>
@@ -303,16 +308,141 @@ as_descriptor(const char *text, size_t len, pb::FileDescriptorProto *out)
 	return true;
 }
 
-/* Post-order over imports: every file after the files it imports */
-void
+/*
+ * Is the .proto text (or base64) of file `name` (the main file when NULL)
+ * shallow enough for libprotoc?  Otherwise *error says where it is not,
+ * in the collector's "file:line:column: message" form.
+ */
+bool
+text_nesting_ok(const char *name, const char *text, size_t len,
+				std::string *error)
+{
+	int			line;
+	int			column;
+
+	if (rg_proto_nesting_ok(text, len, true, RG_PROTO_MAX_NESTING, &line, &column))
+		return true;
+	*error = (name != nullptr ? std::string(name) + ":" : std::string()) +
+		std::to_string(line) + ":" + std::to_string(column) +
+		": Nesting is deeper than " + std::to_string(RG_PROTO_MAX_NESTING) +
+		" levels (braces, brackets, parentheses and angle brackets together).";
+	return false;
+}
+
+/*
+ * Are the aggregate option values of a descriptor (text-format text the
+ * pool parses when it interprets options) shallow enough, and the
+ * descriptor itself?  A walk over every message set in m.
+ */
+bool
+descriptor_nesting_ok(const pb::Message &m, int depth, std::string *error)
+{
+	const pb::Reflection *r = m.GetReflection();
+	std::vector<const pb::FieldDescriptor *> fields;
+
+	if (depth > RG_PROTO_MAX_NESTING || rg_too_deep(depth))
+	{
+		*error = "The descriptor nests deeper than " +
+			std::to_string(RG_PROTO_MAX_NESTING) + " levels.";
+		return false;
+	}
+	if (m.GetDescriptor() == pb::UninterpretedOption::descriptor())
+	{
+		const pb::UninterpretedOption &o =
+			static_cast<const pb::UninterpretedOption &>(m);
+		int			line;
+		int			column;
+
+		if (o.has_aggregate_value() &&
+			!rg_proto_nesting_ok(o.aggregate_value().data(), o.aggregate_value().size(),
+								 false, RG_PROTO_MAX_NESTING, &line, &column))
+		{
+			*error = "An option value nests deeper than " +
+				std::to_string(RG_PROTO_MAX_NESTING) + " levels.";
+			return false;
+		}
+	}
+	r->ListFields(m, &fields);
+	for (const pb::FieldDescriptor *f : fields)
+	{
+		/* message_type() is out of line: the inline type() would pull in a
+		 * call_once that the C-linked fuzz build cannot resolve under UBSan */
+		if (f->message_type() == nullptr)
+			continue;
+		if (!f->is_repeated())
+		{
+			if (!descriptor_nesting_ok(r->GetMessage(m, f), depth + 1, error))
+				return false;
+			continue;
+		}
+		for (int i = 0; i < r->FieldSize(m, f); i++)
+			if (!descriptor_nesting_ok(r->GetRepeatedMessage(m, f, i), depth + 1, error))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * The pool's view of the source tree, one lookup per file it builds.  The
+ * pool builds a file's imports recursively, from inside these lookups, so
+ * this is where a chain of imports too long for the stack is stopped (the
+ * import then fails, and so does the build).
+ */
+class StackGuardDatabase : public pb::DescriptorDatabase
+{
+public:
+	pb::DescriptorDatabase *inner;
+	bool		exhausted = false;
+
+	explicit StackGuardDatabase(pb::DescriptorDatabase *db) : inner(db)
+	{
+	}
+
+	bool		FindFileByName(const std::string &filename,
+							   pb::FileDescriptorProto *output) override
+	{
+		if (rg_too_deep(0))
+		{
+			exhausted = true;
+			return false;
+		}
+		return inner->FindFileByName(filename, output);
+	}
+
+	bool		FindFileContainingSymbol(const std::string &symbol,
+										 pb::FileDescriptorProto *output) override
+	{
+		return inner->FindFileContainingSymbol(symbol, output);
+	}
+
+	bool		FindFileContainingExtension(const std::string &containing_type,
+											int field_number,
+											pb::FileDescriptorProto *output) override
+	{
+		return inner->FindFileContainingExtension(containing_type, field_number,
+												  output);
+	}
+};
+
+const char imports_too_deep[] = "Imports nest too deeply for the stack.";
+
+/*
+ * Post-order over imports: every file after the files it imports; false
+ * when the chain of imports is too long to walk.
+ */
+bool
 collect(const pb::FileDescriptor *file, std::set<const pb::FileDescriptor *> *seen,
-		std::vector<const pb::FileDescriptor *> *order)
+		std::vector<const pb::FileDescriptor *> *order, int depth)
 {
 	if (!seen->insert(file).second)
-		return;
+		return true;
+	if (rg_too_deep(depth))
+		return false;
 	for (int i = 0; i < file->dependency_count(); i++)
-		collect(file->dependency(i), seen, order);
+		if (!collect(file->dependency(i), seen, order, depth + 1))
+			return false;
 	order->push_back(file);
+	return true;
 }
 
 unsigned char *
@@ -358,11 +488,32 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 	Collector errors;
 	pb::FileDescriptorProto main_descriptor;
 	bool		main_is_descriptor;
+	std::string nesting_error;
+
+	/* every text is bounded before libprotoc parses any of it */
+	if (!text_nesting_ok(nullptr, text, len, &nesting_error))
+	{
+		set_error(result, nesting_error);
+		return false;
+	}
+	for (int i = 0; i < n_refs; i++)
+		if (refs[i].text != nullptr &&
+			!text_nesting_ok(refs[i].name ? refs[i].name : "", refs[i].text,
+							 refs[i].len, &nesting_error))
+		{
+			set_error(result, nesting_error);
+			return false;
+		}
 
 	main_is_descriptor = as_descriptor(text, len, &main_descriptor);
 	if (main_is_descriptor && depth > 0)
 	{
 		set_error(result, "invalid protobuf descriptor");
+		return false;
+	}
+	if (main_is_descriptor && !descriptor_nesting_ok(main_descriptor, 0, &nesting_error))
+	{
+		set_error(result, nesting_error);
 		return false;
 	}
 
@@ -377,6 +528,11 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 			continue;
 		if (as_descriptor(refs[i].text, refs[i].len, &d))
 		{
+			if (!descriptor_nesting_ok(d, 0, &nesting_error))
+			{
+				set_error(result, name + ": " + nesting_error);
+				return false;
+			}
 			d.set_name(name);
 			fallback.descriptors[name] = d;
 			tree.files.erase(name);
@@ -400,14 +556,15 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 		tree.files.erase(RG_PROTOC_MAIN_NAME);
 
 		pb::compiler::SourceTreeDescriptorDatabase db(&tree, &fallback);
+		StackGuardDatabase guarded(&db);
 
 		db.RecordErrorsTo(&errors);
-		pb::DescriptorPool pool(&db, db.GetValidationErrorCollector());
+		pb::DescriptorPool pool(&guarded, db.GetValidationErrorCollector());
 		const pb::FileDescriptor *fd = pool.FindFileByName(RG_PROTOC_MAIN_NAME);
 
-		if (fd == nullptr)
+		if (fd == nullptr || guarded.exhausted)
 		{
-			set_error(result, errors.joined());
+			set_error(result, guarded.exhausted ? imports_too_deep : errors.joined());
 			return false;
 		}
 		std::string rendition = fd->DebugString();
@@ -419,14 +576,15 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 	tree.files[RG_PROTOC_MAIN_NAME] = std::string(text, len);
 
 	pb::compiler::SourceTreeDescriptorDatabase db(&tree, &fallback);
+	StackGuardDatabase guarded(&db);
 
 	db.RecordErrorsTo(&errors);
-	pb::DescriptorPool pool(&db, db.GetValidationErrorCollector());
+	pb::DescriptorPool pool(&guarded, db.GetValidationErrorCollector());
 	const pb::FileDescriptor *fd = pool.FindFileByName(RG_PROTOC_MAIN_NAME);
 
-	if (fd == nullptr || !errors.errors.empty())
+	if (fd == nullptr || !errors.errors.empty() || guarded.exhausted)
 	{
-		set_error(result, errors.joined());
+		set_error(result, guarded.exhausted ? imports_too_deep : errors.joined());
 		return false;
 	}
 
@@ -444,7 +602,11 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 	std::set<const pb::FileDescriptor *> seen;
 	std::vector<const pb::FileDescriptor *> order;
 
-	collect(fd, &seen, &order);
+	if (!collect(fd, &seen, &order, 0))
+	{
+		set_error(result, imports_too_deep);
+		return false;
+	}
 	for (const pb::FileDescriptor *f : order)
 		f->CopyTo(set.add_file());
 
