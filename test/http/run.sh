@@ -484,6 +484,10 @@ BEFORE=$(snapshot)
 
 req POST "/subjects/$SB/versions" '{"schema": "x"'
 expect_error "invalid JSON (truncated) -> 400" 400 400
+req POST "/subjects/$SB%00tail/versions" "{\"schema\":$A3}"
+expect_error "a percent-decoded NUL in the subject -> 42208 (not a cut-short subject)" 422 42208
+req GET "/subjects?subjectPrefix=a%00"
+expect_error "a percent-decoded NUL in a query parameter -> 400" 400 400
 req POST "/subjects/$SB/versions" "{'schema': 1}"
 expect_error "invalid JSON (single quotes) -> 400" 400 400
 req POST "/subjects/$SB/versions" "{\"schema\":$A3}" -H "Content-Type: text/plain"
