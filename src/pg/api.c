@@ -12,7 +12,6 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -93,7 +92,7 @@ typedef struct Registered
 	char	   *refs;			/* jsonb text, in the caller's context */
 } Registered;
 
-/* What the caller returns, copied out of SPI's memory before SPI_finish. */
+/* What the caller returns, copied into its memory context. */
 static void
 registered(Registered *out, MemoryContext cxt, SubmittedSchema *s, int32 id, int32 version)
 {
@@ -191,8 +190,6 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 				(errcode(ERRCODE_REGISTRY_INVALID_VERSION),
 				 errmsg("invalid version %d", want_version)));
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	catalog_effective_settings(a.context, a.subject, &settings);
 	if (!a.normalize)
 		a.normalize = settings.normalize;
@@ -206,7 +203,6 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 		(!has_id || want_id == existing.schema_id))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
-		SPI_finish();
 		return;
 	}
 
@@ -218,7 +214,6 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 		(!has_id || want_id == existing.schema_id))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
-		SPI_finish();
 		return;
 	}
 
@@ -289,7 +284,6 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 	/* used up by the trigger; never left for another row */
 	(void) registry_take_checked("", "", 0, 0);
 	registered(out, caller_cxt, s, id, version);
-	SPI_finish();
 }
 
 Datum
@@ -343,8 +337,6 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	read_schema_args(fcinfo, &a, false);
 	a.normalize = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	if (!catalog_subject_has_versions(a.context, a.subject, deleted))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
@@ -368,14 +360,13 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	nulls[6] = true;
 	nulls[7] = true;
 	values[8] = BoolGetDatum(found.deleted);
-	/* the tuple must outlive SPI_finish */
+	/* the tuple is formed in the function's own memory context */
 	{
 		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 
 		tuple = heap_form_tuple(desc, values, nulls);
 		MemoryContextSwitchTo(old);
 	}
-	SPI_finish();
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
 }
 
@@ -413,8 +404,6 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	read_schema_args(fcinfo, &a, false);
 	a.normalize = PG_NARGS() > 6 && !PG_ARGISNULL(6) && PG_GETARG_BOOL(6);
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	registry_strlist_init(&messages);
 
 	/* which versions: one named version, or all live ones */
@@ -492,6 +481,5 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 		tuple = heap_form_tuple(desc, values, nulls);
 		MemoryContextSwitchTo(old);
 	}
-	SPI_finish();
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
 }

@@ -1,9 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * catalog.c
- *	  All SQL the registry's C code runs, as SPI plans kept for the life of
- *	  the backend.  Every name is schema-qualified and every value is a
- *	  parameter, so callers' search_path and input cannot change a query.
+ *	  All SQL the registry's C code runs against its tables, as SPI plans
+ *	  kept for the life of the backend.  Every name is schema-qualified and
+ *	  every value is a parameter, so callers' search_path and input cannot
+ *	  change a query.  Each call connects to SPI and finishes before it
+ *	  returns; see catalog.h for where its results live.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,8 +18,41 @@
 #include "utils/jsonb.h"
 
 #include "catalog.h"
+#include "catalog_internal.h"
 #include "registry.h"
 
+/* the columns of a version row (plan_version_by_fp, plan_versions, ...) */
+#define Anum_version_version		1
+#define Anum_version_schema_id		2
+#define Anum_version_deleted		3
+#define Anum_version_fingerprint	4
+
+/* the columns of plan_schema_and_version */
+#define Anum_found_id				1
+#define Anum_found_version			2
+#define Anum_found_deleted			3
+
+/* the columns of plan_get_schema */
+#define Anum_schema_context			1
+#define Anum_schema_id				2
+#define Anum_schema_schema_type		3
+#define Anum_schema_schema			4
+#define Anum_schema_refs			5
+#define Anum_schema_metadata		6
+#define Anum_schema_rule_set		7
+#define Anum_schema_fingerprint		8
+
+/* the columns of plan_effective */
+#define Anum_settings_mode			1
+#define Anum_settings_compatibility	2
+#define Anum_settings_normalize		3
+
+/* the columns of plan_parse_refs */
+#define Anum_ref_name				1
+#define Anum_ref_subject			2
+#define Anum_ref_version			3
+#define Anum_ref_kind				4
+#define Anum_ref_version_kind		5
 
 static CatalogPlan plan_context_exists = {
 	"SELECT 1 FROM registry.contexts WHERE context = $1",
@@ -145,6 +180,29 @@ static CatalogPlan plan_refs_to_json = {
 	3, {TEXTARRAYOID, TEXTARRAYOID, INT4ARRAYOID}
 };
 
+/* --- one catalog call: connection, plans, columns ----------------------- */
+
+/*
+ * Open the SPI connection of one catalog call.  Returns the memory context
+ * that was current, where the call puts what it returns.
+ */
+MemoryContext
+catalog_connect(void)
+{
+	MemoryContext caller = CurrentMemoryContext;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	return caller;
+}
+
+/* Close the connection catalog_connect() opened, freeing SPI's memory. */
+void
+catalog_disconnect(void)
+{
+	SPI_finish();
+}
+
 /*
  * Prepare a plan on first use and keep it for the backend's lifetime, then
  * run it, checking the SPI result code against expected.  Names are
@@ -179,32 +237,22 @@ catalog_run(CatalogPlan *p, Datum *values, const char *nulls, int expected)
 			 SPI_result_code_string(rc), p->sql);
 }
 
-static bytea *
-fingerprint_datum(const uint8 *fp)
+/* The one row a statement that always answers one row (p) has just read. */
+HeapTuple
+catalog_one_row(CatalogPlan *p)
 {
-	bytea	   *b = palloc(VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
-
-	SET_VARSIZE(b, VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
-	memcpy(VARDATA(b), fp, REGISTRY_FINGERPRINT_LEN);
-	return b;
+	if (SPI_processed != 1)
+		elog(ERROR, "\"%s\" returned " UINT64_FORMAT " rows instead of one",
+			 p->sql, SPI_processed);
+	return SPI_tuptable->vals[0];
 }
 
-static void
-copy_fingerprint(Datum d, uint8 *out)
-{
-	bytea	   *b = DatumGetByteaPP(d);
-
-	if (VARSIZE_ANY_EXHDR(b) != REGISTRY_FINGERPRINT_LEN)
-		elog(ERROR, "unexpected fingerprint length %d", (int) VARSIZE_ANY_EXHDR(b));
-	memcpy(out, VARDATA_ANY(b), REGISTRY_FINGERPRINT_LEN);
-}
-
-/* text column of the current SPI row, copied into the caller's context */
-static char *
-get_text(HeapTuple tup, int col, MemoryContext cxt)
+/* A text column of a row of the current result, copied into cxt; NULL for NULL. */
+char *
+catalog_text(HeapTuple tup, int col, MemoryContext cxt)
 {
 	bool		isnull;
-	Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, col, &isnull);
+	Datum		d = catalog_datum(tup, col, &isnull);
 	MemoryContext old;
 	char	   *s;
 
@@ -216,20 +264,76 @@ get_text(HeapTuple tup, int col, MemoryContext cxt)
 	return s;
 }
 
-static Datum
-get_datum(HeapTuple tup, int col, bool *isnull)
+/* A column of a row of the current result. */
+Datum
+catalog_datum(HeapTuple tup, int col, bool *isnull)
 {
 	return SPI_getbinval(tup, SPI_tuptable->tupdesc, col, isnull);
 }
 
-void
-catalog_ensure_context(const char *context)
+/* An integer column of a row of the current result; 0 for NULL. */
+int32
+catalog_int32(HeapTuple tup, int col)
+{
+	bool		isnull;
+	Datum		d = catalog_datum(tup, col, &isnull);
+
+	return isnull ? 0 : DatumGetInt32(d);
+}
+
+/* A boolean column of a row of the current result; false for NULL. */
+bool
+catalog_bool(HeapTuple tup, int col)
+{
+	bool		isnull;
+	Datum		d = catalog_datum(tup, col, &isnull);
+
+	return isnull ? false : DatumGetBool(d);
+}
+
+/* A fingerprint as a bytea parameter. */
+static bytea *
+fingerprint_datum(const uint8 *fp)
+{
+	bytea	   *b = palloc(VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
+
+	SET_VARSIZE(b, VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
+	memcpy(VARDATA(b), fp, REGISTRY_FINGERPRINT_LEN);
+	return b;
+}
+
+/* The fingerprint column col of tup, into out. */
+static void
+copy_fingerprint(HeapTuple tup, int col, uint8 *out)
+{
+	bool		isnull;
+	bytea	   *b = DatumGetByteaPP(catalog_datum(tup, col, &isnull));
+
+	if (VARSIZE_ANY_EXHDR(b) != REGISTRY_FINGERPRINT_LEN)
+		elog(ERROR, "unexpected fingerprint length %d", (int) VARSIZE_ANY_EXHDR(b));
+	memcpy(out, VARDATA_ANY(b), REGISTRY_FINGERPRINT_LEN);
+}
+
+/* --- contexts, subjects, ids ------------------------------------------------ */
+
+/* The context's row, inserted if missing; runs inside a catalog call. */
+static void
+ensure_context(const char *context)
 {
 	Datum		v[1] = {CStringGetTextDatum(context)};
 
 	catalog_run(&plan_context_exists, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		catalog_run(&plan_ensure_context, v, NULL, SPI_OK_INSERT);
+}
+
+/* Make sure the context exists (a schema or subject is about to use it). */
+void
+catalog_ensure_context(const char *context)
+{
+	catalog_connect();
+	ensure_context(context);
+	catalog_disconnect();
 }
 
 /*
@@ -242,63 +346,95 @@ catalog_ensure_context(const char *context)
 int32
 catalog_lock_subject(const char *context, const char *subject)
 {
-	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
-	bool		isnull;
+	Datum		v[2];
+	int32		max_version;
 
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
 	catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 	{
-		catalog_ensure_context(context);
+		ensure_context(context);
 		catalog_run(&plan_insert_subject, v, NULL, SPI_OK_INSERT);
 		catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
 	}
 	if (SPI_processed != 1)
 		elog(ERROR, "could not lock subject \"%s\"", subject);
 	catalog_run(&plan_max_version, v, NULL, SPI_OK_SELECT);
-	return DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
+	max_version = catalog_int32(catalog_one_row(&plan_max_version), Anum_value);
+	catalog_disconnect();
+	return max_version;
 }
 
+/* A new schema id from the context's sequence. */
 int32
 catalog_next_schema_id(const char *context)
 {
-	Datum		v[1] = {CStringGetTextDatum(context)};
-	bool		isnull;
-	Datum		d;
+	Datum		v[1];
+	int32		id;
 
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
 	catalog_run(&plan_next_id, v, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 	{
 		/* a context nothing has used yet */
-		catalog_ensure_context(context);
+		ensure_context(context);
 		catalog_run(&plan_next_id, v, NULL, SPI_OK_SELECT);
 	}
 	if (SPI_processed != 1)
 		elog(ERROR, "context \"%s\" has no id sequence", context);
-	d = get_datum(SPI_tuptable->vals[0], 1, &isnull);
-	return DatumGetInt32(d);
+	id = catalog_int32(SPI_tuptable->vals[0], Anum_value);
+	catalog_disconnect();
+	return id;
 }
 
 /* After an IMPORT with an explicit id, new ids continue above it. */
 void
 catalog_advance_schema_id(const char *context, int32 id)
 {
-	Datum		v[2] = {CStringGetTextDatum(context), Int32GetDatum(id)};
+	Datum		v[2];
 
-	catalog_ensure_context(context);
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = Int32GetDatum(id);
+	ensure_context(context);
 	catalog_run(&plan_advance_id, v, NULL, SPI_OK_SELECT);
+	catalog_disconnect();
 }
 
+/* --- schemas and versions --------------------------------------------------- */
+
+/* A version row of the current result into out. */
 static void
 fill_version(HeapTuple tup, CatalogVersion *out)
 {
-	bool		isnull;
-
-	out->version = DatumGetInt32(get_datum(tup, 1, &isnull));
-	out->schema_id = DatumGetInt32(get_datum(tup, 2, &isnull));
-	out->deleted = DatumGetBool(get_datum(tup, 3, &isnull));
-	copy_fingerprint(get_datum(tup, 4, &isnull), out->fingerprint);
+	out->version = catalog_int32(tup, Anum_version_version);
+	out->schema_id = catalog_int32(tup, Anum_version_schema_id);
+	out->deleted = catalog_bool(tup, Anum_version_deleted);
+	copy_fingerprint(tup, Anum_version_fingerprint, out->fingerprint);
 }
 
+/*
+ * Run a plan that answers at most one version row and fill out from it:
+ * false when it answers none.
+ */
+static bool
+version_call(CatalogPlan *p, Datum *v, CatalogVersion *out)
+{
+	bool		found;
+
+	catalog_connect();
+	catalog_run(p, v, NULL, SPI_OK_SELECT);
+	found = SPI_processed > 0;
+	if (found)
+		fill_version(SPI_tuptable->vals[0], out);
+	catalog_disconnect();
+	return found;
+}
+
+/* The subject's version of the schema with this identity (live ones first). */
 bool
 catalog_find_version_by_fingerprint(const char *context, const char *subject,
 									const uint8 *fingerprint, bool include_deleted,
@@ -307,11 +443,7 @@ catalog_find_version_by_fingerprint(const char *context, const char *subject,
 	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
 		PointerGetDatum(fingerprint_datum(fingerprint)), BoolGetDatum(include_deleted)};
 
-	catalog_run(&plan_version_by_fp, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		return false;
-	fill_version(SPI_tuptable->vals[0], out);
-	return true;
+	return version_call(&plan_version_by_fp, v, out);
 }
 
 /*
@@ -324,49 +456,63 @@ catalog_find_schema_in_subject(const char *context, const char *subject,
 							   const uint8 *fingerprint, bool include_deleted,
 							   CatalogVersion *version)
 {
-	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
-		PointerGetDatum(fingerprint_datum(fingerprint)), BoolGetDatum(include_deleted)};
+	Datum		v[4];
+	int32		id = 0;
+	HeapTuple	tup;
 	bool		isnull;
-	int32		id;
 	Datum		d;
 
 	memset(version, 0, sizeof(CatalogVersion));
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = PointerGetDatum(fingerprint_datum(fingerprint));
+	v[3] = BoolGetDatum(include_deleted);
 	catalog_run(&plan_schema_and_version, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		return 0;
-	id = DatumGetInt32(get_datum(SPI_tuptable->vals[0], 1, &isnull));
-	d = get_datum(SPI_tuptable->vals[0], 2, &isnull);
-	if (!isnull)
+	if (SPI_processed > 0)
 	{
-		version->version = DatumGetInt32(d);
-		version->schema_id = id;
-		version->deleted = DatumGetBool(get_datum(SPI_tuptable->vals[0], 3, &isnull));
-		memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
+		tup = SPI_tuptable->vals[0];
+		id = catalog_int32(tup, Anum_found_id);
+		d = catalog_datum(tup, Anum_found_version, &isnull);
+		if (!isnull)
+		{
+			version->version = DatumGetInt32(d);
+			version->schema_id = id;
+			version->deleted = catalog_bool(tup, Anum_found_deleted);
+			memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
+		}
 	}
+	catalog_disconnect();
 	return id;
 }
 
+/* The schema row (context, id), if there is one. */
 bool
 catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
 {
-	Datum		v[2] = {CStringGetTextDatum(context), Int32GetDatum(id)};
+	Datum		v[2];
 	HeapTuple	tup;
-	bool		isnull;
-	MemoryContext cxt = CurrentMemoryContext;
+	bool		found;
+	MemoryContext caller = catalog_connect();
 
+	v[0] = CStringGetTextDatum(context);
+	v[1] = Int32GetDatum(id);
 	catalog_run(&plan_get_schema, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		return false;
-	tup = SPI_tuptable->vals[0];
-	out->context = get_text(tup, 1, cxt);
-	out->id = DatumGetInt32(get_datum(tup, 2, &isnull));
-	out->schema_type = get_text(tup, 3, cxt);
-	out->schema = get_text(tup, 4, cxt);
-	out->refs = get_text(tup, 5, cxt);
-	out->metadata = get_text(tup, 6, cxt);
-	out->rule_set = get_text(tup, 7, cxt);
-	copy_fingerprint(get_datum(tup, 8, &isnull), out->fingerprint);
-	return true;
+	found = SPI_processed > 0;
+	if (found)
+	{
+		tup = SPI_tuptable->vals[0];
+		out->context = catalog_text(tup, Anum_schema_context, caller);
+		out->id = catalog_int32(tup, Anum_schema_id);
+		out->schema_type = catalog_text(tup, Anum_schema_schema_type, caller);
+		out->schema = catalog_text(tup, Anum_schema_schema, caller);
+		out->refs = catalog_text(tup, Anum_schema_refs, caller);
+		out->metadata = catalog_text(tup, Anum_schema_metadata, caller);
+		out->rule_set = catalog_text(tup, Anum_schema_rule_set, caller);
+		copy_fingerprint(tup, Anum_schema_fingerprint, out->fingerprint);
+	}
+	catalog_disconnect();
+	return found;
 }
 
 /*
@@ -379,7 +525,9 @@ catalog_insert_schema(const CatalogSchema *s)
 {
 	Datum		v[8];
 	char		nulls[8] = "        ";
+	bool		inserted;
 
+	catalog_connect();
 	v[0] = CStringGetTextDatum(s->context);
 	v[1] = Int32GetDatum(s->id);
 	v[2] = CStringGetTextDatum(s->schema_type);
@@ -395,33 +543,45 @@ catalog_insert_schema(const CatalogSchema *s)
 		nulls[6] = 'n';
 	v[7] = PointerGetDatum(fingerprint_datum(s->fingerprint));
 	catalog_run(&plan_insert_schema, v, nulls, SPI_OK_INSERT);
-	return SPI_processed == 1;
+	inserted = SPI_processed == 1;
+	catalog_disconnect();
+	return inserted;
 }
 
+/* Insert the row of a subject's version (its trigger checks the rules). */
 void
 catalog_insert_version(const char *context, const char *subject,
 					   int32 version, int32 schema_id)
 {
-	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
-		Int32GetDatum(version), Int32GetDatum(schema_id)};
+	Datum		v[4];
 
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = Int32GetDatum(version);
+	v[3] = Int32GetDatum(schema_id);
 	catalog_run(&plan_insert_version, v, NULL, SPI_OK_INSERT);
+	catalog_disconnect();
 }
 
-/* Versions of a subject in ascending order, palloc'd in the caller's context. */
+/* Versions of a subject in ascending order. */
 CatalogVersion *
 catalog_versions(const char *context, const char *subject, bool include_deleted, int *n)
 {
-	Datum		v[3] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
-		BoolGetDatum(include_deleted)};
+	Datum		v[3];
 	CatalogVersion *out;
 	uint64		i;
+	MemoryContext caller = catalog_connect();
 
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = BoolGetDatum(include_deleted);
 	catalog_run(&plan_versions, v, NULL, SPI_OK_SELECT);
 	*n = (int) SPI_processed;
-	out = palloc0(sizeof(CatalogVersion) * (SPI_processed + 1));
+	out = MemoryContextAllocZero(caller, sizeof(CatalogVersion) * (SPI_processed + 1));
 	for (i = 0; i < SPI_processed; i++)
 		fill_version(SPI_tuptable->vals[i], &out[i]);
+	catalog_disconnect();
 	return out;
 }
 
@@ -431,13 +591,10 @@ catalog_latest_version(const char *context, const char *subject, CatalogVersion 
 {
 	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
 
-	catalog_run(&plan_latest_version, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		return false;
-	fill_version(SPI_tuptable->vals[0], out);
-	return true;
+	return version_call(&plan_latest_version, v, out);
 }
 
+/* One version of a subject, if it has it (soft-deleted ones when asked). */
 bool
 catalog_get_version(const char *context, const char *subject, int32 version,
 					bool include_deleted, CatalogVersion *out)
@@ -445,38 +602,48 @@ catalog_get_version(const char *context, const char *subject, int32 version,
 	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
 		Int32GetDatum(version), BoolGetDatum(include_deleted)};
 
-	catalog_run(&plan_get_version, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		return false;
-	fill_version(SPI_tuptable->vals[0], out);
-	return true;
+	return version_call(&plan_get_version, v, out);
 }
 
+/* Does the subject have a version (soft-deleted ones counting when asked)? */
 bool
 catalog_subject_has_versions(const char *context, const char *subject, bool include_deleted)
 {
-	Datum		v[3] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
-		BoolGetDatum(include_deleted)};
+	Datum		v[3];
+	bool		has;
 
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = BoolGetDatum(include_deleted);
 	catalog_run(&plan_has_versions, v, NULL, SPI_OK_SELECT);
-	return SPI_processed > 0;
+	has = SPI_processed > 0;
+	catalog_disconnect();
+	return has;
 }
 
+/* --- settings ------------------------------------------------------------------ */
+
+/* The mode, compatibility level and normalize setting in force for a subject. */
 void
 catalog_effective_settings(const char *context, const char *subject,
 						   CatalogSettings *out)
 {
-	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
-	bool		isnull;
+	Datum		v[2];
 	HeapTuple	tup;
+	MemoryContext caller = catalog_connect();
 
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
 	catalog_run(&plan_effective, v, NULL, SPI_OK_SELECT);
-	tup = SPI_tuptable->vals[0];
-	out->mode = get_text(tup, 1, CurrentMemoryContext);
-	out->compatibility = get_text(tup, 2, CurrentMemoryContext);
-	out->normalize = DatumGetBool(get_datum(tup, 3, &isnull));
+	tup = catalog_one_row(&plan_effective);
+	out->mode = catalog_text(tup, Anum_settings_mode, caller);
+	out->compatibility = catalog_text(tup, Anum_settings_compatibility, caller);
+	out->normalize = catalog_bool(tup, Anum_settings_normalize);
+	catalog_disconnect();
 }
 
+/* The normalize setting in force for a subject. */
 bool
 catalog_effective_normalize(const char *context, const char *subject)
 {
@@ -484,6 +651,37 @@ catalog_effective_normalize(const char *context, const char *subject)
 
 	catalog_effective_settings(context, subject, &s);
 	return s.normalize;
+}
+
+/* --- references ------------------------------------------------------------------ */
+
+/* One element of a references array (a row of plan_parse_refs) into out. */
+static void
+parse_ref(HeapTuple tup, MemoryContext caller, CatalogRef *out)
+{
+	char	   *kind = catalog_text(tup, Anum_ref_kind, CurrentMemoryContext);
+	char	   *version = catalog_text(tup, Anum_ref_version, CurrentMemoryContext);
+	char	   *version_kind = catalog_text(tup, Anum_ref_version_kind, CurrentMemoryContext);
+	char	   *end;
+	long		ver;
+
+	out->name = catalog_text(tup, Anum_ref_name, caller);
+	out->subject = catalog_text(tup, Anum_ref_subject, caller);
+	if (kind == NULL || strcmp(kind, "object") != 0 || out->name == NULL ||
+		out->subject == NULL || version == NULL ||
+		version_kind == NULL || strcmp(version_kind, "number") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("invalid schema reference"),
+				 errdetail("Each reference needs a name, a subject and a version.")));
+	errno = 0;
+	ver = strtol(version, &end, 10);
+	if (*end != '\0' || errno != 0 || ver < -1 || ver == 0 || ver > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("invalid version %s in the reference to subject \"%s\"",
+						version, out->subject)));
+	out->version = (int32) ver;
 }
 
 /*
@@ -496,8 +694,8 @@ catalog_parse_refs(const char *refs_json, int *n)
 	Datum		v[1];
 	CatalogRef *out;
 	uint64		i;
-	MemoryContext cxt = CurrentMemoryContext;
 	char	   *type;
+	MemoryContext caller;
 
 	/* the common case needs no query */
 	if (strcmp(refs_json, "[]") == 0)
@@ -505,10 +703,10 @@ catalog_parse_refs(const char *refs_json, int *n)
 		*n = 0;
 		return palloc0(sizeof(CatalogRef));
 	}
+	caller = catalog_connect();
 	v[0] = CStringGetTextDatum(refs_json);
-
 	catalog_run(&plan_json_type, v, NULL, SPI_OK_SELECT);
-	type = get_text(SPI_tuptable->vals[0], 1, cxt);
+	type = catalog_text(catalog_one_row(&plan_json_type), Anum_value, CurrentMemoryContext);
 	if (type == NULL || strcmp(type, "array") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
@@ -516,48 +714,31 @@ catalog_parse_refs(const char *refs_json, int *n)
 				 errdetail("References must be a JSON array of objects with name, subject and version.")));
 	catalog_run(&plan_parse_refs, v, NULL, SPI_OK_SELECT);
 	*n = (int) SPI_processed;
-	out = palloc0(sizeof(CatalogRef) * (SPI_processed + 1));
+	out = MemoryContextAllocZero(caller, sizeof(CatalogRef) * (SPI_processed + 1));
 	for (i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		char	   *kind = get_text(tup, 4, cxt);
-		char	   *version = get_text(tup, 3, cxt);
-		char	   *version_kind = get_text(tup, 5, cxt);
-		char	   *end;
-		long		ver;
-
-		out[i].name = get_text(tup, 1, cxt);
-		out[i].subject = get_text(tup, 2, cxt);
-		if (kind == NULL || strcmp(kind, "object") != 0 || out[i].name == NULL ||
-			out[i].subject == NULL || version == NULL ||
-			version_kind == NULL || strcmp(version_kind, "number") != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
-					 errmsg("invalid schema reference"),
-					 errdetail("Each reference needs a name, a subject and a version.")));
-		errno = 0;
-		ver = strtol(version, &end, 10);
-		if (*end != '\0' || errno != 0 || ver < -1 || ver == 0 || ver > PG_INT32_MAX)
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
-					 errmsg("invalid version %s in the reference to subject \"%s\"",
-							version, out[i].subject)));
-		out[i].version = (int32) ver;
-	}
+		parse_ref(SPI_tuptable->vals[i], caller, &out[i]);
+	catalog_disconnect();
 	return out;
 }
 
+/* References as the jsonb text of a Confluent references array. */
 char *
 catalog_refs_to_json(const CatalogRef *refs, int n)
 {
-	Datum	   *names = palloc(sizeof(Datum) * (n + 1));
-	Datum	   *subjects = palloc(sizeof(Datum) * (n + 1));
-	Datum	   *versions = palloc(sizeof(Datum) * (n + 1));
+	Datum	   *names;
+	Datum	   *subjects;
+	Datum	   *versions;
 	Datum		v[3];
 	int			i;
+	char	   *json;
+	MemoryContext caller;
 
 	if (n == 0)
 		return pstrdup("[]");
+	caller = catalog_connect();
+	names = palloc(sizeof(Datum) * n);
+	subjects = palloc(sizeof(Datum) * n);
+	versions = palloc(sizeof(Datum) * n);
 	for (i = 0; i < n; i++)
 	{
 		names[i] = CStringGetTextDatum(refs[i].name);
@@ -568,5 +749,7 @@ catalog_refs_to_json(const CatalogRef *refs, int n)
 	v[1] = PointerGetDatum(construct_array(subjects, n, TEXTOID, -1, false, TYPALIGN_INT));
 	v[2] = PointerGetDatum(construct_array(versions, n, INT4OID, 4, true, TYPALIGN_INT));
 	catalog_run(&plan_refs_to_json, v, NULL, SPI_OK_SELECT);
-	return get_text(SPI_tuptable->vals[0], 1, CurrentMemoryContext);
+	json = catalog_text(catalog_one_row(&plan_refs_to_json), Anum_value, caller);
+	catalog_disconnect();
+	return json;
 }

@@ -1,17 +1,27 @@
 /*-------------------------------------------------------------------------
  *
  * catalog.h
- *	  Every SQL statement the C code runs against the registry's tables.
+ *	  The catalog module: the only C code with SPI and SQL text.  catalog.c
+ *	  holds the statements run against the registry's tables, catalog_api.c
+ *	  the REST routes' calls of the SQL API.
  *
- * All functions must be called inside SPI_connect()/SPI_finish(); the
- * results they return are palloc'd in the caller's current context.
+ * Every function here connects to SPI itself and finishes before it
+ * returns (inside another SPI connection too: they nest), so callers never
+ * connect.  What a function returns -- structs it fills, strings, arrays,
+ * Lists -- is allocated in the memory context that was current when it was
+ * called, captured before it connects; nothing returned lives in SPI's
+ * memory.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef CATALOG_H
 #define CATALOG_H
 
+#include "nodes/pg_list.h"
+
 #define REGISTRY_FINGERPRINT_LEN 16
+
+/* --- catalog.c: the registry's tables ------------------------------------ */
 
 typedef struct CatalogSchema
 {
@@ -39,24 +49,6 @@ typedef struct CatalogRef
 	char	   *subject;
 	int32		version;		/* -1: latest */
 } CatalogRef;
-
-/*
- * A statement with typed parameters, prepared on first use and kept for the
- * backend's life.  catalog_run() executes it and checks the SPI result
- * code; the rows are in SPI_tuptable.
- */
-#define CATALOG_MAX_ARGS 10
-
-typedef struct CatalogPlan
-{
-	const char *sql;
-	int			nargs;
-	Oid			argtypes[CATALOG_MAX_ARGS];
-	void	   *plan;			/* SPIPlanPtr */
-} CatalogPlan;
-
-extern void catalog_run(CatalogPlan *p, Datum *values, const char *nulls,
-						int expected);
 
 extern void catalog_ensure_context(const char *context);
 extern int32 catalog_lock_subject(const char *context, const char *subject);
@@ -96,28 +88,85 @@ extern bool catalog_effective_normalize(const char *context, const char *subject
 extern CatalogRef *catalog_parse_refs(const char *refs_json, int *n);
 extern char *catalog_refs_to_json(const CatalogRef *refs, int n);
 
-/* catalog_rest.c: the SQL API calls of the REST routes */
-extern CatalogPlan rest_plan_schema_by_id;
-extern CatalogPlan rest_plan_schema_serialized;
-extern CatalogPlan rest_plan_max_id;
-extern CatalogPlan rest_plan_schema_versions;
-extern CatalogPlan rest_plan_list_schemas;
-extern CatalogPlan rest_plan_subjects;
-extern CatalogPlan rest_plan_versions;
-extern CatalogPlan rest_plan_get_version;
-extern CatalogPlan rest_plan_referenced_by;
-extern CatalogPlan rest_plan_delete_version;
-extern CatalogPlan rest_plan_delete_subject;
-extern CatalogPlan rest_plan_register;
-extern CatalogPlan rest_plan_lookup;
-extern CatalogPlan rest_plan_check;
-extern CatalogPlan rest_plan_get_config;
-extern CatalogPlan rest_plan_set_config;
-extern CatalogPlan rest_plan_delete_config;
-extern CatalogPlan rest_plan_get_mode;
-extern CatalogPlan rest_plan_set_mode;
-extern CatalogPlan rest_plan_delete_mode;
-extern CatalogPlan rest_plan_contexts;
-extern CatalogPlan rest_plan_cluster_id;
+/* --- catalog_api.c: the SQL API, for the REST routes ---------------------- */
+
+/*
+ * One schema as the SQL API answers it (registry.subject_version's shape):
+ * get_version, list_schemas, lookup_schema, register_schema_version (no
+ * subject) and schema_by_id (no subject, no version).
+ */
+typedef struct CatalogSchemaRow
+{
+	char	   *subject;		/* context-qualified, or NULL */
+	int32		version;		/* 0 when the call has none */
+	int32		id;
+	char	   *schema_type;
+	char	   *schema;
+	char	   *refs;			/* jsonb text */
+	char	   *metadata;		/* jsonb text or NULL */
+	char	   *rule_set;		/* jsonb text or NULL */
+	bool		deleted;
+} CatalogSchemaRow;
+
+/* A schema submitted to register, look up or check. */
+typedef struct CatalogSubmission
+{
+	const char *schema;
+	const char *schema_type;
+	const char *refs;			/* jsonb text */
+	const char *metadata;		/* jsonb text or NULL */
+	const char *rule_set;		/* jsonb text or NULL */
+	bool		normalize;
+	int32		id;				/* registration only; 0: allocate one */
+	int32		version;		/* registration only; 0: the next one */
+} CatalogSubmission;
+
+/* A (subject, version) that uses a schema id. */
+typedef struct CatalogSubjectVersion
+{
+	char	   *subject;
+	int32		version;
+} CatalogSubjectVersion;
+
+/* check_compatibility's verdict. */
+typedef struct CatalogCompatibility
+{
+	bool		is_compatible;
+	bool		has_messages;	/* messages is not SQL NULL */
+	List	   *messages;		/* of char * */
+} CatalogCompatibility;
+
+extern char *catalog_api_cluster_id(void);
+extern List *catalog_api_contexts(void);
+extern List *catalog_api_list_schemas(const char *subject_prefix, bool deleted,
+									  bool latest_only);
+extern void catalog_api_schema_by_id(int32 id, const char *subject,
+									 CatalogSchemaRow *out);
+extern char *catalog_api_schema_serialized(int32 id, const char *subject);
+extern bool catalog_api_max_id(const char *subject, int32 *max_id);
+extern List *catalog_api_schema_versions(int32 id, const char *subject, bool deleted);
+extern List *catalog_api_subjects(const char *subject_prefix, bool deleted,
+								  bool deleted_only);
+extern List *catalog_api_versions(const char *subject, bool deleted, bool deleted_only);
+extern void catalog_api_get_version(const char *subject, const char *version,
+									bool deleted, CatalogSchemaRow *out);
+extern List *catalog_api_referenced_by(const char *subject, const char *version);
+extern int32 catalog_api_delete_version(const char *subject, const char *version,
+										bool permanent);
+extern List *catalog_api_delete_subject(const char *subject, bool permanent);
+extern void catalog_api_register(const char *subject, const CatalogSubmission *s,
+								 CatalogSchemaRow *out);
+extern void catalog_api_lookup(const char *subject, const CatalogSubmission *s,
+							   bool deleted, CatalogSchemaRow *out);
+extern void catalog_api_check_compatibility(const char *subject,
+											const CatalogSubmission *s,
+											const char *version, bool verbose,
+											CatalogCompatibility *out);
+extern char *catalog_api_get_config(const char *subject, bool default_to_global);
+extern char *catalog_api_set_config(const char *subject, const char *config);
+extern char *catalog_api_delete_config(const char *subject);
+extern char *catalog_api_get_mode(const char *subject, bool default_to_global);
+extern char *catalog_api_set_mode(const char *mode, const char *subject, bool force);
+extern char *catalog_api_delete_mode(const char *subject);
 
 #endif							/* CATALOG_H */

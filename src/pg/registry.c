@@ -13,7 +13,6 @@
 #include <limits.h>
 
 #include "access/htup_details.h"
-#include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -335,14 +334,11 @@ effective_settings(FunctionCallInfo fcinfo)
 	CatalogSettings out;
 	MemoryContext cxt = CurrentMemoryContext;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	catalog_effective_settings(text_to_cstring(PG_GETARG_TEXT_PP(0)),
 							   text_to_cstring(PG_GETARG_TEXT_PP(1)), &s);
 	out.mode = MemoryContextStrdup(cxt, s.mode);
 	out.compatibility = MemoryContextStrdup(cxt, s.compatibility);
 	out.normalize = s.normalize;
-	SPI_finish();
 	return out;
 }
 

@@ -2,17 +2,15 @@
  *
  * rest_routes.c
  *	  The Confluent REST routes.  Each one reads the request, calls the SQL
- *	  API (catalog_rest.c) and writes Confluent's JSON shape, omitting empty
- *	  fields as Confluent's Jackson NON_EMPTY does.  Errors are ereport()s
- *	  of the SQL API; rest.c turns them into Confluent error bodies.
+ *	  API (through catalog_api.c) and writes Confluent's JSON shape,
+ *	  omitting empty fields as Confluent's Jackson NON_EMPTY does.  Errors
+ *	  are ereport()s of the SQL API; rest.c turns them into Confluent error
+ *	  bodies.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "catalog/pg_type.h"
-#include "executor/spi.h"
-#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
@@ -25,41 +23,9 @@
 
 #define REGISTRY_VERSION_STRING "0.1.0"
 
-/* --- SPI helpers --------------------------------------------------------- */
-
-static void
-spi_begin(void)
-{
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-}
-
-static char *
-col_text(uint64 row, int col)
-{
-	return SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col);
-}
-
-static Datum
-col_datum(uint64 row, int col, bool *isnull)
-{
-	return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col, isnull);
-}
-
-static Datum
-text_or_null(const char *s, char *nulls, int i)
-{
-	if (s == NULL)
-	{
-		nulls[i] = 'n';
-		return (Datum) 0;
-	}
-	nulls[i] = ' ';
-	return CStringGetTextDatum(s);
-}
-
 /* --- JSON pieces ---------------------------------------------------------- */
 
+/* The key of the next member of an object being written. */
 static void
 json_key(StringInfo out, bool *first, const char *key)
 {
@@ -70,62 +36,60 @@ json_key(StringInfo out, bool *first, const char *key)
 	appendStringInfoChar(out, ':');
 }
 
-/* a jsonb text that is not empty ([] or {}) */
-static bool
-json_nonempty(const char *s)
+/* A member whose value is jsonb text, left out when NULL, [] or {}. */
+static void
+json_nonempty_member(StringInfo out, bool *first, const char *key, const char *json)
 {
-	return s != NULL && strcmp(s, "[]") != 0 && strcmp(s, "{}") != 0;
+	if (json == NULL || strcmp(json, "[]") == 0 || strcmp(json, "{}") == 0)
+		return;
+	json_key(out, first, key);
+	appendStringInfoString(out, json);
 }
 
 /*
- * Confluent's Schema entity from a row of (subject, version, id,
- * schema_type, schema, refs, metadata, rule_set, deleted).
+ * The members of a schema that every answer about one has: schemaType,
+ * references, metadata, ruleSet and the schema text given.
  */
 static void
-append_schema_row_as(StringInfo out, uint64 row, bool with_subject, bool with_version,
-					 const char *schema)
+append_schema_members(StringInfo out, bool *first, const CatalogSchemaRow *row,
+					  const char *schema)
+{
+	json_key(out, first, "schemaType");
+	escape_json(out, row->schema_type);
+	json_nonempty_member(out, first, "references", row->refs);
+	json_nonempty_member(out, first, "metadata", row->metadata);
+	json_nonempty_member(out, first, "ruleSet", row->rule_set);
+	json_key(out, first, "schema");
+	escape_json(out, schema);
+}
+
+/*
+ * Confluent's Schema entity for a schema row, with the schema text given
+ * (the stored one, or another format of it).
+ */
+static void
+append_schema_row(StringInfo out, const CatalogSchemaRow *row, bool with_subject,
+				  bool with_version, const char *schema)
 {
 	bool		first = true;
-	char	   *refs = col_text(row, 6);
-	char	   *metadata = col_text(row, 7);
-	char	   *rule_set = col_text(row, 8);
-	char	   *deleted = col_text(row, 9);
 
 	appendStringInfoChar(out, '{');
 	if (with_subject)
 	{
 		json_key(out, &first, "subject");
-		escape_json(out, col_text(row, 1));
+		escape_json(out, row->subject);
 		json_key(out, &first, "version");
-		appendStringInfoString(out, col_text(row, 2));
+		appendStringInfo(out, "%d", row->version);
 	}
 	json_key(out, &first, "id");
-	appendStringInfoString(out, col_text(row, 3));
+	appendStringInfo(out, "%d", row->id);
 	if (with_version && !with_subject)
 	{
 		json_key(out, &first, "version");
-		appendStringInfoString(out, col_text(row, 2));
+		appendStringInfo(out, "%d", row->version);
 	}
-	json_key(out, &first, "schemaType");
-	escape_json(out, col_text(row, 4));
-	if (json_nonempty(refs))
-	{
-		json_key(out, &first, "references");
-		appendStringInfoString(out, refs);
-	}
-	if (json_nonempty(metadata))
-	{
-		json_key(out, &first, "metadata");
-		appendStringInfoString(out, metadata);
-	}
-	if (json_nonempty(rule_set))
-	{
-		json_key(out, &first, "ruleSet");
-		appendStringInfoString(out, rule_set);
-	}
-	json_key(out, &first, "schema");
-	escape_json(out, schema ? schema : col_text(row, 5));
-	if (deleted && strcmp(deleted, "t") == 0)
+	append_schema_members(out, &first, row, schema);
+	if (row->deleted)
 	{
 		json_key(out, &first, "deleted");
 		appendStringInfoString(out, "true");
@@ -133,30 +97,27 @@ append_schema_row_as(StringInfo out, uint64 row, bool with_subject, bool with_ve
 	appendStringInfoChar(out, '}');
 }
 
+/*
+ * A List as a JSON array, of numbers (an IntList) or strings, paged by the
+ * request's offset and limit.
+ */
 static void
-append_schema_row(StringInfo out, uint64 row, bool with_subject, bool with_version)
+append_list(RestCall *c, List *items)
 {
-	append_schema_row_as(out, row, with_subject, with_version, NULL);
-}
-
-/* every row's first column as a JSON array of numbers or strings */
-static void
-append_column_array(RestCall *c, bool quoted)
-{
-	uint64		i;
+	ListCell   *lc;
 	int			n = 0;
 
 	appendStringInfoChar(&c->out, '[');
-	for (i = 0; i < SPI_processed; i++)
+	foreach(lc, items)
 	{
-		if (!rest_page_includes(c, (int) i, 0))
+		if (!rest_page_includes(c, foreach_current_index(lc), 0))
 			continue;
 		if (n++ > 0)
 			appendStringInfoChar(&c->out, ',');
-		if (quoted)
-			escape_json(&c->out, col_text(i, 1));
+		if (IsA(items, IntList))
+			appendStringInfo(&c->out, "%d", lfirst_int(lc));
 		else
-			appendStringInfoString(&c->out, col_text(i, 1));
+			escape_json(&c->out, (char *) lfirst(lc));
 	}
 	appendStringInfoChar(&c->out, ']');
 }
@@ -187,12 +148,14 @@ path_id(RestCall *c, const char *s, int32 *id)
 
 /* --- routes: root, metadata, contexts ------------------------------------- */
 
+/* GET|POST /: an empty object, as Confluent answers */
 static void
 h_root(RestCall *c)
 {
 	appendStringInfoString(&c->out, "{}");
 }
 
+/* GET /schemas/types */
 static void
 h_schema_types(RestCall *c)
 {
@@ -208,152 +171,102 @@ h_schema_types(RestCall *c)
 	appendStringInfoChar(&c->out, ']');
 }
 
+/* GET /v1/metadata/id: the cluster id, the database's name */
 static void
 h_metadata_id(RestCall *c)
 {
-	spi_begin();
-	catalog_run(&rest_plan_cluster_id, NULL, NULL, SPI_OK_SELECT);
+	char	   *id = catalog_api_cluster_id();
+
 	appendStringInfoString(&c->out, "{\"id\":");
-	escape_json(&c->out, col_text(0, 1));
+	escape_json(&c->out, id);
 	appendStringInfoString(&c->out, ",\"scope\":{\"path\":[],\"clusters\":{\"schema-registry-cluster\":");
-	escape_json(&c->out, col_text(0, 1));
+	escape_json(&c->out, id);
 	appendStringInfoString(&c->out, "}}}");
-	SPI_finish();
 }
 
+/* GET /v1/metadata/version */
 static void
 h_metadata_version(RestCall *c)
 {
 	appendStringInfoString(&c->out, "{\"version\":\"" REGISTRY_VERSION_STRING "\",\"commitId\":\"registry\"}");
 }
 
+/* GET /contexts */
 static void
 h_contexts(RestCall *c)
 {
-	spi_begin();
-	catalog_run(&rest_plan_contexts, NULL, NULL, SPI_OK_SELECT);
-	append_column_array(c, true);
-	SPI_finish();
+	append_list(c, catalog_api_contexts());
 }
 
 /* --- routes: /schemas -------------------------------------------------------- */
 
+/* GET /schemas: every version's schema, paged */
 static void
 h_schemas_list(RestCall *c)
 {
-	Datum		v[3];
-	char		nulls[3];
-	uint64		i;
+	List	   *rows = catalog_api_list_schemas(rest_param(c, "subjectPrefix"),
+												rest_param_bool(c, "deleted"),
+												rest_param_bool(c, "latestOnly"));
+	ListCell   *lc;
 	int			n = 0;
 
-	v[0] = text_or_null(rest_param(c, "subjectPrefix"), nulls, 0);
-	v[1] = BoolGetDatum(rest_param_bool(c, "deleted"));
-	nulls[1] = ' ';
-	v[2] = BoolGetDatum(rest_param_bool(c, "latestOnly"));
-	nulls[2] = ' ';
-	spi_begin();
-	catalog_run(&rest_plan_list_schemas, v, nulls, SPI_OK_SELECT);
 	appendStringInfoChar(&c->out, '[');
-	for (i = 0; i < SPI_processed; i++)
+	foreach(lc, rows)
 	{
+		CatalogSchemaRow *row = (CatalogSchemaRow *) lfirst(lc);
+
 		/* schema.search.default.limit = schema.search.max.limit = 1000 */
-		if (!rest_page_includes(c, (int) i, 1000))
+		if (!rest_page_includes(c, foreach_current_index(lc), 1000))
 			continue;
 		if (n++ > 0)
 			appendStringInfoChar(&c->out, ',');
-		append_schema_row(&c->out, i, true, true);
+		append_schema_row(&c->out, row, true, true, row->schema);
 	}
 	appendStringInfoChar(&c->out, ']');
-	SPI_finish();
 }
 
 /*
- * The schema text of row 0 of the current SPI result (column col) in the
- * format the request asks for: format=serialized gives a PROTOBUF schema
- * as base64 FileDescriptorProto; other formats are ignored, as Confluent
- * ignores unknown ones.  Runs inside SPI; the result is palloc'd.
+ * The schema text of row in the format the request asks for:
+ * format=serialized gives a PROTOBUF schema as base64 FileDescriptorProto;
+ * other formats are ignored, as Confluent ignores unknown ones.
  */
 static char *
-formatted_schema(RestCall *c, int32 id, const char *subject, const char *type, int col)
+formatted_schema(RestCall *c, const CatalogSchemaRow *row, const char *subject)
 {
 	const char *format = rest_param(c, "format");
-	char	   *text = pstrdup(col_text(0, col));
 
-	if (format && strcmp(format, "serialized") == 0 && strcmp(type, "PROTOBUF") == 0)
-	{
-		Datum		v[2];
-		char		nulls[2];
-		SPITupleTable *saved = SPI_tuptable;
-
-		v[0] = Int32GetDatum(id);
-		nulls[0] = ' ';
-		v[1] = text_or_null(subject, nulls, 1);
-		catalog_run(&rest_plan_schema_serialized, v, nulls, SPI_OK_SELECT);
-		text = pstrdup(col_text(0, 1));
-		/* the caller goes on reading its own row (SPI keeps it until SPI_finish) */
-		SPI_tuptable = saved;
-	}
-	return text;
+	if (format && strcmp(format, "serialized") == 0 &&
+		strcmp(row->schema_type, "PROTOBUF") == 0)
+		return catalog_api_schema_serialized(row->id, subject);
+	return row->schema;
 }
 
+/* GET /schemas/ids/{id} */
 static void
 h_schema_by_id(RestCall *c)
 {
 	int32		id;
-	Datum		v[2];
-	char		nulls[2];
 	const char *subject = rest_param(c, "subject");
 	bool		first = true;
-	char	   *refs;
-	char	   *metadata;
-	char	   *rule_set;
-	char	   *type;
-	char	   *schema_text;
+	CatalogSchemaRow row;
 
 	if (!path_id(c, c->seg[2], &id))
 		return;
-	v[0] = Int32GetDatum(id);
-	nulls[0] = ' ';
-	v[1] = text_or_null(subject, nulls, 1);
-	spi_begin();
-	catalog_run(&rest_plan_schema_by_id, v, nulls, SPI_OK_SELECT);
-	refs = col_text(0, 4);
-	metadata = col_text(0, 5);
-	rule_set = col_text(0, 6);
-	type = col_text(0, 2);
-	schema_text = formatted_schema(c, id, subject, type, 3);
+	catalog_api_schema_by_id(id, subject, &row);
 	appendStringInfoChar(&c->out, '{');
-	json_key(&c->out, &first, "schemaType");
-	escape_json(&c->out, type);
-	if (json_nonempty(refs))
-	{
-		json_key(&c->out, &first, "references");
-		appendStringInfoString(&c->out, refs);
-	}
-	if (json_nonempty(metadata))
-	{
-		json_key(&c->out, &first, "metadata");
-		appendStringInfoString(&c->out, metadata);
-	}
-	if (json_nonempty(rule_set))
-	{
-		json_key(&c->out, &first, "ruleSet");
-		appendStringInfoString(&c->out, rule_set);
-	}
-	json_key(&c->out, &first, "schema");
-	escape_json(&c->out, schema_text);
+	append_schema_members(&c->out, &first, &row, formatted_schema(c, &row, subject));
 	if (rest_param_bool(c, "fetchMaxId"))
 	{
-		Datum		mv[1];
-		char		mnulls[1];
+		int32		max_id;
 
-		mv[0] = text_or_null(subject, mnulls, 0);
-		catalog_run(&rest_plan_max_id, mv, mnulls, SPI_OK_SELECT);
-		json_key(&c->out, &first, "maxId");
-		appendStringInfoString(&c->out, col_text(0, 1));
+		/* a context without schemas has no maxId: left out, as null is */
+		if (catalog_api_max_id(subject, &max_id))
+		{
+			json_key(&c->out, &first, "maxId");
+			appendStringInfo(&c->out, "%d", max_id);
+		}
 	}
 	appendStringInfoChar(&c->out, '}');
-	SPI_finish();
 }
 
 /* GET /schemas/ids/{id}/schema: the schema itself, not wrapped */
@@ -361,74 +274,67 @@ static void
 h_schema_by_id_raw(RestCall *c)
 {
 	int32		id;
-	Datum		v[2];
-	char		nulls[2];
+	const char *subject = rest_param(c, "subject");
+	CatalogSchemaRow row;
 
 	if (!path_id(c, c->seg[2], &id))
 		return;
-	v[0] = Int32GetDatum(id);
-	nulls[0] = ' ';
-	v[1] = text_or_null(rest_param(c, "subject"), nulls, 1);
-	spi_begin();
-	catalog_run(&rest_plan_schema_by_id, v, nulls, SPI_OK_SELECT);
-	appendStringInfoString(&c->out, formatted_schema(c, id, rest_param(c, "subject"),
-													 col_text(0, 2), 3));
-	SPI_finish();
+	catalog_api_schema_by_id(id, subject, &row);
+	appendStringInfoString(&c->out, formatted_schema(c, &row, subject));
 }
 
+/*
+ * GET /schemas/ids/{id}/subjects (subjects_only) or .../versions: who uses
+ * the schema, paged.
+ */
 static void
 schema_id_versions(RestCall *c, bool subjects_only)
 {
 	int32		id;
-	Datum		v[3];
-	char		nulls[3];
-	uint64		i;
+	List	   *uses;
+	ListCell   *lc;
 	int			n = 0;
 	char	   *last = NULL;
 
 	if (!path_id(c, c->seg[2], &id))
 		return;
-	v[0] = Int32GetDatum(id);
-	nulls[0] = ' ';
-	v[1] = text_or_null(rest_param(c, "subject"), nulls, 1);
-	v[2] = BoolGetDatum(rest_param_bool(c, "deleted"));
-	nulls[2] = ' ';
-	spi_begin();
-	catalog_run(&rest_plan_schema_versions, v, nulls, SPI_OK_SELECT);
+	uses = catalog_api_schema_versions(id, rest_param(c, "subject"),
+									   rest_param_bool(c, "deleted"));
 	appendStringInfoChar(&c->out, '[');
-	for (i = 0; i < SPI_processed; i++)
+	foreach(lc, uses)
 	{
-		char	   *subject = col_text(i, 1);
+		CatalogSubjectVersion *use = (CatalogSubjectVersion *) lfirst(lc);
 
 		if (subjects_only)
 		{
-			if (last && strcmp(last, subject) == 0)
+			if (last && strcmp(last, use->subject) == 0)
 				continue;
-			last = subject;
+			last = use->subject;
 		}
-		if (!rest_page_includes(c, (int) i, 0))
+		if (!rest_page_includes(c, foreach_current_index(lc), 0))
 			continue;
 		if (n++ > 0)
 			appendStringInfoChar(&c->out, ',');
 		if (subjects_only)
-			escape_json(&c->out, subject);
+			escape_json(&c->out, use->subject);
 		else
 		{
 			appendStringInfoString(&c->out, "{\"subject\":");
-			escape_json(&c->out, subject);
-			appendStringInfo(&c->out, ",\"version\":%s}", col_text(i, 2));
+			escape_json(&c->out, use->subject);
+			appendStringInfo(&c->out, ",\"version\":%d}", use->version);
 		}
 	}
 	appendStringInfoChar(&c->out, ']');
-	SPI_finish();
 }
 
+/* GET /schemas/ids/{id}/subjects */
 static void
 h_schema_id_subjects(RestCall *c)
 {
 	schema_id_versions(c, true);
 }
 
+/* GET /schemas/ids/{id}/versions */
 static void
 h_schema_id_versions(RestCall *c)
 {
@@ -437,138 +343,81 @@ h_schema_id_versions(RestCall *c)
 
 /* --- routes: /subjects -------------------------------------------------------- */
 
+/* GET /subjects */
 static void
 h_subjects(RestCall *c)
 {
-	Datum		v[3];
-	char		nulls[3];
-	const char *prefix = rest_param(c, "subjectPrefix");
-
-	v[0] = text_or_null(prefix, nulls, 0);
-	v[1] = BoolGetDatum(rest_param_bool(c, "deleted"));
-	nulls[1] = ' ';
-	v[2] = BoolGetDatum(rest_param_bool(c, "deletedOnly"));
-	nulls[2] = ' ';
-	spi_begin();
-	catalog_run(&rest_plan_subjects, v, nulls, SPI_OK_SELECT);
-	append_column_array(c, true);
-	SPI_finish();
+	append_list(c, catalog_api_subjects(rest_param(c, "subjectPrefix"),
+										rest_param_bool(c, "deleted"),
+										rest_param_bool(c, "deletedOnly")));
 }
 
+/* GET /subjects/{s}/versions */
 static void
 h_versions(RestCall *c)
 {
-	Datum		v[3];
-	char		nulls[3] = "   ";
-
 	c->subject = c->seg[1];
-	v[0] = CStringGetTextDatum(c->subject);
-	v[1] = BoolGetDatum(rest_param_bool(c, "deleted"));
-	v[2] = BoolGetDatum(rest_param_bool(c, "deletedOnly"));
-	spi_begin();
-	catalog_run(&rest_plan_versions, v, nulls, SPI_OK_SELECT);
-	append_column_array(c, false);
-	SPI_finish();
+	append_list(c, catalog_api_versions(c->subject, rest_param_bool(c, "deleted"),
+										rest_param_bool(c, "deletedOnly")));
 }
 
-/*
- * Run plan with (subject, version) from the path, plus the boolean query
- * parameter flag when there is one; SPI stays connected for the caller to
- * read the rows.
- */
+/* The subject and version of /subjects/{s}/versions/{v}, for the route and its errors. */
 static void
-run_subject_version(RestCall *c, CatalogPlan *plan, const char *flag)
+path_subject_version(RestCall *c)
 {
-	Datum		v[3];
-	char		nulls[3] = "   ";
-
 	c->subject = c->seg[1];
 	c->version = c->seg[3];
-	v[0] = CStringGetTextDatum(c->subject);
-	v[1] = CStringGetTextDatum(c->version);
-	if (flag)
-		v[2] = BoolGetDatum(rest_param_bool(c, flag));
-	spi_begin();
-	catalog_run(plan, v, nulls, SPI_OK_SELECT);
 }
 
-/*
- * The schema of row 0 of a get_version result in the requested format
- * (format=serialized: a PROTOBUF schema's base64 FileDescriptorProto); the
- * stored text otherwise.  Runs inside SPI.
- */
-static char *
-version_schema_text(RestCall *c)
-{
-	char	   *id = col_text(0, 3);
-
-	return formatted_schema(c, atoi(id), c->subject, col_text(0, 4), 5);
-}
-
+/* GET /subjects/{s}/versions/{v} */
 static void
 h_version_get(RestCall *c)
 {
-	char	   *schema;
+	CatalogSchemaRow row;
 
-	run_subject_version(c, &rest_plan_get_version, "deleted");
-	schema = version_schema_text(c);
-	append_schema_row_as(&c->out, 0, true, true, schema);
-	SPI_finish();
+	path_subject_version(c);
+	catalog_api_get_version(c->subject, c->version, rest_param_bool(c, "deleted"), &row);
+	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, c->subject));
 }
 
+/* GET /subjects/{s}/versions/{v}/schema: the schema itself, not wrapped */
 static void
 h_version_schema(RestCall *c)
 {
-	run_subject_version(c, &rest_plan_get_version, "deleted");
-	appendStringInfoString(&c->out, version_schema_text(c));
-	SPI_finish();
+	CatalogSchemaRow row;
+
+	path_subject_version(c);
+	catalog_api_get_version(c->subject, c->version, rest_param_bool(c, "deleted"), &row);
+	appendStringInfoString(&c->out, formatted_schema(c, &row, c->subject));
 }
 
+/* GET /subjects/{s}/versions/{v}/referencedby: ids of the schemas using it */
 static void
 h_version_referencedby(RestCall *c)
 {
-	run_subject_version(c, &rest_plan_referenced_by, NULL);
-	append_column_array(c, false);
-	SPI_finish();
+	path_subject_version(c);
+	append_list(c, catalog_api_referenced_by(c->subject, c->version));
 }
 
+/* DELETE /subjects/{s}/versions/{v}: the version deleted */
 static void
 h_version_delete(RestCall *c)
 {
-	run_subject_version(c, &rest_plan_delete_version, "permanent");
-	appendStringInfoString(&c->out, col_text(0, 1));
-	SPI_finish();
+	path_subject_version(c);
+	appendStringInfo(&c->out, "%d",
+					 catalog_api_delete_version(c->subject, c->version,
+												rest_param_bool(c, "permanent")));
 }
 
+/* DELETE /subjects/{s}: the versions deleted */
 static void
 h_subject_delete(RestCall *c)
 {
-	Datum		v[2];
-	char		nulls[2] = "  ";
-
 	c->subject = c->seg[1];
-	v[0] = CStringGetTextDatum(c->subject);
-	v[1] = BoolGetDatum(rest_param_bool(c, "permanent"));
-	spi_begin();
-	catalog_run(&rest_plan_delete_subject, v, nulls, SPI_OK_SELECT);
-	append_column_array(c, false);
-	SPI_finish();
+	append_list(c, catalog_api_delete_subject(c->subject, rest_param_bool(c, "permanent")));
 }
 
 /* --- schema request bodies ---------------------------------------------------- */
-
-typedef struct SchemaBody
-{
-	char	   *schema;
-	char	   *schema_type;
-	char	   *references;
-	char	   *metadata;
-	char	   *rule_set;
-	bool		has_id;
-	int32		id;
-	bool		has_version;
-	int32		version;
-} SchemaBody;
 
 /* an integer member; false (with a 400) when present but not a 32-bit integer */
 static bool
@@ -601,46 +450,58 @@ body_int(RestCall *c, Jsonb *jb, const char *key, bool *present, int32 *out)
 }
 
 /*
- * Confluent's RegisterSchemaRequest: schema, schemaType, references,
- * metadata, ruleSet (or ruleset), id, version; unknown fields ignored.
+ * A string member into *out (left alone when absent); false (with a 400
+ * ending in detail) when it is not a string.
  */
 static bool
-read_schema_body(RestCall *c, SchemaBody *b)
+body_string(RestCall *c, Jsonb *jb, const char *key, const char *detail, const char **out)
+{
+	JsonbValue *v = rest_body_member(jb, key);
+
+	if (v == NULL)
+		return true;
+	if (v->type != jbvString)
+	{
+		rest_error(c, 400, 400,
+				   psprintf("Cannot deserialize value of type `java.lang.String` from field \"%s\"%s",
+							key, detail));
+		return false;
+	}
+	*out = pnstrdup(v->val.string.val, v->val.string.len);
+	return true;
+}
+
+/*
+ * Confluent's RegisterSchemaRequest: schema, schemaType, references,
+ * metadata, ruleSet (or ruleset), id, version; unknown fields ignored.  An
+ * id of 0 or less and a version of 0 count as absent; normalize comes from
+ * the query.
+ */
+static bool
+read_schema_body(RestCall *c, CatalogSubmission *b)
 {
 	Jsonb	   *jb = rest_body_object(c);
-	JsonbValue *v;
+	bool		has_id;
+	bool		has_version;
 
-	memset(b, 0, sizeof(SchemaBody));
+	memset(b, 0, sizeof(CatalogSubmission));
 	if (jb == NULL)
 		return false;
-	v = rest_body_member(jb, "schema");
-	if (v != NULL)
-	{
-		if (v->type != jbvString)
-		{
-			rest_error(c, 400, 400, "Cannot deserialize value of type `java.lang.String` from field \"schema\": the schema must be a JSON string");
-			return false;
-		}
-		b->schema = pnstrdup(v->val.string.val, v->val.string.len);
-	}
-	v = rest_body_member(jb, "schemaType");
-	if (v != NULL)
-	{
-		if (v->type != jbvString)
-		{
-			rest_error(c, 400, 400, "Cannot deserialize value of type `java.lang.String` from field \"schemaType\"");
-			return false;
-		}
-		b->schema_type = pnstrdup(v->val.string.val, v->val.string.len);
-	}
-	b->references = rest_body_member_json(jb, "references");
+	if (!body_string(c, jb, "schema", ": the schema must be a JSON string", &b->schema) ||
+		!body_string(c, jb, "schemaType", "", &b->schema_type))
+		return false;
+	b->refs = rest_body_member_json(jb, "references");
 	b->metadata = rest_body_member_json(jb, "metadata");
 	b->rule_set = rest_body_member_json(jb, "ruleSet");
 	if (b->rule_set == NULL)
 		b->rule_set = rest_body_member_json(jb, "ruleset");
-	if (!body_int(c, jb, "id", &b->has_id, &b->id) ||
-		!body_int(c, jb, "version", &b->has_version, &b->version))
+	if (!body_int(c, jb, "id", &has_id, &b->id) ||
+		!body_int(c, jb, "version", &has_version, &b->version))
 		return false;
+	if (!has_id || b->id < 0)
+		b->id = 0;
+	if (!has_version)
+		b->version = 0;
 	if (b->schema == NULL || b->schema[0] == '\0')
 	{
 		rest_error(c, 422, 42201, "Empty schema");
@@ -648,119 +509,71 @@ read_schema_body(RestCall *c, SchemaBody *b)
 	}
 	if (b->schema_type == NULL || b->schema_type[0] == '\0')
 		b->schema_type = "AVRO";
-	if (b->references == NULL)
-		b->references = "[]";
+	if (b->refs == NULL)
+		b->refs = "[]";
+	b->normalize = rest_param_bool(c, "normalize");
 	return true;
-}
-
-static bool
-normalize_param(RestCall *c)
-{
-	return rest_param_bool(c, "normalize");
 }
 
 /* POST /subjects/{s}/versions */
 static void
 h_register(RestCall *c)
 {
-	SchemaBody	b;
-	Datum		v[9];
-	char		nulls[9] = "         ";
+	CatalogSubmission b;
+	CatalogSchemaRow row;
 
 	c->subject = c->seg[1];
 	if (!read_schema_body(c, &b))
 		return;
-	v[0] = CStringGetTextDatum(c->subject);
-	v[1] = CStringGetTextDatum(b.schema);
-	v[2] = CStringGetTextDatum(b.schema_type);
-	v[3] = CStringGetTextDatum(b.references);
-	v[4] = BoolGetDatum(normalize_param(c));
-	v[5] = text_or_null(b.metadata, nulls, 5);
-	v[6] = text_or_null(b.rule_set, nulls, 6);
-	v[7] = Int32GetDatum(b.id);
-	if (!b.has_id || b.id <= 0)
-		nulls[7] = 'n';
-	v[8] = Int32GetDatum(b.version);
-	if (!b.has_version || b.version == 0)
-		nulls[8] = 'n';
-	spi_begin();
-	catalog_run(&rest_plan_register, v, nulls, SPI_OK_SELECT);
-	/* the row has the shape of a schema row: RegisterSchemaResponse */
-	append_schema_row(&c->out, 0, false, true);
-	SPI_finish();
+	catalog_api_register(c->subject, &b, &row);
+	/* RegisterSchemaResponse */
+	append_schema_row(&c->out, &row, false, true, row.schema);
 }
 
 /* POST /subjects/{s}: is this schema registered under the subject? */
 static void
 h_lookup(RestCall *c)
 {
-	SchemaBody	b;
-	Datum		v[6];
-	char		nulls[6] = "      ";
+	CatalogSubmission b;
+	CatalogSchemaRow row;
 
 	c->subject = c->seg[1];
 	c->lookup = true;
 	if (!read_schema_body(c, &b))
 		return;
-	v[0] = CStringGetTextDatum(c->subject);
-	v[1] = CStringGetTextDatum(b.schema);
-	v[2] = CStringGetTextDatum(b.schema_type);
-	v[3] = CStringGetTextDatum(b.references);
-	v[4] = BoolGetDatum(normalize_param(c));
-	v[5] = BoolGetDatum(rest_param_bool(c, "deleted"));
-	spi_begin();
-	catalog_run(&rest_plan_lookup, v, nulls, SPI_OK_SELECT);
-	append_schema_row(&c->out, 0, true, true);
-	SPI_finish();
+	catalog_api_lookup(c->subject, &b, rest_param_bool(c, "deleted"), &row);
+	append_schema_row(&c->out, &row, true, true, row.schema);
 }
 
 /* POST /compatibility/subjects/{s}/versions[/{v}] */
 static void
 h_compatibility(RestCall *c)
 {
-	SchemaBody	b;
-	Datum		v[7];
-	char		nulls[7] = "       ";
+	CatalogSubmission b;
 	bool		verbose = rest_param_bool(c, "verbose");
-	bool		isnull;
-	Datum		messages;
+	CatalogCompatibility verdict;
 
 	c->subject = c->seg[2];
 	c->version = c->nseg > 4 ? c->seg[4] : NULL;
 	if (!read_schema_body(c, &b))
 		return;
-	v[0] = CStringGetTextDatum(c->subject);
-	v[1] = CStringGetTextDatum(b.schema);
-	v[2] = CStringGetTextDatum(b.schema_type);
-	v[3] = CStringGetTextDatum(b.references);
-	v[4] = text_or_null(c->version, nulls, 4);
-	v[5] = BoolGetDatum(verbose);
-	v[6] = BoolGetDatum(normalize_param(c));
-	spi_begin();
-	catalog_run(&rest_plan_check, v, nulls, SPI_OK_SELECT);
+	catalog_api_check_compatibility(c->subject, &b, c->version, verbose, &verdict);
 	appendStringInfo(&c->out, "{\"is_compatible\":%s",
-					 DatumGetBool(col_datum(0, 1, &isnull)) ? "true" : "false");
-	messages = col_datum(0, 2, &isnull);
-	if (verbose && !isnull)
+					 verdict.is_compatible ? "true" : "false");
+	if (verbose && verdict.has_messages)
 	{
-		ArrayType  *arr = DatumGetArrayTypeP(messages);
-		Datum	   *elems;
-		bool	   *enulls;
-		int			n;
-		int			i;
+		ListCell   *lc;
 
-		deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &enulls, &n);
 		appendStringInfoString(&c->out, ",\"messages\":[");
-		for (i = 0; i < n; i++)
+		foreach(lc, verdict.messages)
 		{
-			if (i > 0)
+			if (foreach_current_index(lc) > 0)
 				appendStringInfoChar(&c->out, ',');
-			escape_json(&c->out, TextDatumGetCString(elems[i]));
+			escape_json(&c->out, (char *) lfirst(lc));
 		}
 		appendStringInfoChar(&c->out, ']');
 	}
 	appendStringInfoChar(&c->out, '}');
-	SPI_finish();
 }
 
 /* --- routes: /config and /mode -------------------------------------------------- */
@@ -775,56 +588,37 @@ scope_subject(RestCall *c)
 	return c->subject;
 }
 
+/* GET /config[/{s}] */
 static void
 h_config_get(RestCall *c)
 {
-	Datum		v[2];
-	char		nulls[2];
 	const char *subject = scope_subject(c);
-	char	   *config;
 
-	v[0] = text_or_null(subject, nulls, 0);
-	v[1] = BoolGetDatum(rest_param_bool(c, "defaultToGlobal"));
-	nulls[1] = ' ';
-	spi_begin();
-	catalog_run(&rest_plan_get_config, v, nulls, SPI_OK_SELECT);
-	config = col_text(0, 1);
-	appendStringInfoString(&c->out, config);
-	SPI_finish();
+	appendStringInfoString(&c->out,
+						   catalog_api_get_config(subject, rest_param_bool(c, "defaultToGlobal")));
 }
 
+/* PUT /config[/{s}]: the body is the new Config */
 static void
 h_config_put(RestCall *c)
 {
 	Jsonb	   *jb = rest_body_object(c);
-	Datum		v[2];
-	char		nulls[2];
 	const char *subject = scope_subject(c);
 
 	if (jb == NULL)
 		return;
-	v[0] = text_or_null(subject, nulls, 0);
-	v[1] = CStringGetTextDatum(JsonbToCString(NULL, &jb->root, VARSIZE(jb)));
-	nulls[1] = ' ';
-	spi_begin();
-	catalog_run(&rest_plan_set_config, v, nulls, SPI_OK_SELECT);
-	appendStringInfoString(&c->out, col_text(0, 1));
-	SPI_finish();
+	appendStringInfoString(&c->out,
+						   catalog_api_set_config(subject, JsonbToCString(NULL, &jb->root, VARSIZE(jb))));
 }
 
+/* DELETE /config[/{s}] */
 static void
 h_config_delete(RestCall *c)
 {
-	Datum		v[1];
-	char		nulls[1];
-
-	v[0] = text_or_null(scope_subject(c), nulls, 0);
-	spi_begin();
-	catalog_run(&rest_plan_delete_config, v, nulls, SPI_OK_SELECT);
-	appendStringInfoString(&c->out, col_text(0, 1));
-	SPI_finish();
+	appendStringInfoString(&c->out, catalog_api_delete_config(scope_subject(c)));
 }
 
+/* Confluent's Mode object */
 static void
 append_mode(RestCall *c, const char *mode)
 {
@@ -833,29 +627,22 @@ append_mode(RestCall *c, const char *mode)
 	appendStringInfoChar(&c->out, '}');
 }
 
+/* GET /mode[/{s}] */
 static void
 h_mode_get(RestCall *c)
 {
-	Datum		v[2];
-	char		nulls[2];
 	const char *subject = scope_subject(c);
 
-	v[0] = text_or_null(subject, nulls, 0);
-	v[1] = BoolGetDatum(subject == NULL || rest_param_bool(c, "defaultToGlobal"));
-	nulls[1] = ' ';
-	spi_begin();
-	catalog_run(&rest_plan_get_mode, v, nulls, SPI_OK_SELECT);
-	append_mode(c, col_text(0, 1));
-	SPI_finish();
+	append_mode(c, catalog_api_get_mode(subject, subject == NULL ||
+										rest_param_bool(c, "defaultToGlobal")));
 }
 
+/* PUT /mode[/{s}]: the body is {"mode": ...} */
 static void
 h_mode_put(RestCall *c)
 {
 	Jsonb	   *jb = rest_body_object(c);
 	JsonbValue *mode;
-	Datum		v[3];
-	char		nulls[3];
 	const char *subject = scope_subject(c);
 
 	if (jb == NULL)
@@ -866,28 +653,15 @@ h_mode_put(RestCall *c)
 		rest_error(c, 422, 42204, "Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.");
 		return;
 	}
-	v[0] = CStringGetTextDatum(pnstrdup(mode->val.string.val, mode->val.string.len));
-	nulls[0] = ' ';
-	v[1] = text_or_null(subject, nulls, 1);
-	v[2] = BoolGetDatum(rest_param_bool(c, "force"));
-	nulls[2] = ' ';
-	spi_begin();
-	catalog_run(&rest_plan_set_mode, v, nulls, SPI_OK_SELECT);
-	append_mode(c, col_text(0, 1));
-	SPI_finish();
+	append_mode(c, catalog_api_set_mode(pnstrdup(mode->val.string.val, mode->val.string.len),
+										subject, rest_param_bool(c, "force")));
 }
 
+/* DELETE /mode[/{s}] */
 static void
 h_mode_delete(RestCall *c)
 {
-	Datum		v[1];
-	char		nulls[1];
-
-	v[0] = text_or_null(scope_subject(c), nulls, 0);
-	spi_begin();
-	catalog_run(&rest_plan_delete_mode, v, nulls, SPI_OK_SELECT);
-	append_mode(c, col_text(0, 1));
-	SPI_finish();
+	append_mode(c, catalog_api_delete_mode(scope_subject(c)));
 }
 
 /* --- the route table ------------------------------------------------------------ */
@@ -937,6 +711,7 @@ static const Route routes[] = {
 	{NULL, NULL, NULL}
 };
 
+/* Does the path (nseg segments) match the route's pattern? */
 static bool
 pattern_matches(const char *pattern, char **seg, int nseg)
 {
@@ -1014,6 +789,7 @@ apply_context_prefix(RestCall *c)
 	}
 }
 
+/* The request's route, after the context prefix is applied. */
 RestHandler
 rest_route(RestCall *c, bool *method_mismatch)
 {

@@ -16,7 +16,6 @@
 
 #include "common/hashfn.h"
 #include "common/md5.h"
-#include "executor/spi.h"
 #include "storage/proc.h"
 #include "lib/stringinfo.h"
 #include "utils/hsearch.h"

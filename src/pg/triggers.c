@@ -17,8 +17,8 @@
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
-#include "executor/spi.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 
 #include "catalog.h"
@@ -54,35 +54,62 @@ registry_check_next_version(const char *subject, int32 version, int32 max_versio
 }
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
 
+/* The number of the table's column called name. */
+static int
+attr_number(TupleDesc desc, const char *name)
+{
+	int			i;
+
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, i);
+
+		if (!attr->attisdropped && strcmp(NameStr(attr->attname), name) == 0)
+			return attr->attnum;
+	}
+	elog(ERROR, "column \"%s\" not found", name);
+	return 0;					/* keep the compiler quiet */
+}
+
+/* The column called name of tup, and whether it is NULL. */
+static Datum
+named_attr(HeapTuple tup, TupleDesc desc, const char *name, bool *isnull)
+{
+	return heap_getattr(tup, attr_number(desc, name), desc, isnull);
+}
+
+/* A text or jsonb column as a string (jsonb in its text form); NULL for NULL. */
 static char *
 text_attr(HeapTuple tup, TupleDesc desc, const char *name)
 {
-	int			attno = SPI_fnumber(desc, name);
+	int			attno = attr_number(desc, name);
+	Oid			type = TupleDescAttr(desc, attno - 1)->atttypid;
 	bool		isnull;
-	Datum		d;
+	Datum		d = heap_getattr(tup, attno, desc, &isnull);
+	Oid			output;
+	bool		varlena;
 
-	if (attno <= 0)
-		elog(ERROR, "column \"%s\" not found", name);
-	d = heap_getattr(tup, attno, desc, &isnull);
 	if (isnull)
 		return NULL;
-	/* jsonb columns come back in their text form */
-	if (TupleDescAttr(desc, attno - 1)->atttypid != TEXTOID)
-		return SPI_getvalue(tup, desc, attno);
-	return TextDatumGetCString(d);
+	if (type == TEXTOID)
+		return TextDatumGetCString(d);
+	getTypeOutputInfo(type, &output, &varlena);
+	return OidOutputFunctionCall(output, d);
 }
 
+/* An integer column into *out; false when it is NULL. */
 static bool
 int_attr(HeapTuple tup, TupleDesc desc, const char *name, int32 *out)
 {
 	bool		isnull;
-	Datum		d = heap_getattr(tup, SPI_fnumber(desc, name), desc, &isnull);
+	Datum		d = named_attr(tup, desc, name, &isnull);
 
 	if (!isnull)
 		*out = DatumGetInt32(d);
 	return !isnull;
 }
 
+/* Refuse to run other than as a trigger. */
 static void
 check_trigger(FunctionCallInfo fcinfo, const char *name)
 {
@@ -121,8 +148,6 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	int			attnos[6];
 	Datum		values[6];
 	bool		nulls[6] = {false, false, false, false, false, false};
-	HeapTuple	result;
-	MemoryContext caller_cxt = CurrentMemoryContext;
 
 	check_trigger(fcinfo, "schemas_before_write");
 	if (TRIGGER_FIRED_BY_UPDATE(trig->tg_event))
@@ -140,7 +165,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	metadata = text_attr(tup, desc, "metadata");
 	rule_set = text_attr(tup, desc, "rule_set");
 	has_id = int_attr(tup, desc, "id", &id);
-	fp_datum = heap_getattr(tup, SPI_fnumber(desc, "fingerprint"), desc, &isnull);
+	fp_datum = named_attr(tup, desc, "fingerprint", &isnull);
 	if (!isnull && VARSIZE_ANY_EXHDR(DatumGetByteaPP(fp_datum)) == REGISTRY_FINGERPRINT_LEN)
 	{
 		memcpy(fp, VARDATA_ANY(DatumGetByteaPP(fp_datum)), REGISTRY_FINGERPRINT_LEN);
@@ -159,8 +184,6 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 											 metadata, rule_set, has_fp ? fp : NULL))
 		return PointerGetDatum(tup);
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	catalog_ensure_context(context);
 	s = registry_parse_submitted(context, schema_type, schema, refs, metadata,
 								 rule_set, false, NULL);
@@ -169,16 +192,16 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	else
 		catalog_advance_schema_id(context, id);
 
-	attnos[0] = SPI_fnumber(desc, "id");
+	attnos[0] = attr_number(desc, "id");
 	values[0] = Int32GetDatum(id);
-	attnos[1] = SPI_fnumber(desc, "schema_type");
+	attnos[1] = attr_number(desc, "schema_type");
 	values[1] = CStringGetTextDatum(s->format->name);
-	attnos[2] = SPI_fnumber(desc, "schema");
+	attnos[2] = attr_number(desc, "schema");
 	values[2] = PointerGetDatum(cstring_to_text_with_len(s->parsed->canonical,
 														 s->parsed->canonical_len));
-	attnos[3] = SPI_fnumber(desc, "refs");
+	attnos[3] = attr_number(desc, "refs");
 	values[3] = DirectFunctionCall1(jsonb_in, CStringGetDatum(s->refs_json));
-	attnos[4] = SPI_fnumber(desc, "fingerprint");
+	attnos[4] = attr_number(desc, "fingerprint");
 	{
 		bytea	   *b = palloc(VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
 
@@ -186,18 +209,9 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 		memcpy(VARDATA(b), s->fingerprint, REGISTRY_FINGERPRINT_LEN);
 		values[4] = PointerGetDatum(b);
 	}
-	attnos[5] = SPI_fnumber(desc, "context");
+	attnos[5] = attr_number(desc, "context");
 	values[5] = CStringGetTextDatum(context);
-
-	/* the tuple must outlive SPI_finish */
-	{
-		MemoryContext old = MemoryContextSwitchTo(caller_cxt);
-
-		result = heap_modify_tuple_by_cols(tup, desc, 6, attnos, values, nulls);
-		MemoryContextSwitchTo(old);
-	}
-	SPI_finish();
-	return PointerGetDatum(result);
+	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 6, attnos, values, nulls));
 }
 
 /*
@@ -224,7 +238,6 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	bool		importing;
 	int32		max_version;
 	HeapTuple	result = tup;
-	MemoryContext caller_cxt = CurrentMemoryContext;
 	CatalogSettings settings;
 
 	check_trigger(fcinfo, "versions_before_insert");
@@ -232,7 +245,7 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NOT_NULL_VIOLATION),
 				 errmsg("a subject version needs a context, a subject and a schema id")));
-	deleted = DatumGetBool(heap_getattr(tup, SPI_fnumber(desc, "deleted"), desc, &isnull));
+	deleted = DatumGetBool(named_attr(tup, desc, "deleted", &isnull));
 	if (!isnull && deleted)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
@@ -243,8 +256,6 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	if (has_version && registry_take_checked(context, subject, schema_id, version))
 		return PointerGetDatum(tup);
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	max_version = catalog_lock_subject(context, subject);
 
 	catalog_effective_settings(context, subject, &settings);
@@ -254,14 +265,12 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 
 	if (!has_version)
 	{
-		int			attno = SPI_fnumber(desc, "version");
+		int			attno = attr_number(desc, "version");
 		Datum		v = Int32GetDatum(max_version + 1);
 		bool		n = false;
-		MemoryContext old = MemoryContextSwitchTo(caller_cxt);
 
 		version = max_version + 1;
 		result = heap_modify_tuple_by_cols(tup, desc, 1, &attno, &v, &n);
-		MemoryContextSwitchTo(old);
 	}
 	else if (!importing)
 		registry_check_next_version(subject, version, max_version);
@@ -278,6 +287,5 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 								   registry_stored_schema(context, schema_id, row.fingerprint),
 								   settings.compatibility);
 	}
-	SPI_finish();
 	return PointerGetDatum(result);
 }

@@ -15,7 +15,6 @@
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "common/base64.h"
-#include "executor/spi.h"
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -34,7 +33,7 @@ PG_FUNCTION_INFO_V1(registry_schema_serialized);
 
 /*
  * The parsed PROTOBUF schema behind an id, in the context of the optional
- * subject argument (default context otherwise).  Must run inside SPI.
+ * subject argument (default context otherwise).
  */
 static const rg_schema *
 protobuf_schema(FunctionCallInfo fcinfo, int32 id, int subject_arg)
@@ -57,6 +56,7 @@ protobuf_schema(FunctionCallInfo fcinfo, int32 id, int subject_arg)
 	return s;
 }
 
+/* An int[] of n values. */
 static ArrayType *
 int_array(const int *v, int n)
 {
@@ -68,6 +68,7 @@ int_array(const int *v, int n)
 	return construct_array(d, n, INT4OID, 4, true, TYPALIGN_INT);
 }
 
+/* The values of a one-dimensional int[] of message indexes (non-negative). */
 static int *
 array_ints(ArrayType *arr, int *n)
 {
@@ -105,24 +106,13 @@ registry_protobuf_message_indexes(PG_FUNCTION_ARGS)
 	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	int			idx[MAX_INDEX_DEPTH];
 	int			n;
-	ArrayType  *result;
-	MemoryContext cxt = CurrentMemoryContext;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	n = rg_protobuf_message_indexes(protobuf_schema(fcinfo, id, 2), name, idx, MAX_INDEX_DEPTH);
 	if (n < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("schema %d has no message \"%s\"", id, name)));
-	{
-		MemoryContext old = MemoryContextSwitchTo(cxt);
-
-		result = int_array(idx, n);
-		MemoryContextSwitchTo(old);
-	}
-	SPI_finish();
-	PG_RETURN_ARRAYTYPE_P(result);
+	PG_RETURN_ARRAYTYPE_P(int_array(idx, n));
 }
 
 /* protobuf_message_name(id, indexes, subject) -> full name; '{}' means [0] */
@@ -134,23 +124,14 @@ registry_protobuf_message_name(PG_FUNCTION_ARGS)
 	int		   *idx = array_ints(PG_GETARG_ARRAYTYPE_P(1), &n);
 	char	   *name;
 	text	   *result;
-	MemoryContext cxt = CurrentMemoryContext;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	name = rg_protobuf_message_name(protobuf_schema(fcinfo, id, 2), idx, n);
 	if (name == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("schema %d has no message at these indexes", id)));
-	{
-		MemoryContext old = MemoryContextSwitchTo(cxt);
-
-		result = cstring_to_text(name);
-		MemoryContextSwitchTo(old);
-	}
+	result = cstring_to_text(name);
 	free(name);
-	SPI_finish();
 	PG_RETURN_TEXT_P(result);
 }
 
@@ -241,23 +222,12 @@ registry_schema_serialized(PG_FUNCTION_ARGS)
 	size_t		len;
 	char	   *b64;
 	int			b64len;
-	text	   *result;
-	MemoryContext cxt = CurrentMemoryContext;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
 	bytes = rg_protobuf_serialized(protobuf_schema(fcinfo, id, 1), &len);
-	b64 = MemoryContextAlloc(cxt, pg_b64_enc_len((int) len) + 1);
+	b64 = palloc(pg_b64_enc_len((int) len) + 1);
 	b64len = pg_b64_encode((const char *) bytes, (int) len, b64, pg_b64_enc_len((int) len));
 	if (b64len < 0)
 		elog(ERROR, "could not encode a descriptor in base64");
 	b64[b64len] = '\0';
-	{
-		MemoryContext old = MemoryContextSwitchTo(cxt);
-
-		result = cstring_to_text(b64);
-		MemoryContextSwitchTo(old);
-	}
-	SPI_finish();
-	PG_RETURN_TEXT_P(result);
+	PG_RETURN_TEXT_P(cstring_to_text(b64));
 }

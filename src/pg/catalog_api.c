@@ -1,0 +1,568 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog_api.c
+ *	  The REST routes' calls of the SQL API (so every rule stays in one
+ *	  place), with parameters and schema-qualified names, and their answers
+ *	  as C values.  Part of the catalog module (catalog.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "catalog.h"
+#include "catalog_internal.h"
+
+/* the columns of a schema row, in registry.subject_version's order */
+#define SCHEMA_ROW_COLUMNS "subject, version, id, schema_type, schema, refs::text, metadata::text, rule_set::text, deleted"
+#define Anum_schema_row_subject		1
+#define Anum_schema_row_version		2
+#define Anum_schema_row_id			3
+#define Anum_schema_row_schema_type	4
+#define Anum_schema_row_schema		5
+#define Anum_schema_row_refs		6
+#define Anum_schema_row_metadata	7
+#define Anum_schema_row_rule_set	8
+#define Anum_schema_row_deleted		9
+
+/* the columns of plan_schema_versions */
+#define Anum_subject_version_subject	1
+#define Anum_subject_version_version	2
+
+/* the columns of plan_check */
+#define Anum_check_is_compatible	1
+#define Anum_check_messages			2
+
+static CatalogPlan plan_schema_by_id = {
+	"SELECT NULL::text, NULL::integer, id, schema_type, schema, refs::text, metadata::text, "
+	"rule_set::text, false FROM registry.schema_by_id($1, $2)",
+	2, {INT4OID, TEXTOID}
+};
+static CatalogPlan plan_schema_serialized = {
+	"SELECT registry.schema_serialized($1, $2)",
+	2, {INT4OID, TEXTOID}
+};
+static CatalogPlan plan_max_id = {
+	"SELECT max(s.id) FROM registry.schemas s "
+	"WHERE s.context = COALESCE((registry.split_subject($1)).context, '.')",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_schema_versions = {
+	"SELECT subject_name, version FROM registry.schema_versions($1, $2, $3)",
+	3, {INT4OID, TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_list_schemas = {
+	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.list_schemas($1, $2, $3)",
+	3, {TEXTOID, BOOLOID, BOOLOID}
+};
+static CatalogPlan plan_subjects = {
+	"SELECT s FROM registry.subjects($1, $2, $3) AS s",
+	3, {TEXTOID, BOOLOID, BOOLOID}
+};
+static CatalogPlan plan_versions = {
+	"SELECT v FROM registry.versions($1, $2, $3) AS v",
+	3, {TEXTOID, BOOLOID, BOOLOID}
+};
+static CatalogPlan plan_get_version = {
+	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.get_version($1, $2, $3)",
+	3, {TEXTOID, TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_referenced_by = {
+	"SELECT r FROM registry.referenced_by($1, $2) AS r",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_delete_version = {
+	"SELECT registry.delete_version($1, $2, $3)",
+	3, {TEXTOID, TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_delete_subject = {
+	"SELECT v FROM registry.delete_subject($1, $2) AS v",
+	2, {TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_register = {
+	"SELECT NULL::text, subject_version, schema_id, schema_type, stored_schema, schema_refs::text, "
+	"$6::jsonb::text, $7::jsonb::text, false FROM registry.register_schema_version("
+	"$1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8, $9)",
+	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, INT4OID, INT4OID}
+};
+static CatalogPlan plan_lookup = {
+	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.lookup_schema($1, $2, $3, $4::jsonb, $5, $6)",
+	6, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID}
+};
+static CatalogPlan plan_check = {
+	"SELECT is_compatible, messages FROM registry.check_compatibility($1, $2, $3, $4::jsonb, $5, $6, $7)",
+	7, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID}
+};
+static CatalogPlan plan_get_config = {
+	"SELECT registry.get_config($1, $2)::text",
+	2, {TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_set_config = {
+	"SELECT registry.set_config($1, $2::jsonb)::text",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_delete_config = {
+	"SELECT registry.delete_config($1)::text",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_get_mode = {
+	"SELECT registry.get_mode($1, $2)",
+	2, {TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_set_mode = {
+	"SELECT registry.set_mode($1, $2, $3)",
+	3, {TEXTOID, TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_delete_mode = {
+	"SELECT registry.delete_mode($1)",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_contexts = {
+	"SELECT c FROM registry.list_contexts() AS c",
+	0, {InvalidOid}
+};
+static CatalogPlan plan_cluster_id = {
+	"SELECT pg_catalog.current_database()::text",
+	0, {InvalidOid}
+};
+
+/* --- parameters and answers ---------------------------------------------- */
+
+/* A text parameter, SQL NULL for a NULL string. */
+static Datum
+text_or_null(const char *s, char *nulls, int i)
+{
+	if (s == NULL)
+	{
+		nulls[i] = 'n';
+		return (Datum) 0;
+	}
+	nulls[i] = ' ';
+	return CStringGetTextDatum(s);
+}
+
+/* A schema row of the current result into out, its strings in cxt. */
+static void
+tuple_to_schema_row(HeapTuple tup, MemoryContext cxt, CatalogSchemaRow *out)
+{
+	out->subject = catalog_text(tup, Anum_schema_row_subject, cxt);
+	out->version = catalog_int32(tup, Anum_schema_row_version);
+	out->id = catalog_int32(tup, Anum_schema_row_id);
+	out->schema_type = catalog_text(tup, Anum_schema_row_schema_type, cxt);
+	out->schema = catalog_text(tup, Anum_schema_row_schema, cxt);
+	out->refs = catalog_text(tup, Anum_schema_row_refs, cxt);
+	out->metadata = catalog_text(tup, Anum_schema_row_metadata, cxt);
+	out->rule_set = catalog_text(tup, Anum_schema_row_rule_set, cxt);
+	out->deleted = catalog_bool(tup, Anum_schema_row_deleted);
+}
+
+/* Run a call that answers one schema row, into out. */
+static void
+schema_row_call(CatalogPlan *p, Datum *v, const char *nulls, CatalogSchemaRow *out)
+{
+	MemoryContext caller = catalog_connect();
+
+	catalog_run(p, v, nulls, SPI_OK_SELECT);
+	tuple_to_schema_row(catalog_one_row(p), caller, out);
+	catalog_disconnect();
+}
+
+/* Run a call that answers one value: its text (NULL for NULL). */
+static char *
+text_call(CatalogPlan *p, Datum *v, const char *nulls)
+{
+	MemoryContext caller = catalog_connect();
+	char	   *s;
+
+	catalog_run(p, v, nulls, SPI_OK_SELECT);
+	s = catalog_text(catalog_one_row(p), Anum_value, caller);
+	catalog_disconnect();
+	return s;
+}
+
+/* Run a call that answers one integer, into *out: false (and 0) for NULL. */
+static bool
+int_call(CatalogPlan *p, Datum *v, const char *nulls, int32 *out)
+{
+	bool		isnull;
+	Datum		d;
+
+	catalog_connect();
+	catalog_run(p, v, nulls, SPI_OK_SELECT);
+	d = catalog_datum(catalog_one_row(p), Anum_value, &isnull);
+	*out = isnull ? 0 : DatumGetInt32(d);
+	catalog_disconnect();
+	return !isnull;
+}
+
+/*
+ * Run a call that answers a column of text (as_ints false: a List of
+ * strings) or of integers (true: an IntList), in the order of its rows.
+ */
+static List *
+list_call(CatalogPlan *p, Datum *v, const char *nulls, bool as_ints)
+{
+	MemoryContext caller = catalog_connect();
+	MemoryContext old;
+	List	   *out = NIL;
+	uint64		i;
+
+	catalog_run(p, v, nulls, SPI_OK_SELECT);
+	old = MemoryContextSwitchTo(caller);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+
+		if (as_ints)
+			out = lappend_int(out, catalog_int32(tup, Anum_value));
+		else
+			out = lappend(out, catalog_text(tup, Anum_value, caller));
+	}
+	MemoryContextSwitchTo(old);
+	catalog_disconnect();
+	return out;
+}
+
+/* --- the calls ------------------------------------------------------------- */
+
+/* The cluster's id: the database's name. */
+char *
+catalog_api_cluster_id(void)
+{
+	return text_call(&plan_cluster_id, NULL, NULL);
+}
+
+/* list_contexts(): the contexts, default first. */
+List *
+catalog_api_contexts(void)
+{
+	return list_call(&plan_contexts, NULL, NULL, false);
+}
+
+/* list_schemas(prefix, deleted, latest_only): a List of CatalogSchemaRow. */
+List *
+catalog_api_list_schemas(const char *subject_prefix, bool deleted, bool latest_only)
+{
+	Datum		v[3];
+	char		nulls[3] = "   ";
+	MemoryContext caller = catalog_connect();
+	MemoryContext old;
+	List	   *out = NIL;
+	uint64		i;
+
+	v[0] = text_or_null(subject_prefix, nulls, 0);
+	v[1] = BoolGetDatum(deleted);
+	v[2] = BoolGetDatum(latest_only);
+	catalog_run(&plan_list_schemas, v, nulls, SPI_OK_SELECT);
+	old = MemoryContextSwitchTo(caller);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		CatalogSchemaRow *row = palloc(sizeof(CatalogSchemaRow));
+
+		tuple_to_schema_row(SPI_tuptable->vals[i], caller, row);
+		out = lappend(out, row);
+	}
+	MemoryContextSwitchTo(old);
+	catalog_disconnect();
+	return out;
+}
+
+/* schema_by_id(id, subject): the schema (no subject or version in out). */
+void
+catalog_api_schema_by_id(int32 id, const char *subject, CatalogSchemaRow *out)
+{
+	Datum		v[2];
+	char		nulls[2] = "  ";
+
+	v[0] = Int32GetDatum(id);
+	v[1] = text_or_null(subject, nulls, 1);
+	schema_row_call(&plan_schema_by_id, v, nulls, out);
+}
+
+/* schema_serialized(id, subject): a PROTOBUF schema's base64 descriptor. */
+char *
+catalog_api_schema_serialized(int32 id, const char *subject)
+{
+	Datum		v[2];
+	char		nulls[2] = "  ";
+
+	v[0] = Int32GetDatum(id);
+	v[1] = text_or_null(subject, nulls, 1);
+	return text_call(&plan_schema_serialized, v, nulls);
+}
+
+/* The highest schema id in the subject's context; false when it has none. */
+bool
+catalog_api_max_id(const char *subject, int32 *max_id)
+{
+	Datum		v[1];
+	char		nulls[1];
+
+	v[0] = text_or_null(subject, nulls, 0);
+	return int_call(&plan_max_id, v, nulls, max_id);
+}
+
+/* schema_versions(id, subject, deleted): a List of CatalogSubjectVersion. */
+List *
+catalog_api_schema_versions(int32 id, const char *subject, bool deleted)
+{
+	Datum		v[3];
+	char		nulls[3] = "   ";
+	MemoryContext caller = catalog_connect();
+	MemoryContext old;
+	List	   *out = NIL;
+	uint64		i;
+
+	v[0] = Int32GetDatum(id);
+	v[1] = text_or_null(subject, nulls, 1);
+	v[2] = BoolGetDatum(deleted);
+	catalog_run(&plan_schema_versions, v, nulls, SPI_OK_SELECT);
+	old = MemoryContextSwitchTo(caller);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		CatalogSubjectVersion *sv = palloc(sizeof(CatalogSubjectVersion));
+
+		sv->subject = catalog_text(tup, Anum_subject_version_subject, caller);
+		sv->version = catalog_int32(tup, Anum_subject_version_version);
+		out = lappend(out, sv);
+	}
+	MemoryContextSwitchTo(old);
+	catalog_disconnect();
+	return out;
+}
+
+/* subjects(prefix, deleted, deleted_only): a List of subject names. */
+List *
+catalog_api_subjects(const char *subject_prefix, bool deleted, bool deleted_only)
+{
+	Datum		v[3];
+	char		nulls[3] = "   ";
+
+	v[0] = text_or_null(subject_prefix, nulls, 0);
+	v[1] = BoolGetDatum(deleted);
+	v[2] = BoolGetDatum(deleted_only);
+	return list_call(&plan_subjects, v, nulls, false);
+}
+
+/* versions(subject, deleted, deleted_only): an IntList. */
+List *
+catalog_api_versions(const char *subject, bool deleted, bool deleted_only)
+{
+	Datum		v[3];
+
+	v[0] = CStringGetTextDatum(subject);
+	v[1] = BoolGetDatum(deleted);
+	v[2] = BoolGetDatum(deleted_only);
+	return list_call(&plan_versions, v, NULL, true);
+}
+
+/* get_version(subject, version, deleted): the version's schema row. */
+void
+catalog_api_get_version(const char *subject, const char *version, bool deleted,
+						CatalogSchemaRow *out)
+{
+	Datum		v[3];
+
+	v[0] = CStringGetTextDatum(subject);
+	v[1] = CStringGetTextDatum(version);
+	v[2] = BoolGetDatum(deleted);
+	schema_row_call(&plan_get_version, v, NULL, out);
+}
+
+/* referenced_by(subject, version): the ids of the schemas that use it. */
+List *
+catalog_api_referenced_by(const char *subject, const char *version)
+{
+	Datum		v[2];
+
+	v[0] = CStringGetTextDatum(subject);
+	v[1] = CStringGetTextDatum(version);
+	return list_call(&plan_referenced_by, v, NULL, true);
+}
+
+/* delete_version(subject, version, permanent): the version deleted. */
+int32
+catalog_api_delete_version(const char *subject, const char *version, bool permanent)
+{
+	Datum		v[3];
+	int32		deleted;
+
+	v[0] = CStringGetTextDatum(subject);
+	v[1] = CStringGetTextDatum(version);
+	v[2] = BoolGetDatum(permanent);
+	(void) int_call(&plan_delete_version, v, NULL, &deleted);
+	return deleted;
+}
+
+/* delete_subject(subject, permanent): the versions deleted, an IntList. */
+List *
+catalog_api_delete_subject(const char *subject, bool permanent)
+{
+	Datum		v[2];
+
+	v[0] = CStringGetTextDatum(subject);
+	v[1] = BoolGetDatum(permanent);
+	return list_call(&plan_delete_subject, v, NULL, true);
+}
+
+/*
+ * The arguments (subject, schema, schema_type, refs) that register, lookup
+ * and check begin with, into v[0..3].
+ */
+static void
+submission_args(const char *subject, const CatalogSubmission *s, Datum *v)
+{
+	v[0] = CStringGetTextDatum(subject);
+	v[1] = CStringGetTextDatum(s->schema);
+	v[2] = CStringGetTextDatum(s->schema_type);
+	v[3] = CStringGetTextDatum(s->refs);
+}
+
+/* register_schema_version(...): the registered schema (no subject). */
+void
+catalog_api_register(const char *subject, const CatalogSubmission *s,
+					 CatalogSchemaRow *out)
+{
+	Datum		v[9];
+	char		nulls[9] = "         ";
+
+	submission_args(subject, s, v);
+	v[4] = BoolGetDatum(s->normalize);
+	v[5] = text_or_null(s->metadata, nulls, 5);
+	v[6] = text_or_null(s->rule_set, nulls, 6);
+	v[7] = Int32GetDatum(s->id);
+	if (s->id == 0)
+		nulls[7] = 'n';
+	v[8] = Int32GetDatum(s->version);
+	if (s->version == 0)
+		nulls[8] = 'n';
+	schema_row_call(&plan_register, v, nulls, out);
+}
+
+/* lookup_schema(...): the subject's version that holds the schema. */
+void
+catalog_api_lookup(const char *subject, const CatalogSubmission *s, bool deleted,
+				   CatalogSchemaRow *out)
+{
+	Datum		v[6];
+
+	submission_args(subject, s, v);
+	v[4] = BoolGetDatum(s->normalize);
+	v[5] = BoolGetDatum(deleted);
+	schema_row_call(&plan_lookup, v, NULL, out);
+}
+
+/* check_compatibility(...) against version (NULL: every live version). */
+void
+catalog_api_check_compatibility(const char *subject, const CatalogSubmission *s,
+								const char *version, bool verbose,
+								CatalogCompatibility *out)
+{
+	Datum		v[7];
+	char		nulls[7] = "       ";
+	MemoryContext caller;
+	HeapTuple	tup;
+	Datum		messages;
+	bool		isnull;
+
+	submission_args(subject, s, v);
+	v[4] = text_or_null(version, nulls, 4);
+	v[5] = BoolGetDatum(verbose);
+	v[6] = BoolGetDatum(s->normalize);
+	caller = catalog_connect();
+	catalog_run(&plan_check, v, nulls, SPI_OK_SELECT);
+	tup = catalog_one_row(&plan_check);
+	out->is_compatible = catalog_bool(tup, Anum_check_is_compatible);
+	messages = catalog_datum(tup, Anum_check_messages, &isnull);
+	out->has_messages = !isnull;
+	out->messages = NIL;
+	if (out->has_messages)
+	{
+		Datum	   *elems;
+		bool	   *enulls;
+		int			n;
+		int			i;
+		MemoryContext old;
+
+		deconstruct_array(DatumGetArrayTypeP(messages), TEXTOID, -1, false,
+						  TYPALIGN_INT, &elems, &enulls, &n);
+		old = MemoryContextSwitchTo(caller);
+		for (i = 0; i < n; i++)
+			out->messages = lappend(out->messages, TextDatumGetCString(elems[i]));
+		MemoryContextSwitchTo(old);
+	}
+	catalog_disconnect();
+}
+
+/*
+ * Run a call of a config or mode scope, (subject) or (subject, flag) with
+ * a NULL subject for the global scope, that answers text.
+ */
+static char *
+scope_call(CatalogPlan *p, const char *subject, bool flag)
+{
+	Datum		v[2];
+	char		nulls[2] = "  ";
+
+	v[0] = text_or_null(subject, nulls, 0);
+	v[1] = BoolGetDatum(flag);
+	return text_call(p, v, nulls);
+}
+
+/* get_config(subject, default_to_global): the Config object's jsonb text. */
+char *
+catalog_api_get_config(const char *subject, bool default_to_global)
+{
+	return scope_call(&plan_get_config, subject, default_to_global);
+}
+
+/* set_config(subject, config jsonb text): the new Config object. */
+char *
+catalog_api_set_config(const char *subject, const char *config)
+{
+	Datum		v[2];
+	char		nulls[2] = "  ";
+
+	v[0] = text_or_null(subject, nulls, 0);
+	v[1] = CStringGetTextDatum(config);
+	return text_call(&plan_set_config, v, nulls);
+}
+
+/* delete_config(subject): the Config object removed. */
+char *
+catalog_api_delete_config(const char *subject)
+{
+	return scope_call(&plan_delete_config, subject, false);
+}
+
+/* get_mode(subject, default_to_global): the mode. */
+char *
+catalog_api_get_mode(const char *subject, bool default_to_global)
+{
+	return scope_call(&plan_get_mode, subject, default_to_global);
+}
+
+/* set_mode(mode, subject, force): the mode set. */
+char *
+catalog_api_set_mode(const char *mode, const char *subject, bool force)
+{
+	Datum		v[3];
+	char		nulls[3] = "   ";
+
+	v[0] = CStringGetTextDatum(mode);
+	v[1] = text_or_null(subject, nulls, 1);
+	v[2] = BoolGetDatum(force);
+	return text_call(&plan_set_mode, v, nulls);
+}
+
+/* delete_mode(subject): the mode removed. */
+char *
+catalog_api_delete_mode(const char *subject)
+{
+	return scope_call(&plan_delete_mode, subject, false);
+}

@@ -1,0 +1,43 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog_internal.h
+ *	  What the files of the catalog module (catalog.c, catalog_api.c)
+ *	  share: kept plans, the SPI connection of one catalog call and the
+ *	  reading of result columns.  Nothing outside the module includes it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CATALOG_INTERNAL_H
+#define CATALOG_INTERNAL_H
+
+#include "access/htup.h"
+
+/*
+ * A statement with typed parameters, prepared on first use and kept for the
+ * backend's life.  catalog_run() executes it and checks the SPI result
+ * code; the rows are in SPI_tuptable.
+ */
+#define CATALOG_MAX_ARGS 10
+
+typedef struct CatalogPlan
+{
+	const char *sql;
+	int			nargs;
+	Oid			argtypes[CATALOG_MAX_ARGS];
+	void	   *plan;			/* SPIPlanPtr */
+} CatalogPlan;
+
+/* the column of a one-column result */
+#define Anum_value 1
+
+extern MemoryContext catalog_connect(void);
+extern void catalog_disconnect(void);
+extern void catalog_run(CatalogPlan *p, Datum *values, const char *nulls,
+						int expected);
+extern HeapTuple catalog_one_row(CatalogPlan *p);
+extern char *catalog_text(HeapTuple tup, int col, MemoryContext cxt);
+extern Datum catalog_datum(HeapTuple tup, int col, bool *isnull);
+extern int32 catalog_int32(HeapTuple tup, int col);
+extern bool catalog_bool(HeapTuple tup, int col);
+
+#endif							/* CATALOG_INTERNAL_H */
