@@ -258,7 +258,7 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 			if (catalog_get_schema(a.context, want_id, &row))
 				refuse_taken_id(a.context, want_id);
 			id = want_id;
-			catalog_advance_schema_id(a.context, id);
+			catalog_advance_schema_id(a.context, a.subject, id);
 		}
 		else
 			id = catalog_next_schema_id(a.context);

@@ -84,8 +84,8 @@ static CatalogPlan plan_next_id = {
 	1, {TEXTOID}
 };
 static CatalogPlan plan_advance_id = {
-	"SELECT registry.advance_schema_id($1, $2)",
-	2, {TEXTOID, INT4OID}
+	"SELECT registry.advance_schema_id($1, $2, $3)",
+	3, {TEXTOID, TEXTOID, INT4OID}
 };
 /* the schema first, by its unique fingerprint: a plan that cannot scan a subject */
 static CatalogPlan plan_version_by_fp = {
@@ -390,15 +390,20 @@ catalog_next_schema_id(const char *context)
 	return id;
 }
 
-/* After an IMPORT with an explicit id, new ids continue above it. */
+/*
+ * After an IMPORT with an explicit id, new ids continue above it; refused
+ * (42205) unless the subject's mode in force (subject "" for the context)
+ * is IMPORT.
+ */
 void
-catalog_advance_schema_id(const char *context, int32 id)
+catalog_advance_schema_id(const char *context, const char *subject, int32 id)
 {
-	Datum		v[2];
+	Datum		v[3];
 
 	catalog_connect();
 	v[0] = CStringGetTextDatum(context);
-	v[1] = Int32GetDatum(id);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = Int32GetDatum(id);
 	ensure_context(context);
 	catalog_run(&plan_advance_id, v, NULL, SPI_OK_SELECT);
 	catalog_disconnect();

@@ -53,7 +53,7 @@ typedef struct CatalogRef
 extern void catalog_ensure_context(const char *context);
 extern int32 catalog_lock_subject(const char *context, const char *subject);
 extern int32 catalog_next_schema_id(const char *context);
-extern void catalog_advance_schema_id(const char *context, int32 id);
+extern void catalog_advance_schema_id(const char *context, const char *subject, int32 id);
 
 extern bool catalog_find_version_by_fingerprint(const char *context, const char *subject,
 												const uint8 *fingerprint, bool include_deleted,

@@ -190,7 +190,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	if (!has_id)
 		id = catalog_next_schema_id(context);
 	else
-		catalog_advance_schema_id(context, id);
+		catalog_advance_schema_id(context, "", id);	/* the context must be importing */
 
 	attnos[0] = attr_number(desc, "id");
 	values[0] = Int32GetDatum(id);

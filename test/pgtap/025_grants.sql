@@ -4,7 +4,7 @@
 -- Roles inherit: registry_admin is a registry_writer, which is a
 -- registry_reader.
 BEGIN;
-SELECT plan(27);
+SELECT plan(31);
 
 CREATE ROLE tap_reader LOGIN IN ROLE registry_reader;
 CREATE ROLE tap_writer LOGIN IN ROLE registry_writer;
@@ -38,7 +38,7 @@ SELECT set_eq(
 	$$SELECT * FROM granted$$,
 	$$VALUES
 		('column', 'registry.subjects.created_at', 'registry_writer', 'UPDATE'),
-		('function', 'registry.advance_schema_id(text,integer)', 'registry_writer', 'EXECUTE'),
+		('function', 'registry.advance_schema_id(text,text,integer)', 'registry_writer', 'EXECUTE'),
 		('function', 'registry.avro_canonical_form(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.avro_fingerprint(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_compatibility(text,text,text,jsonb,text,boolean,boolean)', 'registry_reader', 'EXECUTE'),
@@ -143,11 +143,23 @@ SELECT lives_ok($$SELECT registry.register_schema(':.grantctx:s', '"int"')$$,
 SELECT throws_ok(
 	$$SELECT pg_catalog.setval(id_sequence, 1) FROM registry.contexts WHERE context = '.grantctx'$$, '42501', NULL,
 	'writer: the new context''s sequence cannot be set either');
-SELECT lives_ok($$SELECT registry.advance_schema_id('.', 1)$$,
-	'writer: advance_schema_id to a lower id is allowed and does nothing');
+SELECT throws_ok($$SELECT registry.advance_schema_id('.', '', 2000000000)$$, 'R2205', NULL,
+	'writer: cannot push the id allocator up outside IMPORT mode');
+SELECT throws_ok($$INSERT INTO registry.schemas (context, id, schema) VALUES ('.', 2000000000, '"boolean"')$$, 'R2205', NULL,
+	'writer: cannot choose a schema id with a raw INSERT outside IMPORT mode');
 RESET ROLE;
-SELECT cmp_ok(pg_sequence_last_value('registry.default_context_ids'), '>=', :free_id::bigint,
-	'the id allocator did not move back');
+SELECT cmp_ok(pg_sequence_last_value('registry.default_context_ids'), '<', 1000::bigint,
+	'the id allocator did not move');
+-- in IMPORT mode (an admin's decision) the writer imports with explicit ids
+SELECT registry.set_mode('IMPORT', 'grant-import');
+SET ROLE tap_writer;
+SELECT is(registry.register_schema('grant-import', '"bytes"', id => 5000), 5000, 'writer: imports with an explicit id in IMPORT mode');
+SELECT lives_ok($$SELECT registry.advance_schema_id('.', 'grant-import', 10)$$,
+	'writer: advance_schema_id to a lower id in IMPORT mode is allowed and does nothing');
+RESET ROLE;
+SELECT is(pg_sequence_last_value('registry.default_context_ids'), 5000::bigint,
+	'new ids continue above the imported one, never below');
+SELECT registry.delete_mode('grant-import');
 
 -- a hard delete of a subject's last version removes that subject's settings
 -- (Confluent does), and only that subject's: the global ones stay
@@ -173,7 +185,7 @@ SELECT is(registry.get_compatibility(NULL, false), 'FULL_TRANSITIVE', 'the globa
 
 -- the reader cannot call what the writer may
 SET ROLE tap_reader;
-SELECT throws_ok($$SELECT registry.advance_schema_id('.', 100000)$$, '42501', NULL,
+SELECT throws_ok($$SELECT registry.advance_schema_id('.', '', 100000)$$, '42501', NULL,
 	'reader: advance_schema_id refused');
 RESET ROLE;
 
