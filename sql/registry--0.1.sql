@@ -212,22 +212,8 @@ CREATE FUNCTION registry.versions_before_insert() RETURNS trigger
 COMMENT ON FUNCTION registry.versions_before_insert() IS 'mode, version numbering and compatibility of a new subject version';
 
 CREATE FUNCTION registry.check_writable(context text, subject text) RETURNS void
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	m text := registry.effective_mode(context, subject);
-BEGIN
-	IF m IN ('READONLY', 'READONLY_OVERRIDE') THEN
-		IF subject = '' THEN
-			RAISE EXCEPTION 'context "%" is in read-only mode', context
-				USING ERRCODE = 'R2205', DETAIL = format('Context %s is in read-only mode', context);
-		END IF;
-		RAISE EXCEPTION 'subject "%" in context "%" is in read-only mode', subject, context
-			USING ERRCODE = 'R2205', DETAIL = format('Subject %s in context %s is in read-only mode', subject, context);
-	END IF;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_check_writable_sql'
+	LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION registry.check_writable(text, text) IS 'raises 42205 when the scope''s mode in force is read-only';
 
 CREATE FUNCTION registry.check_not_referenced(context text, subject text, version integer, live_only boolean) RETURNS void
@@ -308,60 +294,11 @@ $$;
 COMMENT ON FUNCTION registry.versions_after_delete() IS 'a schema id that no subject version uses any more is removed; so are the row, config and mode of a subject without versions';
 
 CREATE FUNCTION registry.config_before_write() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	r record := CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
-BEGIN
-	PERFORM registry.check_writable(r.context, r.subject);
-	IF TG_OP <> 'DELETE' THEN
-		IF NEW.compatibility IS NOT NULL THEN
-			NEW.compatibility := upper(NEW.compatibility);
-			IF NEW.compatibility NOT IN ('NONE', 'BACKWARD', 'BACKWARD_TRANSITIVE', 'FORWARD',
-										 'FORWARD_TRANSITIVE', 'FULL', 'FULL_TRANSITIVE') THEN
-				RAISE EXCEPTION 'invalid compatibility level "%"', NEW.compatibility
-					USING ERRCODE = 'R2203',
-						  DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
-			END IF;
-		END IF;
-		NEW.updated_at := now();
-		RETURN NEW;
-	END IF;
-	RETURN OLD;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_config_before_write' LANGUAGE C;
 COMMENT ON FUNCTION registry.config_before_write() IS 'config changes need a writable scope and a valid level';
 
 CREATE FUNCTION registry.modes_before_write() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	IF TG_OP = 'DELETE' THEN
-		RETURN OLD;
-	END IF;
-	NEW.mode := upper(NEW.mode);
-	IF NEW.mode NOT IN ('READWRITE', 'READONLY', 'READONLY_OVERRIDE', 'IMPORT', 'FORWARD') THEN
-		RAISE EXCEPTION 'invalid mode "%"', NEW.mode
-			USING ERRCODE = 'R2204', DETAIL = 'Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.';
-	END IF;
-	IF NEW.mode = 'FORWARD' AND (NEW.context <> '.' OR NEW.subject <> '') THEN
-		RAISE EXCEPTION 'mode FORWARD can only be set globally' USING ERRCODE = 'R2204';
-	END IF;
-	IF NEW.mode = 'IMPORT' AND (TG_OP = 'INSERT' OR OLD.mode <> 'IMPORT')
-	   AND COALESCE(current_setting('registry.force_mode', true), '') <> 'on'
-	   AND EXISTS (SELECT 1 FROM registry.subject_versions sv
-					WHERE NOT sv.deleted
-					  AND (NEW.context = '.' AND NEW.subject = ''
-						   OR sv.context = NEW.context AND (NEW.subject = '' OR sv.subject = NEW.subject))) THEN
-		RAISE EXCEPTION 'cannot import since found existing subjects' USING ERRCODE = 'R2205',
-			HINT = 'Use force to switch to IMPORT mode anyway.';
-	END IF;
-	NEW.updated_at := now();
-	RETURN NEW;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_modes_before_write' LANGUAGE C;
 COMMENT ON FUNCTION registry.modes_before_write() IS 'valid modes; IMPORT only over a scope without live subjects unless forced';
 
 CREATE FUNCTION registry.subjects_before_update() RETURNS trigger

@@ -25,6 +25,7 @@
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 
+#include "confluent_messages.h"
 #include "registry.h"
 #include "rest.h"
 #include "rest_internal.h"
@@ -238,7 +239,8 @@ rest_error(RestCall *c, int status, int code, const char *message)
  * Confluent's message for an error_code, from what the route knows (the
  * subject, version or id of the request) where Confluent's text names them,
  * else from the error's detail (which carries Confluent's words or the
- * parser's) or message.
+ * parser's) or message.  The wording is confluent_messages.c's; which one
+ * applies is decided by the error_code and the error's structure only.
  */
 static char *
 confluent_message(RestCall *c, int code, ErrorData *edata)
@@ -249,34 +251,29 @@ confluent_message(RestCall *c, int code, ErrorData *edata)
 	switch (code)
 	{
 		case 40401:
-			return psprintf("Subject '%s' not found.", subject);
+			return confluent_text(CW_SUBJECT_NOT_FOUND, subject);
 		case 40402:
-			return psprintf("Version %s not found.", version);
+			return confluent_text(CW_VERSION_NOT_FOUND, version);
 		case 40403:
 			if (c->schema_id && !c->lookup)
-				return psprintf("Schema %s not found", c->schema_id);
-			return pstrdup("Schema not found");
+				return confluent_text(CW_SCHEMA_ID_NOT_FOUND, c->schema_id);
+			return confluent_text(CW_SCHEMA_NOT_FOUND);
 		case 40404:
-			return psprintf("Subject '%s' was soft deleted.Set permanent=true to delete permanently", subject);
+			return confluent_text(CW_SUBJECT_SOFT_DELETED, subject);
 		case 40405:
-			return psprintf("Subject '%s' was not deleted first before being permanently deleted", subject);
+			return confluent_text(CW_SUBJECT_NOT_SOFT_DELETED, subject);
 		case 40406:
-			return psprintf("Subject '%s' Version %s was soft deleted.Set permanent=true to delete permanently",
-							subject, version);
+			return confluent_text(CW_VERSION_SOFT_DELETED, subject, version);
 		case 40407:
-			return psprintf("Subject '%s' Version %s was not deleted first before being permanently deleted",
-							subject, version);
+			return confluent_text(CW_VERSION_NOT_SOFT_DELETED, subject, version);
 		case 40408:
-			return psprintf("Subject '%s' does not have subject-level compatibility configured", subject);
+			return confluent_text(CW_SUBJECT_CONFIG_NOT_FOUND, subject);
 		case 40409:
-			return psprintf("Subject '%s' does not have subject-level mode configured", subject);
+			return confluent_text(CW_SUBJECT_MODE_NOT_FOUND, subject);
 		case 42201:
-			/* a parser error: Confluent's prefix, then the parser's words */
-			if (edata->detail && edata->message &&
-				strncmp(edata->message, "invalid ", 8) == 0 &&
-				strlen(edata->message) > 7 &&
-				strcmp(edata->message + strlen(edata->message) - 7, " schema") == 0)
-				return psprintf("Invalid schema: %s", edata->detail);
+			/* a parser's error: Confluent's prefix, then the parser's words */
+			if (registry_is_parser_error(edata))
+				return confluent_text(CW_INVALID_SCHEMA, edata->detail);
 			break;
 		default:
 			break;
@@ -286,6 +283,7 @@ confluent_message(RestCall *c, int code, ErrorData *edata)
 	return pstrdup(edata->message ? edata->message : "Internal Server Error");
 }
 
+/* Turn a route's error into Confluent's error body and HTTP status. */
 static void
 report_error(RestCall *c, ErrorData *edata)
 {
@@ -301,7 +299,7 @@ report_error(RestCall *c, ErrorData *edata)
 	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 		edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 	{
-		rest_error(c, 500, 50002, "Operation timed out");
+		rest_error(c, 500, 50002, confluent_text(CW_OPERATION_TIMED_OUT));
 		return;
 	}
 	if (PGUNSIXBIT(edata->sqlerrcode) != 'R' && PGUNSIXBIT(edata->sqlerrcode) != 'S')
@@ -314,7 +312,7 @@ report_error(RestCall *c, ErrorData *edata)
 				(errmsg("registry REST request failed in the backend data store: %s",
 						edata->message),
 				 edata->detail ? errdetail_internal("%s", edata->detail) : 0));
-		rest_error(c, 500, 50001, "Error in the backend data store");
+		rest_error(c, 500, 50001, confluent_text(CW_STORE_ERROR));
 		return;
 	}
 	status = code / 100;
@@ -565,8 +563,7 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 
 	handler = rest_route(c, &method_mismatch);
 	if (c->nul_in_path)
-		rest_error(c, 422, 42208, psprintf("The specified subject '%s' is not a valid.",
-										   c->nul_segment));
+		rest_error(c, 422, 42208, confluent_text(CW_INVALID_SUBJECT, c->nul_segment));
 	else if (c->nul_in_query)
 		rest_error(c, 400, 400, "A query parameter contains a NUL byte");
 	else if (!request_text_valid(c))
@@ -574,16 +571,16 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 	else if (handler == NULL)
 	{
 		if (method_mismatch)
-			rest_error(c, 405, 405, "HTTP 405 Method Not Allowed");
+			rest_error(c, 405, 405, confluent_text(CW_HTTP_METHOD_NOT_ALLOWED));
 		else
-			rest_error(c, 404, 404, "HTTP 404 Not Found");
+			rest_error(c, 404, 404, confluent_text(CW_HTTP_NOT_FOUND));
 	}
 	else if (!registry_rest_accept_ok(req->accept))
-		rest_error(c, 406, 406, "HTTP 406 Not Acceptable");
+		rest_error(c, 406, 406, confluent_text(CW_HTTP_NOT_ACCEPTABLE));
 	else if ((strcmp(req->method, "POST") == 0 || strcmp(req->method, "PUT") == 0) &&
 			 req->content_type != NULL && req->content_type[0] != '\0' &&
 			 !content_type_ok(req->content_type, accepted_content_types))
-		rest_error(c, 415, 415, "HTTP 415 Unsupported Media Type");
+		rest_error(c, 415, 415, confluent_text(CW_HTTP_UNSUPPORTED_MEDIA_TYPE));
 	else
 		run_route(c, handler);
 
