@@ -143,6 +143,12 @@ CREATE FUNCTION registry.qualify_subject(context text, subject text)
 	RETURN CASE WHEN context = '.' THEN subject ELSE ':' || context || ':' || subject END;
 COMMENT ON FUNCTION registry.qualify_subject(text, text) IS 'the Confluent spelling of a subject in a context';
 
+CREATE FUNCTION registry.confluent_message(error_code integer, VARIADIC words text[] DEFAULT '{}')
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_confluent_message'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.confluent_message(integer, text[]) IS 'Confluent''s wording for an error code that has one (the registry''s one table of them), each %s filled with the next word';
+
 CREATE FUNCTION registry.effective_mode(context text, subject text)
 	RETURNS text
 	AS 'MODULE_PATHNAME', 'registry_effective_mode'
@@ -229,7 +235,7 @@ BEGIN
 												   AND NOT sv.deleted))) THEN
 		RAISE EXCEPTION 'one or more references exist to subject "%" version %', subject, version
 			USING ERRCODE = 'R2206',
-				  DETAIL = format('One or more references exist to the schema {magic=1,keytype=SCHEMA,subject=%s,version=%s}.', subject, version);
+				  DETAIL = registry.confluent_message(42206, subject, version::text);
 	END IF;
 END
 $$;
@@ -646,26 +652,8 @@ COMMENT ON FUNCTION registry.delete_subject(text, boolean) IS 'soft-deletes ever
 
 CREATE FUNCTION registry.config_scope(subject text, OUT context text, OUT subject_name text)
 	RETURNS record
-	LANGUAGE plpgsql IMMUTABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	q record;
-BEGIN
-	IF config_scope.subject IS NULL THEN
-		context := '.';
-		subject_name := '';
-	ELSE
-		q := registry.split_subject(config_scope.subject);
-		context := q.context;
-		subject_name := q.subject;
-		IF config_scope.subject ~ '[\x01-\x1f\x7f]' OR subject_name IN ('__GLOBAL', '__EMPTY') THEN
-			RAISE EXCEPTION 'the specified subject is not valid' USING ERRCODE = 'R2208',
-				DETAIL = format('The specified subject ''%s'' is not a valid.', config_scope.subject);
-		END IF;
-	END IF;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_config_scope'
+	LANGUAGE C IMMUTABLE;
 COMMENT ON FUNCTION registry.config_scope(text) IS 'the (context, subject) row key of a config or mode scope: NULL is global, ":.ctx:" a context';
 
 CREATE FUNCTION registry.set_compatibility(level text, subject text DEFAULT NULL)
@@ -679,7 +667,7 @@ DECLARE
 BEGIN
 	IF lvl IS NULL THEN
 		RAISE EXCEPTION 'compatibility level must not be null' USING ERRCODE = 'R2203',
-			DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+			DETAIL = registry.confluent_message(42203);
 	END IF;
 	INSERT INTO registry.config AS c (context, subject, compatibility)
 		VALUES (k.context, k.subject_name, lvl)
@@ -732,7 +720,7 @@ DECLARE
 BEGIN
 	IF m IS NULL THEN
 		RAISE EXCEPTION 'mode must not be null' USING ERRCODE = 'R2204',
-			DETAIL = 'Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.';
+			DETAIL = registry.confluent_message(42204);
 	END IF;
 	PERFORM set_config('registry.force_mode', CASE WHEN force THEN 'on' ELSE 'off' END, true);
 	INSERT INTO registry.modes AS x (context, subject, mode)
@@ -840,11 +828,11 @@ DECLARE
 BEGIN
 	IF config IS NULL OR jsonb_typeof(config) <> 'object' THEN
 		RAISE EXCEPTION 'a configuration must be a JSON object' USING ERRCODE = 'R2203',
-			DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+			DETAIL = registry.confluent_message(42203);
 	END IF;
 	IF config ? 'compatibility' AND jsonb_typeof(config->'compatibility') NOT IN ('string', 'null') THEN
 		RAISE EXCEPTION 'invalid compatibility level %', config->'compatibility' USING ERRCODE = 'R2203',
-			DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+			DETAIL = registry.confluent_message(42203);
 	END IF;
 	lvl := upper(config->>'compatibility');
 	IF config ? 'normalize' AND jsonb_typeof(config->'normalize') = 'boolean' THEN
@@ -1014,6 +1002,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.split_subject(text), registry.qualify_subject(text, text),
 	registry.effective_mode(text, text), registry.effective_compatibility(text, text),
 	registry.effective_normalize(text, text), registry.parse_version(text),
+	registry.confluent_message(integer, text[]),
 	registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean),
 	registry.lookup_schema(text, text, text, jsonb, boolean, boolean),
 	registry.avro_canonical_form(text), registry.avro_fingerprint(text),

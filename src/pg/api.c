@@ -2,9 +2,14 @@
  *
  * api.c
  *	  The SQL API functions that need the schema parsers: register_schema,
- *	  register_schema_version, lookup_schema and check_compatibility.  The
- *	  rules they share with raw DML (mode, numbering, compatibility) are
- *	  enforced by the triggers these functions' INSERTs fire (triggers.c).
+ *	  register_schema_version, lookup_schema and check_compatibility.
+ *
+ * The rules a registration shares with raw DML (mode, numbering,
+ * compatibility) are the functions the insert triggers call too
+ * (settings.c, triggers.c, compatibility.c).  register_schema applies them
+ * itself, under the subject's lock and before it allocates an id, so a
+ * refused schema leaves no gap; it then marks the version it inserts so the
+ * trigger does not repeat them (registry_mark_checked).
  *
  *-------------------------------------------------------------------------
  */
@@ -29,6 +34,7 @@ PG_FUNCTION_INFO_V1(registry_register_schema_version);
 PG_FUNCTION_INFO_V1(registry_lookup_schema);
 PG_FUNCTION_INFO_V1(registry_check_compatibility);
 
+/* The arguments every function here starts with, read once. */
 typedef struct SchemaArgs
 {
 	char	   *qualified;
@@ -41,6 +47,13 @@ typedef struct SchemaArgs
 	char	   *metadata;
 	char	   *rule_set;
 } SchemaArgs;
+
+/* Boolean argument n; false when absent or NULL. */
+static bool
+bool_arg(FunctionCallInfo fcinfo, int n)
+{
+	return PG_NARGS() > n && !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
+}
 
 /* Argument n as jsonb text, or NULL when absent or NULL. */
 static char *
@@ -77,6 +90,26 @@ read_schema_args(FunctionCallInfo fcinfo, SchemaArgs *a, bool validate_subject)
 	a->refs = jsonb_arg_text(fcinfo, 3);
 	if (a->refs == NULL)
 		a->refs = "[]";
+}
+
+/*
+ * The start of a function that answers with a row (lookup_schema,
+ * check_compatibility): its row type, its schema arguments with normalize
+ * at argument normalize_arg, and SPI.
+ */
+static TupleDesc
+begin_row_call(FunctionCallInfo fcinfo, SchemaArgs *a, int normalize_arg)
+{
+	TupleDesc	desc;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	desc = BlessTupleDesc(desc);
+	read_schema_args(fcinfo, a, false);
+	a->normalize = bool_arg(fcinfo, normalize_arg);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	return desc;
 }
 
 /* What register_schema's caller gets back. */
@@ -172,7 +205,7 @@ static void
 read_registration(FunctionCallInfo fcinfo, Registration *r)
 {
 	read_schema_args(fcinfo, &r->a, true);
-	r->a.normalize = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
+	r->a.normalize = bool_arg(fcinfo, 4);
 	r->a.metadata = jsonb_arg_text(fcinfo, 5);
 	r->a.rule_set = jsonb_arg_text(fcinfo, 6);
 	r->has_id = PG_NARGS() > 7 && !PG_ARGISNULL(7);
@@ -392,21 +425,14 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 {
 	SchemaArgs	a;
 	SubmittedSchema *s;
-	bool		deleted = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+	bool		deleted = bool_arg(fcinfo, 5);
 	CatalogVersion found;
 	TupleDesc	desc;
 	Datum		values[9];
 	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
 	HeapTuple	tuple;
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	desc = BlessTupleDesc(desc);
-	read_schema_args(fcinfo, &a, false);
-	a.normalize = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	desc = begin_row_call(fcinfo, &a, 4);
 	if (!catalog_subject_has_versions(a.context, a.subject, deleted))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
@@ -514,7 +540,7 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 {
 	SchemaArgs	a;
 	SubmittedSchema *s;
-	bool		verbose = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+	bool		verbose = bool_arg(fcinfo, 5);
 	char	   *version_arg = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
 	char	   *parse_error = NULL;
 	CatalogSettings settings;
@@ -526,14 +552,7 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	TupleDesc	desc;
 	HeapTuple	tuple;
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	desc = BlessTupleDesc(desc);
-	read_schema_args(fcinfo, &a, false);
-	a.normalize = PG_NARGS() > 6 && !PG_ARGISNULL(6) && PG_GETARG_BOOL(6);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	desc = begin_row_call(fcinfo, &a, 6);
 	registry_strlist_init(&messages);
 	if (version_arg != NULL)
 		versions = named_version(&a, version_arg, &n);

@@ -8,16 +8,23 @@
  *
  * The list of compatibility levels in the 42203 wording is not written
  * here: it is built from rg_compat's name table, in Confluent's order (the
- * plain levels, then the transitive ones, lower-cased).
+ * plain levels, then the transitive ones, lower-cased).  The install
+ * script's PL/pgSQL reads the table through registry.confluent_message()
+ * for the error codes that have one wording.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
 
 #include "confluent_messages.h"
 #include "rg_compat.h"
+
+PG_FUNCTION_INFO_V1(registry_confluent_message);
 
 typedef struct ConfluentMessage
 {
@@ -58,6 +65,8 @@ static const ConfluentMessage messages[] = {
 	{CW_SUBJECT_NOT_READ_WRITE, 42205, "Subject %s in context %s is not in read-write mode"},
 	{CW_SUBJECT_NOT_IMPORT, 42205, "Subject %s in context %s is not in import mode"},
 	{CW_OVERWRITE_SCHEMA_ID, 42205, "Overwrite new schema with id %s in context %s is not permitted."},
+	{CW_REFERENCE_EXISTS, 42206,
+	"One or more references exist to the schema {magic=1,keytype=SCHEMA,subject=%s,version=%s}."},
 	{CW_INVALID_SUBJECT, 42208, "The specified subject '%s' is not a valid."},
 	{CW_STORE_ERROR, 50001, "Error in the backend data store"},
 	{CW_OPERATION_TIMED_OUT, 50002, "Operation timed out"},
@@ -138,31 +147,92 @@ confluent_fixed_text(ConfluentWording w)
 	return row->text;
 }
 
-/* The wording with each "%s" replaced by the next argument. */
-char *
-confluent_text(ConfluentWording w,...)
+/*
+ * A row's wording with each "%s" replaced by the next of n words (NULL,
+ * or a blank past the last word, is empty, as format() has it for NULL).
+ */
+static char *
+fill_blanks(const ConfluentMessage *row, const char *const *words, int n)
 {
-	const ConfluentMessage *row = message_row(w);
 	const char *p;
 	StringInfoData buf;
-	va_list		args;
+	int			next = 0;
 
 	if (row->text == NULL)
 		return level_list_text();
 	initStringInfo(&buf);
-	va_start(args, w);
 	for (p = row->text; *p; p++)
 	{
 		if (p[0] == '%' && p[1] == 's')
 		{
-			const char *arg = va_arg(args, const char *);
-
-			appendStringInfoString(&buf, arg ? arg : "");
+			if (next < n && words[next] != NULL)
+				appendStringInfoString(&buf, words[next]);
+			next++;
 			p++;
 		}
 		else
 			appendStringInfoChar(&buf, *p);
 	}
-	va_end(args);
 	return buf.data;
+}
+
+/* The number of blanks ("%s") in a row's wording. */
+static int
+count_blanks(const ConfluentMessage *row)
+{
+	const char *p;
+	int			n = 0;
+
+	for (p = row->text; p != NULL && (p = strstr(p, "%s")) != NULL; p += 2)
+		n++;
+	return n;
+}
+
+/* The wording with each "%s" replaced by the next argument. */
+char *
+confluent_text(ConfluentWording w,...)
+{
+	const ConfluentMessage *row = message_row(w);
+	int			n = count_blanks(row);
+	const char **words = palloc(sizeof(char *) * (n + 1));
+	va_list		args;
+	int			i;
+
+	va_start(args, w);
+	for (i = 0; i < n; i++)
+		words[i] = va_arg(args, const char *);
+	va_end(args);
+	return fill_blanks(row, words, n);
+}
+
+/*
+ * registry.confluent_message(error_code, VARIADIC words): the wording of
+ * an error_code that has exactly one, its blanks filled with words.
+ */
+Datum
+registry_confluent_message(PG_FUNCTION_ARGS)
+{
+	int			code = PG_GETARG_INT32(0);
+	ArrayType  *array = PG_GETARG_ARRAYTYPE_P(1);
+	const ConfluentMessage *found = NULL;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	const char **words;
+	int			i;
+
+	for (i = 0; i < N_MESSAGES; i++)
+		if (messages[i].error_code == code)
+		{
+			if (found != NULL)
+				elog(ERROR, "error code %d has several Confluent wordings", code);
+			found = &messages[i];
+		}
+	if (found == NULL)
+		elog(ERROR, "error code %d has no Confluent wording", code);
+	deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	words = palloc(sizeof(char *) * (n + 1));
+	for (i = 0; i < n; i++)
+		words[i] = nulls[i] ? NULL : TextDatumGetCString(elems[i]);
+	PG_RETURN_TEXT_P(cstring_to_text(fill_blanks(found, words, n)));
 }

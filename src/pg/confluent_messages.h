@@ -3,7 +3,8 @@
  * confluent_messages.h
  *	  The words Confluent's clients read: every error message and detail
  *	  the registry gives in Confluent's wording, in one table keyed by
- *	  error_code (confluent_messages.c).
+ *	  error_code (confluent_messages.c).  The install script reads the
+ *	  same table through registry.confluent_message().
  *
  *-------------------------------------------------------------------------
  */
@@ -36,6 +37,7 @@ typedef enum ConfluentWording
 	CW_SUBJECT_NOT_READ_WRITE,	/* 42205 subject, context */
 	CW_SUBJECT_NOT_IMPORT,		/* 42205 subject, context */
 	CW_OVERWRITE_SCHEMA_ID,		/* 42205 id, context */
+	CW_REFERENCE_EXISTS,		/* 42206 subject, version */
 	CW_INVALID_SUBJECT,			/* 42208 subject */
 	CW_STORE_ERROR,				/* 50001 */
 	CW_OPERATION_TIMED_OUT,		/* 50002 */

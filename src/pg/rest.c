@@ -9,7 +9,8 @@
  * a subject containing "/" (sent as %2F) stays one segment.  A route runs
  * in a subtransaction: an ERROR inside it is caught, the subtransaction
  * rolled back, and the SQLSTATE mapped to Confluent's error_code by table
- * (registry_confluent_error_code), never by reading message text.
+ * (registry_confluent_error_code), never by reading message text; the
+ * words come from confluent_messages.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -49,6 +50,7 @@ static const char *const produced_content_types[] = {
 	NULL
 };
 
+/* The value of a hex digit, or -1. */
 static int
 hexval(char c)
 {
@@ -93,6 +95,7 @@ percent_decode(const char *s, size_t len, bool plus_is_space, bool *nul)
 	return out;
 }
 
+/* Split the raw path into percent-decoded segments. */
 static void
 parse_path(RestCall *c, const char *path)
 {
@@ -123,6 +126,7 @@ parse_path(RestCall *c, const char *path)
 	}
 }
 
+/* Split the raw query string into decoded key/value parameters. */
 static void
 parse_query(RestCall *c, const char *query)
 {
@@ -165,6 +169,7 @@ parse_query(RestCall *c, const char *query)
 	}
 }
 
+/* A query parameter's value, or NULL when absent. */
 const char *
 rest_param(RestCall *c, const char *key)
 {
@@ -223,6 +228,7 @@ rest_page_includes(RestCall *c, int index, int max_limit)
 
 /* --- JSON output ------------------------------------------------------- */
 
+/* Replace the response with Confluent's error body {error_code, message}. */
 void
 rest_error(RestCall *c, int status, int code, const char *message)
 {
@@ -359,6 +365,7 @@ typedef struct RouteCall
 	RestHandler handler;
 } RouteCall;
 
+/* Run a route from call_in_subtransaction(). */
 static void
 route_trampoline(void *arg)
 {
@@ -392,6 +399,7 @@ typedef struct JsonParse
 	Jsonb	   *result;
 } JsonParse;
 
+/* Parse the body as jsonb, from call_in_subtransaction(). */
 static void
 parse_json_body(void *arg)
 {
@@ -477,6 +485,7 @@ rest_body_member_json(Jsonb *jb, const char *key)
 
 /* --- routing ------------------------------------------------------------ */
 
+/* Is a media type (parameters ignored) one of list, in any case? */
 static bool
 content_type_ok(const char *ct, const char *const *list)
 {
@@ -546,6 +555,7 @@ request_text_valid(RestCall *c)
 	return true;
 }
 
+/* Answer one REST request (see rest.h): refuse what cannot be routed, else run the route. */
 void
 registry_rest(const RestRequest *req, RestResponse *resp)
 {
