@@ -60,9 +60,6 @@ extern rg_mode registry_mode(const char *name);
 extern rg_compat_level registry_level(const char *name);
 extern void registry_check_writable(const char *context, const char *subject,
 									rg_mode mode);
-extern void registry_check_scope_writable(const char *context, const char *subject);
-extern bool registry_scope_has_live_subjects(const char *context, const char *subject);
-extern bool registry_forcing_mode(void);
 
 /* triggers.c */
 extern void registry_check_next_version(const char *subject, int32 version,

@@ -5,16 +5,27 @@
  *	  and the one read-only rule (for C callers and, as
  *	  registry.check_writable(), for the install script).  The names of
  *	  modes and levels come from rg_compat's tables only, the wording from
- *	  confluent_messages.c.  The triggers that keep registry.config and
- *	  registry.modes valid are in triggers.c.
+ *	  confluent_messages.c.
+ *
+ * The triggers that keep registry.config and registry.modes valid: a
+ * config write needs a writable scope and a valid level, a mode must be
+ * valid, FORWARD only global, and IMPORT only over a scope without live
+ * subjects unless registry.set_mode(..., force => true) set
+ * registry.force_mode.  Names are stored upper-cased (SQL's upper()).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_collation.h"
+#include "commands/trigger.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
 
 #include "catalog.h"
 #include "confluent_messages.h"
@@ -24,6 +35,8 @@ PG_FUNCTION_INFO_V1(registry_effective_mode);
 PG_FUNCTION_INFO_V1(registry_effective_compatibility);
 PG_FUNCTION_INFO_V1(registry_effective_normalize);
 PG_FUNCTION_INFO_V1(registry_check_writable_sql);
+PG_FUNCTION_INFO_V1(registry_config_before_write);
+PG_FUNCTION_INFO_V1(registry_modes_before_write);
 
 /* registry.force_mode: set_mode's force, for the one statement it runs */
 static bool registry_force_mode = false;
@@ -139,8 +152,8 @@ registry_effective_normalize(PG_FUNCTION_ARGS)
 }
 
 /* Refuse a write to (context, subject) when the mode in force is read-only. */
-void
-registry_check_scope_writable(const char *context, const char *subject)
+static void
+check_scope_writable(const char *context, const char *subject)
 {
 	registry_check_writable(context, subject,
 							registry_mode(settings_in_force(context, subject).mode));
@@ -150,14 +163,16 @@ registry_check_scope_writable(const char *context, const char *subject)
 Datum
 registry_check_writable_sql(PG_FUNCTION_ARGS)
 {
-	registry_check_scope_writable(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+	check_scope_writable(text_to_cstring(PG_GETARG_TEXT_PP(0)),
 						 text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	PG_RETURN_VOID();
 }
 
+/* --- the triggers on registry.config and registry.modes ------------------ */
+
 /* Does the scope of a mode (global, a context or a subject) hold a live subject version? */
-bool
-registry_scope_has_live_subjects(const char *context, const char *subject)
+static bool
+scope_has_live_subjects(const char *context, const char *subject)
 {
 	bool		found;
 
@@ -168,9 +183,169 @@ registry_scope_has_live_subjects(const char *context, const char *subject)
 	return found;
 }
 
-/* Is registry.force_mode on (set_mode's force, for its statement)? */
-bool
-registry_forcing_mode(void)
+/* The number of a trigger relation's column by name. */
+static int
+column_number(TupleDesc desc, const char *name)
 {
-	return registry_force_mode;
+	int			i;
+
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+			return i + 1;
+	}
+	elog(ERROR, "column \"%s\" not found", name);
+	return 0;					/* keep the compiler quiet */
+}
+
+/* A text column of a trigger's row, or NULL. */
+static char *
+row_text(HeapTuple tup, TupleDesc desc, const char *name)
+{
+	bool		isnull;
+	Datum		d = heap_getattr(tup, column_number(desc, name), desc, &isnull);
+
+	return isnull ? NULL : TextDatumGetCString(d);
+}
+
+/* The trigger's data; a call that is not from the trigger manager is refused. */
+static TriggerData *
+trigger_data(FunctionCallInfo fcinfo, const char *name)
+{
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("%s: not called by trigger manager", name)));
+	return (TriggerData *) fcinfo->context;
+}
+
+/* SQL's upper() of a value, in the database's default collation. */
+static char *
+sql_upper(const char *s)
+{
+	return TextDatumGetCString(DirectFunctionCall1Coll(upper, DEFAULT_COLLATION_OID,
+													   CStringGetTextDatum(s)));
+}
+
+/*
+ * NEW with value (the upper-cased name, unless NULL) in column and
+ * updated_at set to now(), formed in the trigger caller's memory.
+ */
+static HeapTuple
+row_with_name_and_time(TriggerData *trig, const char *column, const char *value)
+{
+	TupleDesc	desc = trig->tg_relation->rd_att;
+	int			attnos[2];
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+	int			n = 0;
+
+	if (value != NULL)
+	{
+		attnos[n] = column_number(desc, column);
+		values[n++] = CStringGetTextDatum(value);
+	}
+	attnos[n] = column_number(desc, "updated_at");
+	values[n++] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
+	return heap_modify_tuple_by_cols(trig->tg_newtuple ? trig->tg_newtuple : trig->tg_trigtuple,
+									 desc, n, attnos, values, nulls);
+}
+
+/*
+ * BEFORE INSERT OR UPDATE OR DELETE on registry.config: the scope must be
+ * writable; a level is stored upper-cased and must be one of rg_compat's
+ * (42203).
+ */
+Datum
+registry_config_before_write(PG_FUNCTION_ARGS)
+{
+	TriggerData *trig = trigger_data(fcinfo, "config_before_write");
+	TupleDesc	desc;
+	HeapTuple	row;
+	char	   *context;
+	char	   *subject;
+	char	   *level;
+	rg_compat_level parsed;
+
+	desc = trig->tg_relation->rd_att;
+	row = TRIGGER_FIRED_BY_UPDATE(trig->tg_event) ? trig->tg_newtuple : trig->tg_trigtuple;
+	context = row_text(row, desc, "context");
+	subject = row_text(row, desc, "subject");
+	if (context != NULL && subject != NULL)
+		check_scope_writable(context, subject);
+	if (TRIGGER_FIRED_BY_DELETE(trig->tg_event))
+		return PointerGetDatum(trig->tg_trigtuple);
+	level = row_text(row, desc, "compatibility");
+	if (level != NULL)
+	{
+		level = sql_upper(level);
+		if (!rg_compat_level_parse(level, &parsed) ||
+			strcmp(level, rg_compat_level_name(parsed)) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_COMPATIBILITY),
+					 errmsg("invalid compatibility level \"%s\"", level),
+					 errdetail("%s", confluent_text(CW_INVALID_COMPATIBILITY))));
+	}
+	return PointerGetDatum(row_with_name_and_time(trig, "compatibility", level));
+}
+
+/*
+ * Is (context, subject) not the global scope, as SQL's "context <> '.' OR
+ * subject <> ''" answers it: a NULL side is never the true one.
+ */
+static bool
+not_global(const char *context, const char *subject)
+{
+	return (context != NULL && strcmp(context, REGISTRY_DEFAULT_CONTEXT) != 0) ||
+		(subject != NULL && subject[0] != '\0');
+}
+
+/*
+ * BEFORE INSERT OR UPDATE OR DELETE on registry.modes: a mode is stored
+ * upper-cased and must be one of rg_compat's (42204); FORWARD is only
+ * global; IMPORT needs a scope without live subjects unless forced (42205).
+ */
+Datum
+registry_modes_before_write(PG_FUNCTION_ARGS)
+{
+	TriggerData *trig = trigger_data(fcinfo, "modes_before_write");
+	TupleDesc	desc;
+	bool		inserting;
+	HeapTuple	row;
+	char	   *name;
+	char	   *context;
+	char	   *subject;
+	rg_mode		mode;
+
+	if (TRIGGER_FIRED_BY_DELETE(trig->tg_event))
+		return PointerGetDatum(trig->tg_trigtuple);
+	desc = trig->tg_relation->rd_att;
+	inserting = TRIGGER_FIRED_BY_INSERT(trig->tg_event);
+	row = inserting ? trig->tg_trigtuple : trig->tg_newtuple;
+	name = row_text(row, desc, "mode");
+	context = row_text(row, desc, "context");
+	subject = row_text(row, desc, "subject");
+	if (name != NULL)
+	{
+		name = sql_upper(name);
+		if (!rg_mode_parse(name, &mode) || strcmp(name, rg_mode_name(mode)) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_MODE),
+					 errmsg("invalid mode \"%s\"", name),
+					 errdetail("%s", confluent_text(CW_INVALID_MODE))));
+		if (mode == RG_MODE_FORWARD && not_global(context, subject))
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_MODE),
+					 errmsg("mode FORWARD can only be set globally")));
+		if (mode == RG_MODE_IMPORT &&
+			(inserting || registry_mode(row_text(trig->tg_trigtuple, desc, "mode")) != RG_MODE_IMPORT) &&
+			!registry_force_mode && scope_has_live_subjects(context, subject))
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+					 errmsg("cannot import since found existing subjects"),
+					 errhint("Use force to switch to IMPORT mode anyway.")));
+	}
+	return PointerGetDatum(row_with_name_and_time(trig, "mode", name));
 }

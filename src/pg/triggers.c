@@ -7,25 +7,19 @@
  * registry.schemas: a new row is parsed and stored in Confluent's form with
  * its identity; rows are immutable.  registry.subject_versions: a new
  * version passes the mode, numbering and compatibility rules under the
- * subject's row lock.  registry.config and registry.modes: a valid level
- * or mode (stored upper-cased), a writable scope for config, FORWARD only
- * globally and IMPORT only over a scope without live subjects unless
- * forced.  (Soft and hard delete are the PL/pgSQL triggers of the install
- * script; they call registry.check_writable(), the C rule of settings.c.)
+ * subject's row lock.  (The config and mode triggers are in settings.c;
+ * soft and hard delete are PL/pgSQL triggers of the install script.)
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
-#include "access/xact.h"
-#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/rel.h"
-#include "utils/timestamp.h"
 
 #include "catalog.h"
 #include "compatibility.h"
@@ -34,8 +28,6 @@
 #include "schemas.h"
 
 PG_FUNCTION_INFO_V1(registry_schemas_before_write);
-PG_FUNCTION_INFO_V1(registry_config_before_write);
-PG_FUNCTION_INFO_V1(registry_modes_before_write);
 
 /*
  * Outside IMPORT a version given explicitly must be the next number
@@ -282,135 +274,4 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	}
 	SPI_finish();
 	return PointerGetDatum(result);
-}
-
-/* SQL's upper() of a value, in the database's default collation. */
-static char *
-sql_upper(const char *s)
-{
-	return TextDatumGetCString(DirectFunctionCall1Coll(upper, DEFAULT_COLLATION_OID,
-													   CStringGetTextDatum(s)));
-}
-
-/*
- * NEW with the upper-cased name in column name (unless NULL) and
- * updated_at set to now(), formed in the trigger caller's memory.
- */
-static HeapTuple
-row_with_name_and_time(TriggerData *trig, const char *name, const char *value)
-{
-	TupleDesc	desc = trig->tg_relation->rd_att;
-	int			attnos[2];
-	Datum		values[2];
-	bool		nulls[2] = {false, false};
-	int			n = 0;
-
-	if (value != NULL)
-	{
-		attnos[n] = SPI_fnumber(desc, name);
-		values[n++] = CStringGetTextDatum(value);
-	}
-	attnos[n] = SPI_fnumber(desc, "updated_at");
-	values[n++] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
-	return heap_modify_tuple_by_cols(trig->tg_newtuple ? trig->tg_newtuple : trig->tg_trigtuple,
-									 desc, n, attnos, values, nulls);
-}
-
-/*
- * BEFORE INSERT OR UPDATE OR DELETE on registry.config: the scope must be
- * writable; a level is stored upper-cased and must be one of rg_compat's
- * (42203).
- */
-Datum
-registry_config_before_write(PG_FUNCTION_ARGS)
-{
-	TriggerData *trig = (TriggerData *) fcinfo->context;
-	TupleDesc	desc;
-	HeapTuple	row;
-	char	   *context;
-	char	   *subject;
-	char	   *level;
-	rg_compat_level parsed;
-
-	check_trigger(fcinfo, "config_before_write");
-	desc = trig->tg_relation->rd_att;
-	row = TRIGGER_FIRED_BY_UPDATE(trig->tg_event) ? trig->tg_newtuple : trig->tg_trigtuple;
-	context = text_attr(row, desc, "context");
-	subject = text_attr(row, desc, "subject");
-	if (context != NULL && subject != NULL)
-		registry_check_scope_writable(context, subject);
-	if (TRIGGER_FIRED_BY_DELETE(trig->tg_event))
-		return PointerGetDatum(trig->tg_trigtuple);
-	level = text_attr(row, desc, "compatibility");
-	if (level != NULL)
-	{
-		level = sql_upper(level);
-		if (!rg_compat_level_parse(level, &parsed) ||
-			strcmp(level, rg_compat_level_name(parsed)) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_INVALID_COMPATIBILITY),
-					 errmsg("invalid compatibility level \"%s\"", level),
-					 errdetail("%s", confluent_text(CW_INVALID_COMPATIBILITY))));
-	}
-	return PointerGetDatum(row_with_name_and_time(trig, "compatibility", level));
-}
-
-/*
- * Is (context, subject) not the global scope, as SQL's "context <> '.' OR
- * subject <> ''" answers it: a NULL side is never the true one.
- */
-static bool
-not_global(const char *context, const char *subject)
-{
-	return (context != NULL && strcmp(context, REGISTRY_DEFAULT_CONTEXT) != 0) ||
-		(subject != NULL && subject[0] != '\0');
-}
-
-/*
- * BEFORE INSERT OR UPDATE OR DELETE on registry.modes: a mode is stored
- * upper-cased and must be one of rg_compat's (42204); FORWARD is only
- * global; IMPORT needs a scope without live subjects unless forced (42205).
- */
-Datum
-registry_modes_before_write(PG_FUNCTION_ARGS)
-{
-	TriggerData *trig = (TriggerData *) fcinfo->context;
-	TupleDesc	desc;
-	bool		inserting;
-	HeapTuple	row;
-	char	   *name;
-	char	   *context;
-	char	   *subject;
-	rg_mode		mode;
-
-	check_trigger(fcinfo, "modes_before_write");
-	if (TRIGGER_FIRED_BY_DELETE(trig->tg_event))
-		return PointerGetDatum(trig->tg_trigtuple);
-	desc = trig->tg_relation->rd_att;
-	inserting = TRIGGER_FIRED_BY_INSERT(trig->tg_event);
-	row = inserting ? trig->tg_trigtuple : trig->tg_newtuple;
-	name = text_attr(row, desc, "mode");
-	context = text_attr(row, desc, "context");
-	subject = text_attr(row, desc, "subject");
-	if (name != NULL)
-	{
-		name = sql_upper(name);
-		if (!rg_mode_parse(name, &mode) || strcmp(name, rg_mode_name(mode)) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_INVALID_MODE),
-					 errmsg("invalid mode \"%s\"", name),
-					 errdetail("%s", confluent_text(CW_INVALID_MODE))));
-		if (mode == RG_MODE_FORWARD && not_global(context, subject))
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_INVALID_MODE),
-					 errmsg("mode FORWARD can only be set globally")));
-		if (mode == RG_MODE_IMPORT &&
-			(inserting || registry_mode(text_attr(trig->tg_trigtuple, desc, "mode")) != RG_MODE_IMPORT) &&
-			!registry_forcing_mode() && registry_scope_has_live_subjects(context, subject))
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-					 errmsg("cannot import since found existing subjects"),
-					 errhint("Use force to switch to IMPORT mode anyway.")));
-	}
-	return PointerGetDatum(row_with_name_and_time(trig, "mode", name));
 }
