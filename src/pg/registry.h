@@ -42,7 +42,7 @@
 
 #define REGISTRY_DEFAULT_CONTEXT "."
 
-/* errors.c: the SQLSTATE <-> Confluent error_code map */
+/* errors.c: the SQLSTATE -> Confluent error_code map; a parser's 42201 and its mark */
 extern int	registry_confluent_error_code(int sqlerrcode);
 extern void registry_report_invalid_schema(const char *format_name,
 										   const char *parser_message) pg_attribute_noreturn();
