@@ -47,3 +47,22 @@ INSERT INTO registry.subject_versions (context, subject, version, schema_id) VAL
 INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ('.', 'raw-imp', 3, :raw_id);
 SELECT * FROM registry.versions('raw-imp');
 DELETE FROM registry.modes WHERE subject = 'raw-imp';
+-- NULLs in a raw config or mode row meet the rules as SQL compares them
+SELECT left(regress.try($$INSERT INTO registry.modes (context, subject, mode) VALUES ('.', 'raw-n', NULL)$$), 5) AS null_mode;
+SELECT regress.try($$INSERT INTO registry.modes (context, subject, mode) VALUES (NULL, 'raw-n', 'forward')$$) AS forward_in_null_context;
+SELECT left(regress.try($$INSERT INTO registry.modes (context, subject, mode) VALUES (NULL, '', 'forward')$$), 5) AS forward_null_context_only;
+SELECT regress.try($$INSERT INTO registry.config (context, subject, compatibility) VALUES (NULL, 'raw-n', 'bogus')$$) AS level_in_null_context;
+SELECT left(regress.try($$INSERT INTO registry.config (context, subject, compatibility) VALUES (NULL, 'raw-n', 'none')$$), 5) AS valid_level_null_context;
+-- a mode row switched to IMPORT looks at live subjects; one already in IMPORT does not
+INSERT INTO registry.modes (context, subject, mode) VALUES ('.', 'raw-s', 'readWrite') RETURNING mode;
+SELECT regress.try($$UPDATE registry.modes SET mode = 'Import' WHERE context = '.' AND subject = 'raw-s'$$);
+SELECT registry.set_mode('IMPORT', 'raw-imp', force => true);
+SELECT regress.try($$UPDATE registry.modes SET mode = 'import' WHERE context = '.' AND subject = 'raw-imp'$$);
+SELECT mode FROM registry.modes WHERE context = '.' AND subject = 'raw-imp';
+SELECT regress.try($$UPDATE registry.modes SET mode = 'forward' WHERE context = '.' AND subject = 'raw-imp'$$);
+DELETE FROM registry.modes WHERE subject IN ('raw-s', 'raw-imp');
+-- a config row's level is stored upper-cased, on update too
+INSERT INTO registry.config (context, subject, compatibility) VALUES ('.', 'raw-new', 'forward') RETURNING compatibility;
+UPDATE registry.config SET compatibility = 'Full' WHERE subject = 'raw-new' RETURNING compatibility;
+SELECT regress.try($$UPDATE registry.config SET compatibility = 'fully' WHERE subject = 'raw-new'$$);
+DELETE FROM registry.config WHERE subject = 'raw-new';

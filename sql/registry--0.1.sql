@@ -143,6 +143,12 @@ CREATE FUNCTION registry.qualify_subject(context text, subject text)
 	RETURN CASE WHEN context = '.' THEN subject ELSE ':' || context || ':' || subject END;
 COMMENT ON FUNCTION registry.qualify_subject(text, text) IS 'the Confluent spelling of a subject in a context';
 
+CREATE FUNCTION registry.confluent_message(error_code integer, VARIADIC words text[] DEFAULT '{}')
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_confluent_message'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.confluent_message(integer, text[]) IS 'Confluent''s wording for an error code that has one (the registry''s one table of them), each %s filled with the next word';
+
 CREATE FUNCTION registry.effective_mode(context text, subject text)
 	RETURNS text
 	AS 'MODULE_PATHNAME', 'registry_effective_mode'
@@ -212,22 +218,8 @@ CREATE FUNCTION registry.versions_before_insert() RETURNS trigger
 COMMENT ON FUNCTION registry.versions_before_insert() IS 'mode, version numbering and compatibility of a new subject version';
 
 CREATE FUNCTION registry.check_writable(context text, subject text) RETURNS void
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	m text := registry.effective_mode(context, subject);
-BEGIN
-	IF m IN ('READONLY', 'READONLY_OVERRIDE') THEN
-		IF subject = '' THEN
-			RAISE EXCEPTION 'context "%" is in read-only mode', context
-				USING ERRCODE = 'R2205', DETAIL = format('Context %s is in read-only mode', context);
-		END IF;
-		RAISE EXCEPTION 'subject "%" in context "%" is in read-only mode', subject, context
-			USING ERRCODE = 'R2205', DETAIL = format('Subject %s in context %s is in read-only mode', subject, context);
-	END IF;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_check_writable_sql'
+	LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION registry.check_writable(text, text) IS 'raises 42205 when the scope''s mode in force is read-only';
 
 CREATE FUNCTION registry.check_not_referenced(context text, subject text, version integer, live_only boolean) RETURNS void
@@ -243,7 +235,7 @@ BEGIN
 												   AND NOT sv.deleted))) THEN
 		RAISE EXCEPTION 'one or more references exist to subject "%" version %', subject, version
 			USING ERRCODE = 'R2206',
-				  DETAIL = format('One or more references exist to the schema {magic=1,keytype=SCHEMA,subject=%s,version=%s}.', subject, version);
+				  DETAIL = registry.confluent_message(42206, subject, version::text);
 	END IF;
 END
 $$;
@@ -308,60 +300,11 @@ $$;
 COMMENT ON FUNCTION registry.versions_after_delete() IS 'a schema id that no subject version uses any more is removed; so are the row, config and mode of a subject without versions';
 
 CREATE FUNCTION registry.config_before_write() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	r record := CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
-BEGIN
-	PERFORM registry.check_writable(r.context, r.subject);
-	IF TG_OP <> 'DELETE' THEN
-		IF NEW.compatibility IS NOT NULL THEN
-			NEW.compatibility := upper(NEW.compatibility);
-			IF NEW.compatibility NOT IN ('NONE', 'BACKWARD', 'BACKWARD_TRANSITIVE', 'FORWARD',
-										 'FORWARD_TRANSITIVE', 'FULL', 'FULL_TRANSITIVE') THEN
-				RAISE EXCEPTION 'invalid compatibility level "%"', NEW.compatibility
-					USING ERRCODE = 'R2203',
-						  DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
-			END IF;
-		END IF;
-		NEW.updated_at := now();
-		RETURN NEW;
-	END IF;
-	RETURN OLD;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_config_before_write' LANGUAGE C;
 COMMENT ON FUNCTION registry.config_before_write() IS 'config changes need a writable scope and a valid level';
 
 CREATE FUNCTION registry.modes_before_write() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	IF TG_OP = 'DELETE' THEN
-		RETURN OLD;
-	END IF;
-	NEW.mode := upper(NEW.mode);
-	IF NEW.mode NOT IN ('READWRITE', 'READONLY', 'READONLY_OVERRIDE', 'IMPORT', 'FORWARD') THEN
-		RAISE EXCEPTION 'invalid mode "%"', NEW.mode
-			USING ERRCODE = 'R2204', DETAIL = 'Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.';
-	END IF;
-	IF NEW.mode = 'FORWARD' AND (NEW.context <> '.' OR NEW.subject <> '') THEN
-		RAISE EXCEPTION 'mode FORWARD can only be set globally' USING ERRCODE = 'R2204';
-	END IF;
-	IF NEW.mode = 'IMPORT' AND (TG_OP = 'INSERT' OR OLD.mode <> 'IMPORT')
-	   AND COALESCE(current_setting('registry.force_mode', true), '') <> 'on'
-	   AND EXISTS (SELECT 1 FROM registry.subject_versions sv
-					WHERE NOT sv.deleted
-					  AND (NEW.context = '.' AND NEW.subject = ''
-						   OR sv.context = NEW.context AND (NEW.subject = '' OR sv.subject = NEW.subject))) THEN
-		RAISE EXCEPTION 'cannot import since found existing subjects' USING ERRCODE = 'R2205',
-			HINT = 'Use force to switch to IMPORT mode anyway.';
-	END IF;
-	NEW.updated_at := now();
-	RETURN NEW;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_modes_before_write' LANGUAGE C;
 COMMENT ON FUNCTION registry.modes_before_write() IS 'valid modes; IMPORT only over a scope without live subjects unless forced';
 
 CREATE FUNCTION registry.subjects_before_update() RETURNS trigger
@@ -722,26 +665,8 @@ COMMENT ON FUNCTION registry.delete_subject(text, boolean) IS 'soft-deletes ever
 
 CREATE FUNCTION registry.config_scope(subject text, OUT context text, OUT subject_name text)
 	RETURNS record
-	LANGUAGE plpgsql IMMUTABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	q record;
-BEGIN
-	IF config_scope.subject IS NULL THEN
-		context := '.';
-		subject_name := '';
-	ELSE
-		q := registry.split_subject(config_scope.subject);
-		context := q.context;
-		subject_name := q.subject;
-		IF config_scope.subject ~ '[\x01-\x1f\x7f]' OR subject_name IN ('__GLOBAL', '__EMPTY') THEN
-			RAISE EXCEPTION 'the specified subject is not valid' USING ERRCODE = 'R2208',
-				DETAIL = format('The specified subject ''%s'' is not a valid.', config_scope.subject);
-		END IF;
-	END IF;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_config_scope'
+	LANGUAGE C IMMUTABLE;
 COMMENT ON FUNCTION registry.config_scope(text) IS 'the (context, subject) row key of a config or mode scope: NULL is global, ":.ctx:" a context';
 
 CREATE FUNCTION registry.set_compatibility(level text, subject text DEFAULT NULL)
@@ -755,7 +680,7 @@ DECLARE
 BEGIN
 	IF lvl IS NULL THEN
 		RAISE EXCEPTION 'compatibility level must not be null' USING ERRCODE = 'R2203',
-			DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+			DETAIL = registry.confluent_message(42203);
 	END IF;
 	INSERT INTO registry.config AS c (context, subject, compatibility)
 		VALUES (k.context, k.subject_name, lvl)
@@ -808,7 +733,7 @@ DECLARE
 BEGIN
 	IF m IS NULL THEN
 		RAISE EXCEPTION 'mode must not be null' USING ERRCODE = 'R2204',
-			DETAIL = 'Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.';
+			DETAIL = registry.confluent_message(42204);
 	END IF;
 	PERFORM set_config('registry.force_mode', CASE WHEN force THEN 'on' ELSE 'off' END, true);
 	INSERT INTO registry.modes AS x (context, subject, mode)
@@ -916,11 +841,11 @@ DECLARE
 BEGIN
 	IF config IS NULL OR jsonb_typeof(config) <> 'object' THEN
 		RAISE EXCEPTION 'a configuration must be a JSON object' USING ERRCODE = 'R2203',
-			DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+			DETAIL = registry.confluent_message(42203);
 	END IF;
 	IF config ? 'compatibility' AND jsonb_typeof(config->'compatibility') NOT IN ('string', 'null') THEN
 		RAISE EXCEPTION 'invalid compatibility level %', config->'compatibility' USING ERRCODE = 'R2203',
-			DETAIL = 'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive';
+			DETAIL = registry.confluent_message(42203);
 	END IF;
 	lvl := upper(config->>'compatibility');
 	IF config ? 'normalize' AND jsonb_typeof(config->'normalize') = 'boolean' THEN
@@ -1090,6 +1015,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.split_subject(text), registry.qualify_subject(text, text),
 	registry.effective_mode(text, text), registry.effective_compatibility(text, text),
 	registry.effective_normalize(text, text), registry.parse_version(text),
+	registry.confluent_message(integer, text[]),
 	registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean),
 	registry.lookup_schema(text, text, text, jsonb, boolean, boolean),
 	registry.avro_canonical_form(text), registry.avro_fingerprint(text),

@@ -31,24 +31,39 @@ static const char *const level_names[] = {
 
 #define N_LEVELS ((int) (sizeof(level_names) / sizeof(level_names[0])))
 
+/* in the order of rg_mode */
+static const char *const mode_names[] = {
+	"READWRITE",
+	"READONLY",
+	"READONLY_OVERRIDE",
+	"IMPORT",
+	"FORWARD"
+};
+
+#define N_MODES ((int) (sizeof(mode_names) / sizeof(mode_names[0])))
+
+/* ASCII upper case, whatever the locale */
 static char
 ascii_upper(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') ? (char) (ch - 'a' + 'A') : ch;
 }
 
-/* Confluent upper-cases the name and wants an exact match: no trimming. */
-bool
-rg_compat_level_parse(const char *s, rg_compat_level *out)
+/*
+ * The index of s in names, compared as Confluent does: upper-cased, then
+ * an exact match (no trimming); -1 when s is none of them.
+ */
+static int
+name_index(const char *s, const char *const *names, int n)
 {
 	int			i;
 
 	if (s == NULL)
-		return false;
-	for (i = 0; i < N_LEVELS; i++)
+		return -1;
+	for (i = 0; i < n; i++)
 	{
 		const char *a = s;
-		const char *b = level_names[i];
+		const char *b = names[i];
 
 		while (*a && *b && ascii_upper(*a) == *b)
 		{
@@ -56,15 +71,25 @@ rg_compat_level_parse(const char *s, rg_compat_level *out)
 			b++;
 		}
 		if (*a == '\0' && *b == '\0')
-		{
-			if (out)
-				*out = (rg_compat_level) i;
-			return true;
-		}
+			return i;
 	}
-	return false;
+	return -1;
 }
 
+/* A level by its Confluent name, in any case. */
+bool
+rg_compat_level_parse(const char *s, rg_compat_level *out)
+{
+	int			i = name_index(s, level_names, N_LEVELS);
+
+	if (i < 0)
+		return false;
+	if (out)
+		*out = (rg_compat_level) i;
+	return true;
+}
+
+/* The Confluent name of a level. */
 const char *
 rg_compat_level_name(rg_compat_level level)
 {
@@ -73,6 +98,53 @@ rg_compat_level_name(rg_compat_level level)
 	return level_names[level];
 }
 
+/* The i-th level of the name table, for listing every level. */
+bool
+rg_compat_level_at(int i, rg_compat_level *out)
+{
+	if (i < 0 || i >= N_LEVELS)
+		return false;
+	*out = (rg_compat_level) i;
+	return true;
+}
+
+/* A mode by its Confluent name, in any case. */
+bool
+rg_mode_parse(const char *s, rg_mode *out)
+{
+	int			i = name_index(s, mode_names, N_MODES);
+
+	if (i < 0)
+		return false;
+	if (out)
+		*out = (rg_mode) i;
+	return true;
+}
+
+/* The Confluent name of a mode. */
+const char *
+rg_mode_name(rg_mode mode)
+{
+	if ((int) mode < 0 || (int) mode >= N_MODES)
+		return "READWRITE";
+	return mode_names[mode];
+}
+
+/* Does the mode refuse every write? */
+bool
+rg_mode_is_read_only(rg_mode mode)
+{
+	return mode == RG_MODE_READONLY || mode == RG_MODE_READONLY_OVERRIDE;
+}
+
+/* Does the mode take versions with the ids and numbers they are given? */
+bool
+rg_mode_is_import(rg_mode mode)
+{
+	return mode == RG_MODE_IMPORT || mode == RG_MODE_FORWARD;
+}
+
+/* Does the level look at every earlier version? */
 bool
 rg_compat_is_transitive(rg_compat_level level)
 {

@@ -5,7 +5,8 @@
  *
  * Knows the levels, which earlier versions each one considers, the
  * direction of each check and the exact message list Confluent builds;
- * knows nothing about any schema format.
+ * knows nothing about any schema format.  Beside them, Confluent's modes:
+ * the one table of their names and what each allows.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,6 +32,27 @@ extern bool rg_compat_level_parse(const char *s, rg_compat_level *out);
 extern const char *rg_compat_level_name(rg_compat_level level);
 /* does the level look at every earlier version, or only the latest? */
 extern bool rg_compat_is_transitive(rg_compat_level level);
+/* the level at index i of the name table, for listing them all; false past the end */
+extern bool rg_compat_level_at(int i, rg_compat_level *out);
+
+/* Confluent's modes of a scope (global, context or subject). */
+typedef enum rg_mode
+{
+	RG_MODE_READWRITE = 0,
+	RG_MODE_READONLY,
+	RG_MODE_READONLY_OVERRIDE,
+	RG_MODE_IMPORT,
+	RG_MODE_FORWARD
+} rg_mode;
+
+/* "readwrite" etc., case-insensitive; false if unknown */
+extern bool rg_mode_parse(const char *s, rg_mode *out);
+/* upper-case Confluent name */
+extern const char *rg_mode_name(rg_mode mode);
+/* READONLY and READONLY_OVERRIDE refuse writes */
+extern bool rg_mode_is_read_only(rg_mode mode);
+/* IMPORT and FORWARD take versions with the ids and numbers they are given */
+extern bool rg_mode_is_import(rg_mode mode);
 
 /* An earlier live version of the subject. */
 typedef struct rg_prior_version

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * http.h
- *	  The REST API's HTTP workers: their GUCs and their registration.
+ *	  The REST API's HTTP workers: their GUCs and their registration
+ *	  (http_init.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -19,7 +20,10 @@ extern int	registry_http_request_timeout;
 extern int	registry_http_lock_wait;
 extern int	registry_http_statement_timeout;
 
-/* from _PG_init while shared_preload_libraries is processed */
-extern void registry_http_register_workers(void);
+/*
+ * From _PG_init: define the registry.http_* GUCs and, while
+ * shared_preload_libraries is processed, register the workers.
+ */
+extern void registry_http_init(void);
 
 #endif							/* REGISTRY_HTTP_H */

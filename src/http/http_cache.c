@@ -35,6 +35,7 @@ static MemoryContext cache_cxt = NULL;
 static uint64 cache_generation = 0;
 static size_t cache_bytes = 0;
 
+/* Create the empty cache in its own memory context. */
 static void
 cache_create(void)
 {
@@ -51,6 +52,7 @@ cache_create(void)
 	cache_bytes = 0;
 }
 
+/* Drop every entry with the cache's memory. */
 static void
 cache_flush(void)
 {
@@ -102,6 +104,7 @@ http_cache_key(const char *method, const char *path, const char *query,
 	return true;
 }
 
+/* The cached body for key, if any (after a hard delete anywhere, none). */
 bool
 http_cache_lookup(const char *key, const char **body, size_t *len)
 {
@@ -143,6 +146,7 @@ http_cache_store(const char *key, const char *body, size_t len, uint64 generatio
 	cache_bytes += len + CACHE_KEY_LEN;
 }
 
+/* The schema generation a response computed now belongs to. */
 uint64
 http_cache_generation(void)
 {

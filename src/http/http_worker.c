@@ -56,21 +56,10 @@
 #include "utils/timeout.h"
 #include "utils/timestamp.h"
 
+#include "confluent_messages.h"
 #include "http.h"
 #include "http_cache.h"
 #include "rest.h"
-
-/* GUCs (registry.c defines them) */
-int			registry_http_port = 8081;
-char	   *registry_http_listen_addresses = NULL;
-int			registry_http_workers = 2;
-char	   *registry_database = NULL;
-int			registry_http_max_body_size = 16 * 1024 * 1024;
-int			registry_http_max_connections = 1000;
-int			registry_http_max_body_memory = 64 * 1024 * 1024;
-int			registry_http_request_timeout = 30;
-int			registry_http_lock_wait = 10000;
-int			registry_http_statement_timeout = 30000;
 
 /* how long one attempt of a request may wait for a lock (ms) */
 #define LOCK_ATTEMPT_MS 20
@@ -421,9 +410,10 @@ serve(struct MHD_Connection *conn, const char *url, const char *method,
 			*retry = true;
 		else if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 				 edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
-			response = make_error_response(500, 50002, "Operation timed out", status);
+			response = make_error_response(500, 50002,
+										   confluent_fixed_text(CW_OPERATION_TIMED_OUT), status);
 		else
-			response = make_error_response(500, 50001, "Error in the backend data store",
+			response = make_error_response(500, 50001, confluent_fixed_text(CW_STORE_ERROR),
 										   status);
 	}
 	PG_END_TRY();
@@ -1187,32 +1177,4 @@ registry_http_worker_main(Datum main_arg)
 	}
 	stop_daemon();
 	proc_exit(0);
-}
-
-/*
- * Register the workers from _PG_init, only while shared_preload_libraries
- * is being processed; registry.http_port = 0 disables them.
- */
-void
-registry_http_register_workers(void)
-{
-	BackgroundWorker worker;
-	int			i;
-
-	if (registry_http_port == 0)
-		return;
-	for (i = 0; i < registry_http_workers; i++)
-	{
-		memset(&worker, 0, sizeof(worker));
-		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-		worker.bgw_start_time = BgWorkerStart_ConsistentState;
-		worker.bgw_restart_time = 5;
-		snprintf(worker.bgw_library_name, BGW_MAXLEN, "registry");
-		snprintf(worker.bgw_function_name, BGW_MAXLEN, "registry_http_worker_main");
-		snprintf(worker.bgw_name, BGW_MAXLEN, "registry http worker %d", i + 1);
-		snprintf(worker.bgw_type, BGW_MAXLEN, "registry http");
-		worker.bgw_main_arg = Int32GetDatum(i);
-		worker.bgw_notify_pid = 0;
-		RegisterBackgroundWorker(&worker);
-	}
 }

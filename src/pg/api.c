@@ -2,9 +2,14 @@
  *
  * api.c
  *	  The SQL API functions that need the schema parsers: register_schema,
- *	  register_schema_version, lookup_schema and check_compatibility.  The
- *	  rules they share with raw DML (mode, numbering, compatibility) are
- *	  enforced by the triggers these functions' INSERTs fire (triggers.c).
+ *	  register_schema_version, lookup_schema and check_compatibility.
+ *
+ * The rules a registration shares with raw DML (mode, numbering,
+ * compatibility) are the functions the insert triggers call too
+ * (settings.c, triggers.c, compatibility.c).  register_schema applies them
+ * itself, under the subject's lock and before it allocates an id, so a
+ * refused schema leaves no gap; it then marks the version it inserts so the
+ * trigger does not repeat them (registry_mark_checked).
  *
  *-------------------------------------------------------------------------
  */
@@ -18,6 +23,8 @@
 #include "utils/jsonb.h"
 
 #include "catalog.h"
+#include "compatibility.h"
+#include "confluent_messages.h"
 #include "registry.h"
 #include "schemas.h"
 
@@ -26,6 +33,7 @@ PG_FUNCTION_INFO_V1(registry_register_schema_version);
 PG_FUNCTION_INFO_V1(registry_lookup_schema);
 PG_FUNCTION_INFO_V1(registry_check_compatibility);
 
+/* The arguments every function here starts with, read once. */
 typedef struct SchemaArgs
 {
 	char	   *qualified;
@@ -39,6 +47,14 @@ typedef struct SchemaArgs
 	char	   *rule_set;
 } SchemaArgs;
 
+/* Boolean argument n; false when absent or NULL. */
+static bool
+bool_arg(FunctionCallInfo fcinfo, int n)
+{
+	return PG_NARGS() > n && !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
+}
+
+/* Argument n as jsonb text, or NULL when absent or NULL. */
 static char *
 jsonb_arg_text(FunctionCallInfo fcinfo, int n)
 {
@@ -63,7 +79,7 @@ read_schema_args(FunctionCallInfo fcinfo, SchemaArgs *a, bool validate_subject)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("schema must not be null"),
-				 errdetail("Empty schema")));
+				 errdetail("%s", confluent_text(CW_EMPTY_SCHEMA))));
 	a->qualified = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	registry_split_subject_cstr(a->qualified, &a->context, &a->subject);
 	if (validate_subject)
@@ -76,13 +92,24 @@ read_schema_args(FunctionCallInfo fcinfo, SchemaArgs *a, bool validate_subject)
 }
 
 /*
- * Register a schema under a subject, Confluent's way (KafkaSchemaRegistry
- * register): the exact schema already live in the subject answers with its
- * id before any mode or compatibility rule; otherwise lock the subject,
- * check the mode against the id/version the caller gave, reuse the id of
- * the same content in this context or allocate one, and insert the
- * version, whose trigger checks compatibility.
+ * The start of a function that answers with a row (lookup_schema,
+ * check_compatibility): its row type and its schema arguments, with
+ * normalize at argument normalize_arg.
  */
+static TupleDesc
+begin_row_call(FunctionCallInfo fcinfo, SchemaArgs *a, int normalize_arg)
+{
+	TupleDesc	desc;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	desc = BlessTupleDesc(desc);
+	read_schema_args(fcinfo, a, false);
+	a->normalize = bool_arg(fcinfo, normalize_arg);
+	return desc;
+}
+
+/* What register_schema's caller gets back. */
 typedef struct Registered
 {
 	int32		id;
@@ -91,6 +118,16 @@ typedef struct Registered
 	char	   *schema;			/* stored form, in the caller's context */
 	char	   *refs;			/* jsonb text, in the caller's context */
 } Registered;
+
+/* A registration's arguments: the schema, and the id and version asked for. */
+typedef struct Registration
+{
+	SchemaArgs	a;
+	bool		has_id;
+	int32		want_id;
+	bool		has_version;
+	int32		want_version;
+} Registration;
 
 /* What the caller returns, copied into its memory context. */
 static void
@@ -113,8 +150,8 @@ refuse_other_id(const char *context, int32 id, int32 want_id)
 	ereport(ERROR,
 			(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
 			 errmsg("schema already registered with id %d in context \"%s\"", id, context),
-			 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
-					   want_id, context)));
+			 errdetail("%s", confluent_text(CW_OVERWRITE_SCHEMA_ID, psprintf("%d", want_id),
+											context))));
 }
 
 /* IMPORT: the explicit id belongs to other content. */
@@ -125,8 +162,8 @@ refuse_taken_id(const char *context, int32 want_id)
 			(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
 			 errmsg("schema id %d is taken by another schema in context \"%s\"",
 					want_id, context),
-			 errdetail("Overwrite new schema with id %d in context %s is not permitted.",
-					   want_id, context)));
+			 errdetail("%s", confluent_text(CW_OVERWRITE_SCHEMA_ID, psprintf("%d", want_id),
+											context))));
 }
 
 /*
@@ -156,136 +193,192 @@ schema_id_after_conflict(SchemaArgs *a, SubmittedSchema *s, int32 want_id)
 	return 0;					/* keep the compiler quiet */
 }
 
+/*
+ * register_schema's arguments (subject, schema, schema_type, refs,
+ * normalize, metadata, rule_set, id, version).  Confluent treats an id
+ * <= 0 and version -1 as absent; any other version below 1 is 42202.
+ */
+static void
+read_registration(FunctionCallInfo fcinfo, Registration *r)
+{
+	read_schema_args(fcinfo, &r->a, true);
+	r->a.normalize = bool_arg(fcinfo, 4);
+	r->a.metadata = jsonb_arg_text(fcinfo, 5);
+	r->a.rule_set = jsonb_arg_text(fcinfo, 6);
+	r->has_id = PG_NARGS() > 7 && !PG_ARGISNULL(7);
+	r->want_id = r->has_id ? PG_GETARG_INT32(7) : 0;
+	r->has_version = PG_NARGS() > 8 && !PG_ARGISNULL(8);
+	r->want_version = r->has_version ? PG_GETARG_INT32(8) : 0;
+	if (r->has_id && r->want_id < 1)
+		r->has_id = false;
+	if (r->has_version && r->want_version == -1)
+		r->has_version = false;
+	if (r->has_version && r->want_version < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_VERSION),
+				 errmsg("invalid version %d", r->want_version)));
+}
+
+/*
+ * The fast path: is the schema already a live version of the subject,
+ * with the id and version asked for (if any)?  Then that version is the
+ * answer.  *content_id is the schema's id in the context either way (0
+ * when it has none yet).
+ */
+static bool
+already_registered(Registration *r, SubmittedSchema *s, int32 *content_id,
+				   CatalogVersion *existing)
+{
+	*content_id = catalog_find_schema_in_subject(r->a.context, r->a.subject, s->fingerprint,
+												 false, existing);
+	return existing->version > 0 &&
+		(!r->has_version || r->want_version == existing->version) &&
+		(!r->has_id || r->want_id == existing->schema_id);
+}
+
+/*
+ * The mode in force decides what the registration may ask for: IMPORT and
+ * FORWARD need the id, the other writable modes refuse one and check the
+ * version number and compatibility (before an id is allocated, so a
+ * refused schema leaves no gap).
+ */
+static void
+check_registration_rules(Registration *r, CatalogSettings *settings, int32 max_version,
+						 SubmittedSchema *s)
+{
+	SchemaArgs *a = &r->a;
+	rg_mode		mode = registry_mode(settings->mode);
+
+	registry_check_writable(a->context, a->subject, mode);
+	if (rg_mode_is_import(mode))
+	{
+		if (!r->has_id)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+					 errmsg("subject \"%s\" in context \"%s\" is not in read-write mode",
+							a->subject, a->context),
+					 errdetail("%s", confluent_text(CW_SUBJECT_NOT_READ_WRITE, a->subject, a->context)),
+					 errhint("A registration in IMPORT mode must give the schema id.")));
+		return;
+	}
+	if (r->has_id)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+				 errmsg("subject \"%s\" in context \"%s\" is not in import mode",
+						a->subject, a->context),
+				 errdetail("%s", confluent_text(CW_SUBJECT_NOT_IMPORT, a->subject, a->context))));
+	if (r->has_version)
+		registry_check_next_version(a->subject, r->want_version, max_version);
+	registry_assert_compatible(a->context, a->subject, s->parsed,
+							   registry_level(settings->compatibility));
+}
+
+/*
+ * The schema's id in the context: the one its content already has
+ * (content_id), else the id asked for (IMPORT) or a new one, with the
+ * schema row inserted.
+ */
+static int32
+schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
+{
+	SchemaArgs *a = &r->a;
+	CatalogSchema row;
+	int32		id;
+
+	if (content_id > 0)
+	{
+		if (r->has_id && content_id != r->want_id)
+			refuse_other_id(a->context, content_id, r->want_id);
+		return content_id;
+	}
+	if (r->has_id)
+	{
+		if (catalog_get_schema(a->context, r->want_id, &row))
+			refuse_taken_id(a->context, r->want_id);
+		id = r->want_id;
+		catalog_advance_schema_id(a->context, a->subject, id);
+	}
+	else
+		id = catalog_next_schema_id(a->context);
+
+	row.context = a->context;
+	row.id = id;
+	row.schema_type = (char *) s->format->name;
+	row.schema = s->parsed->canonical;
+	row.refs = s->refs_json;
+	row.metadata = s->metadata;
+	row.rule_set = s->rule_set;
+	memcpy(row.fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
+	registry_set_pending_insert(a->context, s);
+	if (catalog_insert_schema(&row))
+	{
+		registry_cache_adopt(a->context, id, s);
+		return id;
+	}
+	return schema_id_after_conflict(a, s, r->has_id ? r->want_id : 0);
+}
+
+/*
+ * Insert the version this function has checked, marked so that the
+ * insert trigger does not check it again; the mark never outlives it.
+ */
+static void
+insert_checked_version(SchemaArgs *a, int32 id, int32 version)
+{
+	registry_mark_checked(a->context, a->subject, id, version);
+	catalog_insert_version(a->context, a->subject, version, id);
+	(void) registry_take_checked("", "", 0, 0);
+}
+
+/*
+ * Register a schema under a subject, Confluent's way (KafkaSchemaRegistry
+ * register): the exact schema already live in the subject answers with its
+ * version before any mode or compatibility rule, looked for once before
+ * the subject's lock and once under it; otherwise the mode's rules, the
+ * schema's id in the context (reused or allocated) and the new version.
+ */
 static void
 register_schema(FunctionCallInfo fcinfo, Registered *out)
 {
 	MemoryContext caller_cxt = CurrentMemoryContext;
+	Registration r;
 	CatalogSettings settings;
-	int32		max_version;
-	SchemaArgs	a;
 	SubmittedSchema *s;
 	CatalogVersion existing;
-	int32		want_id = 0;
-	int32		want_version = 0;
-	bool		has_id = PG_NARGS() > 7 && !PG_ARGISNULL(7);
-	bool		has_version = PG_NARGS() > 8 && !PG_ARGISNULL(8);
-	char	   *mode;
+	int32		content_id;
+	int32		max_version = 0;
 	int32		id;
 	int32		version;
+	bool		found;
 
-	read_schema_args(fcinfo, &a, true);
-	a.normalize = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
-	a.metadata = jsonb_arg_text(fcinfo, 5);
-	a.rule_set = jsonb_arg_text(fcinfo, 6);
-	if (has_id)
-		want_id = PG_GETARG_INT32(7);
-	if (has_version)
-		want_version = PG_GETARG_INT32(8);
-	if (has_id && want_id < 1)
-		has_id = false;			/* Confluent treats id <= 0 as absent */
-	if (has_version && want_version == -1)
-		has_version = false;
-	if (has_version && want_version < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_INVALID_VERSION),
-				 errmsg("invalid version %d", want_version)));
+	read_registration(fcinfo, &r);
+	catalog_effective_settings(r.a.context, r.a.subject, &settings);
+	if (!r.a.normalize)
+		r.a.normalize = settings.normalize;
+	s = registry_parse_submitted(r.a.context, r.a.schema_type, r.a.schema, r.a.refs,
+								 r.a.metadata, r.a.rule_set, r.a.normalize, NULL);
 
-	catalog_effective_settings(a.context, a.subject, &settings);
-	if (!a.normalize)
-		a.normalize = settings.normalize;
-	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs,
-								 a.metadata, a.rule_set, a.normalize, NULL);
-
-	/* fast path: already a live version of this subject */
-	id = catalog_find_schema_in_subject(a.context, a.subject, s->fingerprint, false, &existing);
-	if (existing.version > 0 &&
-		(!has_version || want_version == existing.version) &&
-		(!has_id || want_id == existing.schema_id))
+	found = already_registered(&r, s, &content_id, &existing);
+	if (!found)
+	{
+		max_version = catalog_lock_subject(r.a.context, r.a.subject);
+		/* under the lock: another session may just have registered it */
+		found = already_registered(&r, s, &content_id, &existing);
+	}
+	if (found)
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;
 	}
 
-	max_version = catalog_lock_subject(a.context, a.subject);
-	/* under the lock, another session may just have registered it */
-	id = catalog_find_schema_in_subject(a.context, a.subject, s->fingerprint, false, &existing);
-	if (existing.version > 0 &&
-		(!has_version || want_version == existing.version) &&
-		(!has_id || want_id == existing.schema_id))
-	{
-		registered(out, caller_cxt, s, existing.schema_id, existing.version);
-		return;
-	}
-
-	mode = settings.mode;
-	registry_check_writable_mode(a.context, a.subject, mode);
-	if (strcmp(mode, "IMPORT") == 0 || strcmp(mode, "FORWARD") == 0)
-	{
-		if (!has_id)
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-					 errmsg("subject \"%s\" in context \"%s\" is not in read-write mode",
-							a.subject, a.context),
-					 errdetail("Subject %s in context %s is not in read-write mode", a.subject, a.context),
-					 errhint("A registration in IMPORT mode must give the schema id.")));
-	}
-	else if (has_id)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-				 errmsg("subject \"%s\" in context \"%s\" is not in import mode",
-						a.subject, a.context),
-				 errdetail("Subject %s in context %s is not in import mode", a.subject, a.context)));
-	else
-	{
-		/* check before an id is allocated, so a refused schema leaves no gap */
-		if (has_version)
-			registry_check_next_version(a.subject, want_version, max_version);
-		registry_assert_compatible(a.context, a.subject, s->parsed, settings.compatibility);
-	}
-
-	/* the same content keeps its id within the context */
-	if (id > 0)
-	{
-		if (has_id && id != want_id)
-			refuse_other_id(a.context, id, want_id);
-	}
-	else
-	{
-		CatalogSchema row;
-
-		if (has_id)
-		{
-			if (catalog_get_schema(a.context, want_id, &row))
-				refuse_taken_id(a.context, want_id);
-			id = want_id;
-			catalog_advance_schema_id(a.context, a.subject, id);
-		}
-		else
-			id = catalog_next_schema_id(a.context);
-
-		row.context = a.context;
-		row.id = id;
-		row.schema_type = (char *) s->format->name;
-		row.schema = s->parsed->canonical;
-		row.refs = s->refs_json;
-		row.metadata = s->metadata;
-		row.rule_set = s->rule_set;
-		memcpy(row.fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
-		registry_set_pending_insert(a.context, s);
-		if (catalog_insert_schema(&row))
-			registry_cache_adopt(a.context, id, s);
-		else
-			id = schema_id_after_conflict(&a, s, has_id ? want_id : 0);
-	}
-
-	version = has_version ? want_version : max_version + 1;
-	registry_mark_checked(a.context, a.subject, id, version);
-	catalog_insert_version(a.context, a.subject, version, id);
-	/* used up by the trigger; never left for another row */
-	(void) registry_take_checked("", "", 0, 0);
+	check_registration_rules(&r, &settings, max_version, s);
+	id = schema_id_for_content(&r, s, content_id);
+	version = r.has_version ? r.want_version : max_version + 1;
+	insert_checked_version(&r.a, id, version);
 	registered(out, caller_cxt, s, id, version);
 }
 
+/* register_schema(...) -> the schema id */
 Datum
 registry_register_schema(PG_FUNCTION_ARGS)
 {
@@ -295,6 +388,7 @@ registry_register_schema(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32(r.id);
 }
 
+/* register_schema_version(...) -> (id, version, schema_type, schema, refs) as stored */
 Datum
 registry_register_schema_version(PG_FUNCTION_ARGS)
 {
@@ -324,19 +418,14 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 {
 	SchemaArgs	a;
 	SubmittedSchema *s;
-	bool		deleted = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+	bool		deleted = bool_arg(fcinfo, 5);
 	CatalogVersion found;
 	TupleDesc	desc;
 	Datum		values[9];
 	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
 	HeapTuple	tuple;
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	desc = BlessTupleDesc(desc);
-	read_schema_args(fcinfo, &a, false);
-	a.normalize = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
-
+	desc = begin_row_call(fcinfo, &a, 4);
 	if (!catalog_subject_has_versions(a.context, a.subject, deleted))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
@@ -360,14 +449,61 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	nulls[6] = true;
 	nulls[7] = true;
 	values[8] = BoolGetDatum(found.deleted);
-	/* the tuple is formed in the function's own memory context */
-	{
-		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-
-		tuple = heap_form_tuple(desc, values, nulls);
-		MemoryContextSwitchTo(old);
-	}
+	tuple = heap_form_tuple(desc, values, nulls);
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
+}
+
+/*
+ * The versions a check_compatibility against one named version looks at:
+ * the latest live one for 'latest' (none when the subject has no
+ * versions), else version N, which must exist (40401 or 40402).
+ */
+static CatalogVersion *
+named_version(SchemaArgs *a, const char *version_arg, int *n)
+{
+	int32		v = DatumGetInt32(DirectFunctionCall1(registry_parse_version,
+													  CStringGetTextDatum(version_arg)));
+	CatalogVersion *versions = palloc(sizeof(CatalogVersion));
+
+	if (v == -1)
+	{
+		*n = catalog_latest_version(a->context, a->subject, versions) ? 1 : 0;
+		return versions;
+	}
+	if (!catalog_get_version(a->context, a->subject, v, false, versions))
+	{
+		if (!catalog_subject_has_versions(a->context, a->subject, false))
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
+					 errmsg("subject \"%s\" not found", a->qualified)));
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
+				 errmsg("version %s not found", version_arg)));
+	}
+	*n = 1;
+	return versions;
+}
+
+/* The (is_compatible, messages) row; messages only when verbose. */
+static HeapTuple
+compatibility_row(FunctionCallInfo fcinfo, TupleDesc desc, bool compatible, bool verbose,
+				  const rg_strlist *messages)
+{
+	Datum		values[2];
+	bool		nulls[2] = {false, true};
+
+	values[0] = BoolGetDatum(compatible);
+	if (verbose)
+	{
+		Datum	   *elems = palloc(sizeof(Datum) * (messages->n + 1));
+		int			i;
+
+		for (i = 0; i < messages->n; i++)
+			elems[i] = CStringGetTextDatum(messages->items[i]);
+		values[1] = PointerGetDatum(construct_array(elems, messages->n, TEXTOID, -1, false, TYPALIGN_INT));
+		nulls[1] = false;
+	}
+	return heap_form_tuple(desc, values, nulls);
 }
 
 /*
@@ -383,10 +519,9 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 {
 	SchemaArgs	a;
 	SubmittedSchema *s;
-	bool		verbose = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+	bool		verbose = bool_arg(fcinfo, 5);
 	char	   *version_arg = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
 	char	   *parse_error = NULL;
-	char	   *level_name;
 	CatalogSettings settings;
 	rg_compat_level level;
 	CatalogVersion *versions = NULL;
@@ -394,46 +529,12 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	rg_strlist	messages;
 	bool		compatible;
 	TupleDesc	desc;
-	Datum		values[2];
-	bool		nulls[2] = {false, true};
 	HeapTuple	tuple;
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	desc = BlessTupleDesc(desc);
-	read_schema_args(fcinfo, &a, false);
-	a.normalize = PG_NARGS() > 6 && !PG_ARGISNULL(6) && PG_GETARG_BOOL(6);
-
+	desc = begin_row_call(fcinfo, &a, 6);
 	registry_strlist_init(&messages);
-
-	/* which versions: one named version, or all live ones */
 	if (version_arg != NULL)
-	{
-		int32		v = DatumGetInt32(DirectFunctionCall1(registry_parse_version,
-														  CStringGetTextDatum(version_arg)));
-
-		if (v == -1)
-		{
-			versions = palloc(sizeof(CatalogVersion));
-			n = catalog_latest_version(a.context, a.subject, versions) ? 1 : 0;
-		}
-		else
-		{
-			versions = palloc(sizeof(CatalogVersion));
-			if (!catalog_get_version(a.context, a.subject, v, false, versions))
-			{
-				if (!catalog_subject_has_versions(a.context, a.subject, false))
-					ereport(ERROR,
-							(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
-							 errmsg("subject \"%s\" not found", a.qualified)));
-				ereport(ERROR,
-						(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
-						 errmsg("version %s not found", version_arg)));
-			}
-			n = 1;
-		}
-	}
-
+		versions = named_version(&a, version_arg, &n);
 	catalog_effective_settings(a.context, a.subject, &settings);
 	if (!a.normalize)
 		a.normalize = settings.normalize;
@@ -448,38 +549,14 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	}
 	else
 	{
-		level_name = settings.compatibility;
+		level = registry_level(settings.compatibility);
 		if (version_arg == NULL)
-			compatible = registry_check_subject(a.context, a.subject, s->parsed,
-												level_name, &messages);
+			compatible = registry_check_subject(a.context, a.subject, s->parsed, level,
+												&messages);
 		else
-		{
-			if (!rg_compat_level_parse(level_name, &level))
-				elog(ERROR, "unknown compatibility level \"%s\"", level_name);
-			compatible = registry_check_versions(a.context, s->parsed, level,
-												 versions, n, &messages);
-		}
+			compatible = registry_check_versions(a.context, s->parsed, level, versions, n,
+												 &messages);
 	}
-
-	values[0] = BoolGetDatum(compatible);
-	if (verbose)
-	{
-		Datum	   *elems = palloc(sizeof(Datum) * (messages.n + 1));
-		int			i;
-		MemoryContext old;
-
-		for (i = 0; i < messages.n; i++)
-			elems[i] = CStringGetTextDatum(messages.items[i]);
-		old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-		values[1] = PointerGetDatum(construct_array(elems, messages.n, TEXTOID, -1, false, TYPALIGN_INT));
-		MemoryContextSwitchTo(old);
-		nulls[1] = false;
-	}
-	{
-		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-
-		tuple = heap_form_tuple(desc, values, nulls);
-		MemoryContextSwitchTo(old);
-	}
+	tuple = compatibility_row(fcinfo, desc, compatible, verbose, &messages);
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
 }

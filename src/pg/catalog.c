@@ -164,6 +164,12 @@ static CatalogPlan plan_effective = {
 	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), false)",
 	2, {TEXTOID, TEXTOID}
 };
+/* any live version in a mode's scope: global (".", ""), a context ("") or a subject */
+static CatalogPlan plan_scope_has_live_versions = {
+	"SELECT 1 FROM registry.subject_versions sv WHERE NOT sv.deleted"
+	" AND ($1 = '.' AND $2 = '' OR sv.context = $1 AND ($2 = '' OR sv.subject = $2)) LIMIT 1",
+	2, {TEXTOID, TEXTOID}
+};
 static CatalogPlan plan_parse_refs = {
 	"SELECT r->>'name', r->>'subject', r->>'version', pg_catalog.jsonb_typeof(r), "
 	"pg_catalog.jsonb_typeof(r->'version') "
@@ -646,6 +652,26 @@ catalog_effective_settings(const char *context, const char *subject,
 	out->compatibility = catalog_text(tup, Anum_settings_compatibility, caller);
 	out->normalize = catalog_bool(tup, Anum_settings_normalize);
 	catalog_disconnect();
+}
+
+/*
+ * Does the scope of a mode hold a live subject version?  context or
+ * subject may be NULL (a raw INSERT), compared as SQL compares NULL.
+ */
+bool
+catalog_scope_has_live_versions(const char *context, const char *subject)
+{
+	Datum		v[2];
+	char		nulls[2] = {context ? ' ' : 'n', subject ? ' ' : 'n'};
+	bool		has;
+
+	catalog_connect();
+	v[0] = context ? CStringGetTextDatum(context) : (Datum) 0;
+	v[1] = subject ? CStringGetTextDatum(subject) : (Datum) 0;
+	catalog_run(&plan_scope_has_live_versions, v, nulls, SPI_OK_SELECT);
+	has = SPI_processed > 0;
+	catalog_disconnect();
+	return has;
 }
 
 /* The normalize setting in force for a subject. */

@@ -84,6 +84,7 @@ typedef struct CatalogSettings
 extern void catalog_effective_settings(const char *context, const char *subject,
 									   CatalogSettings *out);
 extern bool catalog_effective_normalize(const char *context, const char *subject);
+extern bool catalog_scope_has_live_versions(const char *context, const char *subject);
 
 extern CatalogRef *catalog_parse_refs(const char *refs_json, int *n);
 extern char *catalog_refs_to_json(const CatalogRef *refs, int n);

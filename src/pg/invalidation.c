@@ -38,6 +38,7 @@ static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 static bool delete_pending = false;
 static bool callback_registered = false;
 
+/* Ask for the shared counter's memory. */
 static void
 registry_shmem_request(void)
 {
@@ -46,6 +47,7 @@ registry_shmem_request(void)
 	RequestAddinShmemSpace(MAXALIGN(sizeof(RegistryShared)));
 }
 
+/* Find or create the shared counter. */
 static void
 registry_shmem_startup(void)
 {
@@ -60,15 +62,19 @@ registry_shmem_startup(void)
 	LWLockRelease(AddinShmemInitLock);
 }
 
+/* The invalidation subsystem's start: its shared memory, when preloaded. */
 void
-registry_install_shmem_hooks(void)
+registry_init_invalidation(void)
 {
+	if (!process_shared_preload_libraries_in_progress)
+		return;
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = registry_shmem_request;
 	prev_shmem_startup_hook = shmem_startup_hook;
 	shmem_startup_hook = registry_shmem_startup;
 }
 
+/* The current schema generation, 0 when the counter does not exist. */
 uint64
 registry_schema_generation(void)
 {
@@ -77,6 +83,7 @@ registry_schema_generation(void)
 	return pg_atomic_read_u64(&shared->schema_generation);
 }
 
+/* Bump the counter once a transaction that hard-deleted a schema commits. */
 static void
 bump_at_commit(XactEvent event, void *arg)
 {

@@ -9,8 +9,8 @@
 #ifndef INVALIDATION_H
 #define INVALIDATION_H
 
-/* from _PG_init while shared_preload_libraries is processed */
-extern void registry_install_shmem_hooks(void);
+/* from _PG_init: the shared counter's hooks, while shared_preload_libraries is processed */
+extern void registry_init_invalidation(void);
 
 /* 0 when the library was not preloaded (then nobody caches) */
 extern uint64 registry_schema_generation(void);

@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * registry.h
- *	  Declarations shared by the PostgreSQL glue of the registry extension.
+ *	  Declarations shared by the PostgreSQL glue of the registry extension:
+ *	  the SQLSTATEs (errors.c), qualified subjects and version ids
+ *	  (subjects.c), and the modes and settings in force (settings.c).
  *
  * SQLSTATEs: one per Confluent error_code.  A 4xxxx code NNNNN becomes
  * "R" + its last four digits (40401 -> R0401, 42201 -> R2201, 40901 ->
@@ -40,17 +42,26 @@
 
 #define REGISTRY_DEFAULT_CONTEXT "."
 
-/* registry.c */
-extern bool registry_force_mode;
+/* errors.c: the SQLSTATE -> Confluent error_code map; a parser's 42201 and its mark */
+extern int	registry_confluent_error_code(int sqlerrcode);
+extern void registry_report_invalid_schema(const char *format_name,
+										   const char *parser_message) pg_attribute_noreturn();
+extern bool registry_is_parser_error(const ErrorData *edata);
+
+/* subjects.c: qualified subjects, their validity, version ids */
 extern void registry_split_subject_cstr(const char *qualified, char **context,
 										char **subject);
 extern void registry_validate_subject(const char *qualified, const char *subject);
-extern int	registry_confluent_error_code(int sqlerrcode);
 extern Datum registry_parse_version(PG_FUNCTION_ARGS);
 
+/* settings.c: modes, compatibility levels and the settings in force */
+extern void registry_init_settings(void);
+extern rg_mode registry_mode(const char *name);
+extern rg_compat_level registry_level(const char *name);
+extern void registry_check_writable(const char *context, const char *subject,
+									rg_mode mode);
+
 /* triggers.c */
-extern void registry_check_writable_mode(const char *context, const char *subject,
-										 const char *mode);
 extern void registry_check_next_version(const char *subject, int32 version,
 										int32 max_version);
 

@@ -9,7 +9,8 @@
  * a subject containing "/" (sent as %2F) stays one segment.  A route runs
  * in a subtransaction: an ERROR inside it is caught, the subtransaction
  * rolled back, and the SQLSTATE mapped to Confluent's error_code by table
- * (registry_confluent_error_code), never by reading message text.
+ * (registry_confluent_error_code), never by reading message text; the
+ * words come from confluent_messages.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,6 +26,7 @@
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 
+#include "confluent_messages.h"
 #include "registry.h"
 #include "rest.h"
 #include "rest_internal.h"
@@ -48,6 +50,7 @@ static const char *const produced_content_types[] = {
 	NULL
 };
 
+/* The value of a hex digit, or -1. */
 static int
 hexval(char c)
 {
@@ -92,6 +95,7 @@ percent_decode(const char *s, size_t len, bool plus_is_space, bool *nul)
 	return out;
 }
 
+/* Split the raw path into percent-decoded segments. */
 static void
 parse_path(RestCall *c, const char *path)
 {
@@ -122,6 +126,7 @@ parse_path(RestCall *c, const char *path)
 	}
 }
 
+/* Split the raw query string into decoded key/value parameters. */
 static void
 parse_query(RestCall *c, const char *query)
 {
@@ -164,6 +169,7 @@ parse_query(RestCall *c, const char *query)
 	}
 }
 
+/* A query parameter's value, or NULL when absent. */
 const char *
 rest_param(RestCall *c, const char *key)
 {
@@ -222,6 +228,7 @@ rest_page_includes(RestCall *c, int index, int max_limit)
 
 /* --- JSON output ------------------------------------------------------- */
 
+/* Replace the response with Confluent's error body {error_code, message}. */
 void
 rest_error(RestCall *c, int status, int code, const char *message)
 {
@@ -238,7 +245,8 @@ rest_error(RestCall *c, int status, int code, const char *message)
  * Confluent's message for an error_code, from what the route knows (the
  * subject, version or id of the request) where Confluent's text names them,
  * else from the error's detail (which carries Confluent's words or the
- * parser's) or message.
+ * parser's) or message.  The wording is confluent_messages.c's; which one
+ * applies is decided by the error_code and the error's structure only.
  */
 static char *
 confluent_message(RestCall *c, int code, ErrorData *edata)
@@ -249,34 +257,29 @@ confluent_message(RestCall *c, int code, ErrorData *edata)
 	switch (code)
 	{
 		case 40401:
-			return psprintf("Subject '%s' not found.", subject);
+			return confluent_text(CW_SUBJECT_NOT_FOUND, subject);
 		case 40402:
-			return psprintf("Version %s not found.", version);
+			return confluent_text(CW_VERSION_NOT_FOUND, version);
 		case 40403:
 			if (c->schema_id && !c->lookup)
-				return psprintf("Schema %s not found", c->schema_id);
-			return pstrdup("Schema not found");
+				return confluent_text(CW_SCHEMA_ID_NOT_FOUND, c->schema_id);
+			return confluent_text(CW_SCHEMA_NOT_FOUND);
 		case 40404:
-			return psprintf("Subject '%s' was soft deleted.Set permanent=true to delete permanently", subject);
+			return confluent_text(CW_SUBJECT_SOFT_DELETED, subject);
 		case 40405:
-			return psprintf("Subject '%s' was not deleted first before being permanently deleted", subject);
+			return confluent_text(CW_SUBJECT_NOT_SOFT_DELETED, subject);
 		case 40406:
-			return psprintf("Subject '%s' Version %s was soft deleted.Set permanent=true to delete permanently",
-							subject, version);
+			return confluent_text(CW_VERSION_SOFT_DELETED, subject, version);
 		case 40407:
-			return psprintf("Subject '%s' Version %s was not deleted first before being permanently deleted",
-							subject, version);
+			return confluent_text(CW_VERSION_NOT_SOFT_DELETED, subject, version);
 		case 40408:
-			return psprintf("Subject '%s' does not have subject-level compatibility configured", subject);
+			return confluent_text(CW_SUBJECT_CONFIG_NOT_FOUND, subject);
 		case 40409:
-			return psprintf("Subject '%s' does not have subject-level mode configured", subject);
+			return confluent_text(CW_SUBJECT_MODE_NOT_FOUND, subject);
 		case 42201:
-			/* a parser error: Confluent's prefix, then the parser's words */
-			if (edata->detail && edata->message &&
-				strncmp(edata->message, "invalid ", 8) == 0 &&
-				strlen(edata->message) > 7 &&
-				strcmp(edata->message + strlen(edata->message) - 7, " schema") == 0)
-				return psprintf("Invalid schema: %s", edata->detail);
+			/* a parser's error: Confluent's prefix, then the parser's words */
+			if (registry_is_parser_error(edata))
+				return confluent_text(CW_INVALID_SCHEMA, edata->detail);
 			break;
 		default:
 			break;
@@ -286,6 +289,7 @@ confluent_message(RestCall *c, int code, ErrorData *edata)
 	return pstrdup(edata->message ? edata->message : "Internal Server Error");
 }
 
+/* Turn a route's error into Confluent's error body and HTTP status. */
 static void
 report_error(RestCall *c, ErrorData *edata)
 {
@@ -301,7 +305,7 @@ report_error(RestCall *c, ErrorData *edata)
 	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 		edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 	{
-		rest_error(c, 500, 50002, "Operation timed out");
+		rest_error(c, 500, 50002, confluent_text(CW_OPERATION_TIMED_OUT));
 		return;
 	}
 	if (PGUNSIXBIT(edata->sqlerrcode) != 'R' && PGUNSIXBIT(edata->sqlerrcode) != 'S')
@@ -314,7 +318,7 @@ report_error(RestCall *c, ErrorData *edata)
 				(errmsg("registry REST request failed in the backend data store: %s",
 						edata->message),
 				 edata->detail ? errdetail_internal("%s", edata->detail) : 0));
-		rest_error(c, 500, 50001, "Error in the backend data store");
+		rest_error(c, 500, 50001, confluent_text(CW_STORE_ERROR));
 		return;
 	}
 	status = code / 100;
@@ -361,6 +365,7 @@ typedef struct RouteCall
 	RestHandler handler;
 } RouteCall;
 
+/* Run a route from call_in_subtransaction(). */
 static void
 route_trampoline(void *arg)
 {
@@ -394,6 +399,7 @@ typedef struct JsonParse
 	Jsonb	   *result;
 } JsonParse;
 
+/* Parse the body as jsonb, from call_in_subtransaction(). */
 static void
 parse_json_body(void *arg)
 {
@@ -479,6 +485,7 @@ rest_body_member_json(Jsonb *jb, const char *key)
 
 /* --- routing ------------------------------------------------------------ */
 
+/* Is a media type (parameters ignored) one of list, in any case? */
 static bool
 content_type_ok(const char *ct, const char *const *list)
 {
@@ -548,6 +555,7 @@ request_text_valid(RestCall *c)
 	return true;
 }
 
+/* Answer one REST request (see rest.h): refuse what cannot be routed, else run the route. */
 void
 registry_rest(const RestRequest *req, RestResponse *resp)
 {
@@ -565,8 +573,7 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 
 	handler = rest_route(c, &method_mismatch);
 	if (c->nul_in_path)
-		rest_error(c, 422, 42208, psprintf("The specified subject '%s' is not a valid.",
-										   c->nul_segment));
+		rest_error(c, 422, 42208, confluent_text(CW_INVALID_SUBJECT, c->nul_segment));
 	else if (c->nul_in_query)
 		rest_error(c, 400, 400, "A query parameter contains a NUL byte");
 	else if (!request_text_valid(c))
@@ -574,16 +581,16 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 	else if (handler == NULL)
 	{
 		if (method_mismatch)
-			rest_error(c, 405, 405, "HTTP 405 Method Not Allowed");
+			rest_error(c, 405, 405, confluent_text(CW_HTTP_METHOD_NOT_ALLOWED));
 		else
-			rest_error(c, 404, 404, "HTTP 404 Not Found");
+			rest_error(c, 404, 404, confluent_text(CW_HTTP_NOT_FOUND));
 	}
 	else if (!registry_rest_accept_ok(req->accept))
-		rest_error(c, 406, 406, "HTTP 406 Not Acceptable");
+		rest_error(c, 406, 406, confluent_text(CW_HTTP_NOT_ACCEPTABLE));
 	else if ((strcmp(req->method, "POST") == 0 || strcmp(req->method, "PUT") == 0) &&
 			 req->content_type != NULL && req->content_type[0] != '\0' &&
 			 !content_type_ok(req->content_type, accepted_content_types))
-		rest_error(c, 415, 415, "HTTP 415 Unsupported Media Type");
+		rest_error(c, 415, 415, confluent_text(CW_HTTP_UNSUPPORTED_MEDIA_TYPE));
 	else
 		run_route(c, handler);
 

@@ -17,6 +17,7 @@
 #include "utils/numeric.h"
 
 #include "catalog.h"
+#include "confluent_messages.h"
 #include "registry.h"
 #include "rest_internal.h"
 #include "rg_format.h"
@@ -138,7 +139,7 @@ path_id(RestCall *c, const char *s, int32 *id)
 	v = strtol(s, &end, 10);
 	if (*s == '\0' || *end != '\0' || errno != 0 || v < 0 || v > PG_INT32_MAX)
 	{
-		rest_error(c, 404, 404, "HTTP 404 Not Found");
+		rest_error(c, 404, 404, confluent_text(CW_HTTP_NOT_FOUND));
 		return false;
 	}
 	*id = (int32) v;
@@ -504,7 +505,7 @@ read_schema_body(RestCall *c, CatalogSubmission *b)
 		b->version = 0;
 	if (b->schema == NULL || b->schema[0] == '\0')
 	{
-		rest_error(c, 422, 42201, "Empty schema");
+		rest_error(c, 422, 42201, confluent_text(CW_EMPTY_SCHEMA));
 		return false;
 	}
 	if (b->schema_type == NULL || b->schema_type[0] == '\0')
@@ -650,7 +651,7 @@ h_mode_put(RestCall *c)
 	mode = rest_body_member(jb, "mode");
 	if (mode == NULL || mode->type != jbvString)
 	{
-		rest_error(c, 422, 42204, "Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.");
+		rest_error(c, 422, 42204, confluent_text(CW_INVALID_MODE));
 		return;
 	}
 	append_mode(c, catalog_api_set_mode(pnstrdup(mode->val.string.val, mode->val.string.len),

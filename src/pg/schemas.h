@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * schemas.h
- *	  From schema text to a parsed rg_schema: references, parsing, identity
- *	  (fingerprint), the backend's cache of parsed stored schemas, and the
- *	  compatibility check of one schema against versions of a subject.
+ *	  Submitted and stored schemas: from schema text to a parsed rg_schema
+ *	  with its references and identity (schema_parse.c), and the backend's
+ *	  cache of parsed stored schemas (schema_cache.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -11,7 +11,6 @@
 #define SCHEMAS_H
 
 #include "catalog.h"
-#include "rg_compat.h"
 #include "rg_format.h"
 
 /* A schema submitted for registration, lookup or a compatibility test. */
@@ -27,11 +26,15 @@ typedef struct SubmittedSchema
 	bool		adopted;
 } SubmittedSchema;
 
+/* schema_parse.c */
+
+/* The format of a schema_type (NULL is AVRO); 42201 when unknown. */
 extern const rg_format *registry_format(const char *schema_type);
 
 /*
- * Parse text in a context; on an invalid schema either raise 42201 or,
- * with error_out, return NULL and put the parser's words in *error_out.
+ * Parse text in a context; on an invalid schema either raise 42201 (as a
+ * parser's error, see errors.c) or, with error_out, return NULL and put
+ * the parser's words in *error_out.
  */
 extern SubmittedSchema *registry_parse_submitted(const char *context,
 												 const char *schema_type,
@@ -42,11 +45,15 @@ extern SubmittedSchema *registry_parse_submitted(const char *context,
 												 bool normalize,
 												 char **error_out);
 
-/* Hand a submitted schema to the cache under its new id. */
-extern void registry_cache_adopt(const char *context, int32 id,
-								 SubmittedSchema *submitted);
+/* Parse a stored row with its references; NULL with *err set if it does not parse. */
+extern rg_schema *registry_parse_stored(const char *context, const CatalogSchema *row,
+										rg_error *err);
 
-/* Remember what the SQL API is about to insert into registry.schemas. */
+/*
+ * Remember what the SQL API is about to insert into registry.schemas, so
+ * the insert trigger can tell that exact row (in this transaction) was
+ * parsed already.
+ */
 extern void registry_set_pending_insert(const char *context,
 										SubmittedSchema *submitted);
 extern bool registry_is_pending_insert(const char *context, const char *schema_type,
@@ -54,44 +61,14 @@ extern bool registry_is_pending_insert(const char *context, const char *schema_t
 									   const char *metadata, const char *rule_set,
 									   const uint8 *fingerprint);
 
+/* schema_cache.c */
+
+/* Hand a submitted schema to the cache under its new id. */
+extern void registry_cache_adopt(const char *context, int32 id,
+								 SubmittedSchema *submitted);
+
 /* The parsed form of a stored schema, from the cache or parsed once. */
 extern const rg_schema *registry_stored_schema(const char *context, int32 id,
 											   const uint8 *fingerprint);
-
-/*
- * Check schema against the given versions (ascending, live) under level,
- * appending Confluent's messages.  True when compatible.
- */
-extern bool registry_check_versions(const char *context, const rg_schema *schema,
-									rg_compat_level level,
-									const CatalogVersion *versions, int n,
-									rg_strlist *messages);
-
-/*
- * Raise 409/40901 unless schema is compatible with the subject's live
- * versions under the compatibility level in force.  The SQL API checks
- * before it allocates an id (so a refused schema leaves no gap) and marks
- * the check done; the insert trigger then skips the same work.
- */
-/*
- * Check schema against the subject's live versions as a registration
- * does: the latest one for a plain level, all of them for a transitive one.
- */
-extern bool registry_check_subject(const char *context, const char *subject,
-								   const rg_schema *schema, const char *level_name,
-								   rg_strlist *messages);
-extern void registry_assert_compatible(const char *context, const char *subject,
-									   const rg_schema *schema,
-									   const char *level_name);
-extern void registry_mark_checked(const char *context, const char *subject,
-								  int32 schema_id, int32 version);
-extern bool registry_take_checked(const char *context, const char *subject,
-								  int32 schema_id, int32 version);
-
-/* Confluent's message list "[a, b, c]" as one string */
-extern char *registry_messages_to_string(const rg_strlist *messages);
-
-/* an empty message list whose arena dies with the current memory context */
-extern void registry_strlist_init(rg_strlist *list);
 
 #endif							/* SCHEMAS_H */

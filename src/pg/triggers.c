@@ -7,8 +7,8 @@
  * registry.schemas: a new row is parsed and stored in Confluent's form with
  * its identity; rows are immutable.  registry.subject_versions: a new
  * version passes the mode, numbering and compatibility rules under the
- * subject's row lock.  (Soft/hard delete, config and mode rules are the
- * PL/pgSQL triggers of the install script.)
+ * subject's row lock.  (The config and mode triggers are in settings.c;
+ * soft and hard delete are PL/pgSQL triggers of the install script.)
  *
  *-------------------------------------------------------------------------
  */
@@ -22,21 +22,13 @@
 #include "utils/rel.h"
 
 #include "catalog.h"
+#include "compatibility.h"
+#include "confluent_messages.h"
 #include "registry.h"
+#include "trigger_row.h"
 #include "schemas.h"
 
 PG_FUNCTION_INFO_V1(registry_schemas_before_write);
-
-/* READONLY and READONLY_OVERRIDE refuse writes (42205). */
-void
-registry_check_writable_mode(const char *context, const char *subject, const char *mode)
-{
-	if (strcmp(mode, "READONLY") == 0 || strcmp(mode, "READONLY_OVERRIDE") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-				 errmsg("subject \"%s\" in context \"%s\" is in read-only mode", subject, context),
-				 errdetail("Subject %s in context %s is in read-only mode", subject, context)));
-}
 
 /*
  * Outside IMPORT a version given explicitly must be the next number
@@ -50,74 +42,9 @@ registry_check_next_version(const char *subject, int32 version, int32 max_versio
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("version %d is not one more than the previous version %d of subject \"%s\"",
 						version, max_version, subject),
-				 errdetail("Version is not one more than previous version")));
+				 errdetail("%s", confluent_text(CW_VERSION_NOT_NEXT))));
 }
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
-
-/* The number of the table's column called name. */
-static int
-attr_number(TupleDesc desc, const char *name)
-{
-	int			i;
-
-	for (i = 0; i < desc->natts; i++)
-	{
-		Form_pg_attribute attr = TupleDescAttr(desc, i);
-
-		if (!attr->attisdropped && strcmp(NameStr(attr->attname), name) == 0)
-			return attr->attnum;
-	}
-	elog(ERROR, "column \"%s\" not found", name);
-	return 0;					/* keep the compiler quiet */
-}
-
-/* The column called name of tup, and whether it is NULL. */
-static Datum
-named_attr(HeapTuple tup, TupleDesc desc, const char *name, bool *isnull)
-{
-	return heap_getattr(tup, attr_number(desc, name), desc, isnull);
-}
-
-/* A text or jsonb column as a string (jsonb in its text form); NULL for NULL. */
-static char *
-text_attr(HeapTuple tup, TupleDesc desc, const char *name)
-{
-	int			attno = attr_number(desc, name);
-	Oid			type = TupleDescAttr(desc, attno - 1)->atttypid;
-	bool		isnull;
-	Datum		d = heap_getattr(tup, attno, desc, &isnull);
-	Oid			output;
-	bool		varlena;
-
-	if (isnull)
-		return NULL;
-	if (type == TEXTOID)
-		return TextDatumGetCString(d);
-	getTypeOutputInfo(type, &output, &varlena);
-	return OidOutputFunctionCall(output, d);
-}
-
-/* An integer column into *out; false when it is NULL. */
-static bool
-int_attr(HeapTuple tup, TupleDesc desc, const char *name, int32 *out)
-{
-	bool		isnull;
-	Datum		d = named_attr(tup, desc, name, &isnull);
-
-	if (!isnull)
-		*out = DatumGetInt32(d);
-	return !isnull;
-}
-
-/* Refuse to run other than as a trigger. */
-static void
-check_trigger(FunctionCallInfo fcinfo, const char *name)
-{
-	if (!CALLED_AS_TRIGGER(fcinfo))
-		ereport(ERROR,
-				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("%s: not called by trigger manager", name)));
-}
 
 /*
  * BEFORE INSERT OR UPDATE on registry.schemas.  An insert from the SQL API
@@ -149,7 +76,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	Datum		values[6];
 	bool		nulls[6] = {false, false, false, false, false, false};
 
-	check_trigger(fcinfo, "schemas_before_write");
+	(void) trigger_row_data(fcinfo, "schemas_before_write");
 	if (TRIGGER_FIRED_BY_UPDATE(trig->tg_event))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
@@ -158,14 +85,14 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 
 	desc = trig->tg_relation->rd_att;
 	tup = trig->tg_trigtuple;
-	context = text_attr(tup, desc, "context");
-	schema_type = text_attr(tup, desc, "schema_type");
-	schema = text_attr(tup, desc, "schema");
-	refs = text_attr(tup, desc, "refs");
-	metadata = text_attr(tup, desc, "metadata");
-	rule_set = text_attr(tup, desc, "rule_set");
-	has_id = int_attr(tup, desc, "id", &id);
-	fp_datum = named_attr(tup, desc, "fingerprint", &isnull);
+	context = trigger_row_text(tup, desc, "context");
+	schema_type = trigger_row_text(tup, desc, "schema_type");
+	schema = trigger_row_text(tup, desc, "schema");
+	refs = trigger_row_text(tup, desc, "refs");
+	metadata = trigger_row_text(tup, desc, "metadata");
+	rule_set = trigger_row_text(tup, desc, "rule_set");
+	has_id = trigger_row_int(tup, desc, "id", &id);
+	fp_datum = trigger_row_value(tup, desc, "fingerprint", &isnull);
 	if (!isnull && VARSIZE_ANY_EXHDR(DatumGetByteaPP(fp_datum)) == REGISTRY_FINGERPRINT_LEN)
 	{
 		memcpy(fp, VARDATA_ANY(DatumGetByteaPP(fp_datum)), REGISTRY_FINGERPRINT_LEN);
@@ -192,16 +119,16 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	else
 		catalog_advance_schema_id(context, "", id);	/* the context must be importing */
 
-	attnos[0] = attr_number(desc, "id");
+	attnos[0] = trigger_row_column(desc, "id");
 	values[0] = Int32GetDatum(id);
-	attnos[1] = attr_number(desc, "schema_type");
+	attnos[1] = trigger_row_column(desc, "schema_type");
 	values[1] = CStringGetTextDatum(s->format->name);
-	attnos[2] = attr_number(desc, "schema");
+	attnos[2] = trigger_row_column(desc, "schema");
 	values[2] = PointerGetDatum(cstring_to_text_with_len(s->parsed->canonical,
 														 s->parsed->canonical_len));
-	attnos[3] = attr_number(desc, "refs");
+	attnos[3] = trigger_row_column(desc, "refs");
 	values[3] = DirectFunctionCall1(jsonb_in, CStringGetDatum(s->refs_json));
-	attnos[4] = attr_number(desc, "fingerprint");
+	attnos[4] = trigger_row_column(desc, "fingerprint");
 	{
 		bytea	   *b = palloc(VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
 
@@ -209,7 +136,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 		memcpy(VARDATA(b), s->fingerprint, REGISTRY_FINGERPRINT_LEN);
 		values[4] = PointerGetDatum(b);
 	}
-	attnos[5] = attr_number(desc, "context");
+	attnos[5] = trigger_row_column(desc, "context");
 	values[5] = CStringGetTextDatum(context);
 	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 6, attnos, values, nulls));
 }
@@ -227,25 +154,25 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	TriggerData *trig = (TriggerData *) fcinfo->context;
 	TupleDesc	desc = trig->tg_relation->rd_att;
 	HeapTuple	tup = trig->tg_trigtuple;
-	char	   *context = text_attr(tup, desc, "context");
-	char	   *subject = text_attr(tup, desc, "subject");
+	char	   *context = trigger_row_text(tup, desc, "context");
+	char	   *subject = trigger_row_text(tup, desc, "subject");
 	int32		version = 0;
-	bool		has_version = int_attr(tup, desc, "version", &version);
+	bool		has_version = trigger_row_int(tup, desc, "version", &version);
 	int32		schema_id;
 	bool		isnull;
 	bool		deleted;
-	char	   *mode;
+	rg_mode		mode;
 	bool		importing;
 	int32		max_version;
 	HeapTuple	result = tup;
 	CatalogSettings settings;
 
-	check_trigger(fcinfo, "versions_before_insert");
-	if (context == NULL || subject == NULL || !int_attr(tup, desc, "schema_id", &schema_id))
+	(void) trigger_row_data(fcinfo, "versions_before_insert");
+	if (context == NULL || subject == NULL || !trigger_row_int(tup, desc, "schema_id", &schema_id))
 		ereport(ERROR,
 				(errcode(ERRCODE_NOT_NULL_VIOLATION),
 				 errmsg("a subject version needs a context, a subject and a schema id")));
-	deleted = DatumGetBool(named_attr(tup, desc, "deleted", &isnull));
+	deleted = DatumGetBool(trigger_row_value(tup, desc, "deleted", &isnull));
 	if (!isnull && deleted)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
@@ -259,13 +186,13 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	max_version = catalog_lock_subject(context, subject);
 
 	catalog_effective_settings(context, subject, &settings);
-	mode = settings.mode;
-	registry_check_writable_mode(context, subject, mode);
-	importing = strcmp(mode, "IMPORT") == 0 || strcmp(mode, "FORWARD") == 0;
+	mode = registry_mode(settings.mode);
+	registry_check_writable(context, subject, mode);
+	importing = rg_mode_is_import(mode);
 
 	if (!has_version)
 	{
-		int			attno = attr_number(desc, "version");
+		int			attno = trigger_row_column(desc, "version");
 		Datum		v = Int32GetDatum(max_version + 1);
 		bool		n = false;
 
@@ -285,7 +212,7 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 					 errmsg("schema %d not found in context \"%s\"", schema_id, context)));
 		registry_assert_compatible(context, subject,
 								   registry_stored_schema(context, schema_id, row.fingerprint),
-								   settings.compatibility);
+								   registry_level(settings.compatibility));
 	}
 	return PointerGetDatum(result);
 }

@@ -130,6 +130,42 @@ test_level_names(void)
 	RG_CHECK(rg_compat_is_transitive(RG_COMPAT_FORWARD_TRANSITIVE), "FORWARD_TRANSITIVE is transitive");
 	RG_CHECK(!rg_compat_is_transitive(RG_COMPAT_BACKWARD), "BACKWARD is not transitive");
 	RG_CHECK(!rg_compat_is_transitive(RG_COMPAT_NONE), "NONE is not transitive");
+	{
+		int			i;
+		int			n = 0;
+
+		for (i = 0; rg_compat_level_at(i, &l); i++)
+			n++;
+		RG_CHECK(n == 7, "seven levels listed");
+		RG_CHECK(rg_compat_level_at(6, &l) && l == RG_COMPAT_FULL_TRANSITIVE, "last level listed");
+		RG_CHECK(!rg_compat_level_at(-1, &l), "no level before the first");
+	}
+}
+
+static void
+test_mode_names(void)
+{
+	rg_mode		m = RG_MODE_READWRITE;
+
+	RG_CHECK(rg_mode_parse("import", &m) && m == RG_MODE_IMPORT, "parse import");
+	RG_CHECK(rg_mode_parse("ReadOnly_Override", &m) && m == RG_MODE_READONLY_OVERRIDE, "parse mixed case");
+	RG_CHECK(rg_mode_parse("FORWARD", &m) && m == RG_MODE_FORWARD, "parse FORWARD");
+	RG_CHECK(rg_mode_parse("readwrite", &m) && m == RG_MODE_READWRITE, "parse readwrite");
+	RG_CHECK(rg_mode_parse("READONLY", &m) && m == RG_MODE_READONLY, "parse READONLY");
+	RG_CHECK(!rg_mode_parse("READ_WRITE", &m), "unknown mode refused");
+	RG_CHECK(!rg_mode_parse("READONLY ", &m), "no trimming");
+	RG_CHECK(!rg_mode_parse("READ", &m), "no prefix match");
+	RG_CHECK(!rg_mode_parse("", &m), "empty mode refused");
+	RG_CHECK(!rg_mode_parse(NULL, &m), "NULL mode refused");
+	RG_CHECK_STR(rg_mode_name(RG_MODE_READONLY_OVERRIDE), "READONLY_OVERRIDE", "name READONLY_OVERRIDE");
+	RG_CHECK_STR(rg_mode_name(RG_MODE_IMPORT), "IMPORT", "name IMPORT");
+	RG_CHECK(rg_mode_is_read_only(RG_MODE_READONLY) && rg_mode_is_read_only(RG_MODE_READONLY_OVERRIDE),
+			 "READONLY and READONLY_OVERRIDE are read-only");
+	RG_CHECK(!rg_mode_is_read_only(RG_MODE_READWRITE) && !rg_mode_is_read_only(RG_MODE_IMPORT) &&
+			 !rg_mode_is_read_only(RG_MODE_FORWARD), "the other modes are writable");
+	RG_CHECK(rg_mode_is_import(RG_MODE_IMPORT) && rg_mode_is_import(RG_MODE_FORWARD), "IMPORT and FORWARD import");
+	RG_CHECK(!rg_mode_is_import(RG_MODE_READWRITE) && !rg_mode_is_import(RG_MODE_READONLY),
+			 "READWRITE and READONLY do not import");
 }
 
 static void
@@ -449,6 +485,7 @@ int
 main(void)
 {
 	test_level_names();
+	test_mode_names();
 	test_none_and_empty();
 	test_backward();
 	test_backward_transitive();

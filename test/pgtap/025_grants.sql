@@ -45,6 +45,7 @@ SELECT set_eq(
 		('function', 'registry.check_not_referenced(text,text,integer,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_writable(text,text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.config_scope(text)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.confluent_message(integer,text[])', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.delete_compatibility(text)', 'registry_admin', 'EXECUTE'),
 		('function', 'registry.delete_config(text)', 'registry_admin', 'EXECUTE'),
 		('function', 'registry.delete_mode(text)', 'registry_admin', 'EXECUTE'),

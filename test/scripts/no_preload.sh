@@ -9,14 +9,23 @@ cd "$(dirname "$0")/../.." || exit 1
 . test/scripts/cluster.sh
 DIR=$1
 PORT=$2
-# the first port from PORT on that nothing listens on
+# the first port from PORT on where the cluster starts (another cluster of
+# this machine may take one between a probe and the start)
+started=0
 for _ in $(seq 1 20); do
-	(: >/dev/tcp/127.0.0.1/"$PORT") 2>/dev/null || break
+	if ! (: >/dev/tcp/127.0.0.1/"$PORT") 2>/dev/null; then
+		rm -rf "$DIR"
+		# cluster_start preloads the library; this cluster must not
+		if cluster_start "$DIR" "$PORT" "shared_preload_libraries = ''" >"$DIR.start.log" 2>&1; then
+			started=1
+			break
+		fi
+		cluster_stop "$DIR"
+	fi
 	PORT=$((PORT + 1))
 done
-rm -rf "$DIR"
-# cluster_start preloads the library; this cluster must not
-if ! cluster_start "$DIR" "$PORT" "shared_preload_libraries = ''"; then
+rm -f "$DIR.start.log"
+if [ $started -eq 0 ]; then
 	echo "no preload: FAILED (cluster start)"
 	exit 0
 fi

@@ -1,0 +1,54 @@
+/*-------------------------------------------------------------------------
+ *
+ * compatibility.h
+ *	  A schema against versions of a subject under a compatibility level,
+ *	  with Confluent's messages (compatibility.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef COMPATIBILITY_H
+#define COMPATIBILITY_H
+
+#include "catalog.h"
+#include "rg_compat.h"
+#include "rg_format.h"
+
+/*
+ * Check schema against the given versions (ascending, live) under level,
+ * appending Confluent's messages.  True when compatible.
+ */
+extern bool registry_check_versions(const char *context, const rg_schema *schema,
+									rg_compat_level level,
+									const CatalogVersion *versions, int n,
+									rg_strlist *messages);
+
+/*
+ * Check schema against the subject's live versions as a registration
+ * does: the latest one for a plain level, all of them for a transitive one.
+ */
+extern bool registry_check_subject(const char *context, const char *subject,
+								   const rg_schema *schema, rg_compat_level level,
+								   rg_strlist *messages);
+
+/*
+ * Raise 409/40901 unless schema is compatible with the subject's live
+ * versions under level.  The SQL API checks before it allocates an id (so
+ * a refused schema leaves no gap) and marks the check done
+ * (registry_mark_checked); the insert trigger then takes the mark
+ * (registry_take_checked) and skips the same work.
+ */
+extern void registry_assert_compatible(const char *context, const char *subject,
+									   const rg_schema *schema,
+									   rg_compat_level level);
+extern void registry_mark_checked(const char *context, const char *subject,
+								  int32 schema_id, int32 version);
+extern bool registry_take_checked(const char *context, const char *subject,
+								  int32 schema_id, int32 version);
+
+/* Confluent's message list "[a, b, c]" as one string */
+extern char *registry_messages_to_string(const rg_strlist *messages);
+
+/* an empty message list whose arena dies with the current memory context */
+extern void registry_strlist_init(rg_strlist *list);
+
+#endif							/* COMPATIBILITY_H */

@@ -1,0 +1,157 @@
+/*-------------------------------------------------------------------------
+ *
+ * schema_cache.c
+ *	  The backend-local cache of parsed stored schemas, by (context, id).
+ *
+ * Stored schema content behind (context, id) is immutable until a hard
+ * delete, so a parsed schema can be kept for the life of the backend.  An
+ * entry carries the fingerprint it was parsed from: a lookup with another
+ * fingerprint (the id was hard-deleted and reused by an IMPORT) re-parses,
+ * so no cross-backend invalidation is needed for correctness.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+
+#include "registry.h"
+#include "schemas.h"
+
+#define CACHE_MAX_ENTRIES 100000
+
+typedef struct CacheKey
+{
+	int32		id;
+	uint32		context_hash;
+} CacheKey;
+
+typedef struct CacheEntry
+{
+	CacheKey	key;
+	char	   *context;		/* in CacheContext */
+	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	rg_schema  *schema;
+} CacheEntry;
+
+static HTAB *schema_cache = NULL;
+static MemoryContext CacheContext = NULL;
+
+/* Create the cache on first use. */
+static void
+cache_init(void)
+{
+	HASHCTL		ctl;
+
+	if (schema_cache != NULL)
+		return;
+	CacheContext = AllocSetContextCreate(TopMemoryContext, "registry schema cache",
+										 ALLOCSET_DEFAULT_SIZES);
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(CacheKey);
+	ctl.entrysize = sizeof(CacheEntry);
+	ctl.hcxt = CacheContext;
+	schema_cache = hash_create("registry parsed schemas", 1024, &ctl,
+							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+/* Drop every entry: the simple answer to an over-full cache. */
+static void
+cache_reset(void)
+{
+	HASH_SEQ_STATUS status;
+	CacheEntry *e;
+
+	hash_seq_init(&status, schema_cache);
+	while ((e = hash_seq_search(&status)) != NULL)
+		if (e->schema)
+			rg_schema_free(e->schema);
+	hash_destroy(schema_cache);
+	MemoryContextDelete(CacheContext);
+	schema_cache = NULL;
+	CacheContext = NULL;
+	cache_init();
+}
+
+/* The entry for (context, id), created empty when new; *found says whether it was there. */
+static CacheEntry *
+cache_slot(const char *context, int32 id, bool *found)
+{
+	CacheKey	key;
+	CacheEntry *e;
+
+	cache_init();
+	if (hash_get_num_entries(schema_cache) >= CACHE_MAX_ENTRIES)
+		cache_reset();
+	memset(&key, 0, sizeof(key));
+	key.id = id;
+	key.context_hash = hash_bytes((const unsigned char *) context, strlen(context));
+	e = hash_search(schema_cache, &key, HASH_ENTER, found);
+	if (!*found)
+	{
+		e->context = MemoryContextStrdup(CacheContext, context);
+		e->schema = NULL;
+	}
+	else if (strcmp(e->context, context) != 0)
+	{
+		/* hash collision between two contexts: the newcomer takes the slot */
+		if (e->schema)
+			rg_schema_free(e->schema);
+		e->schema = NULL;
+		pfree(e->context);
+		e->context = MemoryContextStrdup(CacheContext, context);
+		*found = false;
+	}
+	return e;
+}
+
+/* Hand a submitted schema to the cache under its new id. */
+void
+registry_cache_adopt(const char *context, int32 id, SubmittedSchema *submitted)
+{
+	bool		found;
+	CacheEntry *e = cache_slot(context, id, &found);
+
+	if (e->schema && e->schema != submitted->parsed)
+		rg_schema_free(e->schema);
+	e->schema = submitted->parsed;
+	memcpy(e->fingerprint, submitted->fingerprint, REGISTRY_FINGERPRINT_LEN);
+	submitted->adopted = true;
+}
+
+/* The parsed form of a stored schema, from the cache or parsed once. */
+const rg_schema *
+registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
+{
+	bool		found;
+	CacheEntry *e = cache_slot(context, id, &found);
+	CatalogSchema row;
+	rg_error	err;
+	rg_schema  *parsed;
+
+	if (found && e->schema != NULL &&
+		(fingerprint == NULL ||
+		 memcmp(e->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0))
+		return e->schema;
+
+	if (!catalog_get_schema(context, id, &row))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+				 errmsg("schema %d not found", id)));
+	parsed = registry_parse_stored(context, &row, &err);
+	if (parsed == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_STORE_ERROR),
+				 errmsg("stored schema %d in context \"%s\" does not parse", id, context),
+				 errdetail("%s", err.message)));
+
+	/* the slot may have moved if resolving references added entries */
+	e = cache_slot(context, id, &found);
+	if (e->schema)
+		rg_schema_free(e->schema);
+	e->schema = parsed;
+	memcpy(e->fingerprint, row.fingerprint, REGISTRY_FINGERPRINT_LEN);
+	return parsed;
+}

@@ -1,0 +1,324 @@
+/*-------------------------------------------------------------------------
+ *
+ * schema_parse.c
+ *	  From schema text to a parsed schema: the format by name, references
+ *	  resolved to the texts they name, parsing, Confluent's identity
+ *	  (fingerprint), and the mark of what the SQL API is about to insert.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/md5.h"
+#include "lib/stringinfo.h"
+#include "storage/proc.h"
+#include "utils/memutils.h"
+
+#include "confluent_messages.h"
+#include "registry.h"
+#include "schemas.h"
+
+#define REFERENCE_DEPTH_LIMIT 64
+
+/* what the SQL API is inserting right now (see registry_set_pending_insert) */
+static struct
+{
+	bool		active;
+	char	   *context;
+	SubmittedSchema *submitted;
+	LocalTransactionId lxid;
+}			pending;
+
+/* references resolved to texts, in dependency order */
+typedef struct ResolvedRefs
+{
+	rg_reference *refs;
+	int			n;
+	int			cap;
+	int32	   *seen_ids;		/* schema ids already added */
+	char	  **seen_contexts;
+} ResolvedRefs;
+
+/* The format of a schema_type (NULL is AVRO); 42201 naming the known ones otherwise. */
+const rg_format *
+registry_format(const char *schema_type)
+{
+	const rg_format *format = rg_format_lookup(schema_type ? schema_type : "AVRO");
+
+	if (format == NULL)
+	{
+		StringInfoData known;
+		int			i;
+
+		initStringInfo(&known);
+		for (i = 0; rg_format_at(i) != NULL; i++)
+			appendStringInfo(&known, "%s%s", i > 0 ? ", " : "", rg_format_at(i)->name);
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("invalid schema type \"%s\"", schema_type),
+				 errdetail("%s", confluent_text(CW_INVALID_SCHEMA_TYPE, schema_type, known.data))));
+	}
+	return format;
+}
+
+/* Free a submitted schema's parse with its memory context, unless the cache took it. */
+static void
+free_parsed_callback(void *arg)
+{
+	SubmittedSchema *s = (SubmittedSchema *) arg;
+
+	if (!s->adopted && s->parsed != NULL)
+	{
+		rg_schema_free(s->parsed);
+		s->parsed = NULL;
+	}
+	if (pending.submitted == s)
+		pending.active = false, pending.submitted = NULL;
+}
+
+/* A reference subject is relative to the referring schema's context. */
+static void
+reference_target(const char *context, const char *ref_subject,
+				 char **ref_context, char **ref_name)
+{
+	if (ref_subject[0] == ':')
+		registry_split_subject_cstr(ref_subject, ref_context, ref_name);
+	else
+	{
+		*ref_context = pstrdup(context);
+		*ref_name = pstrdup(ref_subject);
+	}
+}
+
+/* Add one resolved reference (its name, text and where it came from). */
+static void
+add_resolved(ResolvedRefs *out, const char *name, const char *text,
+			 const char *context, int32 id)
+{
+	if (out->n == out->cap)
+	{
+		out->cap = out->cap ? out->cap * 2 : 8;
+		out->refs = out->refs ? repalloc(out->refs, sizeof(rg_reference) * out->cap)
+			: palloc(sizeof(rg_reference) * out->cap);
+		out->seen_ids = out->seen_ids ? repalloc(out->seen_ids, sizeof(int32) * out->cap)
+			: palloc(sizeof(int32) * out->cap);
+		out->seen_contexts = out->seen_contexts ? repalloc(out->seen_contexts, sizeof(char *) * out->cap)
+			: palloc(sizeof(char *) * out->cap);
+	}
+	out->refs[out->n].name = pstrdup(name);
+	out->refs[out->n].schema = text;
+	out->refs[out->n].schema_len = strlen(text);
+	out->seen_ids[out->n] = id;
+	out->seen_contexts[out->n] = pstrdup(context);
+	out->n++;
+}
+
+/* Has the schema (context, id) been added already? */
+static bool
+already_resolved(ResolvedRefs *out, const char *context, int32 id)
+{
+	int			i;
+
+	for (i = 0; i < out->n; i++)
+		if (out->seen_ids[i] == id && strcmp(out->seen_contexts[i], context) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Resolve a references array: each referenced subject-version's own
+ * references first (depth first), then the reference itself.  refs is
+ * rewritten with concrete version numbers (-1 means the latest live one).
+ */
+static void
+resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, int depth)
+{
+	int			i;
+
+	if (depth > REFERENCE_DEPTH_LIMIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("schema references nest deeper than %d levels", REFERENCE_DEPTH_LIMIT)));
+	for (i = 0; i < n; i++)
+	{
+		char	   *ref_context;
+		char	   *ref_name;
+		CatalogVersion v;
+		CatalogSchema s;
+		bool		found;
+
+		reference_target(context, refs[i].subject, &ref_context, &ref_name);
+		if (refs[i].version == -1)
+			found = catalog_latest_version(ref_context, ref_name, &v);
+		else
+			found = catalog_get_version(ref_context, ref_name, refs[i].version, true, &v);
+		if (!found)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+					 errmsg("schema reference \"%s\" not found", refs[i].name),
+					 errdetail("No version %d of subject \"%s\" exists.",
+							   refs[i].version, refs[i].subject)));
+		refs[i].version = v.version;
+		if (already_resolved(out, ref_context, v.schema_id))
+			continue;
+		if (!catalog_get_schema(ref_context, v.schema_id, &s))
+			elog(ERROR, "schema %d of subject \"%s\" is missing", v.schema_id, ref_name);
+		{
+			int			nsub;
+			CatalogRef *sub = catalog_parse_refs(s.refs, &nsub);
+
+			resolve_refs(ref_context, sub, nsub, out, depth + 1);
+		}
+		if (!already_resolved(out, ref_context, v.schema_id))
+			add_resolved(out, refs[i].name, s.schema, ref_context, v.schema_id);
+	}
+}
+
+/*
+ * Confluent's identity of a schema: MD5 over the stored text, each
+ * reference (name, subject, version), and the metadata and rule set when
+ * present.
+ */
+static void
+compute_fingerprint(const rg_schema *parsed, const CatalogRef *refs, int n,
+					const char *metadata, const char *rule_set, uint8 *out)
+{
+	StringInfoData buf;
+	const char *errstr = NULL;
+	int			i;
+
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, parsed->canonical, parsed->canonical_len);
+	for (i = 0; i < n; i++)
+	{
+		appendStringInfoChar(&buf, '\0');
+		appendStringInfoString(&buf, refs[i].name);
+		appendStringInfoChar(&buf, '\0');
+		appendStringInfoString(&buf, refs[i].subject);
+		appendStringInfo(&buf, "%c%d", '\0', refs[i].version);
+	}
+	if (metadata)
+	{
+		appendStringInfoChar(&buf, '\1');
+		appendStringInfoString(&buf, metadata);
+	}
+	if (rule_set)
+	{
+		appendStringInfoChar(&buf, '\2');
+		appendStringInfoString(&buf, rule_set);
+	}
+	if (!pg_md5_binary(buf.data, buf.len, out, &errstr))
+		elog(ERROR, "could not compute MD5: %s", errstr ? errstr : "out of memory");
+	pfree(buf.data);
+}
+
+/*
+ * Parse text in a format with its references resolved (refs rewritten with
+ * concrete versions); NULL with *err set when the parser refuses it.
+ */
+static rg_schema *
+parse_with_refs(const char *context, const rg_format *format, const char *text,
+				CatalogRef *refs, int nrefs, bool normalize, rg_error *err)
+{
+	ResolvedRefs resolved = {0};
+
+	resolve_refs(context, refs, nrefs, &resolved, 0);
+	rg_error_clear(err);
+	return format->parse(text, strlen(text), resolved.refs, resolved.n, normalize, err);
+}
+
+/* Parse a schema given to the SQL API (see schemas.h). */
+SubmittedSchema *
+registry_parse_submitted(const char *context, const char *schema_type,
+						 const char *text, const char *refs_json,
+						 const char *metadata, const char *rule_set,
+						 bool normalize, char **error_out)
+{
+	SubmittedSchema *s = palloc0(sizeof(SubmittedSchema));
+	MemoryContextCallback *cb;
+	CatalogRef *refs;
+	int			nrefs;
+	rg_error	err;
+
+	s->format = registry_format(schema_type);
+	refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
+	s->parsed = parse_with_refs(context, s->format, text, refs, nrefs, normalize, &err);
+	if (s->parsed == NULL)
+	{
+		if (err.code == RG_ERR_NOMEM)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory while parsing a schema")));
+		if (error_out)
+		{
+			*error_out = pstrdup(err.message);
+			return NULL;
+		}
+		registry_report_invalid_schema(s->format->name, err.message);
+	}
+	cb = palloc(sizeof(MemoryContextCallback));
+	cb->func = free_parsed_callback;
+	cb->arg = s;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
+
+	s->refs_json = catalog_refs_to_json(refs, nrefs);
+	s->metadata = metadata ? pstrdup(metadata) : NULL;
+	s->rule_set = rule_set ? pstrdup(rule_set) : NULL;
+	compute_fingerprint(s->parsed, refs, nrefs, metadata, rule_set, s->fingerprint);
+	return s;
+}
+
+/*
+ * Parse a stored schema row with its references; NULL with *err set when
+ * it no longer parses.
+ */
+rg_schema *
+registry_parse_stored(const char *context, const CatalogSchema *row, rg_error *err)
+{
+	int			nrefs;
+	CatalogRef *refs = catalog_parse_refs(row->refs, &nrefs);
+
+	return parse_with_refs(context, registry_format(row->schema_type), row->schema,
+						   refs, nrefs, false, err);
+}
+
+/* Remember what the SQL API is about to insert into registry.schemas. */
+void
+registry_set_pending_insert(const char *context, SubmittedSchema *submitted)
+{
+	pending.active = true;
+	pending.context = (char *) context;
+	pending.submitted = submitted;
+	pending.lxid = MyProc->lxid;
+}
+
+/*
+ * The schemas insert trigger asks whether the row it sees is exactly what
+ * the SQL API parsed a moment ago in this backend; if so it need not parse
+ * it again.  Anything else (a DBA's INSERT) is parsed in full.
+ */
+bool
+registry_is_pending_insert(const char *context, const char *schema_type,
+						   const char *schema, const char *refs,
+						   const char *metadata, const char *rule_set,
+						   const uint8 *fingerprint)
+{
+	SubmittedSchema *s = pending.submitted;
+
+	if (!pending.active || s == NULL || s->parsed == NULL || pending.lxid != MyProc->lxid)
+	{
+		pending.active = false;
+		return false;
+	}
+	pending.active = false;
+	return strcmp(context, pending.context) == 0 &&
+		strcmp(schema_type, s->format->name) == 0 &&
+		strcmp(schema, s->parsed->canonical) == 0 &&
+		strcmp(refs, s->refs_json) == 0 &&
+		((metadata == NULL && s->metadata == NULL) ||
+		 (metadata && s->metadata && strcmp(metadata, s->metadata) == 0)) &&
+		((rule_set == NULL && s->rule_set == NULL) ||
+		 (rule_set && s->rule_set && strcmp(rule_set, s->rule_set) == 0)) &&
+		fingerprint != NULL &&
+		memcmp(fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+}

@@ -1,0 +1,299 @@
+/*-------------------------------------------------------------------------
+ *
+ * settings.c
+ *	  Modes and compatibility levels: the settings in force for a subject
+ *	  and the one read-only rule (for C callers and, as
+ *	  registry.check_writable(), for the install script).  The names of
+ *	  modes and levels come from rg_compat's tables only, the wording from
+ *	  confluent_messages.c.
+ *
+ * The triggers that keep registry.config and registry.modes valid: a
+ * config write needs a writable scope and a valid level, a mode must be
+ * valid, FORWARD only global, and IMPORT only over a scope without live
+ * subjects unless registry.set_mode(..., force => true) set
+ * registry.force_mode.  Names are stored upper-cased (SQL's upper()).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_collation.h"
+#include "commands/trigger.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+
+#include "catalog.h"
+#include "confluent_messages.h"
+#include "registry.h"
+#include "trigger_row.h"
+
+PG_FUNCTION_INFO_V1(registry_effective_mode);
+PG_FUNCTION_INFO_V1(registry_effective_compatibility);
+PG_FUNCTION_INFO_V1(registry_effective_normalize);
+PG_FUNCTION_INFO_V1(registry_check_writable_sql);
+PG_FUNCTION_INFO_V1(registry_config_before_write);
+PG_FUNCTION_INFO_V1(registry_modes_before_write);
+
+/* registry.force_mode: set_mode's force, for the one statement it runs */
+static bool registry_force_mode = false;
+
+/* Define the GUCs of the settings rules. */
+void
+registry_init_settings(void)
+{
+	DefineCustomBoolVariable("registry.force_mode",
+							 "Lets set_mode switch a scope with live subjects to IMPORT.",
+							 "Set for one transaction by registry.set_mode(..., force => true).",
+							 &registry_force_mode,
+							 false,
+							 PGC_USERSET,
+							 GUC_NOT_IN_SAMPLE | GUC_NO_SHOW_ALL,
+							 NULL, NULL, NULL);
+}
+
+/*
+ * The mode a stored name stands for.  The modes trigger stores Confluent's
+ * names only; any other name (a row written with the trigger disabled)
+ * counts as READWRITE, as it always has.
+ */
+rg_mode
+registry_mode(const char *name)
+{
+	rg_mode		mode;
+
+	if (name == NULL || !rg_mode_parse(name, &mode) || strcmp(name, rg_mode_name(mode)) != 0)
+		return RG_MODE_READWRITE;
+	return mode;
+}
+
+/* The level a stored name stands for; the triggers let no other be stored. */
+rg_compat_level
+registry_level(const char *name)
+{
+	rg_compat_level level;
+
+	if (!rg_compat_level_parse(name, &level))
+		elog(ERROR, "unknown compatibility level \"%s\"", name);
+	return level;
+}
+
+/*
+ * The one read-only rule: READONLY and READONLY_OVERRIDE refuse writes to
+ * the scope (42205).  An empty subject is the context itself.
+ */
+void
+registry_check_writable(const char *context, const char *subject, rg_mode mode)
+{
+	if (!rg_mode_is_read_only(mode))
+		return;
+	if (subject[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+				 errmsg("context \"%s\" is in read-only mode", context),
+				 errdetail("%s", confluent_text(CW_CONTEXT_READ_ONLY, context))));
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+			 errmsg("subject \"%s\" in context \"%s\" is in read-only mode", subject, context),
+			 errdetail("%s", confluent_text(CW_SUBJECT_READ_ONLY, subject, context))));
+}
+
+/* The settings in force for (context, subject). */
+static CatalogSettings
+settings_in_force(const char *context, const char *subject)
+{
+	CatalogSettings s;
+
+	catalog_effective_settings(context, subject, &s);
+	return s;
+}
+
+/*
+ * registry.effective_mode/compatibility/normalize(context, subject): the
+ * settings in force, by the one rule in catalog_effective_settings().
+ */
+static CatalogSettings
+effective_settings(FunctionCallInfo fcinfo)
+{
+	return settings_in_force(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+							 text_to_cstring(PG_GETARG_TEXT_PP(1)));
+}
+
+/* registry.effective_mode(context, subject) */
+Datum
+registry_effective_mode(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(effective_settings(fcinfo).mode));
+}
+
+/* registry.effective_compatibility(context, subject) */
+Datum
+registry_effective_compatibility(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(effective_settings(fcinfo).compatibility));
+}
+
+/* registry.effective_normalize(context, subject) */
+Datum
+registry_effective_normalize(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(effective_settings(fcinfo).normalize);
+}
+
+/* Refuse a write to (context, subject) when the mode in force is read-only. */
+static void
+check_scope_writable(const char *context, const char *subject)
+{
+	registry_check_writable(context, subject,
+							registry_mode(settings_in_force(context, subject).mode));
+}
+
+/* registry.check_writable(context, subject): 42205 when the scope is read-only */
+Datum
+registry_check_writable_sql(PG_FUNCTION_ARGS)
+{
+	check_scope_writable(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+						 text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	PG_RETURN_VOID();
+}
+
+/* --- the triggers on registry.config and registry.modes ------------------ */
+
+/* Does the scope of a mode (global, a context or a subject) hold a live subject version? */
+static bool
+scope_has_live_subjects(const char *context, const char *subject)
+{
+	return catalog_scope_has_live_versions(context, subject);
+}
+
+/* SQL's upper() of a value, in the database's default collation. */
+static char *
+sql_upper(const char *s)
+{
+	return TextDatumGetCString(DirectFunctionCall1Coll(upper, DEFAULT_COLLATION_OID,
+													   CStringGetTextDatum(s)));
+}
+
+/*
+ * NEW with value (the upper-cased name, unless NULL) in column and
+ * updated_at set to now(), formed in the trigger caller's memory.
+ */
+static HeapTuple
+row_with_name_and_time(TriggerData *trig, const char *column, const char *value)
+{
+	TupleDesc	desc = trig->tg_relation->rd_att;
+	int			attnos[2];
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+	int			n = 0;
+
+	if (value != NULL)
+	{
+		attnos[n] = trigger_row_column(desc, column);
+		values[n++] = CStringGetTextDatum(value);
+	}
+	attnos[n] = trigger_row_column(desc, "updated_at");
+	values[n++] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
+	return heap_modify_tuple_by_cols(trig->tg_newtuple ? trig->tg_newtuple : trig->tg_trigtuple,
+									 desc, n, attnos, values, nulls);
+}
+
+/*
+ * BEFORE INSERT OR UPDATE OR DELETE on registry.config: the scope must be
+ * writable; a level is stored upper-cased and must be one of rg_compat's
+ * (42203).
+ */
+Datum
+registry_config_before_write(PG_FUNCTION_ARGS)
+{
+	TriggerData *trig = trigger_row_data(fcinfo, "config_before_write");
+	TupleDesc	desc;
+	HeapTuple	row;
+	char	   *context;
+	char	   *subject;
+	char	   *level;
+	rg_compat_level parsed;
+
+	desc = trig->tg_relation->rd_att;
+	row = TRIGGER_FIRED_BY_UPDATE(trig->tg_event) ? trig->tg_newtuple : trig->tg_trigtuple;
+	context = trigger_row_text(row, desc, "context");
+	subject = trigger_row_text(row, desc, "subject");
+	if (context != NULL && subject != NULL)
+		check_scope_writable(context, subject);
+	if (TRIGGER_FIRED_BY_DELETE(trig->tg_event))
+		return PointerGetDatum(trig->tg_trigtuple);
+	level = trigger_row_text(row, desc, "compatibility");
+	if (level != NULL)
+	{
+		level = sql_upper(level);
+		if (!rg_compat_level_parse(level, &parsed) ||
+			strcmp(level, rg_compat_level_name(parsed)) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_COMPATIBILITY),
+					 errmsg("invalid compatibility level \"%s\"", level),
+					 errdetail("%s", confluent_text(CW_INVALID_COMPATIBILITY))));
+	}
+	return PointerGetDatum(row_with_name_and_time(trig, "compatibility", level));
+}
+
+/*
+ * Is (context, subject) not the global scope, as SQL's "context <> '.' OR
+ * subject <> ''" answers it: a NULL side is never the true one.
+ */
+static bool
+not_global(const char *context, const char *subject)
+{
+	return (context != NULL && strcmp(context, REGISTRY_DEFAULT_CONTEXT) != 0) ||
+		(subject != NULL && subject[0] != '\0');
+}
+
+/*
+ * BEFORE INSERT OR UPDATE OR DELETE on registry.modes: a mode is stored
+ * upper-cased and must be one of rg_compat's (42204); FORWARD is only
+ * global; IMPORT needs a scope without live subjects unless forced (42205).
+ */
+Datum
+registry_modes_before_write(PG_FUNCTION_ARGS)
+{
+	TriggerData *trig = trigger_row_data(fcinfo, "modes_before_write");
+	TupleDesc	desc;
+	bool		inserting;
+	HeapTuple	row;
+	char	   *name;
+	char	   *context;
+	char	   *subject;
+	rg_mode		mode;
+
+	if (TRIGGER_FIRED_BY_DELETE(trig->tg_event))
+		return PointerGetDatum(trig->tg_trigtuple);
+	desc = trig->tg_relation->rd_att;
+	inserting = TRIGGER_FIRED_BY_INSERT(trig->tg_event);
+	row = inserting ? trig->tg_trigtuple : trig->tg_newtuple;
+	name = trigger_row_text(row, desc, "mode");
+	context = trigger_row_text(row, desc, "context");
+	subject = trigger_row_text(row, desc, "subject");
+	if (name != NULL)
+	{
+		name = sql_upper(name);
+		if (!rg_mode_parse(name, &mode) || strcmp(name, rg_mode_name(mode)) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_MODE),
+					 errmsg("invalid mode \"%s\"", name),
+					 errdetail("%s", confluent_text(CW_INVALID_MODE))));
+		if (mode == RG_MODE_FORWARD && not_global(context, subject))
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_MODE),
+					 errmsg("mode FORWARD can only be set globally")));
+		if (mode == RG_MODE_IMPORT &&
+			(inserting || registry_mode(trigger_row_text(trig->tg_trigtuple, desc, "mode")) != RG_MODE_IMPORT) &&
+			!registry_force_mode && scope_has_live_subjects(context, subject))
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+					 errmsg("cannot import since found existing subjects"),
+					 errhint("Use force to switch to IMPORT mode anyway.")));
+	}
+	return PointerGetDatum(row_with_name_and_time(trig, "mode", name));
+}
