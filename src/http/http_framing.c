@@ -56,6 +56,7 @@ scan_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *val
 	return MHD_YES;
 }
 
+/* where the query arguments lie in the parsed request line */
 typedef struct ArgumentSpan
 {
 	const char *first;			/* where the first argument starts */

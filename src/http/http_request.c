@@ -30,6 +30,7 @@
 /* per-request memory, reset after each request */
 static MemoryContext RequestContext = NULL;
 
+/* the raw query string, re-joined from libmicrohttpd's arguments */
 typedef struct QueryBuilder
 {
 	StringInfoData buf;
