@@ -1,0 +1,197 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_deadline.c
+ *	  The worker's connections, and the deadline of a request still
+ *	  arriving (registry.http_request_timeout, 408).
+ *
+ * A slow sender must not hold a connection slot (and body memory)
+ * forever, yet libmicrohttpd's own timeout only counts idle time.  So
+ * every connection is tracked from accept to close with where it is in
+ * its request, and a sweep from the worker's loop answers 408 to a
+ * request whose head or body is still arriving after
+ * registry.http_request_timeout; an idle connection is left to
+ * libmicrohttpd's idle timeout.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
+
+#include "http.h"
+#include "http_internal.h"
+#include "rest.h"
+
+/* how often connections are checked against registry.http_request_timeout (ms) */
+#define SWEEP_MS 250
+
+static dlist_head open_connections = DLIST_STATIC_INIT(open_connections);
+
+/* when the connections were last checked */
+static TimestampTz last_sweep = 0;
+
+/* the connection's own state, kept by http_connection_notify() */
+HttpConn *
+http_conn_state(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci;
+
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return ci ? (HttpConn *) ci->socket_context : NULL;
+}
+
+/* from now on the connection's request counts against the request timeout */
+void
+http_conn_receiving(HttpConn *hc)
+{
+	if (hc && hc->phase == CONN_IDLE)
+	{
+		hc->phase = CONN_RECEIVING;
+		hc->request_start = GetCurrentTimestamp();
+	}
+}
+
+/* the request is received (or refused): no deadline while it is answered */
+void
+http_conn_answering(HttpConn *hc)
+{
+	if (hc)
+		hc->phase = CONN_ANSWERING;
+}
+
+/* the connection's request ended: it is idle from now */
+void
+http_conn_idle(HttpConn *hc)
+{
+	if (hc)
+	{
+		hc->phase = CONN_IDLE;
+		hc->idle_since = GetCurrentTimestamp();
+	}
+}
+
+/* libmicrohttpd's connection start and end: keep an HttpConn for each */
+void
+http_connection_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+					   enum MHD_ConnectionNotificationCode code)
+{
+	HttpConn   *hc = *socket_context;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+	{
+		const union MHD_ConnectionInfo *ci;
+
+		hc = calloc(1, sizeof(HttpConn));
+		if (hc == NULL)
+			return;				/* then this connection has no deadline */
+		ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		hc->fd = ci ? ci->connect_fd : -1;
+		hc->phase = CONN_IDLE;
+		hc->idle_since = GetCurrentTimestamp();
+		dlist_push_tail(&open_connections, &hc->node);
+		*socket_context = hc;
+	}
+	else if (hc != NULL)
+	{
+		dlist_delete(&hc->node);
+		free(hc);
+		*socket_context = NULL;
+	}
+}
+
+/* libmicrohttpd has the request line: the request is arriving */
+void *
+http_request_line_received(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	http_conn_receiving(http_conn_state(conn));
+	return NULL;
+}
+
+/*
+ * Has a byte arrived on an idle connection since its last request ended?
+ * (libmicrohttpd reports a request only once its request line is whole.)
+ */
+static bool
+data_arrived_since_idle(HttpConn *hc, TimestampTz now)
+{
+#ifdef TCP_INFO
+	struct tcp_info ti;
+	socklen_t	len = sizeof(ti);
+	long		idle_ms = (long) ((now - hc->idle_since) / 1000);
+
+	if (hc->fd < 0 || getsockopt(hc->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+		return false;
+	/* ms since the last data; 20 ms of slack for the kernel's clock */
+	return (long) ti.tcpi_last_data_recv + 20 < idle_ms;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Past registry.http_request_timeout the head or body of a request is
+ * still arriving: answer 408 on the socket itself (libmicrohttpd has not
+ * written anything for this request yet) and shut it, which makes
+ * libmicrohttpd close the connection.
+ */
+static void
+answer_timeout(HttpConn *hc)
+{
+	static const char body[] = "{\"error_code\":408,\"message\":\"Request timed out\"}";
+	char		buf[512];
+	int			n;
+
+	n = snprintf(buf, sizeof(buf),
+				 "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
+				 "Content-Type: %s\r\nContent-Length: %d\r\n\r\n%s",
+				 REST_CONTENT_TYPE, (int) strlen(body), body);
+	(void) send(hc->fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+	(void) shutdown(hc->fd, SHUT_RDWR);
+	hc->phase = CONN_ANSWERING;
+}
+
+/* hold every request still arriving to registry.http_request_timeout */
+static void
+expire_slow_requests(TimestampTz now)
+{
+	dlist_iter	it;
+
+	dlist_foreach(it, &open_connections)
+	{
+		HttpConn   *hc = dlist_container(HttpConn, node, it.cur);
+
+		if (hc->phase == CONN_IDLE && data_arrived_since_idle(hc, now))
+		{
+			hc->phase = CONN_RECEIVING;
+			hc->request_start = now;
+		}
+		if (hc->phase == CONN_RECEIVING && hc->fd >= 0 &&
+			TimestampDifferenceExceeds(hc->request_start, now,
+									   registry_http_request_timeout * 1000))
+			answer_timeout(hc);
+	}
+}
+
+/* from the loop: check the connections, every SWEEP_MS */
+void
+http_deadline_sweep(TimestampTz now)
+{
+	if (TimestampDifferenceExceeds(last_sweep, now, SWEEP_MS))
+	{
+		expire_slow_requests(now);
+		last_sweep = now;
+	}
+}
+
+/* how long the loop may sleep (at most timeout) before the next sweep */
+long
+http_deadline_wakeup_ms(long timeout)
+{
+	if (!dlist_is_empty(&open_connections))
+		timeout = Min(timeout, SWEEP_MS);
+	return timeout;
+}

@@ -1,0 +1,118 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_internal.h
+ *	  What the files of the HTTP worker share: the per-connection and
+ *	  per-request state, and the functions one file offers the others.
+ *
+ * The worker is split by concept: the daemon and its loop
+ * (http_worker.c), the request transport (http_request.c), framing
+ * checks (http_framing.c), request bodies (http_body.c), slow-sender
+ * deadlines (http_deadline.c), lock-wait retries (http_retry.c) and the
+ * connection limit (http_limits.c).  Nothing here is used outside
+ * src/http.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HTTP_INTERNAL_H
+#define HTTP_INTERNAL_H
+
+#include <microhttpd.h>
+
+#include "lib/ilist.h"
+#include "utils/timestamp.h"
+
+/* where a connection is in its current request */
+typedef enum ConnPhase
+{
+	CONN_IDLE,					/* between requests */
+	CONN_RECEIVING,				/* the head or the body is arriving */
+	CONN_ANSWERING				/* received whole: being served or answered */
+} ConnPhase;
+
+/* one client connection, on malloc, from accept to close */
+typedef struct HttpConn
+{
+	dlist_node	node;			/* in open_connections */
+	int			fd;
+	ConnPhase	phase;
+	TimestampTz idle_since;		/* when its last request ended */
+	TimestampTz request_start;	/* when the current request began arriving */
+} HttpConn;
+
+/* one in-flight request: the body is gathered here, on malloc */
+typedef struct HttpRequest
+{
+	HttpConn   *hc;
+	struct MHD_Connection *conn;
+	char	   *body;
+	size_t		len;
+	size_t		cap;
+	size_t		declared;		/* Content-Length, if there was one */
+	size_t		reserved;		/* bytes of body_memory_used it holds */
+	bool		too_large;
+	bool		over_memory;
+	/* waiting for a lock: suspended until retry_at */
+	bool		waiting;
+	dlist_node	wait_node;		/* in waiting_requests */
+	TimestampTz lock_deadline;	/* 0 until its first attempt */
+	TimestampTz retry_at;
+	int			retries;
+} HttpRequest;
+
+/* http_request.c: the request transport */
+extern void http_request_init(void);
+extern size_t http_keep_escaped(void *cls, struct MHD_Connection *c, char *s);
+extern enum MHD_Result http_access_handler(void *cls, struct MHD_Connection *conn,
+										   const char *url, const char *method,
+										   const char *version, const char *upload_data,
+										   size_t *upload_data_size, void **con_cls);
+extern void http_request_completed(void *cls, struct MHD_Connection *conn,
+								   void **con_cls,
+								   enum MHD_RequestTerminationCode toe);
+extern enum MHD_Result http_answer_error(struct MHD_Connection *conn, HttpConn *hc,
+										 int status, int error_code,
+										 const char *message, bool close);
+
+/* http_framing.c: request-smuggling guards */
+extern const char *http_framing_error(struct MHD_Connection *conn, const char *url,
+									  const char *version, int *status);
+
+/* http_body.c: request bodies and the worker's body memory */
+extern enum MHD_Result http_body_check_declared(struct MHD_Connection *conn,
+												HttpRequest *hr);
+extern bool http_body_append(HttpRequest *hr, const char *data, size_t n);
+extern enum MHD_Result http_body_refuse_dropped(struct MHD_Connection *conn,
+												HttpRequest *hr);
+extern void http_body_release(HttpRequest *hr);
+
+/* http_deadline.c: the connections and registry.http_request_timeout */
+extern void http_connection_notify(void *cls, struct MHD_Connection *conn,
+								   void **socket_context,
+								   enum MHD_ConnectionNotificationCode code);
+extern void *http_request_line_received(void *cls, const char *uri,
+										struct MHD_Connection *conn);
+extern HttpConn *http_conn_state(struct MHD_Connection *conn);
+extern void http_conn_receiving(HttpConn *hc);
+extern void http_conn_answering(HttpConn *hc);
+extern void http_conn_idle(HttpConn *hc);
+extern void http_deadline_sweep(TimestampTz now);
+extern long http_deadline_wakeup_ms(long timeout);
+
+/* http_retry.c: lock waits, cut short and tried again */
+extern void http_attempt_begin(HttpRequest *hr);
+extern void http_attempt_end(void);
+extern bool http_may_retry(HttpRequest *hr, int sqlerrcode);
+extern void http_wait_for_retry(struct MHD_Connection *conn, HttpRequest *hr);
+extern void http_retry_forget(HttpRequest *hr);
+extern void http_resume_due_requests(TimestampTz now);
+extern void http_resume_all_requests(void);
+extern long http_retry_wakeup_ms(TimestampTz now, long timeout);
+
+/* http_limits.c: descriptors and the connection limit */
+extern void http_limits_remember_base(void);
+extern unsigned int http_size_connection_limit(long *fd_limit);
+extern void http_note_connection_limit(struct MHD_Daemon *daemon,
+									   unsigned int limit, TimestampTz now);
+extern void http_connection_limit_note_reset(void);
+
+#endif							/* HTTP_INTERNAL_H */

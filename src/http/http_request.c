@@ -1,0 +1,375 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_request.c
+ *	  The request transport: libmicrohttpd's access handler, serving one
+ *	  request in one transaction, and its response.
+ *
+ * Per request: the head is checked for framing that could smuggle a
+ * second request (http_framing.c), the body is read whole
+ * (http_body.c), then one transaction runs registry_rest(), commits or
+ * aborts, and only then is the response written.  A request that could
+ * not get its lock is handed to http_retry.c and served again later.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <microhttpd.h>
+
+#include "access/xact.h"
+#include "pgstat.h"
+#include "utils/json.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "confluent_messages.h"
+#include "http_cache.h"
+#include "http_internal.h"
+#include "rest.h"
+
+/* per-request memory, reset after each request */
+static MemoryContext RequestContext = NULL;
+
+/* the raw query string, re-joined from libmicrohttpd's arguments */
+typedef struct QueryBuilder
+{
+	StringInfoData buf;
+} QueryBuilder;
+
+/* at the worker's start: the per-request memory */
+void
+http_request_init(void)
+{
+	RequestContext = AllocSetContextCreate(TopMemoryContext, "registry HTTP request",
+										   ALLOCSET_DEFAULT_SIZES);
+}
+
+/*
+ * MHD would percent-decode the path, turning a subject's %2F into a "/"
+ * that changes the route; registry_rest decodes each segment itself.
+ */
+size_t
+http_keep_escaped(void *cls, struct MHD_Connection *c, char *s)
+{
+	return strlen(s);
+}
+
+/* re-join the (still escaped) query arguments into a raw query string */
+static enum MHD_Result
+collect_argument(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	QueryBuilder *qb = (QueryBuilder *) cls;
+
+	if (qb->buf.len > 0)
+		appendStringInfoChar(&qb->buf, '&');
+	appendStringInfoString(&qb->buf, key);
+	if (value != NULL)
+	{
+		appendStringInfoChar(&qb->buf, '=');
+		appendStringInfoString(&qb->buf, value);
+	}
+	return MHD_YES;
+}
+
+/* a response with a copy of body, its Content-Type and status */
+static struct MHD_Response *
+make_response(int status, const char *body, size_t len, const char *content_type,
+			  unsigned int *status_out)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *) body,
+															 MHD_RESPMEM_MUST_COPY);
+
+	if (r == NULL)
+		return NULL;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	*status_out = (unsigned int) status;
+	return r;
+}
+
+/* a Confluent error body {"error_code":..,"message":..} as a response */
+static struct MHD_Response *
+make_error_response(int status, int error_code, const char *message,
+					unsigned int *status_out)
+{
+	StringInfoData msg;
+	struct MHD_Response *r;
+
+	initStringInfo(&msg);
+	appendStringInfo(&msg, "{\"error_code\":%d,\"message\":", error_code);
+	escape_json(&msg, message);
+	appendStringInfoChar(&msg, '}');
+	r = make_response(status, msg.data, msg.len, REST_CONTENT_TYPE, status_out);
+	pfree(msg.data);
+	return r;
+}
+
+/* queue a Confluent error; close: the connection is closed after it */
+enum MHD_Result
+http_answer_error(struct MHD_Connection *conn, HttpConn *hc, int status, int error_code,
+				  const char *message, bool close)
+{
+	struct MHD_Response *response;
+	unsigned int st;
+	enum MHD_Result ret;
+	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
+
+	response = make_error_response(status, error_code, message, &st);
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextReset(RequestContext);
+	if (response == NULL)
+		return MHD_NO;
+	if (close)
+		MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
+	if (status == 503)
+		MHD_add_response_header(response, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	http_conn_answering(hc);
+	ret = MHD_queue_response(conn, st, response);
+	MHD_destroy_response(response);
+	return ret;
+}
+
+/* the request as registry_rest() takes it, in request memory */
+static void
+read_rest_request(struct MHD_Connection *conn, const char *url, const char *method,
+				  HttpRequest *hr, RestRequest *req)
+{
+	QueryBuilder qb;
+
+	memset(req, 0, sizeof(*req));
+	initStringInfo(&qb.buf);
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_argument, &qb);
+	req->method = method;
+	req->path = url;
+	req->query = qb.buf.data;
+	req->content_type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+													MHD_HTTP_HEADER_CONTENT_TYPE);
+	req->accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	req->body = hr->body;
+	req->body_len = hr->len;
+}
+
+/*
+ * The route ran and its transaction commits; the response body is copied
+ * out of the transaction's memory first.  NULL with *retry set: the route
+ * could not get a lock in time and may be tried again later.  A 200 to a
+ * cacheable read (cache_key not NULL) is cached.
+ */
+static struct MHD_Response *
+run_route(RestRequest *req, HttpRequest *hr, const char *cache_key,
+		  uint64 generation, unsigned int *status, bool *retry)
+{
+	RestResponse resp;
+
+	http_attempt_begin(hr);
+	PushActiveSnapshot(GetTransactionSnapshot());
+	registry_rest(req, &resp);
+	PopActiveSnapshot();
+	/* the body must survive the commit: copy it into request memory */
+	MemoryContextSwitchTo(RequestContext);
+	resp.body = pnstrdup(resp.body, resp.body_len);
+	CommitTransactionCommand();
+	http_attempt_end();
+	if (http_may_retry(hr, resp.sqlerrcode))
+	{
+		*retry = true;
+		return NULL;
+	}
+	if (cache_key && resp.status == 200)
+		http_cache_store(cache_key, resp.body, resp.body_len, generation);
+	return make_response(resp.status, resp.body, resp.body_len,
+						 resp.content_type, status);
+}
+
+/*
+ * An error outside the route's own handling (e.g. at commit): abort the
+ * transaction and answer 500 in Confluent's shape, its text in the server
+ * log only; the worker goes on.  NULL with *retry set: the lock was not
+ * had in time, the request may be tried again later.
+ */
+static struct MHD_Response *
+route_failed(HttpRequest *hr, unsigned int *status, bool *retry)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(RequestContext);
+	edata = CopyErrorData();
+	EmitErrorReport();
+	FlushErrorState();
+	AbortCurrentTransaction();
+	http_attempt_end();
+	if (http_may_retry(hr, edata->sqlerrcode))
+	{
+		*retry = true;
+		return NULL;
+	}
+	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+		edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		return make_error_response(500, 50002,
+								   confluent_fixed_text(CW_OPERATION_TIMED_OUT), status);
+	return make_error_response(500, 50001, confluent_fixed_text(CW_STORE_ERROR),
+							   status);
+}
+
+/* one transaction around registry_rest(), reported as the worker's activity */
+static struct MHD_Response *
+serve_in_transaction(RestRequest *req, HttpRequest *hr, const char *cache_key,
+					 uint64 generation, unsigned int *status, bool *retry)
+{
+	struct MHD_Response *response = NULL;
+	char	   *activity = psprintf("%s %s", req->method, req->path);
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	pgstat_report_activity(STATE_RUNNING, activity);
+	PG_TRY();
+	{
+		response = run_route(req, hr, cache_key, generation, status, retry);
+	}
+	PG_CATCH();
+	{
+		response = route_failed(hr, status, retry);
+	}
+	PG_END_TRY();
+	pgstat_report_stat(false);
+	pgstat_report_activity(STATE_IDLE, NULL);
+	return response;
+}
+
+/*
+ * Serve one request: an immutable schema read from the cache without a
+ * transaction, anything else in one transaction, its response written by
+ * MHD after the commit.  NULL with *retry set: the route could not get a
+ * lock in time and may be tried again later.
+ */
+static struct MHD_Response *
+serve(struct MHD_Connection *conn, const char *url, const char *method,
+	  HttpRequest *hr, unsigned int *status, bool *retry)
+{
+	RestRequest req;
+	struct MHD_Response *response;
+	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
+	char		cache_key[256];
+	bool		cacheable;
+	const char *body;
+	size_t		len;
+
+	*retry = false;
+	read_rest_request(conn, url, method, hr, &req);
+	cacheable = http_cache_key(method, url, req.query, cache_key, sizeof(cache_key)) &&
+		registry_rest_accept_ok(req.accept);
+	if (cacheable && http_cache_lookup(cache_key, &body, &len))
+		response = make_response(200, body, len, REST_CONTENT_TYPE, status);
+	else
+		response = serve_in_transaction(&req, hr, cacheable ? cache_key : NULL,
+										cacheable ? http_cache_generation() : 0,
+										status, retry);
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextReset(RequestContext);
+	return response;
+}
+
+/*
+ * The first call of the access handler, with the head complete and before
+ * any of the body is read: refuse bad framing, or a declared body the
+ * worker will not read, and close the connection.
+ */
+static enum MHD_Result
+begin_request(struct MHD_Connection *conn, const char *url, const char *version,
+			  void **con_cls)
+{
+	HttpConn   *hc = http_conn_state(conn);
+	HttpRequest *hr;
+	const char *reason;
+	int			status;
+
+	http_conn_receiving(hc);
+	hr = calloc(1, sizeof(HttpRequest));
+	if (hr == NULL)
+		return MHD_NO;
+	hr->hc = hc;
+	*con_cls = hr;
+
+	reason = http_framing_error(conn, url, version, &status);
+	if (reason)
+		return http_answer_error(conn, hc, status, status, reason, true);
+	return http_body_check_declared(conn, hr);
+}
+
+/* a piece of the body arrived: keep it */
+static enum MHD_Result
+receive_body(HttpRequest *hr, const char *upload_data, size_t *upload_data_size)
+{
+	if (!http_body_append(hr, upload_data, *upload_data_size))
+		return MHD_NO;
+	*upload_data_size = 0;
+	return MHD_YES;
+}
+
+/*
+ * The request is received whole: refuse a dropped body, else serve it
+ * (HEAD as GET without the body, which libmicrohttpd leaves out) and
+ * queue the response, or wait for a lock and be called again.
+ */
+static enum MHD_Result
+answer_request(struct MHD_Connection *conn, const char *url, const char *method,
+			   HttpRequest *hr)
+{
+	struct MHD_Response *response;
+	unsigned int status = 500;
+	enum MHD_Result ret;
+	bool		retry = false;
+
+	http_conn_answering(hr->hc);
+	if (hr->too_large || hr->over_memory)
+		return http_body_refuse_dropped(conn, hr);
+	response = serve(conn, url, strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ?
+					 MHD_HTTP_METHOD_GET : method, hr, &status, &retry);
+	if (retry)
+	{
+		http_wait_for_retry(conn, hr);
+		return MHD_YES;
+	}
+	if (response == NULL)
+		return MHD_NO;
+	ret = MHD_queue_response(conn, status, response);
+	MHD_destroy_response(response);
+	return ret;
+}
+
+/*
+ * MHD's access handler.  First call: check the head (answering then closes
+ * the connection; a sound request is only remembered, as answering on the
+ * first call makes libmicrohttpd 0.9.75 drop keep-alive).  Then gather the
+ * body.  Last call: answer, or wait for a lock and be called again.
+ */
+enum MHD_Result
+http_access_handler(void *cls, struct MHD_Connection *conn, const char *url,
+					const char *method, const char *version, const char *upload_data,
+					size_t *upload_data_size, void **con_cls)
+{
+	HttpRequest *hr = *con_cls;
+
+	if (hr == NULL)
+		return begin_request(conn, url, version, con_cls);
+	if (*upload_data_size > 0)
+		return receive_body(hr, upload_data, upload_data_size);
+	return answer_request(conn, url, method, hr);
+}
+
+/* a request ended (answered or not): free it, the connection is idle */
+void
+http_request_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+					   enum MHD_RequestTerminationCode toe)
+{
+	HttpRequest *hr = *con_cls;
+	HttpConn   *hc = http_conn_state(conn);
+
+	if (hr)
+	{
+		http_retry_forget(hr);
+		http_body_release(hr);
+		free(hr);
+		*con_cls = NULL;
+	}
+	http_conn_idle(hc);
+}
