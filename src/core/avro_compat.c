@@ -190,7 +190,7 @@ ac_strdup(ac_checker *c, const char *s)
 	return p;
 }
 
-/* Take ownership of a malloc'd rg_buf's text by copying it to the arena. */
+/* Take ownership of an rg_buf's text by copying it to the arena. */
 static char *
 ac_take_buf(ac_checker *c, rg_buf *buf)
 {
@@ -210,6 +210,23 @@ stopped(ac_checker *c)
 	return c->oom || c->failure != NULL;
 }
 
+/*
+ * Count one unit of work; false (the check stopped with its failure set)
+ * past the budget.  Also where a long check gives a pending cancel its
+ * chance.
+ */
+static bool
+count_work(ac_checker *c)
+{
+	rg_check_interrupts();
+	if (++c->work > AC_MAX_WORK)
+	{
+		c->failure = "schema comparison too large";
+		return false;
+	}
+	return true;
+}
+
 /* ---------- results ---------- */
 
 static ac_result *
@@ -223,11 +240,8 @@ result_add(ac_checker *c, ac_result *res, const ac_incompat *inc)
 {
 	if (res == NULL || inc == NULL || stopped(c))
 		return;
-	if (++c->work > AC_MAX_WORK)
-	{
-		c->failure = "schema comparison too large";
+	if (!count_work(c))
 		return;
-	}
 	if (res->n == res->cap)
 	{
 		int			cap = res->cap ? res->cap * 2 : 4;
@@ -1029,9 +1043,7 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 			c->memo_used++;
 		}
 		res = result_new(c);
-		if (res != NULL && ++c->work > AC_MAX_WORK)
-			c->failure = "schema comparison too large";
-		else if (res != NULL)
+		if (res != NULL && count_work(c))
 		{
 			c->depth++;
 			if (r->type == w->type)

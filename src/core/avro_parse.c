@@ -402,7 +402,7 @@ find_named(parse_ctx *ctx, const char *name, const char *space)
 	n = space_len + 1 + strlen(s) + 1;
 	if (n > sizeof(stackbuf))
 	{
-		full = malloc(n);
+		full = rg_malloc(n);
 		if (full == NULL)
 		{
 			OOM(ctx);
@@ -414,7 +414,7 @@ find_named(parse_ctx *ctx, const char *name, const char *space)
 	memcpy(full + space_len + 1, s, n - space_len - 1);
 	r = names_get(ctx, full);
 	if (full != stackbuf)
-		free(full);
+		rg_free(full);
 	return r;
 }
 
@@ -473,20 +473,28 @@ new_schema(parse_ctx *ctx, rg_avro_type type)
 }
 
 /*
- * Keep a JSON value for the schema's lifetime.  The array that holds them
- * is made on first use: most schemas keep none or few.
+ * Keep a copy of a JSON value for the schema's lifetime, near its arena
+ * (the document itself is temporary).  The array that holds them is made
+ * on first use: most schemas keep none or few.  null, true and false are
+ * jansson's static singletons: nothing to keep.
  */
 static json_t *
 keep(parse_ctx *ctx, json_t *value)
 {
+	json_t	   *copy;
+
+	if (json_is_null(value) || json_is_boolean(value))
+		return value;
+	rg_keep_begin(ctx->arena);
 	if (ctx->owned == NULL)
 		ctx->owned = json_array();
-	if (ctx->owned == NULL || json_array_append(ctx->owned, value) != 0)
-	{
+	copy = json_deep_copy(value);
+	if (ctx->owned == NULL || copy == NULL || json_array_append_new(ctx->owned, copy) != 0)
+		copy = NULL;
+	rg_keep_end();
+	if (copy == NULL)
 		OOM(ctx);
-		return NULL;
-	}
-	return value;
+	return copy;
 }
 
 /*
@@ -808,6 +816,7 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 	json_t	   *order_node;
 	json_t	   *def;
 	bool		converted = false;
+	bool		def_kept = false;
 
 	if (!json_is_string(name_node))
 	{
@@ -890,15 +899,16 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 			if (!special)
 			{
 				json_t	   *r = json_real(d);
+				json_t	   *kept = r != NULL ? keep(ctx, r) : NULL;
 
-				if (r == NULL || keep(ctx, r) == NULL)
+				json_decref(r);
+				if (kept == NULL)
 				{
-					json_decref(r);
 					OOM(ctx);
 					return false;
 				}
-				json_decref(r);
-				def = r;
+				def = kept;
+				def_kept = true;
 			}
 		}
 	}
@@ -924,7 +934,7 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 			return false;
 		}
 	}
-	if (def && keep(ctx, def) == NULL)
+	if (def && !def_kept && (def = keep(ctx, def)) == NULL)
 		return false;
 	f->default_value = def;
 
@@ -1249,6 +1259,7 @@ parse_node(parse_ctx *ctx, json_t *node)
 
 	if (ctx->failed)
 		return NULL;
+	rg_check_interrupts();
 	if (++ctx->depth > RG_AVRO_MAX_DEPTH)
 	{
 		FAIL(ctx, "Schema nesting is deeper than %d levels", RG_AVRO_MAX_DEPTH);
@@ -1283,12 +1294,12 @@ parse_node(parse_ctx *ctx, json_t *node)
 /*
  * Jackson as Avro configures it allows comments; jansson does not.  Blank
  * them out (keeping newlines, so positions in error messages stay right).
- * Returns a malloc'd copy, or NULL on OOM.
+ * Returns a copy from rg_malloc, or NULL on OOM.
  */
 static char *
 strip_comments(const char *text, size_t len)
 {
-	char	   *out = malloc(len + 1);
+	char	   *out = rg_malloc(len + 1);
 	size_t		i = 0;
 	bool		in_string = false;
 
@@ -1414,13 +1425,13 @@ load_json(parse_ctx *ctx, const char *text, size_t len, const char *what)
 				line++;
 				bol = i + 1;
 			}
-		free(copy);
+		rg_free(copy);
 		FAIL(ctx, "%sInvalid JSON: nesting deeper than %d levels at line %d, column %d (position %d)",
 			 what, RG_JSON_MAX_NESTING, line, (int) (at - bol + 1), (int) (at + 1));
 		return NULL;
 	}
 	doc = json_loadb(copy, len, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &jerr);
-	free(copy);
+	rg_free(copy);
 	if (doc == NULL)
 		FAIL(ctx, "%sInvalid JSON: %s at line %d, column %d (position %d)",
 			 what, jerr.text, jerr.line, jerr.column, jerr.position);
@@ -1440,16 +1451,16 @@ rg_avro_model_release(void *model)
 }
 
 /*
- * rg_format_avro's parse: references first (their named types join the
- * same name table and are marked is_reference), then the main text; then
- * the stored form (after Confluent's normalize when asked).
+ * The parse into a new arena (destroyed on failure): references first
+ * (their named types join the same name table and are marked
+ * is_reference), then the main text; then the stored form (after
+ * Confluent's normalize when asked).
  */
-rg_schema *
-rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
-			  int n_refs, bool normalize, rg_error *err)
+static rg_schema *
+parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *refs,
+		   int n_refs, bool normalize, rg_error *err)
 {
 	parse_ctx	ctx;
-	rg_arena   *arena;
 	rg_schema  *schema;
 	avro_model *model;
 	json_t	   *doc;
@@ -1457,15 +1468,8 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 	int			i;
 	bool		too_deep = false;
 
-	rg_error_clear(err);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.err = err;
-	arena = rg_arena_create();
-	if (arena == NULL)
-	{
-		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
 	ctx.arena = arena;
 	schema = rg_arena_alloc(arena, sizeof(rg_schema));
 	model = rg_arena_alloc(arena, sizeof(avro_model));
@@ -1526,7 +1530,11 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 		goto fail;
 
 	if (normalize && ctx.owned == NULL)
+	{
+		rg_keep_begin(arena);
 		ctx.owned = json_array();
+		rg_keep_end();
+	}
 	if (normalize &&
 		(ctx.owned == NULL ||
 		 !rg_avro_normalize(arena, model->pub.root, ctx.owned, &too_deep)))
@@ -1571,4 +1579,15 @@ fail:
 	json_decref(ctx.owned);
 	rg_arena_destroy(arena);
 	return NULL;
+}
+
+/*
+ * rg_format_avro's parse: the schema's arena in the current place, the
+ * work (JSON documents, the writer's buffers) in scratch.
+ */
+rg_schema *
+rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
+			  int n_refs, bool normalize, rg_error *err)
+{
+	return rg_parse_in_scratch(parse_into, text, len, refs, n_refs, normalize, err);
 }

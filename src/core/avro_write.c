@@ -268,7 +268,7 @@ write_value(rg_buf *buf, const json_t *value, int depth)
 
 /*
  * A set of schema pointers (named types already written), open
- * addressing on malloc; identity is what Avro's Names map amounts to
+ * addressing on rg_malloc; identity is what Avro's Names map amounts to
  * within one parse.
  */
 typedef struct ptr_set
@@ -312,7 +312,7 @@ ptr_set_add(ptr_set *set, const void *p)
 	if ((set->n + 1) * 2 > set->cap)
 	{
 		size_t		cap = set->cap ? set->cap * 2 : 64;
-		const void **slots = calloc(cap, sizeof(void *));
+		const void **slots = rg_calloc(cap, sizeof(void *));
 		size_t		k;
 
 		if (slots == NULL)
@@ -327,7 +327,7 @@ ptr_set_add(ptr_set *set, const void *p)
 					;
 				slots[i] = set->slots[k];
 			}
-		free(set->slots);
+		rg_free(set->slots);
 		set->slots = slots;
 		set->cap = cap;
 	}
@@ -539,6 +539,7 @@ write_schema(write_ctx *w, const rg_avro_schema *s)
 
 	if (w->buf->oom)
 		return;
+	rg_check_interrupts();
 	if (rg_too_deep(w->depth))
 	{
 		rg_buf_set_too_deep(w->buf);
@@ -597,7 +598,7 @@ rg_avro_write(rg_buf *buf, const rg_avro_schema *schema, bool refs_as_names)
 	write_schema(&w, schema);
 	if (w.seen.oom)
 		buf->oom = true;
-	free(w.seen.slots);
+	rg_free(w.seen.slots);
 }
 
 /*
@@ -807,7 +808,7 @@ static json_t *
 latin1_string(const json_t *v)
 {
 	size_t		len = json_string_length(v);
-	char	   *out = malloc(len + 1);
+	char	   *out = rg_malloc(len + 1);
 	size_t		o = 0;
 	const unsigned char *p = (const unsigned char *) json_string_value(v);
 	const unsigned char *end = p + len;
@@ -834,7 +835,7 @@ latin1_string(const json_t *v)
 	}
 	out[o] = '\0';
 	r = json_stringn(out, o);
-	free(out);
+	rg_free(out);
 	return r;
 }
 
@@ -963,9 +964,15 @@ norm_field(norm_ctx *n, rg_avro_field *f, const char *space)
 	norm_props(f->props, f->n_props, NULL);
 	if (f->default_value)
 	{
-		json_t	   *d = norm_default(n, f->default_value, f->type, 0);
+		json_t	   *d;
+		bool		ok;
 
-		if (d == NULL || json_array_append_new(n->owned, d) != 0)
+		/* the new default lives with the schema (see rg_keep_begin) */
+		rg_keep_begin(n->arena);
+		d = norm_default(n, f->default_value, f->type, 0);
+		ok = d != NULL && json_array_append_new(n->owned, d) == 0;
+		rg_keep_end();
+		if (!ok)
 		{
 			n->oom = true;
 			return;
@@ -1035,7 +1042,7 @@ rg_avro_normalize(rg_arena *arena, rg_avro_schema *root, json_t *owned,
 	n.arena = arena;
 	n.owned = owned;
 	norm_schema(&n, root, NULL);
-	free(n.seen.slots);
+	rg_free(n.seen.slots);
 	*too_deep = n.too_deep;
 	return !n.oom && !n.too_deep;
 }

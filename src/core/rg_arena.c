@@ -15,6 +15,8 @@
  */
 #include "rg_arena.h"
 
+#include "rg_alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +46,7 @@ struct rg_arena
 rg_arena *
 rg_arena_create(void)
 {
-	rg_arena   *arena = calloc(1, sizeof(rg_arena));
+	rg_arena   *arena = rg_calloc(1, sizeof(rg_arena));
 
 	if (arena != NULL)
 		arena->next_size = RG_ARENA_FIRST_BLOCK - BLOCK_HEADER;
@@ -63,10 +65,10 @@ rg_arena_destroy(rg_arena *arena)
 	{
 		rg_block   *next = b->next;
 
-		free(b);
+		rg_free(b);
 		b = next;
 	}
-	free(arena);
+	rg_free(arena);
 }
 
 /*
@@ -94,7 +96,7 @@ arena_take(rg_arena *arena, size_t size, size_t align)
 	}
 	if (size > RG_ARENA_CHUNK_LIMIT)
 	{
-		nb = malloc(BLOCK_HEADER + size);
+		nb = rg_malloc_near(arena, BLOCK_HEADER + size);
 		if (nb == NULL)
 			return NULL;
 		nb->used = nb->size = size;
@@ -117,7 +119,7 @@ arena_take(rg_arena *arena, size_t size, size_t align)
 		bsize = (bsize + BLOCK_HEADER) * 2 - BLOCK_HEADER;
 	if (bsize < RG_ARENA_BLOCK - BLOCK_HEADER)
 		arena->next_size = (bsize + BLOCK_HEADER) * 2 - BLOCK_HEADER;
-	nb = malloc(BLOCK_HEADER + bsize);
+	nb = rg_malloc_near(arena, BLOCK_HEADER + bsize);
 	if (nb == NULL)
 		return NULL;
 	nb->size = bsize;

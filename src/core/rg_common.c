@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * rg_common.c
- *	  Error values, arena-backed string lists and malloc'd text buffers.
+ *	  Error values, arena-backed string lists and text buffers on the core's handlers.
  *
  *-------------------------------------------------------------------------
  */
@@ -133,7 +133,7 @@ rg_buf_set_too_deep(rg_buf *buf)
 void
 rg_buf_free(rg_buf *buf)
 {
-	free(buf->data);
+	rg_free(buf->data);
 	rg_buf_init(buf);
 }
 
@@ -150,7 +150,7 @@ rg_buf_append(rg_buf *buf, const char *s, size_t n)
 
 		while (cap < buf->len + n + 1)
 			cap *= 2;
-		data = realloc(buf->data, cap);
+		data = rg_realloc(buf->data, cap);
 		if (data == NULL)
 		{
 			buf->oom = true;
@@ -194,7 +194,7 @@ rg_buf_printf(rg_buf *buf, const char *fmt,...)
 		return;
 	}
 	{
-		char	   *big = malloc((size_t) n + 1);
+		char	   *big = rg_malloc((size_t) n + 1);
 
 		if (big == NULL)
 		{
@@ -205,6 +205,6 @@ rg_buf_printf(rg_buf *buf, const char *fmt,...)
 		vsnprintf(big, (size_t) n + 1, fmt, ap);
 		va_end(ap);
 		rg_buf_append(buf, big, (size_t) n);
-		free(big);
+		rg_free(big);
 	}
 }

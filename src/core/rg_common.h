@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rg_alloc.h"
 #include "rg_arena.h"
 
 typedef enum rg_errcode
@@ -77,7 +78,7 @@ extern bool rg_strlist_pushf(rg_strlist *list, const char *fmt,...)
 			__attribute__((format(printf, 2, 3)));
 
 /*
- * A growable byte buffer on malloc, for building output text.  A writer
+ * A growable byte buffer on rg_malloc, for building output text.  A writer
  * stopped by rg_too_deep sets too_deep and oom (so that appends stop and
  * every oom check sees the failure).
  */

@@ -305,6 +305,7 @@ rg_compat_check(rg_compat_level level, const rg_schema *new_schema,
 	last = rg_compat_is_transitive(level) ? 0 : n_prev - 1;
 	for (i = n_prev - 1; i >= last; i--)
 	{
+		rg_check_interrupts();
 		if (prev[i].schema == NULL)
 			continue;
 		n = check_one(level, new_schema, &prev[i], messages);

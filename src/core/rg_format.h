@@ -83,6 +83,21 @@ extern const rg_format *rg_format_at(int i);
 /* "AVRO" (case-insensitive, as Confluent's schemaType) -> format; NULL if unknown */
 extern const rg_format *rg_format_lookup(const char *name);
 
+/* Free a parsed schema: what its model holds outside the arena, then the arena. */
 extern void rg_schema_free(rg_schema *schema);
+
+/* A format's parse proper: into arena, which it destroys on failure. */
+typedef rg_schema *(*rg_parse_body) (rg_arena *arena, const char *text, size_t len,
+									 const rg_reference *refs, int n_refs,
+									 bool normalize, rg_error *err);
+
+/*
+ * Run a parse body as every format's parse does: the schema's arena in
+ * the current place, the work in scratch (rg_alloc.h), so only what the
+ * schema keeps stays behind.
+ */
+extern rg_schema *rg_parse_in_scratch(rg_parse_body body, const char *text,
+									  size_t len, const rg_reference *refs,
+									  int n_refs, bool normalize, rg_error *err);
 
 #endif							/* RG_FORMAT_H */

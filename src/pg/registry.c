@@ -24,6 +24,7 @@
 #include "invalidation.h"
 #include "registry.h"
 #include "rg_avro_api.h"
+#include "schemas.h"
 
 PG_MODULE_MAGIC;
 
@@ -47,6 +48,7 @@ _PG_init(void)
 	 * parsers would raise "stack depth limit exceeded" (max_stack_depth).
 	 */
 	rg_stack_check_hook = stack_is_too_deep;
+	registry_core_init();
 	if (IsBinaryUpgrade)
 		return;
 	DefineCustomBoolVariable("registry.force_mode",
@@ -302,7 +304,7 @@ registry_avro_canonical_form(PG_FUNCTION_ARGS)
 	if (pcf == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	result = cstring_to_text(pcf);
-	free(pcf);
+	rg_free(pcf);
 	PG_RETURN_TEXT_P(result);
 }
 
@@ -320,7 +322,7 @@ registry_avro_fingerprint(PG_FUNCTION_ARGS)
 	if (pcf == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	fp = rg_avro_crc64(pcf, strlen(pcf));
-	free(pcf);
+	rg_free(pcf);
 	PG_RETURN_INT64((int64) fp);
 }
 

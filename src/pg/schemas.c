@@ -17,6 +17,7 @@
 #include "common/hashfn.h"
 #include "common/md5.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "storage/proc.h"
 #include "lib/stringinfo.h"
 #include "utils/hsearch.h"
@@ -27,6 +28,8 @@
 
 #define REFERENCE_DEPTH_LIMIT 64
 #define CACHE_MAX_ENTRIES 100000
+/* the first block of a parsed schema's memory context */
+#define PARSED_SCHEMA_FIRST_BLOCK 1408
 
 typedef struct CacheKey
 {
@@ -40,19 +43,29 @@ typedef struct CacheEntry
 	char	   *context;		/* in CacheContext */
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
 	rg_schema  *schema;
+	MemoryContext memory;		/* schema's own, a child of CacheContext */
 } CacheEntry;
 
 static HTAB *schema_cache = NULL;
 static MemoryContext CacheContext = NULL;
 
-/* what the SQL API is inserting right now (see registry_set_pending_insert) */
+/*
+ * what the SQL API is inserting right now (see registry_set_pending_insert):
+ * a copy in PendingContext, so it outlives the submitted schema
+ */
 static struct
 {
 	bool		active;
 	char	   *context;
-	SubmittedSchema *submitted;
+	const char *schema_type;
+	char	   *canonical;
+	char	   *refs_json;
+	char	   *metadata;
+	char	   *rule_set;
+	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
 	LocalTransactionId lxid;
 }			pending;
+static MemoryContext PendingContext = NULL;
 
 /* references resolved to texts, in dependency order */
 typedef struct ResolvedRefs
@@ -85,18 +98,111 @@ registry_format(const char *schema_type)
 	return format;
 }
 
-static void
-free_parsed_callback(void *arg)
+/*
+ * The core's allocation handler: palloc in the current memory context, or
+ * in near's (a chunk of ours); with noerror NULL rather than an ERROR.
+ */
+static void *
+core_alloc(const void *near, size_t size, bool noerror)
 {
-	SubmittedSchema *s = (SubmittedSchema *) arg;
+	MemoryContext cxt = near != NULL ? GetMemoryChunkContext((void *) near)
+		: CurrentMemoryContext;
 
-	if (!s->adopted && s->parsed != NULL)
+	return MemoryContextAllocExtended(cxt, size,
+									  MCXT_ALLOC_HUGE | (noerror ? MCXT_ALLOC_NO_OOM : 0));
+}
+
+/* The core's realloc: repalloc, where the chunk lives. */
+static void *
+core_realloc(void *ptr, size_t size)
+{
+	return repalloc_huge(ptr, size);
+}
+
+/* The core's free: pfree. */
+static void
+core_free(void *ptr)
+{
+	pfree(ptr);
+}
+
+/* The core's scratch: a child of the current context, made current. */
+static void *
+core_scratch_begin(void)
+{
+	return MemoryContextSwitchTo(AllocSetContextCreate(CurrentMemoryContext,
+													   "registry scratch",
+													   0, 64 * 1024,
+													   ALLOCSET_DEFAULT_MAXSIZE));
+}
+
+/* The end of the core's scratch: the context goes, mark is current again. */
+static void
+core_scratch_end(void *mark)
+{
+	MemoryContextDelete(MemoryContextSwitchTo((MemoryContext) mark));
+}
+
+/* The core's interrupt hook: a cancel or statement_timeout raises here. */
+static void
+core_check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+/*
+ * Back the core (and jansson and protobuf-c through it) with palloc, so
+ * that everything a parsed schema or a check holds lives in a memory
+ * context and an ERROR anywhere frees it with its context; and let its
+ * long loops honour cancel and statement_timeout.  Called from _PG_init.
+ */
+void
+registry_core_init(void)
+{
+	static const rg_allocator handlers = {
+		.alloc = core_alloc,
+		.realloc = core_realloc,
+		.free = core_free,
+		.scratch_begin = core_scratch_begin,
+		.scratch_end = core_scratch_end,
+	};
+
+	rg_set_allocator(&handlers);
+	rg_interrupt_hook = core_check_interrupts;
+}
+
+/*
+ * Parse text into a memory context of its own, a child of the current
+ * one (the caller moves it under the cache to keep it); NULL with err set
+ * and nothing left behind when the text does not parse.
+ */
+static rg_schema *
+parse_in_own_context(const rg_format *format, const char *text,
+					 const ResolvedRefs *resolved, bool normalize,
+					 rg_error *err, MemoryContext *memory)
+{
+	MemoryContext old;
+	rg_schema  *parsed;
+
+	/*
+	 * The first block holds the context, the arena's first 1 KB block and
+	 * the few small things a schema keeps beside it; the arena's bigger
+	 * blocks get blocks of their own.
+	 */
+	*memory = AllocSetContextCreate(CurrentMemoryContext, "registry parsed schema",
+									PARSED_SCHEMA_FIRST_BLOCK, ALLOCSET_SMALL_INITSIZE,
+									ALLOCSET_SMALL_MAXSIZE);
+	old = MemoryContextSwitchTo(*memory);
+	rg_error_clear(err);
+	parsed = format->parse(text, strlen(text), resolved->refs, resolved->n,
+						   normalize, err);
+	MemoryContextSwitchTo(old);
+	if (parsed == NULL)
 	{
-		rg_schema_free(s->parsed);
-		s->parsed = NULL;
+		MemoryContextDelete(*memory);
+		*memory = NULL;
 	}
-	if (pending.submitted == s)
-		pending.active = false, pending.submitted = NULL;
+	return parsed;
 }
 
 /* A reference subject is relative to the referring schema's context. */
@@ -240,7 +346,6 @@ registry_parse_submitted(const char *context, const char *schema_type,
 						 bool normalize, char **error_out)
 {
 	SubmittedSchema *s = palloc0(sizeof(SubmittedSchema));
-	MemoryContextCallback *cb;
 	ResolvedRefs resolved = {0};
 	CatalogRef *refs;
 	int			nrefs;
@@ -250,9 +355,8 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
 	resolve_refs(context, refs, nrefs, &resolved, 0);
 
-	rg_error_clear(&err);
-	s->parsed = s->format->parse(text, strlen(text), resolved.refs, resolved.n,
-								 normalize, &err);
+	s->parsed = parse_in_own_context(s->format, text, &resolved, normalize,
+									 &err, &s->memory);
 	if (s->parsed == NULL)
 	{
 		if (err.code == RG_ERR_NOMEM)
@@ -269,11 +373,6 @@ registry_parse_submitted(const char *context, const char *schema_type,
 				 errmsg("invalid %s schema", s->format->name),
 				 errdetail("%s", err.message)));
 	}
-	cb = palloc(sizeof(MemoryContextCallback));
-	cb->func = free_parsed_callback;
-	cb->arg = s;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
-
 	s->refs_json = catalog_refs_to_json(refs, nrefs);
 	s->metadata = metadata ? pstrdup(metadata) : NULL;
 	s->rule_set = rule_set ? pstrdup(rule_set) : NULL;
@@ -298,22 +397,30 @@ cache_init(void)
 							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 }
 
-/* Drop every entry: the simple answer to an over-full cache. */
+/* Drop every entry (each schema's context is a child of CacheContext). */
 static void
 cache_reset(void)
 {
-	HASH_SEQ_STATUS status;
-	CacheEntry *e;
-
-	hash_seq_init(&status, schema_cache);
-	while ((e = hash_seq_search(&status)) != NULL)
-		if (e->schema)
-			rg_schema_free(e->schema);
 	hash_destroy(schema_cache);
 	MemoryContextDelete(CacheContext);
 	schema_cache = NULL;
 	CacheContext = NULL;
 	cache_init();
+}
+
+/*
+ * Give an entry a parsed schema and its memory context (moved under
+ * CacheContext), freeing the one it had.
+ */
+static void
+cache_entry_set(CacheEntry *e, rg_schema *schema, MemoryContext memory)
+{
+	if (e->memory != NULL && e->memory != memory)
+		MemoryContextDelete(e->memory);
+	if (memory != NULL)
+		MemoryContextSetParent(memory, CacheContext);
+	e->schema = schema;
+	e->memory = memory;
 }
 
 static CacheEntry *
@@ -333,13 +440,12 @@ cache_slot(const char *context, int32 id, bool *found)
 	{
 		e->context = MemoryContextStrdup(CacheContext, context);
 		e->schema = NULL;
+		e->memory = NULL;
 	}
 	else if (strcmp(e->context, context) != 0)
 	{
 		/* hash collision between two contexts: the newcomer takes the slot */
-		if (e->schema)
-			rg_schema_free(e->schema);
-		e->schema = NULL;
+		cache_entry_set(e, NULL, NULL);
 		pfree(e->context);
 		e->context = MemoryContextStrdup(CacheContext, context);
 		*found = false;
@@ -353,20 +459,31 @@ registry_cache_adopt(const char *context, int32 id, SubmittedSchema *submitted)
 	bool		found;
 	CacheEntry *e = cache_slot(context, id, &found);
 
-	if (e->schema && e->schema != submitted->parsed)
-		rg_schema_free(e->schema);
-	e->schema = submitted->parsed;
+	cache_entry_set(e, submitted->parsed, submitted->memory);
 	memcpy(e->fingerprint, submitted->fingerprint, REGISTRY_FINGERPRINT_LEN);
-	submitted->adopted = true;
 }
 
 void
 registry_set_pending_insert(const char *context, SubmittedSchema *submitted)
 {
-	pending.active = true;
-	pending.context = (char *) context;
-	pending.submitted = submitted;
+	MemoryContext old;
+
+	pending.active = false;
+	if (PendingContext == NULL)
+		PendingContext = AllocSetContextCreate(TopMemoryContext, "registry pending insert",
+											   ALLOCSET_SMALL_SIZES);
+	MemoryContextReset(PendingContext);
+	old = MemoryContextSwitchTo(PendingContext);
+	pending.context = pstrdup(context);
+	pending.schema_type = submitted->format->name;
+	pending.canonical = pstrdup(submitted->parsed->canonical);
+	pending.refs_json = pstrdup(submitted->refs_json);
+	pending.metadata = submitted->metadata ? pstrdup(submitted->metadata) : NULL;
+	pending.rule_set = submitted->rule_set ? pstrdup(submitted->rule_set) : NULL;
+	MemoryContextSwitchTo(old);
+	memcpy(pending.fingerprint, submitted->fingerprint, REGISTRY_FINGERPRINT_LEN);
 	pending.lxid = MyProc->lxid;
+	pending.active = true;
 }
 
 /*
@@ -380,24 +497,22 @@ registry_is_pending_insert(const char *context, const char *schema_type,
 						   const char *metadata, const char *rule_set,
 						   const uint8 *fingerprint)
 {
-	SubmittedSchema *s = pending.submitted;
-
-	if (!pending.active || s == NULL || s->parsed == NULL || pending.lxid != MyProc->lxid)
+	if (!pending.active || pending.lxid != MyProc->lxid)
 	{
 		pending.active = false;
 		return false;
 	}
 	pending.active = false;
 	return strcmp(context, pending.context) == 0 &&
-		strcmp(schema_type, s->format->name) == 0 &&
-		strcmp(schema, s->parsed->canonical) == 0 &&
-		strcmp(refs, s->refs_json) == 0 &&
-		((metadata == NULL && s->metadata == NULL) ||
-		 (metadata && s->metadata && strcmp(metadata, s->metadata) == 0)) &&
-		((rule_set == NULL && s->rule_set == NULL) ||
-		 (rule_set && s->rule_set && strcmp(rule_set, s->rule_set) == 0)) &&
+		strcmp(schema_type, pending.schema_type) == 0 &&
+		strcmp(schema, pending.canonical) == 0 &&
+		strcmp(refs, pending.refs_json) == 0 &&
+		((metadata == NULL && pending.metadata == NULL) ||
+		 (metadata && pending.metadata && strcmp(metadata, pending.metadata) == 0)) &&
+		((rule_set == NULL && pending.rule_set == NULL) ||
+		 (rule_set && pending.rule_set && strcmp(rule_set, pending.rule_set) == 0)) &&
 		fingerprint != NULL &&
-		memcmp(fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+		memcmp(fingerprint, pending.fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
 }
 
 const rg_schema *
@@ -411,6 +526,7 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 	int			nrefs;
 	rg_error	err;
 	rg_schema  *parsed;
+	MemoryContext memory;
 	const rg_format *format;
 
 	if (found && e->schema != NULL &&
@@ -425,9 +541,7 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 	format = registry_format(row.schema_type);
 	refs = catalog_parse_refs(row.refs, &nrefs);
 	resolve_refs(context, refs, nrefs, &resolved, 0);
-	rg_error_clear(&err);
-	parsed = format->parse(row.schema, strlen(row.schema), resolved.refs, resolved.n,
-						   false, &err);
+	parsed = parse_in_own_context(format, row.schema, &resolved, false, &err, &memory);
 	if (parsed == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_STORE_ERROR),
@@ -436,9 +550,7 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 
 	/* the slot may have moved if resolving references added entries */
 	e = cache_slot(context, id, &found);
-	if (e->schema)
-		rg_schema_free(e->schema);
-	e->schema = parsed;
+	cache_entry_set(e, parsed, memory);
 	memcpy(e->fingerprint, row.fingerprint, REGISTRY_FINGERPRINT_LEN);
 	return parsed;
 }
@@ -485,24 +597,14 @@ registry_messages_to_string(const rg_strlist *messages)
 	return buf.data;
 }
 
-static void
-destroy_arena_callback(void *arg)
-{
-	rg_arena_destroy((rg_arena *) arg);
-}
-
 void
 registry_strlist_init(rg_strlist *list)
 {
+	/* palloc-backed: the arena dies with the current memory context */
 	rg_arena   *arena = rg_arena_create();
-	MemoryContextCallback *cb;
 
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	cb = palloc(sizeof(MemoryContextCallback));
-	cb->func = destroy_arena_callback;
-	cb->arg = arena;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
 	rg_strlist_init(list, arena);
 }
 

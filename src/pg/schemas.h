@@ -18,14 +18,17 @@
 typedef struct SubmittedSchema
 {
 	const rg_format *format;
-	rg_schema  *parsed;			/* freed with the current memory context
-								 * unless the cache adopts it */
+	rg_schema  *parsed;			/* in memory, freed with the current memory
+								 * context unless the cache adopts it */
+	MemoryContext memory;		/* parsed's own memory context */
 	char	   *refs_json;		/* references with concrete versions */
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
-	bool		adopted;
 } SubmittedSchema;
+
+/* Back the core with palloc and CHECK_FOR_INTERRUPTS (from _PG_init). */
+extern void registry_core_init(void);
 
 extern const rg_format *registry_format(const char *schema_type);
 

@@ -149,7 +149,7 @@ registry_protobuf_message_name(PG_FUNCTION_ARGS)
 		result = cstring_to_text(name);
 		MemoryContextSwitchTo(old);
 	}
-	free(name);
+	rg_free(name);
 	SPI_finish();
 	PG_RETURN_TEXT_P(result);
 }

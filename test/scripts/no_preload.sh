@@ -9,9 +9,10 @@ cd "$(dirname "$0")/../.." || exit 1
 . test/scripts/cluster.sh
 DIR=$1
 PORT=$2
-# the first port from PORT on that nothing listens on
+# the first port from PORT on that no socket uses: a client connection's
+# TIME-WAIT on it (the HTTP tests make thousands) blocks the bind as well
 for _ in $(seq 1 20); do
-	(: >/dev/tcp/127.0.0.1/"$PORT") 2>/dev/null || break
+	ss -Htan "( sport = :$PORT )" 2>/dev/null | grep -q . || break
 	PORT=$((PORT + 1))
 done
 rm -rf "$DIR"

@@ -651,6 +651,7 @@ compare_field(pd_checker *c, pd_ctx *ctx, const pd_field *of, const pd_field *uf
 	const char *on = of->f->name ? of->f->name : "";
 	const char *un = uf->f->name ? uf->f->name : "";
 
+	rg_check_interrupts();
 	if (strcmp(on, un) != 0)
 		add_diff(c, ctx, PD_FIELD_NAME_CHANGED);
 	field_ptype(&c->orig, of->f, &ot);
@@ -1141,6 +1142,7 @@ compare_message(pd_checker *c, pd_ctx *ctx,
 
 	if (c->failure || c->oom)
 		return;
+	rg_check_interrupts();
 	if (++c->depth > PD_MAX_DEPTH || rg_too_deep(c->depth))
 	{
 		c->failure = "schema nested too deeply";

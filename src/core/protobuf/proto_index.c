@@ -177,7 +177,7 @@ rg_protobuf_message_name(const rg_schema *s, const int *indexes, int n)
 		rg_buf_free(&b);
 		return NULL;
 	}
-	name = malloc(b.len + 1);
+	name = rg_malloc(b.len + 1);
 	if (name != NULL)
 	{
 		memcpy(name, b.data, b.len);

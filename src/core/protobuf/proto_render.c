@@ -45,7 +45,7 @@ typedef struct render_ctx
 	bool		too_deep;		/* rg_too_deep stopped the walk */
 } render_ctx;
 
-/* a list of strings on malloc, for sorting rendered pieces */
+/* a list of strings on rg_malloc, for sorting rendered pieces */
 typedef struct strvec
 {
 	char	  **items;
@@ -65,11 +65,11 @@ strvec_push(strvec *v, char *s)
 	if (v->n == v->cap)
 	{
 		size_t		cap = v->cap ? v->cap * 2 : 8;
-		char	  **items = realloc(v->items, cap * sizeof(char *));
+		char	  **items = rg_realloc(v->items, cap * sizeof(char *));
 
 		if (items == NULL)
 		{
-			free(s);
+			rg_free(s);
 			v->oom = true;
 			return;
 		}
@@ -85,8 +85,8 @@ strvec_free(strvec *v)
 	size_t		i;
 
 	for (i = 0; i < v->n; i++)
-		free(v->items[i]);
-	free(v->items);
+		rg_free(v->items[i]);
+	rg_free(v->items);
 }
 
 static int
@@ -95,7 +95,7 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* rg_buf's contents as a malloc'd string (NULL on out of memory) */
+/* rg_buf's contents as a string from rg_malloc (NULL on out of memory) */
 static char *
 buf_take(rg_buf *b)
 {
@@ -106,7 +106,7 @@ buf_take(rg_buf *b)
 		rg_buf_free(b);
 		return NULL;
 	}
-	s = malloc(b->len + 1);
+	s = rg_malloc(b->len + 1);
 	if (s != NULL)
 	{
 		if (b->len)
@@ -645,7 +645,7 @@ cmp_extension(const void *a, const void *b)
 static sort_item *
 new_items(render_ctx *ctx, size_t n)
 {
-	sort_item  *items = calloc(n ? n : 1, sizeof(sort_item));
+	sort_item  *items = rg_calloc(n ? n : 1, sizeof(sort_item));
 
 	if (items == NULL)
 		ctx->out.oom = true;
@@ -678,7 +678,7 @@ render_reserved(render_ctx *ctx, long long *starts, long long *ends, size_t n,
 	}
 	if (n_names > 0)
 	{
-		char	  **sorted = malloc(n_names * sizeof(char *));
+		char	  **sorted = rg_malloc(n_names * sizeof(char *));
 
 		if (sorted == NULL)
 		{
@@ -698,7 +698,7 @@ render_reserved(render_ctx *ctx, long long *starts, long long *ends, size_t n,
 					   strlen(sorted[i]));
 		}
 		rg_buf_puts(&ctx->out, ";\n");
-		free(sorted);
+		rg_free(sorted);
 	}
 	return n > 0 || n_names > 0;
 }
@@ -738,15 +738,15 @@ render_enum(render_ctx *ctx, const EnumProto *e, int depth)
 	indent(ctx, depth);
 	rg_buf_printf(&ctx->out, "enum %s {", e->name ? e->name : "");
 
-	starts = calloc(e->n_reserved_range + 1, sizeof(long long));
-	ends = calloc(e->n_reserved_range + 1, sizeof(long long));
+	starts = rg_calloc(e->n_reserved_range + 1, sizeof(long long));
+	ends = rg_calloc(e->n_reserved_range + 1, sizeof(long long));
 	items = new_items(ctx, e->n_value);
 	if (starts == NULL || ends == NULL || items == NULL)
 	{
 		ctx->out.oom = true;
-		free(starts);
-		free(ends);
-		free(items);
+		rg_free(starts);
+		rg_free(ends);
+		rg_free(items);
 		return;
 	}
 	for (i = 0; i < e->n_reserved_range; i++)
@@ -761,8 +761,8 @@ render_enum(render_ctx *ctx, const EnumProto *e, int depth)
 		render_reserved(ctx, starts, ends, e->n_reserved_range,
 						e->reserved_name, e->n_reserved_name, INT32_MAX, depth + 1);
 	}
-	free(starts);
-	free(ends);
+	rg_free(starts);
+	rg_free(ends);
 
 	if ((e->options && e->options->n_uninterpreted_option > 0) || e->n_value > 0)
 	{
@@ -794,7 +794,7 @@ render_enum(render_ctx *ctx, const EnumProto *e, int depth)
 		rg_buf_puts(&ctx->out, ";\n");
 		strvec_free(&opts);
 	}
-	free(items);
+	rg_free(items);
 	if (e->n_reserved_range > 0 || e->n_reserved_name > 0 || any)
 		indent(ctx, depth);
 	rg_buf_puts(&ctx->out, "}\n");
@@ -857,7 +857,7 @@ render_extends(render_ctx *ctx, const FileProto *rawfile,
 	}
 	indent(ctx, depth);
 	rg_buf_puts(&ctx->out, "}\n");
-	free(items);
+	rg_free(items);
 }
 
 /*
@@ -885,17 +885,18 @@ render_message_body(render_ctx *ctx, const FileProto *rawfile,
 		ctx->out.oom = true;
 		return;
 	}
+	rg_check_interrupts();
 
 	/* reserved */
-	starts = calloc(raw->n_reserved_range + 1, sizeof(long long));
-	ends = calloc(raw->n_reserved_range + 1, sizeof(long long));
+	starts = rg_calloc(raw->n_reserved_range + 1, sizeof(long long));
+	ends = rg_calloc(raw->n_reserved_range + 1, sizeof(long long));
 	items = new_items(ctx, raw->n_field + raw->n_oneof_decl + raw->n_extension_range);
 	if (starts == NULL || ends == NULL || items == NULL)
 	{
 		ctx->out.oom = true;
-		free(starts);
-		free(ends);
-		free(items);
+		rg_free(starts);
+		rg_free(ends);
+		rg_free(items);
 		return;
 	}
 	for (i = 0; i < raw->n_reserved_range; i++)
@@ -911,8 +912,8 @@ render_message_body(render_ctx *ctx, const FileProto *rawfile,
 						raw->reserved_name, raw->n_reserved_name,
 						PROTO_MAX_FIELD_END - 1, depth);
 	}
-	free(starts);
-	free(ends);
+	rg_free(starts);
+	rg_free(ends);
 
 	/* options */
 	if (raw->options && raw->options->n_uninterpreted_option > 0)
@@ -1021,7 +1022,7 @@ render_message_body(render_ctx *ctx, const FileProto *rawfile,
 		if (section)
 			indent(ctx, depth);
 		rg_buf_puts(&ctx->out, "}\n");
-		free(members);
+		rg_free(members);
 	}
 
 	/* extension ranges */
@@ -1057,7 +1058,7 @@ render_message_body(render_ctx *ctx, const FileProto *rawfile,
 			rg_buf_puts(&ctx->out, ";\n");
 		}
 	}
-	free(items);
+	rg_free(items);
 
 	/* nested types: declared messages in order, then enums */
 	section = false;
