@@ -36,6 +36,7 @@ typedef struct pcf_ctx
 	int			depth;			/* of pcf_schema calls */
 } pcf_ctx;
 
+/* Was this named type written already (later uses are its name)? */
 static bool
 pcf_seen(pcf_ctx *c, const rg_avro_schema *s)
 {
@@ -47,6 +48,7 @@ pcf_seen(pcf_ctx *c, const rg_avro_schema *s)
 	return false;
 }
 
+/* Remember a named type as written. */
 static void
 pcf_mark(pcf_ctx *c, const rg_avro_schema *s)
 {
@@ -78,6 +80,7 @@ pcf_quoted(pcf_ctx *c, const char *s)
 	rg_buf_putc(c->buf, '"');
 }
 
+/* Write one schema node in Parsing Canonical Form. */
 static void
 pcf_schema(pcf_ctx *c, const rg_avro_schema *s)
 {

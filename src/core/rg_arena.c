@@ -43,6 +43,7 @@ struct rg_arena
 #define ALIGN_UP(n) (((n) + RG_ARENA_ALIGN - 1) & ~((size_t) RG_ARENA_ALIGN - 1))
 #define BLOCK_HEADER ALIGN_UP(sizeof(rg_block))
 
+/* See rg_arena.h */
 rg_arena *
 rg_arena_create(void)
 {
@@ -53,6 +54,7 @@ rg_arena_create(void)
 	return arena;
 }
 
+/* See rg_arena.h */
 void
 rg_arena_destroy(rg_arena *arena)
 {
@@ -129,6 +131,7 @@ arena_take(rg_arena *arena, size_t size, size_t align)
 	return (char *) nb + BLOCK_HEADER;
 }
 
+/* See rg_arena.h */
 void *
 rg_arena_alloc(rg_arena *arena, size_t size)
 {
@@ -143,6 +146,7 @@ rg_arena_alloc(rg_arena *arena, size_t size)
 	return p;
 }
 
+/* See rg_arena.h */
 char *
 rg_arena_strndup(rg_arena *arena, const char *s, size_t n)
 {
@@ -155,6 +159,7 @@ rg_arena_strndup(rg_arena *arena, const char *s, size_t n)
 	return d;
 }
 
+/* See rg_arena.h */
 char *
 rg_arena_strdup(rg_arena *arena, const char *s)
 {

@@ -5,7 +5,10 @@
  *
  * The core never longjmps and never prints: a failing call fills an
  * rg_error and returns NULL/false, and the caller decides what to do
- * (ereport in the PostgreSQL glue, an assertion in a unit test).
+ * (ereport in the PostgreSQL glue, an assertion in a unit test).  Only
+ * the glue's own handlers (rg_alloc.h: palloc out of memory, a cancel at
+ * an interrupt check) may leave the core by a longjmp, which leaks
+ * nothing because everything the core holds is theirs.
  *
  *-------------------------------------------------------------------------
  */

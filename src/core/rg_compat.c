@@ -31,6 +31,7 @@ static const char *const level_names[] = {
 
 #define N_LEVELS ((int) (sizeof(level_names) / sizeof(level_names[0])))
 
+/* ASCII upper case, whatever the locale. */
 static char
 ascii_upper(char ch)
 {
@@ -65,6 +66,7 @@ rg_compat_level_parse(const char *s, rg_compat_level *out)
 	return false;
 }
 
+/* See rg_compat.h */
 const char *
 rg_compat_level_name(rg_compat_level level)
 {
@@ -73,6 +75,7 @@ rg_compat_level_name(rg_compat_level level)
 	return level_names[level];
 }
 
+/* See rg_compat.h */
 bool
 rg_compat_is_transitive(rg_compat_level level)
 {
@@ -238,6 +241,7 @@ run_half(const rg_schema *reader, const rg_schema *writer,
 	return out->n - before;
 }
 
+/* Are two schemas of the same format (a check across formats fails)? */
 static bool
 same_format(const rg_schema *a, const rg_schema *b)
 {

@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * rg_format.h
- *	  The interface every schema format (AVRO, later PROTOBUF and JSON)
- *	  implements.  Callers (compat.c, the PostgreSQL glue, the CLI) only
- *	  ever see rg_schema and rg_format, never a format's own model.
+ *	  The interface every schema format (AVRO and PROTOBUF today, JSON
+ *	  later) implements.  Callers (rg_compat.c, the PostgreSQL glue, the
+ *	  unit tests and fuzzers) only ever see rg_schema and rg_format, never
+ *	  a format's own model.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,7 +17,9 @@ struct rg_format;
 
 /*
  * A parsed schema.  It owns its arena; everything reachable from it lives
- * there.  Immutable after parse, so it can be cached and shared.
+ * there or near it (rg_alloc.h: JSON values and descriptors the model
+ * keeps are allocated where the arena lives, and the format's release
+ * frees them).  Immutable after parse, so it can be cached and shared.
  */
 typedef struct rg_schema
 {
@@ -75,7 +78,7 @@ typedef struct rg_format
 	void		(*release) (void *model);
 } rg_format;
 
-extern const rg_format rg_format_avro;
+extern const rg_format rg_format_avro;	/* rg_format_protobuf: rg_protobuf.h */
 
 /* the i-th known format (0-based), NULL past the end */
 extern const rg_format *rg_format_at(int i);

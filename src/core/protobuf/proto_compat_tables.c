@@ -257,6 +257,7 @@ typedef struct pd_okey
 	int			item;
 } pd_okey;
 
+/* qsort order of option keys. */
 static int
 okey_cmp(const void *a, const void *b)
 {

@@ -218,6 +218,7 @@ public:
 	}
 };
 
+/* The value of a base64 digit, or -1. */
 int
 b64value(unsigned char c)
 {
@@ -449,6 +450,7 @@ collect(const pb::FileDescriptor *file, std::set<const pb::FileDescriptor *> *se
 	return true;
 }
 
+/* A copy of s for C (rg_malloc_noerror), NULL on out of memory. */
 unsigned char *
 copy_bytes(const std::string &s, size_t *len)
 {
@@ -462,6 +464,7 @@ copy_bytes(const std::string &s, size_t *len)
 	return p;
 }
 
+/* Fill result->error with msg (NULL on out of memory). */
 void
 set_error(rg_protoc_result *result, const std::string &msg)
 {
@@ -677,6 +680,7 @@ rg_protoc_build(const char *text, size_t len, const rg_protoc_file *refs,
 	return false;
 }
 
+/* Free what a result holds and clear it (a NULL result is allowed). */
 extern "C" void
 rg_protoc_result_free(rg_protoc_result *result)
 {
