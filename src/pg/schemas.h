@@ -18,9 +18,9 @@
 typedef struct SubmittedSchema
 {
 	const rg_format *format;
-	rg_schema  *parsed;			/* in memory, freed with the current memory
-								 * context unless the cache adopts it */
-	MemoryContext memory;		/* parsed's own memory context */
+	rg_schema  *parsed;			/* freed with the current memory context
+								 * unless the cache adopts it */
+	MemoryContext memory;		/* parsed's own context, a child of it */
 	char	   *refs_json;		/* references with concrete versions */
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
