@@ -79,11 +79,34 @@ SELECT '[{"type":"record","name":"R0","fields":[{"name":"a","type":"int"}]}'
 	|| ']' AS union_chain
 	FROM generate_series(1, 1499) i \gset
 SELECT registry.register_schema(':.limits:chain', :'union_chain') > 0 AS chain_registered;
+-- q's SQLSTATE ('ok' when it ran through) and how long it took, in ms
+CREATE FUNCTION regress.timed(q text, OUT state text, OUT ms float8) LANGUAGE plpgsql AS $$
+DECLARE t0 timestamptz := clock_timestamp();
+BEGIN
+	EXECUTE q;
+	state := 'ok';
+	ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+EXCEPTION WHEN query_canceled THEN
+	state := SQLSTATE;
+	ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+END $$;
 SET ROLE regress_limits_reader;
 SELECT clock_timestamp() AS t0 \gset
 SELECT is_compatible, messages[1] AS first_message FROM registry.check_compatibility(':.limits:chain',
 	replace(:'union_chain', '"name":"a","type":"int"', '"name":"a","type":"long"'), verbose => true);
 SELECT clock_timestamp() - :'t0'::timestamptz < interval '10 seconds' AS stopped_in_time;
+-- a cancel stops the checker itself, not only the statement once the check
+-- is over: with statement_timeout at a tenth of the check's own run time,
+-- 57014 comes within half of it, and the session goes on
+SELECT (extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000)::int AS check_ms,
+	pg_backend_pid() AS pid \gset
+SELECT greatest(:check_ms / 10, 1) AS cancel_ms \gset
+SET statement_timeout = :cancel_ms;
+SELECT state, ms < :check_ms / 2.0 AS cancelled_early FROM regress.timed(format(
+	'SELECT * FROM registry.check_compatibility(%L, %L, verbose => true)', ':.limits:chain',
+	replace(:'union_chain', '"name":"a","type":"int"', '"name":"a","type":"long"')));
+RESET statement_timeout;
+SELECT pg_backend_pid() = :pid AS same_session;
 RESET ROLE;
 
 SELECT count(*) AS versions_deleted
@@ -92,6 +115,7 @@ SELECT count(*) AS versions_deleted
 SELECT count(*) AS versions_forgotten
 	FROM unnest(ARRAY[':.limits:pb', ':.limits:av', ':.limits:legal-pb', ':.limits:legal-av', ':.limits:chain']) s,
 		registry.delete_subject(s, permanent => true) v;
+DROP FUNCTION regress.timed(text);
 REVOKE USAGE ON SCHEMA regress FROM regress_limits_reader, regress_limits_writer;
 DROP ROLE regress_limits_reader;
 DROP ROLE regress_limits_writer;

@@ -157,6 +157,7 @@ type_upper(rg_avro_type t)
 	return "UNKNOWN";
 }
 
+/* Zeroed memory from the checker's arena, counted against AC_MAX_BYTES. */
 static void *
 ac_alloc(ac_checker *c, size_t size)
 {
@@ -177,6 +178,7 @@ ac_alloc(ac_checker *c, size_t size)
 	return p;
 }
 
+/* A copy of s in the checker's arena (NULL, oom set, on failure). */
 static char *
 ac_strdup(ac_checker *c, const char *s)
 {
@@ -190,7 +192,7 @@ ac_strdup(ac_checker *c, const char *s)
 	return p;
 }
 
-/* Take ownership of a malloc'd rg_buf's text by copying it to the arena. */
+/* Take ownership of an rg_buf's text by copying it to the arena. */
 static char *
 ac_take_buf(ac_checker *c, rg_buf *buf)
 {
@@ -204,30 +206,47 @@ ac_take_buf(ac_checker *c, rg_buf *buf)
 	return s;
 }
 
+/* Has the check run out of memory or been aborted? */
 static bool
 stopped(ac_checker *c)
 {
 	return c->oom || c->failure != NULL;
 }
 
+/*
+ * Count one unit of work; false (the check stopped with its failure set)
+ * past the budget.  Also where a long check gives a pending cancel its
+ * chance.
+ */
+static bool
+count_work(ac_checker *c)
+{
+	rg_check_interrupts();
+	if (++c->work > AC_MAX_WORK)
+	{
+		c->failure = "schema comparison too large";
+		return false;
+	}
+	return true;
+}
+
 /* ---------- results ---------- */
 
+/* An empty result: no incompatibility yet. */
 static ac_result *
 result_new(ac_checker *c)
 {
 	return ac_alloc(c, sizeof(ac_result));
 }
 
+/* Append an incompatibility to a result (counted as work). */
 static void
 result_add(ac_checker *c, ac_result *res, const ac_incompat *inc)
 {
 	if (res == NULL || inc == NULL || stopped(c))
 		return;
-	if (++c->work > AC_MAX_WORK)
-	{
-		c->failure = "schema comparison too large";
+	if (!count_work(c))
 		return;
-	}
 	if (res->n == res->cap)
 	{
 		int			cap = res->cap ? res->cap * 2 : 4;
@@ -257,6 +276,7 @@ result_merge(ac_checker *c, ac_result *res, const ac_result *other)
 
 /* ---------- location stack ---------- */
 
+/* Push a location token (a copy) onto a location stack. */
 static void
 stack_push(ac_checker *c, ac_stack *s, const char *tok)
 {
@@ -277,6 +297,7 @@ stack_push(ac_checker *c, ac_stack *s, const char *tok)
 	s->tok[s->n++] = tok;
 }
 
+/* Pop the innermost location token. */
 static void
 stack_pop(ac_stack *s)
 {
@@ -293,6 +314,7 @@ stack_pop(ac_stack *s)
 static char ac_index_tokens[AC_INDEX_TOKENS][8];
 static bool ac_index_tokens_ready = false;
 
+/* Push a union branch or array position as its decimal token. */
 static void
 stack_push_index(ac_checker *c, ac_stack *s, int i)
 {
@@ -366,6 +388,7 @@ incompat_new(ac_checker *c, ac_kind kind, const char *message,
 
 /* ---------- memo ---------- */
 
+/* Mix the two schema pointers of a memo key. */
 static size_t
 memo_hash(const rg_avro_schema *r, const rg_avro_schema *w)
 {
@@ -378,6 +401,7 @@ memo_hash(const rg_avro_schema *r, const rg_avro_schema *w)
 	return (size_t) h;
 }
 
+/* The memo slot of (r, w): its entry, or the empty slot it would take. */
 static ac_memo_entry *
 memo_slot(ac_memo_entry *tab, size_t cap,
 		  const rg_avro_schema *r, const rg_avro_schema *w)
@@ -439,6 +463,7 @@ names_match(const rg_avro_schema *r, const rg_avro_schema *w)
 	return false;
 }
 
+/* Named types must match by full name or alias (NAME_MISMATCH). */
 static void
 check_names(ac_checker *c, const rg_avro_schema *r, const rg_avro_schema *w,
 			ac_stack *loc, ac_result *res)
@@ -459,6 +484,7 @@ check_names(ac_checker *c, const rg_avro_schema *r, const rg_avro_schema *w,
 	stack_pop(loc);
 }
 
+/* Fixed types must have the same size (FIXED_SIZE_MISMATCH). */
 static void
 check_fixed_size(ac_checker *c, const rg_avro_schema *r,
 				 const rg_avro_schema *w, ac_stack *loc, ac_result *res)
@@ -554,12 +580,14 @@ java_strcmp(const char *a, const char *b)
 	return 0;
 }
 
+/* qsort order of enum symbols: strcmp. */
 static int
 cmp_symbols(const void *a, const void *b)
 {
 	return java_strcmp(*(const char *const *) a, *(const char *const *) b);
 }
 
+/* Does enum e declare sym? */
 static bool
 has_symbol(const rg_avro_schema *e, const char *sym)
 {
@@ -620,6 +648,7 @@ check_enum_symbols(ac_checker *c, const rg_avro_schema *r,
 	stack_pop(loc);
 }
 
+/* djb2 hash of a field name, for the writer's field index. */
 static size_t
 name_hash(const char *s)
 {
@@ -828,6 +857,7 @@ get_compat_fresh(ac_checker *c, const rg_avro_schema *r,
 	return get_compat(c, NULL, r, w, &fresh);
 }
 
+/* A reader union lacks the writer's type (MISSING_UNION_BRANCH). */
 static void
 add_missing_branch(ac_checker *c, rg_avro_type wtype, ac_stack *loc,
 				   ac_result *res)
@@ -839,6 +869,7 @@ add_missing_branch(ac_checker *c, rg_avro_type wtype, ac_stack *loc,
 	result_add(c, res, incompat_new(c, AC_MISSING_UNION_BRANCH, msg, loc));
 }
 
+/* Reader and writer types cannot be promoted (TYPE_MISMATCH). */
 static void
 add_type_mismatch(ac_checker *c, const rg_avro_schema *r,
 				  const rg_avro_schema *w, ac_stack *loc, ac_result *res)
@@ -965,6 +996,7 @@ calc_different_types(ac_checker *c, const rg_avro_schema *r,
 	add_type_mismatch(c, r, w, loc, res);
 }
 
+/* Is t one of Avro's primitive types? */
 static bool
 is_primitive(rg_avro_type t)
 {
@@ -1029,9 +1061,7 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 			c->memo_used++;
 		}
 		res = result_new(c);
-		if (res != NULL && ++c->work > AC_MAX_WORK)
-			c->failure = "schema comparison too large";
-		else if (res != NULL)
+		if (res != NULL && count_work(c))
 		{
 			c->depth++;
 			if (r->type == w->type)
@@ -1050,6 +1080,7 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 	return stopped(c) ? NULL : res;
 }
 
+/* Avro's SchemaIncompatibilityType constant name of an incompatibility kind. */
 static const char *
 kind_name(ac_kind k)
 {

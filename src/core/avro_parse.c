@@ -78,6 +78,7 @@ static const char *const field_reserved[] = {
 static rg_avro_schema *parse_node(parse_ctx *ctx, json_t *node);
 static rg_avro_schema *lookup_named(parse_ctx *ctx, const char *name);
 
+/* See rg_avro.h */
 const char *
 rg_avro_type_name(rg_avro_type type)
 {
@@ -139,6 +140,30 @@ fail(parse_ctx *ctx, rg_errcode code, const char *fmt,...)
 #define OOM(ctx) fail((ctx), RG_ERR_NOMEM, "out of memory")
 
 /*
+ * A writer's text for an error message, in the arena (cut at
+ * RG_ERROR_MAX: messages are bounded anyway, and the arena must not grow
+ * wildly), or what stopped the writer; frees the buffer.
+ */
+static const char *
+error_text(parse_ctx *ctx, rg_buf *buf)
+{
+	const char *s;
+
+	if (buf->oom)
+		s = buf->too_deep ? "(too deeply nested)" : "(out of memory)";
+	else
+	{
+		if (buf->len > RG_ERROR_MAX)
+			buf->data[RG_ERROR_MAX] = '\0';
+		s = rg_arena_strdup(ctx->arena, buf->data);
+		if (s == NULL)
+			s = "(out of memory)";
+	}
+	rg_buf_free(buf);
+	return s;
+}
+
+/*
  * A JSON node as Jackson's toString() prints it, for error messages
  * (Avro Java quotes the offending node in most of its messages).
  */
@@ -146,25 +171,13 @@ static const char *
 node_text(parse_ctx *ctx, const json_t *node)
 {
 	rg_buf		buf;
-	char	   *s;
 
 	rg_buf_init(&buf);
 	if (node)
 		rg_json_write_value(&buf, node);
 	else
 		rg_buf_puts(&buf, "null");
-	if (buf.oom)
-	{
-		s = buf.too_deep ? "(too deeply nested)" : "(out of memory)";
-		rg_buf_free(&buf);
-		return s;
-	}
-	/* messages are bounded anyway; keep the arena from growing wildly */
-	if (buf.len > RG_ERROR_MAX)
-		buf.data[RG_ERROR_MAX] = '\0';
-	s = rg_arena_strdup(ctx->arena, buf.data);
-	rg_buf_free(&buf);
-	return s ? s : "(out of memory)";
+	return error_text(ctx, &buf);
 }
 
 /* A schema as Schema.toString() prints it, for default errors. */
@@ -172,23 +185,13 @@ static const char *
 schema_text(parse_ctx *ctx, const rg_avro_schema *schema)
 {
 	rg_buf		buf;
-	char	   *s;
 
 	rg_buf_init(&buf);
 	rg_avro_write(&buf, schema, false);
-	if (buf.oom)
-	{
-		s = buf.too_deep ? "(too deeply nested)" : "(out of memory)";
-		rg_buf_free(&buf);
-		return s;
-	}
-	if (buf.len > RG_ERROR_MAX)
-		buf.data[RG_ERROR_MAX] = '\0';
-	s = rg_arena_strdup(ctx->arena, buf.data);
-	rg_buf_free(&buf);
-	return s ? s : "(out of memory)";
+	return error_text(ctx, &buf);
 }
 
+/* Is s one of the NULL-terminated list's strings? */
 static bool
 in_list(const char *const *list, const char *s)
 {
@@ -198,6 +201,7 @@ in_list(const char *const *list, const char *s)
 	return false;
 }
 
+/* The primitive type a name stands for, or -1. */
 static int
 primitive_type(const char *s)
 {
@@ -350,6 +354,7 @@ make_name(parse_ctx *ctx, const char *name, const char *space,
 	return true;
 }
 
+/* djb2 hash of a full name, as a bucket of the name table. */
 static unsigned
 name_hash(const char *s)
 {
@@ -360,6 +365,7 @@ name_hash(const char *s)
 	return h % NAME_BUCKETS;
 }
 
+/* The named type defined under fullname, or NULL. */
 static rg_avro_schema *
 names_get(parse_ctx *ctx, const char *fullname)
 {
@@ -402,7 +408,7 @@ find_named(parse_ctx *ctx, const char *name, const char *space)
 	n = space_len + 1 + strlen(s) + 1;
 	if (n > sizeof(stackbuf))
 	{
-		full = malloc(n);
+		full = rg_malloc(n);
 		if (full == NULL)
 		{
 			OOM(ctx);
@@ -414,7 +420,7 @@ find_named(parse_ctx *ctx, const char *name, const char *space)
 	memcpy(full + space_len + 1, s, n - space_len - 1);
 	r = names_get(ctx, full);
 	if (full != stackbuf)
-		free(full);
+		rg_free(full);
 	return r;
 }
 
@@ -460,6 +466,7 @@ names_add(parse_ctx *ctx, rg_avro_schema *schema)
 	return true;
 }
 
+/* A new, zeroed schema node of a type, in the arena. */
 static rg_avro_schema *
 new_schema(parse_ctx *ctx, rg_avro_type type)
 {
@@ -473,20 +480,28 @@ new_schema(parse_ctx *ctx, rg_avro_type type)
 }
 
 /*
- * Keep a JSON value for the schema's lifetime.  The array that holds them
- * is made on first use: most schemas keep none or few.
+ * Keep a copy of a JSON value for the schema's lifetime, near its arena
+ * (the document itself is temporary).  The array that holds them is made
+ * on first use: most schemas keep none or few.  null, true and false are
+ * jansson's static singletons: nothing to keep.
  */
 static json_t *
 keep(parse_ctx *ctx, json_t *value)
 {
+	json_t	   *copy;
+
+	if (json_is_null(value) || json_is_boolean(value))
+		return value;
+	rg_keep_begin(ctx->arena);
 	if (ctx->owned == NULL)
 		ctx->owned = json_array();
-	if (ctx->owned == NULL || json_array_append(ctx->owned, value) != 0)
-	{
+	copy = json_deep_copy(value);
+	if (ctx->owned == NULL || copy == NULL || json_array_append_new(ctx->owned, copy) != 0)
+		copy = NULL;
+	rg_keep_end();
+	if (copy == NULL)
 		OOM(ctx);
-		return NULL;
-	}
-	return value;
+	return copy;
 }
 
 /*
@@ -798,16 +813,11 @@ java_double_text(const char *text, double *out, bool *special)
 	return end != tmp && *end == '\0';
 }
 
-/* One record field, appended at position pos; see Schema.parse. */
+/* A field's name (checked later, as Avro does), position and doc. */
 static bool
-parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
-			rg_avro_field *f, int pos)
+parse_field_name(parse_ctx *ctx, json_t *fnode, rg_avro_field *f, int pos)
 {
 	json_t	   *name_node = json_is_object(fnode) ? json_object_get(fnode, "name") : NULL;
-	json_t	   *type_node;
-	json_t	   *order_node;
-	json_t	   *def;
-	bool		converted = false;
 
 	if (!json_is_string(name_node))
 	{
@@ -819,9 +829,15 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 		return false;
 	f->position = pos;
 	f->doc = opt_dup(ctx, fnode, "doc");
-	if (ctx->failed)
-		return false;
-	type_node = json_object_get(fnode, "type");
+	return !ctx->failed;
+}
+
+/* A field's type: a name must be defined already, anything else parses. */
+static bool
+parse_field_type(parse_ctx *ctx, json_t *fnode, rg_avro_field *f)
+{
+	json_t	   *type_node = json_object_get(fnode, "type");
+
 	if (type_node == NULL)
 	{
 		FAIL(ctx, "No field type: %s", node_text(ctx, fnode));
@@ -849,115 +865,172 @@ parse_field(parse_ctx *ctx, rg_avro_schema *record, json_t *fnode,
 		}
 	}
 	f->type = parse_node(ctx, type_node);
-	if (f->type == NULL)
-		return false;
+	return f->type != NULL;
+}
+
+/* A field's sort order: ascending unless it says otherwise. */
+static bool
+parse_field_order(parse_ctx *ctx, json_t *fnode, rg_avro_field *f)
+{
+	json_t	   *order_node = json_object_get(fnode, "order");
+	const char *o;
 
 	f->order = RG_AVRO_ORDER_ASCENDING;
-	order_node = json_object_get(fnode, "order");
-	if (order_node)
+	if (order_node == NULL)
+		return true;
+	o = json_is_string(order_node) ? json_string_value(order_node) : "";
+	if (strcasecmp(o, "ascending") == 0)
+		f->order = RG_AVRO_ORDER_ASCENDING;
+	else if (strcasecmp(o, "descending") == 0)
+		f->order = RG_AVRO_ORDER_DESCENDING;
+	else if (strcasecmp(o, "ignore") == 0)
+		f->order = RG_AVRO_ORDER_IGNORE;
+	else
 	{
-		const char *o = json_is_string(order_node) ? json_string_value(order_node) : "";
-
-		if (strcasecmp(o, "ascending") == 0)
-			f->order = RG_AVRO_ORDER_ASCENDING;
-		else if (strcasecmp(o, "descending") == 0)
-			f->order = RG_AVRO_ORDER_DESCENDING;
-		else if (strcasecmp(o, "ignore") == 0)
-			f->order = RG_AVRO_ORDER_IGNORE;
-		else
-		{
-			FAIL(ctx, "Invalid order for field %s: %s", f->name,
-				 node_text(ctx, order_node));
-			return false;
-		}
+		FAIL(ctx, "Invalid order for field %s: %s", f->name,
+			 node_text(ctx, order_node));
+		return false;
 	}
-
-	if (!validate_name(ctx, f->name))
-		return false;
-
-	def = json_object_get(fnode, "default");
-	if (def && json_is_string(def) &&
-		(f->type->type == RG_AVRO_FLOAT || f->type->type == RG_AVRO_DOUBLE))
-	{
-		double		d;
-		bool		special;
-
-		if (text_of(ctx, def) == NULL)
-			return false;
-		if (java_double_text(json_string_value(def), &d, &special))
-		{
-			converted = true;
-			if (!special)
-			{
-				json_t	   *r = json_real(d);
-
-				if (r == NULL || keep(ctx, r) == NULL)
-				{
-					json_decref(r);
-					OOM(ctx);
-					return false;
-				}
-				json_decref(r);
-				def = r;
-			}
-		}
-	}
-	if (def && !converted)
-	{
-		int			r = valid_default(f->type, def, 0);
-
-		if (r == -2)
-		{
-			FAIL(ctx, "Invalid default for field %s: nested deeper than %d levels",
-				 f->name, RG_MAX_RECURSION);
-			return false;
-		}
-		if (r < 0)
-		{
-			FAIL(ctx, "Schema fields not set yet");
-			return false;
-		}
-		if (r == 0)
-		{
-			FAIL(ctx, "Invalid default for field %s: %s not a %s", f->name,
-				 node_text(ctx, def), schema_text(ctx, f->type));
-			return false;
-		}
-	}
-	if (def && keep(ctx, def) == NULL)
-		return false;
-	f->default_value = def;
-
-	if (!collect_props(ctx, fnode, field_reserved, false, &f->props, &f->n_props))
-		return false;
-	if (!parse_alias_list(ctx, fnode, true, &f->aliases, &f->n_aliases))
-		return false;
-	(void) record;
 	return true;
 }
 
+/*
+ * A float or double field's default written as a string Java's
+ * Double.parseDouble reads: *def becomes the number (kept) unless the
+ * text is NaN or an infinity, which stays the string.  *converted tells
+ * whether the text was a number at all (then it is not validated).
+ */
 static bool
-parse_record(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
+convert_float_default(parse_ctx *ctx, const rg_avro_field *f, json_t **def,
+					  bool *converted, bool *kept)
 {
-	json_t	   *fields = json_object_get(node, "fields");
-	rg_avro_field *fs;
-	size_t		n;
-	size_t		i;
+	double		d;
+	bool		special;
+	json_t	   *r;
 
-	if (!json_is_array(fields))
-	{
-		FAIL(ctx, "Record has no fields: %s", node_text(ctx, node));
+	*converted = false;
+	*kept = false;
+	if (!json_is_string(*def) ||
+		(f->type->type != RG_AVRO_FLOAT && f->type->type != RG_AVRO_DOUBLE))
+		return true;
+	if (text_of(ctx, *def) == NULL)
 		return false;
-	}
-	n = json_array_size(fields);
-	fs = rg_arena_alloc(ctx->arena, sizeof(rg_avro_field) * (n ? n : 1));
-	if (fs == NULL)
+	if (!java_double_text(json_string_value(*def), &d, &special))
+		return true;
+	*converted = true;
+	if (special)
+		return true;
+	r = json_real(d);
+	*def = r != NULL ? keep(ctx, r) : NULL;
+	json_decref(r);
+	if (*def == NULL)
 	{
 		OOM(ctx);
 		return false;
 	}
+	*kept = true;
+	return true;
+}
+
+/* Is def a valid default for the field's type?  Fails with Avro's words. */
+static bool
+check_default(parse_ctx *ctx, const rg_avro_field *f, json_t *def)
+{
+	int			r = valid_default(f->type, def, 0);
+
+	if (r == -2)
+	{
+		FAIL(ctx, "Invalid default for field %s: nested deeper than %d levels",
+			 f->name, RG_MAX_RECURSION);
+		return false;
+	}
+	if (r < 0)
+	{
+		FAIL(ctx, "Schema fields not set yet");
+		return false;
+	}
+	if (r == 0)
+	{
+		FAIL(ctx, "Invalid default for field %s: %s not a %s", f->name,
+			 node_text(ctx, def), schema_text(ctx, f->type));
+		return false;
+	}
+	return true;
+}
+
+/* A field's default, if any: converted, validated, kept with the schema. */
+static bool
+parse_field_default(parse_ctx *ctx, json_t *fnode, rg_avro_field *f)
+{
+	json_t	   *def = json_object_get(fnode, "default");
+	bool		converted;
+	bool		kept;
+
+	if (def == NULL)
+		return true;
+	if (!convert_float_default(ctx, f, &def, &converted, &kept))
+		return false;
+	if (!converted && !check_default(ctx, f, def))
+		return false;
+	if (!kept && (def = keep(ctx, def)) == NULL)
+		return false;
+	f->default_value = def;
+	return true;
+}
+
+/* One record field, at position pos; see Schema.parse. */
+static bool
+parse_field(parse_ctx *ctx, json_t *fnode, rg_avro_field *f, int pos)
+{
+	return parse_field_name(ctx, fnode, f, pos) &&
+		parse_field_type(ctx, fnode, f) &&
+		parse_field_order(ctx, fnode, f) &&
+		validate_name(ctx, f->name) &&
+		parse_field_default(ctx, fnode, f) &&
+		collect_props(ctx, fnode, field_reserved, false, &f->props, &f->n_props) &&
+		parse_alias_list(ctx, fnode, true, &f->aliases, &f->n_aliases);
+}
+
+/*
+ * node[key], which must be an array (else "<what> has no <key>"): its
+ * size in *n and room for as many items of elem_size in the arena.
+ */
+static json_t *
+array_member(parse_ctx *ctx, json_t *node, const char *what, const char *key,
+			 size_t elem_size, void **items, size_t *n)
+{
+	json_t	   *a = json_object_get(node, key);
+
+	if (!json_is_array(a))
+	{
+		FAIL(ctx, "%s has no %s: %s", what, key, node_text(ctx, node));
+		return NULL;
+	}
+	*n = json_array_size(a);
+	*items = rg_arena_alloc(ctx->arena, elem_size * (*n ? *n : 1));
+	if (*items == NULL)
+	{
+		OOM(ctx);
+		return NULL;
+	}
+	return a;
+}
+
+/* A record's fields, whose names must be unique. */
+static bool
+parse_record(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
+{
+	void	   *items = NULL;
+	size_t		n;
+	size_t		i;
+	json_t	   *fields = array_member(ctx, node, "Record", "fields",
+									  sizeof(rg_avro_field), &items, &n);
+	rg_avro_field *fs = items;
+
+	if (fields == NULL)
+		return false;
 	for (i = 0; i < n; i++)
-		if (!parse_field(ctx, s, json_array_get(fields, i), &fs[i], (int) i))
+		if (!parse_field(ctx, json_array_get(fields, i), &fs[i], (int) i))
 			return false;
 	/* setFields(): field names are unique within a record */
 	for (i = 0; i < n; i++)
@@ -976,26 +1049,20 @@ parse_record(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 	return true;
 }
 
+/* An enum's symbols (valid, unique names) and its default, if any. */
 static bool
 parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 {
-	json_t	   *syms = json_object_get(node, "symbols");
-	json_t	   *def;
+	void	   *items = NULL;
 	size_t		n;
 	size_t		i;
+	json_t	   *syms = array_member(ctx, node, "Enum", "symbols", sizeof(char *),
+									&items, &n);
+	json_t	   *def;
 
-	if (!json_is_array(syms))
-	{
-		FAIL(ctx, "Enum has no symbols: %s", node_text(ctx, node));
+	if (syms == NULL)
 		return false;
-	}
-	n = json_array_size(syms);
-	s->symbols = rg_arena_alloc(ctx->arena, sizeof(char *) * (n ? n : 1));
-	if (s->symbols == NULL)
-	{
-		OOM(ctx);
-		return false;
-	}
+	s->symbols = items;
 	for (i = 0; i < n; i++)
 	{
 		json_t	   *e = json_array_get(syms, i);
@@ -1046,6 +1113,7 @@ parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 	return true;
 }
 
+/* A fixed type's size: an int, not negative. */
 static bool
 parse_fixed(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 {
@@ -1249,6 +1317,7 @@ parse_node(parse_ctx *ctx, json_t *node)
 
 	if (ctx->failed)
 		return NULL;
+	rg_check_interrupts();
 	if (++ctx->depth > RG_AVRO_MAX_DEPTH)
 	{
 		FAIL(ctx, "Schema nesting is deeper than %d levels", RG_AVRO_MAX_DEPTH);
@@ -1283,12 +1352,12 @@ parse_node(parse_ctx *ctx, json_t *node)
 /*
  * Jackson as Avro configures it allows comments; jansson does not.  Blank
  * them out (keeping newlines, so positions in error messages stay right).
- * Returns a malloc'd copy, or NULL on OOM.
+ * Returns a copy from rg_malloc, or NULL on OOM.
  */
 static char *
 strip_comments(const char *text, size_t len)
 {
-	char	   *out = malloc(len + 1);
+	char	   *out = rg_malloc(len + 1);
 	size_t		i = 0;
 	bool		in_string = false;
 
@@ -1414,19 +1483,20 @@ load_json(parse_ctx *ctx, const char *text, size_t len, const char *what)
 				line++;
 				bol = i + 1;
 			}
-		free(copy);
+		rg_free(copy);
 		FAIL(ctx, "%sInvalid JSON: nesting deeper than %d levels at line %d, column %d (position %d)",
 			 what, RG_JSON_MAX_NESTING, line, (int) (at - bol + 1), (int) (at + 1));
 		return NULL;
 	}
 	doc = json_loadb(copy, len, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL, &jerr);
-	free(copy);
+	rg_free(copy);
 	if (doc == NULL)
 		FAIL(ctx, "%sInvalid JSON: %s at line %d, column %d (position %d)",
 			 what, jerr.text, jerr.line, jerr.column, jerr.position);
 	return doc;
 }
 
+/* See rg_avro.h */
 void
 rg_avro_model_release(void *model)
 {
@@ -1440,16 +1510,16 @@ rg_avro_model_release(void *model)
 }
 
 /*
- * rg_format_avro's parse: references first (their named types join the
- * same name table and are marked is_reference), then the main text; then
- * the stored form (after Confluent's normalize when asked).
+ * The parse into a new arena (destroyed on failure): references first
+ * (their named types join the same name table and are marked
+ * is_reference), then the main text; then the stored form (after
+ * Confluent's normalize when asked).
  */
-rg_schema *
-rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
-			  int n_refs, bool normalize, rg_error *err)
+static rg_schema *
+parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *refs,
+		   int n_refs, bool normalize, rg_error *err)
 {
 	parse_ctx	ctx;
-	rg_arena   *arena;
 	rg_schema  *schema;
 	avro_model *model;
 	json_t	   *doc;
@@ -1457,15 +1527,8 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 	int			i;
 	bool		too_deep = false;
 
-	rg_error_clear(err);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.err = err;
-	arena = rg_arena_create();
-	if (arena == NULL)
-	{
-		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
 	ctx.arena = arena;
 	schema = rg_arena_alloc(arena, sizeof(rg_schema));
 	model = rg_arena_alloc(arena, sizeof(avro_model));
@@ -1526,7 +1589,11 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 		goto fail;
 
 	if (normalize && ctx.owned == NULL)
+	{
+		rg_keep_begin(arena);
 		ctx.owned = json_array();
+		rg_keep_end();
+	}
 	if (normalize &&
 		(ctx.owned == NULL ||
 		 !rg_avro_normalize(arena, model->pub.root, ctx.owned, &too_deep)))
@@ -1571,4 +1638,15 @@ fail:
 	json_decref(ctx.owned);
 	rg_arena_destroy(arena);
 	return NULL;
+}
+
+/*
+ * rg_format_avro's parse: the schema's arena in the current place, the
+ * work (JSON documents, the writer's buffers) in scratch.
+ */
+rg_schema *
+rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
+			  int n_refs, bool normalize, rg_error *err)
+{
+	return rg_parse_in_scratch(parse_into, text, len, refs, n_refs, normalize, err);
 }

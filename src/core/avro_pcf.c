@@ -36,6 +36,7 @@ typedef struct pcf_ctx
 	int			depth;			/* of pcf_schema calls */
 } pcf_ctx;
 
+/* Was this named type written already (later uses are its name)? */
 static bool
 pcf_seen(pcf_ctx *c, const rg_avro_schema *s)
 {
@@ -47,13 +48,14 @@ pcf_seen(pcf_ctx *c, const rg_avro_schema *s)
 	return false;
 }
 
+/* Remember a named type as written. */
 static void
 pcf_mark(pcf_ctx *c, const rg_avro_schema *s)
 {
 	if (c->n_seen == c->cap_seen)
 	{
 		int			cap = c->cap_seen ? c->cap_seen * 2 : 16;
-		const rg_avro_schema **seen = realloc(c->seen, sizeof(*seen) * cap);
+		const rg_avro_schema **seen = rg_realloc(c->seen, sizeof(*seen) * cap);
 
 		if (seen == NULL)
 		{
@@ -78,6 +80,7 @@ pcf_quoted(pcf_ctx *c, const char *s)
 	rg_buf_putc(c->buf, '"');
 }
 
+/* Write one schema node in Parsing Canonical Form. */
 static void
 pcf_schema(pcf_ctx *c, const rg_avro_schema *s)
 {
@@ -161,7 +164,7 @@ pcf_schema(pcf_ctx *c, const rg_avro_schema *s)
 	c->depth--;
 }
 
-/* The Parsing Canonical Form of an AVRO schema, malloc'd. */
+/* The Parsing Canonical Form of an AVRO schema, from rg_malloc (rg_free it). */
 char *
 rg_avro_canonical_form(const rg_schema *schema, rg_error *err)
 {
@@ -179,7 +182,7 @@ rg_avro_canonical_form(const rg_schema *schema, rg_error *err)
 	memset(&c, 0, sizeof(c));
 	c.buf = &buf;
 	pcf_schema(&c, parsed->root);
-	free(c.seen);
+	rg_free(c.seen);
 	if (buf.oom || buf.data == NULL)
 	{
 		if (buf.too_deep)

@@ -78,6 +78,7 @@ write_string_n(rg_buf *buf, const char *s, size_t len)
 	rg_buf_putc(buf, '"');
 }
 
+/* See rg_avro.h */
 void
 rg_json_write_string(rg_buf *buf, const char *s)
 {
@@ -268,7 +269,7 @@ write_value(rg_buf *buf, const json_t *value, int depth)
 
 /*
  * A set of schema pointers (named types already written), open
- * addressing on malloc; identity is what Avro's Names map amounts to
+ * addressing on rg_malloc; identity is what Avro's Names map amounts to
  * within one parse.
  */
 typedef struct ptr_set
@@ -279,6 +280,7 @@ typedef struct ptr_set
 	bool		oom;
 } ptr_set;
 
+/* Hash a pointer to a slot of a table of cap (a power of two) slots. */
 static size_t
 ptr_hash(const void *p, size_t cap)
 {
@@ -289,6 +291,7 @@ ptr_hash(const void *p, size_t cap)
 	return (size_t) (v >> 7) & (cap - 1);
 }
 
+/* Is p in the set? */
 static bool
 ptr_set_has(const ptr_set *set, const void *p)
 {
@@ -302,6 +305,7 @@ ptr_set_has(const ptr_set *set, const void *p)
 	return false;
 }
 
+/* Add p to the set, growing it to stay at most half full (oom on failure). */
 static void
 ptr_set_add(ptr_set *set, const void *p)
 {
@@ -312,7 +316,7 @@ ptr_set_add(ptr_set *set, const void *p)
 	if ((set->n + 1) * 2 > set->cap)
 	{
 		size_t		cap = set->cap ? set->cap * 2 : 64;
-		const void **slots = calloc(cap, sizeof(void *));
+		const void **slots = rg_calloc(cap, sizeof(void *));
 		size_t		k;
 
 		if (slots == NULL)
@@ -327,7 +331,7 @@ ptr_set_add(ptr_set *set, const void *p)
 					;
 				slots[i] = set->slots[k];
 			}
-		free(set->slots);
+		rg_free(set->slots);
 		set->slots = slots;
 		set->cap = cap;
 	}
@@ -348,6 +352,7 @@ typedef struct write_ctx
 
 static void write_schema(write_ctx *w, const rg_avro_schema *s);
 
+/* Are two namespaces (NULL for none) the same? */
 static bool
 same_space(const char *a, const char *b)
 {
@@ -364,6 +369,7 @@ write_str_field(write_ctx *w, const char *key, const char *value)
 	rg_json_write_string(w->buf, value);
 }
 
+/* The extra properties, in order, as ,"key":value. */
 static void
 write_props(write_ctx *w, const rg_avro_prop *props, int n)
 {
@@ -411,6 +417,7 @@ write_name(write_ctx *w, const rg_avro_schema *s)
 		write_str_field(w, "namespace", "");
 }
 
+/* The aliases of a named type, when it has any. */
 static void
 write_aliases(write_ctx *w, const rg_avro_schema *s)
 {
@@ -428,6 +435,7 @@ write_aliases(write_ctx *w, const rg_avro_schema *s)
 	rg_buf_putc(w->buf, ']');
 }
 
+/* One record field: name, type, doc, default, order, aliases, properties. */
 static void
 write_field(write_ctx *w, const rg_avro_field *f)
 {
@@ -532,6 +540,7 @@ write_named(write_ctx *w, const rg_avro_schema *s)
 	w->space = saved;
 }
 
+/* One schema node: a primitive name, a named type or a complex type. */
 static void
 write_schema(write_ctx *w, const rg_avro_schema *s)
 {
@@ -539,6 +548,7 @@ write_schema(write_ctx *w, const rg_avro_schema *s)
 
 	if (w->buf->oom)
 		return;
+	rg_check_interrupts();
 	if (rg_too_deep(w->depth))
 	{
 		rg_buf_set_too_deep(w->buf);
@@ -586,6 +596,7 @@ write_schema(write_ctx *w, const rg_avro_schema *s)
 	w->depth--;
 }
 
+/* See rg_avro.h */
 void
 rg_avro_write(rg_buf *buf, const rg_avro_schema *schema, bool refs_as_names)
 {
@@ -597,7 +608,7 @@ rg_avro_write(rg_buf *buf, const rg_avro_schema *schema, bool refs_as_names)
 	write_schema(&w, schema);
 	if (w.seen.oom)
 		buf->oom = true;
-	free(w.seen.slots);
+	rg_free(w.seen.slots);
 }
 
 /*
@@ -629,12 +640,14 @@ typedef struct norm_ctx
 	int			depth;			/* of norm_schema calls */
 } norm_ctx;
 
+/* qsort order of strings: strcmp. */
 static int
 cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *) a, *(const char *const *) b);
 }
 
+/* qsort order of properties: by key. */
 static int
 cmp_prop(const void *a, const void *b)
 {
@@ -657,6 +670,7 @@ sort_unique(const char **list, int *n)
 	*n = k;
 }
 
+/* The value of a schema's property key, or NULL. */
 static const json_t *
 prop_get(const rg_avro_schema *s, const char *key)
 {
@@ -668,6 +682,7 @@ prop_get(const rg_avro_schema *s, const char *key)
 	return NULL;
 }
 
+/* A property that is an integer, in *out; false when absent or not one. */
 static bool
 int_prop(const rg_avro_schema *s, const char *key, long long *out)
 {
@@ -807,7 +822,7 @@ static json_t *
 latin1_string(const json_t *v)
 {
 	size_t		len = json_string_length(v);
-	char	   *out = malloc(len + 1);
+	char	   *out = rg_malloc(len + 1);
 	size_t		o = 0;
 	const unsigned char *p = (const unsigned char *) json_string_value(v);
 	const unsigned char *end = p + len;
@@ -834,7 +849,7 @@ latin1_string(const json_t *v)
 	}
 	out[o] = '\0';
 	r = json_stringn(out, o);
-	free(out);
+	rg_free(out);
 	return r;
 }
 
@@ -955,6 +970,7 @@ norm_rehome(norm_ctx *n, rg_avro_schema *s, const char *space)
 	}
 }
 
+/* Normalize one field: its type, aliases, properties and default. */
 static void
 norm_field(norm_ctx *n, rg_avro_field *f, const char *space)
 {
@@ -963,9 +979,15 @@ norm_field(norm_ctx *n, rg_avro_field *f, const char *space)
 	norm_props(f->props, f->n_props, NULL);
 	if (f->default_value)
 	{
-		json_t	   *d = norm_default(n, f->default_value, f->type, 0);
+		json_t	   *d;
+		bool		ok;
 
-		if (d == NULL || json_array_append_new(n->owned, d) != 0)
+		/* the new default lives with the schema (see rg_keep_begin) */
+		rg_keep_begin(n->arena);
+		d = norm_default(n, f->default_value, f->type, 0);
+		ok = d != NULL && json_array_append_new(n->owned, d) == 0;
+		rg_keep_end();
+		if (!ok)
 		{
 			n->oom = true;
 			return;
@@ -974,6 +996,7 @@ norm_field(norm_ctx *n, rg_avro_field *f, const char *space)
 	}
 }
 
+/* Normalize one schema node and what it holds, each named type once. */
 static void
 norm_schema(norm_ctx *n, rg_avro_schema *s, const char *space)
 {
@@ -1025,6 +1048,7 @@ norm_schema(norm_ctx *n, rg_avro_schema *s, const char *space)
 		n->oom = true;
 }
 
+/* See rg_avro.h */
 bool
 rg_avro_normalize(rg_arena *arena, rg_avro_schema *root, json_t *owned,
 				  bool *too_deep)
@@ -1035,7 +1059,7 @@ rg_avro_normalize(rg_arena *arena, rg_avro_schema *root, json_t *owned,
 	n.arena = arena;
 	n.owned = owned;
 	norm_schema(&n, root, NULL);
-	free(n.seen.slots);
+	rg_free(n.seen.slots);
 	*too_deep = n.too_deep;
 	return !n.oom && !n.too_deep;
 }

@@ -15,6 +15,8 @@
  */
 #include "rg_arena.h"
 
+#include "rg_alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,16 +43,18 @@ struct rg_arena
 #define ALIGN_UP(n) (((n) + RG_ARENA_ALIGN - 1) & ~((size_t) RG_ARENA_ALIGN - 1))
 #define BLOCK_HEADER ALIGN_UP(sizeof(rg_block))
 
+/* See rg_arena.h */
 rg_arena *
 rg_arena_create(void)
 {
-	rg_arena   *arena = calloc(1, sizeof(rg_arena));
+	rg_arena   *arena = rg_calloc(1, sizeof(rg_arena));
 
 	if (arena != NULL)
 		arena->next_size = RG_ARENA_FIRST_BLOCK - BLOCK_HEADER;
 	return arena;
 }
 
+/* See rg_arena.h */
 void
 rg_arena_destroy(rg_arena *arena)
 {
@@ -63,10 +67,10 @@ rg_arena_destroy(rg_arena *arena)
 	{
 		rg_block   *next = b->next;
 
-		free(b);
+		rg_free(b);
 		b = next;
 	}
-	free(arena);
+	rg_free(arena);
 }
 
 /*
@@ -94,7 +98,7 @@ arena_take(rg_arena *arena, size_t size, size_t align)
 	}
 	if (size > RG_ARENA_CHUNK_LIMIT)
 	{
-		nb = malloc(BLOCK_HEADER + size);
+		nb = rg_malloc_near(arena, BLOCK_HEADER + size);
 		if (nb == NULL)
 			return NULL;
 		nb->used = nb->size = size;
@@ -117,7 +121,7 @@ arena_take(rg_arena *arena, size_t size, size_t align)
 		bsize = (bsize + BLOCK_HEADER) * 2 - BLOCK_HEADER;
 	if (bsize < RG_ARENA_BLOCK - BLOCK_HEADER)
 		arena->next_size = (bsize + BLOCK_HEADER) * 2 - BLOCK_HEADER;
-	nb = malloc(BLOCK_HEADER + bsize);
+	nb = rg_malloc_near(arena, BLOCK_HEADER + bsize);
 	if (nb == NULL)
 		return NULL;
 	nb->size = bsize;
@@ -127,6 +131,7 @@ arena_take(rg_arena *arena, size_t size, size_t align)
 	return (char *) nb + BLOCK_HEADER;
 }
 
+/* See rg_arena.h */
 void *
 rg_arena_alloc(rg_arena *arena, size_t size)
 {
@@ -141,6 +146,7 @@ rg_arena_alloc(rg_arena *arena, size_t size)
 	return p;
 }
 
+/* See rg_arena.h */
 char *
 rg_arena_strndup(rg_arena *arena, const char *s, size_t n)
 {
@@ -153,6 +159,7 @@ rg_arena_strndup(rg_arena *arena, const char *s, size_t n)
 	return d;
 }
 
+/* See rg_arena.h */
 char *
 rg_arena_strdup(rg_arena *arena, const char *s)
 {

@@ -6,7 +6,9 @@
  * Everything a parsed schema owns lives in one arena, so freeing a schema
  * is one call and an error path never leaks: the caller (the PostgreSQL
  * glue, a unit test, the fuzzer) destroys the arena when it is done.  The
- * chunk allocator is pluggable so the glue can back it with palloc.
+ * arena and its blocks come from the core's memory handlers (rg_alloc.h),
+ * each block near the arena itself: the PostgreSQL glue backs them with
+ * palloc, so an arena lives in one memory context and dies with it.
  *
  *-------------------------------------------------------------------------
  */

@@ -59,18 +59,19 @@ typedef enum rg_avro_order
 
 struct rg_avro_schema;
 
+/* (pointers first, then the ints: a record holds one per field) */
 typedef struct rg_avro_field
 {
 	const char *name;
-	int			position;
 	struct rg_avro_schema *type;
 	const char *doc;			/* NULL when absent */
 	json_t	   *default_value;	/* NULL when absent; JSON null is json_null() */
-	rg_avro_order order;
 	const char **aliases;		/* unqualified, as written */
-	int			n_aliases;
 	rg_avro_prop *props;
+	int			n_aliases;
 	int			n_props;
+	int			position;
+	rg_avro_order order;
 } rg_avro_field;
 
 typedef struct rg_avro_schema

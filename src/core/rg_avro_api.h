@@ -13,8 +13,8 @@
 #include "rg_format.h"
 
 /*
- * Avro's Parsing Canonical Form of a schema (malloc'd, caller frees) and
- * the CRC-64-AVRO fingerprint of a byte string.
+ * Avro's Parsing Canonical Form of a schema (from rg_malloc, the caller
+ * rg_frees it) and the CRC-64-AVRO fingerprint of a byte string.
  */
 extern char *rg_avro_canonical_form(const rg_schema *schema, rg_error *err);
 extern uint64_t rg_avro_crc64(const char *data, size_t len);

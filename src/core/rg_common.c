@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * rg_common.c
- *	  Error values, arena-backed string lists and malloc'd text buffers.
+ *	  Error values, arena-backed string lists and text buffers on the core's handlers.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,6 +23,7 @@ rg_too_deep(int depth)
 	return rg_stack_check_hook != NULL && rg_stack_check_hook();
 }
 
+/* See rg_common.h */
 void
 rg_error_set(rg_error *err, rg_errcode code, const char *fmt,...)
 {
@@ -36,6 +37,7 @@ rg_error_set(rg_error *err, rg_errcode code, const char *fmt,...)
 	va_end(ap);
 }
 
+/* Reset err to no error (a NULL err is allowed). */
 void
 rg_error_clear(rg_error *err)
 {
@@ -45,6 +47,7 @@ rg_error_clear(rg_error *err)
 	err->message[0] = '\0';
 }
 
+/* An empty list whose storage comes from arena. */
 void
 rg_strlist_init(rg_strlist *list, rg_arena *arena)
 {
@@ -74,6 +77,7 @@ strlist_reserve(rg_strlist *list)
 	return true;
 }
 
+/* See rg_common.h */
 bool
 rg_strlist_push(rg_strlist *list, const char *s)
 {
@@ -88,6 +92,7 @@ rg_strlist_push(rg_strlist *list, const char *s)
 	return true;
 }
 
+/* Append a printf-formatted string; false on out-of-memory. */
 bool
 rg_strlist_pushf(rg_strlist *list, const char *fmt,...)
 {
@@ -112,6 +117,7 @@ rg_strlist_pushf(rg_strlist *list, const char *fmt,...)
 	return true;
 }
 
+/* An empty buffer (nothing allocated yet). */
 void
 rg_buf_init(rg_buf *buf)
 {
@@ -130,10 +136,11 @@ rg_buf_set_too_deep(rg_buf *buf)
 	buf->too_deep = true;
 }
 
+/* Free the text and leave the buffer empty. */
 void
 rg_buf_free(rg_buf *buf)
 {
-	free(buf->data);
+	rg_free(buf->data);
 	rg_buf_init(buf);
 }
 
@@ -150,7 +157,7 @@ rg_buf_append(rg_buf *buf, const char *s, size_t n)
 
 		while (cap < buf->len + n + 1)
 			cap *= 2;
-		data = realloc(buf->data, cap);
+		data = rg_realloc(buf->data, cap);
 		if (data == NULL)
 		{
 			buf->oom = true;
@@ -164,18 +171,21 @@ rg_buf_append(rg_buf *buf, const char *s, size_t n)
 	buf->data[buf->len] = '\0';
 }
 
+/* Append a NUL-terminated string. */
 void
 rg_buf_puts(rg_buf *buf, const char *s)
 {
 	rg_buf_append(buf, s, strlen(s));
 }
 
+/* Append one character. */
 void
 rg_buf_putc(rg_buf *buf, char c)
 {
 	rg_buf_append(buf, &c, 1);
 }
 
+/* Append printf-formatted text. */
 void
 rg_buf_printf(rg_buf *buf, const char *fmt,...)
 {
@@ -194,7 +204,7 @@ rg_buf_printf(rg_buf *buf, const char *fmt,...)
 		return;
 	}
 	{
-		char	   *big = malloc((size_t) n + 1);
+		char	   *big = rg_malloc((size_t) n + 1);
 
 		if (big == NULL)
 		{
@@ -205,6 +215,6 @@ rg_buf_printf(rg_buf *buf, const char *fmt,...)
 		vsnprintf(big, (size_t) n + 1, fmt, ap);
 		va_end(ap);
 		rg_buf_append(buf, big, (size_t) n);
-		free(big);
+		rg_free(big);
 	}
 }

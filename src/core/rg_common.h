@@ -5,7 +5,10 @@
  *
  * The core never longjmps and never prints: a failing call fills an
  * rg_error and returns NULL/false, and the caller decides what to do
- * (ereport in the PostgreSQL glue, an assertion in a unit test).
+ * (ereport in the PostgreSQL glue, an assertion in a unit test).  Only
+ * the glue's own handlers (rg_alloc.h: palloc out of memory, a cancel at
+ * an interrupt check) may leave the core by a longjmp, which leaks
+ * nothing because everything the core holds is theirs.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rg_alloc.h"
 #include "rg_arena.h"
 
 typedef enum rg_errcode
@@ -77,7 +81,7 @@ extern bool rg_strlist_pushf(rg_strlist *list, const char *fmt,...)
 			__attribute__((format(printf, 2, 3)));
 
 /*
- * A growable byte buffer on malloc, for building output text.  A writer
+ * A growable byte buffer on rg_malloc, for building output text.  A writer
  * stopped by rg_too_deep sets too_deep and oom (so that appends stop and
  * every oom check sees the failure).
  */

@@ -310,6 +310,7 @@ run_half(const rg_schema *reader, const rg_schema *writer,
 	return out->n - before;
 }
 
+/* Are two schemas of the same format (a check across formats fails)? */
 static bool
 same_format(const rg_schema *a, const rg_schema *b)
 {
@@ -377,6 +378,7 @@ rg_compat_check(rg_compat_level level, const rg_schema *new_schema,
 	last = rg_compat_is_transitive(level) ? 0 : n_prev - 1;
 	for (i = n_prev - 1; i >= last; i--)
 	{
+		rg_check_interrupts();
 		if (prev[i].schema == NULL)
 			continue;
 		n = check_one(level, new_schema, &prev[i], messages);

@@ -68,3 +68,26 @@ rg_schema_free(rg_schema *schema)
 		schema->format->release(schema->model);
 	rg_arena_destroy(schema->arena);
 }
+
+/* See rg_format.h */
+rg_schema *
+rg_parse_in_scratch(rg_parse_body body, const char *text, size_t len,
+					const rg_reference *refs, int n_refs, bool normalize,
+					rg_error *err)
+{
+	rg_arena   *arena;
+	rg_schema  *schema;
+	void	   *scratch;
+
+	rg_error_clear(err);
+	arena = rg_arena_create();
+	if (arena == NULL)
+	{
+		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	scratch = rg_scratch_begin();
+	schema = body(arena, text, len, refs, n_refs, normalize, err);
+	rg_scratch_end(scratch);
+	return schema;
+}

@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * rg_format.h
- *	  The interface every schema format (AVRO, later PROTOBUF and JSON)
- *	  implements.  Callers (compat.c, the PostgreSQL glue, the CLI) only
- *	  ever see rg_schema and rg_format, never a format's own model.
+ *	  The interface every schema format (AVRO and PROTOBUF today, JSON
+ *	  later) implements.  Callers (rg_compat.c, the PostgreSQL glue, the
+ *	  unit tests and fuzzers) only ever see rg_schema and rg_format, never
+ *	  a format's own model.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,7 +17,9 @@ struct rg_format;
 
 /*
  * A parsed schema.  It owns its arena; everything reachable from it lives
- * there.  Immutable after parse, so it can be cached and shared.
+ * there or near it (rg_alloc.h: JSON values and descriptors the model
+ * keeps are allocated where the arena lives, and the format's release
+ * frees them).  Immutable after parse, so it can be cached and shared.
  */
 typedef struct rg_schema
 {
@@ -75,7 +78,7 @@ typedef struct rg_format
 	void		(*release) (void *model);
 } rg_format;
 
-extern const rg_format rg_format_avro;
+extern const rg_format rg_format_avro;	/* rg_format_protobuf: rg_protobuf.h */
 
 /* the i-th known format (0-based), NULL past the end */
 extern const rg_format *rg_format_at(int i);
@@ -83,6 +86,21 @@ extern const rg_format *rg_format_at(int i);
 /* "AVRO" (case-insensitive, as Confluent's schemaType) -> format; NULL if unknown */
 extern const rg_format *rg_format_lookup(const char *name);
 
+/* Free a parsed schema: what its model holds outside the arena, then the arena. */
 extern void rg_schema_free(rg_schema *schema);
+
+/* A format's parse proper: into arena, which it destroys on failure. */
+typedef rg_schema *(*rg_parse_body) (rg_arena *arena, const char *text, size_t len,
+									 const rg_reference *refs, int n_refs,
+									 bool normalize, rg_error *err);
+
+/*
+ * Run a parse body as every format's parse does: the schema's arena in
+ * the current place, the work in scratch (rg_alloc.h), so only what the
+ * schema keeps stays behind.
+ */
+extern rg_schema *rg_parse_in_scratch(rg_parse_body body, const char *text,
+									  size_t len, const rg_reference *refs,
+									  int n_refs, bool normalize, rg_error *err);
 
 #endif							/* RG_FORMAT_H */

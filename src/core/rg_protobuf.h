@@ -81,7 +81,7 @@ extern int	rg_protobuf_message_indexes(const rg_schema *s,
 
 /*
  * The full name (package included, no leading '.') of the message at an
- * index path; malloc'd, NULL if the path is out of range.  n == 0 means
+ * index path; from rg_malloc (rg_free it), NULL if the path is out of range.  n == 0 means
  * the path [0] (the first top-level message).
  */
 extern char *rg_protobuf_message_name(const rg_schema *s,

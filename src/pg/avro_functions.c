@@ -16,7 +16,7 @@
 PG_FUNCTION_INFO_V1(registry_avro_canonical_form);
 PG_FUNCTION_INFO_V1(registry_avro_fingerprint);
 
-/* The Parsing Canonical Form of an Avro schema text (free()d by the caller); 42201 when invalid. */
+/* The Parsing Canonical Form of an Avro schema text (rg_free()d by the caller); 42201 when invalid. */
 static char *
 canonical_form_or_error(text *t)
 {
@@ -44,7 +44,7 @@ registry_avro_canonical_form(PG_FUNCTION_ARGS)
 	char	   *pcf = canonical_form_or_error(PG_GETARG_TEXT_PP(0));
 	text	   *result = cstring_to_text(pcf);
 
-	free(pcf);
+	rg_free(pcf);
 	PG_RETURN_TEXT_P(result);
 }
 
@@ -55,6 +55,6 @@ registry_avro_fingerprint(PG_FUNCTION_ARGS)
 	char	   *pcf = canonical_form_or_error(PG_GETARG_TEXT_PP(0));
 	uint64		fp = rg_avro_crc64(pcf, strlen(pcf));
 
-	free(pcf);
+	rg_free(pcf);
 	PG_RETURN_INT64((int64) fp);
 }

@@ -73,26 +73,14 @@ registry_messages_to_string(const rg_strlist *messages)
 	return buf.data;
 }
 
-/* Free a message list's arena with its memory context. */
-static void
-destroy_arena_callback(void *arg)
-{
-	rg_arena_destroy((rg_arena *) arg);
-}
-
-/* An empty message list whose arena dies with the current memory context. */
+/* An empty message list whose arena (palloc-backed) dies with the current memory context. */
 void
 registry_strlist_init(rg_strlist *list)
 {
 	rg_arena   *arena = rg_arena_create();
-	MemoryContextCallback *cb;
 
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	cb = palloc(sizeof(MemoryContextCallback));
-	cb->func = destroy_arena_callback;
-	cb->arg = arena;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
 	rg_strlist_init(list, arena);
 }
 

@@ -15,6 +15,7 @@
 #include "http.h"
 #include "invalidation.h"
 #include "registry.h"
+#include "schemas.h"
 
 PG_MODULE_MAGIC;
 
@@ -29,6 +30,7 @@ _PG_init(void)
 	 * parsers would raise "stack depth limit exceeded" (max_stack_depth).
 	 */
 	rg_stack_check_hook = stack_is_too_deep;
+	registry_core_init();
 	if (IsBinaryUpgrade)
 		return;
 	registry_init_settings();

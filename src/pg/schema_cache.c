@@ -34,6 +34,7 @@ typedef struct CacheEntry
 	char	   *context;		/* in CacheContext */
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
 	rg_schema  *schema;
+	MemoryContext memory;		/* schema's own, a child of CacheContext */
 } CacheEntry;
 
 static HTAB *schema_cache = NULL;
@@ -57,22 +58,30 @@ cache_init(void)
 							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 }
 
-/* Drop every entry: the simple answer to an over-full cache. */
+/* Drop every entry (each schema's context is a child of CacheContext). */
 static void
 cache_reset(void)
 {
-	HASH_SEQ_STATUS status;
-	CacheEntry *e;
-
-	hash_seq_init(&status, schema_cache);
-	while ((e = hash_seq_search(&status)) != NULL)
-		if (e->schema)
-			rg_schema_free(e->schema);
 	hash_destroy(schema_cache);
 	MemoryContextDelete(CacheContext);
 	schema_cache = NULL;
 	CacheContext = NULL;
 	cache_init();
+}
+
+/*
+ * Give an entry a parsed schema and its memory context (moved under
+ * CacheContext), freeing the one it had.
+ */
+static void
+cache_entry_set(CacheEntry *e, rg_schema *schema, MemoryContext memory)
+{
+	if (e->memory != NULL && e->memory != memory)
+		MemoryContextDelete(e->memory);
+	if (memory != NULL)
+		MemoryContextSetParent(memory, CacheContext);
+	e->schema = schema;
+	e->memory = memory;
 }
 
 /* The entry for (context, id), created empty when new; *found says whether it was there. */
@@ -93,13 +102,12 @@ cache_slot(const char *context, int32 id, bool *found)
 	{
 		e->context = MemoryContextStrdup(CacheContext, context);
 		e->schema = NULL;
+		e->memory = NULL;
 	}
 	else if (strcmp(e->context, context) != 0)
 	{
 		/* hash collision between two contexts: the newcomer takes the slot */
-		if (e->schema)
-			rg_schema_free(e->schema);
-		e->schema = NULL;
+		cache_entry_set(e, NULL, NULL);
 		pfree(e->context);
 		e->context = MemoryContextStrdup(CacheContext, context);
 		*found = false;
@@ -114,11 +122,8 @@ registry_cache_adopt(const char *context, int32 id, SubmittedSchema *submitted)
 	bool		found;
 	CacheEntry *e = cache_slot(context, id, &found);
 
-	if (e->schema && e->schema != submitted->parsed)
-		rg_schema_free(e->schema);
-	e->schema = submitted->parsed;
+	cache_entry_set(e, submitted->parsed, submitted->memory);
 	memcpy(e->fingerprint, submitted->fingerprint, REGISTRY_FINGERPRINT_LEN);
-	submitted->adopted = true;
 }
 
 /* The parsed form of a stored schema, from the cache or parsed once. */
@@ -130,6 +135,7 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 	CatalogSchema row;
 	rg_error	err;
 	rg_schema  *parsed;
+	MemoryContext memory;
 
 	if (found && e->schema != NULL &&
 		(fingerprint == NULL ||
@@ -140,7 +146,7 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
 				 errmsg("schema %d not found", id)));
-	parsed = registry_parse_stored(context, &row, &err);
+	parsed = registry_parse_stored(context, &row, &err, &memory);
 	if (parsed == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_STORE_ERROR),
@@ -149,9 +155,7 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 
 	/* the slot may have moved if resolving references added entries */
 	e = cache_slot(context, id, &found);
-	if (e->schema)
-		rg_schema_free(e->schema);
-	e->schema = parsed;
+	cache_entry_set(e, parsed, memory);
 	memcpy(e->fingerprint, row.fingerprint, REGISTRY_FINGERPRINT_LEN);
 	return parsed;
 }

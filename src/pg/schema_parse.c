@@ -20,14 +20,26 @@
 
 #define REFERENCE_DEPTH_LIMIT 64
 
-/* what the SQL API is inserting right now (see registry_set_pending_insert) */
+/* the first block of a parsed schema's memory context */
+#define PARSED_SCHEMA_FIRST_BLOCK 1408
+
+/*
+ * what the SQL API is inserting right now (see registry_set_pending_insert):
+ * a copy in PendingContext, so it outlives the submitted schema
+ */
 static struct
 {
 	bool		active;
 	char	   *context;
-	SubmittedSchema *submitted;
+	const char *schema_type;
+	char	   *canonical;
+	char	   *refs_json;
+	char	   *metadata;
+	char	   *rule_set;
+	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
 	LocalTransactionId lxid;
 }			pending;
+static MemoryContext PendingContext = NULL;
 
 /* references resolved to texts, in dependency order */
 typedef struct ResolvedRefs
@@ -59,21 +71,6 @@ registry_format(const char *schema_type)
 				 errdetail("%s", confluent_text(CW_INVALID_SCHEMA_TYPE, schema_type, known.data))));
 	}
 	return format;
-}
-
-/* Free a submitted schema's parse with its memory context, unless the cache took it. */
-static void
-free_parsed_callback(void *arg)
-{
-	SubmittedSchema *s = (SubmittedSchema *) arg;
-
-	if (!s->adopted && s->parsed != NULL)
-	{
-		rg_schema_free(s->parsed);
-		s->parsed = NULL;
-	}
-	if (pending.submitted == s)
-		pending.active = false, pending.submitted = NULL;
 }
 
 /* A reference subject is relative to the referring schema's context. */
@@ -213,18 +210,41 @@ compute_fingerprint(const rg_schema *parsed, const CatalogRef *refs, int n,
 }
 
 /*
- * Parse text in a format with its references resolved (refs rewritten with
- * concrete versions); NULL with *err set when the parser refuses it.
+ * Parse text with its references into a memory context of its own, a
+ * child of the current one (*memory; a caller that keeps the schema moves
+ * it under the cache), so the schema and everything it holds go with that
+ * context; NULL with *err set and nothing left behind when it does not
+ * parse.
  */
 static rg_schema *
 parse_with_refs(const char *context, const rg_format *format, const char *text,
-				CatalogRef *refs, int nrefs, bool normalize, rg_error *err)
+				CatalogRef *refs, int nrefs, bool normalize, rg_error *err,
+				MemoryContext *memory)
 {
 	ResolvedRefs resolved = {0};
+	MemoryContext old;
+	rg_schema  *parsed;
 
 	resolve_refs(context, refs, nrefs, &resolved, 0);
+
+	/*
+	 * The first block holds the context, the arena's first 1 KB block and
+	 * the few small things a schema keeps beside it; the arena's bigger
+	 * blocks get blocks of their own.
+	 */
+	*memory = AllocSetContextCreate(CurrentMemoryContext, "registry parsed schema",
+									PARSED_SCHEMA_FIRST_BLOCK, ALLOCSET_SMALL_INITSIZE,
+									ALLOCSET_SMALL_MAXSIZE);
+	old = MemoryContextSwitchTo(*memory);
 	rg_error_clear(err);
-	return format->parse(text, strlen(text), resolved.refs, resolved.n, normalize, err);
+	parsed = format->parse(text, strlen(text), resolved.refs, resolved.n, normalize, err);
+	MemoryContextSwitchTo(old);
+	if (parsed == NULL)
+	{
+		MemoryContextDelete(*memory);
+		*memory = NULL;
+	}
+	return parsed;
 }
 
 /* Parse a schema given to the SQL API (see schemas.h). */
@@ -235,14 +255,14 @@ registry_parse_submitted(const char *context, const char *schema_type,
 						 bool normalize, char **error_out)
 {
 	SubmittedSchema *s = palloc0(sizeof(SubmittedSchema));
-	MemoryContextCallback *cb;
 	CatalogRef *refs;
 	int			nrefs;
 	rg_error	err;
 
 	s->format = registry_format(schema_type);
 	refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
-	s->parsed = parse_with_refs(context, s->format, text, refs, nrefs, normalize, &err);
+	s->parsed = parse_with_refs(context, s->format, text, refs, nrefs, normalize, &err,
+								&s->memory);
 	if (s->parsed == NULL)
 	{
 		if (err.code == RG_ERR_NOMEM)
@@ -256,11 +276,6 @@ registry_parse_submitted(const char *context, const char *schema_type,
 		}
 		registry_report_invalid_schema(s->format->name, err.message);
 	}
-	cb = palloc(sizeof(MemoryContextCallback));
-	cb->func = free_parsed_callback;
-	cb->arg = s;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
-
 	s->refs_json = catalog_refs_to_json(refs, nrefs);
 	s->metadata = metadata ? pstrdup(metadata) : NULL;
 	s->rule_set = rule_set ? pstrdup(rule_set) : NULL;
@@ -269,27 +284,42 @@ registry_parse_submitted(const char *context, const char *schema_type,
 }
 
 /*
- * Parse a stored schema row with its references; NULL with *err set when
- * it no longer parses.
+ * Parse a stored schema row with its references into a memory context of
+ * its own (*memory); NULL with *err set when it no longer parses.
  */
 rg_schema *
-registry_parse_stored(const char *context, const CatalogSchema *row, rg_error *err)
+registry_parse_stored(const char *context, const CatalogSchema *row, rg_error *err,
+					  MemoryContext *memory)
 {
 	int			nrefs;
 	CatalogRef *refs = catalog_parse_refs(row->refs, &nrefs);
 
 	return parse_with_refs(context, registry_format(row->schema_type), row->schema,
-						   refs, nrefs, false, err);
+						   refs, nrefs, false, err, memory);
 }
 
-/* Remember what the SQL API is about to insert into registry.schemas. */
+/* Remember (a copy of) what the SQL API is about to insert into registry.schemas. */
 void
 registry_set_pending_insert(const char *context, SubmittedSchema *submitted)
 {
-	pending.active = true;
-	pending.context = (char *) context;
-	pending.submitted = submitted;
+	MemoryContext old;
+
+	pending.active = false;
+	if (PendingContext == NULL)
+		PendingContext = AllocSetContextCreate(TopMemoryContext, "registry pending insert",
+											   ALLOCSET_SMALL_SIZES);
+	MemoryContextReset(PendingContext);
+	old = MemoryContextSwitchTo(PendingContext);
+	pending.context = pstrdup(context);
+	pending.schema_type = submitted->format->name;
+	pending.canonical = pstrdup(submitted->parsed->canonical);
+	pending.refs_json = pstrdup(submitted->refs_json);
+	pending.metadata = submitted->metadata ? pstrdup(submitted->metadata) : NULL;
+	pending.rule_set = submitted->rule_set ? pstrdup(submitted->rule_set) : NULL;
+	MemoryContextSwitchTo(old);
+	memcpy(pending.fingerprint, submitted->fingerprint, REGISTRY_FINGERPRINT_LEN);
 	pending.lxid = MyProc->lxid;
+	pending.active = true;
 }
 
 /*
@@ -303,22 +333,20 @@ registry_is_pending_insert(const char *context, const char *schema_type,
 						   const char *metadata, const char *rule_set,
 						   const uint8 *fingerprint)
 {
-	SubmittedSchema *s = pending.submitted;
-
-	if (!pending.active || s == NULL || s->parsed == NULL || pending.lxid != MyProc->lxid)
+	if (!pending.active || pending.lxid != MyProc->lxid)
 	{
 		pending.active = false;
 		return false;
 	}
 	pending.active = false;
 	return strcmp(context, pending.context) == 0 &&
-		strcmp(schema_type, s->format->name) == 0 &&
-		strcmp(schema, s->parsed->canonical) == 0 &&
-		strcmp(refs, s->refs_json) == 0 &&
-		((metadata == NULL && s->metadata == NULL) ||
-		 (metadata && s->metadata && strcmp(metadata, s->metadata) == 0)) &&
-		((rule_set == NULL && s->rule_set == NULL) ||
-		 (rule_set && s->rule_set && strcmp(rule_set, s->rule_set) == 0)) &&
+		strcmp(schema_type, pending.schema_type) == 0 &&
+		strcmp(schema, pending.canonical) == 0 &&
+		strcmp(refs, pending.refs_json) == 0 &&
+		((metadata == NULL && pending.metadata == NULL) ||
+		 (metadata && pending.metadata && strcmp(metadata, pending.metadata) == 0)) &&
+		((rule_set == NULL && pending.rule_set == NULL) ||
+		 (rule_set && pending.rule_set && strcmp(rule_set, pending.rule_set) == 0)) &&
 		fingerprint != NULL &&
-		memcmp(fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+		memcmp(fingerprint, pending.fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
 }

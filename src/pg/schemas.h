@@ -19,12 +19,15 @@ typedef struct SubmittedSchema
 	const rg_format *format;
 	rg_schema  *parsed;			/* freed with the current memory context
 								 * unless the cache adopts it */
+	MemoryContext memory;		/* parsed's own context, a child of it */
 	char	   *refs_json;		/* references with concrete versions */
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
-	bool		adopted;
 } SubmittedSchema;
+
+/* core_memory.c: back the core with palloc and CHECK_FOR_INTERRUPTS (from _PG_init) */
+extern void registry_core_init(void);
 
 /* schema_parse.c */
 
@@ -47,7 +50,7 @@ extern SubmittedSchema *registry_parse_submitted(const char *context,
 
 /* Parse a stored row with its references; NULL with *err set if it does not parse. */
 extern rg_schema *registry_parse_stored(const char *context, const CatalogSchema *row,
-										rg_error *err);
+									  rg_error *err, MemoryContext *memory);
 
 /*
  * Remember what the SQL API is about to insert into registry.schemas, so

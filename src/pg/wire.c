@@ -131,7 +131,7 @@ registry_protobuf_message_name(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("schema %d has no message at these indexes", id)));
 	result = cstring_to_text(name);
-	free(name);
+	rg_free(name);
 	PG_RETURN_TEXT_P(result);
 }
 

@@ -9,11 +9,13 @@ cd "$(dirname "$0")/../.." || exit 1
 . test/scripts/cluster.sh
 DIR=$1
 PORT=$2
-# the first port from PORT on where the cluster starts (another cluster of
-# this machine may take one between a probe and the start)
+# the first port from PORT on where the cluster starts: one no socket uses
+# (a client connection's TIME-WAIT on it, of which the HTTP tests make
+# thousands, blocks the bind as well), retried when another cluster of the
+# machine takes it between the look and the start
 started=0
 for _ in $(seq 1 20); do
-	if ! (: >/dev/tcp/127.0.0.1/"$PORT") 2>/dev/null; then
+	if ! ss -Htan "( sport = :$PORT )" 2>/dev/null | grep -q .; then
 		rm -rf "$DIR"
 		# cluster_start preloads the library; this cluster must not
 		if cluster_start "$DIR" "$PORT" "shared_preload_libraries = ''" >"$DIR.start.log" 2>&1; then

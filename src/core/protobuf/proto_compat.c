@@ -166,6 +166,7 @@ static void compare_message(pd_checker *c, pd_ctx *ctx,
 							const pc_msg *om, const pd_file *of, const char *oscope,
 							const pc_msg *um, const pd_file *uf, const char *uscope);
 
+/* Enter a path token (the path of the differences found below it). */
 static void
 path_push(pd_checker *c, pd_ctx *ctx, const char *tok)
 {
@@ -187,6 +188,7 @@ path_push(pd_checker *c, pd_ctx *ctx, const char *tok)
 	ctx->path[ctx->depth_path++] = tok ? tok : "";
 }
 
+/* Leave the innermost path token. */
 static void
 path_pop(pd_ctx *ctx)
 {
@@ -194,6 +196,7 @@ path_pop(pd_ctx *ctx)
 		ctx->depth_path--;
 }
 
+/* A field number as a path token. */
 static const char *
 tag_token(pd_checker *c, int32_t tag)
 {
@@ -203,6 +206,7 @@ tag_token(pd_checker *c, int32_t tag)
 	return rg_pd_strdup(c, num);
 }
 
+/* Append a difference of a type at path to a list. */
 static void
 list_add(pd_checker *c, pd_list *l, pd_type type, const char *path)
 {
@@ -259,6 +263,7 @@ add_diff(pd_checker *c, pd_ctx *ctx, pd_type type)
 	list_add(c, ctx->diffs, type, p);
 }
 
+/* A difference at the current path plus one token. */
 static void
 add_diff_at(pd_checker *c, pd_ctx *ctx, const char *tok, pd_type type)
 {
@@ -267,6 +272,7 @@ add_diff_at(pd_checker *c, pd_ctx *ctx, const char *tok, pd_type type)
 	path_pop(ctx);
 }
 
+/* Are all differences of a list of compatible types? */
 static bool
 list_compatible(const pd_list *l)
 {
@@ -326,6 +332,7 @@ typedef struct pd_fields
 	int			n_oneofs;
 } pd_fields;
 
+/* qsort order of fields: by number. */
 static int
 field_cmp(const void *a, const void *b)
 {
@@ -335,6 +342,7 @@ field_cmp(const void *a, const void *b)
 	return x->tag < y->tag ? -1 : (x->tag > y->tag);
 }
 
+/* Is full_name the type of a group field among fields? */
 static bool
 is_group_body(const pc_field *const *fields, size_t n, const char *full_name)
 {
@@ -354,6 +362,7 @@ is_group_body(const pc_field *const *fields, size_t n, const char *full_name)
 	return false;
 }
 
+/* A message's fields (sorted by number) and oneofs, as the diff sees them. */
 static bool
 collect_fields(pd_checker *c, const pd_side *s, const pc_msg *m, const pd_file *file,
 			   pd_fields *out)
@@ -413,6 +422,7 @@ collect_fields(pd_checker *c, const pd_side *s, const pc_msg *m, const pd_file *
 	return true;
 }
 
+/* The field with a number, or NULL (binary search). */
 static const pd_field *
 find_tag(const pd_fields *fs, int32_t tag)
 {
@@ -433,6 +443,7 @@ find_tag(const pd_fields *fs, int32_t tag)
 	return NULL;
 }
 
+/* Does a message declare a oneof of that name? */
 static bool
 has_oneof(const pd_fields *fs, const char *name)
 {
@@ -455,6 +466,7 @@ typedef struct pd_ptype
 	const pc_field *value;
 } pd_ptype;
 
+/* The wire-compatibility group of a scalar type. */
 static pd_scalar
 scalar_group(Google__Protobuf__FieldDescriptorProto__Type t)
 {
@@ -482,6 +494,7 @@ scalar_group(Google__Protobuf__FieldDescriptorProto__Type t)
 	}
 }
 
+/* What a field's type is for the diff: scalar, enum, message or map. */
 static void
 field_ptype(const pd_side *s, const pc_field *f, pd_ptype *t)
 {
@@ -528,6 +541,7 @@ local_name(const pd_entry *e)
 	return e->full_name;
 }
 
+/* Two message-typed fields: the referenced types by local name, then their diff. */
 static void
 compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_ptype *ut)
 {
@@ -600,6 +614,7 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 		add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
 }
 
+/* The label and type changes of one field. */
 static void
 compare_labels_and_types(pd_checker *c, pd_ctx *ctx,
 						 pd_label ol, pd_label ul,
@@ -643,6 +658,7 @@ compare_labels_and_types(pd_checker *c, pd_ctx *ctx,
 	}
 }
 
+/* One field on both sides: name, then label and type. */
 static void
 compare_field(pd_checker *c, pd_ctx *ctx, const pd_field *of, const pd_field *uf)
 {
@@ -651,6 +667,7 @@ compare_field(pd_checker *c, pd_ctx *ctx, const pd_field *of, const pd_field *uf
 	const char *on = of->f->name ? of->f->name : "";
 	const char *un = uf->f->name ? uf->f->name : "";
 
+	rg_check_interrupts();
 	if (strcmp(on, un) != 0)
 		add_diff(c, ctx, PD_FIELD_NAME_CHANGED);
 	field_ptype(&c->orig, of->f, &ot);
@@ -662,6 +679,7 @@ compare_field(pd_checker *c, pd_ctx *ctx, const pd_field *of, const pd_field *uf
  * Enums
  * ---------------------------------------------------------------------- */
 
+/* One enum on both sides: constants added, removed or changed. */
 static void
 compare_enum(pd_checker *c, pd_ctx *ctx, const pc_enum *oe, const pc_enum *ue)
 {
@@ -785,6 +803,7 @@ scope_messages(pd_checker *c, const pd_scope *s, const pc_msg **out)
 	return n;
 }
 
+/* The position of name among names, or -1. */
 static int
 name_index(const char *const *names, int n, const char *name)
 {
@@ -796,131 +815,156 @@ name_index(const char *const *names, int n, const char *name)
 	return -1;
 }
 
+/* One side's messages or enums of a scope: names, Java hashes, items. */
+typedef struct pd_names
+{
+	const char **names;
+	uint32_t   *hash;
+	const void **items;
+	int			n;
+} pd_names;
+
+/* Room for n names; false (oom set) when out of memory. */
+static bool
+names_init(pd_checker *c, pd_names *t, size_t n)
+{
+	t->names = rg_arena_alloc(c->arena, (n + 1) * sizeof(char *));
+	t->hash = rg_arena_alloc(c->arena, (n + 1) * sizeof(uint32_t));
+	t->items = rg_arena_alloc(c->arena, (n + 1) * sizeof(void *));
+	t->n = 0;
+	if (t->names == NULL || t->hash == NULL || t->items == NULL)
+		c->oom = true;
+	return !c->oom;
+}
+
+/* Append an item under its name. */
+static void
+names_add(pd_names *t, const char *name, const void *item)
+{
+	t->names[t->n] = name;
+	t->hash[t->n] = rg_pd_java_spread(rg_pd_java_string_hash(name));
+	t->items[t->n] = item;
+	t->n++;
+}
+
+/* What to do with a name both sides declare: its items and positions. */
+typedef void (*pd_both_fn) (pd_checker *c, pd_ctx *ctx, const pd_scope *os,
+							const pd_scope *us, const void *o, const void *u,
+							bool moved);
+
+/*
+ * Visit the union of two sides' names in Confluent's (HashSet) order: a
+ * name on one side only is a removed or an added difference, one on both
+ * goes to both().
+ */
+static void
+walk_names(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us,
+		   const pd_names *o, const pd_names *u, pd_type removed,
+		   pd_type added, pd_both_fn both)
+{
+	bool	   *u_in_o = rg_arena_alloc(c->arena, (u->n + 1) * sizeof(bool));
+	int		   *side = rg_arena_alloc(c->arena, (o->n + u->n + 1) * sizeof(int));
+	int		   *idx = rg_arena_alloc(c->arena, (o->n + u->n + 1) * sizeof(int));
+	int			n;
+	int			i;
+
+	if (u_in_o == NULL || side == NULL || idx == NULL)
+	{
+		c->oom = true;
+		return;
+	}
+	for (i = 0; i < u->n; i++)
+		u_in_o[i] = name_index(o->names, o->n, u->names[i]) >= 0;
+	n = rg_pd_java_union_order(c, o->hash, o->n, u->hash, u->n, u_in_o, side, idx);
+	for (i = 0; i < n && !c->failure && !c->oom; i++)
+	{
+		const char *name = side[i] == 0 ? o->names[idx[i]] : u->names[idx[i]];
+		int			oi = name_index(o->names, o->n, name);
+		int			ui = name_index(u->names, u->n, name);
+
+		path_push(c, ctx, name);
+		if (ui < 0)
+			add_diff(c, ctx, removed);
+		else if (oi < 0)
+			add_diff(c, ctx, added);
+		else
+			both(c, ctx, os, us, o->items[oi], u->items[ui], oi != ui);
+		path_pop(ctx);
+	}
+}
+
+/* A message both sides declare: its diff, and whether it moved. */
+static void
+both_messages(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us,
+			  const void *o, const void *u, bool moved)
+{
+	compare_message(c, ctx, o, os->file, os->scope, u, us->file, us->scope);
+	if (moved)
+		add_diff(c, ctx, PD_MESSAGE_MOVED);
+}
+
+/* An enum both sides declare: its diff (a move is no difference). */
+static void
+both_enums(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us,
+		   const void *o, const void *u, bool moved)
+{
+	compare_enum(c, ctx, o, u);
+}
+
+/* A scope's messages as Wire lists them (names unique within a scope). */
+static bool
+message_names(pd_checker *c, const pd_scope *s, pd_names *t)
+{
+	const pc_msg **msgs = rg_arena_alloc(c->arena, (s->n_msgs + 1) * sizeof(*msgs));
+	int			n;
+	int			i;
+
+	if (msgs == NULL || !names_init(c, t, s->n_msgs))
+	{
+		c->oom = true;
+		return false;
+	}
+	n = scope_messages(c, s, msgs);
+	for (i = 0; i < n; i++)
+		names_add(t, msgs[i]->name, msgs[i]);
+	return true;
+}
+
+/* A scope's named enums. */
+static bool
+enum_names(pd_checker *c, const pd_scope *s, pd_names *t)
+{
+	size_t		i;
+
+	if (!names_init(c, t, s->n_enums))
+		return false;
+	for (i = 0; i < s->n_enums; i++)
+		if (s->enums[i]->name)
+			names_add(t, s->enums[i]->name, s->enums[i]);
+	return true;
+}
+
+/* The messages, then the enums, of a scope on both sides. */
 static void
 compare_types(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us)
 {
-	const pc_msg **om = rg_arena_alloc(c->arena, (os->n_msgs + 1) * sizeof(*om));
-	const pc_msg **um = rg_arena_alloc(c->arena, (us->n_msgs + 1) * sizeof(*um));
-	int			no,
-				nu,
-				n,
-				i;
-	const char **onames;
-	const char **unames;
-	uint32_t   *ho;
-	uint32_t   *hu;
-	bool	   *u_in_o;
-	int		   *side;
-	int		   *idx;
-	size_t		cap;
+	pd_names	o;
+	pd_names	u;
 
-	if (om == NULL || um == NULL)
-	{
-		c->oom = true;
+	if (!message_names(c, os, &o) || !message_names(c, us, &u))
 		return;
-	}
-	no = scope_messages(c, os, om);
-	nu = scope_messages(c, us, um);
-	cap = (size_t) no + nu + os->n_enums + us->n_enums + 1;
-	onames = rg_arena_alloc(c->arena, cap * sizeof(char *));
-	unames = rg_arena_alloc(c->arena, cap * sizeof(char *));
-	ho = rg_arena_alloc(c->arena, cap * sizeof(uint32_t));
-	hu = rg_arena_alloc(c->arena, cap * sizeof(uint32_t));
-	u_in_o = rg_arena_alloc(c->arena, cap * sizeof(bool));
-	side = rg_arena_alloc(c->arena, cap * sizeof(int));
-	idx = rg_arena_alloc(c->arena, cap * sizeof(int));
-	if (!onames || !unames || !ho || !hu || !u_in_o || !side || !idx)
-	{
-		c->oom = true;
+	walk_names(c, ctx, os, us, &o, &u, PD_MESSAGE_REMOVED, PD_MESSAGE_ADDED,
+			   both_messages);
+	if (!enum_names(c, os, &o) || !enum_names(c, us, &u))
 		return;
-	}
-
-	/* messages: names are unique within a scope, so index = position */
-	for (i = 0; i < no; i++)
-	{
-		onames[i] = om[i]->name;
-		ho[i] = rg_pd_java_spread(rg_pd_java_string_hash(onames[i]));
-	}
-	for (i = 0; i < nu; i++)
-	{
-		unames[i] = um[i]->name;
-		hu[i] = rg_pd_java_spread(rg_pd_java_string_hash(unames[i]));
-		u_in_o[i] = name_index(onames, no, unames[i]) >= 0;
-	}
-	n = rg_pd_java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
-	for (i = 0; i < n && !c->failure && !c->oom; i++)
-	{
-		const char *name = side[i] == 0 ? onames[idx[i]] : unames[idx[i]];
-		int			oi = name_index(onames, no, name);
-		int			ui = name_index(unames, nu, name);
-
-		path_push(c, ctx, name);
-		if (ui < 0)
-			add_diff(c, ctx, PD_MESSAGE_REMOVED);
-		else if (oi < 0)
-			add_diff(c, ctx, PD_MESSAGE_ADDED);
-		else
-		{
-			compare_message(c, ctx, om[oi], os->file, os->scope,
-							um[ui], us->file, us->scope);
-			if (oi != ui)
-				add_diff(c, ctx, PD_MESSAGE_MOVED);
-		}
-		path_pop(ctx);
-	}
-
-	/* enums */
-	no = 0;
-	nu = 0;
-	for (i = 0; i < (int) os->n_enums; i++)
-		if (os->enums[i]->name)
-		{
-			onames[no] = os->enums[i]->name;
-			ho[no++] = rg_pd_java_spread(rg_pd_java_string_hash(os->enums[i]->name));
-		}
-	for (i = 0; i < (int) us->n_enums; i++)
-		if (us->enums[i]->name)
-		{
-			unames[nu] = us->enums[i]->name;
-			hu[nu] = rg_pd_java_spread(rg_pd_java_string_hash(us->enums[i]->name));
-			u_in_o[nu] = name_index(onames, no, unames[nu]) >= 0;
-			nu++;
-		}
-	n = rg_pd_java_union_order(c, ho, no, hu, nu, u_in_o, side, idx);
-	for (i = 0; i < n && !c->failure && !c->oom; i++)
-	{
-		const char *name = side[i] == 0 ? onames[idx[i]] : unames[idx[i]];
-		int			oi = name_index(onames, no, name);
-		int			ui = name_index(unames, nu, name);
-
-		path_push(c, ctx, name);
-		if (ui < 0)
-			add_diff(c, ctx, PD_ENUM_REMOVED);
-		else if (oi < 0)
-			add_diff(c, ctx, PD_ENUM_ADDED);
-		else
-		{
-			const pc_enum *oe = NULL;
-			const pc_enum *ue = NULL;
-			size_t		k;
-
-			for (k = 0; k < os->n_enums; k++)
-				if (os->enums[k]->name && strcmp(os->enums[k]->name, name) == 0)
-					oe = os->enums[k];
-			for (k = 0; k < us->n_enums; k++)
-				if (us->enums[k]->name && strcmp(us->enums[k]->name, name) == 0)
-					ue = us->enums[k];
-			if (oe && ue)
-				compare_enum(c, ctx, oe, ue);
-		}
-		path_pop(ctx);
-	}
+	walk_names(c, ctx, os, us, &o, &u, PD_ENUM_REMOVED, PD_ENUM_ADDED, both_enums);
 }
 
 /* ----------------------------------------------------------------------
  * One message (MessageSchemaDiff)
  * ---------------------------------------------------------------------- */
 
+/* Is the message being compared further up (a recursive type)? */
 static bool
 on_stack(const pd_checker *c, const pc_msg *m)
 {
@@ -932,6 +976,7 @@ on_stack(const pd_checker *c, const pc_msg *m)
 	return false;
 }
 
+/* Put a message on the stack of messages being compared. */
 static bool
 stack_push(pd_checker *c, const pc_msg *m)
 {
@@ -954,62 +999,66 @@ stack_push(pd_checker *c, const pc_msg *m)
 	return true;
 }
 
-static void
-compare_fields(pd_checker *c, pd_ctx *ctx,
-			   const pc_msg *om, const pd_file *of,
-			   const pc_msg *um, const pd_file *uf)
+/*
+ * (a) The original's oneofs removed by name with no member left anywhere
+ * (their fields' removal is reported as the oneof's); false on OOM.
+ */
+static bool
+deleted_oneofs(pd_checker *c, const pd_fields *o, const pd_fields *u,
+			   const char ***deleted, int *n_deleted)
 {
-	pd_fields	o;
-	pd_fields	u;
-	const char **deleted;
-	int			n_deleted = 0;
 	int			i,
 				j;
 
-	if (!collect_fields(c, &c->orig, om, of, &o) ||
-		!collect_fields(c, &c->upd, um, uf, &u))
-		return;
-	deleted = rg_arena_alloc(c->arena, (o.n_oneofs + 1) * sizeof(char *));
-	if (deleted == NULL)
+	*n_deleted = 0;
+	*deleted = rg_arena_alloc(c->arena, (o->n_oneofs + 1) * sizeof(char *));
+	if (*deleted == NULL)
 	{
 		c->oom = true;
-		return;
+		return false;
 	}
-
-	/* (a) oneofs removed by name with no member left anywhere */
-	for (i = 0; i < o.n_oneofs; i++)
+	for (i = 0; i < o->n_oneofs; i++)
 	{
 		bool		survives = false;
 
-		if (has_oneof(&u, o.oneofs[i]))
+		if (has_oneof(u, o->oneofs[i]))
 			continue;
-		for (j = 0; j < o.n && !survives; j++)
-			if (o.fields[j].oneof && strcmp(o.fields[j].oneof, o.oneofs[i]) == 0 &&
-				find_tag(&u, o.fields[j].tag) != NULL)
+		for (j = 0; j < o->n && !survives; j++)
+			if (o->fields[j].oneof && strcmp(o->fields[j].oneof, o->oneofs[i]) == 0 &&
+				find_tag(u, o->fields[j].tag) != NULL)
 				survives = true;
 		if (!survives)
-			deleted[n_deleted++] = o.oneofs[i];
+			(*deleted)[(*n_deleted)++] = o->oneofs[i];
 	}
+	return true;
+}
 
-	/* (b) previously independent fields made mutually exclusive */
-	for (i = 0; i < u.n_oneofs; i++)
+/* (b) Previously independent fields made mutually exclusive; false on OOM. */
+static bool
+fields_moved_to_oneofs(pd_checker *c, pd_ctx *ctx, const pd_fields *o,
+					   const pd_fields *u)
+{
+	int			i,
+				j;
+
+	for (i = 0; i < u->n_oneofs; i++)
 	{
-		const char **groups = rg_arena_alloc(c->arena, (u.n + 1) * sizeof(char *));
+		const char **groups = rg_arena_alloc(c->arena, (u->n + 1) * sizeof(char *));
 		int			n_groups = 0;
 		int			moved_in = 0;
 
 		if (groups == NULL)
 		{
 			c->oom = true;
-			return;
+			return false;
 		}
-		for (j = 0; j < u.n; j++)
+		for (j = 0; j < u->n; j++)
 		{
 			const pd_field *of2;
 
-			if (u.fields[j].oneof == NULL || strcmp(u.fields[j].oneof, u.oneofs[i]) != 0)
+			if (u->fields[j].oneof == NULL || strcmp(u->fields[j].oneof, u->oneofs[i]) != 0)
 				continue;
-			of2 = find_tag(&o, u.fields[j].tag);
+			of2 = find_tag(o, u->fields[j].tag);
 			if (of2 == NULL)
 				continue;		/* brand-new: old data never set it */
 			if (of2->oneof != NULL)
@@ -1026,108 +1075,145 @@ compare_fields(pd_checker *c, pd_ctx *ctx,
 		}
 		/* the "" groups are distinct fields; count them apart */
 		if (n_groups > 1)
-			add_diff_at(c, ctx, u.oneofs[i], moved_in > 1
+			add_diff_at(c, ctx, u->oneofs[i], moved_in > 1
 						? PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF
 						: PD_FIELD_MOVED_TO_EXISTING_ONEOF);
 	}
+	return true;
+}
 
-	/* (c) oneofs added and removed, by name in String order */
+/* (c) Oneofs added and removed, by name in String order; false on OOM. */
+static bool
+oneofs_added_removed(pd_checker *c, pd_ctx *ctx, const pd_fields *o,
+					 const pd_fields *u)
+{
+	const char **all = rg_arena_alloc(c->arena, (o->n_oneofs + u->n_oneofs + 1) * sizeof(char *));
+	int			n_all = 0;
+	int			i,
+				j;
+
+	if (all == NULL)
 	{
-		const char **all = rg_arena_alloc(c->arena, (o.n_oneofs + u.n_oneofs + 1) * sizeof(char *));
-		int			n_all = 0;
-
-		if (all == NULL)
-		{
-			c->oom = true;
-			return;
-		}
-		for (i = 0; i < o.n_oneofs; i++)
-			if (name_index(all, n_all, o.oneofs[i]) < 0)
-				all[n_all++] = o.oneofs[i];
-		for (i = 0; i < u.n_oneofs; i++)
-			if (name_index(all, n_all, u.oneofs[i]) < 0)
-				all[n_all++] = u.oneofs[i];
-		/* insertion sort by strcmp: oneof names are ASCII identifiers */
-		for (i = 1; i < n_all; i++)
-		{
-			const char *x = all[i];
-
-			for (j = i - 1; j >= 0 && strcmp(all[j], x) > 0; j--)
-				all[j + 1] = all[j];
-			all[j + 1] = x;
-		}
-		for (i = 0; i < n_all; i++)
-		{
-			if (!has_oneof(&u, all[i]))
-				add_diff_at(c, ctx, all[i], PD_ONEOF_REMOVED);
-			else if (!has_oneof(&o, all[i]))
-				add_diff_at(c, ctx, all[i], PD_ONEOF_ADDED);
-		}
+		c->oom = true;
+		return false;
 	}
-
-	/* (d) every tag in ascending order */
-	i = 0;
-	j = 0;
-	while ((i < o.n || j < u.n) && !c->failure && !c->oom)
+	for (i = 0; i < o->n_oneofs; i++)
+		if (name_index(all, n_all, o->oneofs[i]) < 0)
+			all[n_all++] = o->oneofs[i];
+	for (i = 0; i < u->n_oneofs; i++)
+		if (name_index(all, n_all, u->oneofs[i]) < 0)
+			all[n_all++] = u->oneofs[i];
+	/* insertion sort by strcmp: oneof names are ASCII identifiers */
+	for (i = 1; i < n_all; i++)
 	{
-		const pd_field *ofl = NULL;
-		const pd_field *ufl = NULL;
-		int32_t		tag;
+		const char *x = all[i];
 
-		if (j >= u.n || (i < o.n && o.fields[i].tag < u.fields[j].tag))
-			ofl = &o.fields[i++];
-		else if (i >= o.n || u.fields[j].tag < o.fields[i].tag)
-			ufl = &u.fields[j++];
+		for (j = i - 1; j >= 0 && strcmp(all[j], x) > 0; j--)
+			all[j + 1] = all[j];
+		all[j + 1] = x;
+	}
+	for (i = 0; i < n_all; i++)
+	{
+		if (!has_oneof(u, all[i]))
+			add_diff_at(c, ctx, all[i], PD_ONEOF_REMOVED);
+		else if (!has_oneof(o, all[i]))
+			add_diff_at(c, ctx, all[i], PD_ONEOF_ADDED);
+	}
+	return true;
+}
+
+/* A tag only the original has: a field removed (unless its oneof went). */
+static void
+tag_removed(pd_checker *c, pd_ctx *ctx, const pd_field *ofl,
+			const char *const *deleted, int n_deleted)
+{
+	if (ofl->oneof == NULL)
+		add_diff_at(c, ctx, tag_token(c, ofl->tag),
+					ofl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_REMOVED : PD_FIELD_REMOVED);
+	else if (name_index(deleted, n_deleted, ofl->oneof) < 0)
+	{
+		path_push(c, ctx, ofl->oneof);
+		add_diff_at(c, ctx, tag_token(c, ofl->tag), PD_ONEOF_FIELD_REMOVED);
+		path_pop(ctx);
+	}
+}
+
+/* A tag only the update has: a field added. */
+static void
+tag_added(pd_checker *c, pd_ctx *ctx, const pd_field *ufl)
+{
+	if (ufl->oneof == NULL)
+		add_diff_at(c, ctx, tag_token(c, ufl->tag),
+					ufl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_ADDED : PD_FIELD_ADDED);
+	else
+	{
+		path_push(c, ctx, ufl->oneof);
+		add_diff_at(c, ctx, tag_token(c, ufl->tag), PD_ONEOF_FIELD_ADDED);
+		path_pop(ctx);
+	}
+}
+
+/* A tag both sides have: out of a oneof, then the field's own diff. */
+static void
+tag_kept(pd_checker *c, pd_ctx *ctx, const pd_field *ofl, const pd_field *ufl)
+{
+	const char *tok = tag_token(c, ofl->tag);
+
+	if (ofl->oneof != NULL && ufl->oneof == NULL)
+		add_diff_at(c, ctx, tok, PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL);
+	if (ufl->oneof != NULL)
+		path_push(c, ctx, ufl->oneof);
+	path_push(c, ctx, tok);
+	compare_field(c, ctx, ofl, ufl);
+	path_pop(ctx);
+	if (ufl->oneof != NULL)
+		path_pop(ctx);
+}
+
+/* (d) Every tag of either side, in ascending order (both lists are sorted). */
+static void
+compare_tags(pd_checker *c, pd_ctx *ctx, const pd_fields *o, const pd_fields *u,
+			 const char *const *deleted, int n_deleted)
+{
+	int			i = 0;
+	int			j = 0;
+
+	while ((i < o->n || j < u->n) && !c->failure && !c->oom)
+	{
+		if (j >= u->n || (i < o->n && o->fields[i].tag < u->fields[j].tag))
+			tag_removed(c, ctx, &o->fields[i++], deleted, n_deleted);
+		else if (i >= o->n || u->fields[j].tag < o->fields[i].tag)
+			tag_added(c, ctx, &u->fields[j++]);
 		else
 		{
-			ofl = &o.fields[i++];
-			ufl = &u.fields[j++];
-		}
-		tag = ofl ? ofl->tag : ufl->tag;
-		if (ufl == NULL)
-		{
-			if (ofl->oneof != NULL)
-			{
-				if (name_index(deleted, n_deleted, ofl->oneof) < 0)
-				{
-					path_push(c, ctx, ofl->oneof);
-					add_diff_at(c, ctx, tag_token(c, tag), PD_ONEOF_FIELD_REMOVED);
-					path_pop(ctx);
-				}
-			}
-			else
-				add_diff_at(c, ctx, tag_token(c, tag),
-							ofl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_REMOVED : PD_FIELD_REMOVED);
-		}
-		else if (ofl == NULL)
-		{
-			if (ufl->oneof != NULL)
-			{
-				path_push(c, ctx, ufl->oneof);
-				add_diff_at(c, ctx, tag_token(c, tag), PD_ONEOF_FIELD_ADDED);
-				path_pop(ctx);
-			}
-			else
-				add_diff_at(c, ctx, tag_token(c, tag),
-							ufl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_ADDED : PD_FIELD_ADDED);
-		}
-		else
-		{
-			const char *tok = tag_token(c, tag);
-
-			if (ofl->oneof != NULL && ufl->oneof == NULL)
-				add_diff_at(c, ctx, tok, PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL);
-			if (ufl->oneof != NULL)
-				path_push(c, ctx, ufl->oneof);
-			path_push(c, ctx, tok);
-			compare_field(c, ctx, ofl, ufl);
-			path_pop(ctx);
-			if (ufl->oneof != NULL)
-				path_pop(ctx);
+			tag_kept(c, ctx, &o->fields[i], &u->fields[j]);
+			i++;
+			j++;
 		}
 	}
 }
 
+/* The fields and oneofs of a message on both sides (MessageSchemaDiff). */
+static void
+compare_fields(pd_checker *c, pd_ctx *ctx,
+			   const pc_msg *om, const pd_file *of,
+			   const pc_msg *um, const pd_file *uf)
+{
+	pd_fields	o;
+	pd_fields	u;
+	const char **deleted;
+	int			n_deleted;
+
+	if (!collect_fields(c, &c->orig, om, of, &o) ||
+		!collect_fields(c, &c->upd, um, uf, &u) ||
+		!deleted_oneofs(c, &o, &u, &deleted, &n_deleted) ||
+		!fields_moved_to_oneofs(c, ctx, &o, &u) ||
+		!oneofs_added_removed(c, ctx, &o, &u))
+		return;
+	compare_tags(c, ctx, &o, &u, deleted, n_deleted);
+}
+
+/* One message on both sides: its fields and oneofs, then its nested types. */
 static void
 compare_message(pd_checker *c, pd_ctx *ctx,
 				const pc_msg *om, const pd_file *of, const char *oscope,
@@ -1141,6 +1227,7 @@ compare_message(pd_checker *c, pd_ctx *ctx,
 
 	if (c->failure || c->oom)
 		return;
+	rg_check_interrupts();
 	if (++c->depth > PD_MAX_DEPTH || rg_too_deep(c->depth))
 	{
 		c->failure = "schema nested too deeply";
@@ -1350,6 +1437,7 @@ rg_protobuf_can_read(const rg_schema *reader, const rg_schema *writer, rg_strlis
 extern bool rg_protobuf_differences(const rg_schema *original,
 									const rg_schema *update, rg_strlist *out);
 
+/* See the declaration above. */
 bool
 rg_protobuf_differences(const rg_schema *original, const rg_schema *update, rg_strlist *out)
 {

@@ -257,6 +257,7 @@ typedef struct pd_okey
 	int			item;
 } pd_okey;
 
+/* qsort order of option keys. */
 static int
 okey_cmp(const void *a, const void *b)
 {
@@ -547,12 +548,12 @@ rg_pd_lookup_type(const pd_side *s, const char *type_name)
  * Are two imported files the same (bytes, and everything they import)?
  * ---------------------------------------------------------------------- */
 
-/* the serialized descriptor of a file (malloc'd, NULL on OOM) */
+/* the serialized descriptor of a file (from rg_malloc, NULL on OOM) */
 static unsigned char *
 pack_file(const pc_file *fd, size_t *len)
 {
 	size_t		n = protobuf_c_message_get_packed_size(&fd->base);
-	unsigned char *buf = malloc(n ? n : 1);
+	unsigned char *buf = rg_malloc(n ? n : 1);
 
 	if (buf == NULL)
 		return NULL;
@@ -585,8 +586,8 @@ rg_pd_file_same(pd_checker *c, const pd_file *of, const pd_file *uf, int depth)
 		a = pack_file(of->fd, &la);
 		b = pack_file(uf->fd, &lb);
 		same = a && b && la == lb && memcmp(a, b, la) == 0;
-		free(a);
-		free(b);
+		rg_free(a);
+		rg_free(b);
 	}
 	for (i = 0; same && i < of->fd->n_dependency; i++)
 	{

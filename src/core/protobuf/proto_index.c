@@ -177,7 +177,7 @@ rg_protobuf_message_name(const rg_schema *s, const int *indexes, int n)
 		rg_buf_free(&b);
 		return NULL;
 	}
-	name = malloc(b.len + 1);
+	name = rg_malloc(b.len + 1);
 	if (name != NULL)
 	{
 		memcpy(name, b.data, b.len);
@@ -187,12 +187,14 @@ rg_protobuf_message_name(const rg_schema *s, const int *indexes, int n)
 	return name;
 }
 
+/* Protobuf's zigzag encoding of a signed varint. */
 static uint32_t
 zigzag(int v)
 {
 	return ((uint32_t) v << 1) ^ (uint32_t) (v >> 31);
 }
 
+/* The inverse of zigzag(). */
 static int
 unzigzag(uint32_t v)
 {

@@ -14,8 +14,8 @@
  * rg_schema.model of a PROTOBUF schema: the public part first, so a
  * pointer to one is a pointer to the other; then the main file as parsed
  * (names as written, options uninterpreted), which the stored form is
- * rendered from.  Everything here is malloc'd (protobuf-c's default
- * allocator) and freed by rg_protobuf_model_release.
+ * rendered from.  protobuf-c allocates all of it through the core's
+ * handlers (rg_alloc.h); rg_protobuf_model_release frees it.
  */
 typedef struct proto_model
 {
@@ -33,8 +33,8 @@ typedef struct proto_model
  * Render the stored .proto text of a file from its parse (raw) and its
  * linked form (linked: same declarations in the same order, names fully
  * qualified).  normalize applies Confluent's normalize=true.  Returns a
- * malloc'd NUL-terminated string (length in *len); NULL with err set on
- * out of memory or nesting too deep to render.
+ * NUL-terminated string from rg_malloc (length in *len); NULL with err
+ * set on out of memory or nesting too deep to render.
  */
 extern char *rg_proto_render(const Google__Protobuf__FileDescriptorProto *raw,
 							 const Google__Protobuf__FileDescriptorProto *linked,

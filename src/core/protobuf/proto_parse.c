@@ -5,9 +5,10 @@
  *	  links, protobuf-c unpacks, proto_render.c writes the stored form.
  *
  * Ownership: the rg_schema and the proto_model live in the schema's
- * arena; the unpacked descriptors and the serialized main file are on
- * malloc (protobuf-c's default allocator) and are freed by the release
- * hook, which every error path below runs too.
+ * arena; the unpacked descriptors (protobuf-c allocates through the core's
+ * handlers, see rg_alloc.h) and the serialized main file are outside it
+ * and are freed by the release hook, which every error path below runs
+ * too.
  *
  *-------------------------------------------------------------------------
  */
@@ -18,6 +19,36 @@
 
 #include "protoc_shim.h"
 
+/* protobuf-c's allocation callback: near data (a block), or current */
+static void *
+pb_alloc(void *data, size_t size)
+{
+	return data != NULL ? rg_malloc_near(data, size) : rg_malloc(size);
+}
+
+/* protobuf-c's release callback: the core's handlers */
+static void
+pb_free(void *data, void *ptr)
+{
+	rg_free(ptr);
+}
+
+/* protobuf-c allocating near a schema's arena: what the model keeps */
+static ProtobufCAllocator
+kept_allocator(rg_arena *arena)
+{
+	ProtobufCAllocator a = {.alloc = pb_alloc,.free = pb_free,.allocator_data = arena};
+
+	return a;
+}
+
+/* protobuf-c allocating in the current place: temporary messages */
+static ProtobufCAllocator pb_allocator = {
+	.alloc = pb_alloc,
+	.free = pb_free,
+	.allocator_data = NULL,
+};
+
 /* See rg_protobuf.h */
 void
 rg_protobuf_model_release(void *model)
@@ -27,10 +58,10 @@ rg_protobuf_model_release(void *model)
 	if (m == NULL)
 		return;
 	if (m->pub.set)
-		google__protobuf__file_descriptor_set__free_unpacked(m->pub.set, NULL);
+		google__protobuf__file_descriptor_set__free_unpacked(m->pub.set, &pb_allocator);
 	if (m->raw)
-		google__protobuf__file_descriptor_proto__free_unpacked(m->raw, NULL);
-	free(m->pub.serialized);
+		google__protobuf__file_descriptor_proto__free_unpacked(m->raw, &pb_allocator);
+	rg_free(m->pub.serialized);
 	m->pub.set = NULL;
 	m->raw = NULL;
 	m->pub.file = NULL;
@@ -64,11 +95,6 @@ rg_protobuf_serialized(const rg_schema *s, size_t *len)
 }
 
 /*
- * Parse text with its references.  The main file is the last file of the
- * linked set; the parse of it (for rendering) comes separately from the
- * shim.
- */
-/*
  * Put a message's declared nested messages first and its synthetic map
  * entries after them (each group in its own order), in every message.  The
  * parser lists a map entry where its field stands, so the same schema read
@@ -91,7 +117,7 @@ order_nested_types(Google__Protobuf__DescriptorProto *m, int depth)
 			return false;
 	if (n < 2)
 		return true;
-	tmp = malloc(sizeof(*tmp) * n);
+	tmp = rg_malloc(sizeof(*tmp) * n);
 	if (tmp == NULL)
 		return true;			/* leave the order as parsed */
 	for (i = 0; i < n; i++)
@@ -103,7 +129,7 @@ order_nested_types(Google__Protobuf__DescriptorProto *m, int depth)
 			m->nested_type[i]->options->map_entry)
 			tmp[k++] = m->nested_type[i];
 	memcpy(m->nested_type, tmp, sizeof(*tmp) * n);
-	free(tmp);
+	rg_free(tmp);
 	return true;
 }
 
@@ -114,11 +140,11 @@ order_nested_types(Google__Protobuf__DescriptorProto *m, int depth)
  * failure.
  */
 static bool
-serialize_main_file(const Google__Protobuf__FileDescriptorProto *file,
+serialize_main_file(rg_arena *arena, const Google__Protobuf__FileDescriptorProto *file,
 					unsigned char **out, size_t *out_len, rg_error *err)
 {
 	size_t		len = protobuf_c_message_get_packed_size((const ProtobufCMessage *) file);
-	unsigned char *buf = malloc(len ? len : 1);
+	unsigned char *buf = rg_malloc_near(arena, len);
 	Google__Protobuf__FileDescriptorProto *copy;
 	size_t		i;
 	bool		ordered = true;
@@ -129,10 +155,10 @@ serialize_main_file(const Google__Protobuf__FileDescriptorProto *file,
 		return false;
 	}
 	protobuf_c_message_pack((const ProtobufCMessage *) file, buf);
-	copy = google__protobuf__file_descriptor_proto__unpack(NULL, len, buf);
+	copy = google__protobuf__file_descriptor_proto__unpack(&pb_allocator, len, buf);
 	if (copy == NULL)
 	{
-		free(buf);
+		rg_free(buf);
 		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
 		return false;
 	}
@@ -140,10 +166,10 @@ serialize_main_file(const Google__Protobuf__FileDescriptorProto *file,
 		ordered = order_nested_types(copy->message_type[i], 0);
 	if (ordered)
 		protobuf_c_message_pack((const ProtobufCMessage *) copy, buf);
-	google__protobuf__file_descriptor_proto__free_unpacked(copy, NULL);
+	google__protobuf__file_descriptor_proto__free_unpacked(copy, &pb_allocator);
 	if (!ordered)
 	{
-		free(buf);
+		rg_free(buf);
 		rg_error_set(err, RG_ERR_INVALID_SCHEMA, RG_PROTO_TOO_DEEP);
 		return false;
 	}
@@ -152,11 +178,16 @@ serialize_main_file(const Google__Protobuf__FileDescriptorProto *file,
 	return true;
 }
 
-rg_schema *
-rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
-				  int n_refs, bool normalize, rg_error *err)
+/*
+ * Parse text with its references into arena (destroyed on failure).  The
+ * main file is the last file of the linked set; the parse of it (for
+ * rendering) comes separately from the shim.
+ */
+static rg_schema *
+parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *refs,
+		   int n_refs, bool normalize, rg_error *err)
 {
-	rg_arena   *arena;
+	ProtobufCAllocator kept = kept_allocator(arena);
 	rg_schema  *schema;
 	proto_model *model;
 	rg_protoc_file *files = NULL;
@@ -166,18 +197,11 @@ rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
 	char	   *canon;
 	int			i;
 
-	rg_error_clear(err);
 	memset(&res, 0, sizeof(res));
 	if (text == NULL)
 	{
 		text = "";
 		len = 0;
-	}
-	arena = rg_arena_create();
-	if (arena == NULL)
-	{
-		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
-		return NULL;
 	}
 	schema = rg_arena_alloc(arena, sizeof(rg_schema));
 	model = rg_arena_alloc(arena, sizeof(proto_model));
@@ -206,9 +230,9 @@ rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
 		return NULL;
 	}
 
-	model->pub.set = google__protobuf__file_descriptor_set__unpack(NULL, res.set_len,
+	model->pub.set = google__protobuf__file_descriptor_set__unpack(&kept, res.set_len,
 																   res.set);
-	model->raw = google__protobuf__file_descriptor_proto__unpack(NULL, res.raw_len,
+	model->raw = google__protobuf__file_descriptor_proto__unpack(&kept, res.raw_len,
 																 res.raw);
 	rg_protoc_result_free(&res);
 	if (model->pub.set == NULL || model->raw == NULL ||
@@ -220,7 +244,7 @@ rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
 	main_file = model->pub.set->file[model->pub.set->n_file - 1];
 	model->pub.file = main_file;
 
-	if (!serialize_main_file(main_file, &model->pub.serialized,
+	if (!serialize_main_file(arena, main_file, &model->pub.serialized,
 							 &model->pub.serialized_len, err))
 		goto fail;
 
@@ -228,7 +252,7 @@ rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
 	if (canon == NULL)
 		goto fail;
 	schema->canonical = rg_arena_strndup(arena, canon, canon_len);
-	free(canon);
+	rg_free(canon);
 	if (schema->canonical == NULL)
 		goto oom;
 	schema->canonical_len = canon_len;
@@ -242,4 +266,15 @@ fail:
 		rg_protobuf_model_release(model);
 	rg_arena_destroy(arena);
 	return NULL;
+}
+
+/*
+ * rg_format_protobuf's parse: the schema's arena (and what the model
+ * keeps, near it) in the current place, the work in scratch.
+ */
+rg_schema *
+rg_protobuf_parse(const char *text, size_t len, const rg_reference *refs,
+				  int n_refs, bool normalize, rg_error *err)
+{
+	return rg_parse_in_scratch(parse_into, text, len, refs, n_refs, normalize, err);
 }

@@ -45,7 +45,7 @@ typedef struct render_ctx
 	bool		too_deep;		/* rg_too_deep stopped the walk */
 } render_ctx;
 
-/* a list of strings on malloc, for sorting rendered pieces */
+/* a list of strings on rg_malloc, for sorting rendered pieces */
 typedef struct strvec
 {
 	char	  **items;
@@ -54,6 +54,7 @@ typedef struct strvec
 	bool		oom;
 } strvec;
 
+/* Append s (taken over; freed on failure, oom set). */
 static void
 strvec_push(strvec *v, char *s)
 {
@@ -65,11 +66,11 @@ strvec_push(strvec *v, char *s)
 	if (v->n == v->cap)
 	{
 		size_t		cap = v->cap ? v->cap * 2 : 8;
-		char	  **items = realloc(v->items, cap * sizeof(char *));
+		char	  **items = rg_realloc(v->items, cap * sizeof(char *));
 
 		if (items == NULL)
 		{
-			free(s);
+			rg_free(s);
 			v->oom = true;
 			return;
 		}
@@ -79,23 +80,25 @@ strvec_push(strvec *v, char *s)
 	v->items[v->n++] = s;
 }
 
+/* Free a list and its strings. */
 static void
 strvec_free(strvec *v)
 {
 	size_t		i;
 
 	for (i = 0; i < v->n; i++)
-		free(v->items[i]);
-	free(v->items);
+		rg_free(v->items[i]);
+	rg_free(v->items);
 }
 
+/* qsort order of strings: strcmp. */
 static int
 cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* rg_buf's contents as a malloc'd string (NULL on out of memory) */
+/* rg_buf's contents as a string from rg_malloc (NULL on out of memory) */
 static char *
 buf_take(rg_buf *b)
 {
@@ -106,7 +109,7 @@ buf_take(rg_buf *b)
 		rg_buf_free(b);
 		return NULL;
 	}
-	s = malloc(b->len + 1);
+	s = rg_malloc(b->len + 1);
 	if (s != NULL)
 	{
 		if (b->len)
@@ -117,6 +120,7 @@ buf_take(rg_buf *b)
 	return s;
 }
 
+/* Two spaces per level. */
 static void
 indent(render_ctx *ctx, int depth)
 {
@@ -319,6 +323,7 @@ put_bracket_options(render_ctx *ctx, strvec *v)
 	rg_buf_putc(&ctx->out, ']');
 }
 
+/* The .proto name of a scalar type. */
 static const char *
 scalar_name(Google__Protobuf__FieldDescriptorProto__Type t)
 {
@@ -386,6 +391,7 @@ last_component(const char *name)
 	return dot ? dot + 1 : (name ? name : "");
 }
 
+/* Is a message a map's synthetic entry type? */
 static bool
 is_map_entry(const MsgProto *m)
 {
@@ -409,6 +415,7 @@ find_nested(const MsgProto *parent, const char *type_name)
 	return -1;
 }
 
+/* Is a field a proto2 group? */
 static bool
 is_group(const FieldProto *f)
 {
@@ -614,6 +621,7 @@ typedef struct sort_item
 	size_t		index;
 } sort_item;
 
+/* qsort order of sort items: key1, then key2. */
 static int
 cmp_item(const void *a, const void *b)
 {
@@ -642,10 +650,11 @@ cmp_extension(const void *a, const void *b)
 	return cmp_item(a, b);
 }
 
+/* n zeroed sort items (oom set on failure). */
 static sort_item *
 new_items(render_ctx *ctx, size_t n)
 {
-	sort_item  *items = calloc(n ? n : 1, sizeof(sort_item));
+	sort_item  *items = rg_calloc(n ? n : 1, sizeof(sort_item));
 
 	if (items == NULL)
 		ctx->out.oom = true;
@@ -678,7 +687,7 @@ render_reserved(render_ctx *ctx, long long *starts, long long *ends, size_t n,
 	}
 	if (n_names > 0)
 	{
-		char	  **sorted = malloc(n_names * sizeof(char *));
+		char	  **sorted = rg_malloc(n_names * sizeof(char *));
 
 		if (sorted == NULL)
 		{
@@ -698,7 +707,7 @@ render_reserved(render_ctx *ctx, long long *starts, long long *ends, size_t n,
 					   strlen(sorted[i]));
 		}
 		rg_buf_puts(&ctx->out, ";\n");
-		free(sorted);
+		rg_free(sorted);
 	}
 	return n > 0 || n_names > 0;
 }
@@ -726,11 +735,68 @@ sort_ranges(render_ctx *ctx, long long *starts, long long *ends, size_t n)
 		}
 }
 
+/* a reserved range's bounds, end inclusive, from a message or an enum */
+typedef void (*range_at_fn) (const void *owner, size_t i, long long *start,
+							 long long *end);
+
+/* A message's reserved range i: its end is exclusive in the descriptor. */
+static void
+message_range_at(const void *owner, size_t i, long long *start, long long *end)
+{
+	const MsgProto *m = owner;
+
+	*start = m->reserved_range[i]->start;
+	*end = (long long) m->reserved_range[i]->end - 1;
+}
+
+/* An enum's reserved range i: its end is inclusive already. */
+static void
+enum_range_at(const void *owner, size_t i, long long *start, long long *end)
+{
+	const EnumProto *e = owner;
+
+	*start = e->reserved_range[i]->start;
+	*end = e->reserved_range[i]->end;
+}
+
+/*
+ * The reserved section of a message or an enum (nothing when it reserves
+ * nothing): a newline, then the ranges (sorted when normalizing) and the
+ * names.
+ */
+static void
+render_reserved_section(render_ctx *ctx, const void *owner, size_t n,
+						range_at_fn range_at, char *const *names, size_t n_names,
+						long long maxval, int depth)
+{
+	long long  *starts;
+	long long  *ends;
+	size_t		i;
+
+	if (n == 0 && n_names == 0)
+		return;
+	starts = rg_calloc(n + 1, sizeof(long long));
+	ends = rg_calloc(n + 1, sizeof(long long));
+	if (starts == NULL || ends == NULL)
+	{
+		ctx->out.oom = true;
+		rg_free(starts);
+		rg_free(ends);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		range_at(owner, i, &starts[i], &ends[i]);
+	sort_ranges(ctx, starts, ends, n);
+	rg_buf_putc(&ctx->out, '\n');
+	render_reserved(ctx, starts, ends, n, names, n_names, maxval, depth);
+	rg_free(starts);
+	rg_free(ends);
+}
+
+/* "enum E { ... }": reserved, options, values (by number when normalizing) */
 static void
 render_enum(render_ctx *ctx, const EnumProto *e, int depth)
 {
-	long long  *starts,
-			   *ends;
 	sort_item  *items;
 	size_t		i;
 	bool		any = false;
@@ -738,31 +804,11 @@ render_enum(render_ctx *ctx, const EnumProto *e, int depth)
 	indent(ctx, depth);
 	rg_buf_printf(&ctx->out, "enum %s {", e->name ? e->name : "");
 
-	starts = calloc(e->n_reserved_range + 1, sizeof(long long));
-	ends = calloc(e->n_reserved_range + 1, sizeof(long long));
 	items = new_items(ctx, e->n_value);
-	if (starts == NULL || ends == NULL || items == NULL)
-	{
-		ctx->out.oom = true;
-		free(starts);
-		free(ends);
-		free(items);
+	if (items == NULL)
 		return;
-	}
-	for (i = 0; i < e->n_reserved_range; i++)
-	{
-		starts[i] = e->reserved_range[i]->start;
-		ends[i] = e->reserved_range[i]->end;	/* inclusive for enums */
-	}
-	sort_ranges(ctx, starts, ends, e->n_reserved_range);
-	if (e->n_reserved_range > 0 || e->n_reserved_name > 0)
-	{
-		rg_buf_putc(&ctx->out, '\n');
-		render_reserved(ctx, starts, ends, e->n_reserved_range,
-						e->reserved_name, e->n_reserved_name, INT32_MAX, depth + 1);
-	}
-	free(starts);
-	free(ends);
+	render_reserved_section(ctx, e, e->n_reserved_range, enum_range_at,
+							e->reserved_name, e->n_reserved_name, INT32_MAX, depth + 1);
 
 	if ((e->options && e->options->n_uninterpreted_option > 0) || e->n_value > 0)
 	{
@@ -794,7 +840,7 @@ render_enum(render_ctx *ctx, const EnumProto *e, int depth)
 		rg_buf_puts(&ctx->out, ";\n");
 		strvec_free(&opts);
 	}
-	free(items);
+	rg_free(items);
 	if (e->n_reserved_range > 0 || e->n_reserved_name > 0 || any)
 		indent(ctx, depth);
 	rg_buf_puts(&ctx->out, "}\n");
@@ -857,73 +903,32 @@ render_extends(render_ctx *ctx, const FileProto *rawfile,
 	}
 	indent(ctx, depth);
 	rg_buf_puts(&ctx->out, "}\n");
-	free(items);
+	rg_free(items);
 }
 
-/*
- * The body of a message after its "{": sections (reserved, options,
- * fields, oneofs, extension ranges, nested types, extends), each
- * preceded by a newline, so a blank line separates them; then the
- * closing brace's indent is the caller's.
- */
+/* The message's options, one per line. */
 static void
-render_message_body(render_ctx *ctx, const FileProto *rawfile,
-					const MsgProto *raw, const MsgProto *linked, int depth)
+render_message_options(render_ctx *ctx, const MsgProto *raw, int depth)
 {
-	size_t		i,
-				j;
-	long long  *starts,
-			   *ends;
-	sort_item  *items;
-	bool		section;
-	size_t		n_real_oneofs = 0;
-
-	/* depth is the indent, one level per nested message, group or extend */
-	if (rg_too_deep(depth))
-	{
-		ctx->too_deep = true;
-		ctx->out.oom = true;
-		return;
-	}
-
-	/* reserved */
-	starts = calloc(raw->n_reserved_range + 1, sizeof(long long));
-	ends = calloc(raw->n_reserved_range + 1, sizeof(long long));
-	items = new_items(ctx, raw->n_field + raw->n_oneof_decl + raw->n_extension_range);
-	if (starts == NULL || ends == NULL || items == NULL)
-	{
-		ctx->out.oom = true;
-		free(starts);
-		free(ends);
-		free(items);
-		return;
-	}
-	for (i = 0; i < raw->n_reserved_range; i++)
-	{
-		starts[i] = raw->reserved_range[i]->start;
-		ends[i] = (long long) raw->reserved_range[i]->end - 1;
-	}
-	sort_ranges(ctx, starts, ends, raw->n_reserved_range);
-	if (raw->n_reserved_range > 0 || raw->n_reserved_name > 0)
-	{
-		rg_buf_putc(&ctx->out, '\n');
-		render_reserved(ctx, starts, ends, raw->n_reserved_range,
-						raw->reserved_name, raw->n_reserved_name,
-						PROTO_MAX_FIELD_END - 1, depth);
-	}
-	free(starts);
-	free(ends);
-
-	/* options */
 	if (raw->options && raw->options->n_uninterpreted_option > 0)
 	{
 		rg_buf_putc(&ctx->out, '\n');
 		put_option_lines(ctx, raw->options->uninterpreted_option,
 						 raw->options->n_uninterpreted_option, depth);
 	}
+}
 
-	/* fields outside real oneofs */
-	j = 0;
+/* The fields outside real oneofs, by number when normalizing. */
+static void
+render_plain_fields(render_ctx *ctx, const FileProto *rawfile,
+					const MsgProto *raw, const MsgProto *linked, int depth)
+{
+	sort_item  *items = new_items(ctx, raw->n_field);
+	size_t		i;
+	size_t		j = 0;
+
+	if (items == NULL)
+		return;
 	for (i = 0; i < raw->n_field; i++)
 	{
 		const FieldProto *f = raw->field[i];
@@ -947,8 +952,74 @@ render_message_body(render_ctx *ctx, const FileProto *rawfile,
 					 linked && k < linked->n_field ? linked->field[k] : NULL,
 					 false, depth);
 	}
+	rg_free(items);
+}
 
-	/* oneofs, by first field number when normalizing */
+/* "oneof o { ... }": its options, then its fields (by number when normalizing). */
+static void
+render_oneof(render_ctx *ctx, const FileProto *rawfile, const MsgProto *raw,
+			 const MsgProto *linked, size_t o_index, int depth)
+{
+	const Google__Protobuf__OneofDescriptorProto *o = raw->oneof_decl[o_index];
+	sort_item  *members = new_items(ctx, raw->n_field);
+	bool		section = false;
+	size_t		m = 0;
+	size_t		f;
+
+	if (members == NULL)
+		return;
+	indent(ctx, depth);
+	rg_buf_printf(&ctx->out, "oneof %s {", o->name ? o->name : "");
+	if (o->options && o->options->n_uninterpreted_option > 0)
+	{
+		rg_buf_putc(&ctx->out, '\n');
+		put_option_lines(ctx, o->options->uninterpreted_option,
+						 o->options->n_uninterpreted_option, depth + 1);
+		section = true;
+	}
+	for (f = 0; f < raw->n_field; f++)
+		if (raw->field[f]->has_oneof_index &&
+			raw->field[f]->oneof_index == (int32_t) o_index)
+		{
+			members[m].key1 = raw->field[f]->number;
+			members[m].index = f;
+			m++;
+		}
+	if (ctx->normalize)
+		qsort(members, m, sizeof(sort_item), cmp_item);
+	if (m > 0)
+	{
+		rg_buf_putc(&ctx->out, '\n');
+		section = true;
+	}
+	for (f = 0; f < m; f++)
+	{
+		size_t		k = members[f].index;
+
+		render_field(ctx, rawfile, raw, linked, raw->field[k],
+					 linked && k < linked->n_field ? linked->field[k] : NULL,
+					 true, depth + 1);
+	}
+	if (section)
+		indent(ctx, depth);
+	rg_buf_puts(&ctx->out, "}\n");
+	rg_free(members);
+}
+
+/*
+ * The real oneofs (not proto3 optional's synthetic ones), by first field
+ * number when normalizing.
+ */
+static void
+render_oneofs(render_ctx *ctx, const FileProto *rawfile, const MsgProto *raw,
+			  const MsgProto *linked, int depth)
+{
+	sort_item  *items = new_items(ctx, raw->n_oneof_decl);
+	size_t		n_real = 0;
+	size_t		i;
+
+	if (items == NULL)
+		return;
 	for (i = 0; i < raw->n_oneof_decl; i++)
 	{
 		long long	first = -1;
@@ -966,101 +1037,72 @@ render_message_body(render_ctx *ctx, const FileProto *rawfile,
 			}
 		if (synthetic)
 			continue;
-		items[n_real_oneofs].key1 = first;
-		items[n_real_oneofs].key2 = NULL;
-		items[n_real_oneofs].index = i;
-		n_real_oneofs++;
+		items[n_real].key1 = first;
+		items[n_real].key2 = NULL;
+		items[n_real].index = i;
+		n_real++;
 	}
 	if (ctx->normalize)
-		qsort(items, n_real_oneofs, sizeof(sort_item), cmp_item);
-	if (n_real_oneofs > 0)
+		qsort(items, n_real, sizeof(sort_item), cmp_item);
+	if (n_real > 0)
 		rg_buf_putc(&ctx->out, '\n');
-	for (i = 0; i < n_real_oneofs; i++)
-	{
-		const Google__Protobuf__OneofDescriptorProto *o = raw->oneof_decl[items[i].index];
-		size_t		o_index = items[i].index;
-		sort_item  *members = new_items(ctx, raw->n_field);
-		size_t		m = 0,
-					f;
+	for (i = 0; i < n_real && !ctx->out.oom; i++)
+		render_oneof(ctx, rawfile, raw, linked, items[i].index, depth);
+	rg_free(items);
+}
 
-		if (members == NULL)
-			break;
+/* "extensions 100 to max;" lines, by start when normalizing. */
+static void
+render_extension_ranges(render_ctx *ctx, const MsgProto *raw, int depth)
+{
+	sort_item  *items;
+	size_t		i;
+
+	if (raw->n_extension_range == 0)
+		return;
+	items = new_items(ctx, raw->n_extension_range);
+	if (items == NULL)
+		return;
+	rg_buf_putc(&ctx->out, '\n');
+	for (i = 0; i < raw->n_extension_range; i++)
+	{
+		items[i].key1 = raw->extension_range[i]->start;
+		items[i].key2 = NULL;
+		items[i].index = i;
+	}
+	if (ctx->normalize)
+		qsort(items, raw->n_extension_range, sizeof(sort_item), cmp_item);
+	for (i = 0; i < raw->n_extension_range; i++)
+	{
+		const Google__Protobuf__DescriptorProto__ExtensionRange *r =
+			raw->extension_range[items[i].index];
+		strvec		opts = {0};
+
 		indent(ctx, depth);
-		rg_buf_printf(&ctx->out, "oneof %s {", o->name ? o->name : "");
-		section = false;
-		if (o->options && o->options->n_uninterpreted_option > 0)
-		{
-			rg_buf_putc(&ctx->out, '\n');
-			put_option_lines(ctx, o->options->uninterpreted_option,
-							 o->options->n_uninterpreted_option, depth + 1);
-			section = true;
-		}
-		for (f = 0; f < raw->n_field; f++)
-			if (raw->field[f]->has_oneof_index &&
-				raw->field[f]->oneof_index == (int32_t) o_index)
-			{
-				members[m].key1 = raw->field[f]->number;
-				members[m].index = f;
-				m++;
-			}
-		if (ctx->normalize)
-			qsort(members, m, sizeof(sort_item), cmp_item);
-		if (m > 0)
-		{
-			rg_buf_putc(&ctx->out, '\n');
-			section = true;
-		}
-		for (f = 0; f < m; f++)
-		{
-			size_t		k = members[f].index;
-
-			render_field(ctx, rawfile, raw, linked, raw->field[k],
-						 linked && k < linked->n_field ? linked->field[k] : NULL,
-						 true, depth + 1);
-		}
-		if (section)
-			indent(ctx, depth);
-		rg_buf_puts(&ctx->out, "}\n");
-		free(members);
+		if (r->end - 1 == r->start)
+			rg_buf_printf(&ctx->out, "extensions %d", r->start);
+		else if (r->end >= PROTO_MAX_FIELD_END)
+			rg_buf_printf(&ctx->out, "extensions %d to max", r->start);
+		else
+			rg_buf_printf(&ctx->out, "extensions %d to %d", r->start, r->end - 1);
+		if (r->options)
+			collect_options(ctx, r->options->uninterpreted_option,
+							r->options->n_uninterpreted_option, &opts);
+		put_bracket_options(ctx, &opts);
+		strvec_free(&opts);
+		rg_buf_puts(&ctx->out, ";\n");
 	}
+	rg_free(items);
+}
 
-	/* extension ranges */
-	if (raw->n_extension_range > 0)
-	{
-		rg_buf_putc(&ctx->out, '\n');
-		for (i = 0; i < raw->n_extension_range; i++)
-		{
-			items[i].key1 = raw->extension_range[i]->start;
-			items[i].key2 = NULL;
-			items[i].index = i;
-		}
-		if (ctx->normalize)
-			qsort(items, raw->n_extension_range, sizeof(sort_item), cmp_item);
-		for (i = 0; i < raw->n_extension_range; i++)
-		{
-			const Google__Protobuf__DescriptorProto__ExtensionRange *r =
-				raw->extension_range[items[i].index];
-			strvec		opts = {0};
+/* Nested types: the declared messages in order, then the enums. */
+static void
+render_nested_types(render_ctx *ctx, const FileProto *rawfile, const MsgProto *raw,
+					const MsgProto *linked, int depth)
+{
+	bool		section = false;
+	size_t		i;
 
-			indent(ctx, depth);
-			if (r->end - 1 == r->start)
-				rg_buf_printf(&ctx->out, "extensions %d", r->start);
-			else if (r->end >= PROTO_MAX_FIELD_END)
-				rg_buf_printf(&ctx->out, "extensions %d to max", r->start);
-			else
-				rg_buf_printf(&ctx->out, "extensions %d to %d", r->start, r->end - 1);
-			if (r->options)
-				collect_options(ctx, r->options->uninterpreted_option,
-								r->options->n_uninterpreted_option, &opts);
-			put_bracket_options(ctx, &opts);
-			strvec_free(&opts);
-			rg_buf_puts(&ctx->out, ";\n");
-		}
-	}
-	free(items);
-
-	/* nested types: declared messages in order, then enums */
-	section = false;
 	for (i = 0; i < raw->n_nested_type; i++)
 	{
 		if (!rg_proto_is_declared_message(raw, rawfile, raw->nested_type[i]))
@@ -1079,17 +1121,53 @@ render_message_body(render_ctx *ctx, const FileProto *rawfile,
 		section = true;
 		render_enum(ctx, raw->enum_type[i], depth);
 	}
-
-	/* extends declared inside the message */
-	if (raw->n_extension > 0)
-	{
-		rg_buf_putc(&ctx->out, '\n');
-		render_extends(ctx, rawfile, raw, linked, raw->extension,
-					   linked ? linked->extension : NULL, raw->n_extension,
-					   linked ? linked->n_extension : 0, depth, false);
-	}
 }
 
+/* The extends declared inside the message. */
+static void
+render_message_extends(render_ctx *ctx, const FileProto *rawfile,
+					   const MsgProto *raw, const MsgProto *linked, int depth)
+{
+	if (raw->n_extension == 0)
+		return;
+	rg_buf_putc(&ctx->out, '\n');
+	render_extends(ctx, rawfile, raw, linked, raw->extension,
+				   linked ? linked->extension : NULL, raw->n_extension,
+				   linked ? linked->n_extension : 0, depth, false);
+}
+
+/*
+ * The body of a message after its "{": sections (reserved, options,
+ * fields, oneofs, extension ranges, nested types, extends), each
+ * preceded by a newline, so a blank line separates them; then the
+ * closing brace's indent is the caller's.
+ */
+static void
+render_message_body(render_ctx *ctx, const FileProto *rawfile,
+					const MsgProto *raw, const MsgProto *linked, int depth)
+{
+	/* depth is the indent, one level per nested message, group or extend */
+	if (rg_too_deep(depth))
+	{
+		ctx->too_deep = true;
+		ctx->out.oom = true;
+		return;
+	}
+	rg_check_interrupts();
+	render_reserved_section(ctx, raw, raw->n_reserved_range, message_range_at,
+							raw->reserved_name, raw->n_reserved_name,
+							PROTO_MAX_FIELD_END - 1, depth);
+	render_message_options(ctx, raw, depth);
+	render_plain_fields(ctx, rawfile, raw, linked, depth);
+	render_oneofs(ctx, rawfile, raw, linked, depth);
+	render_extension_ranges(ctx, raw, depth);
+	if (ctx->out.oom)
+		return;
+	render_nested_types(ctx, rawfile, raw, linked, depth);
+	render_message_extends(ctx, rawfile, raw, linked, depth);
+}
+
+/* Does a message declare nothing at all (rendered "{}")? */
 static bool
 message_is_empty(const MsgProto *m)
 {
@@ -1099,6 +1177,7 @@ message_is_empty(const MsgProto *m)
 		m->n_nested_type == 0 && m->n_enum_type == 0 && m->n_extension == 0;
 }
 
+/* "message M { ... }". */
 static void
 render_message(render_ctx *ctx, const FileProto *rawfile, const MsgProto *raw,
 			   const MsgProto *linked, int depth)
@@ -1115,6 +1194,7 @@ render_message(render_ctx *ctx, const FileProto *rawfile, const MsgProto *raw,
 	rg_buf_puts(&ctx->out, "}\n");
 }
 
+/* "service S { rpc ... }", its options and methods. */
 static void
 render_service(render_ctx *ctx, const Google__Protobuf__ServiceDescriptorProto *raw,
 			   const Google__Protobuf__ServiceDescriptorProto *linked)

@@ -16,6 +16,10 @@
  *
  * Every function callable from C catches every exception: libprotobuf
  * turns a fatal check into an exception, and C callers must never see one.
+ * The other way round, no C code this file calls may leave by a longjmp:
+ * what crosses into C is taken with rg_malloc_noerror (libprotoc itself
+ * keeps to new/delete), and the C it calls back (rg_too_deep, proto_scan.c)
+ * never checks interrupts.
  *
  *-------------------------------------------------------------------------
  */
@@ -214,6 +218,7 @@ public:
 	}
 };
 
+/* The value of a base64 digit, or -1. */
 int
 b64value(unsigned char c)
 {
@@ -445,10 +450,11 @@ collect(const pb::FileDescriptor *file, std::set<const pb::FileDescriptor *> *se
 	return true;
 }
 
+/* A copy of s for C (rg_malloc_noerror), NULL on out of memory. */
 unsigned char *
 copy_bytes(const std::string &s, size_t *len)
 {
-	unsigned char *p = (unsigned char *) malloc(s.size() ? s.size() : 1);
+	unsigned char *p = (unsigned char *) rg_malloc_noerror(s.size());
 
 	if (p != nullptr)
 	{
@@ -458,10 +464,13 @@ copy_bytes(const std::string &s, size_t *len)
 	return p;
 }
 
+/* Fill result->error with msg (NULL on out of memory). */
 void
 set_error(rg_protoc_result *result, const std::string &msg)
 {
-	result->error = strdup(msg.c_str());
+	result->error = (char *) rg_malloc_noerror(msg.size() + 1);
+	if (result->error != nullptr)
+		memcpy(result->error, msg.c_str(), msg.size() + 1);
 }
 
 /* For catch blocks: no std::string, nothing that can throw again */
@@ -470,7 +479,7 @@ set_error_nothrow(rg_protoc_result *result, const char *what) noexcept
 {
 	size_t		n = strlen(what) + 32;
 
-	result->error = (char *) malloc(n);
+	result->error = (char *) rg_malloc_noerror(n);
 	if (result->error != nullptr)
 		snprintf(result->error, n, "protobuf error: %s", what);
 }
@@ -665,19 +674,20 @@ rg_protoc_build(const char *text, size_t len, const rg_protoc_file *refs,
 		set_error_nothrow(result, "unknown exception");
 		return false;
 	}
-	free(result->set);
-	free(result->raw);
+	rg_free(result->set);
+	rg_free(result->raw);
 	result->set = result->raw = nullptr;
 	return false;
 }
 
+/* Free what a result holds and clear it (a NULL result is allowed). */
 extern "C" void
 rg_protoc_result_free(rg_protoc_result *result)
 {
 	if (result == nullptr)
 		return;
-	free(result->set);
-	free(result->raw);
-	free(result->error);
+	rg_free(result->set);
+	rg_free(result->raw);
+	rg_free(result->error);
 	memset(result, 0, sizeof(*result));
 }

@@ -4,9 +4,9 @@
  *	  The one C++ file of the core, seen from C: .proto text in, linked
  *	  descriptors out, through libprotoc (the reference parser).
  *
- * Nothing here throws, longjmps or prints: a failure is a malloc'd message
- * with line and column where the parser gives them.  The caller frees
- * what a result holds with rg_protoc_result_free.
+ * Nothing here throws, longjmps or prints: a failure is a message (from
+ * rg_malloc_noerror) with line and column where the parser gives them.
+ * The caller frees what a result holds with rg_protoc_result_free.
  *
  *-------------------------------------------------------------------------
  */
