@@ -47,7 +47,11 @@ handler(void *cls, struct MHD_Connection *conn, const char *url,
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	(void) cls; (void) url; (void) method; (void) version; (void) upload_data;
+	(void) cls;
+	(void) url;
+	(void) method;
+	(void) version;
+	(void) upload_data;
 	if (*con_cls == NULL)
 	{
 		*con_cls = &marker;		/* first call: headers only, answer later */

@@ -1167,7 +1167,7 @@ parse_object(parse_ctx *ctx, json_t *node)
 		const char *space = opt_text(ctx, node, "namespace");
 		json_t	   *name_node = json_object_get(node, "name");
 		rg_avro_type t = strcmp(type, "fixed") == 0 ? RG_AVRO_FIXED :
-			is_enum ? RG_AVRO_ENUM : RG_AVRO_RECORD;
+		is_enum ? RG_AVRO_ENUM : RG_AVRO_RECORD;
 
 		if (space == NULL)
 			space = ctx->space;
@@ -1552,9 +1552,10 @@ parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *re
 		if (doc == NULL)
 			goto fail;
 		ctx.space = NULL;
+
 		/*
-		 * The model copies its strings and holds references to just the
-		 * JSON values it keeps (defaults, properties): the document goes.
+		 * The model copies its strings and holds references to just the JSON
+		 * values it keeps (defaults, properties): the document goes.
 		 */
 		parse_node(&ctx, doc);
 		json_decref(doc);

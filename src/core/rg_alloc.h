@@ -44,8 +44,8 @@ typedef struct rg_allocator
 {
 	/*
 	 * size bytes (0 allowed) in the current place, or where near (a live
-	 * block from alloc) lives; NULL or no return on out of memory, NULL
-	 * only when noerror.
+	 * block from alloc) lives; NULL or no return on out of memory, NULL only
+	 * when noerror.
 	 */
 	void	   *(*alloc) (const void *near, size_t size, bool noerror);
 	/* resize ptr (NULL: alloc in the current place) where it lives */
@@ -66,14 +66,18 @@ extern void rg_set_allocator(const rg_allocator *allocator);
 
 /* size bytes in the current place (near the keeper, see rg_keep_begin) */
 extern void *rg_malloc(size_t size);
+
 /* the same, but NULL on out of memory, never a longjmp */
 extern void *rg_malloc_noerror(size_t size);
+
 /* size bytes that live as long as owner, a live block from the handlers */
 extern void *rg_malloc_near(const void *owner, size_t size);
+
 /* n zeroed elements of size bytes; NULL on overflow or out of memory */
 extern void *rg_calloc(size_t n, size_t size);
 extern void *rg_realloc(void *ptr, size_t size);
 extern void rg_free(void *ptr);
+
 /* A copy of a NUL-terminated string; NULL on out of memory. */
 extern char *rg_strdup(const char *s);
 

@@ -21,10 +21,13 @@ typedef struct rg_arena rg_arena;
 
 /* Create an empty arena; NULL when out of memory. */
 extern rg_arena *rg_arena_create(void);
+
 /* Free every block the arena handed out, then the arena itself. */
 extern void rg_arena_destroy(rg_arena *arena);
+
 /* Aligned, zeroed memory that lives as long as the arena; NULL on OOM. */
 extern void *rg_arena_alloc(rg_arena *arena, size_t size);
+
 /* Copy a NUL-terminated string (or n bytes plus a NUL) into the arena. */
 extern char *rg_arena_strdup(rg_arena *arena, const char *s);
 extern char *rg_arena_strndup(rg_arena *arena, const char *s, size_t n);

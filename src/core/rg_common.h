@@ -75,6 +75,7 @@ typedef struct rg_strlist
 } rg_strlist;
 
 extern void rg_strlist_init(rg_strlist *list, rg_arena *arena);
+
 /* Append a copy of s; false on out-of-memory. */
 extern bool rg_strlist_push(rg_strlist *list, const char *s);
 extern bool rg_strlist_pushf(rg_strlist *list, const char *fmt,...)
@@ -101,6 +102,7 @@ extern void rg_buf_puts(rg_buf *buf, const char *s);
 extern void rg_buf_putc(rg_buf *buf, char c);
 extern void rg_buf_printf(rg_buf *buf, const char *fmt,...)
 			__attribute__((format(printf, 2, 3)));
+
 /* Mark buf as abandoned by a writer that went too deep. */
 extern void rg_buf_set_too_deep(rg_buf *buf);
 

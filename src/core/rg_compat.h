@@ -28,10 +28,13 @@ typedef enum rg_compat_level
 
 /* "backward_transitive" etc., case-insensitive; false if unknown */
 extern bool rg_compat_level_parse(const char *s, rg_compat_level *out);
+
 /* upper-case Confluent name */
 extern const char *rg_compat_level_name(rg_compat_level level);
+
 /* does the level look at every earlier version, or only the latest? */
 extern bool rg_compat_is_transitive(rg_compat_level level);
+
 /* the level at index i of the name table, for listing them all; false past the end */
 extern bool rg_compat_level_at(int i, rg_compat_level *out);
 
@@ -47,10 +50,13 @@ typedef enum rg_mode
 
 /* "readwrite" etc., case-insensitive; false if unknown */
 extern bool rg_mode_parse(const char *s, rg_mode *out);
+
 /* upper-case Confluent name */
 extern const char *rg_mode_name(rg_mode mode);
+
 /* READONLY and READONLY_OVERRIDE refuse writes */
 extern bool rg_mode_is_read_only(rg_mode mode);
+
 /* IMPORT and FORWARD take versions with the ids and numbers they are given */
 extern bool rg_mode_is_import(rg_mode mode);
 

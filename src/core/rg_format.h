@@ -51,8 +51,8 @@ typedef struct rg_format
 
 	/*
 	 * Parse text (not necessarily NUL-terminated) with its references.
-	 * normalize applies Confluent's normalize=true.  NULL with err set on
-	 * an invalid schema (RG_ERR_INVALID_SCHEMA, message in the parser's own
+	 * normalize applies Confluent's normalize=true.  NULL with err set on an
+	 * invalid schema (RG_ERR_INVALID_SCHEMA, message in the parser's own
 	 * words with a position where there is one).
 	 */
 	rg_schema  *(*parse) (const char *text, size_t len,
@@ -63,9 +63,9 @@ typedef struct rg_format
 	 * Can a reader with schema `reader` read data written with `writer`?
 	 * Appends one message per incompatibility to out (allocated in
 	 * out->arena) and returns true when there are none.  Each message is a
-	 * template in Confluent's form with up to two "%s": the first stands
-	 * for the reader's role ("new"/"old"), the second for the writer's.
-	 * On an internal failure (e.g. Avro's ambiguous alias) the message is
+	 * template in Confluent's form with up to two "%s": the first stands for
+	 * the reader's role ("new"/"old"), the second for the writer's. On an
+	 * internal failure (e.g. Avro's ambiguous alias) the message is
 	 * Confluent's "Unexpected exception ..." text, still in out.
 	 */
 	bool		(*can_read) (const rg_schema *reader, const rg_schema *writer,

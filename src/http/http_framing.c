@@ -141,4 +141,3 @@ http_framing_error(struct MHD_Connection *conn, const char *url, const char *ver
 	}
 	return NULL;
 }
-

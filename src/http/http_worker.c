@@ -248,7 +248,11 @@ registry_http_worker_main(Datum main_arg)
 		(void) WaitEventSetWait(wait_set, next_wakeup_ms(now), events,
 								lengthof(events), PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
-		/* between requests there is nothing to cancel: a cancel must not end the worker */
+
+		/*
+		 * between requests there is nothing to cancel: a cancel must not end
+		 * the worker
+		 */
 		QueryCancelPending = false;
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)

@@ -18,7 +18,7 @@ PG_FUNCTION_INFO_V1(registry_avro_fingerprint);
 
 /* The Parsing Canonical Form of an Avro schema text (rg_free()d by the caller); 42201 when invalid. */
 static char *
-canonical_form_or_error(text *t)
+canonical_form_or_error(text * t)
 {
 	rg_error	err;
 	char	   *s = text_to_cstring(t);

@@ -70,6 +70,7 @@ static CatalogPlan plan_lock_subject = {
 	"SELECT 1 FROM registry.subjects WHERE context = $1 AND subject = $2 FOR UPDATE",
 	2, {TEXTOID, TEXTOID}
 };
+
 /*
  * Read after the lock, in a statement of its own: its snapshot is then
  * taken after the previous holder of the lock committed (a subquery of the
@@ -87,6 +88,7 @@ static CatalogPlan plan_advance_id = {
 	"SELECT registry.advance_schema_id($1, $2, $3)",
 	3, {TEXTOID, TEXTOID, INT4OID}
 };
+
 /* the schema first, by its unique fingerprint: a plan that cannot scan a subject */
 static CatalogPlan plan_version_by_fp = {
 	"SELECT v.version, v.schema_id, v.deleted, $3 FROM registry.subject_versions v "
@@ -95,6 +97,7 @@ static CatalogPlan plan_version_by_fp = {
 	"ORDER BY v.deleted, v.version DESC LIMIT 1",
 	4, {TEXTOID, TEXTOID, BYTEAOID, BOOLOID}
 };
+
 /*
  * The schema with this identity in the context, and the subject's version
  * of it if the subject has one: no row when the context has no such schema.
@@ -143,6 +146,7 @@ static CatalogPlan plan_has_versions = {
 	"SELECT 1 FROM registry.subject_versions WHERE context = $1 AND subject = $2 AND ($3 OR NOT deleted) LIMIT 1",
 	3, {TEXTOID, TEXTOID, BOOLOID}
 };
+
 /*
  * The settings in force for a subject: the most specific scope that sets
  * each one wins (subject, then its context, then global), else the
@@ -164,6 +168,7 @@ static CatalogPlan plan_effective = {
 	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), false)",
 	2, {TEXTOID, TEXTOID}
 };
+
 /* any live version in a mode's scope: global (".", ""), a context ("") or a subject */
 static CatalogPlan plan_scope_has_live_versions = {
 	"SELECT 1 FROM registry.subject_versions sv WHERE NOT sv.deleted"
@@ -452,7 +457,7 @@ catalog_find_version_by_fingerprint(const char *context, const char *subject,
 									CatalogVersion *out)
 {
 	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
-		PointerGetDatum(fingerprint_datum(fingerprint)), BoolGetDatum(include_deleted)};
+	PointerGetDatum(fingerprint_datum(fingerprint)), BoolGetDatum(include_deleted)};
 
 	return version_call(&plan_version_by_fp, v, out);
 }
@@ -611,7 +616,7 @@ catalog_get_version(const char *context, const char *subject, int32 version,
 					bool include_deleted, CatalogVersion *out)
 {
 	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
-		Int32GetDatum(version), BoolGetDatum(include_deleted)};
+	Int32GetDatum(version), BoolGetDatum(include_deleted)};
 
 	return version_call(&plan_get_version, v, out);
 }

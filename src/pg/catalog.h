@@ -59,8 +59,8 @@ extern bool catalog_find_version_by_fingerprint(const char *context, const char 
 												const uint8 *fingerprint, bool include_deleted,
 												CatalogVersion *out);
 extern int32 catalog_find_schema_in_subject(const char *context, const char *subject,
-											 const uint8 *fingerprint, bool include_deleted,
-											 CatalogVersion *version);
+											const uint8 *fingerprint, bool include_deleted,
+											CatalogVersion *version);
 extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out);
 extern bool catalog_insert_schema(const CatalogSchema *schema);
 extern void catalog_insert_version(const char *context, const char *subject,

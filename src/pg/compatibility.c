@@ -150,10 +150,10 @@ registry_take_checked(const char *context, const char *subject, int32 schema_id,
 					  int32 version)
 {
 	bool		match = checked.active &&
-		checked.lxid == MyProc->lxid &&
-		strcmp(checked.context, context) == 0 &&
-		strcmp(checked.subject, subject) == 0 &&
-		checked.schema_id == schema_id && checked.version == version;
+	checked.lxid == MyProc->lxid &&
+	strcmp(checked.context, context) == 0 &&
+	strcmp(checked.subject, subject) == 0 &&
+	checked.schema_id == schema_id && checked.version == version;
 
 	checked.active = false;
 	return match;

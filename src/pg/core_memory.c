@@ -26,7 +26,7 @@ static void *
 core_alloc(const void *near, size_t size, bool noerror)
 {
 	MemoryContext cxt = near != NULL ? GetMemoryChunkContext((void *) near)
-		: CurrentMemoryContext;
+	: CurrentMemoryContext;
 
 	return MemoryContextAllocExtended(cxt, size,
 									  MCXT_ALLOC_HUGE | (noerror ? MCXT_ALLOC_NO_OOM : 0));
@@ -90,4 +90,3 @@ registry_core_init(void)
 	rg_set_allocator(&handlers);
 	rg_interrupt_hook = core_check_interrupts;
 }
-

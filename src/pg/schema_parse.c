@@ -228,9 +228,9 @@ parse_with_refs(const char *context, const rg_format *format, const char *text,
 	resolve_refs(context, refs, nrefs, &resolved, 0);
 
 	/*
-	 * The first block holds the context, the arena's first 1 KB block and
-	 * the few small things a schema keeps beside it; the arena's bigger
-	 * blocks get blocks of their own.
+	 * The first block holds the context, the arena's first 1 KB block and the
+	 * few small things a schema keeps beside it; the arena's bigger blocks
+	 * get blocks of their own.
 	 */
 	*memory = AllocSetContextCreate(CurrentMemoryContext, "registry parsed schema",
 									PARSED_SCHEMA_FIRST_BLOCK, ALLOCSET_SMALL_INITSIZE,

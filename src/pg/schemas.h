@@ -50,7 +50,7 @@ extern SubmittedSchema *registry_parse_submitted(const char *context,
 
 /* Parse a stored row with its references; NULL with *err set if it does not parse. */
 extern rg_schema *registry_parse_stored(const char *context, const CatalogSchema *row,
-									  rg_error *err, MemoryContext *memory);
+										rg_error *err, MemoryContext *memory);
 
 /*
  * Remember what the SQL API is about to insert into registry.schemas, so

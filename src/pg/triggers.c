@@ -44,6 +44,7 @@ registry_check_next_version(const char *subject, int32 version, int32 max_versio
 						version, max_version, subject),
 				 errdetail("%s", confluent_text(CW_VERSION_NOT_NEXT))));
 }
+
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
 
 /*
@@ -117,7 +118,8 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	if (!has_id)
 		id = catalog_next_schema_id(context);
 	else
-		catalog_advance_schema_id(context, "", id);	/* the context must be importing */
+		catalog_advance_schema_id(context, "", id); /* the context must be
+													 * importing */
 
 	attnos[0] = trigger_row_column(desc, "id");
 	values[0] = Int32GetDatum(id);

@@ -43,10 +43,12 @@ static block live = {&live, &live, 0, 0, 0, {0}};
 static long n_live;
 static long n_allocs;
 static long bad_frees;
+
 /* >= 0: the allocation after this many more leaves by a longjmp */
 static long fail_after = -1;
 static long noerror_calls;
 static jmp_buf escape;
+
 /* scratch brackets seen, and whether they nest properly */
 static int	scratch_depth;
 static long scratch_begins;

@@ -428,7 +428,10 @@ test_recursive(void)
 static void
 test_memo_reuse(void)
 {
-	/* the second use of the same named pair returns the first result, locations included */
+	/*
+	 * the second use of the same named pair returns the first result,
+	 * locations included
+	 */
 	INCOMPATIBLE("{\"type\":\"record\",\"name\":\"R\",\"fields\":["
 				 "{\"name\":\"a\",\"type\":{\"type\":\"record\",\"name\":\"I\",\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}},"
 				 "{\"name\":\"b\",\"type\":\"I\"}]}",
@@ -444,22 +447,22 @@ test_multiple(void)
 {
 	/* many problems at once, in depth-first order */
 	static const char *reader =
-		"{\"type\":\"record\",\"name\":\"R\",\"fields\":["
-		"{\"name\":\"a\",\"type\":\"int\"},"
-		"{\"name\":\"b\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":4}},"
-		"{\"name\":\"c\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"X\"]}},"
-		"{\"name\":\"d\",\"type\":{\"type\":\"array\",\"items\":[\"null\",\"int\"]}},"
-		"{\"name\":\"e\",\"type\":\"string\"},"
-		"{\"name\":\"f\",\"type\":{\"type\":\"record\",\"name\":\"S\",\"fields\":[{\"name\":\"g\",\"type\":\"float\"}]}}"
-		"]}";
+	"{\"type\":\"record\",\"name\":\"R\",\"fields\":["
+	"{\"name\":\"a\",\"type\":\"int\"},"
+	"{\"name\":\"b\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":4}},"
+	"{\"name\":\"c\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"X\"]}},"
+	"{\"name\":\"d\",\"type\":{\"type\":\"array\",\"items\":[\"null\",\"int\"]}},"
+	"{\"name\":\"e\",\"type\":\"string\"},"
+	"{\"name\":\"f\",\"type\":{\"type\":\"record\",\"name\":\"S\",\"fields\":[{\"name\":\"g\",\"type\":\"float\"}]}}"
+	"]}";
 	static const char *writer =
-		"{\"type\":\"record\",\"name\":\"Q\",\"fields\":["
-		"{\"name\":\"a\",\"type\":\"long\"},"
-		"{\"name\":\"b\",\"type\":{\"type\":\"fixed\",\"name\":\"G\",\"size\":8}},"
-		"{\"name\":\"c\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"Y\",\"X\",\"W\"]}},"
-		"{\"name\":\"d\",\"type\":{\"type\":\"array\",\"items\":[\"null\",\"string\"]}},"
-		"{\"name\":\"f\",\"type\":{\"type\":\"record\",\"name\":\"S\",\"fields\":[{\"name\":\"g\",\"type\":\"double\"}]}}"
-		"]}";
+	"{\"type\":\"record\",\"name\":\"Q\",\"fields\":["
+	"{\"name\":\"a\",\"type\":\"long\"},"
+	"{\"name\":\"b\",\"type\":{\"type\":\"fixed\",\"name\":\"G\",\"size\":8}},"
+	"{\"name\":\"c\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"Y\",\"X\",\"W\"]}},"
+	"{\"name\":\"d\",\"type\":{\"type\":\"array\",\"items\":[\"null\",\"string\"]}},"
+	"{\"name\":\"f\",\"type\":{\"type\":\"record\",\"name\":\"S\",\"fields\":[{\"name\":\"g\",\"type\":\"double\"}]}}"
+	"]}";
 
 	INCOMPATIBLE(reader, writer,
 				 NM("/name", "Q")
@@ -547,7 +550,10 @@ test_corners(void)
 	COMPATIBLE("{\"type\":\"error\",\"name\":\"X\",\"fields\":[]}",
 			   "{\"type\":\"record\",\"name\":\"X\",\"fields\":[]}", "an error is a record");
 
-	/* the writer record in the exception text is the nested one, as Schema.toString() prints it */
+	/*
+	 * the writer record in the exception text is the nested one, as
+	 * Schema.toString() prints it
+	 */
 	ok = can_read("{\"type\":\"record\",\"name\":\"O\",\"namespace\":\"n\",\"fields\":[{\"name\":\"i\",\"type\":"
 				  "{\"type\":\"record\",\"name\":\"I\",\"fields\":[{\"name\":\"a\",\"aliases\":[\"b\"],\"type\":\"int\"}]}}]}",
 				  "{\"type\":\"record\",\"name\":\"O\",\"namespace\":\"n\",\"fields\":[{\"name\":\"i\",\"type\":"

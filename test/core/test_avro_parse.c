@@ -129,7 +129,11 @@ test_primitives_and_variants(void)
 				 "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\",\"doc\":\"fd\",\"default\":5,\"order\":\"descending\",\"aliases\":[\"b\",\"c\"],\"p\":[1]},"
 				 "{\"name\":\"b\",\"type\":\"int\",\"order\":\"ignore\"},{\"name\":\"c\",\"type\":\"int\"}]}",
 				 "field key order, order and alias dedupe");
-	/* Jackson (as Avro configures it) allows comments; text after the value is ignored */
+
+	/*
+	 * Jackson (as Avro configures it) allows comments; text after the value
+	 * is ignored
+	 */
 	CHECK_STORED("/* c */ {\"type\" : // line\n \"int\"}", "\"int\"", "comments");
 	CHECK_STORED("\"long\" trailing", "\"long\"", "text after the first JSON value");
 }
@@ -189,11 +193,11 @@ static void
 test_model(void)
 {
 	const char *text =
-		"{\"type\":\"record\",\"name\":\"R\",\"namespace\":\"n\",\"aliases\":[\"Old\"],\"fields\":["
-		"{\"name\":\"a\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"X\",\"Y\"],\"default\":\"Y\"},\"aliases\":[\"aa\"]},"
-		"{\"name\":\"b\",\"type\":[\"null\",\"E\",\"R\"],\"default\":null},"
-		"{\"name\":\"c\",\"type\":{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":9,\"scale\":2,\"z\":null}},"
-		"{\"name\":\"d\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":3},\"q\":\"v\",\"order\":\"ignore\"}]}";
+	"{\"type\":\"record\",\"name\":\"R\",\"namespace\":\"n\",\"aliases\":[\"Old\"],\"fields\":["
+	"{\"name\":\"a\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"X\",\"Y\"],\"default\":\"Y\"},\"aliases\":[\"aa\"]},"
+	"{\"name\":\"b\",\"type\":[\"null\",\"E\",\"R\"],\"default\":null},"
+	"{\"name\":\"c\",\"type\":{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":9,\"scale\":2,\"z\":null}},"
+	"{\"name\":\"d\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":3},\"q\":\"v\",\"order\":\"ignore\"}]}";
 	rg_error	err;
 	rg_schema  *s = rg_avro_parse(text, strlen(text), NULL, 0, false, &err);
 	rg_avro_parsed *p;
@@ -314,7 +318,11 @@ test_defaults(void)
 				 "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\",\"default\":-2147483648},"
 				 "{\"name\":\"b\",\"type\":\"int\",\"default\":2147483647}]}",
 				 "int default range ends");
-	/* a record may default to itself through a union whose first branch is null */
+
+	/*
+	 * a record may default to itself through a union whose first branch is
+	 * null
+	 */
 	CHECK_STORED("{\"type\":\"record\",\"name\":\"Node\",\"fields\":[{\"name\":\"next\",\"type\":[\"null\",\"Node\"],\"default\":null}]}",
 				 "{\"type\":\"record\",\"name\":\"Node\",\"fields\":[{\"name\":\"next\",\"type\":[\"null\",\"Node\"],\"default\":null}]}",
 				 "recursive record with null default");
@@ -459,7 +467,7 @@ static void
 test_references(void)
 {
 	const char *addr = "{\"type\":\"record\",\"name\":\"Addr\",\"namespace\":\"com.x\",\"fields\":["
-		"{\"name\":\"c\",\"type\":{\"type\":\"enum\",\"name\":\"Country\",\"symbols\":[\"US\"]}}]}";
+	"{\"name\":\"c\",\"type\":{\"type\":\"enum\",\"name\":\"Country\",\"symbols\":[\"US\"]}}]}";
 	const char *money = "{\"type\":\"fixed\",\"name\":\"Money\",\"size\":8}";
 	rg_reference refs[2];
 	rg_error	err;

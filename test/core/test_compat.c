@@ -413,7 +413,7 @@ test_schema_info(void)
 		uni[10240] = '\0';
 		v1 = mock_schema("v1", uni);
 		ok = run(RG_COMPAT_BACKWARD, &n, prev, 1, &cnt);
-	RG_CHECK(!ok && strstr(joined, "<truncated>") == NULL,
+		RG_CHECK(!ok && strstr(joined, "<truncated>") == NULL,
 				 "5120 UTF-8 two-byte chars count as 5120, not truncated");
 
 		/* 10239 ASCII then one 4-byte character (2 Java chars): over */
@@ -422,7 +422,7 @@ test_schema_info(void)
 		uni[10243] = '\0';
 		v1 = mock_schema("v1", uni);
 		ok = run(RG_COMPAT_BACKWARD, &n, prev, 1, &cnt);
-	RG_CHECK(!ok, "surrogate pair at the limit");
+		RG_CHECK(!ok, "surrogate pair at the limit");
 		uni[10239] = '\0';
 		snprintf(want, sizeof(want), "m | {oldSchemaVersion: 1} | {oldSchema: <truncated> '%s...'} | {validateFields: 'false', compatibility: 'BACKWARD'}", uni);
 		RG_CHECK_STR(joined, want, "a character straddling the limit is cut whole");

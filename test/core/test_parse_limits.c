@@ -26,15 +26,15 @@ typedef struct text
 	char	   *s;
 	size_t		len;
 	size_t		cap;
-} text;
+}			text;
 
 /* Append printf-style to t. */
 static void
-tprintf(text *t, const char *fmt,...)
-	__attribute__((format(printf, 2, 3)));
+			tprintf(text * t, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
 
 static void
-tprintf(text *t, const char *fmt,...)
+tprintf(text * t, const char *fmt,...)
 {
 	va_list		ap;
 	int			n;
@@ -55,7 +55,7 @@ tprintf(text *t, const char *fmt,...)
 
 /* Append s n times. */
 static void
-trepeat(text *t, const char *s, int n)
+trepeat(text * t, const char *s, int n)
 {
 	int			i;
 
@@ -75,7 +75,7 @@ now(void)
 
 /* Parse with format f; the schema, or NULL with *err set.  *secs timed. */
 static rg_schema *
-parse_timed(const rg_format *f, const text *t, const rg_reference *refs,
+parse_timed(const rg_format *f, const text * t, const rg_reference *refs,
 			int n_refs, rg_error *err, double *secs)
 {
 	double		t0 = now();
@@ -87,7 +87,7 @@ parse_timed(const rg_format *f, const text *t, const rg_reference *refs,
 
 /* Is text refused as an invalid schema with a message containing want? */
 static void
-check_refused(const rg_format *f, const text *t, const rg_reference *refs,
+check_refused(const rg_format *f, const text * t, const rg_reference *refs,
 			  int n_refs, const char *want, const char *name)
 {
 	rg_error	err;
@@ -105,7 +105,7 @@ check_refused(const rg_format *f, const text *t, const rg_reference *refs,
 
 /* Does text parse? */
 static void
-check_accepted(const rg_format *f, const text *t, const char *name)
+check_accepted(const rg_format *f, const text * t, const char *name)
 {
 	rg_error	err;
 	double		secs;
@@ -202,7 +202,7 @@ test_proto_scan(void)
 
 /* message M0 { message M1 { ... } } : depth messages */
 static void
-nested_messages(text *t, int depth)
+nested_messages(text * t, int depth)
 {
 	int			i;
 
@@ -311,7 +311,7 @@ test_protobuf_deep(void)
 
 /* messages nested messages deep, holding an option value value_depth deep */
 static void
-deep_but_legal(text *t, int messages, int value_depth)
+deep_but_legal(text * t, int messages, int value_depth)
 {
 	int			i;
 
@@ -334,7 +334,10 @@ test_protobuf_legal(void)
 {
 	text		t = {0};
 
-	/* 31 nested messages (libprotoc's own limit) and an option value: 100 in all */
+	/*
+	 * 31 nested messages (libprotoc's own limit) and an option value: 100 in
+	 * all
+	 */
 	deep_but_legal(&t, 31, RG_PROTO_MAX_NESTING - 31);
 	check_accepted(&rg_format_protobuf, &t,
 				   "PROTOBUF 31 nested messages and an option value 69 deep (100 levels)");
@@ -363,9 +366,9 @@ static char *
 descriptor_with_option_depth(int depth)
 {
 	const char *src = "syntax = \"proto2\"; import \"google/protobuf/descriptor.proto\";\n"
-		"message Rec { optional Rec a = 1; }\n"
-		"extend google.protobuf.MessageOptions { optional Rec rec = 50000; }\n"
-		"message M { option (rec) = { a { } }; }\n";
+	"message Rec { optional Rec a = 1; }\n"
+	"extend google.protobuf.MessageOptions { optional Rec rec = 50000; }\n"
+	"message M { option (rec) = { a { } }; }\n";
 	rg_error	err;
 	rg_schema  *s = rg_protobuf_parse(src, strlen(src), NULL, 0, false, &err);
 	proto_model *m;
@@ -520,7 +523,7 @@ test_avro_deep(void)
 
 /* [R0, R1 {f: R0}, R2 {f: R1}, ...]: deep as a type graph, flat as JSON */
 static void
-record_chain(text *t, int n, bool defaults)
+record_chain(text * t, int n, bool defaults)
 {
 	int			i;
 
@@ -688,17 +691,17 @@ static void
 test_hook(void)
 {
 	const char *avro = "{\"type\":\"record\",\"name\":\"R\",\"namespace\":\"n\",\"fields\":["
-		"{\"name\":\"a\",\"type\":{\"type\":\"array\",\"items\":{\"type\":\"map\",\"values\":\"long\"}},"
-		"\"default\":[{\"k\":1}]},"
-		"{\"name\":\"b\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"S\",\"fields\":["
-		"{\"name\":\"x\",\"type\":\"double\",\"default\":1}]}],\"default\":null,\"p\":{\"q\":[1,[2]]}},"
-		"{\"name\":\"c\",\"type\":\"S\",\"default\":{\"x\":2}}]}";
+	"{\"name\":\"a\",\"type\":{\"type\":\"array\",\"items\":{\"type\":\"map\",\"values\":\"long\"}},"
+	"\"default\":[{\"k\":1}]},"
+	"{\"name\":\"b\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"S\",\"fields\":["
+	"{\"name\":\"x\",\"type\":\"double\",\"default\":1}]}],\"default\":null,\"p\":{\"q\":[1,[2]]}},"
+	"{\"name\":\"c\",\"type\":\"S\",\"default\":{\"x\":2}}]}";
 	const char *proto = "syntax = \"proto2\"; package p;\n"
-		"import \"google/protobuf/timestamp.proto\";\n"
-		"message A { optional group G = 1 { optional int32 x = 2; message In { optional int32 y = 1; } }\n"
-		"  message B { message C { map<string, C> m = 1; } optional C c = 1; }\n"
-		"  extend A { optional int32 e = 100; } extensions 100 to 200;\n"
-		"  optional google.protobuf.Timestamp t = 3; }\n";
+	"import \"google/protobuf/timestamp.proto\";\n"
+	"message A { optional group G = 1 { optional int32 x = 2; message In { optional int32 y = 1; } }\n"
+	"  message B { message C { map<string, C> m = 1; } optional C c = 1; }\n"
+	"  extend A { optional int32 e = 100; } extensions 100 to 200;\n"
+	"  optional google.protobuf.Timestamp t = 3; }\n";
 	int			bad;
 	int			stops;
 

@@ -162,6 +162,7 @@ level_check(rg_compat_level level, const char *new_text, const char *old_text)
 		rg_schema_free(n);
 		return false;
 	}
+
 	/*
 	 * Until rg_format.c lists PROTOBUF, a parsed schema may point at a
 	 * parse-only table: plug the check in for the driver.
@@ -170,7 +171,10 @@ level_check(rg_compat_level level, const char *new_text, const char *old_text)
 	{
 		static rg_format with_check;
 
-		with_check = n->format ? *n->format : (rg_format) {.name = "PROTOBUF"};
+		with_check = n->format ? *n->format : (rg_format)
+		{
+			.name = "PROTOBUF"
+		};
 		with_check.can_read = rg_protobuf_can_read;
 		n->format = &with_check;
 		o->format = &with_check;
@@ -236,8 +240,8 @@ static void
 test_identical(void)
 {
 	const char *s = P3 "package p;\nmessage M { int32 a = 1; string b = 2; repeated M c = 3; map<string, M> d = 4;\n"
-		"  oneof o { int64 e = 5; bytes f = 6; } optional double g = 7; enum E { X = 0; Y = 1; } E h = 8; }\n"
-		"enum Top { A = 0; }\n";
+	"  oneof o { int64 e = 5; bytes f = 6; } optional double g = 7; enum E { X = 0; Y = 1; } E h = 8; }\n"
+	"enum Top { A = 0; }\n";
 
 	DIFFS(s, s, "", "identical schemas have no difference");
 	COMPATIBLE(s, s, "identical schemas are compatible");
@@ -296,7 +300,7 @@ static void
 test_hashset_order(void)
 {
 	const char *orig = P3 "message Zebra { int32 x = 1; }\nmessage Mango { int32 x = 1; }\n"
-		"message Delta { int32 x = 1; }\nmessage Apple { int32 x = 1; }\n";
+	"message Delta { int32 x = 1; }\nmessage Apple { int32 x = 1; }\n";
 	const char *upd = P3 "message Echo { int32 x = 1; }\n";
 
 	/* buckets (of 16): Apple 2, Zebra 5, Delta 5, Echo 5, Mango 8 */
@@ -626,9 +630,9 @@ test_nested(void)
 	const char *v2 = P3 "message Outer {\n  message Inner { string x = 1; message Deep { sint32 y = 1; } }\n  Inner i = 1;\n}\n";
 	const char *no_inner = P3 "message Outer {\n  int32 i = 1;\n}\n";
 	const char *added = P3 "message Outer {\n  message Inner { int32 x = 1; message Deep { int32 y = 1; } }\n"
-		"  message Other { int32 z = 1; }\n  Inner i = 1;\n}\n";
+	"  message Other { int32 z = 1; }\n  Inner i = 1;\n}\n";
 	const char *swapped = P3 "message Outer {\n  message Other { int32 z = 1; }\n"
-		"  message Inner { int32 x = 1; message Deep { int32 y = 1; } }\n  Inner i = 1;\n}\n";
+	"  message Inner { int32 x = 1; message Deep { int32 y = 1; } }\n  Inner i = 1;\n}\n";
 
 	/* local message types are compared where they are declared, once */
 	DIFFS(v1, v2, "FIELD_SCALAR_KIND_CHANGED #/Outer/Inner/1 | FIELD_SCALAR_KIND_CHANGED #/Outer/Inner/Deep/1",
@@ -721,10 +725,10 @@ test_references(void)
 	static const refspec dep_rec2[] = {{"dep.proto", P3 "package dep;\nmessage R { R next = 1; sint32 v = 2; }\n"}};
 	static const refspec chain1[] = {
 		{"leaf.proto", P3 "package leaf;\nmessage L { int32 x = 1; }\n"},
-		{"mid.proto", P3 "package mid;\nimport \"leaf.proto\";\nmessage Mid { leaf.L l = 1; }\n"}};
+	{"mid.proto", P3 "package mid;\nimport \"leaf.proto\";\nmessage Mid { leaf.L l = 1; }\n"}};
 	static const refspec chain2[] = {
 		{"leaf.proto", P3 "package leaf;\nmessage L { double x = 1; }\n"},
-		{"mid.proto", P3 "package mid;\nimport \"leaf.proto\";\nmessage Mid { leaf.L l = 1; }\n"}};
+	{"mid.proto", P3 "package mid;\nimport \"leaf.proto\";\nmessage Mid { leaf.L l = 1; }\n"}};
 	const char *main1 = P3 "package m;\nimport \"dep.proto\";\nmessage M { dep.D d = 1; }\n";
 	const char *main2 = P3 "package m;\nimport \"dep.proto\";\nmessage M { dep.D d = 1; dep.D e = 2; }\n";
 	const char *main_rec = P3 "package m;\nimport \"dep.proto\";\nmessage M { dep.R r = 1; }\n";

@@ -148,6 +148,7 @@ test_paths(void)
 	int			bad1[] = {3};
 	int			bad2[] = {1, 2};
 	int			neg[] = {-1};
+	int			scratch[4] = {0};
 
 	if (s == NULL)
 		return;
@@ -159,12 +160,12 @@ test_paths(void)
 	check_path(s, "com.acme.B.D.E2", pe, 3);
 	check_path(s, "B.D.E2", pe, 3);
 	RG_CHECK(rg_protobuf_message_indexes(s, "com.acme.Kind", NULL, 0) == -1, "an enum has no index");
-	RG_CHECK(rg_protobuf_message_indexes(s, "com.acme.B.ByNameEntry", (int[4]) {0}, 4) == -1,
+	RG_CHECK(rg_protobuf_message_indexes(s, "com.acme.B.ByNameEntry", scratch, 4) == -1,
 			 "a map entry has no index");
-	RG_CHECK(rg_protobuf_message_indexes(s, "com.acme.Nope", (int[4]) {0}, 4) == -1, "unknown message");
-	RG_CHECK(rg_protobuf_message_indexes(s, "com.acme.B.D.E2", (int[2]) {0}, 2) == -1,
+	RG_CHECK(rg_protobuf_message_indexes(s, "com.acme.Nope", scratch, 4) == -1, "unknown message");
+	RG_CHECK(rg_protobuf_message_indexes(s, "com.acme.B.D.E2", scratch, 2) == -1,
 			 "path longer than max");
-	RG_CHECK(rg_protobuf_message_indexes(s, "", (int[2]) {0}, 2) == -1, "empty name");
+	RG_CHECK(rg_protobuf_message_indexes(s, "", scratch, 2) == -1, "empty name");
 
 	check_name(s, p0, 1, "com.acme.A");
 	check_name(s, NULL, 0, "com.acme.A");

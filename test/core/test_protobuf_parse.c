@@ -240,6 +240,9 @@ static void
 test_references(void)
 {
 	rg_reference refs[2];
+	rg_reference bad_ref = {
+		"bad.proto", "syntax = \"proto3\"; message B { int32 x = 1 }", 44
+	};
 	char	   *got;
 
 	refs[0].name = "common/address.proto";
@@ -261,10 +264,7 @@ test_references(void)
 
 	check_error_refs("error inside a reference",
 					 "syntax = \"proto3\"; import \"bad.proto\"; message M {}",
-					 &(rg_reference)
-					 {
-						 "bad.proto", "syntax = \"proto3\"; message B { int32 x = 1 }", 44
-					 }, 1, "bad.proto:1:");
+					 &bad_ref, 1, "bad.proto:1:");
 
 	got = stored("syntax = \"proto3\"; import \"google/protobuf/timestamp.proto\";"
 				 " import \"google/protobuf/struct.proto\"; import \"google/protobuf/wrappers.proto\";"
@@ -303,7 +303,7 @@ static void
 test_model(void)
 {
 	const char *text = "syntax = \"proto3\"; package p; import \"google/protobuf/timestamp.proto\";"
-		" message M { google.protobuf.Timestamp t = 1; N n = 2; } message N {}";
+	" message M { google.protobuf.Timestamp t = 1; N n = 2; } message N {}";
 	rg_error	err;
 	rg_schema  *s = rg_protobuf_parse(text, strlen(text), NULL, 0, false, &err);
 	const rg_proto_parsed *p = rg_protobuf_model(s);
@@ -371,9 +371,9 @@ static void
 test_base64_descriptor(void)
 {
 	const char *text = "syntax = \"proto3\"; package p; import \"google/protobuf/timestamp.proto\";\n"
-		"option java_package = \"j\";\n"
-		"message M { google.protobuf.Timestamp t = 1; map<string, int32> m = 2; oneof o { string a = 3; }"
-		" optional int32 q = 4; message In { E e = 1; } enum E { Z = 0; } }";
+	"option java_package = \"j\";\n"
+	"message M { google.protobuf.Timestamp t = 1; map<string, int32> m = 2; oneof o { string a = 3; }"
+	" optional int32 q = 4; message In { E e = 1; } enum E { Z = 0; } }";
 	rg_error	err;
 	rg_schema  *s = rg_protobuf_parse(text, strlen(text), NULL, 0, true, &err);
 	rg_schema  *d;

@@ -97,7 +97,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char main_text[] =
-		"syntax = \"proto3\";\nimport \"dep.proto\";\nmessage Main { int32 x = 1; }\n";
+	"syntax = \"proto3\";\nimport \"dep.proto\";\nmessage Main { int32 x = 1; }\n";
 	bool		normalize;
 	bool		as_dep;
 	const char *text;

@@ -96,11 +96,12 @@ static const struct
 	const char *pre;
 	const char *post;
 }			pd_types[PD_N_TYPES] = {
+
 	[PD_PACKAGE_CHANGED] = {"PACKAGE_CHANGED", false,
-		"The package at '", "' in the %s schema does not match the package in the %s schema"},
+	"The package at '", "' in the %s schema does not match the package in the %s schema"},
 	[PD_MESSAGE_ADDED] = {"MESSAGE_ADDED", true, NULL, NULL},
 	[PD_MESSAGE_REMOVED] = {"MESSAGE_REMOVED", false,
-		"The %s schema is missing a MESSAGE type at path '", "' in the %s schema"},
+	"The %s schema is missing a MESSAGE type at path '", "' in the %s schema"},
 	[PD_MESSAGE_MOVED] = {"MESSAGE_MOVED", true, NULL, NULL},
 	[PD_ENUM_ADDED] = {"ENUM_ADDED", true, NULL, NULL},
 	[PD_ENUM_REMOVED] = {"ENUM_REMOVED", true, NULL, NULL},
@@ -111,29 +112,29 @@ static const struct
 	[PD_FIELD_REMOVED] = {"FIELD_REMOVED", true, NULL, NULL},
 	[PD_FIELD_NAME_CHANGED] = {"FIELD_NAME_CHANGED", true, NULL, NULL},
 	[PD_FIELD_KIND_CHANGED] = {"FIELD_KIND_CHANGED", false,
-		"The type of a field at path '", "' in the %s schema does not match the %s schema"},
+	"The type of a field at path '", "' in the %s schema does not match the %s schema"},
 	[PD_FIELD_SCALAR_KIND_CHANGED] = {"FIELD_SCALAR_KIND_CHANGED", false,
-		"The kind of a SCALAR field at path '", "' in the %s schema does not match its kind in the %s schema"},
+	"The kind of a SCALAR field at path '", "' in the %s schema does not match its kind in the %s schema"},
 	[PD_FIELD_NAMED_TYPE_CHANGED] = {"FIELD_NAMED_TYPE_CHANGED", false,
-		"The type of a MESSAGE field at path '", "' in the %s schema does not match its type in the %s schema"},
+	"The type of a MESSAGE field at path '", "' in the %s schema does not match its type in the %s schema"},
 	[PD_FIELD_NUMERIC_LABEL_CHANGED] = {"FIELD_NUMERIC_LABEL_CHANGED", false,
-		"The label for a NUMERIC field at path '", "' in the %s schema does not match its label in the %s schema"},
+	"The label for a NUMERIC field at path '", "' in the %s schema does not match its label in the %s schema"},
 	[PD_FIELD_STRING_OR_BYTES_LABEL_CHANGED] = {"FIELD_STRING_OR_BYTES_LABEL_CHANGED", true, NULL, NULL},
 	[PD_REQUIRED_FIELD_ADDED] = {"REQUIRED_FIELD_ADDED", false,
-		"A required field  at path '", "' in the %s schema is missing in the %s schema"},
+	"A required field  at path '", "' in the %s schema is missing in the %s schema"},
 	[PD_REQUIRED_FIELD_REMOVED] = {"REQUIRED_FIELD_REMOVED", false,
-		"The %s schema is missing a required field at path: '", "' in the %s schema"},
+	"The %s schema is missing a required field at path: '", "' in the %s schema"},
 	[PD_ONEOF_ADDED] = {"ONEOF_ADDED", true, NULL, NULL},
 	[PD_ONEOF_REMOVED] = {"ONEOF_REMOVED", true, NULL, NULL},
 	[PD_ONEOF_FIELD_ADDED] = {"ONEOF_FIELD_ADDED", true, NULL, NULL},
 	[PD_ONEOF_FIELD_REMOVED] = {"ONEOF_FIELD_REMOVED", false,
-		"The %s schema is missing a oneof field at path '", "' in the %s schema"},
+	"The %s schema is missing a oneof field at path '", "' in the %s schema"},
 	[PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL] = {"ONEOF_FIELD_MOVED_TO_TOP_LEVEL", true,
-		"The oneof field at path '", "' in the %s schema was moved out of its oneof to a top-level field in the %s schema"},
+	"The oneof field at path '", "' in the %s schema was moved out of its oneof to a top-level field in the %s schema"},
 	[PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF] = {"MULTIPLE_FIELDS_MOVED_TO_ONEOF", false,
-		"Multiple fields in the oneof at path '", "' in the %s schema are outside a oneof in the %s schema"},
+	"Multiple fields in the oneof at path '", "' in the %s schema are outside a oneof in the %s schema"},
 	[PD_FIELD_MOVED_TO_EXISTING_ONEOF] = {"FIELD_MOVED_TO_EXISTING_ONEOF", false,
-		"A field in the oneof at path '", "' in the %s schema is outside an existing oneof in the %s schema"},
+	"A field in the oneof at path '", "' in the %s schema is outside an existing oneof in the %s schema"},
 };
 
 /* ----------------------------------------------------------------------
@@ -461,7 +462,8 @@ typedef struct pd_ptype
 	pd_kind		kind;
 	pd_scalar	scalar;			/* PK_SCALAR */
 	const pd_entry *named;		/* message (or enum) entry; NULL if none */
-	const char *name;			/* the type name as linked, for unresolved types */
+	const char *name;			/* the type name as linked, for unresolved
+								 * types */
 	const pc_field *key;		/* PK_MAP */
 	const pc_field *value;
 } pd_ptype;

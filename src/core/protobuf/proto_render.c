@@ -1075,7 +1075,7 @@ render_extension_ranges(render_ctx *ctx, const MsgProto *raw, int depth)
 	for (i = 0; i < raw->n_extension_range; i++)
 	{
 		const Google__Protobuf__DescriptorProto__ExtensionRange *r =
-			raw->extension_range[items[i].index];
+		raw->extension_range[items[i].index];
 		strvec		opts = {0};
 
 		indent(ctx, depth);
@@ -1214,7 +1214,7 @@ render_service(render_ctx *ctx, const Google__Protobuf__ServiceDescriptorProto *
 	{
 		const Google__Protobuf__MethodDescriptorProto *m = raw->method[i];
 		const Google__Protobuf__MethodDescriptorProto *lm =
-			linked && i < linked->n_method ? linked->method[i] : NULL;
+		linked && i < linked->n_method ? linked->method[i] : NULL;
 		const char *in = ctx->normalize && lm && lm->input_type ? lm->input_type : m->input_type;
 		const char *out = ctx->normalize && lm && lm->output_type ? lm->output_type : m->output_type;
 

@@ -33,18 +33,18 @@ typedef struct rg_protoc_result
 {
 	/*
 	 * A serialized FileDescriptorSet: every file the main one imports,
-	 * transitively, each before the files importing it, then the main
-	 * file last; linked (type names fully qualified with a leading '.',
-	 * options interpreted).
+	 * transitively, each before the files importing it, then the main file
+	 * last; linked (type names fully qualified with a leading '.', options
+	 * interpreted).
 	 */
 	unsigned char *set;
 	size_t		set_len;
 
 	/*
-	 * The main file as the parser saw it, serialized: type names as
-	 * written, every option still uninterpreted, map-entry messages
-	 * generated.  Its messages, fields, enums and so on are in the same
-	 * order as the linked main file's.
+	 * The main file as the parser saw it, serialized: type names as written,
+	 * every option still uninterpreted, map-entry messages generated.  Its
+	 * messages, fields, enums and so on are in the same order as the linked
+	 * main file's.
 	 */
 	unsigned char *raw;
 	size_t		raw_len;
