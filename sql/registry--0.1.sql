@@ -551,28 +551,9 @@ COMMENT ON FUNCTION registry.referenced_by(text, text) IS 'ids of the schemas th
 -- Ids -----------------------------------------------------------------------
 
 CREATE FUNCTION registry.advance_schema_id(context text, subject text, id integer) RETURNS void
-	LANGUAGE plpgsql VOLATILE STRICT SECURITY DEFINER
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	-- choosing ids is importing: only where an admin set IMPORT (or FORWARD)
-	IF registry.effective_mode(advance_schema_id.context, advance_schema_id.subject) NOT IN ('IMPORT', 'FORWARD') THEN
-		IF advance_schema_id.subject = '' THEN
-			RAISE EXCEPTION 'context "%" is not in import mode', advance_schema_id.context
-				USING ERRCODE = 'R2205', DETAIL = format('Context %s is not in import mode', advance_schema_id.context),
-					  HINT = 'A schema with an explicit id needs IMPORT mode.';
-		END IF;
-		RAISE EXCEPTION 'subject "%" in context "%" is not in import mode', advance_schema_id.subject, advance_schema_id.context
-			USING ERRCODE = 'R2205',
-				  DETAIL = format('Subject %s in context %s is not in import mode', advance_schema_id.subject, advance_schema_id.context);
-	END IF;
-	PERFORM pg_catalog.setval(c.id_sequence, advance_schema_id.id::bigint)
-	   FROM registry.contexts c,
-			LATERAL (SELECT pg_catalog.pg_sequence_last_value(c.id_sequence) AS last) l
-	  WHERE c.context = advance_schema_id.context AND advance_schema_id.id > 0
-		AND (l.last IS NULL OR l.last < advance_schema_id.id);
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_advance_schema_id'
+	LANGUAGE C VOLATILE STRICT SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION registry.advance_schema_id(text, text, integer) IS 'in IMPORT mode, after an imported id, new ids in the context continue above it (never moves back)';
 
 -- Deletes -------------------------------------------------------------------

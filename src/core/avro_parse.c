@@ -16,6 +16,7 @@
  *-------------------------------------------------------------------------
  */
 #include "rg_avro.h"
+#include "rg_json_text.h"
 
 #include <ctype.h>
 #include <strings.h>
@@ -676,141 +677,57 @@ parse_type_aliases(parse_ctx *ctx, json_t *node, rg_avro_schema *s)
 }
 
 /*
- * Avro Java 1.11's isValidDefault.  Returns 1 when valid, 0 when not, -1
- * when a record default refers to a record whose fields are still being
- * parsed (Java fails with "Schema fields not set yet"), -2 when the check
- * goes too deep (a missing record field is checked against its own
- * default, so a chain of records each defaulting the next recurses once
- * per record, however flat the JSON).
+ * The set of names a record's fields, an enum's symbols or a union's
+ * branches have used so far, so that the first repeat is found in one
+ * pass: a schema may list hundreds of thousands of them, and comparing
+ * each with all before it would stall the process for minutes.
  */
-static int
-valid_default(const rg_avro_schema *s, const json_t *v, int depth)
+typedef struct seen_names
 {
-	int			i;
+	const char **slot;			/* open addressing, NULL when free */
+	size_t		mask;
+}			seen_names;
 
-	if (v == NULL)
-		return 0;
-	if (rg_too_deep(depth))
-		return -2;
-	switch (s->type)
+/* An empty set for up to n names; false (out of memory reported) on OOM. */
+static bool
+seen_init(parse_ctx *ctx, seen_names * set, size_t n)
+{
+	size_t		size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	set->slot = rg_calloc(size, sizeof(const char *));
+	set->mask = size - 1;
+	if (set->slot == NULL)
 	{
-		case RG_AVRO_NULL:
-			return json_is_null(v);
-		case RG_AVRO_BOOLEAN:
-			return json_is_boolean(v);
-		case RG_AVRO_INT:
-			return json_is_integer(v) &&
-				json_integer_value(v) >= INT32_MIN &&
-				json_integer_value(v) <= INT32_MAX;
-		case RG_AVRO_LONG:
-			return json_is_integer(v);
-		case RG_AVRO_FLOAT:
-		case RG_AVRO_DOUBLE:
-			return json_is_number(v);
-		case RG_AVRO_BYTES:
-		case RG_AVRO_STRING:
-		case RG_AVRO_FIXED:
-			return json_is_string(v);
-		case RG_AVRO_ENUM:
-			if (!json_is_string(v))
-				return 0;
-			for (i = 0; i < s->n_symbols; i++)
-				if (strcmp(s->symbols[i], json_string_value(v)) == 0 &&
-					strlen(s->symbols[i]) == json_string_length(v))
-					return 1;
-			return 0;
-		case RG_AVRO_ARRAY:
-			{
-				size_t		k;
-
-				if (!json_is_array(v))
-					return 0;
-				for (k = 0; k < json_array_size(v); k++)
-				{
-					int			r = valid_default(s->items, json_array_get(v, k), depth + 1);
-
-					if (r != 1)
-						return r;
-				}
-				return 1;
-			}
-		case RG_AVRO_MAP:
-			{
-				const char *key;
-				json_t	   *e;
-
-				if (!json_is_object(v))
-					return 0;
-				json_object_foreach((json_t *) v, key, e)
-				{
-					int			r = valid_default(s->items, e, depth + 1);
-
-					if (r != 1)
-						return r;
-				}
-				return 1;
-			}
-		case RG_AVRO_UNION:
-			if (s->n_branches == 0)
-				return 0;
-			return valid_default(s->branches[0], v, depth + 1);
-		case RG_AVRO_RECORD:
-			if (!json_is_object(v))
-				return 0;
-			if (s->fields == NULL)
-				return -1;
-			for (i = 0; i < s->n_fields; i++)
-			{
-				const rg_avro_field *f = &s->fields[i];
-				json_t	   *fv = json_object_get(v, f->name);
-				int			r = valid_default(f->type, fv ? fv : f->default_value, depth + 1);
-
-				if (r != 1)
-					return r;
-			}
-			return 1;
+		OOM(ctx);
+		return false;
 	}
-	return 0;
+	return true;
 }
 
-/*
- * Java's Double.valueOf() on a string default of a float/double field
- * (Avro converts it to a number before validating).  Returns false when
- * the text is not a Java double literal.
- */
+/* Add name; false when the set held it already. */
 static bool
-java_double_text(const char *text, double *out, bool *special)
+seen_add(seen_names * set, const char *name)
 {
-	char	   *end;
-	const char *p = text;
-	size_t		len;
-	char		tmp[128];
+	size_t		h = 5381;
+	const char *p;
 
-	*special = false;
-	while (*p && (unsigned char) *p <= ' ')
-		p++;
-	len = strlen(p);
-	while (len > 0 && (unsigned char) p[len - 1] <= ' ')
-		len--;
-	if (len == 0 || len >= sizeof(tmp))
-		return false;
-	memcpy(tmp, p, len);
-	tmp[len] = '\0';
-	if (strcmp(tmp, "NaN") == 0 || strcmp(tmp, "Infinity") == 0 ||
-		strcmp(tmp, "+Infinity") == 0 || strcmp(tmp, "-Infinity") == 0)
-	{
-		*special = true;
-		return true;
-	}
-	/* strtod knows nan/inf spellings Java does not */
-	for (p = tmp; *p; p++)
-		if (*p == 'n' || *p == 'N' || *p == 'i' || *p == 'I')
+	for (p = name; *p; p++)
+		h = h * 33 + (unsigned char) *p;
+	for (h &= set->mask; set->slot[h] != NULL; h = (h + 1) & set->mask)
+		if (strcmp(set->slot[h], name) == 0)
 			return false;
-	if (len > 1 && strchr("dDfF", tmp[len - 1]) &&
-		!(tmp[0] == '0' && (tmp[1] == 'x' || tmp[1] == 'X')))
-		tmp[--len] = '\0';
-	*out = strtod(tmp, &end);
-	return end != tmp && *end == '\0';
+	set->slot[h] = name;
+	return true;
+}
+
+/* Free the set. */
+static void
+seen_free(seen_names * set)
+{
+	rg_free(set->slot);
+	set->slot = NULL;
 }
 
 /* A field's name (checked later, as Avro does), position and doc. */
@@ -915,7 +832,7 @@ convert_float_default(parse_ctx *ctx, const rg_avro_field *f, json_t **def,
 		return true;
 	if (text_of(ctx, *def) == NULL)
 		return false;
-	if (!java_double_text(json_string_value(*def), &d, &special))
+	if (!rg_avro_java_double(json_string_value(*def), &d, &special))
 		return true;
 	*converted = true;
 	if (special)
@@ -936,7 +853,7 @@ convert_float_default(parse_ctx *ctx, const rg_avro_field *f, json_t **def,
 static bool
 check_default(parse_ctx *ctx, const rg_avro_field *f, json_t *def)
 {
-	int			r = valid_default(f->type, def, 0);
+	int			r = rg_avro_default_valid(f->type, def, 0);
 
 	if (r == -2)
 	{
@@ -1026,6 +943,7 @@ parse_record(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 	json_t	   *fields = array_member(ctx, node, "Record", "fields",
 									  sizeof(rg_avro_field), &items, &n);
 	rg_avro_field *fs = items;
+	seen_names	seen;
 
 	if (fields == NULL)
 		return false;
@@ -1033,17 +951,16 @@ parse_record(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 		if (!parse_field(ctx, json_array_get(fields, i), &fs[i], (int) i))
 			return false;
 	/* setFields(): field names are unique within a record */
+	if (!seen_init(ctx, &seen, n))
+		return false;
 	for (i = 0; i < n; i++)
-	{
-		size_t		j;
-
-		for (j = 0; j < i; j++)
-			if (strcmp(fs[i].name, fs[j].name) == 0)
-			{
-				FAIL(ctx, "Duplicate field %s in record %s", fs[i].name, s->fullname);
-				return false;
-			}
-	}
+		if (!seen_add(&seen, fs[i].name))
+		{
+			FAIL(ctx, "Duplicate field %s in record %s", fs[i].name, s->fullname);
+			seen_free(&seen);
+			return false;
+		}
+	seen_free(&seen);
 	s->fields = fs;
 	s->n_fields = (int) n;
 	return true;
@@ -1059,28 +976,28 @@ parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 	json_t	   *syms = array_member(ctx, node, "Enum", "symbols", sizeof(char *),
 									&items, &n);
 	json_t	   *def;
+	seen_names	seen;
 
-	if (syms == NULL)
+	if (syms == NULL || !seen_init(ctx, &seen, n))
 		return false;
 	s->symbols = items;
 	for (i = 0; i < n; i++)
 	{
 		json_t	   *e = json_array_get(syms, i);
 		const char *sym = json_is_string(e) ? dup_text(ctx, e) : NULL;
-		size_t		j;
 
-		if (ctx->failed)
-			return false;
-		if (!validate_name(ctx, sym))
-			return false;
-		for (j = 0; j < i; j++)
-			if (strcmp(s->symbols[j], sym) == 0)
-			{
-				FAIL(ctx, "Duplicate enum symbol: %s", sym);
-				return false;
-			}
+		if (ctx->failed || !validate_name(ctx, sym))
+			break;
+		if (!seen_add(&seen, sym))
+		{
+			FAIL(ctx, "Duplicate enum symbol: %s", sym);
+			break;
+		}
 		s->symbols[i] = sym;
 	}
+	seen_free(&seen);
+	if (i < n)
+		return false;
 	s->n_symbols = (int) n;
 
 	def = json_object_get(node, "default");
@@ -1266,6 +1183,7 @@ parse_union(parse_ctx *ctx, json_t *node)
 	rg_avro_schema *s = new_schema(ctx, RG_AVRO_UNION);
 	size_t		n = json_array_size(node);
 	size_t		i;
+	seen_names	seen;
 
 	if (s == NULL)
 		return NULL;
@@ -1282,31 +1200,26 @@ parse_union(parse_ctx *ctx, json_t *node)
 			return NULL;
 	}
 	s->n_branches = (int) n;
+	if (!seen_init(ctx, &seen, n))
+		return NULL;
 	for (i = 0; i < n; i++)
 	{
 		rg_avro_schema *b = s->branches[i];
-		const char *bn;
-		size_t		j;
+		const char *bn = b->fullname ? b->fullname : rg_avro_type_name(b->type);
 
 		if (b->type == RG_AVRO_UNION)
 		{
 			FAIL(ctx, "Nested union: %s", schema_text(ctx, s));
-			return NULL;
+			break;
 		}
-		bn = b->fullname ? b->fullname : rg_avro_type_name(b->type);
-		for (j = 0; j < i; j++)
+		if (!seen_add(&seen, bn))
 		{
-			const rg_avro_schema *o = s->branches[j];
-			const char *on = o->fullname ? o->fullname : rg_avro_type_name(o->type);
-
-			if (strcmp(bn, on) == 0)
-			{
-				FAIL(ctx, "Duplicate in union:%s", bn);
-				return NULL;
-			}
+			FAIL(ctx, "Duplicate in union:%s", bn);
+			break;
 		}
 	}
-	return s;
+	seen_free(&seen);
+	return i < n ? NULL : s;
 }
 
 /* Schema.parse(JsonNode, Names): dispatch on the JSON node's kind. */
@@ -1350,105 +1263,6 @@ parse_node(parse_ctx *ctx, json_t *node)
 }
 
 /*
- * Jackson as Avro configures it allows comments; jansson does not.  Blank
- * them out (keeping newlines, so positions in error messages stay right).
- * Returns a copy from rg_malloc, or NULL on OOM.
- */
-static char *
-strip_comments(const char *text, size_t len)
-{
-	char	   *out = rg_malloc(len + 1);
-	size_t		i = 0;
-	bool		in_string = false;
-
-	if (out == NULL)
-		return NULL;
-	memcpy(out, text, len);
-	out[len] = '\0';
-	while (i < len)
-	{
-		char		c = out[i];
-
-		if (in_string)
-		{
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_string = false;
-			i++;
-		}
-		else if (c == '"')
-		{
-			in_string = true;
-			i++;
-		}
-		else if (c == '/' && i + 1 < len && out[i + 1] == '/')
-		{
-			while (i < len && out[i] != '\n')
-				out[i++] = ' ';
-		}
-		else if (c == '/' && i + 1 < len && out[i + 1] == '*')
-		{
-			size_t		j = i + 2;
-
-			while (j + 1 < len && !(out[j] == '*' && out[j + 1] == '/'))
-				j++;
-			if (j + 1 >= len)
-				break;			/* unterminated: let the JSON parser complain */
-			for (; i < j + 2; i++)
-				if (out[i] != '\n')
-					out[i] = ' ';
-		}
-		else
-			i++;
-	}
-	return out;
-}
-
-/*
- * Does the first JSON value of text nest at most RG_JSON_MAX_NESTING
- * levels?  A linear scan before jansson (whose parser, and every walk of
- * its values, recurses once per level) sees the text.  On false, *at is
- * the offset of the bracket that went past the limit.  Only the first
- * value counts: it is all the parser reads.
- */
-static bool
-json_nesting_ok(const char *text, size_t len, size_t *at)
-{
-	int			depth = 0;
-	size_t		i = 0;
-
-	while (i < len)
-	{
-		char		c = text[i];
-
-		if (c == '"' && depth > 0)
-		{
-			for (i++; i < len && text[i] != '"'; i++)
-				if (text[i] == '\\')
-					i++;
-		}
-		else if (c == '{' || c == '[')
-		{
-			if (++depth > RG_JSON_MAX_NESTING)
-			{
-				*at = i;
-				return false;
-			}
-		}
-		else if (c == '}' || c == ']')
-		{
-			if (--depth <= 0)
-				return true;
-		}
-		else if (depth == 0 && !isspace((unsigned char) c))
-			return true;		/* a scalar, or not JSON at all */
-		i++;
-	}
-	return true;
-}
-
-/*
  * The first JSON value of text (Jackson's readTree ignores what follows),
  * any kind of value at the top level.
  */
@@ -1465,13 +1279,13 @@ load_json(parse_ctx *ctx, const char *text, size_t len, const char *what)
 		FAIL(ctx, "%sNo schema text", what);
 		return NULL;
 	}
-	copy = strip_comments(text, len);
+	copy = rg_json_strip_comments(text, len);
 	if (copy == NULL)
 	{
 		OOM(ctx);
 		return NULL;
 	}
-	if (!json_nesting_ok(copy, len, &at))
+	if (!rg_json_nesting_ok(copy, len, RG_JSON_MAX_NESTING, &at))
 	{
 		int			line = 1;
 		size_t		bol = 0;

@@ -102,17 +102,6 @@ rg_free(void *ptr)
 		handlers.free(ptr);
 }
 
-/* See rg_alloc.h */
-char *
-rg_strdup(const char *s)
-{
-	size_t		n = strlen(s) + 1;
-	char	   *d = rg_malloc(n);
-
-	if (d != NULL)
-		memcpy(d, s, n);
-	return d;
-}
 
 /* See rg_alloc.h */
 void *

@@ -78,9 +78,6 @@ extern void *rg_calloc(size_t n, size_t size);
 extern void *rg_realloc(void *ptr, size_t size);
 extern void rg_free(void *ptr);
 
-/* A copy of a NUL-terminated string; NULL on out of memory. */
-extern char *rg_strdup(const char *s);
-
 /* Bracket temporary work (see above); returns the mark for rg_scratch_end. */
 extern void *rg_scratch_begin(void);
 extern void rg_scratch_end(void *mark);

@@ -164,6 +164,15 @@ extern void rg_avro_write(rg_buf *buf, const rg_avro_schema *schema,
 extern bool rg_avro_normalize(rg_arena *arena, rg_avro_schema *root,
 							  json_t *owned, bool *too_deep);
 
+/*
+ * avro_default.c: Avro Java 1.11's isValidDefault of v for s (1 valid, 0
+ * not, -1 a record whose fields are still being parsed, -2 too deep), and
+ * Java's Double.valueOf() of a string default (false when it is not a
+ * Java double literal; *special for NaN and the infinities).
+ */
+extern int	rg_avro_default_valid(const rg_avro_schema *s, const json_t *v, int depth);
+extern bool rg_avro_java_double(const char *text, double *out, bool *special);
+
 /* Release the JSON values an AVRO model holds (rg_schema_free calls it). */
 extern void rg_avro_model_release(void *model);
 

@@ -262,11 +262,7 @@ check_registration_rules(Registration *r, CatalogSettings *settings, int32 max_v
 		return;
 	}
 	if (r->has_id)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-				 errmsg("subject \"%s\" in context \"%s\" is not in import mode",
-						a->subject, a->context),
-				 errdetail("%s", confluent_text(CW_SUBJECT_NOT_IMPORT, a->subject, a->context))));
+		registry_check_importing(a->context, a->subject, mode);
 	if (r->has_version)
 		registry_check_next_version(a->subject, r->want_version, max_version);
 	registry_assert_compatible(a->context, a->subject, s->parsed,

@@ -11,6 +11,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
@@ -87,6 +88,14 @@ static CatalogPlan plan_next_id = {
 static CatalogPlan plan_advance_id = {
 	"SELECT registry.advance_schema_id($1, $2, $3)",
 	3, {TEXTOID, TEXTOID, INT4OID}
+};
+
+/* run by advance_schema_id, as the extension's owner: the floor only rises */
+static CatalogPlan plan_raise_id_floor = {
+	"SELECT pg_catalog.setval(c.id_sequence, $2::bigint) FROM registry.contexts c, "
+	"LATERAL (SELECT pg_catalog.pg_sequence_last_value(c.id_sequence) AS last) l "
+	"WHERE c.context = $1 AND $2 > 0 AND (l.last IS NULL OR l.last < $2::bigint)",
+	2, {TEXTOID, INT4OID}
 };
 
 /* the schema first, by its unique fingerprint: a plan that cannot scan a subject */
@@ -214,6 +223,9 @@ catalog_disconnect(void)
 	SPI_finish();
 }
 
+/* the search_path every catalog statement is prepared and run with */
+#define CATALOG_SEARCH_PATH "pg_catalog, pg_temp"
+
 /*
  * Prepare a plan on first use and keep it for the backend's lifetime, then
  * run it, checking the SPI result code against expected.  Names are
@@ -224,12 +236,18 @@ catalog_disconnect(void)
 void
 catalog_run(CatalogPlan *p, Datum *values, const char *nulls, int expected)
 {
-	int			save_nestlevel = NewGUCNestLevel();
+	bool		pin = strcmp(namespace_search_path, CATALOG_SEARCH_PATH) != 0;
+	int			save_nestlevel = 0;
 	int			rc;
 
-	(void) set_config_option("search_path", "pg_catalog, pg_temp",
-							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-							 true, 0, false);
+	/* already pinned inside the registry's own SQL functions */
+	if (pin)
+	{
+		save_nestlevel = NewGUCNestLevel();
+		(void) set_config_option("search_path", CATALOG_SEARCH_PATH,
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+								 true, 0, false);
+	}
 	if (p->plan == NULL)
 	{
 		SPIPlanPtr	plan = SPI_prepare(p->sql, p->nargs, p->argtypes);
@@ -242,7 +260,8 @@ catalog_run(CatalogPlan *p, Datum *values, const char *nulls, int expected)
 		p->plan = plan;
 	}
 	rc = SPI_execute_plan(p->plan, values, nulls, false, 0);
-	AtEOXact_GUC(true, save_nestlevel);
+	if (pin)
+		AtEOXact_GUC(true, save_nestlevel);
 	if (rc != expected)
 		elog(ERROR, "SPI_execute_plan returned %s for \"%s\"",
 			 SPI_result_code_string(rc), p->sql);
@@ -338,15 +357,6 @@ ensure_context(const char *context)
 		catalog_run(&plan_ensure_context, v, NULL, SPI_OK_INSERT);
 }
 
-/* Make sure the context exists (a schema or subject is about to use it). */
-void
-catalog_ensure_context(const char *context)
-{
-	catalog_connect();
-	ensure_context(context);
-	catalog_disconnect();
-}
-
 /*
  * Create the subject row if it is new, then lock it: every writer of one
  * subject (SQL API, REST, a DBA's INSERT) passes here, so version numbers
@@ -417,6 +427,19 @@ catalog_advance_schema_id(const char *context, const char *subject, int32 id)
 	v[2] = Int32GetDatum(id);
 	ensure_context(context);
 	catalog_run(&plan_advance_id, v, NULL, SPI_OK_SELECT);
+	catalog_disconnect();
+}
+
+/* The context's id sequence moved up to id when it is below (never down). */
+void
+catalog_raise_id_floor(const char *context, int32 id)
+{
+	Datum		v[2];
+
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = Int32GetDatum(id);
+	catalog_run(&plan_raise_id_floor, v, NULL, SPI_OK_SELECT);
 	catalog_disconnect();
 }
 

@@ -50,10 +50,10 @@ typedef struct CatalogRef
 	int32		version;		/* -1: latest */
 } CatalogRef;
 
-extern void catalog_ensure_context(const char *context);
 extern int32 catalog_lock_subject(const char *context, const char *subject);
 extern int32 catalog_next_schema_id(const char *context);
 extern void catalog_advance_schema_id(const char *context, const char *subject, int32 id);
+extern void catalog_raise_id_floor(const char *context, int32 id);
 
 extern bool catalog_find_version_by_fingerprint(const char *context, const char *subject,
 												const uint8 *fingerprint, bool include_deleted,

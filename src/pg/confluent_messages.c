@@ -64,6 +64,7 @@ static const ConfluentMessage messages[] = {
 	{CW_CONTEXT_READ_ONLY, 42205, "Context %s is in read-only mode"},
 	{CW_SUBJECT_NOT_READ_WRITE, 42205, "Subject %s in context %s is not in read-write mode"},
 	{CW_SUBJECT_NOT_IMPORT, 42205, "Subject %s in context %s is not in import mode"},
+	{CW_CONTEXT_NOT_IMPORT, 42205, "Context %s is not in import mode"},
 	{CW_OVERWRITE_SCHEMA_ID, 42205, "Overwrite new schema with id %s in context %s is not permitted."},
 	{CW_REFERENCE_EXISTS, 42206,
 	"One or more references exist to the schema {magic=1,keytype=SCHEMA,subject=%s,version=%s}."},
@@ -127,13 +128,6 @@ level_list_text(void)
 	append_levels(&buf, false, &listed, total);
 	append_levels(&buf, true, &listed, total);
 	return buf.data;
-}
-
-/* The error_code a wording belongs to. */
-int
-confluent_error_code(ConfluentWording w)
-{
-	return message_row(w)->error_code;
 }
 
 /* A wording that has no blanks, straight from the table. */

@@ -36,6 +36,7 @@ typedef enum ConfluentWording
 	CW_CONTEXT_READ_ONLY,		/* 42205 context */
 	CW_SUBJECT_NOT_READ_WRITE,	/* 42205 subject, context */
 	CW_SUBJECT_NOT_IMPORT,		/* 42205 subject, context */
+	CW_CONTEXT_NOT_IMPORT,		/* 42205 context */
 	CW_OVERWRITE_SCHEMA_ID,		/* 42205 id, context */
 	CW_REFERENCE_EXISTS,		/* 42206 subject, version */
 	CW_INVALID_SUBJECT,			/* 42208 subject */
@@ -46,9 +47,6 @@ typedef enum ConfluentWording
 	CW_HTTP_NOT_ACCEPTABLE,		/* 406 */
 	CW_HTTP_UNSUPPORTED_MEDIA_TYPE	/* 415 */
 } ConfluentWording;
-
-/* the error_code a wording belongs to */
-extern int	confluent_error_code(ConfluentWording w);
 
 /* A wording without blanks, as it stands in the table (no allocation). */
 extern const char *confluent_fixed_text(ConfluentWording w);

@@ -13,6 +13,8 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
+
 #include "common/hashfn.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -58,12 +60,27 @@ cache_init(void)
 							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 }
 
+/*
+ * Free memory that held cached schemas.  A caller may still be using a
+ * schema it got earlier in this transaction (a transitive check collects
+ * the versions it compares before it compares them), so inside a
+ * transaction the memory goes at its end, not now.
+ */
+static void
+retire_memory(MemoryContext memory)
+{
+	if (IsTransactionState())
+		MemoryContextSetParent(memory, TopTransactionContext);
+	else
+		MemoryContextDelete(memory);
+}
+
 /* Drop every entry (each schema's context is a child of CacheContext). */
 static void
 cache_reset(void)
 {
 	hash_destroy(schema_cache);
-	MemoryContextDelete(CacheContext);
+	retire_memory(CacheContext);
 	schema_cache = NULL;
 	CacheContext = NULL;
 	cache_init();
@@ -77,7 +94,7 @@ static void
 cache_entry_set(CacheEntry *e, rg_schema *schema, MemoryContext memory)
 {
 	if (e->memory != NULL && e->memory != memory)
-		MemoryContextDelete(e->memory);
+		retire_memory(e->memory);
 	if (memory != NULL)
 		MemoryContextSetParent(memory, CacheContext);
 	e->schema = schema;

@@ -101,6 +101,47 @@ registry_check_writable(const char *context, const char *subject, rg_mode mode)
 			 errdetail("%s", confluent_text(CW_SUBJECT_READ_ONLY, subject, context))));
 }
 
+/*
+ * 42205 unless mode (in force for the scope; subject "" for a context)
+ * imports: choosing a schema id is importing.
+ */
+void
+registry_check_importing(const char *context, const char *subject, rg_mode mode)
+{
+	if (rg_mode_is_import(mode))
+		return;
+	if (subject[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+				 errmsg("context \"%s\" is not in import mode", context),
+				 errdetail("%s", confluent_text(CW_CONTEXT_NOT_IMPORT, context)),
+				 errhint("A schema with an explicit id needs IMPORT mode.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+			 errmsg("subject \"%s\" in context \"%s\" is not in import mode", subject, context),
+			 errdetail("%s", confluent_text(CW_SUBJECT_NOT_IMPORT, subject, context))));
+}
+
+PG_FUNCTION_INFO_V1(registry_advance_schema_id);
+
+/*
+ * registry.advance_schema_id(context, subject, id), SECURITY DEFINER: in
+ * IMPORT mode, new ids of the context continue above id (never below what
+ * they are); 42205 otherwise, so no writer can move the allocator.
+ */
+Datum
+registry_advance_schema_id(PG_FUNCTION_ARGS)
+{
+	char	   *context = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *subject = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	CatalogSettings settings;
+
+	catalog_effective_settings(context, subject, &settings);
+	registry_check_importing(context, subject, registry_mode(settings.mode));
+	catalog_raise_id_floor(context, PG_GETARG_INT32(2));
+	PG_RETURN_VOID();
+}
+
 /* The settings in force for (context, subject). */
 static CatalogSettings
 settings_in_force(const char *context, const char *subject)
@@ -161,13 +202,6 @@ registry_check_writable_sql(PG_FUNCTION_ARGS)
 }
 
 /* --- the triggers on registry.config and registry.modes ------------------ */
-
-/* Does the scope of a mode (global, a context or a subject) hold a live subject version? */
-static bool
-scope_has_live_subjects(const char *context, const char *subject)
-{
-	return catalog_scope_has_live_versions(context, subject);
-}
 
 /* SQL's upper() of a value, in the database's default collation. */
 static char *
@@ -289,7 +323,7 @@ registry_modes_before_write(PG_FUNCTION_ARGS)
 					 errmsg("mode FORWARD can only be set globally")));
 		if (mode == RG_MODE_IMPORT &&
 			(inserting || registry_mode(trigger_row_text(trig->tg_trigtuple, desc, "mode")) != RG_MODE_IMPORT) &&
-			!registry_force_mode && scope_has_live_subjects(context, subject))
+			!registry_force_mode && catalog_scope_has_live_versions(context, subject))
 			ereport(ERROR,
 					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
 					 errmsg("cannot import since found existing subjects"),

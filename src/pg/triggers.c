@@ -112,7 +112,6 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 											 metadata, rule_set, has_fp ? fp : NULL))
 		return PointerGetDatum(tup);
 
-	catalog_ensure_context(context);
 	s = registry_parse_submitted(context, schema_type, schema, refs, metadata,
 								 rule_set, false, NULL);
 	if (!has_id)

@@ -51,4 +51,26 @@ rg_test_done(void)
 	return rg_test_failed == 0 ? 0 : 1;
 }
 
+/* Standard base64 of n bytes, malloc'd (descriptors given as Confluent accepts them). */
+static inline char *
+rg_test_base64(const unsigned char *p, size_t n)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char	   *out = malloc(4 * ((n + 2) / 3) + 1);
+	size_t		i,
+				o = 0;
+
+	for (i = 0; i < n; i += 3)
+	{
+		unsigned	v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+
+		out[o++] = tab[(v >> 18) & 63];
+		out[o++] = tab[(v >> 12) & 63];
+		out[o++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
+		out[o++] = i + 2 < n ? tab[v & 63] : '=';
+	}
+	out[o] = '\0';
+	return out;
+}
+
 #endif							/* RG_TEST_H */

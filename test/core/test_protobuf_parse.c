@@ -345,27 +345,6 @@ test_model(void)
 	rg_schema_free(s);
 }
 
-static char *
-base64(const unsigned char *p, size_t n)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char	   *out = malloc(4 * ((n + 2) / 3) + 1);
-	size_t		i,
-				o = 0;
-
-	for (i = 0; i < n; i += 3)
-	{
-		unsigned	v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
-
-		out[o++] = tab[(v >> 18) & 63];
-		out[o++] = tab[(v >> 12) & 63];
-		out[o++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
-		out[o++] = i + 2 < n ? tab[v & 63] : '=';
-	}
-	out[o] = '\0';
-	return out;
-}
-
 /* A schema given as a base64 FileDescriptorProto, as Confluent accepts. */
 static void
 test_base64_descriptor(void)
@@ -385,7 +364,7 @@ test_base64_descriptor(void)
 	if (s == NULL)
 		return;
 	bytes = rg_protobuf_serialized(s, &len);
-	b64 = base64(bytes, len);
+	b64 = rg_test_base64(bytes, len);
 	d = rg_protobuf_parse(b64, strlen(b64), NULL, 0, true, &err);
 	RG_CHECK(d != NULL, "base64 descriptor parses");
 	if (d == NULL)
@@ -412,7 +391,7 @@ test_base64_descriptor(void)
 		char	   *got;
 
 		bytes = rg_protobuf_serialized(r, &len);
-		b64 = base64(bytes, len);
+		b64 = rg_test_base64(bytes, len);
 		ref.name = "r.proto";
 		ref.schema = b64;
 		ref.schema_len = strlen(b64);

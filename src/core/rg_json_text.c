@@ -1,0 +1,114 @@
+/*-------------------------------------------------------------------------
+ *
+ * rg_json_text.c
+ *	  JSON text before a JSON parser sees it: comments blanked out (Jackson
+ *	  as Avro configures it allows them; jansson does not) and the nesting
+ *	  of the first value bounded by a linear scan (jansson's parser, and
+ *	  every walk of its values, recurses once per level).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rg_json_text.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "rg_alloc.h"
+
+/*
+ * Jackson as Avro configures it allows comments; jansson does not.  Blank
+ * them out (keeping newlines, so positions in error messages stay right).
+ * Returns a copy from rg_malloc, or NULL on OOM.
+ */
+char *
+rg_json_strip_comments(const char *text, size_t len)
+{
+	char	   *out = rg_malloc(len + 1);
+	size_t		i = 0;
+	bool		in_string = false;
+
+	if (out == NULL)
+		return NULL;
+	memcpy(out, text, len);
+	out[len] = '\0';
+	while (i < len)
+	{
+		char		c = out[i];
+
+		if (in_string)
+		{
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+			i++;
+		}
+		else if (c == '"')
+		{
+			in_string = true;
+			i++;
+		}
+		else if (c == '/' && i + 1 < len && out[i + 1] == '/')
+		{
+			while (i < len && out[i] != '\n')
+				out[i++] = ' ';
+		}
+		else if (c == '/' && i + 1 < len && out[i + 1] == '*')
+		{
+			size_t		j = i + 2;
+
+			while (j + 1 < len && !(out[j] == '*' && out[j + 1] == '/'))
+				j++;
+			if (j + 1 >= len)
+				break;			/* unterminated: let the JSON parser complain */
+			for (; i < j + 2; i++)
+				if (out[i] != '\n')
+					out[i] = ' ';
+		}
+		else
+			i++;
+	}
+	return out;
+}
+
+/*
+ * Does the first JSON value of text nest at most max_nesting levels?  A linear scan before jansson (whose parser, and every walk of
+ * its values, recurses once per level) sees the text.  On false, *at is
+ * the offset of the bracket that went past the limit.  Only the first
+ * value counts: it is all the parser reads.
+ */
+bool
+rg_json_nesting_ok(const char *text, size_t len, int max_nesting, size_t *at)
+{
+	int			depth = 0;
+	size_t		i = 0;
+
+	while (i < len)
+	{
+		char		c = text[i];
+
+		if (c == '"' && depth > 0)
+		{
+			for (i++; i < len && text[i] != '"'; i++)
+				if (text[i] == '\\')
+					i++;
+		}
+		else if (c == '{' || c == '[')
+		{
+			if (++depth > max_nesting)
+			{
+				*at = i;
+				return false;
+			}
+		}
+		else if (c == '}' || c == ']')
+		{
+			if (--depth <= 0)
+				return true;
+		}
+		else if (depth == 0 && !isspace((unsigned char) c))
+			return true;		/* a scalar, or not JSON at all */
+		i++;
+	}
+	return true;
+}
