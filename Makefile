@@ -40,7 +40,7 @@ include $(CORE_DIR)/core.mk
 
 # Every object may include rg_protobuf.h, hence the generated header; and
 # each is rebuilt when any header changes (PGXS tracks none).
-$(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/*/*.h src/core/protobuf/*.h)
+$(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/*/*.h src/core/protobuf/*.h src/core/json/*.h)
 
 # make clean also removes the unit-test and fuzz builds
 clean: clean-tests

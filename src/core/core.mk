@@ -24,7 +24,7 @@
 #   PROTO_DESC_H    the generated header (objects that include
 #                   rg_protobuf.h depend on it)
 #
-# Every .c under src/core and src/core/protobuf (and every .cpp) is part of
+# Every .c under src/core, src/core/protobuf and src/core/json (and every .cpp) is part of
 # the library; a new file needs no change here.  Header dependencies are
 # tracked per object (-MMD).
 
@@ -35,7 +35,8 @@ PROTO_GEN := $(CORE_DIR)/protobuf/gen
 PROTO_DESC := $(PROTO_GEN)/google/protobuf/descriptor.pb-c
 PROTO_DESC_H := $(PROTO_DESC).h
 
-CORE_CSRCS := $(wildcard $(CORE_DIR)/*.c $(CORE_DIR)/protobuf/*.c) $(PROTO_DESC).c
+CORE_CSRCS := $(wildcard $(CORE_DIR)/*.c $(CORE_DIR)/protobuf/*.c $(CORE_DIR)/json/*.c) \
+	$(PROTO_DESC).c
 CORE_CXXSRCS := $(wildcard $(CORE_DIR)/*.cpp $(CORE_DIR)/protobuf/*.cpp)
 CORE_OBJS := $(patsubst $(CORE_DIR)/%.c,$(CORE_BUILD)/%.o,$(CORE_CSRCS)) \
 	$(patsubst $(CORE_DIR)/%.cpp,$(CORE_BUILD)/%.o,$(CORE_CXXSRCS))

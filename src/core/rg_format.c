@@ -9,6 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "rg_avro.h"
+#include "rg_jsonschema.h"
 #include "rg_protobuf.h"
 
 #include <strings.h>
@@ -27,8 +28,16 @@ const rg_format rg_format_protobuf = {
 	.release = rg_protobuf_model_release,
 };
 
+const rg_format rg_format_json = {
+	.name = "JSON",
+	.parse = rg_json_parse,
+	.can_read = rg_json_can_read,
+	.release = rg_json_model_release,
+};
+
 static const rg_format *const formats[] = {
 	&rg_format_avro,
+	&rg_format_json,
 	&rg_format_protobuf,
 };
 
