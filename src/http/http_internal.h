@@ -57,6 +57,7 @@ typedef struct HttpRequest
 	TimestampTz lock_deadline;	/* 0 until its first attempt */
 	TimestampTz retry_at;
 	int			retries;
+	TimestampTz answer_start;	/* when it was first served, 0 before */
 } HttpRequest;
 
 /* http_request.c: the request transport */

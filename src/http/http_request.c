@@ -25,6 +25,7 @@
 #include "confluent_messages.h"
 #include "http_cache.h"
 #include "http_internal.h"
+#include "metrics.h"
 #include "rest.h"
 
 /* per-request memory, reset after each request */
@@ -156,7 +157,7 @@ read_rest_request(struct MHD_Connection *conn, const char *url, const char *meth
  */
 static struct MHD_Response *
 run_route(RestRequest *req, HttpRequest *hr, const char *cache_key,
-		  uint64 generation, unsigned int *status, bool *retry)
+		  uint64 generation, unsigned int *status, bool *retry, int *route)
 {
 	RestResponse resp;
 
@@ -169,6 +170,7 @@ run_route(RestRequest *req, HttpRequest *hr, const char *cache_key,
 	resp.body = pnstrdup(resp.body, resp.body_len);
 	CommitTransactionCommand();
 	http_attempt_end();
+	*route = resp.route;
 	if (http_may_retry(hr, resp.sqlerrcode))
 	{
 		*retry = true;
@@ -213,7 +215,8 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry)
 /* one transaction around registry_rest(), reported as the worker's activity */
 static struct MHD_Response *
 serve_in_transaction(RestRequest *req, HttpRequest *hr, const char *cache_key,
-					 uint64 generation, unsigned int *status, bool *retry)
+					 uint64 generation, unsigned int *status, bool *retry,
+					 int *route)
 {
 	struct MHD_Response *response = NULL;
 	char	   *activity = psprintf("%s %s", req->method, req->path);
@@ -223,7 +226,7 @@ serve_in_transaction(RestRequest *req, HttpRequest *hr, const char *cache_key,
 	pgstat_report_activity(STATE_RUNNING, activity);
 	PG_TRY();
 	{
-		response = run_route(req, hr, cache_key, generation, status, retry);
+		response = run_route(req, hr, cache_key, generation, status, retry, route);
 	}
 	PG_CATCH();
 	{
@@ -243,8 +246,10 @@ serve_in_transaction(RestRequest *req, HttpRequest *hr, const char *cache_key,
  */
 static struct MHD_Response *
 serve(struct MHD_Connection *conn, const char *url, const char *method,
-	  HttpRequest *hr, unsigned int *status, bool *retry)
+	  HttpRequest *hr, unsigned int *status, bool *retry, int *route)
 {
+	static int	cached_route = -2;
+
 	RestRequest req;
 	struct MHD_Response *response;
 	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
@@ -257,12 +262,18 @@ serve(struct MHD_Connection *conn, const char *url, const char *method,
 	read_rest_request(conn, url, method, hr, &req);
 	cacheable = http_cache_key(method, url, req.query, cache_key, sizeof(cache_key)) &&
 		registry_rest_accept_ok(req.accept);
+	*route = -1;
 	if (cacheable && http_cache_lookup(cache_key, &body, &len))
+	{
+		if (cached_route == -2)
+			cached_route = registry_rest_route_index("GET", "schemas/ids/*");
+		*route = cached_route;
 		response = make_response(200, body, len, REST_CONTENT_TYPE, status);
+	}
 	else
 		response = serve_in_transaction(&req, hr, cacheable ? cache_key : NULL,
 										cacheable ? http_cache_generation() : 0,
-										status, retry);
+										status, retry, route);
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextReset(RequestContext);
 	return response;
@@ -318,12 +329,16 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	unsigned int status = 500;
 	enum MHD_Result ret;
 	bool		retry = false;
+	int			route = -1;
 
 	http_conn_answering(hr->hc);
 	if (hr->too_large || hr->over_memory)
 		return http_body_refuse_dropped(conn, hr);
+	/* lock waits count in the time it takes to answer */
+	if (hr->answer_start == 0)
+		hr->answer_start = GetCurrentTimestamp();
 	response = serve(conn, url, strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ?
-					 MHD_HTTP_METHOD_GET : method, hr, &status, &retry);
+					 MHD_HTTP_METHOD_GET : method, hr, &status, &retry, &route);
 	if (retry)
 	{
 		http_wait_for_retry(conn, hr);
@@ -331,6 +346,7 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	}
 	if (response == NULL)
 		return MHD_NO;
+	registry_metrics_record(route, (int) status, GetCurrentTimestamp() - hr->answer_start);
 	ret = MHD_queue_response(conn, status, response);
 	MHD_destroy_response(response);
 	return ret;

@@ -184,6 +184,13 @@ static CatalogPlan plan_scope_has_live_versions = {
 	" AND ($1 = '.' AND $2 = '' OR sv.context = $1 AND ($2 = '' OR sv.subject = $2)) LIMIT 1",
 	2, {TEXTOID, TEXTOID}
 };
+static CatalogPlan plan_type_counts = {
+	"SELECT s.schema_type, count(*), count(*) FILTER (WHERE v.deleted) "
+	"FROM registry.subject_versions v "
+	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
+	"GROUP BY s.schema_type ORDER BY s.schema_type",
+	0, {InvalidOid}
+};
 static CatalogPlan plan_parse_refs = {
 	"SELECT r->>'name', r->>'subject', r->>'version', pg_catalog.jsonb_typeof(r), "
 	"pg_catalog.jsonb_typeof(r->'version') "
@@ -741,6 +748,31 @@ parse_ref(HeapTuple tup, MemoryContext caller, CatalogRef *out)
 				 errmsg("invalid version %s in the reference to subject \"%s\"",
 						version, out->subject)));
 	out->version = (int32) ver;
+}
+
+
+/* Subject versions per schema type (live and soft-deleted), for GET /metrics. */
+CatalogTypeCount *
+catalog_schema_type_counts(int *n)
+{
+	MemoryContext caller = catalog_connect();
+	CatalogTypeCount *out;
+	uint64		i;
+
+	catalog_run(&plan_type_counts, NULL, NULL, SPI_OK_SELECT);
+	*n = (int) SPI_processed;
+	out = MemoryContextAllocZero(caller, sizeof(CatalogTypeCount) * (SPI_processed + 1));
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		bool		isnull;
+
+		out[i].schema_type = catalog_text(tup, 1, caller);
+		out[i].versions = DatumGetInt64(catalog_datum(tup, 2, &isnull));
+		out[i].deleted = DatumGetInt64(catalog_datum(tup, 3, &isnull));
+	}
+	catalog_disconnect();
+	return out;
 }
 
 /*

@@ -86,6 +86,16 @@ extern void catalog_effective_settings(const char *context, const char *subject,
 extern bool catalog_effective_normalize(const char *context, const char *subject);
 extern bool catalog_scope_has_live_versions(const char *context, const char *subject);
 
+/* how many subject versions use schemas of one type, and how many of them are soft-deleted */
+typedef struct CatalogTypeCount
+{
+	char	   *schema_type;
+	int64		versions;
+	int64		deleted;
+}			CatalogTypeCount;
+
+extern CatalogTypeCount * catalog_schema_type_counts(int *n);
+
 extern CatalogRef *catalog_parse_refs(const char *refs_json, int *n);
 extern char *catalog_refs_to_json(const CatalogRef *refs, int n);
 

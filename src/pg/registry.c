@@ -14,6 +14,7 @@
 
 #include "http.h"
 #include "invalidation.h"
+#include "metrics.h"
 #include "registry.h"
 #include "schemas.h"
 
@@ -35,6 +36,7 @@ _PG_init(void)
 		return;
 	registry_init_settings();
 	registry_init_invalidation();
+	registry_init_metrics();
 	registry_http_init();
 	MarkGUCPrefixReserved("registry");
 }

@@ -585,7 +585,7 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 		else
 			rest_error(c, 404, 404, confluent_text(CW_HTTP_NOT_FOUND));
 	}
-	else if (!registry_rest_accept_ok(req->accept))
+	else if (!c->plain_text && !registry_rest_accept_ok(req->accept))
 		rest_error(c, 406, 406, confluent_text(CW_HTTP_NOT_ACCEPTABLE));
 	else if ((strcmp(req->method, "POST") == 0 || strcmp(req->method, "PUT") == 0) &&
 			 req->content_type != NULL && req->content_type[0] != '\0' &&
@@ -597,8 +597,9 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 	resp->status = c->status;
 	resp->body = c->out.data;
 	resp->body_len = c->out.len;
-	resp->content_type = REST_CONTENT_TYPE;
+	resp->content_type = c->content_type ? c->content_type : REST_CONTENT_TYPE;
 	resp->sqlerrcode = c->sqlerrcode;
+	resp->route = c->route;
 }
 
 /*

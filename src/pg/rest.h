@@ -29,6 +29,8 @@ typedef struct RestResponse
 	size_t		body_len;
 	const char *content_type;
 	int			sqlerrcode;		/* the route's SQLSTATE when it failed, else 0 */
+	int			route;			/* the route's index (metrics.h), -1 if none
+								 * matched */
 } RestResponse;
 
 #define REST_CONTENT_TYPE "application/vnd.schemaregistry.v1+json"
@@ -39,6 +41,9 @@ typedef struct RestResponse
  * in a subtransaction so a failed route leaves nothing behind.
  */
 extern void registry_rest(const RestRequest *req, RestResponse *resp);
+
+/* the index of the route with this method and pattern, -1 if none */
+extern int	registry_rest_route_index(const char *method, const char *pattern);
 
 /* Does an Accept header allow the JSON types the API produces? */
 extern bool registry_rest_accept_ok(const char *accept);

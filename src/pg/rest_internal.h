@@ -37,7 +37,12 @@ typedef struct RestCall
 	char	   *schema_id;
 	bool		lookup;			/* 40403 reads "Schema not found" */
 
+	int			route;			/* index of the matched route, -1 if none */
+	bool		plain_text;		/* the route answers text, whatever Accept
+								 * says */
+
 	StringInfoData out;			/* response body */
+	const char *content_type;	/* NULL: REST_CONTENT_TYPE */
 	int			status;
 	int			sqlerrcode;		/* SQLSTATE of the route's error, or 0 */
 } RestCall;
@@ -46,6 +51,10 @@ typedef void (*RestHandler) (RestCall *c);
 
 /* rest_routes.c: the handler for the request, or NULL (404, or 405) */
 extern RestHandler rest_route(RestCall *c, bool *method_mismatch);
+
+/* rest_routes.c: the route table, for the metrics' labels */
+extern int	rest_route_count(void);
+extern void rest_route_at(int i, const char **method, const char **pattern);
 
 /* rest.c */
 extern const char *rest_param(RestCall *c, const char *key);

@@ -18,6 +18,7 @@
 
 #include "catalog.h"
 #include "confluent_messages.h"
+#include "metrics.h"
 #include "registry.h"
 #include "rest_internal.h"
 #include "rg_format.h"
@@ -665,6 +666,14 @@ h_mode_delete(RestCall *c)
 	append_mode(c, catalog_api_delete_mode(scope_subject(c)));
 }
 
+/* GET /metrics: Prometheus' text format (metrics.c) */
+static void
+h_metrics(RestCall *c)
+{
+	c->content_type = METRICS_CONTENT_TYPE;
+	registry_metrics_render(&c->out);
+}
+
 /* --- the route table ------------------------------------------------------------ */
 
 typedef struct Route
@@ -672,6 +681,7 @@ typedef struct Route
 	const char *method;
 	const char *pattern;		/* segments; "*" matches one segment */
 	RestHandler handler;
+	bool		plain_text;		/* answers text/plain, whatever Accept says */
 } Route;
 
 static const Route routes[] = {
@@ -709,6 +719,7 @@ static const Route routes[] = {
 	{"GET", "contexts", h_contexts},
 	{"GET", "v1/metadata/id", h_metadata_id},
 	{"GET", "v1/metadata/version", h_metadata_version},
+	{"GET", "metrics", h_metrics, true},
 	{NULL, NULL, NULL}
 };
 
@@ -798,13 +809,46 @@ rest_route(RestCall *c, bool *method_mismatch)
 
 	apply_context_prefix(c);
 	*method_mismatch = false;
+	c->route = -1;
 	for (i = 0; routes[i].method; i++)
 	{
 		if (!pattern_matches(routes[i].pattern, c->seg, c->nseg))
 			continue;
 		if (strcmp(routes[i].method, c->req->method) == 0)
+		{
+			c->route = i;
+			c->plain_text = routes[i].plain_text;
 			return routes[i].handler;
+		}
 		*method_mismatch = true;
 	}
 	return NULL;
+}
+
+/* How many routes the table has. */
+int
+rest_route_count(void)
+{
+	return lengthof(routes) - 1;
+}
+
+/* The method and pattern of the i-th route. */
+void
+rest_route_at(int i, const char **method, const char **pattern)
+{
+	*method = routes[i].method;
+	*pattern = routes[i].pattern;
+}
+
+/* See rest.h */
+int
+registry_rest_route_index(const char *method, const char *pattern)
+{
+	int			i;
+
+	for (i = 0; routes[i].method; i++)
+		if (strcmp(routes[i].method, method) == 0 &&
+			strcmp(routes[i].pattern, pattern) == 0)
+			return i;
+	return -1;
 }

@@ -236,6 +236,61 @@ expect "GET / with Accept: application/json" 200 '. == {}'
 req GET /schemas/types
 expect "GET /schemas/types contains AVRO" 200 'type == "array" and index("AVRO") != null'
 
+# --- GET /metrics ---------------------------------------------------------
+
+# metric NAME [LABELS]: the value of one sample in the last scrape ($BODY), 0 if absent
+metric() {
+	local key=$1
+	[ -n "${2:-}" ] && key="$1{$2}"
+	printf '%s\n' "$BODY" | KEY=$key awk '$1 == ENVIRON["KEY"] { v = $2 } END { print (v == "" ? 0 : v) }'
+}
+req GET /metrics @none -H "Accept: application/json"
+check "GET /metrics answers 200 in Prometheus' text format, whatever Accept says" \
+	$([ "$STATUS" = 200 ] && printf '%s' "$HDRS" | grep -qi '^content-type: text/plain; version=0.0.4' && echo 0 || echo 1) "HTTP $STATUS $(printf '%s' "$HDRS" | grep -i content-type)"
+missing=
+for m in kafka_schema_registry_api_success_count kafka_schema_registry_api_failure_count \
+	kafka_schema_registry_master_slave_role kafka_schema_registry_node_count \
+	kafka_schema_registry_registered_count kafka_schema_registry_deleted_count \
+	kafka_schema_registry_avro_schemas_created kafka_schema_registry_json_schemas_created \
+	kafka_schema_registry_protobuf_schemas_deleted; do
+	printf '%s\n' "$BODY" | grep -q "^# TYPE $m " && printf '%s\n' "$BODY" | grep -q "^$m [0-9]" || missing="$missing $m"
+done
+check "the scrape has Confluent's metric names" $([ -z "$missing" ] && echo 0 || echo 1) "missing:$missing"
+check "this node reports itself as the primary" $([ "$(metric kafka_schema_registry_master_slave_role)" = 1 ] && echo 0 || echo 1) "$(metric kafka_schema_registry_master_slave_role)"
+ok0=$(metric kafka_schema_registry_api_success_count)
+bad0=$(metric kafka_schema_registry_api_failure_count)
+avro0=$(metric kafka_schema_registry_avro_schemas_created)
+del0=$(metric kafka_schema_registry_deleted_count)
+reg0=$(metric registry_http_requests_total 'method="POST",route="/subjects/*/versions",code="2xx"')
+req POST "/subjects/$RUN-metrics/versions" '{"schema":"{\"type\":\"fixed\",\"name\":\"M\",\"size\":3}"}'
+req GET "/subjects/$RUN-metrics/versions"
+req GET "/subjects/$RUN-metrics/versions/1"
+req GET "/subjects/$RUN-metrics-none/versions"
+req DELETE "/subjects/$RUN-metrics/versions/1"
+req GET /no/such/route
+req GET /metrics
+ok1=$(metric kafka_schema_registry_api_success_count)
+bad1=$(metric kafka_schema_registry_api_failure_count)
+check "api_success_count counts every answer below 400, over all workers ($ok0 -> $ok1: the last scrape and 4 requests)" \
+	$([ $((ok1 - ok0)) -eq 5 ] && echo 0 || echo 1) "delta $((ok1 - ok0))"
+check "api_failure_count counts the 404s ($bad0 -> $bad1)" $([ $((bad1 - bad0)) -eq 2 ] && echo 0 || echo 1) "delta $((bad1 - bad0))"
+check "avro_schemas_created counts the registered version" \
+	$([ $(($(metric kafka_schema_registry_avro_schemas_created) - avro0)) -eq 1 ] && echo 0 || echo 1) "$avro0 -> $(metric kafka_schema_registry_avro_schemas_created)"
+check "deleted_count counts the soft-deleted version" \
+	$([ $(($(metric kafka_schema_registry_deleted_count) - del0)) -eq 1 ] && echo 0 || echo 1) "$del0 -> $(metric kafka_schema_registry_deleted_count)"
+check "registered_count is the versions in the catalog" \
+	$([ "$(metric kafka_schema_registry_registered_count)" = "$(sql 'SELECT count(*) FROM registry.subject_versions')" ] && echo 0 || echo 1) \
+	"$(metric kafka_schema_registry_registered_count) vs $(sql 'SELECT count(*) FROM registry.subject_versions')"
+reg1=$(metric registry_http_requests_total 'method="POST",route="/subjects/*/versions",code="2xx"')
+check "the per-route count of POST /subjects/*/versions went up by one" $([ $((reg1 - reg0)) -eq 1 ] && echo 0 || echo 1) "$reg0 -> $reg1"
+hcount=$(metric registry_http_request_duration_seconds_count 'method="GET",route="/subjects/*/versions"')
+hinf=$(metric registry_http_request_duration_seconds_bucket 'method="GET",route="/subjects/*/versions",le="+Inf"')
+hclasses=$(( $(metric registry_http_requests_total 'method="GET",route="/subjects/*/versions",code="2xx"') + $(metric registry_http_requests_total 'method="GET",route="/subjects/*/versions",code="4xx"') ))
+check "the latency histogram of a route counts its requests ($hcount = +Inf bucket $hinf = by status $hclasses)" \
+	$([ "$hcount" -ge 2 ] && [ "$hcount" = "$hinf" ] && [ "$hcount" = "$hclasses" ] && echo 0 || echo 1) "count $hcount, +Inf $hinf, by status $hclasses"
+fromsql=$(sql "SELECT status FROM registry.rest('GET', '/metrics') WHERE response LIKE '%kafka_schema_registry_registered_count %'")
+check "registry.rest('GET', '/metrics') answers the same scrape from SQL" $([ "$fromsql" = 200 ] && echo 0 || echo 1) "$fromsql"
+
 req POST "/subjects/$S1/versions" "{\"schema\":$A1}"
 expect "register v1" 200 '(.id | type == "number") and .version == 1'
 ID1=$(printf '%s' "$BODY" | jq -r '.id // empty')
