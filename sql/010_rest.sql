@@ -127,3 +127,7 @@ SELECT pg_temp.r('GET', '/subjects', NULL, NULL, NULL, 'text/html');
 SELECT pg_temp.r('GET', '/subjects', NULL, NULL, NULL, 'application/vnd.schemaregistry.v1+json, text/html');
 SELECT pg_temp.r('POST', '/subjects/rest-x/versions', NULL, repeat('[', 5000) || repeat(']', 5000));
 SELECT pg_temp.r('GET', '/subjects/rest-x/versions');
+-- schemaType is matched exactly, as Confluent does: "avro" is refused and nothing is stored
+SELECT pg_temp.r('POST', '/subjects/rest-case/versions', NULL, '{"schema":"\"int\"","schemaType":"avro"}');
+SELECT pg_temp.r('POST', '/subjects/rest-case/versions', NULL, '{"schema":"syntax = \"proto3\"; message C { }","schemaType":"Protobuf"}');
+SELECT pg_temp.r('GET', '/subjects/rest-case/versions');

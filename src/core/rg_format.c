@@ -12,7 +12,7 @@
 #include "rg_jsonschema.h"
 #include "rg_protobuf.h"
 
-#include <strings.h>
+#include <string.h>
 
 const rg_format rg_format_avro = {
 	.name = "AVRO",
@@ -50,7 +50,7 @@ rg_format_at(int i)
 	return formats[i];
 }
 
-/* Confluent compares schemaType case-insensitively. */
+/* Confluent matches schemaType exactly: "avro" is not a schema type. */
 const rg_format *
 rg_format_lookup(const char *name)
 {
@@ -59,7 +59,7 @@ rg_format_lookup(const char *name)
 	if (name == NULL)
 		return NULL;
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (strcasecmp(formats[i]->name, name) == 0)
+		if (strcmp(formats[i]->name, name) == 0)
 			return formats[i];
 	return NULL;
 }

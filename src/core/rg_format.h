@@ -83,7 +83,7 @@ extern const rg_format rg_format_avro;	/* rg_format_protobuf: rg_protobuf.h */
 /* the i-th known format (0-based), NULL past the end */
 extern const rg_format *rg_format_at(int i);
 
-/* "AVRO" (case-insensitive, as Confluent's schemaType) -> format; NULL if unknown */
+/* "AVRO" (exactly, as Confluent matches schemaType) -> format; NULL if unknown */
 extern const rg_format *rg_format_lookup(const char *name);
 
 /* Free a parsed schema: what its model holds outside the arena, then the arena. */

@@ -238,7 +238,7 @@ test_model(void)
 	rg_schema_free(s);
 
 	RG_CHECK(rg_format_lookup("AVRO") == &rg_format_avro, "lookup AVRO");
-	RG_CHECK(rg_format_lookup("avro") == &rg_format_avro, "lookup avro");
+	RG_CHECK(rg_format_lookup("avro") == NULL, "lookup avro: schemaType is matched exactly");
 	RG_CHECK(rg_format_lookup("THRIFT") == NULL, "lookup an unknown type");
 	RG_CHECK(rg_format_lookup(NULL) == NULL, "lookup NULL");
 	RG_CHECK(rg_format_avro.parse == rg_avro_parse && strcmp(rg_format_avro.name, "AVRO") == 0, "format table");

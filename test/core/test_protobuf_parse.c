@@ -331,8 +331,8 @@ test_model(void)
 	if (fd)
 		google__protobuf__file_descriptor_proto__free_unpacked(fd, NULL);
 	RG_CHECK(s->format == &rg_format_protobuf, "schema points at rg_format_protobuf");
-	RG_CHECK(rg_format_lookup("protobuf") == &rg_format_protobuf &&
-			 rg_format_lookup("PROTOBUF") == &rg_format_protobuf, "lookup PROTOBUF");
+	RG_CHECK(rg_format_lookup("protobuf") == NULL &&
+			 rg_format_lookup("PROTOBUF") == &rg_format_protobuf, "lookup PROTOBUF, exactly");
 	{
 		rg_arena   *a = rg_arena_create();
 		rg_strlist	msgs;
