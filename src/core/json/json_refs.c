@@ -554,6 +554,25 @@ target_of(js_ctx *ctx, js_doc *doc, const place *at)
 	return t;
 }
 
+/* The hash of a REF node's address. */
+static unsigned
+node_hash(const rg_js *node)
+{
+	return (unsigned) (((uintptr_t) node >> 4) % JS_HASH);
+}
+
+/* The target a REF node was made for. */
+static js_target *
+target_of_ref(js_ctx *ctx, const rg_js *node)
+{
+	js_pending *p;
+
+	for (p = ctx->refs_by_node[node_hash(node)]; p; p = p->by_node)
+		if (p->ref == node)
+			return p->target;
+	return NULL;
+}
+
 /* See json_internal.h */
 rg_js *
 js_load_ref(js_ctx *ctx, const char *ref, const char *pointer,
@@ -588,7 +607,8 @@ js_load_ref(js_ctx *ctx, const char *ref, const char *pointer,
 	p->ref = node;
 	p->next = ctx->pending;
 	ctx->pending = p;
-	ctx->last_ref = p->target;
+	p->by_node = ctx->refs_by_node[node_hash(node)];
+	ctx->refs_by_node[node_hash(node)] = p;
 	return node;
 }
 
@@ -601,13 +621,12 @@ load_targets(js_ctx *ctx)
 	for (t = ctx->queue_head; t && !ctx->failed; t = t->queue)
 	{
 		ctx->doc = t->doc;
-		ctx->last_ref = NULL;
 		rg_check_interrupts();
 		t->node = js_load_schema(ctx, t->value, t->pointer, t->scope, 0);
 		if (t->node == NULL)
 			return false;
 		if (t->node->kind == RG_JS_REF)
-			t->chain = ctx->last_ref;
+			t->chain = target_of_ref(ctx, t->node);
 	}
 	return !ctx->failed;
 }
