@@ -270,15 +270,24 @@ test_refs(void)
 
 	s = parse("{\"$id\":\"http://example.com/root.json\",\"definitions\":{\"A\":{\"$id\":\"#foo\",\"type\":\"integer\"},"
 			  "\"B\":{\"$id\":\"other.json\",\"definitions\":{\"X\":{\"type\":\"boolean\"}}}},"
-			  "\"properties\":{\"a\":{\"$ref\":\"#foo\"},\"b\":{\"$ref\":\"other.json#/definitions/X\"},"
+			  "\"properties\":{\"a\":{\"$ref\":\"#foo\"},\"b\":{\"$ref\":\"other.json\"},"
 			  "\"c\":{\"$ref\":\"http://example.com/other.json\"}}}", &err);
 	r = s ? root_of(s) : NULL;
 	RG_CHECK(r && deref(property(r, "a"))->kind == RG_JS_NUMBER &&
-			 deref(property(r, "b"))->kind == RG_JS_BOOLEAN &&
-			 deref(property(r, "c"))->kind == RG_JS_EMPTY,
-			 "$id fragments, relative $ids and pointers into identified resources");
+			 deref(property(r, "b"))->kind == RG_JS_EMPTY &&
+			 deref(property(r, "b")) == deref(property(r, "c")),
+			 "$id fragments and relative $ids name sub-schemas");
 	if (s == NULL)
 		printf("#   %s\n", err.message);
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{\"$id\":\"http://example.com/root.json\",\"definitions\":{\"B\":{\"$id\":\"other.json\",\"definitions\":{\"X\":{}}}},"
+						"\"properties\":{\"b\":{\"$ref\":\"other.json#/definitions/X\"}}}", "cannot be resolved"),
+			 "a pointer into an identified sub-schema is not looked up (everit would fetch the URL)");
+	s = parse("{\"definitions\":{\"X\":{\"type\":\"null\"}},\"properties\":{\"p\":{\"$id\":\"http://other/x.json\","
+			  "\"definitions\":{\"X\":{\"type\":\"string\"}},\"properties\":{\"q\":{\"$ref\":\"#/definitions/X\"}}}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && deref(property(property(r, "p"), "q"))->kind == RG_JS_NULL,
+			 "a \"#/...\" $ref is a pointer from the document's root, whatever the $id scope");
 	rg_schema_free(s);
 
 	s = parse("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$defs\":{\"n\":{\"$anchor\":\"num\",\"type\":\"number\"}},"

@@ -6,9 +6,12 @@
  *	    $anchor from 2019-09 on) are collected first, each id resolved
  *	    against the resolution scope it appears in;
  *	  - a $ref is resolved against the scope it appears in; an identified
- *	    sub-schema with that URI is its target, else the document (or the
- *	    identified resource) its URI names, then the JSON pointer of its
- *	    fragment (percent-decoded, ~1 and ~0 unescaped);
+ *	    sub-schema of the current document with that URI is its target;
+ *	    else a $ref written "#..." is a JSON pointer (percent-decoded as
+ *	    URLDecoder does, then ~1 and ~0) from the current document's root,
+ *	    whatever ids lie between; else the URI must name a referenced
+ *	    document, whole or with a pointer in its fragment (everit would
+ *	    fetch anything else over HTTP: here it is unresolvable);
  *	  - a reference to another subject's schema is a document registered
  *	    under its name resolved against the main document's id (as
  *	    JsonSchema.loadPreviousDraft registers resolvedReferences), so a
@@ -467,65 +470,82 @@ follow_pointer(js_ctx *ctx, const char *frag, place *at)
 	return *p == '\0';
 }
 
-/* The document a URI without fragment names, NULL if none. */
+/* The referenced document a URI (without fragment) names, NULL if none. */
 static js_doc *
-find_document(js_ctx *ctx, const char *docpart)
+find_document(js_ctx *ctx, const char *uri)
 {
 	int			i;
 
-	if (docpart[0] == '\0')
-		return ctx->doc;
 	for (i = 0; i < ctx->n_docs; i++)
 	{
 		js_doc	   *d = &ctx->docs[i];
 
-		if ((d->key && strcmp(d->key, docpart) == 0) ||
-			(d->name && strcmp(d->name, docpart) == 0))
+		if ((d->key && strcmp(d->key, uri) == 0) ||
+			(d->name && strcmp(d->name, uri) == 0))
 			return d;
 	}
 	return NULL;
 }
 
-/* Find where a resolved $ref leads; false if nowhere. */
+/* Start a place at an identified sub-schema. */
+static void
+place_at_ident(const js_ident *ident, js_doc **doc, place *at)
+{
+	*doc = ident->doc;
+	at->value = ident->value;
+	at->pointer = ident->pointer;
+	at->scope = ident->scope;
+}
+
+/* Start a place at a document's root. */
+static void
+place_at_root(js_doc *d, js_doc **doc, place *at)
+{
+	*doc = d;
+	at->value = d->root;
+	at->pointer = d->pointer;
+	at->scope = d->key;
+}
+
+/*
+ * Find where a $ref leads, as everit's ReferenceLookup: a sub-schema of
+ * the current document identified by the resolved URI; else, for a $ref
+ * written as "#...", the JSON pointer in the current document (from its
+ * root, whatever the scope); else a referenced document registered under
+ * the URI, whole or with the JSON pointer of the fragment (everit would
+ * fetch anything else over HTTP: unresolvable here).  false if nowhere.
+ */
 static bool
-locate(js_ctx *ctx, const char *abs, js_doc **doc, place *at)
+locate(js_ctx *ctx, const char *ref, const char *abs, js_doc **doc, place *at)
 {
 	const char *key = uri_key(ctx, abs);
 	js_ident   *ident = key ? find_ident(ctx, key) : NULL;
-	const char *hash;
+	const char *hash = strchr(abs, '#');
 	char	   *docpart;
 	const char *frag;
+	js_doc	   *d;
 
-	if (ident)
+	if (ident && ident->doc == ctx->doc)
 	{
-		*doc = ident->doc;
-		at->value = ident->value;
-		at->pointer = ident->pointer;
-		at->scope = ident->scope;
+		place_at_ident(ident, doc, at);
 		return true;
 	}
-	hash = strchr(abs, '#');
+	if (ref[0] == '#')
+	{
+		place_at_root(ctx->doc, doc, at);
+		frag = percent_decode(ctx, ref + 1);
+		return frag && follow_pointer(ctx, frag, at);
+	}
+	if ((d = find_document(ctx, abs)) != NULL)
+	{
+		place_at_root(d, doc, at);
+		return true;
+	}
 	docpart = rg_arena_strndup(ctx->arena, abs, hash ? (size_t) (hash - abs) : strlen(abs));
 	frag = percent_decode(ctx, hash ? hash + 1 : "");
-	if (docpart == NULL || frag == NULL || (frag[0] != '\0' && frag[0] != '/'))
+	if (docpart == NULL || frag == NULL || (d = find_document(ctx, docpart)) == NULL)
 		return false;
-	ident = docpart[0] ? find_ident(ctx, docpart) : NULL;
-	if (ident)
-	{
-		*doc = ident->doc;
-		at->value = ident->value;
-		at->pointer = ident->pointer;
-		at->scope = ident->scope;
-	}
-	else
-	{
-		*doc = find_document(ctx, docpart);
-		if (*doc == NULL)
-			return false;
-		at->value = (*doc)->root;
-		at->pointer = (*doc)->pointer;
-		at->scope = (*doc)->key;
-	}
+	place_at_root(d, doc, at);
 	return follow_pointer(ctx, frag, at);
 }
 
@@ -592,7 +612,7 @@ js_load_ref(js_ctx *ctx, const char *ref, const char *pointer,
 	node->kind = RG_JS_REF;
 	node->location = pointer;
 	node->u.ref.ref = ref;
-	if (!locate(ctx, abs, &doc, &at))
+	if (!locate(ctx, ref, abs, &doc, &at))
 	{
 		if (!ctx->failed)
 			js_fail(ctx, "%s: $ref \"%s\" cannot be resolved", pointer, ref);
