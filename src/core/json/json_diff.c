@@ -275,14 +275,17 @@ compare_memoized(jd_checker *c, const rg_js *orig, const rg_js *upd)
 		return &none;
 	}
 	e = rg_arena_alloc(c->arena, sizeof(*e));
+	if (e != NULL)
+	{
+		e->orig = orig;
+		e->upd = upd;
+		e->state = JD_IN_PROGRESS;
+	}
 	if (e == NULL || !memo_put(c, &c->memo, e))
 	{
 		c->oom = true;
 		return &none;
 	}
-	e->orig = orig;
-	e->upd = upd;
-	e->state = JD_IN_PROGRESS;
 	memset(&sub, 0, sizeof(sub));
 	sub.c = c;
 	compare_types(&sub, orig, upd);
@@ -1349,9 +1352,9 @@ rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd)
 static const rg_js_parsed *
 model_of(const rg_schema *s)
 {
-	if (s == NULL || s->format != &rg_format_json || s->model == NULL)
+	if (s == NULL || s->model == NULL)
 		return NULL;
-	return (const rg_js_parsed *) s->model;
+	return rg_json_model(s);
 }
 
 /* Copy into the seed every pair of this pass that came out incompatible. */
