@@ -1008,6 +1008,30 @@ test_hash_order(void)
 		RG_CHECK(false, "hash order: schemas load");
 	rg_schema_free(o);
 	rg_schema_free(u);
+
+	/*
+	 * 12 names: new HashSet<>(them) keeps 16 buckets (JDK 19+), where 'q'
+	 * and 'a' share one and stay in insertion order.
+	 */
+	o = parse("{'type':'object','properties':{'q':{},'a':{},'b':{},'c':{},'d':{},'e':{},"
+			  "'f':{},'g':{},'h':{},'i':{},'j':{},'k':{}}}");
+	u = parse("{'type':'object'}");
+	want[0] = '\0';
+	for (i = 0; i < 12; i++)
+	{
+		static const char *const names = "qabcdefghijk";
+		char		one[96];
+
+		snprintf(one, sizeof(one), "%sPROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL #/properties/%c",
+				 i ? " | " : "", names[i]);
+		strcat(want, one);
+	}
+	if (o != NULL && u != NULL)
+		RG_CHECK_STR(differences(o, u, false), want, "12 removed properties: 16 buckets, a bucket in insertion order");
+	else
+		RG_CHECK(false, "hash order: schemas load");
+	rg_schema_free(o);
+	rg_schema_free(u);
 }
 
 /* Text of an object schema of n string properties, the last one's maxLength given. */

@@ -30,7 +30,6 @@
 
 #include <regex.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ----------------------------------------------------------------------
@@ -70,7 +69,14 @@ java_key_hash(const char *name)
 
 	while (*p)
 	{
-		uint32_t	cp = utf8_next(&p);
+		uint32_t	cp;
+
+		if (*p < 0x80)
+		{
+			h = h * 31 + *p++;
+			continue;
+		}
+		cp = utf8_next(&p);
 
 		if (cp < 0x10000)
 			h = h * 31 + cp;
@@ -150,33 +156,17 @@ hashmap_final_cap(jd_checker *c, const uint32_t *h, int n, uint32_t cap)
 	return cap;
 }
 
-typedef struct jd_slot_key
-{
-	uint32_t	bucket;
-	int			seq;
-} jd_slot_key;
-
-/* qsort: by bucket, then by insertion */
-static int
-slot_key_cmp(const void *a, const void *b)
-{
-	const jd_slot_key *x = a;
-	const jd_slot_key *y = b;
-
-	if (x->bucket != y->bucket)
-		return x->bucket < y->bucket ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /*
  * The iteration order of a HashMap filled with keys of hashes h[0..n-1]
  * in that order, starting with cap buckets: order[k] = the insertion
- * index of the k-th key visited.
+ * index of the k-th key visited (by bucket, then by insertion: a
+ * counting sort over the final table).
  */
 static bool
 hashmap_order(jd_checker *c, const uint32_t *h, int n, uint32_t cap, int *order)
 {
-	jd_slot_key *k;
+	int		   *start;
+	uint32_t	b;
 	int			i;
 
 	if (n <= 1)
@@ -186,20 +176,18 @@ hashmap_order(jd_checker *c, const uint32_t *h, int n, uint32_t cap, int *order)
 		return true;
 	}
 	cap = hashmap_final_cap(c, h, n, cap);
-	k = rg_arena_alloc(c->arena, (size_t) n * sizeof(*k));
-	if (k == NULL)
+	start = rg_arena_alloc(c->arena, ((size_t) cap + 1) * sizeof(int));
+	if (start == NULL)
 	{
 		c->oom = true;
 		return false;
 	}
 	for (i = 0; i < n; i++)
-	{
-		k[i].bucket = h[i] & (cap - 1);
-		k[i].seq = i;
-	}
-	qsort(k, (size_t) n, sizeof(*k), slot_key_cmp);
+		start[(h[i] & (cap - 1)) + 1]++;
+	for (b = 0; b < cap; b++)
+		start[b + 1] += start[b];
 	for (i = 0; i < n; i++)
-		order[i] = k[i].seq;
+		order[start[h[i] & (cap - 1)]++] = i;
 	return true;
 }
 
