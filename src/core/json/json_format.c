@@ -309,14 +309,3 @@ rg_json_model(const rg_schema *s)
 		return NULL;
 	return &((js_model *) s->model)->pub;
 }
-
-/* Placeholder until the diff lands: every change is compatible. */
-bool
-rg_json_can_read(const rg_schema *reader, const rg_schema *writer,
-				 rg_strlist *out)
-{
-	(void) reader;
-	(void) writer;
-	(void) out;
-	return true;
-}
