@@ -162,7 +162,7 @@ typedef struct rg_js
 			struct rg_js *additional_schema;	/* NULL if not a schema */
 			rg_js_member *pattern_properties;	/* document order */
 			int			n_pattern_properties;
-			/* unevaluatedProperties: absent (NULL) or its schema */
+			/* unevaluatedProperties (2019-09 on): absent (NULL) or its schema */
 			struct rg_js *unevaluated;
 			rg_js_prop_dependency *property_dependencies;
 			int			n_property_dependencies;
@@ -186,6 +186,14 @@ typedef struct rg_js
 			struct rg_js *contains;
 			rg_js_count min_items;
 			rg_js_count max_items;
+
+			/*
+			 * What Confluent's diff reads from the unprocessed properties:
+			 * drafts 4-7 the numbers as written; 2019-09 on json-sKema's
+			 * (minContains is 1 when contains is there and it is not),
+			 * absent where the translator's map replacement lost them (as
+			 * for both unevaluated fields).
+			 */
 			rg_js_count min_contains;
 			rg_js_count max_contains;
 			bool		unique_items;

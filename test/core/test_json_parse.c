@@ -477,6 +477,50 @@ test_modern(void)
 			 "2020-12: a branch that is a generated allOf is spliced into anyOf");
 	rg_schema_free(s);
 
+	s = parse("{" D2020 "\"properties\":{\"a\":{}},\"enum\":[1],\"type\":\"object\",\"required\":[\"a\"]}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_ENUM &&
+			 r->u.combined.subschemas[1]->kind == RG_JS_OBJECT &&
+			 r->u.combined.subschemas[1]->u.object.n_properties == 1 &&
+			 r->u.combined.subschemas[1]->u.object.n_required == 1,
+			 "2020-12: properties join after the keywords, into the object schema");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"$comment\":\"c\",\"definitions\":{\"d\":{\"$id\":\"http://x/d\"}},\"$defs\":{\"e\":{\"$anchor\":\"e\"}},"
+			  "\"properties\":{\"p\":{\"$ref\":\"#e\"}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->n_unprocessed == 3 && deref(property(r, "p"))->kind == RG_JS_EMPTY,
+			 "2020-12: $comment, definitions and $defs unprocessed; anchors in $defs found");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{" D2020 "\"definitions\":{\"d\":{\"$id\":\"http://x/d\"}},\"$ref\":\"http://x/d\"}", "cannot be resolved"),
+			 "2020-12: ids under an unknown keyword are not looked for");
+	s = parse("{" D2020 "\"type\":\"array\",\"maxItems\":3,\"contains\":{},\"minContains\":2}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && r->u.array.min_contains.present &&
+			 r->u.array.min_contains.value == 2 && r->u.array.max_items.value == 3,
+			 "2020-12: minContains carried by contains");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"type\":\"array\",\"contains\":{},\"minContains\":2,\"maxItems\":3}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && !r->u.array.min_contains.present && r->u.array.contains,
+			 "2020-12: a later array keyword's merge replaces the map minContains was in");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"type\":\"object\",\"unevaluatedProperties\":false}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_OBJECT && r->u.object.unevaluated &&
+			 r->u.object.unevaluated->kind == RG_JS_FALSE, "2020-12: unevaluatedProperties");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"type\":\"object\",\"unevaluatedProperties\":false,\"x-note\":1}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_OBJECT && r->u.object.unevaluated == NULL && r->n_unprocessed == 1,
+			 "2020-12: an unknown keyword's map replaces the one unevaluatedProperties was in");
+	rg_schema_free(s);
+	s = parse("{\"type\":\"array\",\"contains\":{},\"minContains\":2,\"unevaluatedItems\":false}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && r->u.array.min_contains.value == 2 &&
+			 r->u.array.unevaluated == NULL && r->n_unprocessed == 2,
+			 "draft 7: minContains read from the unprocessed properties, unevaluatedItems ignored");
+	rg_schema_free(s);
 	RG_CHECK(fails_with("{" D2020 "\"$defs\":{\"bad\":{\"type\":\"nope\"}}}", "#/$defs/bad: unknown type: [nope]"),
 			 "2020-12: an error in $defs counts");
 	RG_CHECK(fails_with("{" D2020 "\"required\":\"x\"}", "#/required: expected type: JsonArray"),

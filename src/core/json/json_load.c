@@ -956,6 +956,33 @@ load_unprocessed(kwset *k, rg_js *node)
 	return true;
 }
 
+/*
+ * minContains and maxContains are no everit keywords, but Confluent's diff
+ * reads them among an array schema's unprocessed properties when they are
+ * numbers: so they count, in drafts 4 to 7 too, on the schema returned.
+ */
+static void
+contains_bounds(kwset *k, rg_js *node)
+{
+	static const char *const keys[] = {"minContains", "maxContains"};
+	int			i;
+
+	if (node->kind != RG_JS_ARRAY)
+		return;
+	for (i = 0; i < 2; i++)
+	{
+		int			at = member_index(k->obj, keys[i]);
+		jx		   *v = at >= 0 && !k->used[at] ? k->obj->members[at].value : NULL;
+		rg_js_count *c = i == 0 ? &node->u.array.min_contains : &node->u.array.max_contains;
+
+		if (v && (v->type == JX_INT || v->type == JX_DECIMAL))
+		{
+			c->present = true;
+			c->value = (int64_t) jx_number_value(v);
+		}
+	}
+}
+
 /* A schema object: extractors, the effective schema, its common properties. */
 static rg_js *
 load_object(js_ctx *ctx, jx *v, const char *pointer, const char *scope, int depth)
@@ -984,6 +1011,8 @@ load_object(js_ctx *ctx, jx *v, const char *pointer, const char *scope, int dept
 		!load_common(&k, node) ||
 		!load_unprocessed(&k, node))
 		return NULL;
+	if (ctx->draft < RG_JS_DRAFT_2019_09)
+		contains_bounds(&k, node);
 	return node;
 }
 

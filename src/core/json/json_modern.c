@@ -4,7 +4,9 @@
  *	  A 2019-09 or 2020-12 schema object -> rg_js nodes, as Confluent loads
  *	  it: json-sKema reads one schema per keyword, in document order, and
  *	  Confluent's SchemaTranslator turns each into a partial everit schema
- *	  and joins them one by one:
+ *	  and joins them one by one (properties, patternProperties,
+ *	  unevaluatedItems and unevaluatedProperties last, in that order, as
+ *	  json-sKema's visitor reaches them):
  *	  - two partials of the same kind (array, number, object, string)
  *	    merge into one, requiring the type if either does;
  *	  - a partial joins the generated anyOf of a "type" array when one of
@@ -15,11 +17,11 @@
  *	  format, readOnly and writeOnly join as an empty generated allOf (the
  *	  translator ignores them, not quite without trace); the branches of
  *	  allOf, anyOf and oneOf are spliced in when they are generated
- *	  allOfs; "contains" carries minContains (1 when absent) and
- *	  maxContains.  The root's $id is not kept (json-sKema makes it the
- *	  base URI), a nested one is.  Keywords json-sKema does not know stay
- *	  unprocessed, and so do $defs, whose schemas are loaded all the same
- *	  (an error in them is an error).
+ *	  allOfs; "contains" carries minContains (1 when absent, as json-sKema
+ *	  has it) and maxContains.  The root's $id is not kept (json-sKema makes
+ *	  it the base URI), a nested one is.  Keywords json-sKema does not know
+ *	  stay unprocessed, and so do $defs, whose schemas are loaded all the
+ *	  same (an error in them is an error).
  *
  *-------------------------------------------------------------------------
  */
@@ -41,7 +43,7 @@ typedef struct modern
 
 /* keywords json-sKema reads that add no partial of their own */
 static const char *const quiet_keywords[] = {
-	"$schema", "$anchor", "$dynamicAnchor", "$vocabulary", "$comment",
+	"$schema", "$anchor", "$dynamicAnchor", "$vocabulary",
 	"then", "else", "minContains", "maxContains", NULL
 };
 
@@ -146,8 +148,8 @@ merge_object(js_ctx *ctx, rg_js *m, const rg_js *b)
 		m->u.object.permits_additional = false;
 	if (b->u.object.additional_schema)
 		m->u.object.additional_schema = b->u.object.additional_schema;
-	if (b->u.object.unevaluated)
-		m->u.object.unevaluated = b->u.object.unevaluated;
+	/* unevaluatedProperties lives in the unprocessed map, which b's replaces */
+	m->u.object.unevaluated = b->u.object.unevaluated;
 	if (b->u.object.property_names)
 		m->u.object.property_names = b->u.object.property_names;
 	merge_count(&m->u.object.min_properties, &b->u.object.min_properties);
@@ -163,8 +165,10 @@ merge_array(js_ctx *ctx, rg_js *m, const rg_js *b)
 		m->u.array.requires_array = true;
 	merge_count(&m->u.array.min_items, &b->u.array.min_items);
 	merge_count(&m->u.array.max_items, &b->u.array.max_items);
-	merge_count(&m->u.array.min_contains, &b->u.array.min_contains);
-	merge_count(&m->u.array.max_contains, &b->u.array.max_contains);
+	/* minContains, maxContains, unevaluatedItems: in the unprocessed map, which b's replaces */
+	m->u.array.min_contains = b->u.array.min_contains;
+	m->u.array.max_contains = b->u.array.max_contains;
+	m->u.array.unevaluated = b->u.array.unevaluated;
 	if (b->u.array.unique_items)
 		m->u.array.unique_items = true;
 	if (b->u.array.all_items)
@@ -179,8 +183,6 @@ merge_array(js_ctx *ctx, rg_js *m, const rg_js *b)
 		m->u.array.additional_items = b->u.array.additional_items;
 	if (b->u.array.contains)
 		m->u.array.contains = b->u.array.contains;
-	if (b->u.array.unevaluated)
-		m->u.array.unevaluated = b->u.array.unevaluated;
 	return !ctx->failed;
 }
 
@@ -612,7 +614,7 @@ kw_dependent_required(modern *m, jx *v, const char *ptr)
 	return n;
 }
 
-/* additionalProperties / unevaluatedProperties / propertyNames: an ObjectSchema partial. */
+/* additionalProperties / propertyNames: an ObjectSchema partial. */
 static rg_js *
 kw_object_schema(modern *m, const char *key, jx *v, const char *ptr)
 {
@@ -628,8 +630,6 @@ kw_object_schema(modern *m, const char *key, jx *v, const char *ptr)
 		else if (s->kind != RG_JS_TRUE)
 			n->u.object.additional_schema = s;
 	}
-	else if (strcmp(key, "unevaluatedProperties") == 0)
-		n->u.object.unevaluated = s;
 	else
 		n->u.object.property_names = s;
 	return n;
@@ -644,12 +644,7 @@ kw_object(modern *m, const char *key, jx *v, const char *ptr)
 
 	if (n == NULL)
 		return NULL;
-	if (strcmp(key, "properties") == 0)
-		ok = schema_map(m, v, ptr, &n->u.object.properties, &n->u.object.n_properties);
-	else if (strcmp(key, "patternProperties") == 0)
-		ok = schema_map(m, v, ptr, &n->u.object.pattern_properties,
-						&n->u.object.n_pattern_properties);
-	else if (strcmp(key, "dependentSchemas") == 0)
+	if (strcmp(key, "dependentSchemas") == 0)
 		ok = schema_map(m, v, ptr, &n->u.object.schema_dependencies,
 						&n->u.object.n_schema_dependencies);
 	else if (strcmp(key, "required") == 0)
@@ -744,7 +739,7 @@ kw_array(modern *m, const char *key, jx *v, const char *ptr)
 		n->u.array.n_item_schemas = l.n;
 		return n;
 	}
-	return (n->u.array.unevaluated = sub(m, v, ptr)) ? n : NULL;
+	return NULL;
 }
 
 /* if (with then and else): a ConditionalSchema. */
@@ -837,8 +832,9 @@ keyword(modern *m, const char *key, jx *v, bool *consumed)
 {
 	static const char *const numbers[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", NULL};
 	static const char *const strings[] = {"minLength", "maxLength", "pattern", NULL};
-	static const char *const objects[] = {"properties", "patternProperties", "dependentSchemas", "required", "minProperties", "maxProperties", NULL};
-	static const char *const arrays[] = {"minItems", "maxItems", "uniqueItems", "prefixItems", "unevaluatedItems", NULL};
+	static const char *const objects[] = {"dependentSchemas", "required", "minProperties", "maxProperties", NULL};
+	static const char *const arrays[] = {"minItems", "maxItems", "uniqueItems", "prefixItems", NULL};
+	static const char *const later[] = {"properties", "patternProperties", "unevaluatedItems", "unevaluatedProperties", NULL};
 	const char *ptr = js_pointer_child(m->ctx, m->pointer, key, strlen(key));
 
 	*consumed = true;
@@ -856,8 +852,9 @@ keyword(modern *m, const char *key, jx *v, bool *consumed)
 		return add_partial(m, kw_string(m, key, v, ptr));
 	if (in_list(objects, key))
 		return add_partial(m, kw_object(m, key, v, ptr));
-	if (strcmp(key, "additionalProperties") == 0 || strcmp(key, "unevaluatedProperties") == 0 ||
-		strcmp(key, "propertyNames") == 0)
+	if (in_list(later, key))
+		return true;			/* joined after the other keywords */
+	if (strcmp(key, "additionalProperties") == 0 || strcmp(key, "propertyNames") == 0)
 		return add_partial(m, kw_object_schema(m, key, v, ptr));
 	if (strcmp(key, "dependentRequired") == 0)
 		return add_partial(m, kw_dependent_required(m, v, ptr));
@@ -918,6 +915,94 @@ common(modern *m, rg_js *node)
 	return true;
 }
 
+/* One partial per member of a map keyword (properties, patternProperties), merged. */
+static rg_js *
+map_product(modern *m, const char *key, jx *v, const char *ptr)
+{
+	rg_js	   *product = NULL;
+	int			i;
+
+	if (!js_require(m->ctx, v, JX_OBJECT, ptr))
+		return NULL;
+	for (i = 0; i < v->n; i++)
+	{
+		rg_js	   *n = partial(m, RG_JS_OBJECT);
+		rg_js_member *member = rg_arena_alloc(m->ctx->arena, sizeof(rg_js_member));
+
+		if (n == NULL || member == NULL)
+		{
+			js_oom(m->ctx);
+			return NULL;
+		}
+		member->name = v->members[i].key;
+		member->schema = sub(m, v->members[i].value,
+							 js_pointer_child(m->ctx, ptr, v->members[i].key,
+											  v->members[i].key_len));
+		if (member->schema == NULL)
+			return NULL;
+		if (key[0] == 'p' && key[1] == 'r')
+		{
+			n->u.object.properties = member;
+			n->u.object.n_properties = 1;
+		}
+		else
+		{
+			n->u.object.pattern_properties = member;
+			n->u.object.n_pattern_properties = 1;
+		}
+		product = product ? join(m->ctx, product, n, m->pointer) : n;
+		if (product == NULL)
+			return NULL;
+	}
+	return product;
+}
+
+/*
+ * SchemaVisitor.visitCompositeSchema after the keywords: the properties,
+ * then the pattern properties, then unevaluatedItems and
+ * unevaluatedProperties.  No keyword at all is an empty generated allOf.
+ */
+static bool
+join_attributes(modern *m)
+{
+	static const char *const keys[] = {"properties", "patternProperties",
+	"unevaluatedItems", "unevaluatedProperties"};
+	nodes		none = {0};
+	int			i;
+
+	if (m->acc == NULL && (m->acc = generated_node(m->ctx, RG_JS_ALL_OF, &none, m->pointer)) == NULL)
+		return false;
+	for (i = 0; i < 4; i++)
+	{
+		jx		   *v = jx_get(m->obj, keys[i]);
+		const char *ptr;
+		rg_js	   *part;
+
+		if (v == NULL)
+			continue;
+		ptr = js_pointer_child(m->ctx, m->pointer, keys[i], strlen(keys[i]));
+		if (i < 2)
+		{
+			if (v->type == JX_OBJECT && v->n == 0)
+				continue;		/* an empty map adds nothing */
+			part = map_product(m, keys[i], v, ptr);
+		}
+		else
+		{
+			rg_js	   *s = sub(m, v, ptr);
+
+			part = s ? partial(m, i == 2 ? RG_JS_ARRAY : RG_JS_OBJECT) : NULL;
+			if (part && i == 2)
+				part->u.array.unevaluated = s;
+			else if (part)
+				part->u.object.unevaluated = s;
+		}
+		if (!add_partial(m, part))
+			return false;
+	}
+	return true;
+}
+
 /* The keywords left unprocessed, in document order. */
 static bool
 unprocessed(modern *m, rg_js *node)
@@ -948,6 +1033,44 @@ unprocessed(modern *m, rg_js *node)
 	return true;
 }
 
+/*
+ * Does the translator give this object an unprocessed map of its own
+ * (keywords json-sKema does not know, or $defs with a schema)?  It then
+ * replaces the map the joined schema carried minContains, maxContains and
+ * unevaluated* in, so the diff no longer sees them.
+ */
+static bool
+own_unprocessed(const modern *m)
+{
+	int			i;
+
+	for (i = 0; i < m->obj->n; i++)
+	{
+		jx_member  *mb = &m->obj->members[i];
+
+		if (m->used[i])
+			continue;
+		if (strcmp(mb->key, "$defs") != 0 ||
+			(mb->value->type == JX_OBJECT && mb->value->n > 0))
+			return true;
+	}
+	return false;
+}
+
+/* What an own unprocessed map takes away from the schema. */
+static void
+drop_carried(rg_js *n)
+{
+	if (n->kind == RG_JS_ARRAY)
+	{
+		memset(&n->u.array.min_contains, 0, sizeof(rg_js_count));
+		memset(&n->u.array.max_contains, 0, sizeof(rg_js_count));
+		n->u.array.unevaluated = NULL;
+	}
+	else if (n->kind == RG_JS_OBJECT)
+		n->u.object.unevaluated = NULL;
+}
+
 /* The schema the joined partials make: none is {}, a generated allOf of one is that one. */
 static rg_js *
 finish(modern *m)
@@ -973,6 +1096,8 @@ finish(modern *m)
 		copy->n_unprocessed = 0;
 		n = copy;
 	}
+	if (own_unprocessed(m))
+		drop_carried(n);
 	return n;
 }
 
@@ -1003,7 +1128,7 @@ js_load_modern(js_ctx *ctx, jx *v, const char *pointer, const char *scope,
 	for (i = 0; i < v->n; i++)
 		if (!keyword(&m, v->members[i].key, v->members[i].value, &m.used[i]))
 			return NULL;
-	if ((node = finish(&m)) == NULL || !common(&m, node) || !unprocessed(&m, node))
+	if (!join_attributes(&m) || (node = finish(&m)) == NULL || !common(&m, node) || !unprocessed(&m, node))
 		return NULL;
 	return node;
 }

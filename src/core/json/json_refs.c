@@ -279,17 +279,55 @@ add_ident(js_ctx *ctx, js_doc *doc, const char *uri, jx *value,
 	return true;
 }
 
-/* Is this key's value data rather than schemas (so ids inside are not ids)? */
+/* json-sKema's keywords (2019-09 on: ids under any other key are not looked for) */
+static const char *const modern_keywords[] = {
+	"$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$ref", "$defs", "$schema",
+	"$vocabulary", "minLength", "maxLength", "allOf", "anyOf", "oneOf",
+	"additionalProperties", "properties", "patternProperties", "title",
+	"description", "readOnly", "writeOnly", "deprecated", "default", "enum",
+	"const", "type", "not", "required", "maximum", "minimum", "exclusiveMaximum",
+	"exclusiveMinimum", "multipleOf", "uniqueItems", "items", "prefixItems",
+	"contains", "minContains", "maxContains", "if", "then", "else",
+	"dependentSchemas", "dependentRequired", "unevaluatedItems",
+	"unevaluatedProperties", "minItems", "maxItems", "minProperties",
+	"maxProperties", "propertyNames", "pattern", "format", NULL
+};
+
+/* Is a key one of json-sKema's keywords? */
 static bool
-data_keyword(const char *key)
+modern_keyword(const char *key)
 {
-	return strcmp(key, "enum") == 0 || strcmp(key, "const") == 0 ||
-		strcmp(key, "default") == 0 || strcmp(key, "examples") == 0;
+	const char *const *k;
+
+	for (k = modern_keywords; *k; k++)
+		if (strcmp(*k, key) == 0)
+			return true;
+	return false;
 }
 
-/* Collect the identified sub-schemas under v, in scope. */
+/*
+ * Is this member's value data rather than schemas (so ids inside are not
+ * ids)?  From 2019-09 on, json-sKema's lookupAnchors also stops at an
+ * unknown keyword, unless it is a name in properties, patternProperties
+ * or $defs (and at array items, whose index is no keyword either).
+ */
 static bool
-collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *pointer,
+data_keyword(js_ctx *ctx, const char *key, const char *parent_key)
+{
+	if (strcmp(key, "enum") == 0 || strcmp(key, "const") == 0)
+		return true;
+	if (ctx->draft < RG_JS_DRAFT_2019_09)
+		return strcmp(key, "default") == 0 || strcmp(key, "examples") == 0;
+	if (modern_keyword(key))
+		return false;
+	return parent_key == NULL ||
+		!(strcmp(parent_key, "properties") == 0 || strcmp(parent_key, "patternProperties") == 0 ||
+		  strcmp(parent_key, "$defs") == 0);
+}
+
+/* Collect the identified sub-schemas under v (the value of key), in scope. */
+static bool
+collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *key, const char *pointer,
 			  const char *scope, int depth)
 {
 	int			i;
@@ -301,8 +339,10 @@ collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *pointer,
 	}
 	if (v->type == JX_ARRAY)
 	{
+		if (ctx->draft >= RG_JS_DRAFT_2019_09)
+			return true;		/* an index is no keyword: json-sKema stops */
 		for (i = 0; i < v->n; i++)
-			if (!collect_under(ctx, doc, v->items[i], js_pointer_index(ctx, pointer, i),
+			if (!collect_under(ctx, doc, v->items[i], key, js_pointer_index(ctx, pointer, i),
 							   scope, depth + 1))
 				return false;
 		return true;
@@ -337,9 +377,9 @@ collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *pointer,
 	{
 		jx_member  *m = &v->members[i];
 
-		if (data_keyword(m->key))
+		if (data_keyword(ctx, m->key, key))
 			continue;
-		if (!collect_under(ctx, doc, m->value,
+		if (!collect_under(ctx, doc, m->value, m->key,
 						   js_pointer_child(ctx, pointer, m->key, m->key_len),
 						   scope, depth + 1))
 			return false;
@@ -366,7 +406,7 @@ js_collect_idents(js_ctx *ctx, js_doc *doc)
 	}
 	sprintf(root, "%s#", pointer);
 	doc->pointer = root;
-	return collect_under(ctx, doc, doc->root, root, doc->key, 0);
+	return collect_under(ctx, doc, doc->root, NULL, root, doc->key, 0);
 }
 
 /* Decode a URI fragment as URLDecoder does (%XX, '+' a space) into the arena. */
@@ -508,6 +548,33 @@ place_at_root(js_doc *d, js_doc **doc, place *at)
 }
 
 /*
+ * json-sKema's resolution (2019-09 on): the resource the URI without its
+ * fragment names (an identified sub-schema, a referenced document, the
+ * document itself), then the fragment's JSON pointer inside it.
+ */
+static bool
+locate_in_resource(js_ctx *ctx, const char *abs, js_doc **doc, place *at)
+{
+	const char *hash = strchr(abs, '#');
+	char	   *docpart = rg_arena_strndup(ctx->arena, abs, hash ? (size_t) (hash - abs) : strlen(abs));
+	const char *frag = percent_decode(ctx, hash ? hash + 1 : "");
+	js_ident   *ident;
+	js_doc	   *d;
+
+	if (docpart == NULL || frag == NULL)
+		return false;
+	if (docpart[0] == '\0' || (ctx->doc->key && strcmp(docpart, ctx->doc->key) == 0))
+		place_at_root(ctx->doc, doc, at);
+	else if ((ident = find_ident(ctx, docpart)) != NULL)
+		place_at_ident(ident, doc, at);
+	else if ((d = find_document(ctx, docpart)) != NULL)
+		place_at_root(d, doc, at);
+	else
+		return false;
+	return follow_pointer(ctx, frag, at);
+}
+
+/*
  * Find where a $ref leads, as everit's ReferenceLookup: a sub-schema of
  * the current document identified by the resolved URI; else, for a $ref
  * written as "#...", the JSON pointer in the current document (from its
@@ -525,11 +592,13 @@ locate(js_ctx *ctx, const char *ref, const char *abs, js_doc **doc, place *at)
 	const char *frag;
 	js_doc	   *d;
 
-	if (ident && ident->doc == ctx->doc)
+	if (ident && (ident->doc == ctx->doc || ctx->draft >= RG_JS_DRAFT_2019_09))
 	{
 		place_at_ident(ident, doc, at);
 		return true;
 	}
+	if (ctx->draft >= RG_JS_DRAFT_2019_09)
+		return locate_in_resource(ctx, abs, doc, at);
 	if (ref[0] == '#')
 	{
 		place_at_root(ctx->doc, doc, at);
