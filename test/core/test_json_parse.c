@@ -356,6 +356,35 @@ test_validation(void)
 	RG_CHECK(fails_with("{\"allOf\":{}}", "#/allOf: expected type: JsonArray, found: JsonObject"), "allOf not an array");
 	RG_CHECK(fails_with("{\"items\":[{},3]}", "#/items/1: expected type is one of Boolean or JsonObject"),
 			 "a tuple item that is not a schema");
+	RG_CHECK(fails_with("{\"pattern\":\"*a\"}", "#/pattern: invalid regular expression \"*a\": Dangling meta character '*'"),
+			 "a pattern Java refuses");
+	RG_CHECK(fails_with("{\"patternProperties\":{\"(a\":{}}}", "#/patternProperties/(a: invalid regular expression"),
+			 "a pattern property Java refuses");
+	RG_CHECK(fails_with("{\"pattern\":\"a{x}\"}", "Illegal repetition"), "an illegal repetition");
+	RG_CHECK(fails_with("{\"pattern\":\"[a-z\"}", "Unclosed character class"), "an unclosed class");
+	RG_CHECK(fails_with("{\"pattern\":\"\\\\y\"}", "Illegal/unsupported escape"), "an unknown escape");
+	{
+		static const char *const ok[] = {
+			"^[a-zA-Z0-9._%+-]+@[a-z]+\\\\.[a-z]{2,}$", "^\\\\d{3}-\\\\d{4}$", "(?i)^abc$",
+			"^(?:[01]\\\\d|2[0-3]):[0-5]\\\\d$", "[]a]", "a{2}?b+?c*+", "^*", "\\\\Q*+?\\\\E", "\\\\p{L}+",
+			"(?<name>x)\\\\k<name>", "[a[b]]", "x|y|(z)", NULL
+		};
+		int			i;
+
+		for (i = 0; ok[i]; i++)
+		{
+			char		doc[256];
+			rg_error	err;
+			rg_schema  *s;
+
+			snprintf(doc, sizeof(doc), "{\"pattern\":\"%s\"}", ok[i]);
+			s = parse(doc, &err);
+			RG_CHECK(s != NULL, "Java accepts the pattern %s", ok[i]);
+			if (s == NULL)
+				printf("#   %s\n", err.message);
+			rg_schema_free(s);
+		}
+	}
 	RG_CHECK(fails_with("[]", "expected type is one of Boolean or JsonObject, found: JsonArray"), "an array document");
 	RG_CHECK(fails_with("\"x\"", "found: String"), "a string document");
 }

@@ -208,6 +208,9 @@ extern bool js_require_number(js_ctx *ctx, const jx *v, const char *pointer);
 extern const char *js_require_string(js_ctx *ctx, const jx *v,
 									 const char *pointer);
 
+/* a pattern Java's Pattern.compile would refuse is an invalid schema */
+extern bool js_check_regex(js_ctx *ctx, const char *pattern, const char *pointer);
+
 /* json_value.c: keep a value for the schema's lifetime */
 extern const rg_js_value *js_keep_value(js_ctx *ctx, const jx *v);
 

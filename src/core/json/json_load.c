@@ -331,6 +331,10 @@ schema_map(kwset *k, jx *v, const char *ptr, rg_js_member **out, int *n,
 		if (skip_id && strcmp(m->key, js_id_keyword(k->ctx->draft)) == 0 &&
 			m->value->type != JX_OBJECT)
 			continue;
+		/* pattern properties are compiled as Java regular expressions */
+		if (!skip_id && !js_check_regex(k->ctx, m->key,
+										js_pointer_child(k->ctx, ptr, m->key, m->key_len)))
+			return false;
 		members[count].name = m->key;
 		members[count].schema = child(k, m->value,
 									  js_pointer_child(k->ctx, ptr, m->key, m->key_len));
@@ -355,6 +359,10 @@ build_string(kwset *k, bool requires)
 		!opt_count(k, "maxLength", &n->u.string.max_length) ||
 		!opt_string(k, "pattern", &n->u.string.pattern) ||
 		!opt_string(k, "format", &n->u.string.format))
+		return NULL;
+	if (n->u.string.pattern &&
+		!js_check_regex(k->ctx, n->u.string.pattern,
+						js_pointer_child(k->ctx, k->pointer, "pattern", 7)))
 		return NULL;
 	n->u.string.requires_string = requires;
 	return n;

@@ -44,7 +44,7 @@ typedef struct modern
 /* keywords json-sKema reads that add no partial of their own */
 static const char *const quiet_keywords[] = {
 	"$schema", "$anchor", "$dynamicAnchor", "$vocabulary",
-	"then", "else", "minContains", "maxContains", NULL
+	"then", "else", "minContains", "maxContains", "deprecated", NULL
 };
 
 /* Is a keyword in a NULL-terminated list? */
@@ -498,7 +498,8 @@ kw_string(modern *m, const char *key, jx *v, const char *ptr)
 	if (n == NULL)
 		return NULL;
 	if (strcmp(key, "pattern") == 0)
-		return (n->u.string.pattern = js_require_string(m->ctx, v, ptr)) ? n : NULL;
+		return (n->u.string.pattern = js_require_string(m->ctx, v, ptr)) &&
+			js_check_regex(m->ctx, n->u.string.pattern, ptr) ? n : NULL;
 	return count_of(m, v, ptr, strcmp(key, "minLength") == 0 ?
 					&n->u.string.min_length : &n->u.string.max_length) ? n : NULL;
 }
@@ -935,6 +936,10 @@ map_product(modern *m, const char *key, jx *v, const char *ptr)
 			return NULL;
 		}
 		member->name = v->members[i].key;
+		if (key[1] == 'a' &&
+			!js_check_regex(m->ctx, member->name,
+							js_pointer_child(m->ctx, ptr, v->members[i].key, v->members[i].key_len)))
+			return NULL;
 		member->schema = sub(m, v->members[i].value,
 							 js_pointer_child(m->ctx, ptr, v->members[i].key,
 											  v->members[i].key_len));
