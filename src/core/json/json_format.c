@@ -125,6 +125,8 @@ read_main(js_ctx *ctx, const char *text, size_t len)
 	}
 	if (doc->root->type == JX_OBJECT && !choose_draft(ctx, doc->root, &ctx->draft))
 		return false;
+	if (ctx->draft < RG_JS_DRAFT_2019_09 && !js_check_finite(ctx, doc->root, "#"))
+		return false;
 	doc->key = doc->root->type == JX_OBJECT ? root_id(ctx, doc->root) : NULL;
 	return true;
 }

@@ -207,6 +207,12 @@ extern bool js_require_integer(js_ctx *ctx, const jx *v, const char *pointer,
 extern bool js_require_number(js_ctx *ctx, const jx *v, const char *pointer);
 extern const char *js_require_string(js_ctx *ctx, const jx *v,
 									 const char *pointer);
+/* an array of strings (required, a dependency, examples), its length in *n */
+extern const char **js_require_strings(js_ctx *ctx, const jx *v,
+									   const char *pointer, int *n);
+
+/* no NaN or infinity anywhere (drafts 4-7: org.json refuses them) */
+extern bool js_check_finite(js_ctx *ctx, const jx *v, const char *pointer);
 
 /* a pattern Java's Pattern.compile would refuse is an invalid schema */
 extern bool js_check_regex(js_ctx *ctx, const char *pattern, const char *pointer);

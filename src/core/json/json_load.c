@@ -280,31 +280,6 @@ opt_string(kwset *k, const char *key, const char **out)
 	return *out != NULL;
 }
 
-/* An array of strings (required, dependencies); NULL on failure. */
-static const char **
-string_list(kwset *k, jx *v, const char *ptr, int *n)
-{
-	const char **list;
-	int			i;
-
-	if (!js_require(k->ctx, v, JX_ARRAY, ptr))
-		return NULL;
-	list = rg_arena_alloc(k->ctx->arena, sizeof(char *) * (v->n ? v->n : 1));
-	if (list == NULL)
-	{
-		js_oom(k->ctx);
-		return NULL;
-	}
-	for (i = 0; i < v->n; i++)
-	{
-		list[i] = js_require_string(k->ctx, v->items[i],
-									js_pointer_index(k->ctx, ptr, i));
-		if (list[i] == NULL)
-			return NULL;
-	}
-	*n = v->n;
-	return list;
-}
 
 /* A map of sub-schemas (properties, patternProperties, ...); false on failure. */
 static bool
@@ -471,7 +446,7 @@ dependencies(kwset *k, rg_js *n, const char *key, bool arrays, bool schemas)
 
 			d = &n->u.object.property_dependencies[n->u.object.n_property_dependencies++];
 			d->name = m->key;
-			d->requires = string_list(k, m->value, mptr, &d->n_requires);
+			d->requires = js_require_strings(k->ctx, m->value, mptr, &d->n_requires);
 			if (d->requires == NULL)
 				return false;
 		}
@@ -545,7 +520,7 @@ build_object(kwset *k, bool requires)
 					&n->u.object.additional_schema))
 		return NULL;
 	if ((v = kw_take(k, "required", &ptr)) &&
-		(n->u.object.required = string_list(k, v, ptr, &n->u.object.n_required)) == NULL)
+		(n->u.object.required = js_require_strings(k->ctx, v, ptr, &n->u.object.n_required)) == NULL)
 		return NULL;
 	if ((v = kw_take(k, "patternProperties", &ptr)) &&
 		!schema_map(k, v, ptr, &n->u.object.pattern_properties,
@@ -904,7 +879,7 @@ examples(kwset *k)
 	jx		   *v = kw_take(k, "examples", &ptr);
 	int			n;
 
-	return v == NULL || string_list(k, v, ptr, &n) != NULL;
+	return v == NULL || js_require_strings(k->ctx, v, ptr, &n) != NULL;
 }
 
 /* The properties every schema has: id, title, description, default, ... */

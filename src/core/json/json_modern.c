@@ -560,28 +560,6 @@ schema_map(modern *m, jx *v, const char *ptr, rg_js_member **out, int *n)
 	return true;
 }
 
-/* An array of strings. */
-static const char **
-string_list(modern *m, jx *v, const char *ptr, int *n)
-{
-	const char **list;
-	int			i;
-
-	if (!js_require(m->ctx, v, JX_ARRAY, ptr))
-		return NULL;
-	list = rg_arena_alloc(m->ctx->arena, sizeof(char *) * (v->n ? v->n : 1));
-	if (list == NULL)
-	{
-		js_oom(m->ctx);
-		return NULL;
-	}
-	for (i = 0; i < v->n; i++)
-		if ((list[i] = js_require_string(m->ctx, v->items[i],
-										 js_pointer_index(m->ctx, ptr, i))) == NULL)
-			return NULL;
-	*n = v->n;
-	return list;
-}
 
 /* dependentRequired: property dependencies. */
 static rg_js *
@@ -604,7 +582,7 @@ kw_dependent_required(modern *m, jx *v, const char *ptr)
 		rg_js_prop_dependency *d = &n->u.object.property_dependencies[i];
 
 		d->name = v->members[i].key;
-		d->requires = string_list(m, v->members[i].value,
+		d->requires = js_require_strings(m->ctx, v->members[i].value,
 								  js_pointer_child(m->ctx, ptr, v->members[i].key,
 												   v->members[i].key_len),
 								  &d->n_requires);
@@ -649,7 +627,7 @@ kw_object(modern *m, const char *key, jx *v, const char *ptr)
 		ok = schema_map(m, v, ptr, &n->u.object.schema_dependencies,
 						&n->u.object.n_schema_dependencies);
 	else if (strcmp(key, "required") == 0)
-		ok = (n->u.object.required = string_list(m, v, ptr, &n->u.object.n_required)) != NULL;
+		ok = (n->u.object.required = js_require_strings(m->ctx, v, ptr, &n->u.object.n_required)) != NULL;
 	else if (strcmp(key, "minProperties") == 0)
 		ok = count_of(m, v, ptr, &n->u.object.min_properties);
 	else if (strcmp(key, "maxProperties") == 0)
