@@ -609,6 +609,20 @@ test_modern(void)
 	rg_schema_free(s);
 	RG_CHECK(fails_with("{" D2020 "\"$defs\":{\"bad\":{\"type\":\"nope\"}}}", "#/$defs/bad: unknown type: [nope]"),
 			 "2020-12: an error in $defs counts");
+	{
+		const char *doc = "{" D2020 "\"type\":[\"string\",\"null\"],\"format\":\"email\",\"maxLength\":3}";
+
+		s = rg_json_parse(doc, strlen(doc), NULL, 0, true, &err);
+		r = s ? root_of(s) : NULL;
+		RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ALL_OF &&
+				 r->u.combined.n_subschemas == 2 &&
+				 r->u.combined.subschemas[0]->kind == RG_JS_STRING &&
+				 r->u.combined.subschemas[0]->u.string.max_length.present &&
+				 r->u.combined.subschemas[1]->kind == RG_JS_COMBINED &&
+				 r->u.combined.subschemas[1]->u.combined.criterion == RG_JS_ANY_OF,
+				 "2020-12 with normalize: built from the sorted document (format, maxLength, then type)");
+		rg_schema_free(s);
+	}
 	RG_CHECK(fails_with("{" D2020 "\"required\":\"x\"}", "#/required: expected type: JsonArray"),
 			 "2020-12: required as a string");
 	s = parse("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema#\",\"type\":\"integer\",\"format\":\"x\"}", &err);

@@ -88,6 +88,13 @@ extern double jx_number_value(const jx *v);
  */
 extern bool jx_render(rg_buf *buf, const jx *v, bool sorted);
 
+/*
+ * Sort every object's members in place, recursively, as Confluent's
+ * normalize re-reads the document into TreeMaps: the schema is then built
+ * from the sorted document.  false when too deep for the stack.
+ */
+extern bool jx_sort(jx *v);
+
 /* Java String.compareTo of two UTF-8 strings (UTF-16 code unit order) */
 extern int	jx_java_compare(const char *a, size_t alen, const char *b, size_t blen);
 

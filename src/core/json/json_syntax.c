@@ -38,6 +38,7 @@ typedef struct reader
 	int			line;
 	const unsigned char *bol;	/* beginning of the current line */
 	bool		failed;
+	unsigned	values;			/* read so far, for interrupt checks */
 } reader;
 
 static jx  *read_value(reader *r, int depth);
@@ -790,6 +791,8 @@ read_value(reader *r, int depth)
 		syntax_error(r, "document nesting is too deep");
 		return NULL;
 	}
+	if ((++r->values & 4095) == 0)
+		rg_check_interrupts();
 	skip_ws(r);
 	if (r->p >= r->end)
 	{
