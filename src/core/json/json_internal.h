@@ -26,7 +26,7 @@
  * document load each target once, which can still multiply the work;
  * this bounds it.
  */
-#define JS_MAX_NODES 2000000
+#define JS_MAX_NODES 500000
 
 /* the kind of a JSON value as Jackson's tree holds it */
 typedef enum jx_type
@@ -66,8 +66,7 @@ typedef struct jx
 	int			n;				/* members or items */
 	struct jx **items;
 	jx_member  *members;
-	int			line;			/* where the value starts, 1-based */
-	int			column;
+	size_t		offset;			/* where the value starts in the text */
 } jx;
 
 /* Parse text as Confluent's Jackson mapper reads it (json_syntax.c). */
