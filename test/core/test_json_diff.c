@@ -864,7 +864,7 @@ static const msg_case msg_cases[] = {
 		"{'type':'object','additionalProperties':false}", false,
 	MSG("PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL", "The %s schema has a closed content model and is missing a property or item present at path '#/properties/a' in the %s schema")},
 	{"closed, LENIENT", "{'type':'object','properties':{'a':{'type':'string'}},'additionalProperties':false}",
-		"{'type':'object','additionalProperties':false}", true, ""},
+	"{'type':'object','additionalProperties':false}", true, ""},
 	{"removed not covered", "{'type':'array','items':[{'type':'string'}]}",
 		"{'type':'array','items':[],'additionalItems':{'type':'integer'}}", false,
 		MSG("TYPE_CHANGED", "A type at path '#/items/0' is different between the %s schema and the %s schema") " | "
@@ -1010,8 +1010,8 @@ test_hash_order(void)
 	rg_schema_free(u);
 
 	/*
-	 * 12 names: new HashSet<>(them) keeps 16 buckets (JDK 19+), where 'q'
-	 * and 'a' share one and stay in insertion order.
+	 * 12 names: new HashSet<>(them) keeps 16 buckets (JDK 19+), where 'q' and
+	 * 'a' share one and stay in insertion order.
 	 */
 	o = parse("{'type':'object','properties':{'q':{},'a':{},'b':{},'c':{},'d':{},'e':{},"
 			  "'f':{},'g':{},'h':{},'i':{},'j':{},'k':{}}}");
@@ -1059,10 +1059,7 @@ wide_object(int n, int max_length)
 static void
 test_transitive_speed(void)
 {
-	enum
-	{
-	N_VERSIONS = 1000
-	};
+#define N_VERSIONS 1000
 	rg_prior_version *prev = calloc(N_VERSIONS, sizeof(*prev));
 	rg_schema  *new;
 	rg_arena   *a = rg_arena_create();
@@ -1107,6 +1104,8 @@ test_transitive_speed(void)
 	rg_schema_free(new);
 	rg_arena_destroy(a);
 }
+
+#undef N_VERSIONS
 
 /* A schema of depth nested objects, the innermost a string of that maxLength. */
 static char *

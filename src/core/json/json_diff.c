@@ -175,9 +175,10 @@ append_rebased(jd_ctx *ctx, const jd_list *rel)
 
 	for (i = 0; i < rel->n; i++)
 	{
-		const char *path = ctx->path == NULL ? rel->items[i].path :
-			path_render(ctx->c, ctx->path, rel->items[i].path);
+		const char *path = rel->items[i].path;
 
+		if (ctx->path != NULL)
+			path = path_render(ctx->c, ctx->path, path);
 		list_push(ctx->c, &ctx->diffs, rel->items[i].type, path);
 	}
 }
@@ -368,8 +369,12 @@ compare_exclusive_maximum(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	rg_js_number oe = o->u.number.exclusive_maximum;
 	rg_js_number ue = u->u.number.exclusive_maximum;
 	double		bound = u->u.number.maximum.present ? u->u.number.maximum.value : ue.value;
-	int			cmp = oe.value == ue.value ? 0 :
-		(oe.value < ue.value ? -1 : (oe.value > bound ? 1 : 0));
+	int			cmp = 0;
+
+	if (oe.value < ue.value)
+		cmp = -1;
+	else if (oe.value != ue.value && oe.value > bound)
+		cmp = 1;
 
 	rg_jd_compare_bound(ctx, "exclusiveMaximum", oe.present, ue.present, cmp,
 						exclusive_maximum_types);

@@ -826,9 +826,9 @@ rg_jd_compare_object(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	compare_unevaluated(ctx, "unevaluatedProperties", o->u.object.unevaluated,
 						u->u.object.unevaluated, unevaluated_properties_types);
 	rg_jd_compare_count(ctx, "maxProperties", o->u.object.max_properties,
-				  u->u.object.max_properties, max_properties_types);
+						u->u.object.max_properties, max_properties_types);
 	rg_jd_compare_count(ctx, "minProperties", o->u.object.min_properties,
-				  u->u.object.min_properties, min_properties_types);
+						u->u.object.min_properties, min_properties_types);
 }
 
 /* ----------------------------------------------------------------------
@@ -920,7 +920,7 @@ rg_jd_compare_array(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 		rg_jd_add_at(ctx, "uniqueItems",
 					 o->u.array.unique_items ? JD_UNIQUE_ITEMS_REMOVED : JD_UNIQUE_ITEMS_ADDED);
 	rg_jd_compare_count(ctx, "maxContains", o->u.array.max_contains, u->u.array.max_contains,
-				  max_contains_types);
+						max_contains_types);
 	rg_jd_compare_count(ctx, "minContains", o->u.array.min_contains, u->u.array.min_contains,
-				  min_contains_types);
+						min_contains_types);
 }

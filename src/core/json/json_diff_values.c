@@ -224,10 +224,13 @@ rg_jd_str_equal(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+/* an unsigned 128-bit integer (GCC and Clang) */
+typedef unsigned __int128 jd_u128;
+
 /* A decimal as an unsigned 128-bit mantissa and a power of ten. */
 typedef struct jd_exact
 {
-	unsigned __int128 mant;
+	jd_u128		mant;
 	long		exp;
 } jd_exact;
 
@@ -255,9 +258,9 @@ exact_of(const rg_js_number *n, jd_exact *out)
 
 /* m * 10^k, false on overflow */
 static bool
-exact_scale(unsigned __int128 m, long k, unsigned __int128 *out)
+exact_scale(jd_u128 m, long k, jd_u128 *out)
 {
-	static const unsigned __int128 limit = ((unsigned __int128) 1 << 124);
+	static const jd_u128 limit = ((jd_u128) 1 << 124);
 
 	while (k-- > 0)
 	{
@@ -278,8 +281,8 @@ rg_jd_multiple_of(const rg_js_number *a, const rg_js_number *b)
 {
 	jd_exact	x;
 	jd_exact	y;
-	unsigned __int128 xa;
-	unsigned __int128 yb;
+	jd_u128		xa;
+	jd_u128		yb;
 	long		e;
 
 	if (exact_of(a, &x) && exact_of(b, &y))
@@ -551,4 +554,3 @@ rg_jd_same_schema(const rg_js *a, const rg_js *b, int depth)
 		return false;
 	return same_kind_fields(a, b, depth);
 }
-
