@@ -1202,6 +1202,46 @@ test_robustness(void)
 	rg_schema_free(m2);
 }
 
+/*
+ * Every schema of the cases against every other, both policies: no crash
+ * (under ASan), and a verdict that agrees with the messages.
+ */
+static void
+test_all_pairs(void)
+{
+	rg_schema  *s[2 * N_CASES];
+	int			n = 0;
+	int			bad = 0;
+	int			pairs = 0;
+	int			i;
+	int			j;
+
+	for (i = 0; i < N_CASES; i++)
+	{
+		s[n] = parse(cases[i].orig);
+		n += s[n] != NULL;
+		s[n] = parse(cases[i].upd);
+		n += s[n] != NULL;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+		{
+			bool		ok;
+			const char *m = messages(s[i], s[j], (i + j) % 2 == 1, &ok);
+
+			pairs++;
+			if (ok != (m[0] == '\0') || (!ok && strncmp(m, "{errorType:\"", 12) != 0))
+			{
+				if (bad++ < 5)
+					printf("# pair %d/%d: %s\n", i, j, m);
+			}
+		}
+	RG_CHECK(bad == 0, "%d pairs of the cases' schemas: verdicts agree with messages (%d bad)",
+			 pairs, bad);
+	for (i = 0; i < n; i++)
+		rg_schema_free(s[i]);
+}
+
 int
 main(void)
 {
@@ -1212,6 +1252,7 @@ main(void)
 	test_not_json();
 	test_hash_order();
 	test_robustness();
+	test_all_pairs();
 	test_transitive_speed();
 	return rg_test_done();
 }
