@@ -57,6 +57,28 @@ parse(const char *text)
 	return s;
 }
 
+/* Parse with one reference named name (both texts written with single quotes). */
+static rg_schema *
+parse_with_ref(const char *text, const char *name, const char *ref_text)
+{
+	char	   *t = dequote(text);
+	char	   *r = dequote(ref_text);
+	rg_reference ref;
+	rg_error	err;
+	rg_schema  *s;
+
+	ref.name = name;
+	ref.schema = r;
+	ref.schema_len = strlen(r);
+	rg_error_clear(&err);
+	s = rg_json_parse(t, strlen(t), &ref, 1, false, &err);
+	if (s == NULL)
+		printf("# parse failed: %s\n#   for %s\n", err.message, t);
+	free(t);
+	free(r);
+	return s;
+}
+
 /* The list joined with " | " into `joined`. */
 static const char *
 join(const rg_strlist *l)
@@ -973,6 +995,31 @@ test_not_json(void)
 	rg_schema_free(json);
 }
 
+/* A $ref into a referenced schema is followed like a local one. */
+static void
+test_references(void)
+{
+	const char *main_text = "{'type':'object','properties':{'a':{'$ref':'address.json'}}}";
+	rg_schema  *o = parse_with_ref(main_text, "address.json",
+								   "{'type':'object','properties':{'street':{'type':'string'}}}");
+	rg_schema  *u = parse_with_ref(main_text, "address.json",
+								   "{'type':'object','properties':{'street':{'type':'integer'}}}");
+	rg_schema  *same = parse_with_ref(main_text, "address.json",
+									  "{'type':'object','properties':{'street':{'type':'string'}}}");
+
+	if (o != NULL && u != NULL && same != NULL)
+	{
+		RG_CHECK_STR(differences(o, u, false), "TYPE_CHANGED #/properties/a/properties/street",
+					 "a change inside a referenced schema");
+		RG_CHECK_STR(differences(o, same, false), "", "the same referenced schema: no difference");
+	}
+	else
+		RG_CHECK(false, "references: schemas load");
+	rg_schema_free(o);
+	rg_schema_free(u);
+	rg_schema_free(same);
+}
+
 /* Property names in Java's HashSet order: 14 names outgrow the first table. */
 static void
 test_hash_order(void)
@@ -1250,6 +1297,7 @@ main(void)
 	test_messages();
 	test_level_driver();
 	test_not_json();
+	test_references();
 	test_hash_order();
 	test_robustness();
 	test_all_pairs();
