@@ -270,15 +270,24 @@ test_refs(void)
 
 	s = parse("{\"$id\":\"http://example.com/root.json\",\"definitions\":{\"A\":{\"$id\":\"#foo\",\"type\":\"integer\"},"
 			  "\"B\":{\"$id\":\"other.json\",\"definitions\":{\"X\":{\"type\":\"boolean\"}}}},"
-			  "\"properties\":{\"a\":{\"$ref\":\"#foo\"},\"b\":{\"$ref\":\"other.json#/definitions/X\"},"
+			  "\"properties\":{\"a\":{\"$ref\":\"#foo\"},\"b\":{\"$ref\":\"other.json\"},"
 			  "\"c\":{\"$ref\":\"http://example.com/other.json\"}}}", &err);
 	r = s ? root_of(s) : NULL;
 	RG_CHECK(r && deref(property(r, "a"))->kind == RG_JS_NUMBER &&
-			 deref(property(r, "b"))->kind == RG_JS_BOOLEAN &&
-			 deref(property(r, "c"))->kind == RG_JS_EMPTY,
-			 "$id fragments, relative $ids and pointers into identified resources");
+			 deref(property(r, "b"))->kind == RG_JS_EMPTY &&
+			 deref(property(r, "b")) == deref(property(r, "c")),
+			 "$id fragments and relative $ids name sub-schemas");
 	if (s == NULL)
 		printf("#   %s\n", err.message);
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{\"$id\":\"http://example.com/root.json\",\"definitions\":{\"B\":{\"$id\":\"other.json\",\"definitions\":{\"X\":{}}}},"
+						"\"properties\":{\"b\":{\"$ref\":\"other.json#/definitions/X\"}}}", "cannot be resolved"),
+			 "a pointer into an identified sub-schema is not looked up (everit would fetch the URL)");
+	s = parse("{\"definitions\":{\"X\":{\"type\":\"null\"}},\"properties\":{\"p\":{\"$id\":\"http://other/x.json\","
+			  "\"definitions\":{\"X\":{\"type\":\"string\"}},\"properties\":{\"q\":{\"$ref\":\"#/definitions/X\"}}}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && deref(property(property(r, "p"), "q"))->kind == RG_JS_NULL,
+			 "a \"#/...\" $ref is a pointer from the document's root, whatever the $id scope");
 	rg_schema_free(s);
 
 	s = parse("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$defs\":{\"n\":{\"$anchor\":\"num\",\"type\":\"number\"}},"
@@ -347,6 +356,35 @@ test_validation(void)
 	RG_CHECK(fails_with("{\"allOf\":{}}", "#/allOf: expected type: JsonArray, found: JsonObject"), "allOf not an array");
 	RG_CHECK(fails_with("{\"items\":[{},3]}", "#/items/1: expected type is one of Boolean or JsonObject"),
 			 "a tuple item that is not a schema");
+	RG_CHECK(fails_with("{\"pattern\":\"*a\"}", "#/pattern: invalid regular expression \"*a\": Dangling meta character '*'"),
+			 "a pattern Java refuses");
+	RG_CHECK(fails_with("{\"patternProperties\":{\"(a\":{}}}", "#/patternProperties/(a: invalid regular expression"),
+			 "a pattern property Java refuses");
+	RG_CHECK(fails_with("{\"pattern\":\"a{x}\"}", "Illegal repetition"), "an illegal repetition");
+	RG_CHECK(fails_with("{\"pattern\":\"[a-z\"}", "Unclosed character class"), "an unclosed class");
+	RG_CHECK(fails_with("{\"pattern\":\"\\\\y\"}", "Illegal/unsupported escape"), "an unknown escape");
+	{
+		static const char *const ok[] = {
+			"^[a-zA-Z0-9._%+-]+@[a-z]+\\\\.[a-z]{2,}$", "^\\\\d{3}-\\\\d{4}$", "(?i)^abc$",
+			"^(?:[01]\\\\d|2[0-3]):[0-5]\\\\d$", "[]a]", "a{2}?b+?c*+", "^*", "\\\\Q*+?\\\\E", "\\\\p{L}+",
+			"(?<name>x)\\\\k<name>", "[a[b]]", "x|y|(z)", NULL
+		};
+		int			i;
+
+		for (i = 0; ok[i]; i++)
+		{
+			char		doc[256];
+			rg_error	err;
+			rg_schema  *s;
+
+			snprintf(doc, sizeof(doc), "{\"pattern\":\"%s\"}", ok[i]);
+			s = parse(doc, &err);
+			RG_CHECK(s != NULL, "Java accepts the pattern %s", ok[i]);
+			if (s == NULL)
+				printf("#   %s\n", err.message);
+			rg_schema_free(s);
+		}
+	}
 	RG_CHECK(fails_with("[]", "expected type is one of Boolean or JsonObject, found: JsonArray"), "an array document");
 	RG_CHECK(fails_with("\"x\"", "found: String"), "a string document");
 }
@@ -388,6 +426,153 @@ test_stored_form(void)
 				 "normalize orders by UTF-16 code units (a surrogate pair before U+FF41)");
 }
 
+/* 2019-09 and 2020-12: json-sKema's keywords joined as Confluent's translator joins them. */
+static void
+test_modern(void)
+{
+	rg_error	err;
+	rg_schema  *s;
+	const rg_js *r;
+
+#define D2020 "\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+	s = parse("{" D2020 "\"type\":\"integer\",\"format\":\"int64\"}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_NUMBER && r->u.number.requires_integer,
+			 "2020-12: format is ignored (draft 7 would sniff a string)");
+	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_2020_12, "the draft is 2020-12");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"type\":\"string\",\"enum\":[\"a\"]}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.synthetic && r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_STRING &&
+			 r->u.combined.subschemas[1]->kind == RG_JS_ENUM,
+			 "2020-12: kinds joined in keyword order (string, then enum)");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"maxLength\":3,\"type\":[\"string\",\"null\"]}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ANY_OF &&
+			 r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_STRING &&
+			 r->u.combined.subschemas[0]->u.string.requires_string &&
+			 r->u.combined.subschemas[0]->u.string.max_length.value == 3,
+			 "2020-12: a string keyword merges into the type array's string branch");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"type\":[\"string\",\"null\"],\"format\":\"email\",\"maxLength\":3}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ALL_OF &&
+			 r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_COMBINED &&
+			 r->u.combined.subschemas[1]->kind == RG_JS_STRING &&
+			 !r->u.combined.subschemas[1]->u.string.requires_string,
+			 "2020-12: a format between them keeps maxLength out of the anyOf");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"$id\":\"http://x/root\",\"type\":\"object\",\"properties\":{\"a\":{\"$id\":\"http://x/a\",\"type\":\"string\"}},"
+			  "\"required\":[\"a\"],\"dependencies\":{\"a\":[\"b\"]},\"dependentRequired\":{\"a\":[\"c\"]}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_OBJECT && r->u.object.requires_object && r->u.object.n_required == 1 &&
+			 r->id == NULL && property(r, "a") && strcmp(property(r, "a")->id, "http://x/a") == 0,
+			 "2020-12: one object schema; the root's $id is not kept, a nested one is");
+	RG_CHECK(r && r->u.object.n_property_dependencies == 1 &&
+			 strcmp(r->u.object.property_dependencies[0].requires[0], "c") == 0 &&
+			 r->n_unprocessed == 1 && strcmp(r->unprocessed_names[0], "dependencies") == 0,
+			 "2020-12: dependentRequired is read, dependencies is not");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"prefixItems\":[{\"type\":\"string\"}],\"items\":{\"type\":\"number\"},\"contains\":{}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && r->u.array.n_item_schemas == 1 &&
+			 r->u.array.all_items == NULL && r->u.array.additional_items &&
+			 r->u.array.additional_items->kind == RG_JS_NUMBER &&
+			 r->u.array.min_contains.present && r->u.array.min_contains.value == 1,
+			 "2020-12: prefixItems is the tuple, items what follows; minContains defaults to 1");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"$defs\":{\"s\":{\"type\":\"string\"}},\"$ref\":\"#/$defs/s\",\"maxLength\":2}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_REF &&
+			 deref(r->u.combined.subschemas[0])->kind == RG_JS_STRING,
+			 "2020-12: a $ref's siblings apply too");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"anyOf\":[{\"type\":\"string\",\"enum\":[\"a\"]},{\"type\":\"null\"}]}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ANY_OF &&
+			 !r->u.combined.synthetic && r->u.combined.n_subschemas == 3,
+			 "2020-12: a branch that is a generated allOf is spliced into anyOf");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"properties\":{\"a\":{}},\"enum\":[1],\"type\":\"object\",\"required\":[\"a\"]}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_ENUM &&
+			 r->u.combined.subschemas[1]->kind == RG_JS_OBJECT &&
+			 r->u.combined.subschemas[1]->u.object.n_properties == 1 &&
+			 r->u.combined.subschemas[1]->u.object.n_required == 1,
+			 "2020-12: properties join after the keywords, into the object schema");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"$comment\":\"c\",\"definitions\":{\"d\":{\"$id\":\"http://x/d\"}},\"$defs\":{\"e\":{\"$anchor\":\"e\"}},"
+			  "\"properties\":{\"p\":{\"$ref\":\"#e\"}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->n_unprocessed == 3 && deref(property(r, "p"))->kind == RG_JS_EMPTY,
+			 "2020-12: $comment, definitions and $defs unprocessed; anchors in $defs found");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{" D2020 "\"definitions\":{\"d\":{\"$id\":\"http://x/d\"}},\"$ref\":\"http://x/d\"}", "cannot be resolved"),
+			 "2020-12: ids under an unknown keyword are not looked for");
+	s = parse("{" D2020 "\"type\":\"array\",\"maxItems\":3,\"contains\":{},\"minContains\":2}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && r->u.array.min_contains.present &&
+			 r->u.array.min_contains.value == 2 && r->u.array.max_items.value == 3,
+			 "2020-12: minContains carried by contains");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"type\":\"array\",\"contains\":{},\"minContains\":2,\"maxItems\":3}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && !r->u.array.min_contains.present && r->u.array.contains,
+			 "2020-12: a later array keyword's merge replaces the map minContains was in");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"type\":\"object\",\"unevaluatedProperties\":false}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_OBJECT && r->u.object.unevaluated &&
+			 r->u.object.unevaluated->kind == RG_JS_FALSE, "2020-12: unevaluatedProperties");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"type\":\"object\",\"unevaluatedProperties\":false,\"x-note\":1}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_OBJECT && r->u.object.unevaluated == NULL && r->n_unprocessed == 1,
+			 "2020-12: an unknown keyword's map replaces the one unevaluatedProperties was in");
+	rg_schema_free(s);
+	s = parse("{\"type\":\"array\",\"contains\":{},\"minContains\":2,\"unevaluatedItems\":false}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && r->u.array.min_contains.value == 2 &&
+			 r->u.array.unevaluated == NULL && r->n_unprocessed == 2,
+			 "draft 7: minContains read from the unprocessed properties, unevaluatedItems ignored");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{" D2020 "\"$defs\":{\"bad\":{\"type\":\"nope\"}}}", "#/$defs/bad: unknown type: [nope]"),
+			 "2020-12: an error in $defs counts");
+	RG_CHECK(fails_with("{" D2020 "\"required\":\"x\"}", "#/required: expected type: JsonArray"),
+			 "2020-12: required as a string");
+	s = parse("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema#\",\"type\":\"integer\",\"format\":\"x\"}", &err);
+	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_7 && root_of(s)->kind == RG_JS_COMBINED,
+			 "a 2020-12 URL with a '#' is not Confluent's exact match: draft 7");
+	rg_schema_free(s);
+	s = parse("{\"$schema\":\"http://example.com/unknown\"}", &err);
+	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_7, "an unknown $schema is draft 7");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{\"$schema\":5}", "#/$schema: expected type: String"), "a non-string $schema");
+	s = parse("{\"$schema\":\"http://json-schema.org/draft-06/schema#\",\"id\":\"x\",\"$id\":\"y\"}", &err);
+	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_6 && strcmp(root_of(s)->id, "y") == 0,
+			 "draft 6 reads $id");
+	rg_schema_free(s);
+	s = parse("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"id\":\"x\",\"$id\":\"y\",\"exclusiveMaximum\":true,\"maximum\":3}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && strcmp(r->id, "x") == 0 && r->u.number.exclusive_maximum_flag &&
+			 !r->u.number.exclusive_maximum.present, "draft 4 reads id and a boolean exclusiveMaximum");
+	rg_schema_free(s);
+}
+
 int
 main(void)
 {
@@ -399,5 +584,6 @@ main(void)
 	test_validation();
 	test_syntax();
 	test_stored_form();
+	test_modern();
 	return rg_test_done();
 }

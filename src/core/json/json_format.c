@@ -155,6 +155,15 @@ read_references(js_ctx *ctx, const rg_reference *refs, int n_refs)
 			ctx->failed = true;
 			return false;
 		}
+		if (doc->root->type != JX_OBJECT && doc->root->type != JX_TRUE &&
+			doc->root->type != JX_FALSE)
+		{
+			rg_error_set(ctx->err, RG_ERR_INVALID_SCHEMA,
+						 "Reference %s: Invalid JSON Schema: #: expected type is one of Boolean or JsonObject, found: %s",
+						 name, js_type_name(doc->root));
+			ctx->failed = true;
+			return false;
+		}
 		doc->key = js_uri_resolve(ctx->arena, ctx->docs[0].key, name);
 		if (doc->key == NULL)
 		{
