@@ -23,8 +23,8 @@
 extern bool rg_json_differences(const rg_schema *original, const rg_schema *update,
 								bool lenient, rg_strlist *out);
 
-/* can_read's message templates, roles still "%s"; Confluent closes them with '} (sic) */
-#define MSG(type, desc) "{errorType:\"" type "\", description:\"" desc "'}"
+/* can_read's message templates, roles still "%s" */
+#define MSG(type, desc) "{errorType:\"" type "\", description:\"" desc "\"}"
 
 static char joined[65536];
 
@@ -884,7 +884,7 @@ static const msg_case msg_cases[] = {
 	MSG("REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL", "The %s schema has an unopen content model and has a required property at path '#/properties/a' which is missing in the %s schema")},
 	{"closed", "{'type':'object','properties':{'a':{'type':'string'}},'additionalProperties':false}",
 		"{'type':'object','additionalProperties':false}", false,
-	MSG("PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL", "The %s has a closed content model and is missing a property or item present at path '#/properties/a' in the %s schema")},
+	MSG("PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL", "The %s schema has a closed content model and is missing a property or item present at path '#/properties/a' in the %s schema")},
 	{"closed, LENIENT", "{'type':'object','properties':{'a':{'type':'string'}},'additionalProperties':false}",
 	"{'type':'object','additionalProperties':false}", true, ""},
 	{"removed not covered", "{'type':'array','items':[{'type':'string'}]}",

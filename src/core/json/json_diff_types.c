@@ -6,7 +6,7 @@
  * Confluent's Difference.Type has 132 constants; two sets of them are
  * compatible changes (SchemaDiff's STRICT set, and the LENIENT set that
  * adds the content-model relaxations).  A message is
- * {errorType:"TYPE", description:"...'} with a description chosen by the
+ * {errorType:"TYPE", description:"..."} with a description chosen by the
  * group the type belongs to; its two "%s" stand for the reader's and the
  * writer's roles and are filled by the level driver (rg_compat.c).
  *
@@ -47,7 +47,7 @@ static const jd_template templates[] = {
 	"' which is missing in the %s schema"},
 	[JD_MSG_REQ_UNOPEN] = {"The %s schema has an unopen content model and has a required property at path '",
 	"' which is missing in the %s schema"},
-	[JD_MSG_CLOSED] = {"The %s has a closed content model and is missing a property or item present at path '",
+	[JD_MSG_CLOSED] = {"The %s schema has a closed content model and is missing a property or item present at path '",
 	"' in the %s schema"},
 	[JD_MSG_REMOVED_NOT_COVERED] = {"A property or item is missing in the %s schema but present at path '",
 	"' in the %s schema and is not covered by its partially open content model"},
@@ -60,13 +60,13 @@ static const jd_template templates[] = {
 };
 
 /*
- * How a message ends.  Confluent's Difference.toString() opens the
- * description with a double quote and closes it with "'}" (sic), as the
- * releases this registry follows do; a later revision of the source closes
- * it with "\"}" and words the closed-content-model description "The %s
- * schema has a closed content model ..." instead.
+ * How a message ends.  The current Difference.toString() closes the
+ * description with a double quote, as it opens it.  Releases before the
+ * property-added split (the 7.x line) closed it with "'}" and worded the
+ * closed content model "The %s has a closed content model ..."; to emit
+ * that form, make this "'}" and change JD_MSG_CLOSED's text above.
  */
-#define JD_MESSAGE_END "'}"
+#define JD_MESSAGE_END "\"}"
 
 /* Is a difference of this type compatible under the policy? */
 bool
