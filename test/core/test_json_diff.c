@@ -57,6 +57,28 @@ parse(const char *text)
 	return s;
 }
 
+/* Parse with one reference named name (both texts written with single quotes). */
+static rg_schema *
+parse_with_ref(const char *text, const char *name, const char *ref_text)
+{
+	char	   *t = dequote(text);
+	char	   *r = dequote(ref_text);
+	rg_reference ref;
+	rg_error	err;
+	rg_schema  *s;
+
+	ref.name = name;
+	ref.schema = r;
+	ref.schema_len = strlen(r);
+	rg_error_clear(&err);
+	s = rg_json_parse(t, strlen(t), &ref, 1, false, &err);
+	if (s == NULL)
+		printf("# parse failed: %s\n#   for %s\n", err.message, t);
+	free(t);
+	free(r);
+	return s;
+}
+
 /* The list joined with " | " into `joined`. */
 static const char *
 join(const rg_strlist *l)
@@ -489,23 +511,23 @@ static const diff_case cases[] = {
 		"UNIQUE_ITEMS_ADDED #/uniqueItems", 0, 0,
 	"UNIQUE_ITEMS_REMOVED #/uniqueItems", 1, 1},
 	{"maxContains increased",
-		"{'$schema':'https://json-schema.org/draft/2019-09/schema','type':'array','contains':{'type':'string'},'maxContains':2}",
-		"{'$schema':'https://json-schema.org/draft/2019-09/schema','type':'array','contains':{'type':'string'},'maxContains':3}",
+		"{'type':'array','contains':{'type':'string'},'maxContains':2}",
+		"{'type':'array','contains':{'type':'string'},'maxContains':3}",
 		"MAX_CONTAINS_INCREASED #/maxContains", 1, 1,
 	"MAX_CONTAINS_DECREASED #/maxContains", 0, 0},
 	{"maxContains added",
-		"{'$schema':'https://json-schema.org/draft/2019-09/schema','type':'array','contains':{'type':'string'}}",
-		"{'$schema':'https://json-schema.org/draft/2019-09/schema','type':'array','contains':{'type':'string'},'maxContains':2}",
+		"{'type':'array','contains':{'type':'string'}}",
+		"{'type':'array','contains':{'type':'string'},'maxContains':2}",
 		"MAX_CONTAINS_ADDED #/maxContains", 0, 0,
 	"MAX_CONTAINS_REMOVED #/maxContains", 1, 1},
 	{"minContains increased",
-		"{'$schema':'https://json-schema.org/draft/2019-09/schema','type':'array','contains':{'type':'string'},'minContains':1}",
-		"{'$schema':'https://json-schema.org/draft/2019-09/schema','type':'array','contains':{'type':'string'},'minContains':2}",
+		"{'type':'array','contains':{'type':'string'},'minContains':1}",
+		"{'type':'array','contains':{'type':'string'},'minContains':2}",
 		"MIN_CONTAINS_INCREASED #/minContains", 0, 0,
 	"MIN_CONTAINS_DECREASED #/minContains", 1, 1},
 	{"minContains added",
-		"{'$schema':'https://json-schema.org/draft/2019-09/schema','type':'array','contains':{'type':'string'}}",
-		"{'$schema':'https://json-schema.org/draft/2019-09/schema','type':'array','contains':{'type':'string'},'minContains':1}",
+		"{'type':'array','contains':{'type':'string'}}",
+		"{'type':'array','contains':{'type':'string'},'minContains':1}",
 		"MIN_CONTAINS_ADDED #/minContains", 0, 0,
 	"MIN_CONTAINS_REMOVED #/minContains", 1, 1},
 	{"tuple item, open model",
@@ -864,7 +886,7 @@ static const msg_case msg_cases[] = {
 		"{'type':'object','additionalProperties':false}", false,
 	MSG("PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL", "The %s schema has a closed content model and is missing a property or item present at path '#/properties/a' in the %s schema")},
 	{"closed, LENIENT", "{'type':'object','properties':{'a':{'type':'string'}},'additionalProperties':false}",
-		"{'type':'object','additionalProperties':false}", true, ""},
+	"{'type':'object','additionalProperties':false}", true, ""},
 	{"removed not covered", "{'type':'array','items':[{'type':'string'}]}",
 		"{'type':'array','items':[],'additionalItems':{'type':'integer'}}", false,
 		MSG("TYPE_CHANGED", "A type at path '#/items/0' is different between the %s schema and the %s schema") " | "
@@ -973,6 +995,31 @@ test_not_json(void)
 	rg_schema_free(json);
 }
 
+/* A $ref into a referenced schema is followed like a local one. */
+static void
+test_references(void)
+{
+	const char *main_text = "{'type':'object','properties':{'a':{'$ref':'address.json'}}}";
+	rg_schema  *o = parse_with_ref(main_text, "address.json",
+								   "{'type':'object','properties':{'street':{'type':'string'}}}");
+	rg_schema  *u = parse_with_ref(main_text, "address.json",
+								   "{'type':'object','properties':{'street':{'type':'integer'}}}");
+	rg_schema  *same = parse_with_ref(main_text, "address.json",
+									  "{'type':'object','properties':{'street':{'type':'string'}}}");
+
+	if (o != NULL && u != NULL && same != NULL)
+	{
+		RG_CHECK_STR(differences(o, u, false), "TYPE_CHANGED #/properties/a/properties/street",
+					 "a change inside a referenced schema");
+		RG_CHECK_STR(differences(o, same, false), "", "the same referenced schema: no difference");
+	}
+	else
+		RG_CHECK(false, "references: schemas load");
+	rg_schema_free(o);
+	rg_schema_free(u);
+	rg_schema_free(same);
+}
+
 /* Property names in Java's HashSet order: 14 names outgrow the first table. */
 static void
 test_hash_order(void)
@@ -1010,8 +1057,8 @@ test_hash_order(void)
 	rg_schema_free(u);
 
 	/*
-	 * 12 names: new HashSet<>(them) keeps 16 buckets (JDK 19+), where 'q'
-	 * and 'a' share one and stay in insertion order.
+	 * 12 names: new HashSet<>(them) keeps 16 buckets (JDK 19+), where 'q' and
+	 * 'a' share one and stay in insertion order.
 	 */
 	o = parse("{'type':'object','properties':{'q':{},'a':{},'b':{},'c':{},'d':{},'e':{},"
 			  "'f':{},'g':{},'h':{},'i':{},'j':{},'k':{}}}");
@@ -1059,10 +1106,7 @@ wide_object(int n, int max_length)
 static void
 test_transitive_speed(void)
 {
-	enum
-	{
-	N_VERSIONS = 1000
-	};
+#define N_VERSIONS 1000
 	rg_prior_version *prev = calloc(N_VERSIONS, sizeof(*prev));
 	rg_schema  *new;
 	rg_arena   *a = rg_arena_create();
@@ -1107,6 +1151,8 @@ test_transitive_speed(void)
 	rg_schema_free(new);
 	rg_arena_destroy(a);
 }
+
+#undef N_VERSIONS
 
 /* A schema of depth nested objects, the innermost a string of that maxLength. */
 static char *
@@ -1203,6 +1249,46 @@ test_robustness(void)
 	rg_schema_free(m2);
 }
 
+/*
+ * Every schema of the cases against every other, both policies: no crash
+ * (under ASan), and a verdict that agrees with the messages.
+ */
+static void
+test_all_pairs(void)
+{
+	rg_schema  *s[2 * N_CASES];
+	int			n = 0;
+	int			bad = 0;
+	int			pairs = 0;
+	int			i;
+	int			j;
+
+	for (i = 0; i < N_CASES; i++)
+	{
+		s[n] = parse(cases[i].orig);
+		n += s[n] != NULL;
+		s[n] = parse(cases[i].upd);
+		n += s[n] != NULL;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+		{
+			bool		ok;
+			const char *m = messages(s[i], s[j], (i + j) % 2 == 1, &ok);
+
+			pairs++;
+			if (ok != (m[0] == '\0') || (!ok && strncmp(m, "{errorType:\"", 12) != 0))
+			{
+				if (bad++ < 5)
+					printf("# pair %d/%d: %s\n", i, j, m);
+			}
+		}
+	RG_CHECK(bad == 0, "%d pairs of the cases' schemas: verdicts agree with messages (%d bad)",
+			 pairs, bad);
+	for (i = 0; i < n; i++)
+		rg_schema_free(s[i]);
+}
+
 int
 main(void)
 {
@@ -1211,8 +1297,10 @@ main(void)
 	test_messages();
 	test_level_driver();
 	test_not_json();
+	test_references();
 	test_hash_order();
 	test_robustness();
+	test_all_pairs();
 	test_transitive_speed();
 	return rg_test_done();
 }
