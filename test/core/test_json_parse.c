@@ -304,7 +304,7 @@ test_cross_document(void)
 {
 	rg_error	err;
 	const char *addr = "{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"}},"
-		"\"definitions\":{\"zip\":{\"type\":\"integer\"}}}";
+	"\"definitions\":{\"zip\":{\"type\":\"integer\"}}}";
 	rg_reference refs[1] = {{"address.json", addr, 0}};
 	const char *main = "{\"properties\":{\"home\":{\"$ref\":\"address.json\"},\"zip\":{\"$ref\":\"address.json#/definitions/zip\"}}}";
 	rg_schema  *s;
@@ -325,12 +325,15 @@ test_cross_document(void)
 	RG_CHECK(s == NULL && strstr(err.message, "cannot be resolved"), "without the reference: 42201");
 	rg_schema_free(s);
 
-	/* references of references, in dependency order, under the main document's $id */
+	/*
+	 * references of references, in dependency order, under the main
+	 * document's $id
+	 */
 	{
 		const char *c = "{\"type\":\"string\",\"maxLength\":2}";
 		const char *b = "{\"type\":\"object\",\"properties\":{\"c\":{\"$ref\":\"c.json\"}}}";
 		const char *m = "{\"$id\":\"http://example.com/schemas/main.json\",\"properties\":{\"b\":{\"$ref\":\"b.json\"},"
-			"\"abs\":{\"$ref\":\"http://example.com/schemas/c.json\"}}}";
+		"\"abs\":{\"$ref\":\"http://example.com/schemas/c.json\"}}}";
 		rg_reference chain[2] = {{"c.json", c, 0}, {"b.json", b, 0}};
 
 		chain[0].schema_len = strlen(c);

@@ -35,7 +35,8 @@ typedef enum jx_type
 	JX_TRUE,
 	JX_FALSE,
 	JX_INT,						/* IntNode, LongNode, BigIntegerNode */
-	JX_DECIMAL,					/* DecimalNode: a number with '.' or an exponent */
+	JX_DECIMAL,					/* DecimalNode: a number with '.' or an
+								 * exponent */
 	JX_SPECIAL,					/* DoubleNode NaN / Infinity / -Infinity */
 	JX_STRING,
 	JX_ARRAY,
@@ -106,7 +107,8 @@ extern void jx_render_string(rg_buf *buf, const char *s, size_t len);
 /* one loaded document: the main text or a reference */
 typedef struct js_doc
 {
-	const char *name;			/* the reference's name; NULL for the main text */
+	const char *name;			/* the reference's name; NULL for the main
+								 * text */
 	jx		   *root;
 	const char *key;			/* the URI it is known by (NULL: none) */
 	const char *pointer;		/* its root's location: "#" or "name#" */
@@ -213,6 +215,7 @@ extern bool js_require_integer(js_ctx *ctx, const jx *v, const char *pointer,
 extern bool js_require_number(js_ctx *ctx, const jx *v, const char *pointer);
 extern const char *js_require_string(js_ctx *ctx, const jx *v,
 									 const char *pointer);
+
 /* an array of strings (required, a dependency, examples), its length in *n */
 extern const char **js_require_strings(js_ctx *ctx, const jx *v,
 									   const char *pointer, int *n);

@@ -165,7 +165,11 @@ merge_array(js_ctx *ctx, rg_js *m, const rg_js *b)
 		m->u.array.requires_array = true;
 	merge_count(&m->u.array.min_items, &b->u.array.min_items);
 	merge_count(&m->u.array.max_items, &b->u.array.max_items);
-	/* minContains, maxContains, unevaluatedItems: in the unprocessed map, which b's replaces */
+
+	/*
+	 * minContains, maxContains, unevaluatedItems: in the unprocessed map,
+	 * which b's replaces
+	 */
 	m->u.array.min_contains = b->u.array.min_contains;
 	m->u.array.max_contains = b->u.array.max_contains;
 	m->u.array.unevaluated = b->u.array.unevaluated;
@@ -583,9 +587,9 @@ kw_dependent_required(modern *m, jx *v, const char *ptr)
 
 		d->name = v->members[i].key;
 		d->requires = js_require_strings(m->ctx, v->members[i].value,
-								  js_pointer_child(m->ctx, ptr, v->members[i].key,
-												   v->members[i].key_len),
-								  &d->n_requires);
+										 js_pointer_child(m->ctx, ptr, v->members[i].key,
+														  v->members[i].key_len),
+										 &d->n_requires);
 		if (d->requires == NULL)
 			return NULL;
 	}
@@ -882,7 +886,7 @@ common(modern *m, rg_js *node)
 		if ((v = jx_get(m->obj, keys[i])) == NULL)
 			continue;
 		*fields[i] = js_require_string(m->ctx, v, js_pointer_child(m->ctx, m->pointer, keys[i],
-																	strlen(keys[i])));
+																   strlen(keys[i])));
 		if (*fields[i] == NULL)
 			return false;
 	}

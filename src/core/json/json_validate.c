@@ -351,7 +351,11 @@ regex_error(const char *s, size_t *at)
 				if (r.i + 1 < r.n && s[r.i + 1] == '?')
 				{
 					r.i++;
-					/* (?:, (?=, (?!, (?<=, (?<!, (?<name>, (?>, flags: all open a group */
+
+					/*
+					 * (?:, (?=, (?!, (?<=, (?<!, (?<name>, (?>, flags: all
+					 * open a group
+					 */
 				}
 				break;
 			case ')':
@@ -378,7 +382,7 @@ regex_error(const char *s, size_t *at)
 					(s[r.i + 1] == '?' || s[r.i + 1] == '+'))
 					r.i++;
 				break;
-			default:		/* '^' and '$' too: Java quantifies them */
+			default:			/* '^' and '$' too: Java quantifies them */
 				atom = true;
 				break;
 		}
