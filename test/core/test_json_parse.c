@@ -364,6 +364,19 @@ test_cross_document(void)
 		RG_CHECK(r && deref(property(r, "a"))->kind == RG_JS_OBJECT, "a reference named by its absolute $id");
 		rg_schema_free(s);
 	}
+	/* a reference that is a boolean: not for everit's drafts */
+	{
+		rg_reference boolean_ref[1] = {{"t.json", "true", 4}};
+		const char *m = "{\"$ref\":\"t.json\"}";
+		const char *m2020 = "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$ref\":\"t.json\"}";
+
+		s = rg_json_parse(m, strlen(m), boolean_ref, 1, false, &err);
+		RG_CHECK(s == NULL && strstr(err.message, "Reference t.json: "), "draft 7: a boolean reference is refused");
+		rg_schema_free(s);
+		s = rg_json_parse(m2020, strlen(m2020), boolean_ref, 1, false, &err);
+		RG_CHECK(s && deref(root_of(s))->kind == RG_JS_TRUE, "2020-12: a boolean reference is a schema");
+		rg_schema_free(s);
+	}
 	/* a reference that is no JSON */
 	{
 		rg_reference bad[1] = {{"bad.json", "{nope", 5}};
@@ -632,6 +645,21 @@ test_modern(void)
 	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_7 && root_of(s)->kind == RG_JS_COMBINED,
 			 "a 2020-12 URL with a '#' is not Confluent's exact match: draft 7");
 	rg_schema_free(s);
+	s = parse("{\"$schema\":\"https://json-schema.org/draft/2019-09/schema#\",\"type\":\"integer\",\"format\":\"x\",\"dependentRequired\":{\"a\":[\"b\"]}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && rg_json_model(s)->draft == RG_JS_DRAFT_2019_09 && r->kind == RG_JS_COMBINED &&
+			 r->u.combined.synthetic && r->u.combined.n_subschemas == 3,
+			 "a 2019-09 URL with a '#' goes to everit's own 2019-09: extractors and sniffing");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{" D2020 "\"items\":[{}]}", "#/items: expected type is one of Boolean or JsonObject, found: JsonArray"),
+			 "2020-12: an items array is no schema");
+	RG_CHECK(fails_with("{\"$schema\":\"https://json-schema.org/draft/2019-09/schema\",\"items\":[{}]}", "#/items"),
+			 "2019-09 through json-sKema: an items array is no schema either");
+	s = parse("{" D2020 "\"properties\":{\"a\":{\"$id\":5,\"type\":\"null\"}}}", &err);
+	RG_CHECK(s && property(root_of(s), "a")->id == NULL, "2020-12: an $id that is no string is ignored");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{\"properties\":{\"a\":{\"$id\":5}}}", "#/properties/a/$id: expected type: String, found: Integer"),
+			 "draft 7: an $id must be a string");
 	s = parse("{\"$schema\":\"http://example.com/unknown\"}", &err);
 	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_7, "an unknown $schema is draft 7");
 	rg_schema_free(s);
