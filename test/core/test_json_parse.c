@@ -424,6 +424,8 @@ test_validation(void)
 			 "a pattern property Java refuses");
 	RG_CHECK(fails_with("{\"pattern\":\"a{x}\"}", "Illegal repetition"), "an illegal repetition");
 	RG_CHECK(fails_with("{\"pattern\":\"[a-z\"}", "Unclosed character class"), "an unclosed class");
+	RG_CHECK(fails_with("{\"pattern\":\"a{6666666666{\"}", "Unclosed counted closure"),
+			 "a long repetition count ends (a fuzz finding: it looped)");
 	RG_CHECK(fails_with("{\"pattern\":\"\\\\y\"}", "Illegal/unsupported escape"), "an unknown escape");
 	{
 		static const char *const ok[] = {
