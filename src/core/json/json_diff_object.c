@@ -620,31 +620,15 @@ compare_properties(jd_ctx *ctx, const rg_js *o, const rg_js *u,
 	rg_jd_leave(ctx, &seg);
 }
 
-/* Does the dependency list a require every name b does? */
-static bool
-requires_all(const rg_js_prop_dependency *a, const rg_js_prop_dependency *b)
-{
-	int			i;
-	int			j;
-
-	for (j = 0; j < b->n_requires; j++)
-	{
-		for (i = 0; i < a->n_requires; i++)
-			if (strcmp(a->requires[i], b->requires[j]) == 0)
-				break;
-		if (i == a->n_requires)
-			return false;
-	}
-	return true;
-}
-
 /* The property dependency of one name, both sides present. */
 static void
 compare_prop_dependency(jd_ctx *ctx, const rg_js_prop_dependency *od,
 						const rg_js_prop_dependency *ud)
 {
-	bool		upd_has_all = requires_all(ud, od);
-	bool		orig_has_all = requires_all(od, ud);
+	bool		upd_has_all = rg_jd_names_contain_all(ud->requires, ud->n_requires,
+													  od->requires, od->n_requires);
+	bool		orig_has_all = rg_jd_names_contain_all(od->requires, od->n_requires,
+													   ud->requires, ud->n_requires);
 
 	if (upd_has_all && orig_has_all)
 		return;

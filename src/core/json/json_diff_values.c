@@ -356,21 +356,13 @@ same_members(const rg_js_member *a, int na, const rg_js_member *b, int nb, int d
 	return true;
 }
 
-/* Two string lists equal as sets. */
-static bool
-same_names(const char *const *a, int na, const char *const *b, int nb)
+/* See json_diff_internal.h */
+bool
+rg_jd_names_contain_all(const char *const *a, int na, const char *const *b, int nb)
 {
 	int			i;
 	int			j;
 
-	for (i = 0; i < na; i++)
-	{
-		for (j = 0; j < nb; j++)
-			if (strcmp(a[i], b[j]) == 0)
-				break;
-		if (j == nb)
-			return false;
-	}
 	for (j = 0; j < nb; j++)
 	{
 		for (i = 0; i < na; i++)
@@ -380,6 +372,13 @@ same_names(const char *const *a, int na, const char *const *b, int nb)
 			return false;
 	}
 	return true;
+}
+
+/* Two string lists equal as sets. */
+static bool
+same_names(const char *const *a, int na, const char *const *b, int nb)
+{
+	return rg_jd_names_contain_all(a, na, b, nb) && rg_jd_names_contain_all(b, nb, a, na);
 }
 
 /* Two property dependency lists equal as maps of sets. */
