@@ -304,7 +304,7 @@ test_cross_document(void)
 {
 	rg_error	err;
 	const char *addr = "{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"}},"
-		"\"definitions\":{\"zip\":{\"type\":\"integer\"}}}";
+	"\"definitions\":{\"zip\":{\"type\":\"integer\"}}}";
 	rg_reference refs[1] = {{"address.json", addr, 0}};
 	const char *main = "{\"properties\":{\"home\":{\"$ref\":\"address.json\"},\"zip\":{\"$ref\":\"address.json#/definitions/zip\"}}}";
 	rg_schema  *s;
@@ -324,6 +324,55 @@ test_cross_document(void)
 	s = rg_json_parse(main, strlen(main), NULL, 0, false, &err);
 	RG_CHECK(s == NULL && strstr(err.message, "cannot be resolved"), "without the reference: 42201");
 	rg_schema_free(s);
+
+	/*
+	 * references of references, in dependency order, under the main
+	 * document's $id
+	 */
+	{
+		const char *c = "{\"type\":\"string\",\"maxLength\":2}";
+		const char *b = "{\"type\":\"object\",\"properties\":{\"c\":{\"$ref\":\"c.json\"}}}";
+		const char *m = "{\"$id\":\"http://example.com/schemas/main.json\",\"properties\":{\"b\":{\"$ref\":\"b.json\"},"
+		"\"abs\":{\"$ref\":\"http://example.com/schemas/c.json\"}}}";
+		rg_reference chain[2] = {{"c.json", c, 0}, {"b.json", b, 0}};
+
+		chain[0].schema_len = strlen(c);
+		chain[1].schema_len = strlen(b);
+		s = rg_json_parse(m, strlen(m), chain, 2, false, &err);
+		r = s ? root_of(s) : NULL;
+		RG_CHECK(r && deref(property(deref(property(r, "b")), "c"))->kind == RG_JS_STRING &&
+				 deref(property(r, "abs")) == deref(property(deref(property(r, "b")), "c")),
+				 "a reference's own $ref, resolved against the registered URI");
+		if (s)
+		{
+			RG_CHECK_STR(s->canonical, m, "the stored form is the main document alone");
+			RG_CHECK_STR(deref(property(r, "abs"))->location, "c.json#", "a referenced node's location names its document");
+		}
+		else
+			printf("#   %s\n", err.message);
+		rg_schema_free(s);
+	}
+	/* a reference named by the absolute URL that is its $id */
+	{
+		const char *addr2 = "{\"$id\":\"https://example.com/address.schema.json\",\"type\":\"object\"}";
+		const char *m = "{\"properties\":{\"a\":{\"$ref\":\"https://example.com/address.schema.json\"}}}";
+		rg_reference abs_ref[1] = {{"https://example.com/address.schema.json", addr2, 0}};
+
+		abs_ref[0].schema_len = strlen(addr2);
+		s = rg_json_parse(m, strlen(m), abs_ref, 1, false, &err);
+		r = s ? root_of(s) : NULL;
+		RG_CHECK(r && deref(property(r, "a"))->kind == RG_JS_OBJECT, "a reference named by its absolute $id");
+		rg_schema_free(s);
+	}
+	/* a reference that is no JSON */
+	{
+		rg_reference bad[1] = {{"bad.json", "{nope", 5}};
+
+		s = rg_json_parse(main, strlen(main), bad, 1, false, &err);
+		RG_CHECK(s == NULL && strncmp(err.message, "Reference bad.json: Invalid JSON: ", 34) == 0,
+				 "a reference that does not parse names itself");
+		rg_schema_free(s);
+	}
 }
 
 /* Keyword checks and their locations. */
@@ -413,9 +462,20 @@ test_stored_form(void)
 	RG_CHECK_STR(stored("{\"default\":[1e3,1E3,1.5e2,0.0000001,0.000001,-0.0,-0,100e-2,0e5,12.340e-10,1e-7]}", false),
 				 "{\"default\":[1E+3,1E+3,1.5E+2,1E-7,0.000001,0.0,0,1.00,0E+5,1.2340E-9,1E-7]}",
 				 "decimals as BigDecimal.toString()");
-	RG_CHECK_STR(stored("{\"default\":[NaN,Infinity,-Infinity,12345678901234567890123]}", false),
-				 "{\"default\":[\"NaN\",\"Infinity\",\"-Infinity\",12345678901234567890123]}",
+	RG_CHECK_STR(stored("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"default\":[NaN,Infinity,-Infinity,+INF,12345678901234567890123]}", false),
+				 "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"default\":[\"NaN\",\"Infinity\",\"-Infinity\",\"Infinity\",12345678901234567890123]}",
 				 "non-numeric numbers as strings, big integers exact");
+	RG_CHECK(fails_with("{\"default\":{\"x\":[1,-Infinity]}}", "#/default/x/1: JSON does not allow non-finite numbers."),
+			 "draft 7: org.json refuses NaN and the infinities");
+	RG_CHECK(fails_with("{\"default\":1e2147483648}", "exponent is out of range"), "an exponent BigDecimal refuses");
+	{
+		char		big[1100];
+
+		memset(big, '9', sizeof(big));
+		memcpy(big, "{\"default\":", 11);
+		strcpy(big + 1050, "}");
+		RG_CHECK(fails_with(big, "exceeds the maximum allowed (1000"), "a number longer than Jackson allows");
+	}
 	RG_CHECK_STR(stored("{\"description\":\"\\u00e9\\/\\u001f\\t\\ud83d\\ude00\\u007f\\\"\"}", false),
 				 "{\"description\":\"\xc3\xa9/\\u001F\\t\xf0\x9f\x98\x80\x7f\\\"\"}",
 				 "escapes: raw UTF-8, '/' plain, control characters upper-case");
@@ -552,6 +612,20 @@ test_modern(void)
 	rg_schema_free(s);
 	RG_CHECK(fails_with("{" D2020 "\"$defs\":{\"bad\":{\"type\":\"nope\"}}}", "#/$defs/bad: unknown type: [nope]"),
 			 "2020-12: an error in $defs counts");
+	{
+		const char *doc = "{" D2020 "\"type\":[\"string\",\"null\"],\"format\":\"email\",\"maxLength\":3}";
+
+		s = rg_json_parse(doc, strlen(doc), NULL, 0, true, &err);
+		r = s ? root_of(s) : NULL;
+		RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ALL_OF &&
+				 r->u.combined.n_subschemas == 2 &&
+				 r->u.combined.subschemas[0]->kind == RG_JS_STRING &&
+				 r->u.combined.subschemas[0]->u.string.max_length.present &&
+				 r->u.combined.subschemas[1]->kind == RG_JS_COMBINED &&
+				 r->u.combined.subschemas[1]->u.combined.criterion == RG_JS_ANY_OF,
+				 "2020-12 with normalize: built from the sorted document (format, maxLength, then type)");
+		rg_schema_free(s);
+	}
 	RG_CHECK(fails_with("{" D2020 "\"required\":\"x\"}", "#/required: expected type: JsonArray"),
 			 "2020-12: required as a string");
 	s = parse("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema#\",\"type\":\"integer\",\"format\":\"x\"}", &err);

@@ -26,7 +26,7 @@
  * document load each target once, which can still multiply the work;
  * this bounds it.
  */
-#define JS_MAX_NODES 2000000
+#define JS_MAX_NODES 500000
 
 /* the kind of a JSON value as Jackson's tree holds it */
 typedef enum jx_type
@@ -35,7 +35,8 @@ typedef enum jx_type
 	JX_TRUE,
 	JX_FALSE,
 	JX_INT,						/* IntNode, LongNode, BigIntegerNode */
-	JX_DECIMAL,					/* DecimalNode: a number with '.' or an exponent */
+	JX_DECIMAL,					/* DecimalNode: a number with '.' or an
+								 * exponent */
 	JX_SPECIAL,					/* DoubleNode NaN / Infinity / -Infinity */
 	JX_STRING,
 	JX_ARRAY,
@@ -66,8 +67,7 @@ typedef struct jx
 	int			n;				/* members or items */
 	struct jx **items;
 	jx_member  *members;
-	int			line;			/* where the value starts, 1-based */
-	int			column;
+	size_t		offset;			/* where the value starts in the text */
 } jx;
 
 /* Parse text as Confluent's Jackson mapper reads it (json_syntax.c). */
@@ -88,6 +88,13 @@ extern double jx_number_value(const jx *v);
  */
 extern bool jx_render(rg_buf *buf, const jx *v, bool sorted);
 
+/*
+ * Sort every object's members in place, recursively, as Confluent's
+ * normalize re-reads the document into TreeMaps: the schema is then built
+ * from the sorted document.  false when too deep for the stack.
+ */
+extern bool jx_sort(jx *v);
+
 /* Java String.compareTo of two UTF-8 strings (UTF-16 code unit order) */
 extern int	jx_java_compare(const char *a, size_t alen, const char *b, size_t blen);
 
@@ -100,7 +107,8 @@ extern void jx_render_string(rg_buf *buf, const char *s, size_t len);
 /* one loaded document: the main text or a reference */
 typedef struct js_doc
 {
-	const char *name;			/* the reference's name; NULL for the main text */
+	const char *name;			/* the reference's name; NULL for the main
+								 * text */
 	jx		   *root;
 	const char *key;			/* the URI it is known by (NULL: none) */
 	const char *pointer;		/* its root's location: "#" or "name#" */
@@ -207,6 +215,13 @@ extern bool js_require_integer(js_ctx *ctx, const jx *v, const char *pointer,
 extern bool js_require_number(js_ctx *ctx, const jx *v, const char *pointer);
 extern const char *js_require_string(js_ctx *ctx, const jx *v,
 									 const char *pointer);
+
+/* an array of strings (required, a dependency, examples), its length in *n */
+extern const char **js_require_strings(js_ctx *ctx, const jx *v,
+									   const char *pointer, int *n);
+
+/* no NaN or infinity anywhere (drafts 4-7: org.json refuses them) */
+extern bool js_check_finite(js_ctx *ctx, const jx *v, const char *pointer);
 
 /* a pattern Java's Pattern.compile would refuse is an invalid schema */
 extern bool js_check_regex(js_ctx *ctx, const char *pattern, const char *pointer);

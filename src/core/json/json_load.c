@@ -280,31 +280,6 @@ opt_string(kwset *k, const char *key, const char **out)
 	return *out != NULL;
 }
 
-/* An array of strings (required, dependencies); NULL on failure. */
-static const char **
-string_list(kwset *k, jx *v, const char *ptr, int *n)
-{
-	const char **list;
-	int			i;
-
-	if (!js_require(k->ctx, v, JX_ARRAY, ptr))
-		return NULL;
-	list = rg_arena_alloc(k->ctx->arena, sizeof(char *) * (v->n ? v->n : 1));
-	if (list == NULL)
-	{
-		js_oom(k->ctx);
-		return NULL;
-	}
-	for (i = 0; i < v->n; i++)
-	{
-		list[i] = js_require_string(k->ctx, v->items[i],
-									js_pointer_index(k->ctx, ptr, i));
-		if (list[i] == NULL)
-			return NULL;
-	}
-	*n = v->n;
-	return list;
-}
 
 /* A map of sub-schemas (properties, patternProperties, ...); false on failure. */
 static bool
@@ -327,7 +302,10 @@ schema_map(kwset *k, jx *v, const char *ptr, rg_js_member **out, int *n,
 	{
 		jx_member  *m = &v->members[i];
 
-		/* everit skips a property named like the id keyword unless it is an object */
+		/*
+		 * everit skips a property named like the id keyword unless it is an
+		 * object
+		 */
 		if (skip_id && strcmp(m->key, js_id_keyword(k->ctx->draft)) == 0 &&
 			m->value->type != JX_OBJECT)
 			continue;
@@ -463,7 +441,7 @@ dependencies(kwset *k, rg_js *n, const char *key, bool arrays, bool schemas)
 		jx_member  *m = &v->members[i];
 		const char *mptr = js_pointer_child(k->ctx, ptr, m->key, m->key_len);
 		bool		is_schema = m->value->type == JX_OBJECT ||
-			m->value->type == JX_TRUE || m->value->type == JX_FALSE;
+		m->value->type == JX_TRUE || m->value->type == JX_FALSE;
 
 		if (arrays && m->value->type == JX_ARRAY)
 		{
@@ -471,7 +449,7 @@ dependencies(kwset *k, rg_js *n, const char *key, bool arrays, bool schemas)
 
 			d = &n->u.object.property_dependencies[n->u.object.n_property_dependencies++];
 			d->name = m->key;
-			d->requires = string_list(k, m->value, mptr, &d->n_requires);
+			d->requires = js_require_strings(k->ctx, m->value, mptr, &d->n_requires);
 			if (d->requires == NULL)
 				return false;
 		}
@@ -545,7 +523,7 @@ build_object(kwset *k, bool requires)
 					&n->u.object.additional_schema))
 		return NULL;
 	if ((v = kw_take(k, "required", &ptr)) &&
-		(n->u.object.required = string_list(k, v, ptr, &n->u.object.n_required)) == NULL)
+		(n->u.object.required = js_require_strings(k->ctx, v, ptr, &n->u.object.n_required)) == NULL)
 		return NULL;
 	if ((v = kw_take(k, "patternProperties", &ptr)) &&
 		!schema_map(k, v, ptr, &n->u.object.pattern_properties,
@@ -677,7 +655,7 @@ explicit_type(kwset *k, const char *type)
 /* See json_internal.h */
 rg_js *
 js_combined(js_ctx *ctx, rg_js_criterion criterion, rg_js **subs, int n,
-		 const char *location)
+			const char *location)
 {
 	rg_js	   *c = js_new_node(ctx, RG_JS_COMBINED, location);
 
@@ -904,7 +882,7 @@ examples(kwset *k)
 	jx		   *v = kw_take(k, "examples", &ptr);
 	int			n;
 
-	return v == NULL || string_list(k, v, ptr, &n) != NULL;
+	return v == NULL || js_require_strings(k->ctx, v, ptr, &n) != NULL;
 }
 
 /* The properties every schema has: id, title, description, default, ... */

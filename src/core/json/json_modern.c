@@ -165,7 +165,11 @@ merge_array(js_ctx *ctx, rg_js *m, const rg_js *b)
 		m->u.array.requires_array = true;
 	merge_count(&m->u.array.min_items, &b->u.array.min_items);
 	merge_count(&m->u.array.max_items, &b->u.array.max_items);
-	/* minContains, maxContains, unevaluatedItems: in the unprocessed map, which b's replaces */
+
+	/*
+	 * minContains, maxContains, unevaluatedItems: in the unprocessed map,
+	 * which b's replaces
+	 */
 	m->u.array.min_contains = b->u.array.min_contains;
 	m->u.array.max_contains = b->u.array.max_contains;
 	m->u.array.unevaluated = b->u.array.unevaluated;
@@ -560,28 +564,6 @@ schema_map(modern *m, jx *v, const char *ptr, rg_js_member **out, int *n)
 	return true;
 }
 
-/* An array of strings. */
-static const char **
-string_list(modern *m, jx *v, const char *ptr, int *n)
-{
-	const char **list;
-	int			i;
-
-	if (!js_require(m->ctx, v, JX_ARRAY, ptr))
-		return NULL;
-	list = rg_arena_alloc(m->ctx->arena, sizeof(char *) * (v->n ? v->n : 1));
-	if (list == NULL)
-	{
-		js_oom(m->ctx);
-		return NULL;
-	}
-	for (i = 0; i < v->n; i++)
-		if ((list[i] = js_require_string(m->ctx, v->items[i],
-										 js_pointer_index(m->ctx, ptr, i))) == NULL)
-			return NULL;
-	*n = v->n;
-	return list;
-}
 
 /* dependentRequired: property dependencies. */
 static rg_js *
@@ -604,10 +586,10 @@ kw_dependent_required(modern *m, jx *v, const char *ptr)
 		rg_js_prop_dependency *d = &n->u.object.property_dependencies[i];
 
 		d->name = v->members[i].key;
-		d->requires = string_list(m, v->members[i].value,
-								  js_pointer_child(m->ctx, ptr, v->members[i].key,
-												   v->members[i].key_len),
-								  &d->n_requires);
+		d->requires = js_require_strings(m->ctx, v->members[i].value,
+										 js_pointer_child(m->ctx, ptr, v->members[i].key,
+														  v->members[i].key_len),
+										 &d->n_requires);
 		if (d->requires == NULL)
 			return NULL;
 	}
@@ -649,7 +631,7 @@ kw_object(modern *m, const char *key, jx *v, const char *ptr)
 		ok = schema_map(m, v, ptr, &n->u.object.schema_dependencies,
 						&n->u.object.n_schema_dependencies);
 	else if (strcmp(key, "required") == 0)
-		ok = (n->u.object.required = string_list(m, v, ptr, &n->u.object.n_required)) != NULL;
+		ok = (n->u.object.required = js_require_strings(m->ctx, v, ptr, &n->u.object.n_required)) != NULL;
 	else if (strcmp(key, "minProperties") == 0)
 		ok = count_of(m, v, ptr, &n->u.object.min_properties);
 	else if (strcmp(key, "maxProperties") == 0)
@@ -904,7 +886,7 @@ common(modern *m, rg_js *node)
 		if ((v = jx_get(m->obj, keys[i])) == NULL)
 			continue;
 		*fields[i] = js_require_string(m->ctx, v, js_pointer_child(m->ctx, m->pointer, keys[i],
-																	strlen(keys[i])));
+																   strlen(keys[i])));
 		if (*fields[i] == NULL)
 			return false;
 	}

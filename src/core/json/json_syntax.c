@@ -38,6 +38,7 @@ typedef struct reader
 	int			line;
 	const unsigned char *bol;	/* beginning of the current line */
 	bool		failed;
+	unsigned	values;			/* read so far, for interrupt checks */
 } reader;
 
 static jx  *read_value(reader *r, int depth);
@@ -132,8 +133,7 @@ new_value(reader *r, jx_type type)
 		return NULL;
 	}
 	v->type = type;
-	v->line = r->line;
-	v->column = current_column(r, r->p);
+	v->offset = (size_t) (r->p - r->start);
 	return v;
 }
 
@@ -580,12 +580,27 @@ plist_push(plist *l, void *item)
 	return true;
 }
 
+/*
+ * After an entry of an array or object: 1 at a comma (another entry
+ * follows), 0 at the closing bracket, -1 (an error set) otherwise.
+ */
+static int
+after_entry(reader *r, char close, const char *expecting)
+{
+	skip_ws(r);
+	if (r->p < r->end && (*r->p == ',' || *r->p == close))
+		return *r->p++ == ',' ? 1 : 0;
+	unexpected_char(r, expecting);
+	return -1;
+}
+
 /* An array: values separated by commas. */
 static jx  *
 read_array(reader *r, int depth)
 {
 	jx		   *v = new_value(r, JX_ARRAY);
 	plist		l = {0};
+	int			sep;
 
 	if (v == NULL)
 		return NULL;
@@ -605,19 +620,11 @@ read_array(reader *r, int depth)
 				reader_oom(r);
 				goto fail;
 			}
-			skip_ws(r);
-			if (r->p < r->end && *r->p == ',')
-			{
-				r->p++;
-				continue;
-			}
-			if (r->p < r->end && *r->p == ']')
-			{
-				r->p++;
+			sep = after_entry(r, ']', "was expecting comma to separate Array entries");
+			if (sep < 0)
+				goto fail;
+			if (sep == 0)
 				break;
-			}
-			unexpected_char(r, "was expecting comma to separate Array entries");
-			goto fail;
 		}
 	v->n = l.n;
 	v->items = rg_arena_alloc(r->arena, sizeof(jx *) * (l.n ? l.n : 1));
@@ -695,6 +702,7 @@ read_object(reader *r, int depth)
 	plist		keys = {0};
 	plist		vals = {0};
 	int			i;
+	int			sep;
 
 	if (v == NULL)
 		return NULL;
@@ -737,19 +745,11 @@ read_object(reader *r, int depth)
 				reader_oom(r);
 				goto fail;
 			}
-			skip_ws(r);
-			if (r->p < r->end && *r->p == ',')
-			{
-				r->p++;
-				continue;
-			}
-			if (r->p < r->end && *r->p == '}')
-			{
-				r->p++;
+			sep = after_entry(r, '}', "was expecting comma to separate Object entries");
+			if (sep < 0)
+				goto fail;
+			if (sep == 0)
 				break;
-			}
-			unexpected_char(r, "was expecting comma to separate Object entries");
-			goto fail;
 		}
 	v->members = rg_arena_alloc(r->arena, sizeof(jx_member) * (keys.n ? keys.n : 1));
 	if (v->members == NULL)
@@ -790,6 +790,8 @@ read_value(reader *r, int depth)
 		syntax_error(r, "document nesting is too deep");
 		return NULL;
 	}
+	if ((++r->values & 4095) == 0)
+		rg_check_interrupts();
 	skip_ws(r);
 	if (r->p >= r->end)
 	{

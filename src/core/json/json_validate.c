@@ -179,6 +179,29 @@ js_require_string(js_ctx *ctx, const jx *v, const char *pointer)
 	return v->text;
 }
 
+/* See json_internal.h */
+const char **
+js_require_strings(js_ctx *ctx, const jx *v, const char *pointer, int *n)
+{
+	const char **list;
+	int			i;
+
+	if (!js_require(ctx, v, JX_ARRAY, pointer))
+		return NULL;
+	list = rg_arena_alloc(ctx->arena, sizeof(char *) * (v->n ? v->n : 1));
+	if (list == NULL)
+	{
+		js_oom(ctx);
+		return NULL;
+	}
+	for (i = 0; i < v->n; i++)
+		if ((list[i] = js_require_string(ctx, v->items[i],
+										 js_pointer_index(ctx, pointer, i))) == NULL)
+			return NULL;
+	*n = v->n;
+	return list;
+}
+
 /* the state of the regular expression check */
 typedef struct regex_scan
 {
@@ -328,7 +351,11 @@ regex_error(const char *s, size_t *at)
 				if (r.i + 1 < r.n && s[r.i + 1] == '?')
 				{
 					r.i++;
-					/* (?:, (?=, (?!, (?<=, (?<!, (?<name>, (?>, flags: all open a group */
+
+					/*
+					 * (?:, (?=, (?!, (?<=, (?<!, (?<name>, (?>, flags: all
+					 * open a group
+					 */
 				}
 				break;
 			case ')':
@@ -355,7 +382,7 @@ regex_error(const char *s, size_t *at)
 					(s[r.i + 1] == '?' || s[r.i + 1] == '+'))
 					r.i++;
 				break;
-			default:		/* '^' and '$' too: Java quantifies them */
+			default:			/* '^' and '$' too: Java quantifies them */
 				atom = true;
 				break;
 		}
@@ -378,4 +405,42 @@ js_check_regex(js_ctx *ctx, const char *pattern, const char *pointer)
 	js_fail(ctx, "%s: invalid regular expression \"%s\": %s near index %zu",
 			pointer, pattern, error, at);
 	return false;
+}
+
+/* js_check_finite at a depth */
+static bool
+check_finite(js_ctx *ctx, const jx *v, const char *pointer, int depth)
+{
+	int			i;
+
+	if (rg_too_deep(depth))
+	{
+		js_fail(ctx, "%s: schema nesting is too deep", pointer);
+		return false;
+	}
+	if (v->type == JX_SPECIAL)
+	{
+		js_fail(ctx, "%s: JSON does not allow non-finite numbers.", pointer);
+		return false;
+	}
+	for (i = 0; i < v->n && v->type == JX_ARRAY; i++)
+		if (!check_finite(ctx, v->items[i], js_pointer_index(ctx, pointer, i), depth + 1))
+			return false;
+	for (i = 0; i < v->n && v->type == JX_OBJECT; i++)
+		if (!check_finite(ctx, v->members[i].value,
+						  js_pointer_child(ctx, pointer, v->members[i].key,
+										   v->members[i].key_len), depth + 1))
+			return false;
+	return true;
+}
+
+/*
+ * Drafts 4-7 hand everit the document as org.json objects, which refuse
+ * NaN and the infinities Jackson read (JSONObject.put): the schema is
+ * invalid wherever one appears.
+ */
+bool
+js_check_finite(js_ctx *ctx, const jx *v, const char *pointer)
+{
+	return check_finite(ctx, v, pointer, 0);
 }
