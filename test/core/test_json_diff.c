@@ -1243,6 +1243,23 @@ test_robustness(void)
 	rg_schema_free(w1);
 	rg_schema_free(w2);
 
+	/*
+	 * A back-reference in a pattern property: taken to match nothing (the
+	 * POSIX matcher may backtrack exponentially on one), so the added
+	 * property is only an optional one added to an unopen model.
+	 */
+	w1 = parse("{'type':'object','patternProperties':{'^(a+)+\\\\1$':{'type':'string'}}}");
+	w2 = parse("{'type':'object','properties':{'aaaa':{'type':'string'}},"
+			   "'patternProperties':{'^(a+)+\\\\1$':{'type':'string'}}}");
+	if (w1 != NULL && w2 != NULL)
+		RG_CHECK_STR(differences(w1, w2, false),
+					 "OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL #/properties/aaaa",
+					 "a back-reference in a pattern matches nothing");
+	else
+		RG_CHECK(false, "back-reference: schemas load");
+	rg_schema_free(w1);
+	rg_schema_free(w2);
+
 	m1 = parse("{'definitions':{'a':{'type':'object','properties':{'b':{'$ref':'#/definitions/b'},'s':{'type':'string'}}},"
 			   "'b':{'type':'object','properties':{'a':{'$ref':'#/definitions/a'},'c':{'$ref':'#/definitions/c'}}},"
 			   "'c':{'anyOf':[{'$ref':'#/definitions/a'},{'$ref':'#/definitions/b'},{'type':'null'}]}},"
