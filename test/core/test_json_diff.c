@@ -1010,6 +1010,40 @@ test_not_json(void)
 	rg_schema_free(json);
 }
 
+/* The policy decides a sub-comparison's verdict, so the differences too. */
+static void
+test_policy_in_subcomparisons(void)
+{
+	rg_schema  *o = parse("{'type':'object','additionalProperties':{'type':'object'}}");
+	rg_schema  *u = parse("{'type':'object','properties':{'b':{'type':'object','additionalProperties':false}},"
+						  "'additionalProperties':{'type':'object'}}");
+	rg_schema  *n1 = parse("{'not':{'type':'object'}}");
+	rg_schema  *n2 = parse("{'not':{'type':'object','additionalProperties':false}}");
+
+	if (o == NULL || u == NULL || n1 == NULL || n2 == NULL)
+		RG_CHECK(false, "policy: schemas load");
+	else
+	{
+		RG_CHECK_STR(differences(o, u, false),
+					 "ADDITIONAL_PROPERTIES_REMOVED #/properties/b/additionalProperties | "
+					 "PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL #/properties/b | "
+					 "OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL #/properties/b",
+					 "STRICT: the narrower property is not covered");
+		RG_CHECK_STR(differences(o, u, true),
+					 "ADDITIONAL_PROPERTIES_REMOVED #/properties/b/additionalProperties | "
+					 "PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL #/properties/b | "
+					 "OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL #/properties/b",
+					 "LENIENT: it is covered");
+		/* not: compare(update.not, original.not) decides, under the policy */
+		RG_CHECK_STR(differences(n2, n1, false), "NOT_TYPE_EXTENDED #/not", "STRICT: not extended");
+		RG_CHECK_STR(differences(n2, n1, true), "NOT_TYPE_NARROWED #/not", "LENIENT: not narrowed");
+	}
+	rg_schema_free(o);
+	rg_schema_free(u);
+	rg_schema_free(n1);
+	rg_schema_free(n2);
+}
+
 /* A $ref into a referenced schema is followed like a local one. */
 static void
 test_references(void)
@@ -1330,6 +1364,7 @@ main(void)
 	test_level_driver();
 	test_not_json();
 	test_references();
+	test_policy_in_subcomparisons();
 	test_hash_order();
 	test_robustness();
 	test_all_pairs();
