@@ -725,6 +725,12 @@ static const diff_case cases[] = {
 		"{'type':'object','properties':{'a':{'type':'string','maxLength':3}}}",
 		"MAX_LENGTH_DECREASED #/properties/a/maxLength", 0, 0,
 	"MAX_LENGTH_INCREASED #/properties/a/maxLength", 1, 1},
+	/* one level of $ref is followed (normalizeSchema): a $ref to a $ref compares as two references */
+	{"reference to a reference",
+		"{'definitions':{'a':{'$ref':'#/definitions/b'},'b':{'type':'string','maxLength':5}},'type':'object','properties':{'p':{'$ref':'#/definitions/a'}}}",
+		"{'definitions':{'a':{'$ref':'#/definitions/b'},'b':{'type':'string','maxLength':3}},'type':'object','properties':{'p':{'$ref':'#/definitions/a'}}}",
+		"", 1, 1,
+	"", 1, 1},
 	{"recursion, incompatible",
 		"{'type':'object','properties':{'v':{'type':'string'},'next':{'$ref':'#'}}}",
 		"{'type':'object','properties':{'v':{'type':'integer'},'next':{'$ref':'#'}}}",
