@@ -150,6 +150,21 @@ static const diff_case cases[] = {
 		"{'$schema':'http://json-schema.org/draft-07/schema#','$id':'http://example.com/b.json','type':'string'}",
 		"ID_CHANGED #/", 1, 1,
 	"ID_CHANGED #/", 1, 1},
+
+	/*
+	 * json-sKema's translation carries no $id: no difference in 2019-09 and
+	 * later
+	 */
+	{"id, 2020-12",
+		"{'$schema':'https://json-schema.org/draft/2020-12/schema','$id':'http://example.com/a.json','type':'string'}",
+		"{'$schema':'https://json-schema.org/draft/2020-12/schema','$id':'http://example.com/b.json','type':'string'}",
+		"", 1, 1,
+	"", 1, 1},
+	{"id, draft 4",
+		"{'$schema':'http://json-schema.org/draft-04/schema#','id':'http://example.com/a.json','type':'string'}",
+		"{'$schema':'http://json-schema.org/draft-04/schema#','id':'http://example.com/b.json','type':'string'}",
+		"ID_CHANGED #/", 1, 1,
+	"ID_CHANGED #/", 1, 1},
 	{"items added",
 		"{'type':'array'}",
 		"{'type':'array','items':{'type':'string'}}",
@@ -725,7 +740,11 @@ static const diff_case cases[] = {
 		"{'type':'object','properties':{'a':{'type':'string','maxLength':3}}}",
 		"MAX_LENGTH_DECREASED #/properties/a/maxLength", 0, 0,
 	"MAX_LENGTH_INCREASED #/properties/a/maxLength", 1, 1},
-	/* one level of $ref is followed (normalizeSchema): a $ref to a $ref compares as two references */
+
+	/*
+	 * one level of $ref is followed (normalizeSchema): a $ref to a $ref
+	 * compares as two references
+	 */
 	{"reference to a reference",
 		"{'definitions':{'a':{'$ref':'#/definitions/b'},'b':{'type':'string','maxLength':5}},'type':'object','properties':{'p':{'$ref':'#/definitions/a'}}}",
 		"{'definitions':{'a':{'$ref':'#/definitions/b'},'b':{'type':'string','maxLength':3}},'type':'object','properties':{'p':{'$ref':'#/definitions/a'}}}",
