@@ -997,8 +997,7 @@ load_object(js_ctx *ctx, jx *v, const char *pointer, const char *scope, int dept
 		!load_common(&k, node) ||
 		!load_unprocessed(&k, node))
 		return NULL;
-	if (ctx->draft < RG_JS_DRAFT_2019_09)
-		contains_bounds(&k, node);
+	contains_bounds(&k, node);
 	return node;
 }
 
@@ -1020,7 +1019,7 @@ js_load_schema(js_ctx *ctx, jx *v, const char *pointer, const char *scope,
 		return js_new_node(ctx, RG_JS_FALSE, pointer);
 	if (!js_require_schema(ctx, v, pointer))
 		return NULL;
-	if (ctx->draft >= RG_JS_DRAFT_2019_09)
+	if (ctx->skema)
 		return js_load_modern(ctx, v, pointer, scope, depth);
 	return load_object(ctx, v, pointer, scope, depth);
 }
