@@ -686,11 +686,11 @@ typedef struct seen_names
 {
 	const char **slot;			/* open addressing, NULL when free */
 	size_t		mask;
-}			seen_names;
+} seen_names;
 
 /* An empty set for up to n names; false (out of memory reported) on OOM. */
 static bool
-seen_init(parse_ctx *ctx, seen_names * set, size_t n)
+seen_init(parse_ctx *ctx, seen_names *set, size_t n)
 {
 	size_t		size = 16;
 
@@ -708,7 +708,7 @@ seen_init(parse_ctx *ctx, seen_names * set, size_t n)
 
 /* Add name; false when the set held it already. */
 static bool
-seen_add(seen_names * set, const char *name)
+seen_add(seen_names *set, const char *name)
 {
 	size_t		h = 5381;
 	const char *p;
@@ -724,7 +724,7 @@ seen_add(seen_names * set, const char *name)
 
 /* Free the set. */
 static void
-seen_free(seen_names * set)
+seen_free(seen_names *set)
 {
 	rg_free(set->slot);
 	set->slot = NULL;

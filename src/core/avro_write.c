@@ -15,74 +15,18 @@
  *-------------------------------------------------------------------------
  */
 #include "rg_avro.h"
+#include "rg_json_text.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Write n bytes of s as a JSON string literal, Jackson's escaping rules. */
-static void
-write_string_n(rg_buf *buf, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *p = (const unsigned char *) s;
-	const unsigned char *end = p + len;
-	const unsigned char *run = p;
-
-	rg_buf_putc(buf, '"');
-	for (; p < end; p++)
-	{
-		char		esc[7];
-		int			n = 0;
-
-		if (*p >= 0x20 && *p != '"' && *p != '\\')
-			continue;
-		rg_buf_append(buf, (const char *) run, p - run);
-		esc[n++] = '\\';
-		switch (*p)
-		{
-			case '"':
-				esc[n++] = '"';
-				break;
-			case '\\':
-				esc[n++] = '\\';
-				break;
-			case '\b':
-				esc[n++] = 'b';
-				break;
-			case '\t':
-				esc[n++] = 't';
-				break;
-			case '\n':
-				esc[n++] = 'n';
-				break;
-			case '\f':
-				esc[n++] = 'f';
-				break;
-			case '\r':
-				esc[n++] = 'r';
-				break;
-			default:
-				esc[n++] = 'u';
-				esc[n++] = '0';
-				esc[n++] = '0';
-				esc[n++] = hex[*p >> 4];
-				esc[n++] = hex[*p & 0xF];
-				break;
-		}
-		rg_buf_append(buf, esc, n);
-		run = p + 1;
-	}
-	rg_buf_append(buf, (const char *) run, p - run);
-	rg_buf_putc(buf, '"');
-}
-
 /* See rg_avro.h */
 void
 rg_json_write_string(rg_buf *buf, const char *s)
 {
-	write_string_n(buf, s, strlen(s));
+	rg_json_write_string_n(buf, s, strlen(s));
 }
 
 /*
@@ -247,7 +191,7 @@ write_value(rg_buf *buf, const json_t *value, int depth)
 				break;
 			}
 		case JSON_STRING:
-			write_string_n(buf, json_string_value(value), json_string_length(value));
+			rg_json_write_string_n(buf, json_string_value(value), json_string_length(value));
 			break;
 		case JSON_INTEGER:
 			rg_buf_printf(buf, "%" JSON_INTEGER_FORMAT, json_integer_value(value));

@@ -1,15 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * rg_json_text.h
- *	  JSON text before a JSON parser sees it (rg_json_text.c).
+ *	  JSON text before a JSON parser sees it, and strings written as
+ *	  Jackson writes them (rg_json_text.c).
  *
  *-------------------------------------------------------------------------
  */
 #ifndef RG_JSON_TEXT_H
 #define RG_JSON_TEXT_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "rg_common.h"
 
 /*
  * A copy of len bytes of text (from rg_malloc, NUL-terminated) with // and
@@ -23,5 +23,14 @@ extern char *rg_json_strip_comments(const char *text, size_t len);
  * false, *at is the offset of the bracket that went past the limit.
  */
 extern bool rg_json_nesting_ok(const char *text, size_t len, int max_nesting, size_t *at);
+
+/*
+ * A string of len bytes of UTF-8 as Jackson writes it, quotes included:
+ * '"', '\\' and control characters escaped (\b \t \n \f \r, else
+ * \u00XX), everything else raw, but a lone surrogate (kept as its three
+ * bytes) as \uXXXX.  The one string writer of the Avro and JSON stored
+ * forms.
+ */
+extern void rg_json_write_string_n(rg_buf *buf, const char *s, size_t len);
 
 #endif							/* RG_JSON_TEXT_H */

@@ -92,9 +92,9 @@ typedef struct CatalogTypeCount
 	char	   *schema_type;
 	int64		versions;
 	int64		deleted;
-}			CatalogTypeCount;
+} CatalogTypeCount;
 
-extern CatalogTypeCount * catalog_schema_type_counts(int *n);
+extern CatalogTypeCount *catalog_schema_type_counts(int *n);
 
 extern CatalogRef *catalog_parse_refs(const char *refs_json, int *n);
 extern char *catalog_refs_to_json(const CatalogRef *refs, int n);

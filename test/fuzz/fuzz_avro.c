@@ -27,20 +27,10 @@
 #include "rg_avro_api.h"
 #include "rg_compat.h"
 
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_TARGET "fuzz_avro"
+#include "fuzz_common.h"
 
-/*
- * Report a broken invariant with both texts and abort, which libFuzzer
- * turns into a crash artifact.
- */
-static void
-invariant_failed(const char *what, const char *first, const char *second)
-{
-	fprintf(stderr, "fuzz_avro: invariant broken: %s\n", what);
-	fprintf(stderr, "  first:  %s\n", first ? first : "(null)");
-	fprintf(stderr, "  second: %s\n", second ? second : "(null)");
-	abort();
-}
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
  * Parse one schema text; NULL when the core rejects it.  An error code
@@ -101,42 +91,6 @@ check_schema(const rg_schema *s)
 	free(pcf2);
 	free(pcf);
 	rg_schema_free(again);
-}
-
-/*
- * reader/writer both ways, then the level driver at FULL_TRANSITIVE with
- * `prior` as the one earlier version.  A verdict must come with messages
- * exactly when it is negative.
- */
-static void
-check_pair(const rg_schema *a, const rg_schema *b)
-{
-	rg_arena   *arena = rg_arena_create();
-	rg_strlist	out;
-	rg_prior_version prior;
-	bool		ok;
-
-	if (arena == NULL)
-		return;
-
-	rg_strlist_init(&out, arena);
-	ok = rg_avro_can_read(a, b, &out);
-	if (ok != (out.n == 0))
-		invariant_failed("can_read(a, b) verdict vs messages", a->canonical, b->canonical);
-
-	rg_strlist_init(&out, arena);
-	ok = rg_avro_can_read(b, a, &out);
-	if (ok != (out.n == 0))
-		invariant_failed("can_read(b, a) verdict vs messages", b->canonical, a->canonical);
-
-	rg_strlist_init(&out, arena);
-	prior.schema = b;
-	prior.version = 1;
-	ok = rg_compat_check(RG_COMPAT_FULL_TRANSITIVE, a, &prior, 1, &out);
-	if (ok != (out.n == 0))
-		invariant_failed("rg_compat_check verdict vs messages", a->canonical, b->canonical);
-
-	rg_arena_destroy(arena);
 }
 
 /* One fuzz input: two schema texts, see the header comment. */

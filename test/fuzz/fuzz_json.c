@@ -28,17 +28,10 @@
 #include "rg_compat.h"
 #include "rg_jsonschema.h"
 
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_TARGET "fuzz_json"
+#include "fuzz_common.h"
 
-/* Report a broken invariant with both texts and abort. */
-static void
-invariant_failed(const char *what, const char *first, const char *second)
-{
-	fprintf(stderr, "fuzz_json: invariant broken: %s\n", what);
-	fprintf(stderr, "  first:  %s\n", first ? first : "(null)");
-	fprintf(stderr, "  second: %s\n", second ? second : "(null)");
-	abort();
-}
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Parse one text; NULL when refused (an internal error is a finding). */
 static rg_schema *
@@ -205,30 +198,6 @@ check_schema(const rg_schema *s, bool normalize)
 		memcmp(again->canonical, s->canonical, s->canonical_len) != 0)
 		invariant_failed("stored form not idempotent", s->canonical, again->canonical);
 	rg_schema_free(again);
-}
-
-/* Both directions of the diff and the level driver; verdicts match messages. */
-static void
-check_pair(const rg_schema *a, const rg_schema *b)
-{
-	rg_arena   *arena = rg_arena_create();
-	rg_strlist	out;
-	rg_prior_version prior;
-	bool		ok;
-
-	if (arena == NULL)
-		return;
-	rg_strlist_init(&out, arena);
-	ok = rg_json_can_read(a, b, &out);
-	if (ok != (out.n == 0))
-		invariant_failed("can_read(a, b) verdict vs messages", a->canonical, b->canonical);
-	rg_strlist_init(&out, arena);
-	prior.schema = b;
-	prior.version = 1;
-	ok = rg_compat_check(RG_COMPAT_FULL_TRANSITIVE, a, &prior, 1, &out);
-	if (ok != (out.n == 0))
-		invariant_failed("rg_compat_check verdict vs messages", a->canonical, b->canonical);
-	rg_arena_destroy(arena);
 }
 
 /* One fuzz input: two texts, see the header comment. */

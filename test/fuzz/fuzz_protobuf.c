@@ -27,16 +27,10 @@
 
 #include "rg_protobuf.h"
 
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_TARGET "fuzz_protobuf"
+#include "fuzz_common.h"
 
-static void
-invariant_failed(const char *what, const char *first, const char *second)
-{
-	fprintf(stderr, "fuzz_protobuf: invariant broken: %s\n", what);
-	fprintf(stderr, "  first:  %s\n", first ? first : "(null)");
-	fprintf(stderr, "  second: %s\n", second ? second : "(null)");
-	abort();
-}
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static rg_schema *
 parse_one(const char *text, size_t len, const rg_reference *refs, int n_refs,

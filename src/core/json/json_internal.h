@@ -11,6 +11,7 @@
 #ifndef JSON_INTERNAL_H
 #define JSON_INTERNAL_H
 
+#include "rg_json_text.h"
 #include "rg_jsonschema.h"
 
 #include <jansson.h>
@@ -101,8 +102,6 @@ extern int	jx_java_compare(const char *a, size_t alen, const char *b, size_t ble
 /* a number lexeme as Jackson prints it (BigDecimal.toString or integer) */
 extern void jx_render_number(rg_buf *buf, const jx *v);
 
-/* Jackson's quoted form of a string */
-extern void jx_render_string(rg_buf *buf, const char *s, size_t len);
 
 /* one loaded document: the main text or a reference */
 typedef struct js_doc

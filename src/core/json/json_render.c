@@ -22,75 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* See json_internal.h */
-void
-jx_render_string(rg_buf *buf, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *p = (const unsigned char *) s;
-	const unsigned char *end = p + len;
-	const unsigned char *run = p;
-
-	rg_buf_putc(buf, '"');
-	for (; p < end; p++)
-	{
-		char		esc[8];
-		int			n = 0;
-		unsigned	unit;
-
-		/* a lone surrogate (kept as three bytes) cannot be raw UTF-8 */
-		if (*p == 0xED && p + 2 < end && p[1] >= 0xA0)
-		{
-			rg_buf_append(buf, (const char *) run, p - run);
-			unit = 0xD000 | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-			rg_buf_printf(buf, "\\u%c%c%c%c", hex[unit >> 12], hex[(unit >> 8) & 15],
-						  hex[(unit >> 4) & 15], hex[unit & 15]);
-			p += 2;
-			run = p + 1;
-			continue;
-		}
-		if (*p >= 0x20 && *p != '"' && *p != '\\')
-			continue;
-		rg_buf_append(buf, (const char *) run, p - run);
-		esc[n++] = '\\';
-		switch (*p)
-		{
-			case '"':
-				esc[n++] = '"';
-				break;
-			case '\\':
-				esc[n++] = '\\';
-				break;
-			case '\b':
-				esc[n++] = 'b';
-				break;
-			case '\t':
-				esc[n++] = 't';
-				break;
-			case '\n':
-				esc[n++] = 'n';
-				break;
-			case '\f':
-				esc[n++] = 'f';
-				break;
-			case '\r':
-				esc[n++] = 'r';
-				break;
-			default:
-				esc[n++] = 'u';
-				esc[n++] = '0';
-				esc[n++] = '0';
-				esc[n++] = hex[*p >> 4];
-				esc[n++] = hex[*p & 15];
-				break;
-		}
-		rg_buf_append(buf, esc, n);
-		run = p + 1;
-	}
-	rg_buf_append(buf, (const char *) run, p - run);
-	rg_buf_putc(buf, '"');
-}
-
 /* An integer lexeme as Java prints the number: no sign on zero. */
 static void
 render_integer(rg_buf *buf, const char *lexeme)
@@ -190,7 +121,7 @@ jx_render_number(rg_buf *buf, const jx *v)
 	else if (v->type == JX_DECIMAL)
 		render_decimal(buf, v->text);
 	else
-		jx_render_string(buf, v->text, v->len);
+		rg_json_write_string_n(buf, v->text, v->len);
 }
 
 /* The next UTF-16 code unit of a UTF-8 string (*pending holds a low surrogate). */
@@ -304,7 +235,7 @@ render_object(rg_buf *buf, const jx *v, bool sorted, int depth)
 	{
 		if (i > 0)
 			rg_buf_putc(buf, ',');
-		jx_render_string(buf, order[i]->key, order[i]->key_len);
+		rg_json_write_string_n(buf, order[i]->key, order[i]->key_len);
 		rg_buf_putc(buf, ':');
 		render_value(buf, order[i]->value, sorted, depth + 1);
 	}
@@ -340,7 +271,7 @@ render_value(rg_buf *buf, const jx *v, bool sorted, int depth)
 			jx_render_number(buf, v);
 			break;
 		case JX_STRING:
-			jx_render_string(buf, v->text, v->len);
+			rg_json_write_string_n(buf, v->text, v->len);
 			break;
 		case JX_ARRAY:
 			rg_buf_putc(buf, '[');
