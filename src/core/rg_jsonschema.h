@@ -235,7 +235,7 @@ typedef struct rg_js_parsed
 {
 	rg_js_draft draft;
 	rg_js	   *root;
-	void	   *document;		/* the parsed document (json_t *) */
+	void	   *document;		/* NULL: the document is not kept (the stored form is) */
 } rg_js_parsed;
 
 extern const rg_format rg_format_json;

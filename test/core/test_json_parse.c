@@ -1,0 +1,403 @@
+/*
+ * Unit tests of the JSON Schema loader: the document as Confluent's
+ * Jackson mapper reads it, the draft $schema selects, everit's schema
+ * classes for tricky documents, $ref resolution, the keyword checks with
+ * their locations, and the stored form (numbers, escapes, normalize).
+ */
+#include "rg_jsonschema.h"
+#include "rg_test.h"
+
+/* Parse a document (no references); NULL with err filled on failure. */
+static rg_schema *
+parse(const char *text, rg_error *err)
+{
+	return rg_json_parse(text, strlen(text), NULL, 0, false, err);
+}
+
+/* The root node of a parsed schema. */
+static const rg_js *
+root_of(const rg_schema *s)
+{
+	return rg_json_model(s)->root;
+}
+
+/* The stored form of a document, or "ERROR: <message>" (static buffer). */
+static const char *
+stored(const char *text, bool normalize)
+{
+	static char out[4096];
+	rg_error	err;
+	rg_schema  *s = rg_json_parse(text, strlen(text), NULL, 0, normalize, &err);
+
+	if (s == NULL)
+		snprintf(out, sizeof(out), "ERROR: %s", err.message);
+	else
+	{
+		snprintf(out, sizeof(out), "%s", s->canonical);
+		rg_schema_free(s);
+	}
+	return out;
+}
+
+/* Does parsing fail with a message containing want? */
+static bool
+fails_with(const char *text, const char *want)
+{
+	rg_error	err;
+	rg_schema  *s = parse(text, &err);
+
+	if (s != NULL)
+	{
+		rg_schema_free(s);
+		printf("#   accepted: %s\n", text);
+		return false;
+	}
+	if (err.code != RG_ERR_INVALID_SCHEMA || strstr(err.message, want) == NULL)
+	{
+		printf("#   message: %s\n#   wanted:  %s\n", err.message, want);
+		return false;
+	}
+	return true;
+}
+
+/* The i-th member named name of an object node's properties, NULL if none. */
+static const rg_js *
+property(const rg_js *obj, const char *name)
+{
+	int			i;
+
+	if (obj == NULL || obj->kind != RG_JS_OBJECT)
+		return NULL;
+	for (i = 0; i < obj->u.object.n_properties; i++)
+		if (strcmp(obj->u.object.properties[i].name, name) == 0)
+			return obj->u.object.properties[i].schema;
+	return NULL;
+}
+
+/* Follow REF nodes to what they name. */
+static const rg_js *
+deref(const rg_js *n)
+{
+	int			guard = 0;
+
+	while (n && n->kind == RG_JS_REF && guard++ < 100)
+		n = n->u.ref.target;
+	return n;
+}
+
+/* The common cases: type, properties, required, additionalProperties, items. */
+static void
+test_common_cases(void)
+{
+	rg_error	err;
+	rg_schema  *s = parse("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"maxLength\":5},"
+						  "\"b\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"a\"],"
+						  "\"additionalProperties\":false}", &err);
+	const rg_js *r;
+
+	RG_CHECK(s != NULL, "an object schema parses");
+	if (s == NULL)
+		return;
+	r = root_of(s);
+	RG_CHECK(r->kind == RG_JS_OBJECT && r->u.object.requires_object, "root is an ObjectSchema that requires an object");
+	RG_CHECK(r->u.object.n_properties == 2 && strcmp(r->u.object.properties[0].name, "a") == 0,
+			 "properties in document order");
+	RG_CHECK(property(r, "a")->kind == RG_JS_STRING && property(r, "a")->u.string.max_length.value == 5,
+			 "a is a string of at most 5");
+	RG_CHECK(property(r, "b")->kind == RG_JS_NUMBER && property(r, "b")->u.number.requires_integer &&
+			 property(r, "b")->u.number.minimum.present, "integer is a NumberSchema requiring an integer");
+	RG_CHECK(r->u.object.n_required == 1 && strcmp(r->u.object.required[0], "a") == 0, "required");
+	RG_CHECK(!r->u.object.permits_additional && r->u.object.additional_schema == NULL,
+			 "additionalProperties false closes the content model");
+	RG_CHECK_STR(property(r, "a")->location, "#/properties/a", "location of a property");
+	RG_CHECK(rg_json_model(s)->draft == RG_JS_DRAFT_7, "draft 7 without $schema");
+	rg_schema_free(s);
+
+	s = parse("{\"type\":\"array\",\"items\":{\"type\":\"boolean\"},\"minItems\":1}", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_ARRAY &&
+			 root_of(s)->u.array.all_items->kind == RG_JS_BOOLEAN &&
+			 root_of(s)->u.array.min_items.value == 1, "an array of booleans");
+	rg_schema_free(s);
+}
+
+/* Boolean schemas, the empty schema, enum, const, not, combined. */
+static void
+test_kinds(void)
+{
+	rg_error	err;
+	rg_schema  *s;
+
+	s = parse("true", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_TRUE, "true is TrueSchema");
+	rg_schema_free(s);
+	s = parse("false", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_FALSE, "false is FalseSchema");
+	rg_schema_free(s);
+	s = parse("{}", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_EMPTY, "{} is EmptySchema");
+	rg_schema_free(s);
+	s = parse("{\"title\":\"t\",\"description\":\"d\"}", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_EMPTY && strcmp(root_of(s)->title, "t") == 0 &&
+			 strcmp(root_of(s)->description, "d") == 0, "annotations only: EmptySchema with title");
+	rg_schema_free(s);
+	s = parse("{\"enum\":[1,\"a\",null,{\"x\":[1.50]}]}", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_ENUM && root_of(s)->u.enumeration.n_values == 4,
+			 "enum keeps its values");
+	if (s)
+		RG_CHECK_STR(root_of(s)->u.enumeration.values[3]->text, "{\"x\":[1.50]}", "enum value text as stored");
+	rg_schema_free(s);
+	s = parse("{\"const\":\"x\"}", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_CONST, "const is ConstSchema in draft 7");
+	rg_schema_free(s);
+	s = parse("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"const\":\"x\"}", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_EMPTY && root_of(s)->n_unprocessed == 2,
+			 "draft 4 has no const: EmptySchema with const unprocessed");
+	rg_schema_free(s);
+	s = parse("{\"not\":{\"type\":\"null\"}}", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_NOT && root_of(s)->u.not.schema->kind == RG_JS_NULL,
+			 "not");
+	rg_schema_free(s);
+	s = parse("{\"oneOf\":[{\"type\":\"string\"},true]}", &err);
+	RG_CHECK(s && root_of(s)->kind == RG_JS_COMBINED &&
+			 root_of(s)->u.combined.criterion == RG_JS_ONE_OF &&
+			 !root_of(s)->u.combined.synthetic &&
+			 root_of(s)->u.combined.n_subschemas == 2 &&
+			 root_of(s)->u.combined.subschemas[1]->kind == RG_JS_TRUE, "oneOf with a boolean branch");
+	rg_schema_free(s);
+}
+
+/* "type" arrays, sniffing and the synthetic allOf's order. */
+static void
+test_class_model(void)
+{
+	rg_error	err;
+	rg_schema  *s;
+	const rg_js *r;
+
+	s = parse("{\"type\":[\"string\",\"null\"],\"maxLength\":3}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ANY_OF &&
+			 r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_STRING &&
+			 r->u.combined.subschemas[0]->u.string.max_length.present &&
+			 r->u.combined.subschemas[1]->kind == RG_JS_NULL, "a type array is an anyOf, keywords in its branches");
+	rg_schema_free(s);
+
+	s = parse("{\"minimum\":1}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_NUMBER && !r->u.number.requires_number,
+			 "number keywords without type: a NumberSchema that does not require a number");
+	rg_schema_free(s);
+
+	s = parse("{\"properties\":{\"a\":{}},\"maxLength\":2,\"items\":{}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.synthetic &&
+			 r->u.combined.criterion == RG_JS_ALL_OF && r->u.combined.n_subschemas == 3 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_ARRAY &&
+			 r->u.combined.subschemas[1]->kind == RG_JS_OBJECT &&
+			 r->u.combined.subschemas[2]->kind == RG_JS_STRING &&
+			 !r->u.combined.subschemas[1]->u.object.requires_object,
+			 "several sniffed kinds: synthetic allOf array, object, string");
+	rg_schema_free(s);
+
+	s = parse("{\"type\":\"integer\",\"format\":\"int64\",\"enum\":[1],\"anyOf\":[{}],\"allOf\":[{}],\"not\":{}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.synthetic && r->u.combined.n_subschemas == 6,
+			 "enum, allOf, anyOf, not, type, sniffed string: six parts");
+	if (r && r->u.combined.n_subschemas == 6)
+	{
+		rg_js	  **p = r->u.combined.subschemas;
+
+		RG_CHECK(p[0]->kind == RG_JS_ENUM &&
+				 p[1]->kind == RG_JS_COMBINED && p[1]->u.combined.criterion == RG_JS_ALL_OF &&
+				 p[2]->kind == RG_JS_COMBINED && p[2]->u.combined.criterion == RG_JS_ANY_OF &&
+				 p[3]->kind == RG_JS_NOT &&
+				 p[4]->kind == RG_JS_NUMBER && p[4]->u.number.requires_integer &&
+				 p[5]->kind == RG_JS_STRING && !p[5]->u.string.requires_string &&
+				 strcmp(p[5]->u.string.format, "int64") == 0,
+				 "the order of everit's extractors");
+	}
+	rg_schema_free(s);
+
+	s = parse("{\"type\":\"string\",\"title\":\"T\",\"connect.type\":\"bytes\",\"x\":1}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_STRING && r->n_unprocessed == 2 &&
+			 strcmp(r->unprocessed_names[0], "connect.type") == 0 &&
+			 strcmp(r->unprocessed_values[0]->text, "\"bytes\"") == 0 &&
+			 strcmp(r->title, "T") == 0, "unprocessed keywords kept in order");
+	rg_schema_free(s);
+}
+
+/* Local $refs, recursion, ids and anchors. */
+static void
+test_refs(void)
+{
+	rg_error	err;
+	rg_schema  *s;
+	const rg_js *r;
+
+	s = parse("{\"definitions\":{\"a~b/c\":{\"type\":\"string\"}},\"properties\":{\"x\":{\"$ref\":\"#/definitions/a~0b~1c\"},"
+			  "\"y\":{\"$ref\":\"#/definitions/a%7E0b~1c\"}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && property(r, "x")->kind == RG_JS_REF &&
+			 deref(property(r, "x"))->kind == RG_JS_STRING &&
+			 deref(property(r, "x")) == deref(property(r, "y")),
+			 "~0 ~1 and percent-decoding; one target shared");
+	RG_CHECK(fails_with("{\"definitions\":{\"a/b\":{}},\"$ref\":\"#/definitions/a%2Fb\"}", "cannot be resolved"),
+			 "a percent-encoded slash separates tokens (the fragment is decoded first)");
+	RG_CHECK(fails_with("{\"definitions\":{\"a b\":{}},\"properties\":{\"p\":{\"$ref\":\"#/definitions/a+b\"}},\"required\":1}",
+						"#/required: expected type: JsonArray"),
+			 "'+' in a fragment is a space (URLDecoder)");
+	if (r)
+		RG_CHECK_STR(deref(property(r, "x"))->location, "#/definitions/a~0b~1c", "target location");
+	rg_schema_free(s);
+
+	s = parse("{\"type\":\"object\",\"properties\":{\"next\":{\"$ref\":\"#\"}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && deref(property(r, "next"))->kind == RG_JS_OBJECT &&
+			 property(deref(property(r, "next")), "next")->kind == RG_JS_REF,
+			 "a recursive schema: the ref's target is the root again");
+	rg_schema_free(s);
+
+	RG_CHECK(fails_with("{\"$ref\":\"#\"}", "refers to itself"), "a $ref to itself is refused");
+	RG_CHECK(fails_with("{\"definitions\":{\"a\":{\"$ref\":\"#/definitions/b\"},\"b\":{\"$ref\":\"#/definitions/a\"}},\"$ref\":\"#/definitions/a\"}",
+						"refers to itself"), "a cycle of $refs is refused");
+	RG_CHECK(fails_with("{\"properties\":{\"a\":{\"$ref\":\"#/definitions/none\"}}}",
+						"#/properties/a: $ref \"#/definitions/none\" cannot be resolved"),
+			 "an unresolvable $ref names its place");
+	RG_CHECK(fails_with("{\"$ref\":5}", "#/$ref: expected type: String, found: Integer"),
+			 "a non-string $ref");
+
+	s = parse("{\"$id\":\"http://example.com/root.json\",\"definitions\":{\"A\":{\"$id\":\"#foo\",\"type\":\"integer\"},"
+			  "\"B\":{\"$id\":\"other.json\",\"definitions\":{\"X\":{\"type\":\"boolean\"}}}},"
+			  "\"properties\":{\"a\":{\"$ref\":\"#foo\"},\"b\":{\"$ref\":\"other.json#/definitions/X\"},"
+			  "\"c\":{\"$ref\":\"http://example.com/other.json\"}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && deref(property(r, "a"))->kind == RG_JS_NUMBER &&
+			 deref(property(r, "b"))->kind == RG_JS_BOOLEAN &&
+			 deref(property(r, "c"))->kind == RG_JS_EMPTY,
+			 "$id fragments, relative $ids and pointers into identified resources");
+	if (s == NULL)
+		printf("#   %s\n", err.message);
+	rg_schema_free(s);
+
+	s = parse("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$defs\":{\"n\":{\"$anchor\":\"num\",\"type\":\"number\"}},"
+			  "\"properties\":{\"a\":{\"$ref\":\"#num\"},\"b\":{\"$ref\":\"#/$defs/n\"}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && deref(property(r, "a"))->kind == RG_JS_NUMBER &&
+			 deref(property(r, "b"))->kind == RG_JS_NUMBER, "$anchor and $defs in 2020-12");
+	rg_schema_free(s);
+}
+
+/* References to other subjects' schemas. */
+static void
+test_cross_document(void)
+{
+	rg_error	err;
+	const char *addr = "{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"}},"
+		"\"definitions\":{\"zip\":{\"type\":\"integer\"}}}";
+	rg_reference refs[1] = {{"address.json", addr, 0}};
+	const char *main = "{\"properties\":{\"home\":{\"$ref\":\"address.json\"},\"zip\":{\"$ref\":\"address.json#/definitions/zip\"}}}";
+	rg_schema  *s;
+	const rg_js *r;
+
+	refs[0].schema_len = strlen(addr);
+	s = rg_json_parse(main, strlen(main), refs, 1, false, &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && deref(property(r, "home"))->kind == RG_JS_OBJECT &&
+			 property(deref(property(r, "home")), "street")->kind == RG_JS_STRING &&
+			 deref(property(r, "zip"))->kind == RG_JS_NUMBER,
+			 "a $ref to a reference by name, with and without a fragment");
+	if (s == NULL)
+		printf("#   %s\n", err.message);
+	rg_schema_free(s);
+
+	s = rg_json_parse(main, strlen(main), NULL, 0, false, &err);
+	RG_CHECK(s == NULL && strstr(err.message, "cannot be resolved"), "without the reference: 42201");
+	rg_schema_free(s);
+}
+
+/* Keyword checks and their locations. */
+static void
+test_validation(void)
+{
+	RG_CHECK(fails_with("{\"type\":5}", "#/type: expected type is one of JsonArray or String, found: Integer"),
+			 "type 5");
+	RG_CHECK(fails_with("{\"type\":\"foo\"}", "#: unknown type: [foo]"), "unknown type");
+	RG_CHECK(fails_with("{\"properties\":{\"a\":{\"type\":\"foo\"}}}", "#/properties/a: unknown type: [foo]"),
+			 "unknown type in a property");
+	RG_CHECK(fails_with("{\"type\":[\"string\",1]}", "#/type/1: expected type: String, found: Integer"),
+			 "a type array of non-strings");
+	RG_CHECK(fails_with("{\"required\":\"x\"}", "#/required: expected type: JsonArray, found: String"),
+			 "required as a string");
+	RG_CHECK(fails_with("{\"properties\":[]}", "#/properties: expected type: JsonObject, found: JsonArray"),
+			 "properties as an array");
+	RG_CHECK(fails_with("{\"properties\":{\"a\":1}}", "#/properties/a: expected type is one of Boolean or JsonObject, found: Integer"),
+			 "a property that is not a schema");
+	RG_CHECK(fails_with("{\"maxLength\":1.5}", "#/maxLength: expected type: Integer, found: BigDecimal"),
+			 "a decimal count");
+	RG_CHECK(fails_with("{\"minimum\":\"1\"}", "#/minimum: expected type: Number, found: String"),
+			 "a string minimum");
+	RG_CHECK(fails_with("{\"multipleOf\":0}", "multipleOf should not be 0"), "multipleOf 0");
+	RG_CHECK(fails_with("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"exclusiveMaximum\":3}",
+						"#/exclusiveMaximum: expected type: Boolean, found: Integer"),
+			 "draft 4's exclusiveMaximum is a boolean");
+	RG_CHECK(fails_with("{\"exclusiveMaximum\":true}", "#/exclusiveMaximum: expected type: Number, found: Boolean"),
+			 "draft 7's exclusiveMaximum is a number");
+	RG_CHECK(fails_with("{\"allOf\":{}}", "#/allOf: expected type: JsonArray, found: JsonObject"), "allOf not an array");
+	RG_CHECK(fails_with("{\"items\":[{},3]}", "#/items/1: expected type is one of Boolean or JsonObject"),
+			 "a tuple item that is not a schema");
+	RG_CHECK(fails_with("[]", "expected type is one of Boolean or JsonObject, found: JsonArray"), "an array document");
+	RG_CHECK(fails_with("\"x\"", "found: String"), "a string document");
+}
+
+/* JSON syntax as Jackson reads it. */
+static void
+test_syntax(void)
+{
+	RG_CHECK(fails_with("{\"type\":\"string\",}", "Invalid JSON: "), "a trailing comma");
+	RG_CHECK(fails_with("{\n  \"type\": \"string\" // c\n}", "line 2"), "comments are not JSON for Confluent, position given");
+	RG_CHECK(fails_with("{'type':'string'}", "Invalid JSON"), "single quotes");
+	RG_CHECK(fails_with("{\"a\":01}", "Leading zeroes"), "leading zeros");
+	RG_CHECK(fails_with("", "Invalid JSON"), "empty text");
+	RG_CHECK_STR(stored("{\"type\":\"string\"} trailing garbage", false), "{\"type\":\"string\"}",
+				 "text after the first value is ignored");
+	RG_CHECK_STR(stored("{\"title\":\"a\",\"type\":\"string\",\"title\":\"b\"}", false),
+				 "{\"title\":\"b\",\"type\":\"string\"}", "a repeated key: first place, last value");
+}
+
+/* The stored form: numbers, strings, whitespace, normalize. */
+static void
+test_stored_form(void)
+{
+	RG_CHECK_STR(stored(" {\n\t\"type\" : \"number\" ,\"default\": 1.0 } ", false),
+				 "{\"type\":\"number\",\"default\":1.0}", "compact; 1.0 stays 1.0");
+	RG_CHECK_STR(stored("{\"default\":[1e3,1E3,1.5e2,0.0000001,0.000001,-0.0,-0,100e-2,0e5,12.340e-10,1e-7]}", false),
+				 "{\"default\":[1E+3,1E+3,1.5E+2,1E-7,0.000001,0.0,0,1.00,0E+5,1.2340E-9,1E-7]}",
+				 "decimals as BigDecimal.toString()");
+	RG_CHECK_STR(stored("{\"default\":[NaN,Infinity,-Infinity,12345678901234567890123]}", false),
+				 "{\"default\":[\"NaN\",\"Infinity\",\"-Infinity\",12345678901234567890123]}",
+				 "non-numeric numbers as strings, big integers exact");
+	RG_CHECK_STR(stored("{\"description\":\"\\u00e9\\/\\u001f\\t\\ud83d\\ude00\\u007f\\\"\"}", false),
+				 "{\"description\":\"\xc3\xa9/\\u001F\\t\xf0\x9f\x98\x80\x7f\\\"\"}",
+				 "escapes: raw UTF-8, '/' plain, control characters upper-case");
+	RG_CHECK_STR(stored("{\"b\":1,\"a\":{\"d\":1,\"c\":[{\"z\":1,\"y\":2}]}}", true),
+				 "{\"a\":{\"c\":[{\"y\":2,\"z\":1}],\"d\":1},\"b\":1}", "normalize sorts keys recursively");
+	RG_CHECK_STR(stored("{\"\xef\xbd\x81\":1,\"\xf0\x9f\x98\x80\":2,\"B\":3,\"a\":4}", true),
+				 "{\"B\":3,\"a\":4,\"\xf0\x9f\x98\x80\":2,\"\xef\xbd\x81\":1}",
+				 "normalize orders by UTF-16 code units (a surrogate pair before U+FF41)");
+}
+
+int
+main(void)
+{
+	test_common_cases();
+	test_kinds();
+	test_class_model();
+	test_refs();
+	test_cross_document();
+	test_validation();
+	test_syntax();
+	test_stored_form();
+	return rg_test_done();
+}
