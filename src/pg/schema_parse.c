@@ -41,14 +41,12 @@ static struct
 }			pending;
 static MemoryContext PendingContext = NULL;
 
-/* references resolved to texts, in dependency order */
+/* references resolved to texts, in dependency order, one per name */
 typedef struct ResolvedRefs
 {
 	rg_reference *refs;
 	int			n;
 	int			cap;
-	int32	   *seen_ids;		/* schema ids already added */
-	char	  **seen_contexts;
 } ResolvedRefs;
 
 /* The format of a schema_type (NULL is AVRO); 42201 naming the known ones otherwise. */
@@ -87,37 +85,30 @@ reference_target(const char *context, const char *ref_subject,
 	}
 }
 
-/* Add one resolved reference (its name, text and where it came from). */
+/* Add one resolved reference: the name it goes by and its text. */
 static void
-add_resolved(ResolvedRefs *out, const char *name, const char *text,
-			 const char *context, int32 id)
+add_resolved(ResolvedRefs *out, const char *name, const char *text)
 {
 	if (out->n == out->cap)
 	{
 		out->cap = out->cap ? out->cap * 2 : 8;
 		out->refs = out->refs ? repalloc(out->refs, sizeof(rg_reference) * out->cap)
 			: palloc(sizeof(rg_reference) * out->cap);
-		out->seen_ids = out->seen_ids ? repalloc(out->seen_ids, sizeof(int32) * out->cap)
-			: palloc(sizeof(int32) * out->cap);
-		out->seen_contexts = out->seen_contexts ? repalloc(out->seen_contexts, sizeof(char *) * out->cap)
-			: palloc(sizeof(char *) * out->cap);
 	}
 	out->refs[out->n].name = pstrdup(name);
 	out->refs[out->n].schema = text;
 	out->refs[out->n].schema_len = strlen(text);
-	out->seen_ids[out->n] = id;
-	out->seen_contexts[out->n] = pstrdup(context);
 	out->n++;
 }
 
-/* Has the schema (context, id) been added already? */
+/* Has a reference of this name been added already? */
 static bool
-already_resolved(ResolvedRefs *out, const char *context, int32 id)
+already_resolved(ResolvedRefs *out, const char *name)
 {
 	int			i;
 
 	for (i = 0; i < out->n; i++)
-		if (out->seen_ids[i] == id && strcmp(out->seen_contexts[i], context) == 0)
+		if (strcmp(out->refs[i].name, name) == 0)
 			return true;
 	return false;
 }
@@ -126,6 +117,9 @@ already_resolved(ResolvedRefs *out, const char *context, int32 id)
  * Resolve a references array: each referenced subject-version's own
  * references first (depth first), then the reference itself.  refs is
  * rewritten with concrete version numbers (-1 means the latest live one).
+ * As Confluent's resolution, a name stands for one text: the first
+ * reference by a name wins, and the same schema under two names (a JSON
+ * document named by its $id and by a relative name) is given under both.
  */
 static void
 resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, int depth)
@@ -156,7 +150,7 @@ resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, in
 					 errdetail("No version %d of subject \"%s\" exists.",
 							   refs[i].version, refs[i].subject)));
 		refs[i].version = v.version;
-		if (already_resolved(out, ref_context, v.schema_id))
+		if (already_resolved(out, refs[i].name))
 			continue;
 		if (!catalog_get_schema(ref_context, v.schema_id, &s))
 			elog(ERROR, "schema %d of subject \"%s\" is missing", v.schema_id, ref_name);
@@ -166,8 +160,8 @@ resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, in
 
 			resolve_refs(ref_context, sub, nsub, out, depth + 1);
 		}
-		if (!already_resolved(out, ref_context, v.schema_id))
-			add_resolved(out, refs[i].name, s.schema, ref_context, v.schema_id);
+		if (!already_resolved(out, refs[i].name))
+			add_resolved(out, refs[i].name, s.schema);
 	}
 }
 

@@ -7,6 +7,10 @@
 #   PROTOBUF with all three: registration, references, well-known types,
 #   compatibility, message indexes on the wire  (protobuf.mjs,
 #   protobuf_client.py; proto/*.proto compiled at run time by buf from npm)
+#   JSON with all three: kafkajs SchemaType.JSON, @confluentinc
+#   JsonSerializer/JsonDeserializer, python JSONSerializer/JSONDeserializer
+#   (python3-jsonschema): each other's bytes, compatibility, config, a
+#   reference  (json.mjs, json_client.py)
 #
 # Needs REGISTRY_URL (e.g. http://127.0.0.1:18081).  The node clients are
 # installed into tmp_check/clients/node_modules (not committed, reused on
@@ -26,7 +30,7 @@ NODE_PKGS=(
 	avsc@5.7.9
 	@bufbuild/buf@1.75.0	# compiles proto/*.proto to descriptors (no protoc here)
 )
-DEB_PKGS=(python3-confluent-kafka python3-requests python3-avro python3-protobuf)
+DEB_PKGS=(python3-confluent-kafka python3-requests python3-avro python3-protobuf python3-jsonschema)
 
 PASSED=0
 FAILED=0
@@ -70,7 +74,7 @@ else
 	fi
 fi
 
-if ! "$PY" -c 'import confluent_kafka.schema_registry, avro.io, google.protobuf' >/dev/null 2>&1; then
+if ! "$PY" -c 'import confluent_kafka.schema_registry, avro.io, google.protobuf, jsonschema' >/dev/null 2>&1; then
 	echo "# installing ${DEB_PKGS[*]}"
 	( $SUDO apt-get install -y -qq "${DEB_PKGS[@]}" || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${DEB_PKGS[@]}"; } ) \
 		>"$WORK/apt.log" 2>&1 || tail -20 "$WORK/apt.log"
@@ -149,6 +153,19 @@ if [ -d "$WORK/node_modules" ]; then
 			fail "python3-protobuf not importable by $PY: python PROTOBUF tests not run"
 		fi
 		step "protobuf.mjs decode" node protobuf.mjs decode "$XDIR/pb"
+	fi
+fi
+# JSON: node registers and encodes with both clients, python reads those
+# bytes and writes its own, node decodes python's
+if [ -d "$WORK/node_modules" ]; then
+	step "json.mjs encode" node json.mjs encode "$XDIR/json"
+	if [ -f "$XDIR/json/json-ids.json" ]; then
+		if "$PY" -c 'import confluent_kafka.schema_registry.json_schema' >/dev/null 2>&1; then
+			step json_client.py "$PY" json_client.py "$XDIR/json"
+		else
+			fail "python3-jsonschema not importable by $PY: python JSON tests not run"
+		fi
+		step "json.mjs decode" node json.mjs decode "$XDIR/json"
 	fi
 fi
 echo "# run time: $(($(date +%s) - t1))s"
