@@ -270,15 +270,24 @@ test_refs(void)
 
 	s = parse("{\"$id\":\"http://example.com/root.json\",\"definitions\":{\"A\":{\"$id\":\"#foo\",\"type\":\"integer\"},"
 			  "\"B\":{\"$id\":\"other.json\",\"definitions\":{\"X\":{\"type\":\"boolean\"}}}},"
-			  "\"properties\":{\"a\":{\"$ref\":\"#foo\"},\"b\":{\"$ref\":\"other.json#/definitions/X\"},"
+			  "\"properties\":{\"a\":{\"$ref\":\"#foo\"},\"b\":{\"$ref\":\"other.json\"},"
 			  "\"c\":{\"$ref\":\"http://example.com/other.json\"}}}", &err);
 	r = s ? root_of(s) : NULL;
 	RG_CHECK(r && deref(property(r, "a"))->kind == RG_JS_NUMBER &&
-			 deref(property(r, "b"))->kind == RG_JS_BOOLEAN &&
-			 deref(property(r, "c"))->kind == RG_JS_EMPTY,
-			 "$id fragments, relative $ids and pointers into identified resources");
+			 deref(property(r, "b"))->kind == RG_JS_EMPTY &&
+			 deref(property(r, "b")) == deref(property(r, "c")),
+			 "$id fragments and relative $ids name sub-schemas");
 	if (s == NULL)
 		printf("#   %s\n", err.message);
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{\"$id\":\"http://example.com/root.json\",\"definitions\":{\"B\":{\"$id\":\"other.json\",\"definitions\":{\"X\":{}}}},"
+						"\"properties\":{\"b\":{\"$ref\":\"other.json#/definitions/X\"}}}", "cannot be resolved"),
+			 "a pointer into an identified sub-schema is not looked up (everit would fetch the URL)");
+	s = parse("{\"definitions\":{\"X\":{\"type\":\"null\"}},\"properties\":{\"p\":{\"$id\":\"http://other/x.json\","
+			  "\"definitions\":{\"X\":{\"type\":\"string\"}},\"properties\":{\"q\":{\"$ref\":\"#/definitions/X\"}}}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && deref(property(property(r, "p"), "q"))->kind == RG_JS_NULL,
+			 "a \"#/...\" $ref is a pointer from the document's root, whatever the $id scope");
 	rg_schema_free(s);
 
 	s = parse("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$defs\":{\"n\":{\"$anchor\":\"num\",\"type\":\"number\"}},"
@@ -315,6 +324,52 @@ test_cross_document(void)
 	s = rg_json_parse(main, strlen(main), NULL, 0, false, &err);
 	RG_CHECK(s == NULL && strstr(err.message, "cannot be resolved"), "without the reference: 42201");
 	rg_schema_free(s);
+
+	/* references of references, in dependency order, under the main document's $id */
+	{
+		const char *c = "{\"type\":\"string\",\"maxLength\":2}";
+		const char *b = "{\"type\":\"object\",\"properties\":{\"c\":{\"$ref\":\"c.json\"}}}";
+		const char *m = "{\"$id\":\"http://example.com/schemas/main.json\",\"properties\":{\"b\":{\"$ref\":\"b.json\"},"
+			"\"abs\":{\"$ref\":\"http://example.com/schemas/c.json\"}}}";
+		rg_reference chain[2] = {{"c.json", c, 0}, {"b.json", b, 0}};
+
+		chain[0].schema_len = strlen(c);
+		chain[1].schema_len = strlen(b);
+		s = rg_json_parse(m, strlen(m), chain, 2, false, &err);
+		r = s ? root_of(s) : NULL;
+		RG_CHECK(r && deref(property(deref(property(r, "b")), "c"))->kind == RG_JS_STRING &&
+				 deref(property(r, "abs")) == deref(property(deref(property(r, "b")), "c")),
+				 "a reference's own $ref, resolved against the registered URI");
+		if (s)
+		{
+			RG_CHECK_STR(s->canonical, m, "the stored form is the main document alone");
+			RG_CHECK_STR(deref(property(r, "abs"))->location, "c.json#", "a referenced node's location names its document");
+		}
+		else
+			printf("#   %s\n", err.message);
+		rg_schema_free(s);
+	}
+	/* a reference named by the absolute URL that is its $id */
+	{
+		const char *addr2 = "{\"$id\":\"https://example.com/address.schema.json\",\"type\":\"object\"}";
+		const char *m = "{\"properties\":{\"a\":{\"$ref\":\"https://example.com/address.schema.json\"}}}";
+		rg_reference abs_ref[1] = {{"https://example.com/address.schema.json", addr2, 0}};
+
+		abs_ref[0].schema_len = strlen(addr2);
+		s = rg_json_parse(m, strlen(m), abs_ref, 1, false, &err);
+		r = s ? root_of(s) : NULL;
+		RG_CHECK(r && deref(property(r, "a"))->kind == RG_JS_OBJECT, "a reference named by its absolute $id");
+		rg_schema_free(s);
+	}
+	/* a reference that is no JSON */
+	{
+		rg_reference bad[1] = {{"bad.json", "{nope", 5}};
+
+		s = rg_json_parse(main, strlen(main), bad, 1, false, &err);
+		RG_CHECK(s == NULL && strncmp(err.message, "Reference bad.json: Invalid JSON: ", 34) == 0,
+				 "a reference that does not parse names itself");
+		rg_schema_free(s);
+	}
 }
 
 /* Keyword checks and their locations. */
@@ -347,6 +402,35 @@ test_validation(void)
 	RG_CHECK(fails_with("{\"allOf\":{}}", "#/allOf: expected type: JsonArray, found: JsonObject"), "allOf not an array");
 	RG_CHECK(fails_with("{\"items\":[{},3]}", "#/items/1: expected type is one of Boolean or JsonObject"),
 			 "a tuple item that is not a schema");
+	RG_CHECK(fails_with("{\"pattern\":\"*a\"}", "#/pattern: invalid regular expression \"*a\": Dangling meta character '*'"),
+			 "a pattern Java refuses");
+	RG_CHECK(fails_with("{\"patternProperties\":{\"(a\":{}}}", "#/patternProperties/(a: invalid regular expression"),
+			 "a pattern property Java refuses");
+	RG_CHECK(fails_with("{\"pattern\":\"a{x}\"}", "Illegal repetition"), "an illegal repetition");
+	RG_CHECK(fails_with("{\"pattern\":\"[a-z\"}", "Unclosed character class"), "an unclosed class");
+	RG_CHECK(fails_with("{\"pattern\":\"\\\\y\"}", "Illegal/unsupported escape"), "an unknown escape");
+	{
+		static const char *const ok[] = {
+			"^[a-zA-Z0-9._%+-]+@[a-z]+\\\\.[a-z]{2,}$", "^\\\\d{3}-\\\\d{4}$", "(?i)^abc$",
+			"^(?:[01]\\\\d|2[0-3]):[0-5]\\\\d$", "[]a]", "a{2}?b+?c*+", "^*", "\\\\Q*+?\\\\E", "\\\\p{L}+",
+			"(?<name>x)\\\\k<name>", "[a[b]]", "x|y|(z)", NULL
+		};
+		int			i;
+
+		for (i = 0; ok[i]; i++)
+		{
+			char		doc[256];
+			rg_error	err;
+			rg_schema  *s;
+
+			snprintf(doc, sizeof(doc), "{\"pattern\":\"%s\"}", ok[i]);
+			s = parse(doc, &err);
+			RG_CHECK(s != NULL, "Java accepts the pattern %s", ok[i]);
+			if (s == NULL)
+				printf("#   %s\n", err.message);
+			rg_schema_free(s);
+		}
+	}
 	RG_CHECK(fails_with("[]", "expected type is one of Boolean or JsonObject, found: JsonArray"), "an array document");
 	RG_CHECK(fails_with("\"x\"", "found: String"), "a string document");
 }
@@ -375,9 +459,20 @@ test_stored_form(void)
 	RG_CHECK_STR(stored("{\"default\":[1e3,1E3,1.5e2,0.0000001,0.000001,-0.0,-0,100e-2,0e5,12.340e-10,1e-7]}", false),
 				 "{\"default\":[1E+3,1E+3,1.5E+2,1E-7,0.000001,0.0,0,1.00,0E+5,1.2340E-9,1E-7]}",
 				 "decimals as BigDecimal.toString()");
-	RG_CHECK_STR(stored("{\"default\":[NaN,Infinity,-Infinity,12345678901234567890123]}", false),
-				 "{\"default\":[\"NaN\",\"Infinity\",\"-Infinity\",12345678901234567890123]}",
+	RG_CHECK_STR(stored("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"default\":[NaN,Infinity,-Infinity,+INF,12345678901234567890123]}", false),
+				 "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"default\":[\"NaN\",\"Infinity\",\"-Infinity\",\"Infinity\",12345678901234567890123]}",
 				 "non-numeric numbers as strings, big integers exact");
+	RG_CHECK(fails_with("{\"default\":{\"x\":[1,-Infinity]}}", "#/default/x/1: JSON does not allow non-finite numbers."),
+			 "draft 7: org.json refuses NaN and the infinities");
+	RG_CHECK(fails_with("{\"default\":1e2147483648}", "exponent is out of range"), "an exponent BigDecimal refuses");
+	{
+		char		big[1100];
+
+		memset(big, '9', sizeof(big));
+		memcpy(big, "{\"default\":", 11);
+		strcpy(big + 1050, "}");
+		RG_CHECK(fails_with(big, "exceeds the maximum allowed (1000"), "a number longer than Jackson allows");
+	}
 	RG_CHECK_STR(stored("{\"description\":\"\\u00e9\\/\\u001f\\t\\ud83d\\ude00\\u007f\\\"\"}", false),
 				 "{\"description\":\"\xc3\xa9/\\u001F\\t\xf0\x9f\x98\x80\x7f\\\"\"}",
 				 "escapes: raw UTF-8, '/' plain, control characters upper-case");
@@ -386,6 +481,167 @@ test_stored_form(void)
 	RG_CHECK_STR(stored("{\"\xef\xbd\x81\":1,\"\xf0\x9f\x98\x80\":2,\"B\":3,\"a\":4}", true),
 				 "{\"B\":3,\"a\":4,\"\xf0\x9f\x98\x80\":2,\"\xef\xbd\x81\":1}",
 				 "normalize orders by UTF-16 code units (a surrogate pair before U+FF41)");
+}
+
+/* 2019-09 and 2020-12: json-sKema's keywords joined as Confluent's translator joins them. */
+static void
+test_modern(void)
+{
+	rg_error	err;
+	rg_schema  *s;
+	const rg_js *r;
+
+#define D2020 "\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+	s = parse("{" D2020 "\"type\":\"integer\",\"format\":\"int64\"}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_NUMBER && r->u.number.requires_integer,
+			 "2020-12: format is ignored (draft 7 would sniff a string)");
+	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_2020_12, "the draft is 2020-12");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"type\":\"string\",\"enum\":[\"a\"]}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.synthetic && r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_STRING &&
+			 r->u.combined.subschemas[1]->kind == RG_JS_ENUM,
+			 "2020-12: kinds joined in keyword order (string, then enum)");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"maxLength\":3,\"type\":[\"string\",\"null\"]}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ANY_OF &&
+			 r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_STRING &&
+			 r->u.combined.subschemas[0]->u.string.requires_string &&
+			 r->u.combined.subschemas[0]->u.string.max_length.value == 3,
+			 "2020-12: a string keyword merges into the type array's string branch");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"type\":[\"string\",\"null\"],\"format\":\"email\",\"maxLength\":3}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ALL_OF &&
+			 r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_COMBINED &&
+			 r->u.combined.subschemas[1]->kind == RG_JS_STRING &&
+			 !r->u.combined.subschemas[1]->u.string.requires_string,
+			 "2020-12: a format between them keeps maxLength out of the anyOf");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"$id\":\"http://x/root\",\"type\":\"object\",\"properties\":{\"a\":{\"$id\":\"http://x/a\",\"type\":\"string\"}},"
+			  "\"required\":[\"a\"],\"dependencies\":{\"a\":[\"b\"]},\"dependentRequired\":{\"a\":[\"c\"]}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_OBJECT && r->u.object.requires_object && r->u.object.n_required == 1 &&
+			 r->id == NULL && property(r, "a") && strcmp(property(r, "a")->id, "http://x/a") == 0,
+			 "2020-12: one object schema; the root's $id is not kept, a nested one is");
+	RG_CHECK(r && r->u.object.n_property_dependencies == 1 &&
+			 strcmp(r->u.object.property_dependencies[0].requires[0], "c") == 0 &&
+			 r->n_unprocessed == 1 && strcmp(r->unprocessed_names[0], "dependencies") == 0,
+			 "2020-12: dependentRequired is read, dependencies is not");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"prefixItems\":[{\"type\":\"string\"}],\"items\":{\"type\":\"number\"},\"contains\":{}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && r->u.array.n_item_schemas == 1 &&
+			 r->u.array.all_items == NULL && r->u.array.additional_items &&
+			 r->u.array.additional_items->kind == RG_JS_NUMBER &&
+			 r->u.array.min_contains.present && r->u.array.min_contains.value == 1,
+			 "2020-12: prefixItems is the tuple, items what follows; minContains defaults to 1");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"$defs\":{\"s\":{\"type\":\"string\"}},\"$ref\":\"#/$defs/s\",\"maxLength\":2}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_REF &&
+			 deref(r->u.combined.subschemas[0])->kind == RG_JS_STRING,
+			 "2020-12: a $ref's siblings apply too");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"anyOf\":[{\"type\":\"string\",\"enum\":[\"a\"]},{\"type\":\"null\"}]}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ANY_OF &&
+			 !r->u.combined.synthetic && r->u.combined.n_subschemas == 3,
+			 "2020-12: a branch that is a generated allOf is spliced into anyOf");
+	rg_schema_free(s);
+
+	s = parse("{" D2020 "\"properties\":{\"a\":{}},\"enum\":[1],\"type\":\"object\",\"required\":[\"a\"]}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.n_subschemas == 2 &&
+			 r->u.combined.subschemas[0]->kind == RG_JS_ENUM &&
+			 r->u.combined.subschemas[1]->kind == RG_JS_OBJECT &&
+			 r->u.combined.subschemas[1]->u.object.n_properties == 1 &&
+			 r->u.combined.subschemas[1]->u.object.n_required == 1,
+			 "2020-12: properties join after the keywords, into the object schema");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"$comment\":\"c\",\"definitions\":{\"d\":{\"$id\":\"http://x/d\"}},\"$defs\":{\"e\":{\"$anchor\":\"e\"}},"
+			  "\"properties\":{\"p\":{\"$ref\":\"#e\"}}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->n_unprocessed == 3 && deref(property(r, "p"))->kind == RG_JS_EMPTY,
+			 "2020-12: $comment, definitions and $defs unprocessed; anchors in $defs found");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{" D2020 "\"definitions\":{\"d\":{\"$id\":\"http://x/d\"}},\"$ref\":\"http://x/d\"}", "cannot be resolved"),
+			 "2020-12: ids under an unknown keyword are not looked for");
+	s = parse("{" D2020 "\"type\":\"array\",\"maxItems\":3,\"contains\":{},\"minContains\":2}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && r->u.array.min_contains.present &&
+			 r->u.array.min_contains.value == 2 && r->u.array.max_items.value == 3,
+			 "2020-12: minContains carried by contains");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"type\":\"array\",\"contains\":{},\"minContains\":2,\"maxItems\":3}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && !r->u.array.min_contains.present && r->u.array.contains,
+			 "2020-12: a later array keyword's merge replaces the map minContains was in");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"type\":\"object\",\"unevaluatedProperties\":false}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_OBJECT && r->u.object.unevaluated &&
+			 r->u.object.unevaluated->kind == RG_JS_FALSE, "2020-12: unevaluatedProperties");
+	rg_schema_free(s);
+	s = parse("{" D2020 "\"type\":\"object\",\"unevaluatedProperties\":false,\"x-note\":1}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_OBJECT && r->u.object.unevaluated == NULL && r->n_unprocessed == 1,
+			 "2020-12: an unknown keyword's map replaces the one unevaluatedProperties was in");
+	rg_schema_free(s);
+	s = parse("{\"type\":\"array\",\"contains\":{},\"minContains\":2,\"unevaluatedItems\":false}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && r->kind == RG_JS_ARRAY && r->u.array.min_contains.value == 2 &&
+			 r->u.array.unevaluated == NULL && r->n_unprocessed == 2,
+			 "draft 7: minContains read from the unprocessed properties, unevaluatedItems ignored");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{" D2020 "\"$defs\":{\"bad\":{\"type\":\"nope\"}}}", "#/$defs/bad: unknown type: [nope]"),
+			 "2020-12: an error in $defs counts");
+	{
+		const char *doc = "{" D2020 "\"type\":[\"string\",\"null\"],\"format\":\"email\",\"maxLength\":3}";
+
+		s = rg_json_parse(doc, strlen(doc), NULL, 0, true, &err);
+		r = s ? root_of(s) : NULL;
+		RG_CHECK(r && r->kind == RG_JS_COMBINED && r->u.combined.criterion == RG_JS_ALL_OF &&
+				 r->u.combined.n_subschemas == 2 &&
+				 r->u.combined.subschemas[0]->kind == RG_JS_STRING &&
+				 r->u.combined.subschemas[0]->u.string.max_length.present &&
+				 r->u.combined.subschemas[1]->kind == RG_JS_COMBINED &&
+				 r->u.combined.subschemas[1]->u.combined.criterion == RG_JS_ANY_OF,
+				 "2020-12 with normalize: built from the sorted document (format, maxLength, then type)");
+		rg_schema_free(s);
+	}
+	RG_CHECK(fails_with("{" D2020 "\"required\":\"x\"}", "#/required: expected type: JsonArray"),
+			 "2020-12: required as a string");
+	s = parse("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema#\",\"type\":\"integer\",\"format\":\"x\"}", &err);
+	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_7 && root_of(s)->kind == RG_JS_COMBINED,
+			 "a 2020-12 URL with a '#' is not Confluent's exact match: draft 7");
+	rg_schema_free(s);
+	s = parse("{\"$schema\":\"http://example.com/unknown\"}", &err);
+	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_7, "an unknown $schema is draft 7");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{\"$schema\":5}", "#/$schema: expected type: String"), "a non-string $schema");
+	s = parse("{\"$schema\":\"http://json-schema.org/draft-06/schema#\",\"id\":\"x\",\"$id\":\"y\"}", &err);
+	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_6 && strcmp(root_of(s)->id, "y") == 0,
+			 "draft 6 reads $id");
+	rg_schema_free(s);
+	s = parse("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"id\":\"x\",\"$id\":\"y\",\"exclusiveMaximum\":true,\"maximum\":3}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && strcmp(r->id, "x") == 0 && r->u.number.exclusive_maximum_flag &&
+			 !r->u.number.exclusive_maximum.present, "draft 4 reads id and a boolean exclusiveMaximum");
+	rg_schema_free(s);
 }
 
 int
@@ -399,5 +655,6 @@ main(void)
 	test_validation();
 	test_syntax();
 	test_stored_form();
+	test_modern();
 	return rg_test_done();
 }

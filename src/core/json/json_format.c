@@ -123,7 +123,14 @@ read_main(js_ctx *ctx, const char *text, size_t len)
 				js_type_name(doc->root));
 		return false;
 	}
+	if (ctx->sorted && !jx_sort(doc->root))
+	{
+		js_fail(ctx, "#: schema nesting is too deep for the stack");
+		return false;
+	}
 	if (doc->root->type == JX_OBJECT && !choose_draft(ctx, doc->root, &ctx->draft))
+		return false;
+	if (ctx->draft < RG_JS_DRAFT_2019_09 && !js_check_finite(ctx, doc->root, "#"))
 		return false;
 	doc->key = doc->root->type == JX_OBJECT ? root_id(ctx, doc->root) : NULL;
 	return true;
@@ -152,6 +159,15 @@ read_references(js_ctx *ctx, const rg_reference *refs, int n_refs)
 
 			memcpy(msg, ctx->err->message, sizeof(msg));
 			rg_error_set(ctx->err, RG_ERR_INVALID_SCHEMA, "Reference %s: %s", name, msg);
+			ctx->failed = true;
+			return false;
+		}
+		if (doc->root->type != JX_OBJECT && doc->root->type != JX_TRUE &&
+			doc->root->type != JX_FALSE)
+		{
+			rg_error_set(ctx->err, RG_ERR_INVALID_SCHEMA,
+						 "Reference %s: Invalid JSON Schema: #: expected type is one of Boolean or JsonObject, found: %s",
+						 name, js_type_name(doc->root));
 			ctx->failed = true;
 			return false;
 		}
@@ -213,8 +229,9 @@ load_tree(js_ctx *ctx)
 
 /*
  * The parse into a new arena (destroyed on failure): the texts, the tree,
- * the stored form (keys sorted with normalize, Confluent's only change to
- * a JSON schema).
+ * the stored form.  normalize is Confluent's only change to a JSON schema:
+ * the document's keys sorted (Java's String order, recursively), and the
+ * schema built from the sorted document, as JsonSchema.normalize() does.
  */
 static rg_schema *
 parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *refs,

@@ -88,6 +88,13 @@ extern double jx_number_value(const jx *v);
  */
 extern bool jx_render(rg_buf *buf, const jx *v, bool sorted);
 
+/*
+ * Sort every object's members in place, recursively, as Confluent's
+ * normalize re-reads the document into TreeMaps: the schema is then built
+ * from the sorted document.  false when too deep for the stack.
+ */
+extern bool jx_sort(jx *v);
+
 /* Java String.compareTo of two UTF-8 strings (UTF-16 code unit order) */
 extern int	jx_java_compare(const char *a, size_t alen, const char *b, size_t blen);
 
@@ -137,7 +144,8 @@ typedef struct js_pending
 {
 	rg_js	   *ref;
 	js_target  *target;
-	struct js_pending *next;
+	struct js_pending *next;	/* every pending REF */
+	struct js_pending *by_node; /* hash chain by REF node */
 } js_pending;
 
 #define JS_HASH 1024
@@ -157,7 +165,7 @@ typedef struct js_ctx
 	js_pending *pending;
 	js_target  *queue_head;		/* targets to load, in order */
 	js_target **queue_tail;
-	js_target  *last_ref;		/* the target of the last REF built */
+	js_pending *refs_by_node[JS_HASH];
 	long		n_nodes;
 	bool		sorted;			/* normalize: kept values' text sorted too */
 	json_t	   *owned;			/* JSON values the schema keeps */
@@ -175,6 +183,17 @@ extern const char *js_pointer_index(js_ctx *ctx, const char *base, int i);
 
 /* json_load.c: a (sub-)schema at pointer, in resolution scope */
 extern rg_js *js_load_schema(js_ctx *ctx, jx *v, const char *pointer,
+							 const char *scope, int depth);
+
+/* a new node of a kind at a location, within the parse's node budget */
+extern rg_js *js_new_node(js_ctx *ctx, rg_js_kind kind, const char *location);
+
+/* a combined schema of a criterion over a list of sub-schemas */
+extern rg_js *js_combined(js_ctx *ctx, rg_js_criterion criterion, rg_js **subs,
+						  int n, const char *location);
+
+/* json_modern.c: a 2019-09 / 2020-12 schema object, as Confluent translates json-sKema's */
+extern rg_js *js_load_modern(js_ctx *ctx, jx *v, const char *pointer,
 							 const char *scope, int depth);
 
 /* json_refs.c */
@@ -195,6 +214,15 @@ extern bool js_require_integer(js_ctx *ctx, const jx *v, const char *pointer,
 extern bool js_require_number(js_ctx *ctx, const jx *v, const char *pointer);
 extern const char *js_require_string(js_ctx *ctx, const jx *v,
 									 const char *pointer);
+/* an array of strings (required, a dependency, examples), its length in *n */
+extern const char **js_require_strings(js_ctx *ctx, const jx *v,
+									   const char *pointer, int *n);
+
+/* no NaN or infinity anywhere (drafts 4-7: org.json refuses them) */
+extern bool js_check_finite(js_ctx *ctx, const jx *v, const char *pointer);
+
+/* a pattern Java's Pattern.compile would refuse is an invalid schema */
+extern bool js_check_regex(js_ctx *ctx, const char *pattern, const char *pointer);
 
 /* json_value.c: keep a value for the schema's lifetime */
 extern const rg_js_value *js_keep_value(js_ctx *ctx, const jx *v);

@@ -175,9 +175,9 @@ kw_take(kwset *k, const char *key, const char **pointer)
 	return k->obj->members[i].value;
 }
 
-/* A new node of a kind at a location, within the parse's node budget. */
-static rg_js *
-new_node(js_ctx *ctx, rg_js_kind kind, const char *location)
+/* See json_internal.h */
+rg_js *
+js_new_node(js_ctx *ctx, rg_js_kind kind, const char *location)
 {
 	rg_js	   *n;
 
@@ -280,31 +280,6 @@ opt_string(kwset *k, const char *key, const char **out)
 	return *out != NULL;
 }
 
-/* An array of strings (required, dependencies); NULL on failure. */
-static const char **
-string_list(kwset *k, jx *v, const char *ptr, int *n)
-{
-	const char **list;
-	int			i;
-
-	if (!js_require(k->ctx, v, JX_ARRAY, ptr))
-		return NULL;
-	list = rg_arena_alloc(k->ctx->arena, sizeof(char *) * (v->n ? v->n : 1));
-	if (list == NULL)
-	{
-		js_oom(k->ctx);
-		return NULL;
-	}
-	for (i = 0; i < v->n; i++)
-	{
-		list[i] = js_require_string(k->ctx, v->items[i],
-									js_pointer_index(k->ctx, ptr, i));
-		if (list[i] == NULL)
-			return NULL;
-	}
-	*n = v->n;
-	return list;
-}
 
 /* A map of sub-schemas (properties, patternProperties, ...); false on failure. */
 static bool
@@ -331,6 +306,10 @@ schema_map(kwset *k, jx *v, const char *ptr, rg_js_member **out, int *n,
 		if (skip_id && strcmp(m->key, js_id_keyword(k->ctx->draft)) == 0 &&
 			m->value->type != JX_OBJECT)
 			continue;
+		/* pattern properties are compiled as Java regular expressions */
+		if (!skip_id && !js_check_regex(k->ctx, m->key,
+										js_pointer_child(k->ctx, ptr, m->key, m->key_len)))
+			return false;
 		members[count].name = m->key;
 		members[count].schema = child(k, m->value,
 									  js_pointer_child(k->ctx, ptr, m->key, m->key_len));
@@ -347,7 +326,7 @@ schema_map(kwset *k, jx *v, const char *ptr, rg_js_member **out, int *n,
 static rg_js *
 build_string(kwset *k, bool requires)
 {
-	rg_js	   *n = new_node(k->ctx, RG_JS_STRING, k->pointer);
+	rg_js	   *n = js_new_node(k->ctx, RG_JS_STRING, k->pointer);
 
 	kw_use(k, string_keywords);
 	if (n == NULL ||
@@ -355,6 +334,10 @@ build_string(kwset *k, bool requires)
 		!opt_count(k, "maxLength", &n->u.string.max_length) ||
 		!opt_string(k, "pattern", &n->u.string.pattern) ||
 		!opt_string(k, "format", &n->u.string.format))
+		return NULL;
+	if (n->u.string.pattern &&
+		!js_check_regex(k->ctx, n->u.string.pattern,
+						js_pointer_child(k->ctx, k->pointer, "pattern", 7)))
 		return NULL;
 	n->u.string.requires_string = requires;
 	return n;
@@ -373,7 +356,7 @@ exclusive_limit(kwset *k, const char *key, bool *flag, rg_js_number *limit)
 static rg_js *
 build_number(kwset *k, bool requires, bool integer)
 {
-	rg_js	   *n = new_node(k->ctx, RG_JS_NUMBER, k->pointer);
+	rg_js	   *n = js_new_node(k->ctx, RG_JS_NUMBER, k->pointer);
 
 	kw_use(k, number_keywords);
 	if (n == NULL ||
@@ -463,7 +446,7 @@ dependencies(kwset *k, rg_js *n, const char *key, bool arrays, bool schemas)
 
 			d = &n->u.object.property_dependencies[n->u.object.n_property_dependencies++];
 			d->name = m->key;
-			d->requires = string_list(k, m->value, mptr, &d->n_requires);
+			d->requires = js_require_strings(k->ctx, m->value, mptr, &d->n_requires);
 			if (d->requires == NULL)
 				return false;
 		}
@@ -521,7 +504,7 @@ static rg_js *
 build_object(kwset *k, bool requires)
 {
 	js_ctx	   *ctx = k->ctx;
-	rg_js	   *n = new_node(ctx, RG_JS_OBJECT, k->pointer);
+	rg_js	   *n = js_new_node(ctx, RG_JS_OBJECT, k->pointer);
 	const char *ptr;
 	jx		   *v;
 
@@ -537,7 +520,7 @@ build_object(kwset *k, bool requires)
 					&n->u.object.additional_schema))
 		return NULL;
 	if ((v = kw_take(k, "required", &ptr)) &&
-		(n->u.object.required = string_list(k, v, ptr, &n->u.object.n_required)) == NULL)
+		(n->u.object.required = js_require_strings(k->ctx, v, ptr, &n->u.object.n_required)) == NULL)
 		return NULL;
 	if ((v = kw_take(k, "patternProperties", &ptr)) &&
 		!schema_map(k, v, ptr, &n->u.object.pattern_properties,
@@ -601,7 +584,7 @@ static rg_js *
 build_array(kwset *k, bool requires)
 {
 	js_ctx	   *ctx = k->ctx;
-	rg_js	   *n = new_node(ctx, RG_JS_ARRAY, k->pointer);
+	rg_js	   *n = js_new_node(ctx, RG_JS_ARRAY, k->pointer);
 	const char *ptr;
 	jx		   *v;
 
@@ -634,7 +617,7 @@ build_array(kwset *k, bool requires)
 static rg_js *
 build_conditional(kwset *k)
 {
-	rg_js	   *n = new_node(k->ctx, RG_JS_CONDITIONAL, k->pointer);
+	rg_js	   *n = js_new_node(k->ctx, RG_JS_CONDITIONAL, k->pointer);
 
 	if (n == NULL ||
 		!opt_child(k, "if", &n->u.conditional.if_schema) ||
@@ -655,9 +638,9 @@ explicit_type(kwset *k, const char *type)
 	if (strcmp(type, "number") == 0)
 		return build_number(k, true, false);
 	if (strcmp(type, "boolean") == 0)
-		return new_node(k->ctx, RG_JS_BOOLEAN, k->pointer);
+		return js_new_node(k->ctx, RG_JS_BOOLEAN, k->pointer);
 	if (strcmp(type, "null") == 0)
-		return new_node(k->ctx, RG_JS_NULL, k->pointer);
+		return js_new_node(k->ctx, RG_JS_NULL, k->pointer);
 	if (strcmp(type, "array") == 0)
 		return build_array(k, true);
 	if (strcmp(type, "object") == 0)
@@ -666,12 +649,12 @@ explicit_type(kwset *k, const char *type)
 	return NULL;
 }
 
-/* A combined schema of a criterion over a list of sub-schemas. */
-static rg_js *
-combined(js_ctx *ctx, rg_js_criterion criterion, rg_js **subs, int n,
+/* See json_internal.h */
+rg_js *
+js_combined(js_ctx *ctx, rg_js_criterion criterion, rg_js **subs, int n,
 		 const char *location)
 {
-	rg_js	   *c = new_node(ctx, RG_JS_COMBINED, location);
+	rg_js	   *c = js_new_node(ctx, RG_JS_COMBINED, location);
 
 	if (c == NULL)
 		return NULL;
@@ -715,7 +698,7 @@ extract_type(kwset *k, rg_js **parts, int *n)
 		if (name == NULL || (subs[i] = explicit_type(k, name)) == NULL)
 			return false;
 	}
-	return (parts[(*n)++] = combined(k->ctx, RG_JS_ANY_OF, subs, v->n, k->pointer)) != NULL;
+	return (parts[(*n)++] = js_combined(k->ctx, RG_JS_ANY_OF, subs, v->n, k->pointer)) != NULL;
 }
 
 /* PropertySnifferSchemaExtractor: a schema per kind whose keywords are left. */
@@ -755,7 +738,7 @@ extract_enum(kwset *k, rg_js **parts, int *n)
 		return true;
 	v = kw_take(k, "enum", &ptr);
 	if (!js_require(k->ctx, v, JX_ARRAY, ptr) ||
-		(e = new_node(k->ctx, RG_JS_ENUM, k->pointer)) == NULL)
+		(e = js_new_node(k->ctx, RG_JS_ENUM, k->pointer)) == NULL)
 		return false;
 	e->u.enumeration.values = rg_arena_alloc(k->ctx->arena,
 											 sizeof(rg_js_value *) * (v->n ? v->n : 1));
@@ -792,7 +775,7 @@ extract_combined(kwset *k, rg_js **parts, int *n)
 		v = kw_take(k, names[i], &ptr);
 		subs = schema_list(k, v, ptr, &count);
 		if (subs == NULL ||
-			(parts[(*n)++] = combined(k->ctx, criteria[i], subs, count, k->pointer)) == NULL)
+			(parts[(*n)++] = js_combined(k->ctx, criteria[i], subs, count, k->pointer)) == NULL)
 			return false;
 	}
 	return true;
@@ -809,7 +792,7 @@ extract_not(kwset *k, rg_js **parts, int *n)
 	if (!kw_left(k, "not"))
 		return true;
 	v = kw_take(k, "not", &ptr);
-	if ((node = new_node(k->ctx, RG_JS_NOT, k->pointer)) == NULL ||
+	if ((node = js_new_node(k->ctx, RG_JS_NOT, k->pointer)) == NULL ||
 		(node->u.not.schema = child(k, v, ptr)) == NULL)
 		return false;
 	parts[(*n)++] = node;
@@ -827,7 +810,7 @@ extract_const(kwset *k, rg_js **parts, int *n)
 	if (k->ctx->draft == RG_JS_DRAFT_4 || !kw_left(k, "const"))
 		return true;
 	v = kw_take(k, "const", &ptr);
-	if ((node = new_node(k->ctx, RG_JS_CONST, k->pointer)) == NULL ||
+	if ((node = js_new_node(k->ctx, RG_JS_CONST, k->pointer)) == NULL ||
 		(node->u.constant.value = js_keep_value(k->ctx, v)) == NULL)
 		return false;
 	parts[(*n)++] = node;
@@ -869,7 +852,7 @@ effective_schema(kwset *k, rg_js **parts, int n)
 	rg_js	  **subs;
 
 	if (n == 0)
-		return new_node(k->ctx, RG_JS_EMPTY, k->pointer);
+		return js_new_node(k->ctx, RG_JS_EMPTY, k->pointer);
 	if (n == 1)
 		return parts[0];
 	subs = rg_arena_alloc(k->ctx->arena, sizeof(rg_js *) * n);
@@ -880,7 +863,7 @@ effective_schema(kwset *k, rg_js **parts, int n)
 	}
 	memcpy(subs, parts, sizeof(rg_js *) * n);
 	{
-		rg_js	   *all = combined(k->ctx, RG_JS_ALL_OF, subs, n, k->pointer);
+		rg_js	   *all = js_combined(k->ctx, RG_JS_ALL_OF, subs, n, k->pointer);
 
 		if (all)
 			all->u.combined.synthetic = true;
@@ -896,7 +879,7 @@ examples(kwset *k)
 	jx		   *v = kw_take(k, "examples", &ptr);
 	int			n;
 
-	return v == NULL || string_list(k, v, ptr, &n) != NULL;
+	return v == NULL || js_require_strings(k->ctx, v, ptr, &n) != NULL;
 }
 
 /* The properties every schema has: id, title, description, default, ... */
@@ -956,6 +939,33 @@ load_unprocessed(kwset *k, rg_js *node)
 	return true;
 }
 
+/*
+ * minContains and maxContains are no everit keywords, but Confluent's diff
+ * reads them among an array schema's unprocessed properties when they are
+ * numbers: so they count, in drafts 4 to 7 too, on the schema returned.
+ */
+static void
+contains_bounds(kwset *k, rg_js *node)
+{
+	static const char *const keys[] = {"minContains", "maxContains"};
+	int			i;
+
+	if (node->kind != RG_JS_ARRAY)
+		return;
+	for (i = 0; i < 2; i++)
+	{
+		int			at = member_index(k->obj, keys[i]);
+		jx		   *v = at >= 0 && !k->used[at] ? k->obj->members[at].value : NULL;
+		rg_js_count *c = i == 0 ? &node->u.array.min_contains : &node->u.array.max_contains;
+
+		if (v && (v->type == JX_INT || v->type == JX_DECIMAL))
+		{
+			c->present = true;
+			c->value = (int64_t) jx_number_value(v);
+		}
+	}
+}
+
 /* A schema object: extractors, the effective schema, its common properties. */
 static rg_js *
 load_object(js_ctx *ctx, jx *v, const char *pointer, const char *scope, int depth)
@@ -984,6 +994,8 @@ load_object(js_ctx *ctx, jx *v, const char *pointer, const char *scope, int dept
 		!load_common(&k, node) ||
 		!load_unprocessed(&k, node))
 		return NULL;
+	if (ctx->draft < RG_JS_DRAFT_2019_09)
+		contains_bounds(&k, node);
 	return node;
 }
 
@@ -1000,10 +1012,12 @@ js_load_schema(js_ctx *ctx, jx *v, const char *pointer, const char *scope,
 		return NULL;
 	}
 	if (v->type == JX_TRUE)
-		return new_node(ctx, RG_JS_TRUE, pointer);
+		return js_new_node(ctx, RG_JS_TRUE, pointer);
 	if (v->type == JX_FALSE)
-		return new_node(ctx, RG_JS_FALSE, pointer);
+		return js_new_node(ctx, RG_JS_FALSE, pointer);
 	if (!js_require_schema(ctx, v, pointer))
 		return NULL;
+	if (ctx->draft >= RG_JS_DRAFT_2019_09)
+		return js_load_modern(ctx, v, pointer, scope, depth);
 	return load_object(ctx, v, pointer, scope, depth);
 }

@@ -6,9 +6,12 @@
  *	    $anchor from 2019-09 on) are collected first, each id resolved
  *	    against the resolution scope it appears in;
  *	  - a $ref is resolved against the scope it appears in; an identified
- *	    sub-schema with that URI is its target, else the document (or the
- *	    identified resource) its URI names, then the JSON pointer of its
- *	    fragment (percent-decoded, ~1 and ~0 unescaped);
+ *	    sub-schema of the current document with that URI is its target;
+ *	    else a $ref written "#..." is a JSON pointer (percent-decoded as
+ *	    URLDecoder does, then ~1 and ~0) from the current document's root,
+ *	    whatever ids lie between; else the URI must name a referenced
+ *	    document, whole or with a pointer in its fragment (everit would
+ *	    fetch anything else over HTTP: here it is unresolvable);
  *	  - a reference to another subject's schema is a document registered
  *	    under its name resolved against the main document's id (as
  *	    JsonSchema.loadPreviousDraft registers resolvedReferences), so a
@@ -276,17 +279,55 @@ add_ident(js_ctx *ctx, js_doc *doc, const char *uri, jx *value,
 	return true;
 }
 
-/* Is this key's value data rather than schemas (so ids inside are not ids)? */
+/* json-sKema's keywords (2019-09 on: ids under any other key are not looked for) */
+static const char *const modern_keywords[] = {
+	"$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$ref", "$defs", "$schema",
+	"$vocabulary", "minLength", "maxLength", "allOf", "anyOf", "oneOf",
+	"additionalProperties", "properties", "patternProperties", "title",
+	"description", "readOnly", "writeOnly", "deprecated", "default", "enum",
+	"const", "type", "not", "required", "maximum", "minimum", "exclusiveMaximum",
+	"exclusiveMinimum", "multipleOf", "uniqueItems", "items", "prefixItems",
+	"contains", "minContains", "maxContains", "if", "then", "else",
+	"dependentSchemas", "dependentRequired", "unevaluatedItems",
+	"unevaluatedProperties", "minItems", "maxItems", "minProperties",
+	"maxProperties", "propertyNames", "pattern", "format", NULL
+};
+
+/* Is a key one of json-sKema's keywords? */
 static bool
-data_keyword(const char *key)
+modern_keyword(const char *key)
 {
-	return strcmp(key, "enum") == 0 || strcmp(key, "const") == 0 ||
-		strcmp(key, "default") == 0 || strcmp(key, "examples") == 0;
+	const char *const *k;
+
+	for (k = modern_keywords; *k; k++)
+		if (strcmp(*k, key) == 0)
+			return true;
+	return false;
 }
 
-/* Collect the identified sub-schemas under v, in scope. */
+/*
+ * Is this member's value data rather than schemas (so ids inside are not
+ * ids)?  From 2019-09 on, json-sKema's lookupAnchors also stops at an
+ * unknown keyword, unless it is a name in properties, patternProperties
+ * or $defs (and at array items, whose index is no keyword either).
+ */
 static bool
-collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *pointer,
+data_keyword(js_ctx *ctx, const char *key, const char *parent_key)
+{
+	if (strcmp(key, "enum") == 0 || strcmp(key, "const") == 0)
+		return true;
+	if (ctx->draft < RG_JS_DRAFT_2019_09)
+		return strcmp(key, "default") == 0 || strcmp(key, "examples") == 0;
+	if (modern_keyword(key))
+		return false;
+	return parent_key == NULL ||
+		!(strcmp(parent_key, "properties") == 0 || strcmp(parent_key, "patternProperties") == 0 ||
+		  strcmp(parent_key, "$defs") == 0);
+}
+
+/* Collect the identified sub-schemas under v (the value of key), in scope. */
+static bool
+collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *key, const char *pointer,
 			  const char *scope, int depth)
 {
 	int			i;
@@ -298,8 +339,10 @@ collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *pointer,
 	}
 	if (v->type == JX_ARRAY)
 	{
+		if (ctx->draft >= RG_JS_DRAFT_2019_09)
+			return true;		/* an index is no keyword: json-sKema stops */
 		for (i = 0; i < v->n; i++)
-			if (!collect_under(ctx, doc, v->items[i], js_pointer_index(ctx, pointer, i),
+			if (!collect_under(ctx, doc, v->items[i], key, js_pointer_index(ctx, pointer, i),
 							   scope, depth + 1))
 				return false;
 		return true;
@@ -334,9 +377,9 @@ collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *pointer,
 	{
 		jx_member  *m = &v->members[i];
 
-		if (data_keyword(m->key))
+		if (data_keyword(ctx, m->key, key))
 			continue;
-		if (!collect_under(ctx, doc, m->value,
+		if (!collect_under(ctx, doc, m->value, m->key,
 						   js_pointer_child(ctx, pointer, m->key, m->key_len),
 						   scope, depth + 1))
 			return false;
@@ -363,7 +406,7 @@ js_collect_idents(js_ctx *ctx, js_doc *doc)
 	}
 	sprintf(root, "%s#", pointer);
 	doc->pointer = root;
-	return collect_under(ctx, doc, doc->root, root, doc->key, 0);
+	return collect_under(ctx, doc, doc->root, NULL, root, doc->key, 0);
 }
 
 /* Decode a URI fragment as URLDecoder does (%XX, '+' a space) into the arena. */
@@ -467,65 +510,111 @@ follow_pointer(js_ctx *ctx, const char *frag, place *at)
 	return *p == '\0';
 }
 
-/* The document a URI without fragment names, NULL if none. */
+/* The referenced document a URI (without fragment) names, NULL if none. */
 static js_doc *
-find_document(js_ctx *ctx, const char *docpart)
+find_document(js_ctx *ctx, const char *uri)
 {
 	int			i;
 
-	if (docpart[0] == '\0')
-		return ctx->doc;
 	for (i = 0; i < ctx->n_docs; i++)
 	{
 		js_doc	   *d = &ctx->docs[i];
 
-		if ((d->key && strcmp(d->key, docpart) == 0) ||
-			(d->name && strcmp(d->name, docpart) == 0))
+		if ((d->key && strcmp(d->key, uri) == 0) ||
+			(d->name && strcmp(d->name, uri) == 0))
 			return d;
 	}
 	return NULL;
 }
 
-/* Find where a resolved $ref leads; false if nowhere. */
+/* Start a place at an identified sub-schema. */
+static void
+place_at_ident(const js_ident *ident, js_doc **doc, place *at)
+{
+	*doc = ident->doc;
+	at->value = ident->value;
+	at->pointer = ident->pointer;
+	at->scope = ident->scope;
+}
+
+/* Start a place at a document's root. */
+static void
+place_at_root(js_doc *d, js_doc **doc, place *at)
+{
+	*doc = d;
+	at->value = d->root;
+	at->pointer = d->pointer;
+	at->scope = d->key;
+}
+
+/*
+ * json-sKema's resolution (2019-09 on): the resource the URI without its
+ * fragment names (an identified sub-schema, a referenced document, the
+ * document itself), then the fragment's JSON pointer inside it.
+ */
 static bool
-locate(js_ctx *ctx, const char *abs, js_doc **doc, place *at)
+locate_in_resource(js_ctx *ctx, const char *abs, js_doc **doc, place *at)
+{
+	const char *hash = strchr(abs, '#');
+	char	   *docpart = rg_arena_strndup(ctx->arena, abs, hash ? (size_t) (hash - abs) : strlen(abs));
+	const char *frag = percent_decode(ctx, hash ? hash + 1 : "");
+	js_ident   *ident;
+	js_doc	   *d;
+
+	if (docpart == NULL || frag == NULL)
+		return false;
+	if (docpart[0] == '\0' || (ctx->doc->key && strcmp(docpart, ctx->doc->key) == 0))
+		place_at_root(ctx->doc, doc, at);
+	else if ((ident = find_ident(ctx, docpart)) != NULL)
+		place_at_ident(ident, doc, at);
+	else if ((d = find_document(ctx, docpart)) != NULL)
+		place_at_root(d, doc, at);
+	else
+		return false;
+	return follow_pointer(ctx, frag, at);
+}
+
+/*
+ * Find where a $ref leads, as everit's ReferenceLookup: a sub-schema of
+ * the current document identified by the resolved URI; else, for a $ref
+ * written as "#...", the JSON pointer in the current document (from its
+ * root, whatever the scope); else a referenced document registered under
+ * the URI, whole or with the JSON pointer of the fragment (everit would
+ * fetch anything else over HTTP: unresolvable here).  false if nowhere.
+ */
+static bool
+locate(js_ctx *ctx, const char *ref, const char *abs, js_doc **doc, place *at)
 {
 	const char *key = uri_key(ctx, abs);
 	js_ident   *ident = key ? find_ident(ctx, key) : NULL;
-	const char *hash;
+	const char *hash = strchr(abs, '#');
 	char	   *docpart;
 	const char *frag;
+	js_doc	   *d;
 
-	if (ident)
+	if (ident && (ident->doc == ctx->doc || ctx->draft >= RG_JS_DRAFT_2019_09))
 	{
-		*doc = ident->doc;
-		at->value = ident->value;
-		at->pointer = ident->pointer;
-		at->scope = ident->scope;
+		place_at_ident(ident, doc, at);
 		return true;
 	}
-	hash = strchr(abs, '#');
+	if (ctx->draft >= RG_JS_DRAFT_2019_09)
+		return locate_in_resource(ctx, abs, doc, at);
+	if (ref[0] == '#')
+	{
+		place_at_root(ctx->doc, doc, at);
+		frag = percent_decode(ctx, ref + 1);
+		return frag && follow_pointer(ctx, frag, at);
+	}
+	if ((d = find_document(ctx, abs)) != NULL)
+	{
+		place_at_root(d, doc, at);
+		return true;
+	}
 	docpart = rg_arena_strndup(ctx->arena, abs, hash ? (size_t) (hash - abs) : strlen(abs));
 	frag = percent_decode(ctx, hash ? hash + 1 : "");
-	if (docpart == NULL || frag == NULL || (frag[0] != '\0' && frag[0] != '/'))
+	if (docpart == NULL || frag == NULL || (d = find_document(ctx, docpart)) == NULL)
 		return false;
-	ident = docpart[0] ? find_ident(ctx, docpart) : NULL;
-	if (ident)
-	{
-		*doc = ident->doc;
-		at->value = ident->value;
-		at->pointer = ident->pointer;
-		at->scope = ident->scope;
-	}
-	else
-	{
-		*doc = find_document(ctx, docpart);
-		if (*doc == NULL)
-			return false;
-		at->value = (*doc)->root;
-		at->pointer = (*doc)->pointer;
-		at->scope = (*doc)->key;
-	}
+	place_at_root(d, doc, at);
 	return follow_pointer(ctx, frag, at);
 }
 
@@ -554,6 +643,25 @@ target_of(js_ctx *ctx, js_doc *doc, const place *at)
 	return t;
 }
 
+/* The hash of a REF node's address. */
+static unsigned
+node_hash(const rg_js *node)
+{
+	return (unsigned) (((uintptr_t) node >> 4) % JS_HASH);
+}
+
+/* The target a REF node was made for. */
+static js_target *
+target_of_ref(js_ctx *ctx, const rg_js *node)
+{
+	js_pending *p;
+
+	for (p = ctx->refs_by_node[node_hash(node)]; p; p = p->by_node)
+		if (p->ref == node)
+			return p->target;
+	return NULL;
+}
+
 /* See json_internal.h */
 rg_js *
 js_load_ref(js_ctx *ctx, const char *ref, const char *pointer,
@@ -573,7 +681,7 @@ js_load_ref(js_ctx *ctx, const char *ref, const char *pointer,
 	node->kind = RG_JS_REF;
 	node->location = pointer;
 	node->u.ref.ref = ref;
-	if (!locate(ctx, abs, &doc, &at))
+	if (!locate(ctx, ref, abs, &doc, &at))
 	{
 		if (!ctx->failed)
 			js_fail(ctx, "%s: $ref \"%s\" cannot be resolved", pointer, ref);
@@ -588,7 +696,8 @@ js_load_ref(js_ctx *ctx, const char *ref, const char *pointer,
 	p->ref = node;
 	p->next = ctx->pending;
 	ctx->pending = p;
-	ctx->last_ref = p->target;
+	p->by_node = ctx->refs_by_node[node_hash(node)];
+	ctx->refs_by_node[node_hash(node)] = p;
 	return node;
 }
 
@@ -601,13 +710,12 @@ load_targets(js_ctx *ctx)
 	for (t = ctx->queue_head; t && !ctx->failed; t = t->queue)
 	{
 		ctx->doc = t->doc;
-		ctx->last_ref = NULL;
 		rg_check_interrupts();
 		t->node = js_load_schema(ctx, t->value, t->pointer, t->scope, 0);
 		if (t->node == NULL)
 			return false;
 		if (t->node->kind == RG_JS_REF)
-			t->chain = ctx->last_ref;
+			t->chain = target_of_ref(ctx, t->node);
 	}
 	return !ctx->failed;
 }

@@ -270,6 +270,16 @@ member_order(const void *x, const void *y)
 	return jx_java_compare(a->key, a->key_len, b->key, b->key_len);
 }
 
+/* qsort comparator of object members themselves in Java's String order */
+static int
+member_order_direct(const void *x, const void *y)
+{
+	const jx_member *a = x;
+	const jx_member *b = y;
+
+	return jx_java_compare(a->key, a->key_len, b->key, b->key_len);
+}
+
 static void render_value(rg_buf *buf, const jx *v, bool sorted, int depth);
 
 /* An object, its members in document order or sorted. */
@@ -354,4 +364,27 @@ jx_render(rg_buf *buf, const jx *v, bool sorted)
 {
 	render_value(buf, v, sorted, 0);
 	return !buf->oom && buf->data != NULL;
+}
+
+/* jx_sort at a depth */
+static bool
+sort_value(jx *v, int depth)
+{
+	int			i;
+
+	if (rg_too_deep(depth))
+		return false;
+	if (v->type == JX_OBJECT && v->n > 1)
+		qsort(v->members, v->n, sizeof(jx_member), member_order_direct);
+	for (i = 0; i < v->n; i++)
+		if (!sort_value(v->type == JX_OBJECT ? v->members[i].value : v->items[i], depth + 1))
+			return false;
+	return true;
+}
+
+/* See json_internal.h */
+bool
+jx_sort(jx *v)
+{
+	return sort_value(v, 0);
 }

@@ -38,6 +38,7 @@ typedef struct reader
 	int			line;
 	const unsigned char *bol;	/* beginning of the current line */
 	bool		failed;
+	unsigned	values;			/* read so far, for interrupt checks */
 } reader;
 
 static jx  *read_value(reader *r, int depth);
@@ -199,6 +200,48 @@ skip_digits(reader *r)
 	return n;
 }
 
+/*
+ * Jackson's limits on a number (StreamReadConstraints: at most 1000
+ * characters) and BigDecimal's (an exponent and a scale that fit an int).
+ */
+static bool
+number_within_limits(reader *r, const jx *v)
+{
+	const char *p = v->text[0] == '-' ? v->text + 1 : v->text;
+	const char *e = strpbrk(p, "eE");
+	const char *dot = strchr(p, '.');
+	size_t		length = v->type == JX_INT ? strlen(p) : v->len;
+	char		msg[160];
+
+	if (length > 1000)
+	{
+		snprintf(msg, sizeof(msg),
+				 "number value length (%zu) exceeds the maximum allowed (1000, from `StreamReadConstraints.getMaxNumberLength()`)",
+				 length);
+		syntax_error(r, msg);
+		return false;
+	}
+	if (e)
+	{
+		long long	frac = dot ? (long long) (e - dot - 1) : 0;
+		const char *d = e + 1 + (e[1] == '+' || e[1] == '-');
+		long long	exp = 0;
+
+		for (; *d; d++)
+			if ((exp = exp * 10 + (*d - '0')) > (long long) INT32_MAX + 1)
+				break;
+		if (e[1] == '-')
+			exp = -exp;
+		if (exp > INT32_MAX || exp < INT32_MIN || frac - exp > INT32_MAX ||
+			frac - exp < INT32_MIN)
+		{
+			syntax_error(r, "malformed numeric value: the exponent is out of range");
+			return false;
+		}
+	}
+	return true;
+}
+
 /* A number: JSON's grammar, its lexeme kept; "-Infinity"/"-INF" too. */
 static jx  *
 read_number(reader *r)
@@ -256,8 +299,11 @@ read_number(reader *r)
 	v->text = rg_arena_strndup(r->arena, (const char *) s, r->p - s);
 	v->len = r->p - s;
 	if (v->text == NULL)
+	{
 		reader_oom(r);
-	return v->text ? v : NULL;
+		return NULL;
+	}
+	return number_within_limits(r, v) ? v : NULL;
 }
 
 /* Append one code point as UTF-8 (a lone surrogate too, as 3 bytes). */
@@ -489,6 +535,11 @@ read_string_text(reader *r, size_t *len_out)
 	r->p++;						/* the closing quote */
 	out[n] = '\0';
 	*len_out = n;
+	if (n > 20000000)
+	{
+		syntax_error(r, "string value length exceeds the maximum allowed (20000000, from `StreamReadConstraints.getMaxStringLength()`)");
+		return NULL;
+	}
 	return (char *) out;
 }
 
@@ -530,12 +581,27 @@ plist_push(plist *l, void *item)
 	return true;
 }
 
+/*
+ * After an entry of an array or object: 1 at a comma (another entry
+ * follows), 0 at the closing bracket, -1 (an error set) otherwise.
+ */
+static int
+after_entry(reader *r, char close, const char *expecting)
+{
+	skip_ws(r);
+	if (r->p < r->end && (*r->p == ',' || *r->p == close))
+		return *r->p++ == ',' ? 1 : 0;
+	unexpected_char(r, expecting);
+	return -1;
+}
+
 /* An array: values separated by commas. */
 static jx  *
 read_array(reader *r, int depth)
 {
 	jx		   *v = new_value(r, JX_ARRAY);
 	plist		l = {0};
+	int			sep;
 
 	if (v == NULL)
 		return NULL;
@@ -555,19 +621,11 @@ read_array(reader *r, int depth)
 				reader_oom(r);
 				goto fail;
 			}
-			skip_ws(r);
-			if (r->p < r->end && *r->p == ',')
-			{
-				r->p++;
-				continue;
-			}
-			if (r->p < r->end && *r->p == ']')
-			{
-				r->p++;
+			sep = after_entry(r, ']', "was expecting comma to separate Array entries");
+			if (sep < 0)
+				goto fail;
+			if (sep == 0)
 				break;
-			}
-			unexpected_char(r, "was expecting comma to separate Array entries");
-			goto fail;
 		}
 	v->n = l.n;
 	v->items = rg_arena_alloc(r->arena, sizeof(jx *) * (l.n ? l.n : 1));
@@ -645,6 +703,7 @@ read_object(reader *r, int depth)
 	plist		keys = {0};
 	plist		vals = {0};
 	int			i;
+	int			sep;
 
 	if (v == NULL)
 		return NULL;
@@ -667,6 +726,11 @@ read_object(reader *r, int depth)
 			key = read_string(r);
 			if (key == NULL)
 				goto fail;
+			if (key->len > 50000)
+			{
+				syntax_error(r, "name length exceeds the maximum allowed (50000, from `StreamReadConstraints.getMaxNameLength()`)");
+				goto fail;
+			}
 			skip_ws(r);
 			if (r->p >= r->end || *r->p != ':')
 			{
@@ -682,19 +746,11 @@ read_object(reader *r, int depth)
 				reader_oom(r);
 				goto fail;
 			}
-			skip_ws(r);
-			if (r->p < r->end && *r->p == ',')
-			{
-				r->p++;
-				continue;
-			}
-			if (r->p < r->end && *r->p == '}')
-			{
-				r->p++;
+			sep = after_entry(r, '}', "was expecting comma to separate Object entries");
+			if (sep < 0)
+				goto fail;
+			if (sep == 0)
 				break;
-			}
-			unexpected_char(r, "was expecting comma to separate Object entries");
-			goto fail;
 		}
 	v->members = rg_arena_alloc(r->arena, sizeof(jx_member) * (keys.n ? keys.n : 1));
 	if (v->members == NULL)
@@ -735,6 +791,8 @@ read_value(reader *r, int depth)
 		syntax_error(r, "document nesting is too deep");
 		return NULL;
 	}
+	if ((++r->values & 4095) == 0)
+		rg_check_interrupts();
 	skip_ws(r);
 	if (r->p >= r->end)
 	{
