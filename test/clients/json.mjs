@@ -62,6 +62,14 @@ const PERSON = {
 	properties: { name: { type: 'string' }, home: { $ref: ADDRESS_ID } }, required: ['name', 'home'],
 };
 const personValue = { name: 'Ada', home: { street: '1 Main St', city: 'Zürich' } };
+// a draft 2020-12 document: a tuple with prefixItems, a definition under $defs
+const POINT = {
+	$schema: 'https://json-schema.org/draft/2020-12/schema', title: 'Point', type: 'object',
+	properties: { at: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 },
+		label: { $ref: '#/$defs/label' } },
+	required: ['at'],
+	$defs: { label: { type: 'string', maxLength: 20 } },
+};
 
 // GET a REST path: its status and JSON body
 async function getJson(p) {
@@ -110,8 +118,10 @@ if (mode === 'encode') {
 		expectRest(() => client().register(`${subject}-bad`, { schemaType: 'JSON', schema: '{"type":5}' }), 422, 42201));
 
 	// encode with both, decode each other's bytes
-	const values = { kafkajs: orderValue('kafkajs'), confluent: orderValue('confluent'), python: orderValue('python') };
+	const values = { kafkajs: orderValue('kafkajs'), confluent: orderValue('confluent'), python: orderValue('python'),
+		point: { at: [1.5, -2], label: 'origin-ish' } };
 	fs.writeFileSync(file('json-values.json'), JSON.stringify(values));
+	fs.writeFileSync(file('json-point.json'), JSON.stringify(POINT, null, 1));
 	await check('json kafkajs encode', async () => {
 		const buf = await kjs.encode(ids.order, values.kafkajs);
 		fs.writeFileSync(file('json-kafkajs.hex'), hex(buf));
@@ -262,6 +272,27 @@ if (mode === 'encode') {
 			if (!eq(a, personValue) || !eq(b, personValue)) return `decoded ${show(a)} / ${show(b)}`;
 		});
 	}
+	// a draft 2020-12 schema ($defs, prefixItems): @confluentinc validates it
+	// with Ajv2020 (kafkajs's Ajv knows drafts up to 07 only)
+	const t2020 = `json-2020-${RUN}`;
+	await check('json draft 2020-12 ($defs, prefixItems): register, JsonSerializer / JsonDeserializer with validate', async () => {
+		ids.point = await client().register(`${t2020}-value`, { schemaType: 'JSON', schema: JSON.stringify(POINT) });
+		const ser = new JsonSerializer(client(), SerdeType.VALUE, { autoRegisterSchemas: false, useLatestVersion: true, validate: true });
+		const buf = await ser.serialize(t2020, values.point);
+		fs.writeFileSync(file('json-point.hex'), hex(buf));
+		const back = await new JsonDeserializer(client(), SerdeType.VALUE, { validate: true }).deserialize(t2020, buf);
+		if (!eq(back, values.point)) return `decoded ${show(back)}`;
+		return header(buf, ids.point);
+	});
+	await check('json draft 2020-12: a value prefixItems refuses is refused', async () => {
+		const ser = new JsonSerializer(client(), SerdeType.VALUE, { autoRegisterSchemas: false, useLatestVersion: true, validate: true });
+		try {
+			await ser.serialize(t2020, { ...values.point, at: ['x', 2] });
+			return 'no error';
+		} catch (e) {
+			if (!/Invalid message/.test(e.message)) return describe(e);
+		}
+	});
 	fs.writeFileSync(file('json-ids.json'), JSON.stringify({ ...ids, addrSubject, addressId: ADDRESS_ID }));
 } else {
 	const values = JSON.parse(fs.readFileSync(file('json-values.json'), 'utf8'));
@@ -281,7 +312,7 @@ if (mode === 'encode') {
 	}
 	// clean up: the referring subject first, then the referenced one
 	await check('json delete the subjects (referrer first)', async () => {
-		for (const s of [`json-person-${RUN}-value`, ids.addrSubject, subject, `json-auto-${RUN}-value`]) {
+		for (const s of [`json-person-${RUN}-value`, ids.addrSubject, subject, `json-auto-${RUN}-value`, `json-2020-${RUN}-value`]) {
 			await client().deleteSubject(s, false);
 			await client().deleteSubject(s, true);
 		}

@@ -161,4 +161,22 @@ def t_reference():
 
 check("json python register with a reference (SchemaReference): the same id as node's", t_reference)
 
+def t_draft2020():
+    text = open(os.path.join(d, "json-point.json")).read()
+    pctx = SerializationContext(f"json-2020-{topic[len('json-'):]}", MessageField.VALUE)
+    buf = JSONSerializer(text, fresh())(values["point"], pctx)
+    if int.from_bytes(buf[1:5], "big") != ids["point"]:
+        return f"id {int.from_bytes(buf[1:5], 'big')}, want {ids['point']} (node's registration of the same document)"
+    node = hexfile("json-point.hex")
+    if JSONDeserializer(text)(node, pctx) != values["point"]:
+        return "node's bytes do not decode to the value"
+    try:
+        JSONSerializer(text, fresh())({"at": [1, 2, 3]}, pctx)
+    except SerializationError:
+        return None
+    return "a third tuple item (items: false) was not refused"
+
+
+check("json python draft 2020-12 (jsonschema's Draft202012Validator): same id, node's bytes, prefixItems", t_draft2020)
+
 finish("json_client.py")

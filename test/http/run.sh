@@ -731,6 +731,11 @@ doc = {"$schema": "http://json-schema.org/draft-07/schema#", "title": "Order" + 
 	"required": ["id"], "additionalProperties": False}
 open(tmp + "/js_pretty.json", "w").write(json.dumps({"schemaType": "JSON", "schema": json.dumps(doc, indent=4, ensure_ascii=False)}))
 open(tmp + "/js_compact.txt", "w", encoding="utf-8").write(json.dumps(doc, separators=(",", ":"), ensure_ascii=False))
+# the same keys sorted (what normalize stores), and shuffled the other way
+open(tmp + "/js_sorted.txt", "w", encoding="utf-8").write(json.dumps(doc, separators=(",", ":"), ensure_ascii=False, sort_keys=True))
+def rev(v):
+	return {k: rev(v[k]) for k in reversed(list(v))} if isinstance(v, dict) else v
+open(tmp + "/js_reversed.json", "w").write(json.dumps({"schemaType": "JSON", "schema": json.dumps(rev(doc))}))
 doc2 = dict(doc)
 doc2["properties"] = dict(doc["properties"], note={"type": "string"})
 open(tmp + "/js_v2.json", "w").write(json.dumps({"schemaType": "JSON", "schema": json.dumps(doc2)}))
@@ -756,6 +761,18 @@ req POST "/subjects/$JS/versions" "@$TMP/js_min.json"
 expect "register it again without whitespace: same id, same version" 200 ".id == $JID and .version == 1"
 req POST "/subjects/$JS" "@$TMP/js_min.json"
 expect "lookup finds version 1" 200 ".version == 1 and .id == $JID and .schemaType == \"JSON\""
+req POST "/subjects/$JS" "@$TMP/js_reversed.json"
+expect_error "lookup with the keys in another order (no normalize) -> 40403" 404 40403
+req POST "/subjects/$JS-norm/versions?normalize=true" "@$TMP/js_pretty.json"
+expect "register with normalize=true" 200 '.version == 1'
+JNID=$(printf '%s' "$BODY" | jq -r '.id // 0')
+req POST "/subjects/$JS-norm/versions?normalize=true" "@$TMP/js_reversed.json"
+expect "  ... the keys in another order: the same id and version" 200 ".id == $JNID and .version == 1"
+curl -s --max-time 20 -o "$TMP/js_norm_raw" "$URL/schemas/ids/$JNID/schema"
+cmp -s "$TMP/js_norm_raw" "$TMP/js_sorted.txt"
+check "  ... stored with its keys sorted, byte for byte" $? "got $(head -c 200 "$TMP/js_norm_raw")"
+req POST "/subjects/$JS?normalize=true" "@$TMP/js_reversed.json"
+expect_error "  ... lookup with normalize=true of the unnormalized subject: the stored text differs -> 40403" 404 40403
 req POST "/subjects/$JS" "$(jq -c '.schemaType = "AVRO"' "$TMP/js_min.json")"
 expect_4xx "lookup as AVRO is not the JSON schema"
 req POST "/compatibility/subjects/$JS/versions/latest?verbose=true" "@$TMP/js_bad.json"
@@ -871,13 +888,13 @@ JHID=$(printf '%s' "$BODY" | jq -r '.id // 0')
 curl -s --max-time 30 -o "$TMP/js_huge_raw" "$URL/schemas/ids/$JHID/schema"
 cmp -s "$TMP/js_huge_raw" <(jq -j '.schema | fromjson | tojson' "$TMP/js_huge_ok.json")
 check "  ... and comes back compact, byte for byte" $? "$(head -c 100 "$TMP/js_huge_raw")"
-req POST "/subjects/$JS-huge/versions" "@$TMP/js_wide_ok.json"
+req POST "/subjects/$JS-wide/versions" "@$TMP/js_wide_ok.json"
 expect "a compact one-line JSON schema of $(stat -c %s "$TMP/js_wide_ok.json") bytes (3,000 properties) registers" 200 '.id | type == "number"'
 JWID=$(printf '%s' "$BODY" | jq -r '.id // 0')
 curl -s --max-time 30 -o "$TMP/js_wide_raw" "$URL/schemas/ids/$JWID/schema"
 cmp -s "$TMP/js_wide_raw" <(jq -j .schema "$TMP/js_wide_ok.json")
 check "  ... and comes back byte for byte" $? "$(head -c 100 "$TMP/js_wide_raw")"
-for s in "$JS-huge" "$JS-open" "$JC" "$JA" "$JS"; do
+for s in "$JS-huge" "$JS-wide" "$JS-open" "$JS-norm" "$JC" "$JA" "$JS"; do
 	req DELETE "/subjects/$s"
 	req DELETE "/subjects/$s?permanent=true"
 done
