@@ -150,6 +150,21 @@ static const diff_case cases[] = {
 		"{'$schema':'http://json-schema.org/draft-07/schema#','$id':'http://example.com/b.json','type':'string'}",
 		"ID_CHANGED #/", 1, 1,
 	"ID_CHANGED #/", 1, 1},
+
+	/*
+	 * json-sKema's translation carries no $id: no difference in 2019-09 and
+	 * later
+	 */
+	{"id, 2020-12",
+		"{'$schema':'https://json-schema.org/draft/2020-12/schema','$id':'http://example.com/a.json','type':'string'}",
+		"{'$schema':'https://json-schema.org/draft/2020-12/schema','$id':'http://example.com/b.json','type':'string'}",
+		"", 1, 1,
+	"", 1, 1},
+	{"id, draft 4",
+		"{'$schema':'http://json-schema.org/draft-04/schema#','id':'http://example.com/a.json','type':'string'}",
+		"{'$schema':'http://json-schema.org/draft-04/schema#','id':'http://example.com/b.json','type':'string'}",
+		"ID_CHANGED #/", 1, 1,
+	"ID_CHANGED #/", 1, 1},
 	{"items added",
 		"{'type':'array'}",
 		"{'type':'array','items':{'type':'string'}}",
@@ -610,6 +625,21 @@ static const diff_case cases[] = {
 		"{'enum':[1.50]}",
 		"ENUM_ARRAY_CHANGED #/enum", 0, 0,
 	"ENUM_ARRAY_CHANGED #/enum", 0, 0},
+	{"enum of big integers",
+		"{'enum':[12345678901234567890123]}",
+		"{'enum':[12345678901234567890124]}",
+		"ENUM_ARRAY_CHANGED #/enum", 0, 0,
+	"ENUM_ARRAY_CHANGED #/enum", 0, 0},
+	{"enum 10 and 1e1",
+		"{'enum':[10,'x']}",
+		"{'enum':[1e1,'x']}",
+		"ENUM_ARRAY_CHANGED #/enum", 0, 0,
+	"ENUM_ARRAY_CHANGED #/enum", 0, 0},
+	{"enum 1e1 and 1E+1",
+		"{'enum':[1e1]}",
+		"{'enum':[1E+1]}",
+		"", 1, 1,
+	"", 1, 1},
 	{"const changed",
 		"{'const':1}",
 		"{'const':2}",
@@ -710,6 +740,16 @@ static const diff_case cases[] = {
 		"{'type':'object','properties':{'a':{'type':'string','maxLength':3}}}",
 		"MAX_LENGTH_DECREASED #/properties/a/maxLength", 0, 0,
 	"MAX_LENGTH_INCREASED #/properties/a/maxLength", 1, 1},
+
+	/*
+	 * one level of $ref is followed (normalizeSchema): a $ref to a $ref
+	 * compares as two references
+	 */
+	{"reference to a reference",
+		"{'definitions':{'a':{'$ref':'#/definitions/b'},'b':{'type':'string','maxLength':5}},'type':'object','properties':{'p':{'$ref':'#/definitions/a'}}}",
+		"{'definitions':{'a':{'$ref':'#/definitions/b'},'b':{'type':'string','maxLength':3}},'type':'object','properties':{'p':{'$ref':'#/definitions/a'}}}",
+		"", 1, 1,
+	"", 1, 1},
 	{"recursion, incompatible",
 		"{'type':'object','properties':{'v':{'type':'string'},'next':{'$ref':'#'}}}",
 		"{'type':'object','properties':{'v':{'type':'integer'},'next':{'$ref':'#'}}}",
@@ -995,6 +1035,40 @@ test_not_json(void)
 	rg_schema_free(json);
 }
 
+/* The policy decides a sub-comparison's verdict, so the differences too. */
+static void
+test_policy_in_subcomparisons(void)
+{
+	rg_schema  *o = parse("{'type':'object','additionalProperties':{'type':'object'}}");
+	rg_schema  *u = parse("{'type':'object','properties':{'b':{'type':'object','additionalProperties':false}},"
+						  "'additionalProperties':{'type':'object'}}");
+	rg_schema  *n1 = parse("{'not':{'type':'object'}}");
+	rg_schema  *n2 = parse("{'not':{'type':'object','additionalProperties':false}}");
+
+	if (o == NULL || u == NULL || n1 == NULL || n2 == NULL)
+		RG_CHECK(false, "policy: schemas load");
+	else
+	{
+		RG_CHECK_STR(differences(o, u, false),
+					 "ADDITIONAL_PROPERTIES_REMOVED #/properties/b/additionalProperties | "
+					 "PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL #/properties/b | "
+					 "OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL #/properties/b",
+					 "STRICT: the narrower property is not covered");
+		RG_CHECK_STR(differences(o, u, true),
+					 "ADDITIONAL_PROPERTIES_REMOVED #/properties/b/additionalProperties | "
+					 "PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL #/properties/b | "
+					 "OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL #/properties/b",
+					 "LENIENT: it is covered");
+		/* not: compare(update.not, original.not) decides, under the policy */
+		RG_CHECK_STR(differences(n2, n1, false), "NOT_TYPE_EXTENDED #/not", "STRICT: not extended");
+		RG_CHECK_STR(differences(n2, n1, true), "NOT_TYPE_NARROWED #/not", "LENIENT: not narrowed");
+	}
+	rg_schema_free(o);
+	rg_schema_free(u);
+	rg_schema_free(n1);
+	rg_schema_free(n2);
+}
+
 /* A $ref into a referenced schema is followed like a local one. */
 static void
 test_references(void)
@@ -1228,6 +1302,23 @@ test_robustness(void)
 	rg_schema_free(w1);
 	rg_schema_free(w2);
 
+	/*
+	 * A back-reference in a pattern property: taken to match nothing (the
+	 * POSIX matcher may backtrack exponentially on one), so the added
+	 * property is only an optional one added to an unopen model.
+	 */
+	w1 = parse("{'type':'object','patternProperties':{'^(a+)+\\\\1$':{'type':'string'}}}");
+	w2 = parse("{'type':'object','properties':{'aaaa':{'type':'string'}},"
+			   "'patternProperties':{'^(a+)+\\\\1$':{'type':'string'}}}");
+	if (w1 != NULL && w2 != NULL)
+		RG_CHECK_STR(differences(w1, w2, false),
+					 "OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL #/properties/aaaa",
+					 "a back-reference in a pattern matches nothing");
+	else
+		RG_CHECK(false, "back-reference: schemas load");
+	rg_schema_free(w1);
+	rg_schema_free(w2);
+
 	m1 = parse("{'definitions':{'a':{'type':'object','properties':{'b':{'$ref':'#/definitions/b'},'s':{'type':'string'}}},"
 			   "'b':{'type':'object','properties':{'a':{'$ref':'#/definitions/a'},'c':{'$ref':'#/definitions/c'}}},"
 			   "'c':{'anyOf':[{'$ref':'#/definitions/a'},{'$ref':'#/definitions/b'},{'type':'null'}]}},"
@@ -1298,6 +1389,7 @@ main(void)
 	test_level_driver();
 	test_not_json();
 	test_references();
+	test_policy_in_subcomparisons();
 	test_hash_order();
 	test_robustness();
 	test_all_pairs();

@@ -304,7 +304,7 @@ test_cross_document(void)
 {
 	rg_error	err;
 	const char *addr = "{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"}},"
-		"\"definitions\":{\"zip\":{\"type\":\"integer\"}}}";
+	"\"definitions\":{\"zip\":{\"type\":\"integer\"}}}";
 	rg_reference refs[1] = {{"address.json", addr, 0}};
 	const char *main = "{\"properties\":{\"home\":{\"$ref\":\"address.json\"},\"zip\":{\"$ref\":\"address.json#/definitions/zip\"}}}";
 	rg_schema  *s;
@@ -325,12 +325,15 @@ test_cross_document(void)
 	RG_CHECK(s == NULL && strstr(err.message, "cannot be resolved"), "without the reference: 42201");
 	rg_schema_free(s);
 
-	/* references of references, in dependency order, under the main document's $id */
+	/*
+	 * references of references, in dependency order, under the main
+	 * document's $id
+	 */
 	{
 		const char *c = "{\"type\":\"string\",\"maxLength\":2}";
 		const char *b = "{\"type\":\"object\",\"properties\":{\"c\":{\"$ref\":\"c.json\"}}}";
 		const char *m = "{\"$id\":\"http://example.com/schemas/main.json\",\"properties\":{\"b\":{\"$ref\":\"b.json\"},"
-			"\"abs\":{\"$ref\":\"http://example.com/schemas/c.json\"}}}";
+		"\"abs\":{\"$ref\":\"http://example.com/schemas/c.json\"}}}";
 		rg_reference chain[2] = {{"c.json", c, 0}, {"b.json", b, 0}};
 
 		chain[0].schema_len = strlen(c);
@@ -359,6 +362,19 @@ test_cross_document(void)
 		s = rg_json_parse(m, strlen(m), abs_ref, 1, false, &err);
 		r = s ? root_of(s) : NULL;
 		RG_CHECK(r && deref(property(r, "a"))->kind == RG_JS_OBJECT, "a reference named by its absolute $id");
+		rg_schema_free(s);
+	}
+	/* a reference that is a boolean: not for everit's drafts */
+	{
+		rg_reference boolean_ref[1] = {{"t.json", "true", 4}};
+		const char *m = "{\"$ref\":\"t.json\"}";
+		const char *m2020 = "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$ref\":\"t.json\"}";
+
+		s = rg_json_parse(m, strlen(m), boolean_ref, 1, false, &err);
+		RG_CHECK(s == NULL && strstr(err.message, "Reference t.json: "), "draft 7: a boolean reference is refused");
+		rg_schema_free(s);
+		s = rg_json_parse(m2020, strlen(m2020), boolean_ref, 1, false, &err);
+		RG_CHECK(s && deref(root_of(s))->kind == RG_JS_TRUE, "2020-12: a boolean reference is a schema");
 		rg_schema_free(s);
 	}
 	/* a reference that is no JSON */
@@ -408,6 +424,8 @@ test_validation(void)
 			 "a pattern property Java refuses");
 	RG_CHECK(fails_with("{\"pattern\":\"a{x}\"}", "Illegal repetition"), "an illegal repetition");
 	RG_CHECK(fails_with("{\"pattern\":\"[a-z\"}", "Unclosed character class"), "an unclosed class");
+	RG_CHECK(fails_with("{\"pattern\":\"a{6666666666{\"}", "Unclosed counted closure"),
+			 "a long repetition count ends (a fuzz finding: it looped)");
 	RG_CHECK(fails_with("{\"pattern\":\"\\\\y\"}", "Illegal/unsupported escape"), "an unknown escape");
 	{
 		static const char *const ok[] = {
@@ -629,6 +647,21 @@ test_modern(void)
 	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_7 && root_of(s)->kind == RG_JS_COMBINED,
 			 "a 2020-12 URL with a '#' is not Confluent's exact match: draft 7");
 	rg_schema_free(s);
+	s = parse("{\"$schema\":\"https://json-schema.org/draft/2019-09/schema#\",\"type\":\"integer\",\"format\":\"x\",\"dependentRequired\":{\"a\":[\"b\"]}}", &err);
+	r = s ? root_of(s) : NULL;
+	RG_CHECK(r && rg_json_model(s)->draft == RG_JS_DRAFT_2019_09 && r->kind == RG_JS_COMBINED &&
+			 r->u.combined.synthetic && r->u.combined.n_subschemas == 3,
+			 "a 2019-09 URL with a '#' goes to everit's own 2019-09: extractors and sniffing");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{" D2020 "\"items\":[{}]}", "#/items: expected type is one of Boolean or JsonObject, found: JsonArray"),
+			 "2020-12: an items array is no schema");
+	RG_CHECK(fails_with("{\"$schema\":\"https://json-schema.org/draft/2019-09/schema\",\"items\":[{}]}", "#/items"),
+			 "2019-09 through json-sKema: an items array is no schema either");
+	s = parse("{" D2020 "\"properties\":{\"a\":{\"$id\":5,\"type\":\"null\"}}}", &err);
+	RG_CHECK(s && property(root_of(s), "a")->id == NULL, "2020-12: an $id that is no string is ignored");
+	rg_schema_free(s);
+	RG_CHECK(fails_with("{\"properties\":{\"a\":{\"$id\":5}}}", "#/properties/a/$id: expected type: String, found: Integer"),
+			 "draft 7: an $id must be a string");
 	s = parse("{\"$schema\":\"http://example.com/unknown\"}", &err);
 	RG_CHECK(s && rg_json_model(s)->draft == RG_JS_DRAFT_7, "an unknown $schema is draft 7");
 	rg_schema_free(s);
@@ -644,6 +677,211 @@ test_modern(void)
 	rg_schema_free(s);
 }
 
+/*
+ * A scratch that is really freed at its end, as a PostgreSQL memory
+ * context is: a schema that kept a pointer into the parse's scratch fails
+ * under AddressSanitizer when its model is walked afterwards.
+ */
+typedef struct tblock
+{
+	struct tblock *prev;
+	struct tblock *next;
+	size_t		size;
+	int			scratch;
+	int			pad;
+} tblock;
+
+static tblock scratch_list = {&scratch_list, &scratch_list, 0, 0, 0};
+static int	in_scratch;
+
+/* alloc: in scratch unless near a block (which lives on) or outside scratch */
+static void *
+t_alloc(const void *near, size_t size, bool noerror)
+{
+	tblock	   *b = malloc(sizeof(tblock) + size + 1);
+
+	if (b == NULL)
+		return NULL;
+	b->size = size;
+	b->scratch = near == NULL && in_scratch > 0;
+	b->prev = b->next = b;
+	if (b->scratch)
+	{
+		b->next = scratch_list.next;
+		b->prev = &scratch_list;
+		scratch_list.next->prev = b;
+		scratch_list.next = b;
+	}
+	return b + 1;
+}
+
+/* free: a scratch block leaves the list */
+static void
+t_free(void *p)
+{
+	tblock	   *b = (tblock *) p - 1;
+
+	if (b->scratch)
+	{
+		b->prev->next = b->next;
+		b->next->prev = b->prev;
+	}
+	free(b);
+}
+
+/* realloc where the block lives */
+static void *
+t_realloc(void *p, size_t size)
+{
+	tblock	   *b = (tblock *) p - 1;
+	void	   *q;
+
+	in_scratch += b->scratch ? 1 : -in_scratch;
+	q = t_alloc(b->scratch ? NULL : p, size, false);
+	in_scratch -= b->scratch ? 1 : 0;
+	if (q == NULL)
+		return NULL;
+	memcpy(q, p, b->size < size ? b->size : size);
+	t_free(p);
+	return q;
+}
+
+/* scratch begins */
+static void *
+t_scratch_begin(void)
+{
+	in_scratch++;
+	return NULL;
+}
+
+/* scratch ends: everything in it freed */
+static void
+t_scratch_end(void *mark)
+{
+	(void) mark;
+	if (--in_scratch == 0)
+		while (scratch_list.next != &scratch_list)
+			t_free(scratch_list.next + 1);
+}
+
+/* Touch every node reachable (each once), its strings and kept values. */
+static long
+touch(const rg_js *n, const rg_js **seen, int *n_seen, int cap)
+{
+	long		sum = 0;
+	int			i;
+
+	for (i = 0; i < *n_seen; i++)
+		if (seen[i] == n)
+			return 0;
+	if (*n_seen == cap)
+		return 0;
+	seen[(*n_seen)++] = n;
+	sum += strlen(n->location);
+	sum += n->title ? strlen(n->title) : 0;
+	sum += n->id ? strlen(n->id) : 0;
+	if (n->default_value)
+		sum += strlen(n->default_value->text) + rg_js_value_equal(n->default_value, n->default_value);
+	for (i = 0; i < n->n_unprocessed; i++)
+		sum += strlen(n->unprocessed_names[i]) + strlen(n->unprocessed_values[i]->text) +
+			rg_js_value_equal(n->unprocessed_values[i], n->unprocessed_values[i]);
+	switch (n->kind)
+	{
+		case RG_JS_OBJECT:
+			for (i = 0; i < n->u.object.n_properties; i++)
+				sum += strlen(n->u.object.properties[i].name) +
+					touch(n->u.object.properties[i].schema, seen, n_seen, cap);
+			for (i = 0; i < n->u.object.n_required; i++)
+				sum += strlen(n->u.object.required[i]);
+			for (i = 0; i < n->u.object.n_property_dependencies; i++)
+				sum += strlen(n->u.object.property_dependencies[i].requires[0]);
+			if (n->u.object.additional_schema)
+				sum += touch(n->u.object.additional_schema, seen, n_seen, cap);
+			break;
+		case RG_JS_ARRAY:
+			if (n->u.array.all_items)
+				sum += touch(n->u.array.all_items, seen, n_seen, cap);
+			for (i = 0; i < n->u.array.n_item_schemas; i++)
+				sum += touch(n->u.array.item_schemas[i], seen, n_seen, cap);
+			break;
+		case RG_JS_COMBINED:
+			for (i = 0; i < n->u.combined.n_subschemas; i++)
+				sum += touch(n->u.combined.subschemas[i], seen, n_seen, cap);
+			break;
+		case RG_JS_ENUM:
+			for (i = 0; i < n->u.enumeration.n_values; i++)
+				sum += strlen(n->u.enumeration.values[i]->text) +
+					rg_js_value_equal(n->u.enumeration.values[i], n->u.enumeration.values[0]);
+			break;
+		case RG_JS_STRING:
+			sum += n->u.string.pattern ? strlen(n->u.string.pattern) : 0;
+			break;
+		case RG_JS_NUMBER:
+			sum += n->u.number.minimum.lexeme ? strlen(n->u.number.minimum.lexeme) : 0;
+			break;
+		case RG_JS_REF:
+			sum += strlen(n->u.ref.ref) + touch(n->u.ref.target, seen, n_seen, cap);
+			break;
+		case RG_JS_NOT:
+			sum += touch(n->u.not.schema, seen, n_seen, cap);
+			break;
+		default:
+			break;
+	}
+	return sum;
+}
+
+/* What a schema keeps outlives the parse's scratch. */
+static void
+test_memory(void)
+{
+	static const rg_allocator tracking = {
+		.alloc = t_alloc,.realloc = t_realloc,.free = t_free,
+		.scratch_begin = t_scratch_begin,.scratch_end = t_scratch_end,
+	};
+	static const char *const docs[] = {
+		"{\"$id\":\"http://x/m.json\",\"title\":\"T\",\"definitions\":{\"n\":{\"enum\":[1.50,{\"a\":[true]}],\"default\":\"d\"}},"
+		"\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/definitions/n\"},\"b\":{\"$ref\":\"r.json\"},"
+		"\"c\":{\"type\":[\"string\",\"null\"],\"pattern\":\"^x\",\"x-y\":[1,2]}},\"required\":[\"a\"],"
+		"\"dependencies\":{\"a\":[\"c\"]},\"additionalProperties\":{\"minimum\":1.5}}",
+		"{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$defs\":{\"s\":{\"$anchor\":\"s\",\"type\":\"string\"}},"
+		"\"prefixItems\":[{\"$ref\":\"#s\"}],\"items\":{\"const\":{\"k\":1}},\"contains\":{},\"x\":NaN}",
+	};
+	const char *ref = "{\"type\":\"object\",\"properties\":{\"z\":{\"$ref\":\"#/definitions/q\"}},\"definitions\":{\"q\":{\"minLength\":1}}}";
+	rg_reference refs[1] = {{"r.json", ref, 0}};
+	size_t		i;
+
+	refs[0].schema_len = strlen(ref);
+	rg_set_allocator(&tracking);
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
+	{
+		int			normalize;
+
+		for (normalize = 0; normalize < 2; normalize++)
+		{
+			rg_error	err;
+			rg_schema  *s = rg_json_parse(docs[i], strlen(docs[i]), refs, 1, normalize, &err);
+			const rg_js *seen[256];
+			int			n_seen = 0;
+			long		touched;
+
+			RG_CHECK(s != NULL, "memory: document %zu (normalize %d) parses", i, normalize);
+			if (s == NULL)
+			{
+				printf("#   %s\n", err.message);
+				continue;
+			}
+			touched = touch(root_of(s), seen, &n_seen, 256);
+			RG_CHECK(touched > 0 && n_seen >= 3,
+					 "memory: the model is whole after the scratch is gone (%d nodes)", n_seen);
+			RG_CHECK(strlen(s->canonical) == s->canonical_len, "memory: the stored form too");
+			rg_schema_free(s);
+		}
+	}
+	rg_set_allocator(NULL);
+	RG_CHECK(scratch_list.next == &scratch_list && in_scratch == 0, "memory: scratch empty at the end");
+}
+
 int
 main(void)
 {
@@ -656,5 +894,6 @@ main(void)
 	test_syntax();
 	test_stored_form();
 	test_modern();
+	test_memory();
 	return rg_test_done();
 }

@@ -321,6 +321,10 @@ extern bool rg_jd_value_equal(const rg_js_value *a, const rg_js_value *b);
 extern bool rg_jd_values_contain_all(const rg_js_value *const *a, int na,
 									 const rg_js_value *const *b, int nb);
 
+/* Does the name list a hold every name of b (Set.containsAll)? */
+extern bool rg_jd_names_contain_all(const char *const *a, int na,
+									const char *const *b, int nb);
+
 /* Two numbers equal by BigDecimal.compareTo */
 extern bool rg_jd_number_same(const rg_js_number *a, const rg_js_number *b);
 

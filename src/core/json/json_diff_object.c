@@ -22,7 +22,8 @@
  * document order (Confluent keys them by java.util.regex.Pattern, whose
  * hash is the object's identity, so its order is arbitrary), and a
  * pattern is matched as a POSIX extended regular expression searched
- * anywhere in the name (Matcher.find()), with \d and \D translated.
+ * anywhere in the name (Matcher.find()), with \d and \D translated
+ * and back-references refused.
  *
  *-------------------------------------------------------------------------
  */
@@ -334,34 +335,52 @@ members_index(jd_checker *c, jd_names *k, const rg_js_member *m, int n)
  * Content models
  * ---------------------------------------------------------------------- */
 
-/* Does the pattern (ECMA-262 source) match somewhere in name? */
+/*
+ * The pattern (Java regex source) as a POSIX extended expression in ere:
+ * \d and \D spelled out, other escapes kept (glibc reads \w, \s, \b).
+ * False for a back-reference, which the POSIX matcher may take
+ * exponential time over: such a pattern is taken to match nothing.
+ */
+static bool
+pattern_to_ere(const char *pattern, rg_buf *ere)
+{
+	const char *p;
+
+	for (p = pattern; *p; p++)
+	{
+		if (p[0] != '\\' || p[1] == '\0')
+		{
+			rg_buf_putc(ere, *p);
+			continue;
+		}
+		p++;
+		if (*p >= '1' && *p <= '9')
+			return false;
+		if (*p == 'd')
+			rg_buf_puts(ere, "[0-9]");
+		else if (*p == 'D')
+			rg_buf_puts(ere, "[^0-9]");
+		else
+			rg_buf_append(ere, p - 1, 2);
+	}
+	return !ere->oom;
+}
+
+/* Does the pattern match somewhere in name (Matcher.find())? */
 static bool
 pattern_finds(const char *pattern, const char *name)
 {
 	rg_buf		ere;
 	regex_t		re;
-	const char *p;
-	bool		found;
+	bool		found = false;
 
 	rg_buf_init(&ere);
-	for (p = pattern; *p; p++)
+	if (pattern_to_ere(pattern, &ere) &&
+		regcomp(&re, ere.data ? ere.data : "", REG_EXTENDED | REG_NOSUB) == 0)
 	{
-		if (p[0] == '\\' && p[1] == 'd')
-			rg_buf_puts(&ere, "[0-9]"), p++;
-		else if (p[0] == '\\' && p[1] == 'D')
-			rg_buf_puts(&ere, "[^0-9]"), p++;
-		else if (p[0] == '\\' && p[1] != '\0')
-			rg_buf_append(&ere, p, 2), p++;
-		else
-			rg_buf_putc(&ere, *p);
+		found = regexec(&re, name, 0, NULL, 0) == 0;
+		regfree(&re);
 	}
-	if (ere.oom || regcomp(&re, ere.data ? ere.data : "", REG_EXTENDED | REG_NOSUB) != 0)
-	{
-		rg_buf_free(&ere);
-		return false;
-	}
-	found = regexec(&re, name, 0, NULL, 0) == 0;
-	regfree(&re);
 	rg_buf_free(&ere);
 	return found;
 }
@@ -620,31 +639,15 @@ compare_properties(jd_ctx *ctx, const rg_js *o, const rg_js *u,
 	rg_jd_leave(ctx, &seg);
 }
 
-/* Does the dependency list a require every name b does? */
-static bool
-requires_all(const rg_js_prop_dependency *a, const rg_js_prop_dependency *b)
-{
-	int			i;
-	int			j;
-
-	for (j = 0; j < b->n_requires; j++)
-	{
-		for (i = 0; i < a->n_requires; i++)
-			if (strcmp(a->requires[i], b->requires[j]) == 0)
-				break;
-		if (i == a->n_requires)
-			return false;
-	}
-	return true;
-}
-
 /* The property dependency of one name, both sides present. */
 static void
 compare_prop_dependency(jd_ctx *ctx, const rg_js_prop_dependency *od,
 						const rg_js_prop_dependency *ud)
 {
-	bool		upd_has_all = requires_all(ud, od);
-	bool		orig_has_all = requires_all(od, ud);
+	bool		upd_has_all = rg_jd_names_contain_all(ud->requires, ud->n_requires,
+													  od->requires, od->n_requires);
+	bool		orig_has_all = rg_jd_names_contain_all(od->requires, od->n_requires,
+													   ud->requires, ud->n_requires);
 
 	if (upd_has_all && orig_has_all)
 		return;

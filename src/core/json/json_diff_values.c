@@ -103,6 +103,19 @@ lexeme_is_decimal(const char *s)
 }
 
 /*
+ * Java equality of two numbers by their lexemes: an integer (Integer,
+ * Long, BigInteger) is never equal to a decimal (BigDecimal); two of a kind
+ * are equal when their values, and for decimals their scales, are.
+ */
+static bool
+numbers_equal(const char *a, const char *b)
+{
+	if (lexeme_is_decimal(a) != lexeme_is_decimal(b))
+		return false;
+	return decimal_lexemes_equal(a, b);
+}
+
+/*
  * Java equality of two kept JSON values as the diff sees them (everit's
  * Set of enum values, ConstSchema): integers by value, decimals as
  * BigDecimal (1.5 and 1.50 differ; exactly only where the lexeme is
@@ -116,6 +129,8 @@ kept_json_equal(const json_t *a, const char *a_text, const json_t *b, const char
 		return false;
 	if (a == NULL || b == NULL)
 		return a_text != NULL && b_text != NULL && strcmp(a_text, b_text) == 0;
+	if (json_is_number(a) && json_is_number(b) && a_text != NULL && b_text != NULL)
+		return numbers_equal(a_text, b_text);
 	if (json_typeof(a) != json_typeof(b))
 		return false;
 	switch (json_typeof(a))
@@ -123,9 +138,6 @@ kept_json_equal(const json_t *a, const char *a_text, const json_t *b, const char
 		case JSON_INTEGER:
 			return json_integer_value(a) == json_integer_value(b);
 		case JSON_REAL:
-			if (a_text != NULL && b_text != NULL && lexeme_is_decimal(a_text) &&
-				lexeme_is_decimal(b_text))
-				return decimal_lexemes_equal(a_text, b_text);
 			return json_real_value(a) == json_real_value(b);
 		case JSON_STRING:
 			return json_string_length(a) == json_string_length(b) &&
@@ -356,21 +368,13 @@ same_members(const rg_js_member *a, int na, const rg_js_member *b, int nb, int d
 	return true;
 }
 
-/* Two string lists equal as sets. */
-static bool
-same_names(const char *const *a, int na, const char *const *b, int nb)
+/* See json_diff_internal.h */
+bool
+rg_jd_names_contain_all(const char *const *a, int na, const char *const *b, int nb)
 {
 	int			i;
 	int			j;
 
-	for (i = 0; i < na; i++)
-	{
-		for (j = 0; j < nb; j++)
-			if (strcmp(a[i], b[j]) == 0)
-				break;
-		if (j == nb)
-			return false;
-	}
 	for (j = 0; j < nb; j++)
 	{
 		for (i = 0; i < na; i++)
@@ -380,6 +384,13 @@ same_names(const char *const *a, int na, const char *const *b, int nb)
 			return false;
 	}
 	return true;
+}
+
+/* Two string lists equal as sets. */
+static bool
+same_names(const char *const *a, int na, const char *const *b, int nb)
+{
+	return rg_jd_names_contain_all(a, na, b, nb) && rg_jd_names_contain_all(b, nb, a, na);
 }
 
 /* Two property dependency lists equal as maps of sets. */

@@ -42,7 +42,8 @@ typedef struct draft_url
  * Confluent's own table (SpecificationVersion.getFromUrl, an exact match)
  * sends 2019-09 and 2020-12 to json-sKema; any other $schema goes to
  * everit, which matches its URLs as prefixes ("...draft-04/schema#" is
- * draft 4) and falls back to the draft 7 Confluent asks for.
+ * draft 4, ".../2019-09/schema#" everit's own 2019-09) and falls back to
+ * the draft 7 Confluent asks for.
  */
 static const draft_url exact_urls[] = {
 	{"http://json-schema.org/draft/2019-09/schema", RG_JS_DRAFT_2019_09},
@@ -82,6 +83,7 @@ choose_draft(js_ctx *ctx, const jx *root, rg_js_draft *draft)
 		if (strcmp(s->text, exact_urls[i].url) == 0)
 		{
 			*draft = exact_urls[i].draft;
+			ctx->skema = true;
 			return true;
 		}
 	for (i = 0; i < sizeof(prefix_urls) / sizeof(prefix_urls[0]); i++)
@@ -130,7 +132,7 @@ read_main(js_ctx *ctx, const char *text, size_t len)
 	}
 	if (doc->root->type == JX_OBJECT && !choose_draft(ctx, doc->root, &ctx->draft))
 		return false;
-	if (ctx->draft < RG_JS_DRAFT_2019_09 && !js_check_finite(ctx, doc->root, "#"))
+	if (!ctx->skema && !js_check_finite(ctx, doc->root, "#"))
 		return false;
 	doc->key = doc->root->type == JX_OBJECT ? root_id(ctx, doc->root) : NULL;
 	return true;
@@ -162,8 +164,9 @@ read_references(js_ctx *ctx, const rg_reference *refs, int n_refs)
 			ctx->failed = true;
 			return false;
 		}
-		if (doc->root->type != JX_OBJECT && doc->root->type != JX_TRUE &&
-			doc->root->type != JX_FALSE)
+		/* everit registers a JSONObject; json-sKema takes a boolean too */
+		if (doc->root->type != JX_OBJECT &&
+			(!ctx->skema || (doc->root->type != JX_TRUE && doc->root->type != JX_FALSE)))
 		{
 			rg_error_set(ctx->err, RG_ERR_INVALID_SCHEMA,
 						 "Reference %s: Invalid JSON Schema: #: expected type is one of Boolean or JsonObject, found: %s",

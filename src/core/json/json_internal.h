@@ -26,7 +26,7 @@
  * document load each target once, which can still multiply the work;
  * this bounds it.
  */
-#define JS_MAX_NODES 2000000
+#define JS_MAX_NODES 500000
 
 /* the kind of a JSON value as Jackson's tree holds it */
 typedef enum jx_type
@@ -35,7 +35,8 @@ typedef enum jx_type
 	JX_TRUE,
 	JX_FALSE,
 	JX_INT,						/* IntNode, LongNode, BigIntegerNode */
-	JX_DECIMAL,					/* DecimalNode: a number with '.' or an exponent */
+	JX_DECIMAL,					/* DecimalNode: a number with '.' or an
+								 * exponent */
 	JX_SPECIAL,					/* DoubleNode NaN / Infinity / -Infinity */
 	JX_STRING,
 	JX_ARRAY,
@@ -66,8 +67,7 @@ typedef struct jx
 	int			n;				/* members or items */
 	struct jx **items;
 	jx_member  *members;
-	int			line;			/* where the value starts, 1-based */
-	int			column;
+	size_t		offset;			/* where the value starts in the text */
 } jx;
 
 /* Parse text as Confluent's Jackson mapper reads it (json_syntax.c). */
@@ -107,7 +107,8 @@ extern void jx_render_string(rg_buf *buf, const char *s, size_t len);
 /* one loaded document: the main text or a reference */
 typedef struct js_doc
 {
-	const char *name;			/* the reference's name; NULL for the main text */
+	const char *name;			/* the reference's name; NULL for the main
+								 * text */
 	jx		   *root;
 	const char *key;			/* the URI it is known by (NULL: none) */
 	const char *pointer;		/* its root's location: "#" or "name#" */
@@ -157,6 +158,7 @@ typedef struct js_ctx
 	rg_error   *err;
 	bool		failed;
 	rg_js_draft draft;			/* of the document being loaded */
+	bool		skema;			/* 2019-09 / 2020-12 by Confluent's exact URL: json-sKema */
 	js_doc	   *docs;			/* docs[0] is the main text, then references */
 	int			n_docs;
 	js_doc	   *doc;			/* the one being loaded */
@@ -214,6 +216,7 @@ extern bool js_require_integer(js_ctx *ctx, const jx *v, const char *pointer,
 extern bool js_require_number(js_ctx *ctx, const jx *v, const char *pointer);
 extern const char *js_require_string(js_ctx *ctx, const jx *v,
 									 const char *pointer);
+
 /* an array of strings (required, a dependency, examples), its length in *n */
 extern const char **js_require_strings(js_ctx *ctx, const jx *v,
 									   const char *pointer, int *n);

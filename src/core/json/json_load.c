@@ -302,7 +302,10 @@ schema_map(kwset *k, jx *v, const char *ptr, rg_js_member **out, int *n,
 	{
 		jx_member  *m = &v->members[i];
 
-		/* everit skips a property named like the id keyword unless it is an object */
+		/*
+		 * everit skips a property named like the id keyword unless it is an
+		 * object
+		 */
 		if (skip_id && strcmp(m->key, js_id_keyword(k->ctx->draft)) == 0 &&
 			m->value->type != JX_OBJECT)
 			continue;
@@ -438,7 +441,7 @@ dependencies(kwset *k, rg_js *n, const char *key, bool arrays, bool schemas)
 		jx_member  *m = &v->members[i];
 		const char *mptr = js_pointer_child(k->ctx, ptr, m->key, m->key_len);
 		bool		is_schema = m->value->type == JX_OBJECT ||
-			m->value->type == JX_TRUE || m->value->type == JX_FALSE;
+		m->value->type == JX_TRUE || m->value->type == JX_FALSE;
 
 		if (arrays && m->value->type == JX_ARRAY)
 		{
@@ -652,7 +655,7 @@ explicit_type(kwset *k, const char *type)
 /* See json_internal.h */
 rg_js *
 js_combined(js_ctx *ctx, rg_js_criterion criterion, rg_js **subs, int n,
-		 const char *location)
+			const char *location)
 {
 	rg_js	   *c = js_new_node(ctx, RG_JS_COMBINED, location);
 
@@ -994,8 +997,7 @@ load_object(js_ctx *ctx, jx *v, const char *pointer, const char *scope, int dept
 		!load_common(&k, node) ||
 		!load_unprocessed(&k, node))
 		return NULL;
-	if (ctx->draft < RG_JS_DRAFT_2019_09)
-		contains_bounds(&k, node);
+	contains_bounds(&k, node);
 	return node;
 }
 
@@ -1017,7 +1019,7 @@ js_load_schema(js_ctx *ctx, jx *v, const char *pointer, const char *scope,
 		return js_new_node(ctx, RG_JS_FALSE, pointer);
 	if (!js_require_schema(ctx, v, pointer))
 		return NULL;
-	if (ctx->draft >= RG_JS_DRAFT_2019_09)
+	if (ctx->skema)
 		return js_load_modern(ctx, v, pointer, scope, depth);
 	return load_object(ctx, v, pointer, scope, depth);
 }

@@ -44,7 +44,7 @@ typedef struct modern
 /* keywords json-sKema reads that add no partial of their own */
 static const char *const quiet_keywords[] = {
 	"$schema", "$anchor", "$dynamicAnchor", "$vocabulary",
-	"then", "else", "minContains", "maxContains", "deprecated", NULL
+	"then", "else", "minContains", "maxContains", NULL
 };
 
 /* Is a keyword in a NULL-terminated list? */
@@ -165,7 +165,11 @@ merge_array(js_ctx *ctx, rg_js *m, const rg_js *b)
 		m->u.array.requires_array = true;
 	merge_count(&m->u.array.min_items, &b->u.array.min_items);
 	merge_count(&m->u.array.max_items, &b->u.array.max_items);
-	/* minContains, maxContains, unevaluatedItems: in the unprocessed map, which b's replaces */
+
+	/*
+	 * minContains, maxContains, unevaluatedItems: in the unprocessed map,
+	 * which b's replaces
+	 */
 	m->u.array.min_contains = b->u.array.min_contains;
 	m->u.array.max_contains = b->u.array.max_contains;
 	m->u.array.unevaluated = b->u.array.unevaluated;
@@ -583,9 +587,9 @@ kw_dependent_required(modern *m, jx *v, const char *ptr)
 
 		d->name = v->members[i].key;
 		d->requires = js_require_strings(m->ctx, v->members[i].value,
-								  js_pointer_child(m->ctx, ptr, v->members[i].key,
-												   v->members[i].key_len),
-								  &d->n_requires);
+										 js_pointer_child(m->ctx, ptr, v->members[i].key,
+														  v->members[i].key_len),
+										 &d->n_requires);
 		if (d->requires == NULL)
 			return NULL;
 	}
@@ -635,24 +639,18 @@ kw_object(modern *m, const char *key, jx *v, const char *ptr)
 	return ok ? n : NULL;
 }
 
-/* "items": all items, or the items after prefixItems; a 2019-09 array is a tuple. */
+/*
+ * "items": all items, or the items after prefixItems; json-sKema knows
+ * 2020-12's items only (an array is no schema, in 2019-09 too).
+ */
 static rg_js *
 kw_items(modern *m, jx *v, const char *ptr)
 {
 	rg_js	   *n = partial(m, RG_JS_ARRAY);
 	rg_js	   *s;
-	nodes		l = {0};
 
 	if (n == NULL)
 		return NULL;
-	if (v->type == JX_ARRAY && m->ctx->draft == RG_JS_DRAFT_2019_09)
-	{
-		if (!schema_list(m, v, ptr, &l, false))
-			return NULL;
-		n->u.array.item_schemas = l.items;
-		n->u.array.n_item_schemas = l.n;
-		return n;
-	}
 	if ((s = sub(m, v, ptr)) == NULL)
 		return NULL;
 	if (s->kind == RG_JS_FALSE)
@@ -860,6 +858,8 @@ keyword(modern *m, const char *key, jx *v, bool *consumed)
 		*consumed = false;		/* the translator keeps it unprocessed */
 		return kw_defs(m, v, ptr);
 	}
+	if (strcmp(key, "deprecated") == 0)
+		return js_require(m->ctx, v, JX_TRUE, ptr);
 	if (in_list(quiet_keywords, key) || strcmp(key, "$id") == 0 ||
 		strcmp(key, "title") == 0 || strcmp(key, "description") == 0 ||
 		strcmp(key, "default") == 0)
@@ -872,17 +872,20 @@ keyword(modern *m, const char *key, jx *v, bool *consumed)
 static bool
 common(modern *m, rg_js *node)
 {
-	const char *const keys[] = {"title", "description", "$id"};
-	const char **fields[] = {&node->title, &node->description, &node->id};
+	const char *const keys[] = {"title", "description"};
+	const char **fields[] = {&node->title, &node->description};
 	jx		   *v;
 	int			i;
 
-	for (i = 0; i < 3; i++)
+	/* json-sKema ignores an $id that is no string */
+	if ((v = jx_get(m->obj, "$id")) && v->type == JX_STRING)
+		node->id = v->text;
+	for (i = 0; i < 2; i++)
 	{
 		if ((v = jx_get(m->obj, keys[i])) == NULL)
 			continue;
 		*fields[i] = js_require_string(m->ctx, v, js_pointer_child(m->ctx, m->pointer, keys[i],
-																	strlen(keys[i])));
+																   strlen(keys[i])));
 		if (*fields[i] == NULL)
 			return false;
 	}

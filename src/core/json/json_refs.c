@@ -316,7 +316,7 @@ data_keyword(js_ctx *ctx, const char *key, const char *parent_key)
 {
 	if (strcmp(key, "enum") == 0 || strcmp(key, "const") == 0)
 		return true;
-	if (ctx->draft < RG_JS_DRAFT_2019_09)
+	if (!ctx->skema)
 		return strcmp(key, "default") == 0 || strcmp(key, "examples") == 0;
 	if (modern_keyword(key))
 		return false;
@@ -339,7 +339,7 @@ collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *key, const char *poin
 	}
 	if (v->type == JX_ARRAY)
 	{
-		if (ctx->draft >= RG_JS_DRAFT_2019_09)
+		if (ctx->skema)
 			return true;		/* an index is no keyword: json-sKema stops */
 		for (i = 0; i < v->n; i++)
 			if (!collect_under(ctx, doc, v->items[i], key, js_pointer_index(ctx, pointer, i),
@@ -351,7 +351,7 @@ collect_under(js_ctx *ctx, js_doc *doc, jx *v, const char *key, const char *poin
 		return true;
 	{
 		jx		   *id = jx_get(v, js_id_keyword(ctx->draft));
-		jx		   *anchor = ctx->draft >= RG_JS_DRAFT_2019_09 ? jx_get(v, "$anchor") : NULL;
+		jx		   *anchor = ctx->skema ? jx_get(v, "$anchor") : NULL;
 
 		if (id && id->type == JX_STRING)
 		{
@@ -592,12 +592,12 @@ locate(js_ctx *ctx, const char *ref, const char *abs, js_doc **doc, place *at)
 	const char *frag;
 	js_doc	   *d;
 
-	if (ident && (ident->doc == ctx->doc || ctx->draft >= RG_JS_DRAFT_2019_09))
+	if (ident && (ident->doc == ctx->doc || ctx->skema))
 	{
 		place_at_ident(ident, doc, at);
 		return true;
 	}
-	if (ctx->draft >= RG_JS_DRAFT_2019_09)
+	if (ctx->skema)
 		return locate_in_resource(ctx, abs, doc, at);
 	if (ref[0] == '#')
 	{

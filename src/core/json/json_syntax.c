@@ -133,8 +133,7 @@ new_value(reader *r, jx_type type)
 		return NULL;
 	}
 	v->type = type;
-	v->line = r->line;
-	v->column = current_column(r, r->p);
+	v->offset = (size_t) (r->p - r->start);
 	return v;
 }
 

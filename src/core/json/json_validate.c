@@ -244,16 +244,18 @@ counted_closure(regex_scan *r)
 		r->error = "Illegal repetition";
 		return false;
 	}
-	while (i < r->n && r->s[i] >= '0' && r->s[i] <= '9')
-		lo = lo < 100000000 ? lo * 10 + (r->s[i++] - '0') : lo;
+	for (; i < r->n && r->s[i] >= '0' && r->s[i] <= '9'; i++)
+		if (lo < 100000000)
+			lo = lo * 10 + (r->s[i] - '0');
 	if (i < r->n && r->s[i] == ',')
 	{
 		i++;
 		if (i < r->n && r->s[i] >= '0' && r->s[i] <= '9')
 		{
 			hi = 0;
-			while (i < r->n && r->s[i] >= '0' && r->s[i] <= '9')
-				hi = hi < 100000000 ? hi * 10 + (r->s[i++] - '0') : hi;
+			for (; i < r->n && r->s[i] >= '0' && r->s[i] <= '9'; i++)
+				if (hi < 100000000)
+					hi = hi * 10 + (r->s[i] - '0');
 		}
 	}
 	if (i >= r->n || r->s[i] != '}')
@@ -351,7 +353,11 @@ regex_error(const char *s, size_t *at)
 				if (r.i + 1 < r.n && s[r.i + 1] == '?')
 				{
 					r.i++;
-					/* (?:, (?=, (?!, (?<=, (?<!, (?<name>, (?>, flags: all open a group */
+
+					/*
+					 * (?:, (?=, (?!, (?<=, (?<!, (?<name>, (?>, flags: all
+					 * open a group
+					 */
 				}
 				break;
 			case ')':
@@ -378,7 +384,7 @@ regex_error(const char *s, size_t *at)
 					(s[r.i + 1] == '?' || s[r.i + 1] == '+'))
 					r.i++;
 				break;
-			default:		/* '^' and '$' too: Java quantifies them */
+			default:			/* '^' and '$' too: Java quantifies them */
 				atom = true;
 				break;
 		}
