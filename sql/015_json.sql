@@ -78,6 +78,14 @@ SELECT regress.counts() = :'before' AS unchanged;
 SELECT subject, version, id = :customer_id AS same FROM registry.lookup_schema(':.js:customer',
 	(SELECT schema FROM registry.get_version(':.js:customer', '1')), 'JSON',
 	'[{"name":"address.json","subject":"address","version":1},{"name":"https://example.com/money.json","subject":"money","version":1}]');
+-- normalize sorts the references by subject and version and drops an exact repeat, as Confluent
+SELECT registry.register_schema(':.js:customer-norm', (SELECT schema FROM registry.get_version(':.js:customer', '1')), 'JSON',
+	'[{"name":"https://example.com/money.json","subject":"money","version":-1},{"name":"address.json","subject":"address","version":1},{"name":"address.json","subject":"address","version":1}]',
+	"normalize" => true) AS customer_norm_id \gset
+SELECT schema, refs FROM registry.schema_by_id(:customer_norm_id, ':.js:');
+SELECT registry.register_schema(':.js:customer-norm', (SELECT schema FROM registry.get_version(':.js:customer', '1')), 'JSON',
+	'[{"name":"address.json","subject":"address","version":1},{"name":"https://example.com/money.json","subject":"money","version":1}]',
+	"normalize" => true) = :customer_norm_id AS same_id;
 SELECT registry.set_compatibility('NONE', ':.js:address');
 SELECT registry.register_schema(':.js:address', $${"type":"object","properties":{"street":{"type":"integer"},"city":{"type":"string"}},"required":["street"]}$$,
 	'JSON') IS NOT NULL AS address_v2;

@@ -241,6 +241,71 @@ parse_with_refs(const char *context, const rg_format *format, const char *text,
 	return parsed;
 }
 
+/* a reference and where it stood, so a sort can keep ties in order */
+typedef struct PlacedRef
+{
+	CatalogRef	ref;
+	int			place;
+} PlacedRef;
+
+/* qsort order of references: subject, version, then where they stood. */
+static int
+placed_ref_cmp(const void *a, const void *b)
+{
+	const PlacedRef *x = a;
+	const PlacedRef *y = b;
+	int			c = strcmp(x->ref.subject, y->ref.subject);
+
+	if (c != 0)
+		return c;
+	if (x->ref.version != y->ref.version)
+		return x->ref.version < y->ref.version ? -1 : 1;
+	return x->place - y->place;
+}
+
+/*
+ * normalize=true on the references, as every format's normalize() does in
+ * Confluent: sorted by subject and version (stably: a tie keeps its
+ * order), and an exact repeat of name, subject and version dropped.
+ * Versions are concrete by now (resolve_refs), so "latest" sorts as the
+ * version it stands for.
+ */
+static void
+normalize_refs(CatalogRef *refs, int *n)
+{
+	PlacedRef  *placed;
+	int			run = 0;		/* first of the references sharing subject and
+								 * version */
+	int			kept = 0;
+	int			i;
+
+	if (*n < 2)
+		return;
+	placed = palloc(sizeof(PlacedRef) * *n);
+	for (i = 0; i < *n; i++)
+	{
+		placed[i].ref = refs[i];
+		placed[i].place = i;
+	}
+	qsort(placed, *n, sizeof(PlacedRef), placed_ref_cmp);
+	for (i = 0; i < *n; i++)
+	{
+		const CatalogRef *r = &placed[i].ref;
+		bool		repeat = false;
+		int			j;
+
+		if (kept > 0 && (refs[kept - 1].version != r->version ||
+						 strcmp(refs[kept - 1].subject, r->subject) != 0))
+			run = kept;
+		for (j = run; j < kept && !repeat; j++)
+			repeat = strcmp(refs[j].name, r->name) == 0;
+		if (!repeat)
+			refs[kept++] = *r;
+	}
+	*n = kept;
+	pfree(placed);
+}
+
 /* Parse a schema given to the SQL API (see schemas.h). */
 SubmittedSchema *
 registry_parse_submitted(const char *context, const char *schema_type,
@@ -270,6 +335,8 @@ registry_parse_submitted(const char *context, const char *schema_type,
 		}
 		registry_report_invalid_schema(s->format->name, err.message);
 	}
+	if (normalize)
+		normalize_refs(refs, &nrefs);
 	s->refs_json = catalog_refs_to_json(refs, nrefs);
 	s->metadata = metadata ? pstrdup(metadata) : NULL;
 	s->rule_set = rule_set ? pstrdup(rule_set) : NULL;
