@@ -248,7 +248,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if ((a == NULL) != (an == NULL))
 		invariant_failed("normalize changes whether a schema parses", text, NULL);
-	/* (a reference must be an object for everit's drafts: a boolean B may fail) */
+
+	/*
+	 * (a reference must be an object for everit's drafts: a boolean B may
+	 * fail)
+	 */
 	if (a && b && b->canonical[0] == '{' && !ar)
 		invariant_failed("a valid reference made a schema fail", a->canonical, b->canonical);
 	if (a)

@@ -158,7 +158,8 @@ typedef struct js_ctx
 	rg_error   *err;
 	bool		failed;
 	rg_js_draft draft;			/* of the document being loaded */
-	bool		skema;			/* 2019-09 / 2020-12 by Confluent's exact URL: json-sKema */
+	bool		skema;			/* 2019-09 / 2020-12 by Confluent's exact URL:
+								 * json-sKema */
 	js_doc	   *docs;			/* docs[0] is the main text, then references */
 	int			n_docs;
 	js_doc	   *doc;			/* the one being loaded */
