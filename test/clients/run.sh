@@ -142,31 +142,26 @@ if [ -d "$WORK/node_modules" ]; then
 	step "cross.mjs decode" node cross.mjs decode "$XDIR"
 fi
 
-# PROTOBUF: node encodes (and compiles proto/ into $XDIR/pb/protos.binpb),
-# python reads those bytes and writes its own, node decodes python's
-if [ -d "$WORK/node_modules" ]; then
-	step "protobuf.mjs encode" node protobuf.mjs encode "$XDIR/pb"
-	if [ -f "$XDIR/pb/pb-ids.json" ]; then
-		if "$PY" -c 'import confluent_kafka.schema_registry.protobuf' >/dev/null 2>&1; then
-			step protobuf_client.py "$PY" protobuf_client.py "$XDIR/pb"
-		else
-			fail "python3-protobuf not importable by $PY: python PROTOBUF tests not run"
-		fi
-		step "protobuf.mjs decode" node protobuf.mjs decode "$XDIR/pb"
+# round_trip FORMAT NODE_TEST DIR IDS PY_MODULE PY_TEST PACKAGE: node
+# registers and encodes into DIR (writing DIR/IDS), python reads those bytes
+# and writes its own (when PY_MODULE, from Debian's PACKAGE, imports), node
+# decodes python's
+round_trip() {
+	local format=$1 js=$2 dir=$3 ids=$4 module=$5 py=$6 pkg=$7
+	[ -d "$WORK/node_modules" ] || return 0
+	step "$js encode" node "$js" encode "$dir"
+	[ -f "$dir/$ids" ] || return 0
+	if "$PY" -c "import $module" >/dev/null 2>&1; then
+		step "$py" "$PY" "$py" "$dir"
+	else
+		fail "$pkg not importable by $PY: python $format tests not run"
 	fi
-fi
-# JSON: node registers and encodes with both clients, python reads those
-# bytes and writes its own, node decodes python's
-if [ -d "$WORK/node_modules" ]; then
-	step "json.mjs encode" node json.mjs encode "$XDIR/json"
-	if [ -f "$XDIR/json/json-ids.json" ]; then
-		if "$PY" -c 'import confluent_kafka.schema_registry.json_schema' >/dev/null 2>&1; then
-			step json_client.py "$PY" json_client.py "$XDIR/json"
-		else
-			fail "python3-jsonschema not importable by $PY: python JSON tests not run"
-		fi
-		step "json.mjs decode" node json.mjs decode "$XDIR/json"
-	fi
-fi
+	step "$js decode" node "$js" decode "$dir"
+}
+# PROTOBUF (protobuf.mjs also compiles proto/ into $XDIR/pb/protos.binpb), JSON
+round_trip PROTOBUF protobuf.mjs "$XDIR/pb" pb-ids.json \
+	confluent_kafka.schema_registry.protobuf protobuf_client.py python3-protobuf
+round_trip JSON json.mjs "$XDIR/json" json-ids.json \
+	confluent_kafka.schema_registry.json_schema json_client.py python3-jsonschema
 echo "# run time: $(($(date +%s) - t1))s"
 finish
