@@ -245,7 +245,7 @@ parse_with_refs(const char *context, const rg_format *format, const char *text,
 typedef struct PlacedRef
 {
 	CatalogRef	ref;
-	int			place;
+	int			position;		/* where it stood in the list */
 } PlacedRef;
 
 /* qsort order of references: subject, version, then where they stood. */
@@ -260,7 +260,7 @@ placed_ref_cmp(const void *a, const void *b)
 		return c;
 	if (x->ref.version != y->ref.version)
 		return x->ref.version < y->ref.version ? -1 : 1;
-	return x->place - y->place;
+	return x->position - y->position;
 }
 
 /*
@@ -285,7 +285,7 @@ normalize_refs(CatalogRef *refs, int *n)
 	for (i = 0; i < *n; i++)
 	{
 		placed[i].ref = refs[i];
-		placed[i].place = i;
+		placed[i].position = i;
 	}
 	qsort(placed, *n, sizeof(PlacedRef), placed_ref_cmp);
 	for (i = 0; i < *n; i++)

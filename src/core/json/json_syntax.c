@@ -28,7 +28,7 @@
 #include <string.h>
 
 /* the reader's position in the text */
-typedef struct reader
+typedef struct jx_reader
 {
 	rg_arena   *arena;
 	rg_error   *err;
@@ -39,13 +39,13 @@ typedef struct reader
 	const unsigned char *bol;	/* beginning of the current line */
 	bool		failed;
 	unsigned	values;			/* read so far, for interrupt checks */
-} reader;
+} jx_reader;
 
-static jx  *read_value(reader *r, int depth);
+static jx  *read_value(jx_reader *r, int depth);
 
 /* The column of the current position, in characters, 1-based. */
 static int
-current_column(const reader *r, const unsigned char *at)
+current_column(const jx_reader *r, const unsigned char *at)
 {
 	const unsigned char *q;
 	int			col = 1;
@@ -58,7 +58,7 @@ current_column(const reader *r, const unsigned char *at)
 
 /* Fail with a message and the current position (first error wins). */
 static void
-syntax_error(reader *r, const char *what)
+syntax_error(jx_reader *r, const char *what)
 {
 	if (r->failed)
 		return;
@@ -70,7 +70,7 @@ syntax_error(reader *r, const char *what)
 
 /* Out of memory while reading. */
 static void
-reader_oom(reader *r)
+reader_oom(jx_reader *r)
 {
 	if (r->failed)
 		return;
@@ -80,7 +80,7 @@ reader_oom(reader *r)
 
 /* Describe the character at the current position as Jackson does. */
 static void
-unexpected_char(reader *r, const char *expecting)
+unexpected_char(jx_reader *r, const char *expecting)
 {
 	char		msg[256];
 
@@ -104,7 +104,7 @@ unexpected_char(reader *r, const char *expecting)
 
 /* Skip JSON white space (space, tab, CR, LF), counting lines. */
 static void
-skip_ws(reader *r)
+skip_ws(jx_reader *r)
 {
 	while (r->p < r->end)
 	{
@@ -123,7 +123,7 @@ skip_ws(reader *r)
 
 /* A new value of a type, at the current position. */
 static jx  *
-new_value(reader *r, jx_type type)
+new_value(jx_reader *r, jx_type type)
 {
 	jx		   *v = rg_arena_alloc(r->arena, sizeof(jx));
 
@@ -147,7 +147,7 @@ ident_part(unsigned char c)
 
 /* Match a literal token (true, NaN, ...), which no identifier character may follow. */
 static bool
-match_token(reader *r, const char *token)
+match_token(jx_reader *r, const char *token)
 {
 	size_t		n = strlen(token);
 
@@ -171,7 +171,7 @@ match_token(reader *r, const char *token)
 
 /* A literal: null, true, false or one of the non-numeric numbers. */
 static jx  *
-read_literal(reader *r, const char *token, jx_type type, const char *special)
+read_literal(jx_reader *r, const char *token, jx_type type, const char *special)
 {
 	jx		   *v = new_value(r, type);
 
@@ -187,7 +187,7 @@ read_literal(reader *r, const char *token, jx_type type, const char *special)
 
 /* Count digits at the current position. */
 static int
-skip_digits(reader *r)
+skip_digits(jx_reader *r)
 {
 	int			n = 0;
 
@@ -204,7 +204,7 @@ skip_digits(reader *r)
  * characters) and BigDecimal's (an exponent and a scale that fit an int).
  */
 static bool
-number_within_limits(reader *r, const jx *v)
+number_within_limits(jx_reader *r, const jx *v)
 {
 	const char *p = v->text[0] == '-' ? v->text + 1 : v->text;
 	const char *e = strpbrk(p, "eE");
@@ -243,7 +243,7 @@ number_within_limits(reader *r, const jx *v)
 
 /* A number: JSON's grammar, its lexeme kept; "-Infinity"/"-INF" too. */
 static jx  *
-read_number(reader *r)
+read_number(jx_reader *r)
 {
 	const unsigned char *s = r->p;
 	jx		   *v = new_value(r, JX_INT);
@@ -336,7 +336,7 @@ put_utf8(unsigned char *out, unsigned cp)
 
 /* Four hex digits of a \u escape; -1 if malformed. */
 static int
-read_hex4(reader *r)
+read_hex4(jx_reader *r)
 {
 	int			v = 0;
 	int			i;
@@ -396,7 +396,7 @@ utf8_length(const unsigned char *p, const unsigned char *end)
 
 /* One escape sequence after the backslash, decoded into out. */
 static size_t
-read_escape(reader *r, unsigned char *out)
+read_escape(jx_reader *r, unsigned char *out)
 {
 	unsigned char c;
 	int			cp;
@@ -466,7 +466,7 @@ read_escape(reader *r, unsigned char *out)
 
 /* A string literal, decoded, into the arena; *len_out its length. */
 static char *
-read_string_text(reader *r, size_t *len_out)
+read_string_text(jx_reader *r, size_t *len_out)
 {
 	const unsigned char *s;
 	unsigned char *out;
@@ -544,7 +544,7 @@ read_string_text(reader *r, size_t *len_out)
 
 /* A string value. */
 static jx  *
-read_string(reader *r)
+read_string(jx_reader *r)
 {
 	jx		   *v = new_value(r, JX_STRING);
 
@@ -585,7 +585,7 @@ plist_push(plist *l, void *item)
  * follows), 0 at the closing bracket, -1 (an error set) otherwise.
  */
 static int
-after_entry(reader *r, char close, const char *expecting)
+after_entry(jx_reader *r, char close, const char *expecting)
 {
 	skip_ws(r);
 	if (r->p < r->end && (*r->p == ',' || *r->p == close))
@@ -596,7 +596,7 @@ after_entry(reader *r, char close, const char *expecting)
 
 /* An array: values separated by commas. */
 static jx  *
-read_array(reader *r, int depth)
+read_array(jx_reader *r, int depth)
 {
 	jx		   *v = new_value(r, JX_ARRAY);
 	plist		l = {0};
@@ -696,7 +696,7 @@ fold_repeated_keys(jx_member *m, int *n)
 
 /* An object: "key": value members separated by commas. */
 static jx  *
-read_object(reader *r, int depth)
+read_object(jx_reader *r, int depth)
 {
 	jx		   *v = new_value(r, JX_OBJECT);
 	plist		keys = {0};
@@ -783,7 +783,7 @@ fail:
 
 /* Any value, after white space. */
 static jx  *
-read_value(reader *r, int depth)
+read_value(jx_reader *r, int depth)
 {
 	if (rg_too_deep(depth))
 	{
@@ -851,7 +851,7 @@ read_value(reader *r, int depth)
 jx *
 jx_parse(rg_arena *arena, const char *text, size_t len, rg_error *err)
 {
-	reader		r;
+	jx_reader	r;
 	size_t		at;
 
 	memset(&r, 0, sizeof(r));
