@@ -1,0 +1,598 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_json_vectors.c
+ *	  Runs the JSON Schema compatibility vectors of
+ *	  test/core/vectors/json_compat.txt: for every case, the original
+ *	  (writer) and the update (reader) schema are parsed and
+ *	  rg_json_can_read(update, original) and rg_json_can_read_lenient are
+ *	  asked; the incompatibilities each reports must be exactly the ones
+ *	  the case expects.  The file's format is described at its top.
+ *
+ * Usage: test_json_vectors [path-to-json_compat.txt]
+ *
+ * Without an argument the file is looked up as vectors/json_compat.txt in
+ * the directory the test binary is in (test/core).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <ctype.h>
+
+#include "rg_test.h"
+#include "rg_jsonschema.h"
+
+/*
+ * Weak, so that the runner links before the format is complete; a missing
+ * LENIENT check fails its cases.
+ */
+extern bool rg_json_can_read_lenient(const rg_schema *reader,
+									 const rg_schema *writer,
+									 rg_strlist *out) __attribute__((weak));
+
+#define MAX_CASES 1024
+#define MAX_EXPECT 32
+
+/* one expected incompatibility: its errorType and, if given, its path */
+typedef struct expect_item
+{
+	char		type[80];
+	char		path[256];		/* "" when not checked */
+} expect_item;
+
+/* the expected answer under one policy */
+typedef struct expectation
+{
+	bool		given;
+	bool		types_only;		/* "~": the set of distinct types only */
+	int			n;
+	expect_item items[MAX_EXPECT];
+} expectation;
+
+typedef struct vector_case
+{
+	char		name[128];
+	int			line;
+	char	   *original;
+	char	   *update;
+	expectation strict;
+	expectation lenient;
+	char	   *known;			/* reason of a known failure, or NULL */
+} vector_case;
+
+/* the difference types LENIENT accepts beyond STRICT */
+static const char *const lenient_extra[] = {
+	"ADDITIONAL_PROPERTIES_NARROWED",
+	"ADDITIONAL_PROPERTIES_REMOVED",
+	"UNEVALUATED_PROPERTIES_NARROWED",
+	"UNEVALUATED_PROPERTIES_REMOVED",
+	"REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL",
+	"OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL",
+	"PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL",
+	"PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+	"PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+	NULL
+};
+
+static char *
+xstrdup(const char *s)
+{
+	char	   *d = malloc(strlen(s) + 1);
+
+	if (d)
+		strcpy(d, s);
+	return d;
+}
+
+/* Append text to a growing malloc'd value, a space between the parts. */
+static char *
+append_text(char *value, const char *text)
+{
+	size_t		a = value ? strlen(value) : 0;
+	char	   *r = realloc(value, a + strlen(text) + 2);
+
+	if (r == NULL)
+		return value;
+	if (a)
+		r[a++] = ' ';
+	strcpy(r + a, text);
+	return r;
+}
+
+static void
+chomp(char *s)
+{
+	size_t		n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+/* Is the type one LENIENT accepts although STRICT does not? */
+static bool
+lenient_accepts(const char *type)
+{
+	int			i;
+
+	for (i = 0; lenient_extra[i]; i++)
+		if (strcmp(lenient_extra[i], type) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Parse "compatible" or "[~] TYPE[@path] ..." into e; false on a malformed
+ * line.
+ */
+static bool
+parse_expectation(const char *text, expectation *e)
+{
+	const char *p = text;
+
+	memset(e, 0, sizeof(*e));
+	e->given = true;
+	while (*p == ' ')
+		p++;
+	if (strcmp(p, "compatible") == 0)
+		return true;
+	if (*p == '~')
+	{
+		e->types_only = true;
+		p++;
+	}
+	while (*p)
+	{
+		const char *start;
+		size_t		len;
+		const char *at;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		start = p;
+		while (*p && *p != ' ')
+			p++;
+		len = p - start;
+		if (e->n >= MAX_EXPECT)
+			return false;
+		at = memchr(start, '@', len);
+		if (at)
+		{
+			snprintf(e->items[e->n].type, sizeof(e->items[e->n].type), "%.*s",
+					 (int) (at - start), start);
+			snprintf(e->items[e->n].path, sizeof(e->items[e->n].path), "%.*s",
+					 (int) (len - (at - start) - 1), at + 1);
+		}
+		else
+			snprintf(e->items[e->n].type, sizeof(e->items[e->n].type), "%.*s",
+					 (int) len, start);
+		if (!isupper((unsigned char) e->items[e->n].type[0]))
+			return false;
+		e->n++;
+	}
+	return e->n > 0;
+}
+
+/* The LENIENT expectation a STRICT one implies: its lenient-accepted types dropped. */
+static void
+derive_lenient(const expectation *strict, expectation *lenient)
+{
+	int			i;
+
+	memset(lenient, 0, sizeof(*lenient));
+	lenient->given = true;
+	lenient->types_only = strict->types_only;
+	for (i = 0; i < strict->n; i++)
+		if (!lenient_accepts(strict->items[i].type))
+			lenient->items[lenient->n++] = strict->items[i];
+}
+
+/* Store one "key value" line of the current case; false if malformed. */
+static bool
+set_field(vector_case *c, const char *key, const char *value, char **last)
+{
+	*last = NULL;
+	if (strcmp(key, "old") == 0)
+	{
+		c->original = xstrdup(value);
+		*last = c->original;
+		return true;
+	}
+	if (strcmp(key, "new") == 0)
+	{
+		c->update = xstrdup(value);
+		*last = c->update;
+		return true;
+	}
+	if (strcmp(key, "strict") == 0)
+		return parse_expectation(value, &c->strict);
+	if (strcmp(key, "lenient") == 0)
+		return parse_expectation(value, &c->lenient);
+	if (strcmp(key, "known") == 0)
+	{
+		c->known = xstrdup(value);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Read the cases of f; a malformed line is reported as a failed check.
+ * Lines starting with "#" and blank lines are comments; a line starting
+ * with white space continues the previous schema.
+ */
+static int
+read_cases(FILE *f, vector_case *cases)
+{
+	char		line[16384];
+	int			n = -1;
+	int			lineno = 0;
+	char	  **cont = NULL;
+	char	   *last = NULL;
+
+	while (fgets(line, sizeof(line), f))
+	{
+		char	   *sp;
+
+		lineno++;
+		chomp(line);
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if ((line[0] == ' ' || line[0] == '\t') && n >= 0 && last)
+		{
+			char	   *t = line;
+
+			while (*t == ' ' || *t == '\t')
+				t++;
+			*cont = append_text(*cont, t);
+			last = *cont;
+			continue;
+		}
+		sp = strchr(line, ' ');
+		if (sp)
+			*sp++ = '\0';
+		if (strcmp(line, "case") == 0)
+		{
+			if (n + 1 >= MAX_CASES)
+				break;
+			n++;
+			memset(&cases[n], 0, sizeof(vector_case));
+			snprintf(cases[n].name, sizeof(cases[n].name), "%s", sp ? sp : "?");
+			cases[n].line = lineno;
+			last = NULL;
+			continue;
+		}
+		if (n < 0 || sp == NULL || !set_field(&cases[n], line, sp, &last))
+		{
+			RG_CHECK(0, "line %d of the vectors file is well-formed", lineno);
+			last = NULL;
+			continue;
+		}
+		if (last)
+			cont = (last == cases[n].original) ? &cases[n].original : &cases[n].update;
+	}
+	return n + 1;
+}
+
+/* The errorType of a message, or "" if it has none. */
+static void
+message_type(const char *msg, char *out, size_t size)
+{
+	const char *p = strstr(msg, "{errorType:\"");
+	const char *q;
+
+	out[0] = '\0';
+	if (p != msg)
+		return;
+	p += strlen("{errorType:\"");
+	q = strchr(p, '"');
+	if (q)
+		snprintf(out, size, "%.*s", (int) (q - p), p);
+}
+
+/* The first '#...' path quoted in the message's description, or "". */
+static void
+message_path(const char *msg, char *out, size_t size)
+{
+	const char *p = strstr(msg, "'#");
+	const char *q;
+
+	out[0] = '\0';
+	if (p == NULL)
+		return;
+	p++;
+	q = strchr(p, '\'');
+	if (q)
+		snprintf(out, size, "%.*s", (int) (q - p), p);
+}
+
+/* Render the messages' "TYPE@path" list into buf. */
+static void
+render_got(const rg_strlist *out, char *buf, size_t size)
+{
+	int			i;
+
+	buf[0] = '\0';
+	for (i = 0; i < out->n; i++)
+	{
+		char		type[128];
+		char		path[512];
+		size_t		len = strlen(buf);
+
+		message_type(out->items[i], type, sizeof(type));
+		message_path(out->items[i], path, sizeof(path));
+		snprintf(buf + len, size - len, "%s%s%s%s", i ? " " : "",
+				 type[0] ? type : out->items[i], path[0] ? "@" : "", path);
+	}
+	if (out->n == 0)
+		snprintf(buf, size, "compatible");
+}
+
+/* Render an expectation like its line in the file. */
+static void
+render_want(const expectation *e, char *buf, size_t size)
+{
+	int			i;
+
+	buf[0] = '\0';
+	if (e->n == 0)
+	{
+		snprintf(buf, size, "compatible");
+		return;
+	}
+	if (e->types_only)
+		snprintf(buf, size, "~ ");
+	for (i = 0; i < e->n; i++)
+	{
+		size_t		len = strlen(buf);
+
+		snprintf(buf + len, size - len, "%s%s%s%s", i ? " " : "", e->items[i].type,
+				 e->items[i].path[0] ? "@" : "", e->items[i].path);
+	}
+}
+
+/* Does every message have Confluent's form {errorType:"T", description:"..."}? */
+static bool
+messages_well_formed(const rg_strlist *out)
+{
+	int			i;
+
+	for (i = 0; i < out->n; i++)
+	{
+		char		type[128];
+
+		message_type(out->items[i], type, sizeof(type));
+		if (type[0] == '\0' || strstr(out->items[i], "\", description:\"") == NULL)
+			return false;
+	}
+	return true;
+}
+
+/* Is every type of e among the messages' types, and every message type in e? */
+static bool
+match_types_only(const expectation *e, const rg_strlist *out)
+{
+	int			i,
+				j;
+
+	for (i = 0; i < out->n; i++)
+	{
+		char		type[128];
+		bool		found = false;
+
+		message_type(out->items[i], type, sizeof(type));
+		for (j = 0; j < e->n && !found; j++)
+			found = strcmp(type, e->items[j].type) == 0;
+		if (!found)
+			return false;
+	}
+	for (j = 0; j < e->n; j++)
+	{
+		bool		found = false;
+
+		for (i = 0; i < out->n && !found; i++)
+		{
+			char		type[128];
+
+			message_type(out->items[i], type, sizeof(type));
+			found = strcmp(type, e->items[j].type) == 0;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Is the multiset of messages exactly e?  Items with a path must match a
+ * message of that type and path; items without one any message of that
+ * type.  Pathed items are matched first so that a pathless one cannot take
+ * the message a pathed one needs.
+ */
+static bool
+match_exact(const expectation *e, const rg_strlist *out)
+{
+	bool		used[MAX_EXPECT * 4] = {false};
+	int			pass,
+				i,
+				j;
+
+	if (out->n != e->n || out->n > MAX_EXPECT * 4)
+		return false;
+	for (pass = 0; pass < 2; pass++)
+	{
+		for (j = 0; j < e->n; j++)
+		{
+			const expect_item *it = &e->items[j];
+			bool		found = false;
+
+			if ((pass == 0) != (it->path[0] != '\0'))
+				continue;
+			for (i = 0; i < out->n && !found; i++)
+			{
+				char		type[128];
+				char		path[512];
+
+				if (used[i])
+					continue;
+				message_type(out->items[i], type, sizeof(type));
+				message_path(out->items[i], path, sizeof(path));
+				if (strcmp(type, it->type) == 0 &&
+					(it->path[0] == '\0' || strcmp(path, it->path) == 0))
+				{
+					used[i] = true;
+					found = true;
+				}
+			}
+			if (!found)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Run one policy of one case and report it. */
+static void
+check_policy(const vector_case *c, const char *policy,
+			 bool (*can_read) (const rg_schema *, const rg_schema *, rg_strlist *),
+			 const rg_schema *update, const rg_schema *original,
+			 const expectation *e)
+{
+	rg_arena   *arena = rg_arena_create();
+	rg_strlist	out;
+	bool		ok;
+	bool		pass;
+	char		got[8192];
+	char		want[4096];
+
+	rg_strlist_init(&out, arena);
+	ok = can_read(update, original, &out);
+	pass = ok == (out.n == 0) && messages_well_formed(&out) &&
+		(e->types_only ? match_types_only(e, &out) : match_exact(e, &out));
+	render_got(&out, got, sizeof(got));
+	render_want(e, want, sizeof(want));
+	if (!pass && c->known)
+	{
+		RG_CHECK(1, "%s %s # TODO known failing (line %d): %s; got %s",
+				 c->name, policy, c->line, c->known, got);
+	}
+	else
+	{
+		RG_CHECK(pass, "%s %s (line %d)", c->name, policy, c->line);
+		if (!pass)
+			printf("#   want: %s\n#   got:  %s%s\n", want, got,
+				   ok == (out.n == 0) ? "" : " (verdict and messages disagree)");
+	}
+	rg_arena_destroy(arena);
+}
+
+/* Parse one schema of a case, reporting a failure. */
+static rg_schema *
+parse_schema(const vector_case *c, const char *which, const char *text)
+{
+	rg_error	err;
+	rg_schema  *s;
+
+	rg_error_clear(&err);
+	s = rg_json_parse(text, strlen(text), NULL, 0, false, &err);
+	if (s == NULL)
+		printf("# %s: the %s schema does not parse: %s\n", c->name, which, err.message);
+	return s;
+}
+
+/* Run one case under both policies. */
+static void
+run_case(vector_case *c)
+{
+	rg_schema  *original;
+	rg_schema  *update;
+
+	if (c->original == NULL || c->update == NULL || !c->strict.given)
+	{
+		RG_CHECK(0, "%s (line %d) has old, new and strict", c->name, c->line);
+		return;
+	}
+	if (!c->lenient.given)
+		derive_lenient(&c->strict, &c->lenient);
+	original = parse_schema(c, "old", c->original);
+	update = parse_schema(c, "new", c->update);
+	if (original == NULL || update == NULL)
+	{
+		if (c->known)
+			RG_CHECK(1, "%s # TODO known failing (line %d): %s; does not parse",
+					 c->name, c->line, c->known);
+		else
+			RG_CHECK(0, "%s (line %d): both schemas parse", c->name, c->line);
+	}
+	else
+	{
+		check_policy(c, "STRICT", rg_json_can_read, update, original, &c->strict);
+		if (rg_json_can_read_lenient)
+			check_policy(c, "LENIENT", rg_json_can_read_lenient, update, original,
+						 &c->lenient);
+		else
+			RG_CHECK(0, "%s LENIENT: rg_json_can_read_lenient exists", c->name);
+	}
+	rg_schema_free(original);
+	rg_schema_free(update);
+}
+
+/* Does the format load a document at all (not the placeholder that refuses all)? */
+static bool
+loader_present(void)
+{
+	rg_error	err;
+	rg_schema  *s;
+
+	rg_error_clear(&err);
+	s = rg_json_parse("{}", 2, NULL, 0, false, &err);
+	rg_schema_free(s);
+	return s != NULL;
+}
+
+/* vectors/json_compat.txt in the directory part of argv0 */
+static void
+vectors_path(const char *argv0, char *path, size_t size)
+{
+	const char *slash = strrchr(argv0, '/');
+	int			dirlen = slash ? (int) (slash - argv0) + 1 : 0;
+
+	snprintf(path, size, "%.*svectors/json_compat.txt", dirlen, argv0);
+}
+
+int
+main(int argc, char **argv)
+{
+	char		path[4096];
+	FILE	   *f;
+	static vector_case cases[MAX_CASES];
+	int			n;
+	int			i;
+
+	if (argc > 1)
+		snprintf(path, sizeof(path), "%s", argv[1]);
+	else
+		vectors_path(argv[0], path, sizeof(path));
+	f = fopen(path, "r");
+	RG_CHECK(f != NULL, "%s found", path);
+	if (f == NULL)
+		return rg_test_done();
+	n = read_cases(f, cases);
+	fclose(f);
+	RG_CHECK(n >= 150, "at least 150 cases read (got %d)", n);
+	if (!loader_present())
+	{
+		printf("# SKIP the JSON Schema loader refuses every document: vectors not run\n");
+		return rg_test_done();
+	}
+
+	for (i = 0; i < n; i++)
+		run_case(&cases[i]);
+
+	for (i = 0; i < n; i++)
+	{
+		free(cases[i].original);
+		free(cases[i].update);
+		free(cases[i].known);
+	}
+	return rg_test_done();
+}
