@@ -22,17 +22,6 @@ rg_json_parse(const char *text, size_t len, const rg_reference *refs,
 	return NULL;
 }
 
-/* Nothing can be parsed, so nothing is compared. */
-bool
-rg_json_can_read(const rg_schema *reader, const rg_schema *writer,
-				 rg_strlist *out)
-{
-	(void) reader;
-	(void) writer;
-	(void) out;
-	return true;
-}
-
 /* Nothing is kept outside the arena. */
 void
 rg_json_model_release(void *model)

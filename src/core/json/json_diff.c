@@ -1,0 +1,1559 @@
+/*-------------------------------------------------------------------------
+ *
+ * json_diff.c
+ *	  Confluent's JSON Schema compatibility diff: the entry points, the
+ *	  memo and its fixed point, and the comparison of every schema kind
+ *	  but objects and arrays (json_diff_object.c).
+ *
+ * can_read(reader, writer) is SchemaDiff.compare(original = writer,
+ * update = reader); each difference whose type is not a compatible
+ * change under the policy (STRICT or LENIENT) becomes one message.
+ *
+ * Every pair of nodes is compared once per pass: the differences of a
+ * pair are kept relative to the pair and rebased onto the path it is
+ * reached by.  A pair met again while it is being compared is a cycle
+ * through $ref and is assumed compatible; when a pass made such an
+ * assumption, the pass is run again with the pairs it found incompatible
+ * seeded as such, until that set stops growing.
+ *
+ * Where Confluent's order comes from a java.util.HashSet of property
+ * names, json_diff_object.c reproduces that order; pattern properties
+ * (keyed by java.util.regex.Pattern, whose hash is the object's identity)
+ * are tried in document order.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "json_diff_internal.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define JD_UNEXPECTED "Unexpected exception during compatibility check: "
+
+/* passes of the fixed point before giving up (each adds a pair) */
+#define JD_MAX_PASSES 64
+
+typedef enum jd_state
+{
+	JD_IN_PROGRESS,
+	JD_DONE
+} jd_state;
+
+/* a compared pair, with its differences relative to the pair */
+typedef struct jd_memo_entry
+{
+	const rg_js *orig;
+	const rg_js *upd;
+	jd_state	state;
+	jd_list		diffs;
+} jd_memo_entry;
+
+/* ----------------------------------------------------------------------
+ * Lists, paths, contexts
+ * ---------------------------------------------------------------------- */
+
+/* Append one difference to a list; sets c->oom on failure. */
+static void
+list_push(jd_checker *c, jd_list *list, jd_type type, const char *path)
+{
+	if (list->n == list->cap)
+	{
+		int			ncap = list->cap ? list->cap * 2 : 4;
+		jd_diff    *items = rg_arena_alloc(c->arena, (size_t) ncap * sizeof(*items));
+
+		if (items == NULL)
+		{
+			c->oom = true;
+			return;
+		}
+		if (list->n > 0)
+			memcpy(items, list->items, (size_t) list->n * sizeof(*items));
+		list->items = items;
+		list->cap = ncap;
+	}
+	list->items[list->n].type = type;
+	list->items[list->n].path = path;
+	list->n++;
+	if (!rg_jd_type_compatible(type, c->lenient))
+		list->n_incompatible++;
+}
+
+/*
+ * The path of seg (its segments from the pair's root joined by '/')
+ * followed by rest (a path relative to seg; "" or NULL for seg itself),
+ * in the arena.
+ */
+static const char *
+path_render(jd_checker *c, const jd_seg *seg, const char *rest)
+{
+	size_t		rest_len = rest ? strlen(rest) : 0;
+	size_t		len = 0;
+	const jd_seg *s;
+	char	   *out;
+	char	   *p;
+
+	if (seg == NULL)
+		return rest ? rest : "";
+	for (s = seg; s != NULL; s = s->parent)
+		len += strlen(s->name) + (s->parent != NULL ? 1 : 0);
+	if (rest_len > 0)
+		len += 1 + rest_len;
+	out = rg_arena_alloc(c->arena, len + 1);
+	if (out == NULL)
+	{
+		c->oom = true;
+		return "";
+	}
+	/* fill from the end: rest, then each segment before its child */
+	p = out + len;
+	*p = '\0';
+	if (rest_len > 0)
+	{
+		p -= rest_len;
+		memcpy(p, rest, rest_len);
+		*--p = '/';
+	}
+	for (s = seg; s != NULL; s = s->parent)
+	{
+		size_t		n = strlen(s->name);
+
+		p -= n;
+		memcpy(p, s->name, n);
+		if (s->parent != NULL)
+			*--p = '/';
+	}
+	return out;
+}
+
+/* See json_diff_internal.h */
+void
+rg_jd_subcontext(jd_ctx *sub, const jd_ctx *ctx)
+{
+	memset(sub, 0, sizeof(*sub));
+	sub->c = ctx->c;
+	sub->path = ctx->path;
+}
+
+/* See json_diff_internal.h */
+bool
+rg_jd_compatible(const jd_ctx *ctx)
+{
+	return ctx->diffs.n_incompatible == 0;
+}
+
+/* See json_diff_internal.h */
+void
+rg_jd_add(jd_ctx *ctx, jd_type type)
+{
+	list_push(ctx->c, &ctx->diffs, type, path_render(ctx->c, ctx->path, NULL));
+}
+
+/* See json_diff_internal.h */
+void
+rg_jd_add_at(jd_ctx *ctx, const char *attribute, jd_type type)
+{
+	jd_seg		seg = {attribute, ctx->path};
+
+	list_push(ctx->c, &ctx->diffs, type, path_render(ctx->c, &seg, NULL));
+}
+
+/* See json_diff_internal.h */
+void
+rg_jd_append(jd_ctx *ctx, const jd_ctx *from)
+{
+	int			i;
+
+	for (i = 0; i < from->diffs.n; i++)
+		list_push(ctx->c, &ctx->diffs, from->diffs.items[i].type, from->diffs.items[i].path);
+}
+
+/* Add differences relative to a nested pair, rebased onto ctx's path. */
+static void
+append_rebased(jd_ctx *ctx, const jd_list *rel)
+{
+	int			i;
+
+	for (i = 0; i < rel->n; i++)
+	{
+		const char *path = ctx->path == NULL ? rel->items[i].path :
+			path_render(ctx->c, ctx->path, rel->items[i].path);
+
+		list_push(ctx->c, &ctx->diffs, rel->items[i].type, path);
+	}
+}
+
+/* ----------------------------------------------------------------------
+ * The memo: node pairs -> their differences
+ * ---------------------------------------------------------------------- */
+
+/* a spread of a pointer pair */
+static uint64_t
+pair_hash(const rg_js *a, const rg_js *b)
+{
+	uint64_t	h = (uint64_t) (uintptr_t) a * 0x9E3779B97F4A7C15ULL;
+
+	h ^= (uint64_t) (uintptr_t) b + 0x632BE59BD9B4E019ULL + (h << 6) + (h >> 2);
+	h ^= h >> 29;
+	return h;
+}
+
+/* The entry of a pair, NULL if absent. */
+static jd_memo_entry *
+memo_get(const jd_memo *m, const rg_js *a, const rg_js *b)
+{
+	int			i;
+
+	if (m->cap == 0)
+		return NULL;
+	for (i = (int) (pair_hash(a, b) & (uint64_t) (m->cap - 1)); m->slots[i];
+		 i = (i + 1) & (m->cap - 1))
+		if (m->slots[i]->orig == a && m->slots[i]->upd == b)
+			return m->slots[i];
+	return NULL;
+}
+
+/* Insert e (its pair absent); false on out of memory. */
+static bool
+memo_put(jd_checker *c, jd_memo *m, jd_memo_entry *e)
+{
+	int			i;
+
+	if ((m->used + 1) * 2 > m->cap)
+	{
+		int			ncap = m->cap ? m->cap * 2 : 64;
+		jd_memo_entry **ns = rg_arena_alloc(c->arena, (size_t) ncap * sizeof(*ns));
+
+		if (ns == NULL)
+			return false;
+		for (i = 0; i < m->cap; i++)
+		{
+			int			j;
+
+			if (m->slots[i] == NULL)
+				continue;
+			for (j = (int) (pair_hash(m->slots[i]->orig, m->slots[i]->upd) & (uint64_t) (ncap - 1));
+				 ns[j]; j = (j + 1) & (ncap - 1))
+				;
+			ns[j] = m->slots[i];
+		}
+		m->slots = ns;
+		m->cap = ncap;
+	}
+	for (i = (int) (pair_hash(e->orig, e->upd) & (uint64_t) (m->cap - 1)); m->slots[i];
+		 i = (i + 1) & (m->cap - 1))
+		;
+	m->slots[i] = e;
+	m->used++;
+	return true;
+}
+
+static void compare_types(jd_ctx *ctx, const rg_js *orig, const rg_js *upd);
+
+/*
+ * The differences of a pair, relative to it (Context.compareMemoized): a
+ * finished pair's from the memo; a pair in progress (a cycle) gets those
+ * an earlier pass found, or none, assumed compatible.
+ */
+static const jd_list *
+compare_memoized(jd_checker *c, const rg_js *orig, const rg_js *upd)
+{
+	static const jd_list none = {NULL, 0, 0, 0};
+	jd_memo_entry *e = memo_get(&c->memo, orig, upd);
+	jd_ctx		sub;
+
+	if (e != NULL && e->state == JD_DONE)
+		return &e->diffs;
+	if (e != NULL)
+	{
+		jd_memo_entry *s = memo_get(&c->seed, orig, upd);
+
+		if (s != NULL)
+			return &s->diffs;
+		c->optimism_used = true;
+		return &none;
+	}
+	e = rg_arena_alloc(c->arena, sizeof(*e));
+	if (e == NULL || !memo_put(c, &c->memo, e))
+	{
+		c->oom = true;
+		return &none;
+	}
+	e->orig = orig;
+	e->upd = upd;
+	e->state = JD_IN_PROGRESS;
+	memset(&sub, 0, sizeof(sub));
+	sub.c = c;
+	compare_types(&sub, orig, upd);
+	e->diffs = sub.diffs;
+	e->state = JD_DONE;
+	return &e->diffs;
+}
+
+/* ----------------------------------------------------------------------
+ * Values and numbers
+ * ---------------------------------------------------------------------- */
+
+/* A number lexeme as (digits without leading zeros, scale), like BigDecimal. */
+typedef struct jd_decimal
+{
+	bool		negative;
+	char		digits[64];		/* unscaled value; "" for zero */
+	int			n_digits;
+	long		scale;			/* value = digits * 10^-scale */
+	bool		ok;				/* fits (else compare as double) */
+} jd_decimal;
+
+/* Read a JSON number lexeme into d. */
+static void
+decimal_parse(const char *s, jd_decimal *d)
+{
+	long		frac = 0;
+	long		exp = 0;
+	bool		in_frac = false;
+
+	memset(d, 0, sizeof(*d));
+	d->ok = s != NULL;
+	if (s == NULL)
+		return;
+	if (*s == '-')
+	{
+		d->negative = true;
+		s++;
+	}
+	for (; *s && *s != 'e' && *s != 'E'; s++)
+	{
+		if (*s == '.')
+		{
+			in_frac = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+		{
+			d->ok = false;
+			return;
+		}
+		if (in_frac)
+			frac++;
+		if (d->n_digits == 0 && *s == '0')
+			continue;
+		if (d->n_digits >= (int) sizeof(d->digits) - 1)
+		{
+			d->ok = false;
+			return;
+		}
+		d->digits[d->n_digits++] = *s;
+	}
+	if (*s == 'e' || *s == 'E')
+	{
+		char	   *end;
+
+		exp = strtol(s + 1, &end, 10);
+		if (*end != '\0' || exp > 100000 || exp < -100000)
+			d->ok = false;
+	}
+	d->scale = frac - exp;
+	if (d->n_digits == 0)
+		d->negative = false;
+}
+
+/* BigDecimal.equals of two lexemes (same unscaled value and scale). */
+static bool
+decimal_lexemes_equal(const char *a, const char *b)
+{
+	jd_decimal	x;
+	jd_decimal	y;
+
+	decimal_parse(a, &x);
+	decimal_parse(b, &y);
+	if (!x.ok || !y.ok)
+		return a != NULL && b != NULL && strcmp(a, b) == 0;
+	if (x.n_digits == 0 && y.n_digits == 0)
+		return x.scale == y.scale;
+	return x.negative == y.negative && x.scale == y.scale &&
+		x.n_digits == y.n_digits && memcmp(x.digits, y.digits, (size_t) x.n_digits) == 0;
+}
+
+/* Is the lexeme a decimal (fraction or exponent), as Jackson reads floats? */
+static bool
+lexeme_is_decimal(const char *s)
+{
+	return s != NULL && strpbrk(s, ".eE") != NULL;
+}
+
+/*
+ * Java equality of two kept JSON values as the diff sees them (everit's
+ * Set of enum values, ConstSchema): integers by value, decimals as
+ * BigDecimal (1.5 and 1.50 differ; exactly only where the lexeme is
+ * known, that is for a value that is itself a number), an integer never
+ * equal to a decimal, objects by their members in any order.
+ */
+static bool
+kept_json_equal(const json_t *a, const char *a_text, const json_t *b, const char *b_text, int depth)
+{
+	if (rg_too_deep(depth))
+		return false;
+	if (a == NULL || b == NULL)
+		return a_text != NULL && b_text != NULL && strcmp(a_text, b_text) == 0;
+	if (json_typeof(a) != json_typeof(b))
+		return false;
+	switch (json_typeof(a))
+	{
+		case JSON_INTEGER:
+			return json_integer_value(a) == json_integer_value(b);
+		case JSON_REAL:
+			if (a_text != NULL && b_text != NULL && lexeme_is_decimal(a_text) &&
+				lexeme_is_decimal(b_text))
+				return decimal_lexemes_equal(a_text, b_text);
+			return json_real_value(a) == json_real_value(b);
+		case JSON_STRING:
+			return json_string_length(a) == json_string_length(b) &&
+				memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
+		case JSON_ARRAY:
+			{
+				size_t		i;
+
+				if (json_array_size(a) != json_array_size(b))
+					return false;
+				for (i = 0; i < json_array_size(a); i++)
+					if (!kept_json_equal(json_array_get(a, i), NULL, json_array_get(b, i), NULL, depth + 1))
+						return false;
+				return true;
+			}
+		case JSON_OBJECT:
+			{
+				const char *key;
+				json_t	   *v;
+
+				if (json_object_size(a) != json_object_size(b))
+					return false;
+				json_object_foreach((json_t *) a, key, v)
+				{
+					json_t	   *w = json_object_get(b, key);
+
+					if (w == NULL || !kept_json_equal(v, NULL, w, NULL, depth + 1))
+						return false;
+				}
+				return true;
+			}
+		default:
+			return true;		/* true, false, null */
+	}
+}
+
+/* Java equality of two kept values, either possibly NULL (absent). */
+static bool
+value_equal(const rg_js_value *a, const rg_js_value *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return kept_json_equal(a->json, a->text, b->json, b->text, 0);
+}
+
+/* Is v equal to one of vals[0..n-1]? */
+static bool
+value_in(const rg_js_value *v, const rg_js_value *const *vals, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (value_equal(v, vals[i]))
+			return true;
+	return false;
+}
+
+/* Does a contain every value of b (Set.containsAll)? */
+static bool
+values_contain_all(const rg_js_value *const *a, int na, const rg_js_value *const *b, int nb)
+{
+	int			i;
+
+	for (i = 0; i < nb; i++)
+	{
+		rg_check_interrupts();
+		if (!value_in(b[i], a, na))
+			return false;
+	}
+	return true;
+}
+
+/* Two strings equal, NULL standing for absent (Objects.equals). */
+static bool
+str_equal(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+/* ----------------------------------------------------------------------
+ * Strings, numbers, enums, const, not
+ * ---------------------------------------------------------------------- */
+
+/* ADDED / REMOVED / INCREASED / DECREASED of an optional count. */
+static void
+compare_count(jd_ctx *ctx, const char *attr, rg_js_count o, rg_js_count u,
+			  jd_type added, jd_type removed, jd_type increased, jd_type decreased)
+{
+	if (!o.present && !u.present)
+		return;
+	if (!o.present)
+		rg_jd_add_at(ctx, attr, added);
+	else if (!u.present)
+		rg_jd_add_at(ctx, attr, removed);
+	else if (o.value < u.value)
+		rg_jd_add_at(ctx, attr, increased);
+	else if (o.value > u.value)
+		rg_jd_add_at(ctx, attr, decreased);
+}
+
+/* StringSchemaDiff */
+static void
+compare_string(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	compare_count(ctx, "maxLength", o->u.string.max_length, u->u.string.max_length,
+				  JD_MAX_LENGTH_ADDED, JD_MAX_LENGTH_REMOVED,
+				  JD_MAX_LENGTH_INCREASED, JD_MAX_LENGTH_DECREASED);
+	compare_count(ctx, "minLength", o->u.string.min_length, u->u.string.min_length,
+				  JD_MIN_LENGTH_ADDED, JD_MIN_LENGTH_REMOVED,
+				  JD_MIN_LENGTH_INCREASED, JD_MIN_LENGTH_DECREASED);
+	if (o->u.string.pattern == NULL && u->u.string.pattern != NULL)
+		rg_jd_add_at(ctx, "pattern", JD_PATTERN_ADDED);
+	else if (o->u.string.pattern != NULL && u->u.string.pattern == NULL)
+		rg_jd_add_at(ctx, "pattern", JD_PATTERN_REMOVED);
+	else if (o->u.string.pattern != NULL &&
+			 strcmp(o->u.string.pattern, u->u.string.pattern) != 0)
+		rg_jd_add_at(ctx, "pattern", JD_PATTERN_CHANGED);
+}
+
+/* A numeric limit compared as doubles (Number.doubleValue()). */
+static void
+compare_limit(jd_ctx *ctx, const char *attr, rg_js_number o, rg_js_number u,
+			  jd_type added, jd_type removed, jd_type increased, jd_type decreased)
+{
+	if (!o.present && !u.present)
+		return;
+	if (!o.present)
+		rg_jd_add_at(ctx, attr, added);
+	else if (!u.present)
+		rg_jd_add_at(ctx, attr, removed);
+	else if (o.value < u.value)
+		rg_jd_add_at(ctx, attr, increased);
+	else if (o.value > u.value)
+		rg_jd_add_at(ctx, attr, decreased);
+}
+
+/*
+ * exclusiveMaximum (draft 6+ limits; draft 4's boolean flags are not
+ * compared).  Confluent tests a decrease against the update's maximum,
+ * not its exclusiveMaximum; we do the same where the update has a
+ * maximum, and compare with the exclusiveMaximum where it has none
+ * (Confluent would fail with a NullPointerException there).
+ */
+static void
+compare_exclusive_maximum(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	rg_js_number oe = o->u.number.exclusive_maximum;
+	rg_js_number ue = u->u.number.exclusive_maximum;
+
+	if (!oe.present && !ue.present)
+		return;
+	if (!oe.present)
+		rg_jd_add_at(ctx, "exclusiveMaximum", JD_EXCLUSIVE_MAXIMUM_ADDED);
+	else if (!ue.present)
+		rg_jd_add_at(ctx, "exclusiveMaximum", JD_EXCLUSIVE_MAXIMUM_REMOVED);
+	else if (oe.value < ue.value)
+		rg_jd_add_at(ctx, "exclusiveMaximum", JD_EXCLUSIVE_MAXIMUM_INCREASED);
+	else if (oe.value > (u->u.number.maximum.present ? u->u.number.maximum.value : ue.value))
+		rg_jd_add_at(ctx, "exclusiveMaximum", JD_EXCLUSIVE_MAXIMUM_DECREASED);
+}
+
+/* A decimal as an unsigned 128-bit mantissa and a power of ten. */
+typedef struct jd_exact
+{
+	unsigned __int128 mant;
+	long		exp;
+} jd_exact;
+
+/* n's exact value, trailing zeros folded into the exponent; false if too big. */
+static bool
+exact_of(const rg_js_number *n, jd_exact *out)
+{
+	jd_decimal	d;
+	int			i;
+
+	decimal_parse(n->lexeme, &d);
+	if (!d.ok || d.n_digits > 38)
+		return false;
+	out->mant = 0;
+	for (i = 0; i < d.n_digits; i++)
+		out->mant = out->mant * 10 + (unsigned) (d.digits[i] - '0');
+	out->exp = -d.scale;
+	while (out->mant != 0 && out->mant % 10 == 0)
+	{
+		out->mant /= 10;
+		out->exp++;
+	}
+	return true;
+}
+
+/* m * 10^k, false on overflow */
+static bool
+exact_scale(unsigned __int128 m, long k, unsigned __int128 *out)
+{
+	static const unsigned __int128 limit = ((unsigned __int128) 1 << 124);
+
+	while (k-- > 0)
+	{
+		if (m >= limit)
+			return false;
+		m *= 10;
+	}
+	*out = m;
+	return true;
+}
+
+/*
+ * Is a an integer multiple of b (BigDecimal a.remainder(b) == 0)?  Exact
+ * on the lexemes where they fit in 38 digits, else on the doubles.
+ */
+static bool
+multiple_of(const rg_js_number *a, const rg_js_number *b)
+{
+	jd_exact	x;
+	jd_exact	y;
+	unsigned __int128 xa;
+	unsigned __int128 yb;
+	long		e;
+
+	if (exact_of(a, &x) && exact_of(b, &y))
+	{
+		if (y.mant == 0)
+			return false;
+		if (x.mant == 0)
+			return true;
+		e = x.exp < y.exp ? x.exp : y.exp;
+		if (exact_scale(x.mant, x.exp - e, &xa) && exact_scale(y.mant, y.exp - e, &yb))
+			return xa % yb == 0;
+	}
+	if (b->value == 0)
+		return false;
+	return fmod(a->value, b->value) == 0;
+}
+
+/* Equal by BigDecimal.compareTo? */
+static bool
+number_same(const rg_js_number *a, const rg_js_number *b)
+{
+	jd_exact	x;
+	jd_exact	y;
+
+	if (exact_of(a, &x) && exact_of(b, &y))
+		return x.mant == y.mant && (x.mant == 0 || x.exp == y.exp);
+	return a->value == b->value;
+}
+
+/* multipleOf: a multiple of the old one narrows, a divisor widens. */
+static void
+compare_multiple_of(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	const rg_js_number *om = &o->u.number.multiple_of;
+	const rg_js_number *um = &u->u.number.multiple_of;
+
+	if (!om->present && !um->present)
+		return;
+	if (om->present && um->present && number_same(om, um))
+		return;
+	if (!om->present)
+		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_ADDED);
+	else if (!um->present)
+		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_REMOVED);
+	else if (multiple_of(um, om))
+		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_EXPANDED);
+	else if (multiple_of(om, um))
+		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_REDUCED);
+	else
+		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_CHANGED);
+}
+
+/* NumberSchemaDiff */
+static void
+compare_number(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	compare_limit(ctx, "maximum", o->u.number.maximum, u->u.number.maximum,
+				  JD_MAXIMUM_ADDED, JD_MAXIMUM_REMOVED,
+				  JD_MAXIMUM_INCREASED, JD_MAXIMUM_DECREASED);
+	compare_limit(ctx, "minimum", o->u.number.minimum, u->u.number.minimum,
+				  JD_MINIMUM_ADDED, JD_MINIMUM_REMOVED,
+				  JD_MINIMUM_INCREASED, JD_MINIMUM_DECREASED);
+	compare_exclusive_maximum(ctx, o, u);
+	compare_limit(ctx, "exclusiveMinimum", o->u.number.exclusive_minimum,
+				  u->u.number.exclusive_minimum,
+				  JD_EXCLUSIVE_MINIMUM_ADDED, JD_EXCLUSIVE_MINIMUM_REMOVED,
+				  JD_EXCLUSIVE_MINIMUM_INCREASED, JD_EXCLUSIVE_MINIMUM_DECREASED);
+	compare_multiple_of(ctx, o, u);
+	if (o->u.number.requires_integer != u->u.number.requires_integer)
+		rg_jd_add(ctx, o->u.number.requires_integer ? JD_TYPE_EXTENDED : JD_TYPE_NARROWED);
+}
+
+/* EnumSchemaDiff: the two sets of values */
+static void
+compare_enum(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	const rg_js_value *const *ov = o->u.enumeration.values;
+	const rg_js_value *const *uv = u->u.enumeration.values;
+	int			on = o->u.enumeration.n_values;
+	int			un = u->u.enumeration.n_values;
+	bool		upd_has_all = values_contain_all(uv, un, ov, on);
+	bool		orig_has_all = values_contain_all(ov, on, uv, un);
+
+	if (upd_has_all && orig_has_all)
+		return;
+	if (upd_has_all)
+		rg_jd_add_at(ctx, "enum", JD_ENUM_ARRAY_EXTENDED);
+	else if (orig_has_all)
+		rg_jd_add_at(ctx, "enum", JD_ENUM_ARRAY_NARROWED);
+	else
+		rg_jd_add_at(ctx, "enum", JD_ENUM_ARRAY_CHANGED);
+}
+
+/* ConstSchemaDiff */
+static void
+compare_const(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	if (!value_equal(o->u.constant.value, u->u.constant.value))
+		rg_jd_add_at(ctx, "const", JD_ENUM_ARRAY_CHANGED);
+}
+
+/* NotSchemaDiff: the negated schemas compared the other way round */
+static void
+compare_not(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	jd_seg		seg;
+	jd_ctx		sub;
+
+	rg_jd_enter(ctx, &seg, "not");
+	rg_jd_subcontext(&sub, ctx);
+	rg_jd_compare(&sub, u->u.not.schema, o->u.not.schema);
+	rg_jd_add(ctx, rg_jd_compatible(&sub) ? JD_NOT_TYPE_NARROWED : JD_NOT_TYPE_EXTENDED);
+	rg_jd_leave(ctx, &seg);
+}
+
+/* ----------------------------------------------------------------------
+ * Combined schemas
+ * ---------------------------------------------------------------------- */
+
+static bool same_schema(const rg_js *a, const rg_js *b, int depth);
+
+/* Two lists of kept values equal in order. */
+static bool
+same_values(const rg_js_value *const *a, int na, const rg_js_value *const *b, int nb)
+{
+	int			i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (!value_equal(a[i], b[i]))
+			return false;
+	return true;
+}
+
+/* Two optional sub-schemas equal. */
+static bool
+same_sub(const rg_js *a, const rg_js *b, int depth)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return same_schema(a, b, depth + 1);
+}
+
+/* Two member lists (properties, pattern properties) equal as maps. */
+static bool
+same_members(const rg_js_member *a, int na, const rg_js_member *b, int nb, int depth)
+{
+	int			i;
+	int			j;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+	{
+		for (j = 0; j < nb; j++)
+			if (strcmp(a[i].name, b[j].name) == 0)
+				break;
+		if (j == nb || !same_sub(a[i].schema, b[j].schema, depth))
+			return false;
+	}
+	return true;
+}
+
+/* Two string lists equal as sets. */
+static bool
+same_names(const char *const *a, int na, const char *const *b, int nb)
+{
+	int			i;
+	int			j;
+
+	for (i = 0; i < na; i++)
+	{
+		for (j = 0; j < nb; j++)
+			if (strcmp(a[i], b[j]) == 0)
+				break;
+		if (j == nb)
+			return false;
+	}
+	for (j = 0; j < nb; j++)
+	{
+		for (i = 0; i < na; i++)
+			if (strcmp(a[i], b[j]) == 0)
+				break;
+		if (i == na)
+			return false;
+	}
+	return true;
+}
+
+/* Two property dependency lists equal as maps of sets. */
+static bool
+same_prop_deps(const rg_js_prop_dependency *a, int na, const rg_js_prop_dependency *b, int nb)
+{
+	int			i;
+	int			j;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+	{
+		for (j = 0; j < nb; j++)
+			if (strcmp(a[i].name, b[j].name) == 0)
+				break;
+		if (j == nb || !same_names(a[i].requires, a[i].n_requires, b[j].requires, b[j].n_requires))
+			return false;
+	}
+	return true;
+}
+
+/* Two numbers equal (Objects.equals on the Number objects, by value here). */
+static bool
+same_number(rg_js_number a, rg_js_number b)
+{
+	return a.present == b.present && (!a.present || a.value == b.value);
+}
+
+/* Two counts equal. */
+static bool
+same_count(rg_js_count a, rg_js_count b)
+{
+	return a.present == b.present && (!a.present || a.value == b.value);
+}
+
+/* The annotations every schema class compares in its equals(). */
+static bool
+same_common(const rg_js *a, const rg_js *b)
+{
+	int			i;
+	int			j;
+
+	if (!str_equal(a->id, b->id) || !str_equal(a->title, b->title) ||
+		!str_equal(a->description, b->description) ||
+		!value_equal(a->default_value, b->default_value) ||
+		a->n_unprocessed != b->n_unprocessed)
+		return false;
+	for (i = 0; i < a->n_unprocessed; i++)
+	{
+		for (j = 0; j < b->n_unprocessed; j++)
+			if (strcmp(a->unprocessed_names[i], b->unprocessed_names[j]) == 0)
+				break;
+		if (j == b->n_unprocessed ||
+			!value_equal(a->unprocessed_values[i], b->unprocessed_values[j]))
+			return false;
+	}
+	return true;
+}
+
+/* Object-specific parts of equals(). */
+static bool
+same_object(const rg_js *a, const rg_js *b, int depth)
+{
+	return a->u.object.requires_object == b->u.object.requires_object &&
+		same_members(a->u.object.properties, a->u.object.n_properties,
+					 b->u.object.properties, b->u.object.n_properties, depth) &&
+		same_names(a->u.object.required, a->u.object.n_required,
+				   b->u.object.required, b->u.object.n_required) &&
+		a->u.object.permits_additional == b->u.object.permits_additional &&
+		same_sub(a->u.object.additional_schema, b->u.object.additional_schema, depth) &&
+		same_members(a->u.object.pattern_properties, a->u.object.n_pattern_properties,
+					 b->u.object.pattern_properties, b->u.object.n_pattern_properties, depth) &&
+		same_sub(a->u.object.unevaluated, b->u.object.unevaluated, depth) &&
+		same_prop_deps(a->u.object.property_dependencies, a->u.object.n_property_dependencies,
+					   b->u.object.property_dependencies, b->u.object.n_property_dependencies) &&
+		same_members(a->u.object.schema_dependencies, a->u.object.n_schema_dependencies,
+					 b->u.object.schema_dependencies, b->u.object.n_schema_dependencies, depth) &&
+		same_sub(a->u.object.property_names, b->u.object.property_names, depth) &&
+		same_count(a->u.object.min_properties, b->u.object.min_properties) &&
+		same_count(a->u.object.max_properties, b->u.object.max_properties);
+}
+
+/* Array-specific parts of equals(). */
+static bool
+same_array(const rg_js *a, const rg_js *b, int depth)
+{
+	int			i;
+
+	if (a->u.array.n_item_schemas != b->u.array.n_item_schemas)
+		return false;
+	for (i = 0; i < a->u.array.n_item_schemas; i++)
+		if (!same_sub(a->u.array.item_schemas[i], b->u.array.item_schemas[i], depth))
+			return false;
+	return a->u.array.requires_array == b->u.array.requires_array &&
+		same_sub(a->u.array.all_items, b->u.array.all_items, depth) &&
+		a->u.array.permits_additional == b->u.array.permits_additional &&
+		same_sub(a->u.array.additional_items, b->u.array.additional_items, depth) &&
+		same_sub(a->u.array.unevaluated, b->u.array.unevaluated, depth) &&
+		same_sub(a->u.array.contains, b->u.array.contains, depth) &&
+		same_count(a->u.array.min_items, b->u.array.min_items) &&
+		same_count(a->u.array.max_items, b->u.array.max_items) &&
+		same_count(a->u.array.min_contains, b->u.array.min_contains) &&
+		same_count(a->u.array.max_contains, b->u.array.max_contains) &&
+		a->u.array.unique_items == b->u.array.unique_items;
+}
+
+/* The kind-specific part of equals(). */
+static bool
+same_kind_fields(const rg_js *a, const rg_js *b, int depth)
+{
+	int			i;
+
+	switch (a->kind)
+	{
+		case RG_JS_STRING:
+			return same_count(a->u.string.min_length, b->u.string.min_length) &&
+				same_count(a->u.string.max_length, b->u.string.max_length) &&
+				str_equal(a->u.string.pattern, b->u.string.pattern) &&
+				str_equal(a->u.string.format, b->u.string.format) &&
+				a->u.string.requires_string == b->u.string.requires_string;
+		case RG_JS_NUMBER:
+			return a->u.number.requires_number == b->u.number.requires_number &&
+				a->u.number.requires_integer == b->u.number.requires_integer &&
+				same_number(a->u.number.minimum, b->u.number.minimum) &&
+				same_number(a->u.number.maximum, b->u.number.maximum) &&
+				same_number(a->u.number.exclusive_minimum, b->u.number.exclusive_minimum) &&
+				same_number(a->u.number.exclusive_maximum, b->u.number.exclusive_maximum) &&
+				a->u.number.exclusive_minimum_flag == b->u.number.exclusive_minimum_flag &&
+				a->u.number.exclusive_maximum_flag == b->u.number.exclusive_maximum_flag &&
+				same_number(a->u.number.multiple_of, b->u.number.multiple_of);
+		case RG_JS_OBJECT:
+			return same_object(a, b, depth);
+		case RG_JS_ARRAY:
+			return same_array(a, b, depth);
+		case RG_JS_ENUM:
+			return same_values(a->u.enumeration.values, a->u.enumeration.n_values,
+							   b->u.enumeration.values, b->u.enumeration.n_values);
+		case RG_JS_CONST:
+			return value_equal(a->u.constant.value, b->u.constant.value);
+		case RG_JS_COMBINED:
+			if (a->u.combined.criterion != b->u.combined.criterion ||
+				a->u.combined.n_subschemas != b->u.combined.n_subschemas)
+				return false;
+			for (i = 0; i < a->u.combined.n_subschemas; i++)
+				if (!same_sub(a->u.combined.subschemas[i], b->u.combined.subschemas[i], depth))
+					return false;
+			return true;
+		case RG_JS_NOT:
+			return same_sub(a->u.not.schema, b->u.not.schema, depth);
+		case RG_JS_REF:
+			return str_equal(a->u.ref.ref, b->u.ref.ref) && a->u.ref.target == b->u.ref.target;
+		case RG_JS_CONDITIONAL:
+			return same_sub(a->u.conditional.if_schema, b->u.conditional.if_schema, depth) &&
+				same_sub(a->u.conditional.then_schema, b->u.conditional.then_schema, depth) &&
+				same_sub(a->u.conditional.else_schema, b->u.conditional.else_schema, depth);
+		default:
+			return true;
+	}
+}
+
+/*
+ * Structural equality of two schemas (everit's equals(), by which
+ * Confluent's LinkedHashSet collapses duplicate subschemas).
+ */
+static bool
+same_schema(const rg_js *a, const rg_js *b, int depth)
+{
+	if (a == b)
+		return true;
+	if (rg_too_deep(depth) || a->kind != b->kind || !same_common(a, b))
+		return false;
+	return same_kind_fields(a, b, depth);
+}
+
+/* The subschemas of s without duplicates, in order; their count. */
+static int
+distinct_subschemas(jd_checker *c, const rg_js *s, const rg_js ***out)
+{
+	int			n = s->u.combined.n_subschemas;
+	const rg_js **v = rg_arena_alloc(c->arena, (size_t) (n + 1) * sizeof(*v));
+	int			k = 0;
+	int			i;
+	int			j;
+
+	if (v == NULL)
+	{
+		c->oom = true;
+		*out = NULL;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+	{
+		const rg_js *x = s->u.combined.subschemas[i];
+
+		if (x == NULL)
+			continue;
+		for (j = 0; j < k; j++)
+			if (same_schema(v[j], x, 0))
+				break;
+		if (j == k)
+			v[k++] = x;
+	}
+	*out = v;
+	return k;
+}
+
+/* "allOf" / "anyOf" / "oneOf" */
+static const char *
+criterion_name(rg_js_criterion c)
+{
+	switch (c)
+	{
+		case RG_JS_ALL_OF:
+			return "allOf";
+		case RG_JS_ANY_OF:
+			return "anyOf";
+		default:
+			return "oneOf";
+	}
+}
+
+/*
+ * CombinedSchemaDiff.compareCriteria: a change of criterion that keeps
+ * what was valid valid extends the type, any other changes it.  Returns
+ * the type added, or JD_N_TYPES when the criteria are the same.
+ */
+static jd_type
+compare_criteria(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	rg_js_criterion oc = o->u.combined.criterion;
+	rg_js_criterion uc = u->u.combined.criterion;
+	bool		o_single = o->u.combined.n_subschemas == 1;
+	bool		u_single = u->u.combined.n_subschemas == 1;
+	jd_type		type;
+
+	if (oc == uc)
+		return JD_N_TYPES;
+	if (uc == RG_JS_ANY_OF || (o_single && u_single) ||
+		(o_single && uc == RG_JS_ONE_OF) || (u_single && oc == RG_JS_ALL_OF))
+		type = JD_COMBINED_TYPE_EXTENDED;
+	else
+		type = JD_COMBINED_TYPE_CHANGED;
+	rg_jd_add(ctx, type);
+	return type;
+}
+
+/* Kuhn's augmenting path from left vertex i; true if it found one. */
+static bool
+augment(int i, const bool *edge, int nu, bool *seen, int *owner, int depth)
+{
+	int			j;
+
+	if (rg_too_deep(depth))
+		return false;
+	for (j = 0; j < nu; j++)
+	{
+		if (!edge[i * nu + j] || seen[j])
+			continue;
+		seen[j] = true;
+		if (owner[j] < 0 || augment(owner[j], edge, nu, seen, owner, depth + 1))
+		{
+			owner[j] = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The subschema pairs that compare compatibly, as a bipartite graph; add
+ * the differences of a maximum matching of it (original's order), and
+ * COMBINED_TYPE_SUBSCHEMAS_CHANGED when it leaves a subschema of the
+ * smaller side unmatched.
+ */
+static void
+match_subschemas(jd_ctx *ctx, rg_js_criterion oc, const rg_js **os, int no,
+				 const rg_js **us, int nu)
+{
+	jd_checker *c = ctx->c;
+	bool	   *edge = rg_arena_alloc(c->arena, (size_t) (no * nu + 1) * sizeof(bool));
+	jd_ctx	   *subs = rg_arena_alloc(c->arena, (size_t) (no * nu + 1) * sizeof(jd_ctx));
+	bool	   *seen = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(bool));
+	int		   *owner = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(int));
+	char		name[32];
+	int			matched = 0;
+	int			i;
+	int			j;
+
+	if (edge == NULL || subs == NULL || seen == NULL || owner == NULL)
+	{
+		c->oom = true;
+		return;
+	}
+	for (i = 0; i < no; i++)
+	{
+		jd_seg		seg;
+		const char *segname;
+
+		snprintf(name, sizeof(name), "%s/%d", criterion_name(oc), i);
+		segname = rg_arena_strdup(c->arena, name);
+		if (segname == NULL)
+		{
+			c->oom = true;
+			return;
+		}
+		rg_jd_enter(ctx, &seg, segname);
+		for (j = 0; j < nu; j++)
+		{
+			jd_ctx	   *sub = &subs[i * nu + j];
+
+			rg_jd_subcontext(sub, ctx);
+			rg_jd_compare(sub, os[i], us[j]);
+			edge[i * nu + j] = rg_jd_compatible(sub);
+		}
+		rg_jd_leave(ctx, &seg);
+	}
+	for (j = 0; j < nu; j++)
+		owner[j] = -1;
+	for (i = 0; i < no; i++)
+	{
+		memset(seen, 0, (size_t) nu * sizeof(bool));
+		if (augment(i, edge, nu, seen, owner, 0))
+			matched++;
+	}
+	for (i = 0; i < no; i++)
+		for (j = 0; j < nu; j++)
+			if (owner[j] == i)
+				rg_jd_append(ctx, &subs[i * nu + j]);
+	if (matched < (no < nu ? no : nu))
+		rg_jd_add(ctx, JD_COMBINED_TYPE_SUBSCHEMAS_CHANGED);
+}
+
+/* CombinedSchemaDiff */
+static void
+compare_combined(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	const rg_js **os;
+	const rg_js **us;
+	int			no;
+	int			nu;
+
+	if (compare_criteria(ctx, o, u) == JD_COMBINED_TYPE_CHANGED)
+		return;
+	no = distinct_subschemas(ctx->c, o, &os);
+	nu = distinct_subschemas(ctx->c, u, &us);
+	if (os == NULL || us == NULL)
+		return;
+	if (no < nu)
+		rg_jd_add(ctx, u->u.combined.criterion == RG_JS_ALL_OF ?
+				  JD_PRODUCT_TYPE_EXTENDED : JD_SUM_TYPE_EXTENDED);
+	else if (no > nu)
+		rg_jd_add(ctx, o->u.combined.criterion == RG_JS_ALL_OF ?
+				  JD_PRODUCT_TYPE_NARROWED : JD_SUM_TYPE_NARROWED);
+	match_subschemas(ctx, o->u.combined.criterion, os, no, us, nu);
+}
+
+/* ----------------------------------------------------------------------
+ * SchemaDiff.compare
+ * ---------------------------------------------------------------------- */
+
+/* A ReferenceSchema's target (one level, as normalizeSchema does). */
+static const rg_js *
+deref(const rg_js *s)
+{
+	if (s->kind == RG_JS_REF && s->u.ref.target != NULL)
+		return s->u.ref.target;
+	return s;
+}
+
+/* Does s carry "connect.type": "bytes" among its unknown keywords? */
+static bool
+is_connect_bytes(const rg_js *s)
+{
+	int			i;
+
+	for (i = 0; i < s->n_unprocessed; i++)
+		if (strcmp(s->unprocessed_names[i], "connect.type") == 0)
+			return s->unprocessed_values[i] != NULL &&
+				s->unprocessed_values[i]->text != NULL &&
+				strcmp(s->unprocessed_values[i]->text, "\"bytes\"") == 0;
+	return false;
+}
+
+/*
+ * Try the special cases of a combined schema on one side only: a
+ * singleton is compared with its subschema, an anyOf/oneOf update with
+ * the first subschema the original fits (SUM_TYPE_EXTENDED), an allOf
+ * original by the first subschema that fits the update
+ * (PRODUCT_TYPE_NARROWED).  True when one applied.
+ */
+static bool
+compare_one_side_combined(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	bool		o_comb = o->kind == RG_JS_COMBINED;
+	bool		u_comb = u->kind == RG_JS_COMBINED;
+	const rg_js *comb = o_comb ? o : u;
+	int			n = comb->u.combined.n_subschemas;
+	int			i;
+
+	if (o_comb == u_comb)
+		return false;
+	if (!o_comb && u->u.combined.criterion == RG_JS_ALL_OF && n != 1)
+		return false;
+	if (o_comb && o->u.combined.criterion != RG_JS_ALL_OF && n != 1)
+		return false;
+	for (i = 0; i < n; i++)
+	{
+		const rg_js *s = comb->u.combined.subschemas[i];
+		jd_ctx		sub;
+
+		rg_jd_subcontext(&sub, ctx);
+		if (o_comb)
+			rg_jd_compare(&sub, s, u);
+		else
+			rg_jd_compare(&sub, o, s);
+		if (rg_jd_compatible(&sub))
+		{
+			rg_jd_append(ctx, &sub);
+			if (n != 1)
+				rg_jd_add(ctx, o_comb ? JD_PRODUCT_TYPE_NARROWED : JD_SUM_TYPE_EXTENDED);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The $id a side's draft lets the diff see (2019-09+ models carry none). */
+static const char *
+visible_id(rg_js_draft draft, const rg_js *s)
+{
+	return draft >= RG_JS_DRAFT_2019_09 ? NULL : s->id;
+}
+
+/* ID, TITLE, DESCRIPTION and DEFAULT changes. */
+static void
+compare_annotations(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	if (!str_equal(visible_id(ctx->c->orig_draft, o), visible_id(ctx->c->upd_draft, u)))
+		rg_jd_add(ctx, JD_ID_CHANGED);
+	if (!str_equal(o->title, u->title))
+		rg_jd_add(ctx, JD_TITLE_CHANGED);
+	if (!str_equal(o->description, u->description))
+		rg_jd_add(ctx, JD_DESCRIPTION_CHANGED);
+	if (!value_equal(o->default_value, u->default_value))
+		rg_jd_add(ctx, JD_DEFAULT_CHANGED);
+}
+
+/* The comparison of a pair, at the pair's root. */
+static void
+compare_types(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	rg_check_interrupts();
+	if (compare_one_side_combined(ctx, o, u))
+		return;
+	if (o->kind != u->kind)
+	{
+		if (jd_is_false(o) || jd_is_empty(u))
+			return;
+		if (is_connect_bytes(o) && is_connect_bytes(u))
+			return;
+		rg_jd_add(ctx, JD_TYPE_CHANGED);
+		return;
+	}
+	compare_annotations(ctx, o, u);
+	switch (o->kind)
+	{
+		case RG_JS_STRING:
+			compare_string(ctx, o, u);
+			break;
+		case RG_JS_NUMBER:
+			compare_number(ctx, o, u);
+			break;
+		case RG_JS_CONST:
+			compare_const(ctx, o, u);
+			break;
+		case RG_JS_ENUM:
+			compare_enum(ctx, o, u);
+			break;
+		case RG_JS_COMBINED:
+			compare_combined(ctx, o, u);
+			break;
+		case RG_JS_NOT:
+			compare_not(ctx, o, u);
+			break;
+		case RG_JS_OBJECT:
+			rg_jd_compare_object(ctx, o, u);
+			break;
+		case RG_JS_ARRAY:
+			rg_jd_compare_array(ctx, o, u);
+			break;
+		default:
+			break;
+	}
+}
+
+/* See json_diff_internal.h */
+void
+rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd)
+{
+	jd_checker *c = ctx->c;
+	const jd_list *rel;
+
+	if (orig == NULL && upd == NULL)
+		return;
+	if (orig == NULL)
+	{
+		rg_jd_add(ctx, JD_SCHEMA_ADDED);
+		return;
+	}
+	if (upd == NULL)
+	{
+		rg_jd_add(ctx, JD_SCHEMA_REMOVED);
+		return;
+	}
+	if (c->oom || c->failure)
+		return;
+	if (rg_too_deep(c->depth))
+	{
+		c->failure = "schema nested too deeply";
+		return;
+	}
+	c->depth++;
+	rel = compare_memoized(c, deref(orig), deref(upd));
+	c->depth--;
+	append_rebased(ctx, rel);
+}
+
+/* ----------------------------------------------------------------------
+ * Entry points
+ * ---------------------------------------------------------------------- */
+
+/* The model of a JSON schema, NULL if s is not one. */
+static const rg_js_parsed *
+model_of(const rg_schema *s)
+{
+	if (s == NULL || s->format != &rg_format_json || s->model == NULL)
+		return NULL;
+	return (const rg_js_parsed *) s->model;
+}
+
+/* Copy into the seed every pair of this pass that came out incompatible. */
+static bool
+grow_seed(jd_checker *c, int *added)
+{
+	int			i;
+
+	*added = 0;
+	for (i = 0; i < c->memo.cap; i++)
+	{
+		jd_memo_entry *e = c->memo.slots[i];
+
+		if (e == NULL || e->state != JD_DONE || e->diffs.n_incompatible == 0)
+			continue;
+		if (memo_get(&c->seed, e->orig, e->upd) != NULL)
+		{
+			memo_get(&c->seed, e->orig, e->upd)->diffs = e->diffs;
+			continue;
+		}
+		if (!memo_put(c, &c->seed, e))
+			return false;
+		(*added)++;
+	}
+	return true;
+}
+
+/*
+ * SchemaDiff.compare(original, update) into diffs: passes until no cycle
+ * was assumed compatible, or the pairs found incompatible stop growing.
+ * False (with c->oom or c->failure) when it could not finish.
+ */
+static bool
+run_passes(jd_checker *c, const rg_js *orig, const rg_js *upd, jd_list *diffs)
+{
+	int			pass;
+
+	for (pass = 0; pass < JD_MAX_PASSES; pass++)
+	{
+		jd_ctx		ctx;
+		int			added;
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.c = c;
+		memset(&c->memo, 0, sizeof(c->memo));
+		c->optimism_used = false;
+		rg_jd_compare(&ctx, orig, upd);
+		if (c->oom || c->failure)
+			return false;
+		*diffs = ctx.diffs;
+		if (!c->optimism_used)
+			return true;
+		if (!grow_seed(c, &added))
+		{
+			c->oom = true;
+			return false;
+		}
+		if (added == 0)
+			return true;
+	}
+	return true;
+}
+
+/* Report why the diff could not run, as Confluent reports an exception. */
+static void
+push_failure(rg_strlist *out, const char *why)
+{
+	rg_buf		buf;
+
+	rg_buf_init(&buf);
+	rg_buf_puts(&buf, JD_UNEXPECTED);
+	rg_buf_puts(&buf, why);
+	if (buf.oom || !rg_strlist_push(out, buf.data))
+		rg_strlist_push(out, JD_UNEXPECTED "out of memory");
+	rg_buf_free(&buf);
+}
+
+/*
+ * Run the diff of original against update into a fresh checker (its
+ * arena then owned by the caller); false with a message in out when it
+ * cannot run or finish.
+ */
+static bool
+run_diff(jd_checker *c, const rg_schema *original, const rg_schema *update,
+		 bool lenient, jd_list *diffs, rg_strlist *out)
+{
+	const rg_js_parsed *om = model_of(original);
+	const rg_js_parsed *um = model_of(update);
+
+	memset(c, 0, sizeof(*c));
+	memset(diffs, 0, sizeof(*diffs));
+	if (om == NULL || um == NULL || om->root == NULL || um->root == NULL)
+	{
+		rg_strlist_push(out, JD_UNEXPECTED "schema not parsed");
+		return false;
+	}
+	c->arena = rg_arena_create();
+	if (c->arena == NULL)
+	{
+		rg_strlist_push(out, JD_UNEXPECTED "out of memory");
+		return false;
+	}
+	c->lenient = lenient;
+	c->orig_draft = om->draft;
+	c->upd_draft = um->draft;
+	if (!run_passes(c, om->root, um->root, diffs))
+	{
+		push_failure(out, c->oom ? "out of memory" : c->failure);
+		rg_arena_destroy(c->arena);
+		c->arena = NULL;
+		return false;
+	}
+	return true;
+}
+
+/* Append Confluent's message for d; false (after saying so) on out of memory. */
+static bool
+push_message(rg_strlist *out, const jd_diff *d)
+{
+	rg_buf		path;
+	rg_buf		msg;
+	bool		ok;
+
+	rg_buf_init(&path);
+	rg_buf_puts(&path, "#/");
+	rg_buf_puts(&path, d->path);
+	rg_buf_init(&msg);
+	rg_jd_format_message(&msg, d->type, path.oom ? "" : path.data);
+	ok = !path.oom && !msg.oom && rg_strlist_push(out, msg.data);
+	if (!ok)
+		rg_strlist_push(out, JD_UNEXPECTED "out of memory");
+	rg_buf_free(&path);
+	rg_buf_free(&msg);
+	return ok;
+}
+
+/*
+ * Can reader read what writer wrote, under the policy?  One message per
+ * incompatible difference of SchemaDiff.compare(writer, reader), its
+ * first "%s" the reader's role, the second the writer's.
+ */
+static bool
+can_read(const rg_schema *reader, const rg_schema *writer, bool lenient, rg_strlist *out)
+{
+	jd_checker	c;
+	jd_list		diffs;
+	bool		ok = true;
+	bool		push_message_failed = false;
+	int			i;
+
+	if (!run_diff(&c, writer, reader, lenient, &diffs, out))
+		return false;
+	for (i = 0; i < diffs.n && !push_message_failed; i++)
+	{
+		const jd_diff *d = &diffs.items[i];
+
+		if (rg_jd_type_compatible(d->type, lenient))
+			continue;
+		ok = false;
+		push_message_failed = !push_message(out, d);
+	}
+	rg_arena_destroy(c.arena);
+	return ok;
+}
+
+/* rg_format_json's can_read: Confluent's default STRICT policy. */
+bool
+rg_json_can_read(const rg_schema *reader, const rg_schema *writer, rg_strlist *out)
+{
+	return can_read(reader, writer, false, out);
+}
+
+/* The same under compatibilityPolicy LENIENT. */
+bool
+rg_json_can_read_lenient(const rg_schema *reader, const rg_schema *writer, rg_strlist *out)
+{
+	return can_read(reader, writer, true, out);
+}
+
+/*
+ * Every difference, compatible ones included, as "TYPE #/path" in
+ * Confluent's order (SchemaDiff.compare(original, update)); for tests and
+ * diagnostics.  False when the diff could not run (the reason is then the
+ * only line).
+ */
+extern bool rg_json_differences(const rg_schema *original, const rg_schema *update,
+								bool lenient, rg_strlist *out);
+
+/* See the declaration above. */
+bool
+rg_json_differences(const rg_schema *original, const rg_schema *update,
+					bool lenient, rg_strlist *out)
+{
+	jd_checker	c;
+	jd_list		diffs;
+	int			i;
+
+	if (!run_diff(&c, original, update, lenient, &diffs, out))
+		return false;
+	for (i = 0; i < diffs.n; i++)
+		rg_strlist_pushf(out, "%s #/%s", rg_jd_types[diffs.items[i].type].name,
+						 diffs.items[i].path);
+	rg_arena_destroy(c.arena);
+	return true;
+}

@@ -1,0 +1,310 @@
+/*-------------------------------------------------------------------------
+ *
+ * json_diff_internal.h
+ *	  What the files of the JSON Schema compatibility diff share.
+ *
+ * The diff is Confluent's SchemaDiff.compare(original, update) over our
+ * node model (rg_jsonschema.h): json_diff.c holds the entry points, the
+ * memo and fixed point, and the comparison of every kind but objects and
+ * arrays; json_diff_object.c compares objects and arrays (content models,
+ * and the java.util.HashMap order Confluent visits property names in);
+ * json_diff_types.c is the table of the 132 difference types with their
+ * classification under each policy and their message templates.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef JSON_DIFF_INTERNAL_H
+#define JSON_DIFF_INTERNAL_H
+
+#include "rg_jsonschema.h"
+
+/* the shape of a type's description (Confluent's Difference.error()) */
+typedef enum jd_msg
+{
+	JD_MSG_NONE,				/* no description */
+	JD_MSG_KEYWORD,				/* a keyword present on one side only */
+	JD_MSG_MORE,				/* a value grew */
+	JD_MSG_LESS,				/* a value shrank */
+	JD_MSG_VALUE,				/* a value differs */
+	JD_MSG_FEWER,				/* an array or combined type lost elements */
+	JD_MSG_MORE_ELEMENTS,		/* an array or combined type gained elements */
+	JD_MSG_TYPE,				/* a type differs */
+	JD_MSG_OPEN,				/* added to an open content model */
+	JD_MSG_REQ_UNOPEN,			/* required, added to an unopen one */
+	JD_MSG_CLOSED,				/* removed from a closed one */
+	JD_MSG_REMOVED_NOT_COVERED, /* removed, not covered by a partial one */
+	JD_MSG_ADDED_NOT_COVERED,	/* added, not covered by a partial one */
+	JD_MSG_RESERVED_REMOVED,	/* metadata only; never from the diff */
+	JD_MSG_RESERVED_CONFLICT	/* metadata only; never from the diff */
+} jd_msg;
+
+/*
+ * Every Difference.Type: its name, whether it is in Confluent's STRICT
+ * and LENIENT sets of compatible changes, and its description.
+ */
+#define JD_TYPES \
+	JD_TYPE(ID_CHANGED, true, true, JD_MSG_NONE) \
+	JD_TYPE(DESCRIPTION_CHANGED, true, true, JD_MSG_NONE) \
+	JD_TYPE(TITLE_CHANGED, true, true, JD_MSG_NONE) \
+	JD_TYPE(DEFAULT_CHANGED, true, true, JD_MSG_NONE) \
+	JD_TYPE(SCHEMA_ADDED, false, false, JD_MSG_NONE) \
+	JD_TYPE(SCHEMA_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(TYPE_EXTENDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(TYPE_NARROWED, false, false, JD_MSG_TYPE) \
+	JD_TYPE(TYPE_CHANGED, false, false, JD_MSG_TYPE) \
+	JD_TYPE(MAX_LENGTH_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MAX_LENGTH_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_LENGTH_INCREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_LENGTH_DECREASED, false, false, JD_MSG_LESS) \
+	JD_TYPE(MIN_LENGTH_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MIN_LENGTH_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MIN_LENGTH_INCREASED, false, false, JD_MSG_MORE) \
+	JD_TYPE(MIN_LENGTH_DECREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(PATTERN_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(PATTERN_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(PATTERN_CHANGED, false, false, JD_MSG_VALUE) \
+	JD_TYPE(MAXIMUM_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MAXIMUM_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAXIMUM_INCREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAXIMUM_DECREASED, false, false, JD_MSG_LESS) \
+	JD_TYPE(MINIMUM_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MINIMUM_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MINIMUM_INCREASED, false, false, JD_MSG_MORE) \
+	JD_TYPE(MINIMUM_DECREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(EXCLUSIVE_MAXIMUM_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(EXCLUSIVE_MAXIMUM_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(EXCLUSIVE_MAXIMUM_INCREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(EXCLUSIVE_MAXIMUM_DECREASED, false, false, JD_MSG_LESS) \
+	JD_TYPE(EXCLUSIVE_MINIMUM_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(EXCLUSIVE_MINIMUM_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(EXCLUSIVE_MINIMUM_INCREASED, false, false, JD_MSG_MORE) \
+	JD_TYPE(EXCLUSIVE_MINIMUM_DECREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MULTIPLE_OF_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MULTIPLE_OF_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MULTIPLE_OF_EXPANDED, false, false, JD_MSG_MORE) \
+	JD_TYPE(MULTIPLE_OF_REDUCED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MULTIPLE_OF_CHANGED, false, false, JD_MSG_VALUE) \
+	JD_TYPE(REQUIRED_ATTRIBUTE_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(REQUIRED_ATTRIBUTE_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_PROPERTIES_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MAX_PROPERTIES_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_PROPERTIES_INCREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_PROPERTIES_DECREASED, false, false, JD_MSG_LESS) \
+	JD_TYPE(MIN_PROPERTIES_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MIN_PROPERTIES_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MIN_PROPERTIES_INCREASED, false, false, JD_MSG_MORE) \
+	JD_TYPE(MIN_PROPERTIES_DECREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(ADDITIONAL_PROPERTIES_ADDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(ADDITIONAL_PROPERTIES_REMOVED, false, true, JD_MSG_KEYWORD) \
+	JD_TYPE(ADDITIONAL_PROPERTIES_EXTENDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(ADDITIONAL_PROPERTIES_NARROWED, false, true, JD_MSG_FEWER) \
+	JD_TYPE(DEPENDENCY_ARRAY_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(DEPENDENCY_ARRAY_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(DEPENDENCY_ARRAY_EXTENDED, false, false, JD_MSG_MORE_ELEMENTS) \
+	JD_TYPE(DEPENDENCY_ARRAY_NARROWED, true, true, JD_MSG_NONE) \
+	JD_TYPE(DEPENDENCY_ARRAY_CHANGED, false, false, JD_MSG_VALUE) \
+	JD_TYPE(DEPENDENCY_SCHEMA_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(DEPENDENCY_SCHEMA_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL, false, false, JD_MSG_NONE) \
+	JD_TYPE(REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL, false, false, JD_MSG_OPEN) \
+	JD_TYPE(REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL, false, true, JD_MSG_OPEN) \
+	JD_TYPE(OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL, false, true, JD_MSG_OPEN) \
+	JD_TYPE(PROPERTY_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL, false, false, JD_MSG_REQ_UNOPEN) \
+	JD_TYPE(REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_UNOPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(PROPERTY_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL, false, true, JD_MSG_CLOSED) \
+	JD_TYPE(PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL, false, true, JD_MSG_REMOVED_NOT_COVERED) \
+	JD_TYPE(PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL, false, true, JD_MSG_ADDED_NOT_COVERED) \
+	JD_TYPE(RESERVED_PROPERTY_REMOVED, false, false, JD_MSG_RESERVED_REMOVED) \
+	JD_TYPE(RESERVED_PROPERTY_CONFLICTS_WITH_PROPERTY, false, false, JD_MSG_RESERVED_CONFLICT) \
+	JD_TYPE(UNEVALUATED_PROPERTIES_ADDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(UNEVALUATED_PROPERTIES_REMOVED, false, true, JD_MSG_KEYWORD) \
+	JD_TYPE(UNEVALUATED_PROPERTIES_EXTENDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(UNEVALUATED_PROPERTIES_NARROWED, false, true, JD_MSG_FEWER) \
+	JD_TYPE(MAX_ITEMS_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MAX_ITEMS_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_ITEMS_INCREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_ITEMS_DECREASED, false, false, JD_MSG_LESS) \
+	JD_TYPE(MIN_ITEMS_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MIN_ITEMS_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MIN_ITEMS_INCREASED, false, false, JD_MSG_MORE) \
+	JD_TYPE(MIN_ITEMS_DECREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_CONTAINS_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MAX_CONTAINS_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_CONTAINS_INCREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MAX_CONTAINS_DECREASED, false, false, JD_MSG_LESS) \
+	JD_TYPE(MIN_CONTAINS_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(MIN_CONTAINS_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(MIN_CONTAINS_INCREASED, false, false, JD_MSG_MORE) \
+	JD_TYPE(MIN_CONTAINS_DECREASED, true, true, JD_MSG_NONE) \
+	JD_TYPE(UNIQUE_ITEMS_ADDED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(UNIQUE_ITEMS_REMOVED, true, true, JD_MSG_NONE) \
+	JD_TYPE(ADDITIONAL_ITEMS_ADDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(ADDITIONAL_ITEMS_REMOVED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(ADDITIONAL_ITEMS_EXTENDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(ADDITIONAL_ITEMS_NARROWED, false, false, JD_MSG_FEWER) \
+	JD_TYPE(UNEVALUATED_ITEMS_ADDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(UNEVALUATED_ITEMS_REMOVED, false, false, JD_MSG_KEYWORD) \
+	JD_TYPE(UNEVALUATED_ITEMS_EXTENDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(UNEVALUATED_ITEMS_NARROWED, false, false, JD_MSG_FEWER) \
+	JD_TYPE(ITEM_ADDED_TO_OPEN_CONTENT_MODEL, false, false, JD_MSG_OPEN) \
+	JD_TYPE(ITEM_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(ITEM_ADDED_TO_CLOSED_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(ITEM_REMOVED_FROM_OPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(ITEM_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL, false, false, JD_MSG_CLOSED) \
+	JD_TYPE(ITEM_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(ITEM_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL, false, false, JD_MSG_REMOVED_NOT_COVERED) \
+	JD_TYPE(ITEM_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL, true, true, JD_MSG_NONE) \
+	JD_TYPE(ITEM_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL, false, false, JD_MSG_ADDED_NOT_COVERED) \
+	JD_TYPE(ENUM_ARRAY_EXTENDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(ENUM_ARRAY_NARROWED, false, false, JD_MSG_FEWER) \
+	JD_TYPE(ENUM_ARRAY_CHANGED, false, false, JD_MSG_TYPE) \
+	JD_TYPE(COMBINED_TYPE_EXTENDED, true, true, JD_MSG_NONE) \
+	JD_TYPE(COMBINED_TYPE_CHANGED, false, false, JD_MSG_TYPE) \
+	JD_TYPE(PRODUCT_TYPE_EXTENDED, false, false, JD_MSG_MORE_ELEMENTS) \
+	JD_TYPE(PRODUCT_TYPE_NARROWED, true, true, JD_MSG_NONE) \
+	JD_TYPE(SUM_TYPE_EXTENDED, true, true, JD_MSG_MORE_ELEMENTS) \
+	JD_TYPE(SUM_TYPE_NARROWED, false, false, JD_MSG_FEWER) \
+	JD_TYPE(COMBINED_TYPE_SUBSCHEMAS_CHANGED, false, false, JD_MSG_TYPE) \
+	JD_TYPE(NOT_TYPE_EXTENDED, false, false, JD_MSG_MORE_ELEMENTS) \
+	JD_TYPE(NOT_TYPE_NARROWED, true, true, JD_MSG_NONE)
+
+
+typedef enum jd_type
+{
+#define JD_TYPE(name, strict, lenient, msg) JD_##name,
+	JD_TYPES
+#undef JD_TYPE
+	JD_N_TYPES
+} jd_type;
+
+typedef struct jd_type_info
+{
+	const char *name;
+	bool		strict_ok;		/* in COMPATIBLE_CHANGES (STRICT) */
+	bool		lenient_ok;		/* in the LENIENT set */
+	jd_msg		msg;
+} jd_type_info;
+
+extern const jd_type_info rg_jd_types[JD_N_TYPES];
+
+/* Is type compatible under the policy? */
+extern bool rg_jd_type_compatible(jd_type type, bool lenient);
+
+/* Append Confluent's message for one difference (its two "%s" left in). */
+extern void rg_jd_format_message(rg_buf *buf, jd_type type, const char *path);
+
+/* one difference, its path relative to the pair being compared ("" = its root) */
+typedef struct jd_diff
+{
+	jd_type		type;
+	const char *path;
+} jd_diff;
+
+/* a list of differences in the checker's arena */
+typedef struct jd_list
+{
+	jd_diff    *items;
+	int			n;
+	int			cap;
+	int			n_incompatible;
+} jd_list;
+
+/* a segment of the current path; segments are linked to their parent */
+typedef struct jd_seg
+{
+	const char *name;
+	const struct jd_seg *parent;
+} jd_seg;
+
+struct jd_memo_entry;
+
+/* a table of node pairs, open addressing */
+typedef struct jd_memo
+{
+	struct jd_memo_entry **slots;
+	int			cap;
+	int			used;
+} jd_memo;
+
+/* one run of the diff */
+typedef struct jd_checker
+{
+	rg_arena   *arena;
+	bool		lenient;
+	rg_js_draft orig_draft;
+	rg_js_draft upd_draft;
+	jd_memo		memo;			/* this pass */
+	jd_memo		seed;			/* pairs an earlier pass found incompatible */
+	bool		optimism_used;	/* a cycle was assumed compatible */
+	bool		oom;
+	const char *failure;		/* why the diff could not finish */
+	int			depth;
+} jd_checker;
+
+/* a Context: the path from the pair being compared, and its differences */
+typedef struct jd_ctx
+{
+	jd_checker *c;
+	const jd_seg *path;
+	jd_list		diffs;
+} jd_ctx;
+
+/* Enter a path segment (Context.enterPath); seg lives until rg_jd_leave. */
+static inline void
+rg_jd_enter(jd_ctx *ctx, jd_seg *seg, const char *name)
+{
+	seg->name = name;
+	seg->parent = ctx->path;
+	ctx->path = seg;
+}
+
+/* Leave the segment entered last. */
+static inline void
+rg_jd_leave(jd_ctx *ctx, const jd_seg *seg)
+{
+	ctx->path = seg->parent;
+}
+
+/* A fresh context at ctx's path (Context.getSubcontext()). */
+extern void rg_jd_subcontext(jd_ctx *sub, const jd_ctx *ctx);
+
+/* Are all of ctx's differences compatible under the policy? */
+extern bool rg_jd_compatible(const jd_ctx *ctx);
+
+/* Add a difference at ctx's path, or at ctx's path + attribute. */
+extern void rg_jd_add(jd_ctx *ctx, jd_type type);
+extern void rg_jd_add_at(jd_ctx *ctx, const char *attribute, jd_type type);
+
+/* Append every difference of from (already relative to ctx's pair). */
+extern void rg_jd_append(jd_ctx *ctx, const jd_ctx *from);
+
+/* SchemaDiff.compare(ctx, original, update); either may be NULL */
+extern void rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd);
+
+/* ObjectSchemaDiff.compare and ArraySchemaDiff.compare */
+extern void rg_jd_compare_object(jd_ctx *ctx, const rg_js *orig, const rg_js *upd);
+extern void rg_jd_compare_array(jd_ctx *ctx, const rg_js *orig, const rg_js *upd);
+
+/* EmptySchema (TrueSchema extends it) */
+static inline bool
+jd_is_empty(const rg_js *s)
+{
+	return s != NULL && (s->kind == RG_JS_EMPTY || s->kind == RG_JS_TRUE);
+}
+
+/* FalseSchema */
+static inline bool
+jd_is_false(const rg_js *s)
+{
+	return s != NULL && s->kind == RG_JS_FALSE;
+}
+
+#endif							/* JSON_DIFF_INTERNAL_H */

@@ -1,0 +1,966 @@
+/*-------------------------------------------------------------------------
+ *
+ * json_diff_object.c
+ *	  The JSON Schema diff of objects and arrays (Confluent's
+ *	  ObjectSchemaDiff and ArraySchemaDiff).
+ *
+ * A property or tuple item present on one side only is judged by the
+ * content model of the other side: open (anything else is allowed),
+ * partially open (patternProperties, a schema for additionalProperties or
+ * additionalItems, or for unevaluatedProperties/unevaluatedItems where the
+ * additional keyword is absent: the member must fit that schema) or
+ * closed.
+ *
+ * Order: Confluent walks property names (and dependency names) through
+ * java.util.HashMap/HashSet: `required` in the order of the original's
+ * property map, properties and dependencies in the order of
+ * new HashSet<>(original's names) + addAll(update's names).  That order
+ * is reproduced here from String.hashCode() and HashMap's table growth
+ * (JDK 19+ sizing of new HashSet<>(collection)), each map filled in
+ * document order; tree bins (nine or more names in one bucket of a table
+ * of 64 or more) are not modelled.  Pattern properties are tried in
+ * document order (Confluent keys them by java.util.regex.Pattern, whose
+ * hash is the object's identity, so its order is arbitrary), and a
+ * pattern is matched as a POSIX extended regular expression searched
+ * anywhere in the name (Matcher.find()), with \d and \D translated.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "json_diff_internal.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ----------------------------------------------------------------------
+ * java.util.HashMap iteration order
+ * ---------------------------------------------------------------------- */
+
+/* One UTF-8 sequence at *p as a code point; advances *p. */
+static uint32_t
+utf8_next(const unsigned char **p)
+{
+	const unsigned char *s = *p;
+	uint32_t	cp;
+	int			len;
+
+	if (s[0] < 0x80)
+		cp = s[0], len = 1;
+	else if ((s[0] & 0xE0) == 0xC0 && s[1])
+		cp = ((uint32_t) (s[0] & 0x1F) << 6) | (s[1] & 0x3F), len = 2;
+	else if ((s[0] & 0xF0) == 0xE0 && s[1] && s[2])
+		cp = ((uint32_t) (s[0] & 0x0F) << 12) | ((uint32_t) (s[1] & 0x3F) << 6) |
+			(s[2] & 0x3F), len = 3;
+	else if ((s[0] & 0xF8) == 0xF0 && s[1] && s[2] && s[3])
+		cp = ((uint32_t) (s[0] & 0x07) << 18) | ((uint32_t) (s[1] & 0x3F) << 12) |
+			((uint32_t) (s[2] & 0x3F) << 6) | (s[3] & 0x3F), len = 4;
+	else
+		cp = 0xFFFD, len = 1;
+	*p = s + len;
+	return cp;
+}
+
+/* HashMap.hash(key) of a String: hashCode() over UTF-16, high half folded in */
+static uint32_t
+java_key_hash(const char *name)
+{
+	const unsigned char *p = (const unsigned char *) name;
+	uint32_t	h = 0;
+
+	while (*p)
+	{
+		uint32_t	cp = utf8_next(&p);
+
+		if (cp < 0x10000)
+			h = h * 31 + cp;
+		else
+		{
+			cp -= 0x10000;
+			h = h * 31 + (0xD800 + (cp >> 10));
+			h = h * 31 + (0xDC00 + (cp & 0x3FF));
+		}
+	}
+	return h ^ (h >> 16);
+}
+
+/* HashMap.tableSizeFor */
+static uint32_t
+table_size_for(uint64_t want)
+{
+	uint32_t	n = 1;
+
+	while (n < want && n < (1u << 30))
+		n <<= 1;
+	return n;
+}
+
+/* The first table of new HashSet<>(collection of n): HashMap.newHashMap(max(n, 12)). */
+static uint32_t
+hashset_copy_cap(int n)
+{
+	uint64_t	m = n > 12 ? (uint64_t) n : 12;
+
+	return table_size_for((m * 4 + 2) / 3);
+}
+
+/*
+ * The table size a HashMap ends with after n puts of distinct keys
+ * (hashes h, in order) into a table of cap buckets: it doubles when the
+ * size passes three quarters of it, and when a bucket of a table smaller
+ * than 64 already holds eight keys (treeifyBin resizes instead).
+ */
+static uint32_t
+hashmap_final_cap(jd_checker *c, const uint32_t *h, int n, uint32_t cap)
+{
+	uint16_t   *fill = NULL;
+	uint32_t	fill_cap = 0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint32_t	b;
+		bool		grow_bin = false;
+
+		if (cap < 64 && fill_cap != cap)
+		{
+			int			j;
+
+			fill = rg_arena_alloc(c->arena, cap * sizeof(*fill));
+			if (fill == NULL)
+			{
+				c->oom = true;
+				return cap;
+			}
+			fill_cap = cap;
+			for (j = 0; j < i; j++)
+				fill[h[j] & (cap - 1)]++;
+		}
+		if (cap < 64)
+		{
+			b = h[i] & (cap - 1);
+			grow_bin = fill[b] >= 8;
+			fill[b]++;
+		}
+		if (grow_bin)
+			cap <<= 1;
+		if ((uint32_t) (i + 1) > cap / 4 * 3)
+			cap <<= 1;
+	}
+	return cap;
+}
+
+typedef struct jd_slot_key
+{
+	uint32_t	bucket;
+	int			seq;
+} jd_slot_key;
+
+/* qsort: by bucket, then by insertion */
+static int
+slot_key_cmp(const void *a, const void *b)
+{
+	const jd_slot_key *x = a;
+	const jd_slot_key *y = b;
+
+	if (x->bucket != y->bucket)
+		return x->bucket < y->bucket ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * The iteration order of a HashMap filled with keys of hashes h[0..n-1]
+ * in that order, starting with cap buckets: order[k] = the insertion
+ * index of the k-th key visited.
+ */
+static bool
+hashmap_order(jd_checker *c, const uint32_t *h, int n, uint32_t cap, int *order)
+{
+	jd_slot_key *k;
+	int			i;
+
+	if (n <= 1)
+	{
+		if (n == 1)
+			order[0] = 0;
+		return true;
+	}
+	cap = hashmap_final_cap(c, h, n, cap);
+	k = rg_arena_alloc(c->arena, (size_t) n * sizeof(*k));
+	if (k == NULL)
+	{
+		c->oom = true;
+		return false;
+	}
+	for (i = 0; i < n; i++)
+	{
+		k[i].bucket = h[i] & (cap - 1);
+		k[i].seq = i;
+	}
+	qsort(k, (size_t) n, sizeof(*k), slot_key_cmp);
+	for (i = 0; i < n; i++)
+		order[i] = k[i].seq;
+	return true;
+}
+
+/* A list of names with their hashes and a lookup table. */
+typedef struct jd_names
+{
+	const char **v;
+	int			n;
+	uint32_t   *hash;
+	int		   *slot;			/* open addressing: index + 1, 0 = empty */
+	uint32_t	cap;
+	int		   *order;			/* HashMap iteration order of v */
+} jd_names;
+
+/* Index the n names of v; false on out of memory. */
+static bool
+names_build(jd_checker *c, jd_names *k, const char **v, int n)
+{
+	int			i;
+
+	memset(k, 0, sizeof(*k));
+	k->v = v;
+	k->n = n;
+	k->cap = table_size_for((uint64_t) n * 2 + 2);
+	k->hash = rg_arena_alloc(c->arena, (size_t) (n + 1) * sizeof(uint32_t));
+	k->slot = rg_arena_alloc(c->arena, k->cap * sizeof(int));
+	k->order = rg_arena_alloc(c->arena, (size_t) (n + 1) * sizeof(int));
+	if (k->hash == NULL || k->slot == NULL || k->order == NULL)
+	{
+		c->oom = true;
+		return false;
+	}
+	for (i = 0; i < n; i++)
+	{
+		uint32_t	j;
+
+		k->hash[i] = java_key_hash(v[i]);
+		for (j = k->hash[i] & (k->cap - 1); k->slot[j] != 0; j = (j + 1) & (k->cap - 1))
+			;
+		k->slot[j] = i + 1;
+	}
+	return hashmap_order(c, k->hash, n, 16, k->order);
+}
+
+/* The index of name (hash h) in k, -1 if absent. */
+static int
+names_find(const jd_names *k, const char *name, uint32_t h)
+{
+	uint32_t	j;
+
+	if (k->cap == 0)
+		return -1;
+	for (j = h & (k->cap - 1); k->slot[j] != 0; j = (j + 1) & (k->cap - 1))
+	{
+		int			i = k->slot[j] - 1;
+
+		if (k->hash[i] == h && strcmp(k->v[i], name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* one name of the union of two lists: its index on each side, -1 if absent */
+typedef struct jd_pair_index
+{
+	int			a;
+	int			b;
+} jd_pair_index;
+
+/*
+ * The names of a and b in the order Confluent visits them:
+ * new HashSet<>(a's map keys) then addAll(b's map keys).  Returns the
+ * count, NULL *out on out of memory.
+ */
+static int
+names_union(jd_checker *c, const jd_names *a, const jd_names *b, jd_pair_index **out)
+{
+	jd_pair_index *seq = rg_arena_alloc(c->arena, (size_t) (a->n + b->n + 1) * sizeof(*seq));
+	jd_pair_index *res = rg_arena_alloc(c->arena, (size_t) (a->n + b->n + 1) * sizeof(*res));
+	uint32_t   *h = rg_arena_alloc(c->arena, (size_t) (a->n + b->n + 1) * sizeof(uint32_t));
+	int		   *order = rg_arena_alloc(c->arena, (size_t) (a->n + b->n + 1) * sizeof(int));
+	int			n = 0;
+	int			i;
+
+	*out = NULL;
+	if (seq == NULL || res == NULL || h == NULL || order == NULL)
+	{
+		c->oom = true;
+		return 0;
+	}
+	for (i = 0; i < a->n; i++)
+	{
+		int			x = a->order[i];
+
+		seq[n].a = x;
+		seq[n].b = names_find(b, a->v[x], a->hash[x]);
+		h[n++] = a->hash[x];
+	}
+	for (i = 0; i < b->n; i++)
+	{
+		int			y = b->order[i];
+
+		if (names_find(a, b->v[y], b->hash[y]) >= 0)
+			continue;
+		seq[n].a = -1;
+		seq[n].b = y;
+		h[n++] = b->hash[y];
+	}
+	if (!hashmap_order(c, h, n, hashset_copy_cap(a->n), order))
+		return 0;
+	for (i = 0; i < n; i++)
+		res[i] = seq[order[i]];
+	*out = res;
+	return n;
+}
+
+/* The names of n members, in the arena. */
+static const char **
+member_names(jd_checker *c, const rg_js_member *m, int n)
+{
+	const char **v = rg_arena_alloc(c->arena, (size_t) (n + 1) * sizeof(*v));
+	int			i;
+
+	if (v == NULL)
+	{
+		c->oom = true;
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = m[i].name;
+	return v;
+}
+
+/* Index the names of n members; false on out of memory. */
+static bool
+members_index(jd_checker *c, jd_names *k, const rg_js_member *m, int n)
+{
+	const char **v = member_names(c, m, n);
+
+	return v != NULL && names_build(c, k, v, n);
+}
+
+/* ----------------------------------------------------------------------
+ * Content models
+ * ---------------------------------------------------------------------- */
+
+/* Does the pattern (ECMA-262 source) match somewhere in name? */
+static bool
+pattern_finds(const char *pattern, const char *name)
+{
+	rg_buf		ere;
+	regex_t		re;
+	const char *p;
+	bool		found;
+
+	rg_buf_init(&ere);
+	for (p = pattern; *p; p++)
+	{
+		if (p[0] == '\\' && p[1] == 'd')
+			rg_buf_puts(&ere, "[0-9]"), p++;
+		else if (p[0] == '\\' && p[1] == 'D')
+			rg_buf_puts(&ere, "[^0-9]"), p++;
+		else if (p[0] == '\\' && p[1] != '\0')
+			rg_buf_append(&ere, p, 2), p++;
+		else
+			rg_buf_putc(&ere, *p);
+	}
+	if (ere.oom || regcomp(&re, ere.data ? ere.data : "", REG_EXTENDED | REG_NOSUB) != 0)
+	{
+		rg_buf_free(&ere);
+		return false;
+	}
+	found = regexec(&re, name, 0, NULL, 0) == 0;
+	regfree(&re);
+	rg_buf_free(&ere);
+	return found;
+}
+
+/* ObjectSchema.permitsAdditionalProperties() */
+static bool
+object_permits(const rg_js *s)
+{
+	return s->u.object.permits_additional || s->u.object.additional_schema != NULL;
+}
+
+/*
+ * Open: additionalProperties not false and without a schema, no
+ * patternProperties, unevaluatedProperties absent or true.
+ */
+static bool
+object_is_open(const rg_js *s)
+{
+	return object_permits(s) && s->u.object.additional_schema == NULL &&
+		s->u.object.n_pattern_properties == 0 &&
+		(s->u.object.unevaluated == NULL || jd_is_empty(s->u.object.unevaluated));
+}
+
+/* The schema a partially open object gives the property key, or NULL. */
+static const rg_js *
+object_partial(const rg_js *s, const char *key)
+{
+	const rg_js *u = s->u.object.unevaluated;
+	int			i;
+
+	for (i = 0; i < s->u.object.n_pattern_properties; i++)
+		if (pattern_finds(s->u.object.pattern_properties[i].name, key))
+			return s->u.object.pattern_properties[i].schema;
+	if (s->u.object.additional_schema != NULL)
+		return s->u.object.additional_schema;
+	if (object_permits(s) && u != NULL && !jd_is_false(u) && !jd_is_empty(u))
+		return u;
+	return NULL;
+}
+
+/* ArraySchema.permitsAdditionalItems() */
+static bool
+array_permits(const rg_js *s)
+{
+	return s->u.array.permits_additional || s->u.array.additional_items != NULL;
+}
+
+/* Open: additionalItems true (or absent, with unevaluatedItems absent or true). */
+static bool
+array_is_open(const rg_js *s)
+{
+	return array_permits(s) && s->u.array.additional_items == NULL &&
+		(s->u.array.unevaluated == NULL || jd_is_empty(s->u.array.unevaluated));
+}
+
+/* The schema a partially open array gives extra items, or NULL. */
+static const rg_js *
+array_partial(const rg_js *s)
+{
+	const rg_js *u = s->u.array.unevaluated;
+
+	if (s->u.array.additional_items != NULL)
+		return s->u.array.additional_items;
+	if (array_permits(s) && u != NULL && !jd_is_false(u) && !jd_is_empty(u))
+		return u;
+	return NULL;
+}
+
+/*
+ * Compare a member with the schema a partially open content model gives
+ * it (in that direction), add the differences, then `covered` or
+ * `not_covered` as they came out.
+ */
+static void
+compare_with_partial(jd_ctx *ctx, const rg_js *orig, const rg_js *upd,
+					 jd_type covered, jd_type not_covered)
+{
+	jd_ctx		sub;
+
+	rg_jd_subcontext(&sub, ctx);
+	rg_jd_compare(&sub, orig, upd);
+	rg_jd_append(ctx, &sub);
+	rg_jd_add(ctx, rg_jd_compatible(&sub) ? covered : not_covered);
+}
+
+/* ----------------------------------------------------------------------
+ * Objects
+ * ---------------------------------------------------------------------- */
+
+/* Is name in the update's required list? */
+static bool
+is_required(const rg_js *s, const char *name)
+{
+	int			i;
+
+	for (i = 0; i < s->u.object.n_required; i++)
+		if (strcmp(s->u.object.required[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* `required` of the properties on both sides, in the original's map order. */
+static void
+compare_required(jd_ctx *ctx, const rg_js *o, const rg_js *u,
+				 const jd_names *on, const jd_names *un)
+{
+	jd_seg		seg;
+	int			i;
+
+	rg_jd_enter(ctx, &seg, "required");
+	for (i = 0; i < on->n; i++)
+	{
+		int			x = on->order[i];
+		int			y = names_find(un, on->v[x], on->hash[x]);
+		bool		was;
+		bool		is;
+
+		if (y < 0)
+			continue;
+		was = is_required(o, on->v[x]);
+		is = is_required(u, on->v[x]);
+		if (was && !is)
+			rg_jd_add_at(ctx, on->v[x], JD_REQUIRED_ATTRIBUTE_REMOVED);
+		else if (!was && is)
+			rg_jd_add_at(ctx, on->v[x],
+						 u->u.object.properties[y].schema->default_value != NULL ?
+						 JD_REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED : JD_REQUIRED_ATTRIBUTE_ADDED);
+	}
+	rg_jd_leave(ctx, &seg);
+}
+
+/* A property only the original has, judged by the update's content model. */
+static void
+property_removed(jd_ctx *ctx, const rg_js *prop, const rg_js *u, const char *key)
+{
+	const rg_js *partial;
+
+	if (object_is_open(u))
+	{
+		rg_jd_add(ctx, JD_PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL);
+		return;
+	}
+	partial = object_partial(u, key);
+	if (partial != NULL)
+		compare_with_partial(ctx, prop, partial,
+							 JD_PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+							 JD_PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL);
+	else if (jd_is_false(prop))
+		rg_jd_add(ctx, JD_PROPERTY_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL);
+	else
+		rg_jd_add(ctx, JD_PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL);
+}
+
+/* A property only the update has, judged by the original's content model. */
+static void
+property_added(jd_ctx *ctx, const rg_js *o, const rg_js *prop, const rg_js *u, const char *key)
+{
+	bool		required = is_required(u, key);
+	bool		with_default = prop->default_value != NULL;
+	const rg_js *partial;
+
+	if (object_is_open(o))
+	{
+		if (jd_is_empty(prop))
+			rg_jd_add(ctx, JD_PROPERTY_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL);
+		else if (required)
+			rg_jd_add(ctx, with_default ?
+					  JD_REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL :
+					  JD_REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL);
+		else
+			rg_jd_add(ctx, JD_OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL);
+		return;
+	}
+	partial = object_partial(o, key);
+	if (partial != NULL)
+		compare_with_partial(ctx, partial, prop,
+							 JD_PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+							 JD_PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL);
+	if (required)
+		rg_jd_add(ctx, with_default ?
+				  JD_REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_UNOPEN_CONTENT_MODEL :
+				  JD_REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL);
+	else
+		rg_jd_add(ctx, JD_OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL);
+}
+
+/* `properties`, in Confluent's HashSet order. */
+static void
+compare_properties(jd_ctx *ctx, const rg_js *o, const rg_js *u,
+				   const jd_names *on, const jd_names *un)
+{
+	jd_pair_index *keys;
+	int			n = names_union(ctx->c, on, un, &keys);
+	jd_seg		seg;
+	int			i;
+
+	if (keys == NULL)
+		return;
+	rg_jd_enter(ctx, &seg, "properties");
+	for (i = 0; i < n; i++)
+	{
+		jd_seg		key_seg;
+		const rg_js *op = keys[i].a >= 0 ? o->u.object.properties[keys[i].a].schema : NULL;
+		const rg_js *up = keys[i].b >= 0 ? u->u.object.properties[keys[i].b].schema : NULL;
+		const char *key = keys[i].a >= 0 ? on->v[keys[i].a] : un->v[keys[i].b];
+
+		rg_check_interrupts();
+		rg_jd_enter(ctx, &key_seg, key);
+		if (up == NULL)
+			property_removed(ctx, op, u, key);
+		else if (op == NULL)
+			property_added(ctx, o, up, u, key);
+		else
+			rg_jd_compare(ctx, op, up);
+		rg_jd_leave(ctx, &key_seg);
+	}
+	rg_jd_leave(ctx, &seg);
+}
+
+/* Does the dependency list a require every name b does? */
+static bool
+requires_all(const rg_js_prop_dependency *a, const rg_js_prop_dependency *b)
+{
+	int			i;
+	int			j;
+
+	for (j = 0; j < b->n_requires; j++)
+	{
+		for (i = 0; i < a->n_requires; i++)
+			if (strcmp(a->requires[i], b->requires[j]) == 0)
+				break;
+		if (i == a->n_requires)
+			return false;
+	}
+	return true;
+}
+
+/* The property dependency of one name, both sides present. */
+static void
+compare_prop_dependency(jd_ctx *ctx, const rg_js_prop_dependency *od,
+						const rg_js_prop_dependency *ud)
+{
+	bool		upd_has_all = requires_all(ud, od);
+	bool		orig_has_all = requires_all(od, ud);
+
+	if (upd_has_all && orig_has_all)
+		return;
+	if (upd_has_all)
+		rg_jd_add(ctx, JD_DEPENDENCY_ARRAY_EXTENDED);
+	else if (orig_has_all)
+		rg_jd_add(ctx, JD_DEPENDENCY_ARRAY_NARROWED);
+	else
+		rg_jd_add(ctx, JD_DEPENDENCY_ARRAY_CHANGED);
+}
+
+/* Property dependencies ("dependencies": {"a": ["b"]}), in HashSet order. */
+static void
+compare_prop_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	jd_checker *c = ctx->c;
+	const rg_js_prop_dependency *od = o->u.object.property_dependencies;
+	const rg_js_prop_dependency *ud = u->u.object.property_dependencies;
+	int			no = o->u.object.n_property_dependencies;
+	int			nu = u->u.object.n_property_dependencies;
+	const char **ov = rg_arena_alloc(c->arena, (size_t) (no + 1) * sizeof(*ov));
+	const char **uv = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(*uv));
+	jd_names	on;
+	jd_names	un;
+	jd_pair_index *keys;
+	int			n;
+	int			i;
+
+	if (ov == NULL || uv == NULL)
+	{
+		c->oom = true;
+		return;
+	}
+	for (i = 0; i < no; i++)
+		ov[i] = od[i].name;
+	for (i = 0; i < nu; i++)
+		uv[i] = ud[i].name;
+	if (!names_build(c, &on, ov, no) || !names_build(c, &un, uv, nu))
+		return;
+	n = names_union(c, &on, &un, &keys);
+	for (i = 0; i < n && keys != NULL; i++)
+	{
+		jd_seg		seg;
+
+		rg_jd_enter(ctx, &seg, keys[i].a >= 0 ? ov[keys[i].a] : uv[keys[i].b]);
+		if (keys[i].b < 0)
+			rg_jd_add(ctx, JD_DEPENDENCY_ARRAY_REMOVED);
+		else if (keys[i].a < 0)
+			rg_jd_add(ctx, JD_DEPENDENCY_ARRAY_ADDED);
+		else
+			compare_prop_dependency(ctx, &od[keys[i].a], &ud[keys[i].b]);
+		rg_jd_leave(ctx, &seg);
+	}
+}
+
+/* Schema dependencies ("dependencies": {"a": {...}}), in HashSet order. */
+static void
+compare_schema_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	jd_checker *c = ctx->c;
+	const rg_js_member *od = o->u.object.schema_dependencies;
+	const rg_js_member *ud = u->u.object.schema_dependencies;
+	jd_names	on;
+	jd_names	un;
+	jd_pair_index *keys;
+	int			n;
+	int			i;
+
+	if (!members_index(c, &on, od, o->u.object.n_schema_dependencies) ||
+		!members_index(c, &un, ud, u->u.object.n_schema_dependencies))
+		return;
+	n = names_union(c, &on, &un, &keys);
+	for (i = 0; i < n && keys != NULL; i++)
+	{
+		jd_seg		seg;
+
+		rg_jd_enter(ctx, &seg, keys[i].a >= 0 ? on.v[keys[i].a] : un.v[keys[i].b]);
+		if (keys[i].b < 0)
+			rg_jd_add(ctx, JD_DEPENDENCY_SCHEMA_REMOVED);
+		else if (keys[i].a < 0)
+			rg_jd_add(ctx, JD_DEPENDENCY_SCHEMA_ADDED);
+		else
+			rg_jd_compare(ctx, od[keys[i].a].schema, ud[keys[i].b].schema);
+		rg_jd_leave(ctx, &seg);
+	}
+}
+
+/* `dependencies`: property dependencies, then schema dependencies. */
+static void
+compare_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	jd_seg		seg;
+
+	if (o->u.object.n_property_dependencies == 0 && u->u.object.n_property_dependencies == 0 &&
+		o->u.object.n_schema_dependencies == 0 && u->u.object.n_schema_dependencies == 0)
+		return;
+	rg_jd_enter(ctx, &seg, "dependencies");
+	compare_prop_dependencies(ctx, o, u);
+	compare_schema_dependencies(ctx, o, u);
+	rg_jd_leave(ctx, &seg);
+}
+
+/*
+ * additionalProperties / additionalItems: allowing extra members is
+ * ADDED, forbidding them REMOVED, a schema where there was none NARROWED,
+ * none where there was one EXTENDED; two schemas are compared.
+ */
+static void
+compare_additional(jd_ctx *ctx, const char *attr, bool o_permits, const rg_js *o_schema,
+				   bool u_permits, const rg_js *u_schema, const jd_type types[4])
+{
+	jd_seg		seg;
+
+	rg_jd_enter(ctx, &seg, attr);
+	if (o_permits != u_permits)
+		rg_jd_add(ctx, u_permits ? types[0] : types[1]);
+	else if (o_schema == NULL && u_schema != NULL)
+		rg_jd_add(ctx, types[3]);
+	else if (u_schema == NULL && o_schema != NULL)
+		rg_jd_add(ctx, types[2]);
+	else
+		rg_jd_compare(ctx, o_schema, u_schema);
+	rg_jd_leave(ctx, &seg);
+}
+
+/*
+ * unevaluatedProperties / unevaluatedItems (absent = NULL): false where
+ * it was absent or anything else is REMOVED, another schema where it was
+ * absent or true is NARROWED; the reverse changes are ADDED and EXTENDED;
+ * two other schemas are compared.  types: ADDED, REMOVED, EXTENDED,
+ * NARROWED.
+ */
+static void
+compare_unevaluated(jd_ctx *ctx, const char *attr, const rg_js *o, const rg_js *u,
+					const jd_type types[4])
+{
+	jd_seg		seg;
+
+	if (o == NULL && u == NULL)
+		return;
+	rg_jd_enter(ctx, &seg, attr);
+	if (o == NULL)
+		rg_jd_add(ctx, jd_is_false(u) ? types[1] : types[3]);
+	else if (u == NULL)
+		rg_jd_add(ctx, jd_is_false(o) ? types[0] : types[2]);
+	else if (jd_is_false(o) && !jd_is_false(u))
+		rg_jd_add(ctx, types[0]);
+	else if (!jd_is_false(o) && jd_is_false(u))
+		rg_jd_add(ctx, types[1]);
+	else if (jd_is_empty(o) && !jd_is_empty(u))
+		rg_jd_add(ctx, types[3]);
+	else if (!jd_is_empty(o) && jd_is_empty(u))
+		rg_jd_add(ctx, types[2]);
+	else
+		rg_jd_compare(ctx, o, u);
+	rg_jd_leave(ctx, &seg);
+}
+
+/* ADDED / REMOVED / INCREASED / DECREASED of a count keyword. */
+static void
+compare_bound(jd_ctx *ctx, const char *attr, rg_js_count o, rg_js_count u, const jd_type types[4])
+{
+	if (!o.present && !u.present)
+		return;
+	if (!o.present)
+		rg_jd_add_at(ctx, attr, types[0]);
+	else if (!u.present)
+		rg_jd_add_at(ctx, attr, types[1]);
+	else if (o.value < u.value)
+		rg_jd_add_at(ctx, attr, types[2]);
+	else if (o.value > u.value)
+		rg_jd_add_at(ctx, attr, types[3]);
+}
+
+static const jd_type additional_properties_types[4] = {
+	JD_ADDITIONAL_PROPERTIES_ADDED, JD_ADDITIONAL_PROPERTIES_REMOVED,
+	JD_ADDITIONAL_PROPERTIES_EXTENDED, JD_ADDITIONAL_PROPERTIES_NARROWED
+};
+static const jd_type unevaluated_properties_types[4] = {
+	JD_UNEVALUATED_PROPERTIES_ADDED, JD_UNEVALUATED_PROPERTIES_REMOVED,
+	JD_UNEVALUATED_PROPERTIES_EXTENDED, JD_UNEVALUATED_PROPERTIES_NARROWED
+};
+static const jd_type max_properties_types[4] = {
+	JD_MAX_PROPERTIES_ADDED, JD_MAX_PROPERTIES_REMOVED,
+	JD_MAX_PROPERTIES_INCREASED, JD_MAX_PROPERTIES_DECREASED
+};
+static const jd_type min_properties_types[4] = {
+	JD_MIN_PROPERTIES_ADDED, JD_MIN_PROPERTIES_REMOVED,
+	JD_MIN_PROPERTIES_INCREASED, JD_MIN_PROPERTIES_DECREASED
+};
+
+/* See json_diff_internal.h */
+void
+rg_jd_compare_object(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	jd_names	on;
+	jd_names	un;
+
+	if (!members_index(ctx->c, &on, o->u.object.properties, o->u.object.n_properties) ||
+		!members_index(ctx->c, &un, u->u.object.properties, u->u.object.n_properties))
+		return;
+	compare_required(ctx, o, u, &on, &un);
+	compare_properties(ctx, o, u, &on, &un);
+	compare_dependencies(ctx, o, u);
+	compare_additional(ctx, "additionalProperties",
+					   object_permits(o), o->u.object.additional_schema,
+					   object_permits(u), u->u.object.additional_schema,
+					   additional_properties_types);
+	compare_unevaluated(ctx, "unevaluatedProperties", o->u.object.unevaluated,
+						u->u.object.unevaluated, unevaluated_properties_types);
+	compare_bound(ctx, "maxProperties", o->u.object.max_properties,
+				  u->u.object.max_properties, max_properties_types);
+	compare_bound(ctx, "minProperties", o->u.object.min_properties,
+				  u->u.object.min_properties, min_properties_types);
+}
+
+/* ----------------------------------------------------------------------
+ * Arrays
+ * ---------------------------------------------------------------------- */
+
+/* A tuple item only the original has, judged by the update's content model. */
+static void
+item_removed(jd_ctx *ctx, const rg_js *item, const rg_js *u)
+{
+	const rg_js *partial;
+
+	if (array_is_open(u))
+	{
+		rg_jd_add(ctx, JD_ITEM_REMOVED_FROM_OPEN_CONTENT_MODEL);
+		return;
+	}
+	partial = array_partial(u);
+	if (partial != NULL)
+		compare_with_partial(ctx, item, partial,
+							 JD_ITEM_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+							 JD_ITEM_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL);
+	else if (jd_is_false(item))
+		rg_jd_add(ctx, JD_ITEM_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL);
+	else
+		rg_jd_add(ctx, JD_ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL);
+}
+
+/* A tuple item only the update has, judged by the original's content model. */
+static void
+item_added(jd_ctx *ctx, const rg_js *o, const rg_js *item)
+{
+	const rg_js *partial;
+
+	if (array_is_open(o))
+	{
+		rg_jd_add(ctx, jd_is_empty(item) ?
+				  JD_ITEM_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL :
+				  JD_ITEM_ADDED_TO_OPEN_CONTENT_MODEL);
+		return;
+	}
+	partial = array_partial(o);
+	if (partial != NULL)
+		compare_with_partial(ctx, partial, item,
+							 JD_ITEM_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+							 JD_ITEM_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL);
+	else
+		rg_jd_add(ctx, JD_ITEM_ADDED_TO_CLOSED_CONTENT_MODEL);
+}
+
+/* Tuple items ("items": [...] / prefixItems) pairwise, then the extra ones. */
+static void
+compare_tuple(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	int			no = o->u.array.n_item_schemas;
+	int			nu = u->u.array.n_item_schemas;
+	int			i;
+
+	for (i = 0; i < no || i < nu; i++)
+	{
+		char		name[32];
+		const char *segname;
+		jd_seg		seg;
+
+		rg_check_interrupts();
+		snprintf(name, sizeof(name), "items/%d", i);
+		segname = rg_arena_strdup(ctx->c->arena, name);
+		if (segname == NULL)
+		{
+			ctx->c->oom = true;
+			return;
+		}
+		rg_jd_enter(ctx, &seg, segname);
+		if (i < no && i < nu)
+			rg_jd_compare(ctx, o->u.array.item_schemas[i], u->u.array.item_schemas[i]);
+		else if (i < no)
+			item_removed(ctx, o->u.array.item_schemas[i], u);
+		else
+			item_added(ctx, o, u->u.array.item_schemas[i]);
+		rg_jd_leave(ctx, &seg);
+	}
+}
+
+static const jd_type additional_items_types[4] = {
+	JD_ADDITIONAL_ITEMS_ADDED, JD_ADDITIONAL_ITEMS_REMOVED,
+	JD_ADDITIONAL_ITEMS_EXTENDED, JD_ADDITIONAL_ITEMS_NARROWED
+};
+static const jd_type unevaluated_items_types[4] = {
+	JD_UNEVALUATED_ITEMS_ADDED, JD_UNEVALUATED_ITEMS_REMOVED,
+	JD_UNEVALUATED_ITEMS_EXTENDED, JD_UNEVALUATED_ITEMS_NARROWED
+};
+static const jd_type max_items_types[4] = {
+	JD_MAX_ITEMS_ADDED, JD_MAX_ITEMS_REMOVED, JD_MAX_ITEMS_INCREASED, JD_MAX_ITEMS_DECREASED
+};
+static const jd_type min_items_types[4] = {
+	JD_MIN_ITEMS_ADDED, JD_MIN_ITEMS_REMOVED, JD_MIN_ITEMS_INCREASED, JD_MIN_ITEMS_DECREASED
+};
+static const jd_type max_contains_types[4] = {
+	JD_MAX_CONTAINS_ADDED, JD_MAX_CONTAINS_REMOVED,
+	JD_MAX_CONTAINS_INCREASED, JD_MAX_CONTAINS_DECREASED
+};
+static const jd_type min_contains_types[4] = {
+	JD_MIN_CONTAINS_ADDED, JD_MIN_CONTAINS_REMOVED,
+	JD_MIN_CONTAINS_INCREASED, JD_MIN_CONTAINS_DECREASED
+};
+
+/* See json_diff_internal.h */
+void
+rg_jd_compare_array(jd_ctx *ctx, const rg_js *o, const rg_js *u)
+{
+	jd_seg		seg;
+
+	rg_jd_enter(ctx, &seg, "items");
+	rg_jd_compare(ctx, o->u.array.all_items, u->u.array.all_items);
+	rg_jd_leave(ctx, &seg);
+	compare_tuple(ctx, o, u);
+	compare_additional(ctx, "additionalItems",
+					   array_permits(o), o->u.array.additional_items,
+					   array_permits(u), u->u.array.additional_items,
+					   additional_items_types);
+	compare_unevaluated(ctx, "unevaluatedItems", o->u.array.unevaluated,
+						u->u.array.unevaluated, unevaluated_items_types);
+	compare_bound(ctx, "maxItems", o->u.array.max_items, u->u.array.max_items, max_items_types);
+	compare_bound(ctx, "minItems", o->u.array.min_items, u->u.array.min_items, min_items_types);
+	if (o->u.array.unique_items != u->u.array.unique_items)
+		rg_jd_add_at(ctx, "uniqueItems",
+					 o->u.array.unique_items ? JD_UNIQUE_ITEMS_REMOVED : JD_UNIQUE_ITEMS_ADDED);
+	compare_bound(ctx, "maxContains", o->u.array.max_contains, u->u.array.max_contains,
+				  max_contains_types);
+	compare_bound(ctx, "minContains", o->u.array.min_contains, u->u.array.min_contains,
+				  min_contains_types);
+}
