@@ -30,6 +30,7 @@ extern bool rg_json_can_read_lenient(const rg_schema *reader,
 
 #define MAX_CASES 1024
 #define MAX_EXPECT 32
+#define MAX_REFS 8
 
 /* one expected incompatibility: its errorType and, if given, its path */
 typedef struct expect_item
@@ -47,12 +48,22 @@ typedef struct expectation
 	expect_item items[MAX_EXPECT];
 } expectation;
 
+/* the references of one side: name and schema text, in dependency order */
+typedef struct ref_list
+{
+	int			n;
+	char	   *names[MAX_REFS];
+	char	   *texts[MAX_REFS];
+} ref_list;
+
 typedef struct vector_case
 {
 	char		name[128];
 	int			line;
 	char	   *original;
 	char	   *update;
+	ref_list	original_refs;
+	ref_list	update_refs;
 	expectation strict;
 	expectation lenient;
 	char	   *known;			/* reason of a known failure, or NULL */
@@ -186,21 +197,47 @@ derive_lenient(const expectation *strict, expectation *lenient)
 			lenient->items[lenient->n++] = strict->items[i];
 }
 
-/* Store one "key value" line of the current case; false if malformed. */
+/* Add "NAME JSON" to a side's references; its text is where continuations go. */
 static bool
-set_field(vector_case *c, const char *key, const char *value, char **last)
+add_ref(ref_list *refs, const char *value, char ***last)
+{
+	const char *sp = strchr(value, ' ');
+
+	if (sp == NULL || refs->n >= MAX_REFS)
+		return false;
+	refs->names[refs->n] = malloc(sp - value + 1);
+	if (refs->names[refs->n] == NULL)
+		return false;
+	memcpy(refs->names[refs->n], value, sp - value);
+	refs->names[refs->n][sp - value] = '\0';
+	refs->texts[refs->n] = xstrdup(sp + 1);
+	*last = &refs->texts[refs->n];
+	refs->n++;
+	return true;
+}
+
+/*
+ * Store one "key value" line of the current case; false if malformed.
+ * *last is set to the field a continuation line extends (NULL if none).
+ */
+static bool
+set_field(vector_case *c, const char *key, const char *value, char ***last)
 {
 	*last = NULL;
+	if (strcmp(key, "oldref") == 0)
+		return add_ref(&c->original_refs, value, last);
+	if (strcmp(key, "newref") == 0)
+		return add_ref(&c->update_refs, value, last);
 	if (strcmp(key, "old") == 0)
 	{
 		c->original = xstrdup(value);
-		*last = c->original;
+		*last = &c->original;
 		return true;
 	}
 	if (strcmp(key, "new") == 0)
 	{
 		c->update = xstrdup(value);
-		*last = c->update;
+		*last = &c->update;
 		return true;
 	}
 	if (strcmp(key, "strict") == 0)
@@ -226,8 +263,7 @@ read_cases(FILE *f, vector_case *cases)
 	char		line[16384];
 	int			n = -1;
 	int			lineno = 0;
-	char	  **cont = NULL;
-	char	   *last = NULL;
+	char	  **last = NULL;
 
 	while (fgets(line, sizeof(line), f))
 	{
@@ -243,8 +279,7 @@ read_cases(FILE *f, vector_case *cases)
 
 			while (*t == ' ' || *t == '\t')
 				t++;
-			*cont = append_text(*cont, t);
-			last = *cont;
+			*last = append_text(*last, t);
 			continue;
 		}
 		sp = strchr(line, ' ');
@@ -267,8 +302,6 @@ read_cases(FILE *f, vector_case *cases)
 			last = NULL;
 			continue;
 		}
-		if (last)
-			cont = (last == cases[n].original) ? &cases[n].original : &cases[n].update;
 	}
 	return n + 1;
 }
@@ -487,13 +520,22 @@ check_policy(const vector_case *c, const char *policy,
 
 /* Parse one schema of a case, reporting a failure. */
 static rg_schema *
-parse_schema(const vector_case *c, const char *which, const char *text)
+parse_schema(const vector_case *c, const char *which, const char *text,
+			 const ref_list *refs)
 {
+	rg_reference r[MAX_REFS];
 	rg_error	err;
 	rg_schema  *s;
+	int			i;
 
+	for (i = 0; i < refs->n; i++)
+	{
+		r[i].name = refs->names[i];
+		r[i].schema = refs->texts[i];
+		r[i].schema_len = strlen(refs->texts[i]);
+	}
 	rg_error_clear(&err);
-	s = rg_json_parse(text, strlen(text), NULL, 0, false, &err);
+	s = rg_json_parse(text, strlen(text), r, refs->n, false, &err);
 	if (s == NULL)
 		printf("# %s: the %s schema does not parse: %s\n", c->name, which, err.message);
 	return s;
@@ -513,8 +555,8 @@ run_case(vector_case *c)
 	}
 	if (!c->lenient.given)
 		derive_lenient(&c->strict, &c->lenient);
-	original = parse_schema(c, "old", c->original);
-	update = parse_schema(c, "new", c->update);
+	original = parse_schema(c, "old", c->original, &c->original_refs);
+	update = parse_schema(c, "new", c->update, &c->update_refs);
 	if (original == NULL || update == NULL)
 	{
 		if (c->known)
@@ -534,6 +576,18 @@ run_case(vector_case *c)
 	}
 	rg_schema_free(original);
 	rg_schema_free(update);
+}
+
+static void
+free_refs(ref_list *refs)
+{
+	int			i;
+
+	for (i = 0; i < refs->n; i++)
+	{
+		free(refs->names[i]);
+		free(refs->texts[i]);
+	}
 }
 
 /* Does the format load a document at all (not the placeholder that refuses all)? */
@@ -593,6 +647,8 @@ main(int argc, char **argv)
 		free(cases[i].original);
 		free(cases[i].update);
 		free(cases[i].known);
+		free_refs(&cases[i].original_refs);
+		free_refs(&cases[i].update_refs);
 	}
 	return rg_test_done();
 }
