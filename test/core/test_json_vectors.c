@@ -33,39 +33,40 @@ extern bool rg_json_can_read_lenient(const rg_schema *reader,
 #define MAX_REFS 8
 
 /* one expected incompatibility: its errorType and, if given, its path */
-typedef struct expect_item
+struct expect_item
 {
 	char		type[80];
 	char		path[256];		/* "" when not checked */
-} expect_item;
+};
 
 /* the expected answer under one policy */
-typedef struct expectation
+struct expectation
 {
 	bool		given;
 	bool		types_only;		/* "~": the set of distinct types only */
 	int			n;
-	expect_item items[MAX_EXPECT];
-} expectation;
+	struct expect_item items[MAX_EXPECT];
+};
 
 /* the references of one side: name and schema text, in dependency order */
-typedef struct ref_list
+struct ref_list
 {
 	int			n;
 	char	   *names[MAX_REFS];
 	char	   *texts[MAX_REFS];
-} ref_list;
+};
 
+/* one case of the file */
 typedef struct vector_case
 {
 	char		name[128];
 	int			line;
 	char	   *original;
 	char	   *update;
-	ref_list	original_refs;
-	ref_list	update_refs;
-	expectation strict;
-	expectation lenient;
+	struct ref_list original_refs;
+	struct ref_list update_refs;
+	struct expectation strict;
+	struct expectation lenient;
 	char	   *known;			/* reason of a known failure, or NULL */
 } vector_case;
 
@@ -83,38 +84,28 @@ static const char *const lenient_extra[] = {
 	NULL
 };
 
+/* value, a space, text: a schema continued on the next line (value is freed) */
 static char *
-xstrdup(const char *s)
+join_continuation(char *value, const char *text)
 {
-	char	   *d = malloc(strlen(s) + 1);
+	char	   *joined = malloc(strlen(value) + strlen(text) + 2);
 
-	if (d)
-		strcpy(d, s);
-	return d;
+	if (joined)
+		sprintf(joined, "%s %s", value, text);
+	free(value);
+	return joined;
 }
 
-/* Append text to a growing malloc'd value, a space between the parts. */
-static char *
-append_text(char *value, const char *text)
-{
-	size_t		a = value ? strlen(value) : 0;
-	char	   *r = realloc(value, a + strlen(text) + 2);
-
-	if (r == NULL)
-		return value;
-	if (a)
-		r[a++] = ' ';
-	strcpy(r + a, text);
-	return r;
-}
-
+/* Cut the line end and trailing blanks off a line read by fgets. */
 static void
-chomp(char *s)
+trim_line(char *line)
 {
-	size_t		n = strlen(s);
+	char	   *end;
 
-	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
-		s[--n] = '\0';
+	line[strcspn(line, "\r\n")] = '\0';
+	end = line + strlen(line);
+	while (end > line && end[-1] == ' ')
+		*--end = '\0';
 }
 
 /* Is the type one LENIENT accepts although STRICT does not? */
@@ -134,7 +125,7 @@ lenient_accepts(const char *type)
  * line.
  */
 static bool
-parse_expectation(const char *text, expectation *e)
+parse_expectation(const char *text, struct expectation *e)
 {
 	const char *p = text;
 
@@ -185,7 +176,7 @@ parse_expectation(const char *text, expectation *e)
 
 /* The LENIENT expectation a STRICT one implies: its lenient-accepted types dropped. */
 static void
-derive_lenient(const expectation *strict, expectation *lenient)
+derive_lenient(const struct expectation *strict, struct expectation *lenient)
 {
 	int			i;
 
@@ -199,7 +190,7 @@ derive_lenient(const expectation *strict, expectation *lenient)
 
 /* Add "NAME JSON" to a side's references; its text is where continuations go. */
 static bool
-add_ref(ref_list *refs, const char *value, char ***last)
+add_ref(struct ref_list *refs, const char *value, char ***last)
 {
 	const char *sp = strchr(value, ' ');
 
@@ -210,7 +201,7 @@ add_ref(ref_list *refs, const char *value, char ***last)
 		return false;
 	memcpy(refs->names[refs->n], value, sp - value);
 	refs->names[refs->n][sp - value] = '\0';
-	refs->texts[refs->n] = xstrdup(sp + 1);
+	refs->texts[refs->n] = strdup(sp + 1);
 	*last = &refs->texts[refs->n];
 	refs->n++;
 	return true;
@@ -230,13 +221,13 @@ set_field(vector_case *c, const char *key, const char *value, char ***last)
 		return add_ref(&c->update_refs, value, last);
 	if (strcmp(key, "old") == 0)
 	{
-		c->original = xstrdup(value);
+		c->original = strdup(value);
 		*last = &c->original;
 		return true;
 	}
 	if (strcmp(key, "new") == 0)
 	{
-		c->update = xstrdup(value);
+		c->update = strdup(value);
 		*last = &c->update;
 		return true;
 	}
@@ -246,7 +237,7 @@ set_field(vector_case *c, const char *key, const char *value, char ***last)
 		return parse_expectation(value, &c->lenient);
 	if (strcmp(key, "known") == 0)
 	{
-		c->known = xstrdup(value);
+		c->known = strdup(value);
 		return true;
 	}
 	return false;
@@ -270,7 +261,7 @@ read_cases(FILE *f, vector_case *cases)
 		char	   *sp;
 
 		lineno++;
-		chomp(line);
+		trim_line(line);
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
 		if ((line[0] == ' ' || line[0] == '\t') && n >= 0 && last)
@@ -279,7 +270,7 @@ read_cases(FILE *f, vector_case *cases)
 
 			while (*t == ' ' || *t == '\t')
 				t++;
-			*last = append_text(*last, t);
+			*last = join_continuation(*last, t);
 			continue;
 		}
 		sp = strchr(line, ' ');
@@ -362,7 +353,7 @@ render_got(const rg_strlist *out, char *buf, size_t size)
 
 /* Render an expectation like its line in the file. */
 static void
-render_want(const expectation *e, char *buf, size_t size)
+render_want(const struct expectation *e, char *buf, size_t size)
 {
 	int			i;
 
@@ -402,7 +393,7 @@ messages_well_formed(const rg_strlist *out)
 
 /* Is every type of e among the messages' types, and every message type in e? */
 static bool
-match_types_only(const expectation *e, const rg_strlist *out)
+match_types_only(const struct expectation *e, const rg_strlist *out)
 {
 	int			i,
 				j;
@@ -442,7 +433,7 @@ match_types_only(const expectation *e, const rg_strlist *out)
  * the message a pathed one needs.
  */
 static bool
-match_exact(const expectation *e, const rg_strlist *out)
+match_exact(const struct expectation *e, const rg_strlist *out)
 {
 	bool		used[MAX_EXPECT * 4] = {false};
 	int			pass,
@@ -455,7 +446,7 @@ match_exact(const expectation *e, const rg_strlist *out)
 	{
 		for (j = 0; j < e->n; j++)
 		{
-			const expect_item *it = &e->items[j];
+			const struct expect_item *it = &e->items[j];
 			bool		found = false;
 
 			if ((pass == 0) != (it->path[0] != '\0'))
@@ -488,7 +479,7 @@ static void
 check_policy(const vector_case *c, const char *policy,
 			 bool (*can_read) (const rg_schema *, const rg_schema *, rg_strlist *),
 			 const rg_schema *update, const rg_schema *original,
-			 const expectation *e)
+			 const struct expectation *e)
 {
 	rg_arena   *arena = rg_arena_create();
 	rg_strlist	out;
@@ -521,7 +512,7 @@ check_policy(const vector_case *c, const char *policy,
 /* Parse one schema of a case, reporting a failure. */
 static rg_schema *
 parse_schema(const vector_case *c, const char *which, const char *text,
-			 const ref_list *refs)
+			 const struct ref_list *refs)
 {
 	rg_reference r[MAX_REFS];
 	rg_error	err;
@@ -579,7 +570,7 @@ run_case(vector_case *c)
 }
 
 static void
-free_refs(ref_list *refs)
+free_refs(struct ref_list *refs)
 {
 	int			i;
 
