@@ -63,21 +63,22 @@ BEGIN
   PERFORM registry.set_compatibility('BACKWARD_TRANSITIVE', subject);
 END $$;
 
--- warm check of every live version, ms per call
+-- warm check of every live version, ms per call (at least 3 calls, then
+-- until reps calls or budget_ms)
 CREATE FUNCTION bench.time_check(subj text, fmt text, sch text, reps int, budget_ms float8) RETURNS float8[]
 LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz; t1 timestamptz; tstart timestamptz; ms float8[] := '{}'; r record;
+DECLARE t0 timestamptz; tstart timestamptz; ms float8[] := '{}'; r record;
 BEGIN
   SELECT * INTO r FROM registry.check_compatibility(subj, sch, fmt, '[]', NULL, true);
   IF NOT r.is_compatible THEN RAISE EXCEPTION 'not compatible with %: %', subj, r.messages; END IF;
   tstart := clock_timestamp();
-  LOOP
+  FOR i IN 1 .. reps LOOP
     t0 := clock_timestamp();
     PERFORM registry.check_compatibility(subj, sch, fmt, '[]', NULL, false);
-    t1 := clock_timestamp();
-    ms := ms || extract(epoch FROM t1 - t0) * 1000;
-    EXIT WHEN cardinality(ms) >= reps
-          OR (cardinality(ms) >= 3 AND extract(epoch FROM clock_timestamp() - tstart) * 1000 >= budget_ms);
+    ms[i] := 1000 * extract(epoch FROM clock_timestamp() - t0);
+    IF i >= 3 AND clock_timestamp() - tstart >= make_interval(secs => budget_ms / 1000) THEN
+      RETURN ms;
+    END IF;
   END LOOP;
   RETURN ms;
 END $$;

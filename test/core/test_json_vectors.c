@@ -16,6 +16,7 @@
  *-------------------------------------------------------------------------
  */
 #include <ctype.h>
+#include <libgen.h>
 
 #include "rg_test.h"
 #include "rg_jsonschema.h"
@@ -594,14 +595,22 @@ loader_present(void)
 	return s != NULL;
 }
 
-/* vectors/json_compat.txt in the directory part of argv0 */
-static void
-vectors_path(const char *argv0, char *path, size_t size)
+/* The vectors file: the argument, else json_compat.txt beside the binary. */
+static FILE *
+open_vectors(int argc, char **argv, char *path, size_t size)
 {
-	const char *slash = strrchr(argv0, '/');
-	int			dirlen = slash ? (int) (slash - argv0) + 1 : 0;
+	char	   *dir;
 
-	snprintf(path, size, "%.*svectors/json_compat.txt", dirlen, argv0);
+	if (argc > 1)
+		snprintf(path, size, "%s", argv[1]);
+	else
+	{
+		dir = strdup(argv[0]);
+		snprintf(path, size, "%s/vectors/json_compat.txt",
+				 dir && strchr(dir, '/') ? dirname(dir) : ".");
+		free(dir);
+	}
+	return fopen(path, "r");
 }
 
 int
@@ -613,11 +622,7 @@ main(int argc, char **argv)
 	int			n;
 	int			i;
 
-	if (argc > 1)
-		snprintf(path, sizeof(path), "%s", argv[1]);
-	else
-		vectors_path(argv[0], path, sizeof(path));
-	f = fopen(path, "r");
+	f = open_vectors(argc, argv, path, sizeof(path));
 	RG_CHECK(f != NULL, "%s found", path);
 	if (f == NULL)
 		return rg_test_done();
