@@ -32,6 +32,7 @@ extern bool rg_json_can_read_lenient(const rg_schema *reader,
 #define MAX_CASES 1024
 #define MAX_EXPECT 32
 #define MAX_REFS 8
+#define PATH_MAX_LEN 8192		/* a message's path, recursive ones are long */
 
 /* one expected incompatibility: its errorType and, if given, its path */
 struct expect_item
@@ -83,6 +84,98 @@ static const char *const lenient_extra[] = {
 	"PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
 	"PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
 	NULL
+};
+
+/*
+ * Confluent's description of each incompatible difference type, "@" where
+ * the path goes (Difference.error(): one text per group of types; "" for
+ * a type in no group).  The two "%s" are the roles the level driver fills.
+ */
+#define KEYWORD_ABSENT "The keyword at path '@' in the %s schema is not present in the %s schema"
+#define VALUE_MORE "The value at path '@' in the %s schema is more than its value in the %s schema"
+#define VALUE_LESS "The value at path '@' in the %s schema is less than its value in the %s schema"
+#define VALUE_DIFFERENT "The value at path '@' is different between the %s and %s schema"
+#define FEWER_ELEMENTS "An array or combined type at path '@' has fewer elements in the %s schema than the %s schema"
+#define MORE_ELEMENTS "An array or combined type at path '@' has more elements in the %s schema than the %s schema"
+#define TYPE_DIFFERENT "A type at path '@' is different between the %s schema and the %s schema"
+#define ADDED_TO_OPEN "The %s schema has an open content model and has a property or item at path '@' which is missing in the %s schema"
+
+static const struct
+{
+	const char *type;
+	const char *description;
+}			descriptions[] = {
+	{"SCHEMA_ADDED", ""},
+	{"TYPE_NARROWED", TYPE_DIFFERENT},
+	{"TYPE_CHANGED", TYPE_DIFFERENT},
+	{"MAX_LENGTH_ADDED", KEYWORD_ABSENT},
+	{"MAX_LENGTH_DECREASED", VALUE_LESS},
+	{"MIN_LENGTH_ADDED", KEYWORD_ABSENT},
+	{"MIN_LENGTH_INCREASED", VALUE_MORE},
+	{"PATTERN_ADDED", KEYWORD_ABSENT},
+	{"PATTERN_CHANGED", VALUE_DIFFERENT},
+	{"MAXIMUM_ADDED", KEYWORD_ABSENT},
+	{"MAXIMUM_DECREASED", VALUE_LESS},
+	{"MINIMUM_ADDED", KEYWORD_ABSENT},
+	{"MINIMUM_INCREASED", VALUE_MORE},
+	{"EXCLUSIVE_MAXIMUM_ADDED", KEYWORD_ABSENT},
+	{"EXCLUSIVE_MAXIMUM_DECREASED", VALUE_LESS},
+	{"EXCLUSIVE_MINIMUM_ADDED", KEYWORD_ABSENT},
+	{"EXCLUSIVE_MINIMUM_INCREASED", VALUE_MORE},
+	{"MULTIPLE_OF_ADDED", KEYWORD_ABSENT},
+	{"MULTIPLE_OF_EXPANDED", VALUE_MORE},
+	{"MULTIPLE_OF_CHANGED", VALUE_DIFFERENT},
+	{"REQUIRED_ATTRIBUTE_ADDED", KEYWORD_ABSENT},
+	{"MAX_PROPERTIES_ADDED", KEYWORD_ABSENT},
+	{"MAX_PROPERTIES_DECREASED", VALUE_LESS},
+	{"MIN_PROPERTIES_ADDED", KEYWORD_ABSENT},
+	{"MIN_PROPERTIES_INCREASED", VALUE_MORE},
+	{"ADDITIONAL_PROPERTIES_REMOVED", KEYWORD_ABSENT},
+	{"ADDITIONAL_PROPERTIES_NARROWED", FEWER_ELEMENTS},
+	{"DEPENDENCY_ARRAY_ADDED", KEYWORD_ABSENT},
+	{"DEPENDENCY_ARRAY_EXTENDED", MORE_ELEMENTS},
+	{"DEPENDENCY_ARRAY_CHANGED", VALUE_DIFFERENT},
+	{"DEPENDENCY_SCHEMA_ADDED", KEYWORD_ABSENT},
+	{"REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL", ADDED_TO_OPEN},
+	{"REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL", ADDED_TO_OPEN},
+	{"OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL", ADDED_TO_OPEN},
+	{"REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL",
+	"The %s schema has an unopen content model and has a required property at path '@' which is missing in the %s schema"},
+	{"PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL",
+	"The %s schema has a closed content model and is missing a property or item present at path '@' in the %s schema"},
+	{"PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+	"A property or item is missing in the %s schema but present at path '@' in the %s schema and is not covered by its partially open content model"},
+	{"PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+	"The %s schema has a property or item at path '@' which is missing in the %s schema and is not covered by its partially open content model"},
+	{"UNEVALUATED_PROPERTIES_REMOVED", KEYWORD_ABSENT},
+	{"UNEVALUATED_PROPERTIES_NARROWED", FEWER_ELEMENTS},
+	{"MAX_ITEMS_ADDED", KEYWORD_ABSENT},
+	{"MAX_ITEMS_DECREASED", VALUE_LESS},
+	{"MIN_ITEMS_ADDED", KEYWORD_ABSENT},
+	{"MIN_ITEMS_INCREASED", VALUE_MORE},
+	{"MAX_CONTAINS_ADDED", KEYWORD_ABSENT},
+	{"MAX_CONTAINS_DECREASED", VALUE_LESS},
+	{"MIN_CONTAINS_ADDED", KEYWORD_ABSENT},
+	{"MIN_CONTAINS_INCREASED", VALUE_MORE},
+	{"UNIQUE_ITEMS_ADDED", KEYWORD_ABSENT},
+	{"ADDITIONAL_ITEMS_REMOVED", KEYWORD_ABSENT},
+	{"ADDITIONAL_ITEMS_NARROWED", FEWER_ELEMENTS},
+	{"UNEVALUATED_ITEMS_REMOVED", KEYWORD_ABSENT},
+	{"UNEVALUATED_ITEMS_NARROWED", FEWER_ELEMENTS},
+	{"ITEM_ADDED_TO_OPEN_CONTENT_MODEL", ADDED_TO_OPEN},
+	{"ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL",
+	"The %s schema has a closed content model and is missing a property or item present at path '@' in the %s schema"},
+	{"ITEM_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+	"A property or item is missing in the %s schema but present at path '@' in the %s schema and is not covered by its partially open content model"},
+	{"ITEM_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+	"The %s schema has a property or item at path '@' which is missing in the %s schema and is not covered by its partially open content model"},
+	{"ENUM_ARRAY_NARROWED", FEWER_ELEMENTS},
+	{"ENUM_ARRAY_CHANGED", TYPE_DIFFERENT},
+	{"COMBINED_TYPE_CHANGED", TYPE_DIFFERENT},
+	{"PRODUCT_TYPE_EXTENDED", MORE_ELEMENTS},
+	{"SUM_TYPE_NARROWED", FEWER_ELEMENTS},
+	{"COMBINED_TYPE_SUBSCHEMAS_CHANGED", TYPE_DIFFERENT},
+	{"NOT_TYPE_EXTENDED", MORE_ELEMENTS},
 };
 
 /* value, a space, text: a schema continued on the next line (value is freed) */
@@ -340,7 +433,7 @@ render_got(const rg_strlist *out, char *buf, size_t size)
 	for (i = 0; i < out->n; i++)
 	{
 		char		type[128];
-		char		path[512];
+		char		path[PATH_MAX_LEN];
 		size_t		len = strlen(buf);
 
 		message_type(out->items[i], type, sizeof(type));
@@ -375,19 +468,55 @@ render_want(const struct expectation *e, char *buf, size_t size)
 	}
 }
 
-/* Does every message have Confluent's form {errorType:"T", description:"..."}? */
+/*
+ * The message Confluent writes for a difference of that type at that path,
+ * into buf; false for a type that is not an incompatible one.
+ */
 static bool
-messages_well_formed(const rg_strlist *out)
+confluent_message(const char *type, const char *path, char *buf, size_t size)
+{
+	size_t		i;
+
+	for (i = 0; i < sizeof(descriptions) / sizeof(descriptions[0]); i++)
+	{
+		const char *d = descriptions[i].description;
+		const char *at = strchr(d, '@');
+
+		if (strcmp(descriptions[i].type, type) != 0)
+			continue;
+		if (at)
+			snprintf(buf, size, "{errorType:\"%s\", description:\"%.*s%s%s\"}",
+					 type, (int) (at - d), d, path, at + 1);
+		else
+			snprintf(buf, size, "{errorType:\"%s\", description:\"%s\"}", type, d);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Is every message, word for word, the one Confluent writes for its type
+ * and path?  The first that is not goes to *bad.
+ */
+static bool
+messages_exact(const rg_strlist *out, const char **bad)
 {
 	int			i;
 
 	for (i = 0; i < out->n; i++)
 	{
 		char		type[128];
+		char		path[PATH_MAX_LEN];
+		char		want[PATH_MAX_LEN + 512];
 
 		message_type(out->items[i], type, sizeof(type));
-		if (type[0] == '\0' || strstr(out->items[i], "\", description:\"") == NULL)
+		message_path(out->items[i], path, sizeof(path));
+		if (!confluent_message(type, path, want, sizeof(want)) ||
+			strcmp(want, out->items[i]) != 0)
+		{
+			*bad = out->items[i];
 			return false;
+		}
 	}
 	return true;
 }
@@ -455,7 +584,7 @@ match_exact(const struct expectation *e, const rg_strlist *out)
 			for (i = 0; i < out->n && !found; i++)
 			{
 				char		type[128];
-				char		path[512];
+				char		path[PATH_MAX_LEN];
 
 				if (used[i])
 					continue;
@@ -486,12 +615,13 @@ check_policy(const vector_case *c, const char *policy,
 	rg_strlist	out;
 	bool		ok;
 	bool		pass;
-	char		got[8192];
+	const char *bad = NULL;
+	static char got[1 << 20];
 	char		want[4096];
 
 	rg_strlist_init(&out, arena);
 	ok = can_read(update, original, &out);
-	pass = ok == (out.n == 0) && messages_well_formed(&out) &&
+	pass = ok == (out.n == 0) && messages_exact(&out, &bad) &&
 		(e->types_only ? match_types_only(e, &out) : match_exact(e, &out));
 	render_got(&out, got, sizeof(got));
 	render_want(e, want, sizeof(want));
@@ -506,6 +636,8 @@ check_policy(const vector_case *c, const char *policy,
 		if (!pass)
 			printf("#   want: %s\n#   got:  %s%s\n", want, got,
 				   ok == (out.n == 0) ? "" : " (verdict and messages disagree)");
+		if (bad)
+			printf("#   not Confluent's words: %s\n", bad);
 	}
 	rg_arena_destroy(arena);
 }
