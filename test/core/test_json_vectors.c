@@ -634,10 +634,10 @@ check_policy(const vector_case *c, const char *policy,
 	{
 		RG_CHECK(pass, "%s %s (line %d)", c->name, policy, c->line);
 		if (!pass)
-			printf("#   want: %s\n#   got:  %s%s\n", want, got,
+			printf("#   want: %s\n#   got:  %.3000s%s\n", want, got,
 				   ok == (out.n == 0) ? "" : " (verdict and messages disagree)");
 		if (bad)
-			printf("#   not Confluent's words: %s\n", bad);
+			printf("#   not Confluent's words: %.3000s\n", bad);
 	}
 	rg_arena_destroy(arena);
 }
