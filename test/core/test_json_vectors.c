@@ -627,7 +627,7 @@ check_policy(const vector_case *c, const char *policy,
 	render_want(e, want, sizeof(want));
 	if (!pass && c->known)
 	{
-		RG_CHECK(1, "%s %s # TODO known failing (line %d): %s; got %s",
+		RG_CHECK(1, "%s %s # TODO known failing (line %d): %s; got %.300s",
 				 c->name, policy, c->line, c->known, got);
 	}
 	else
