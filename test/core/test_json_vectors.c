@@ -6,7 +6,9 @@
  *	  (writer) and the update (reader) schema are parsed and
  *	  rg_json_can_read(update, original) and rg_json_can_read_lenient are
  *	  asked; the incompatibilities each reports must be exactly the ones
- *	  the case expects.  The file's format is described at its top.
+ *	  the case expects, in Confluent's words.  STRICT is asked again with
+ *	  both schemas parsed with normalize=true.  The file's format is
+ *	  described at its top.
  *
  * Usage: test_json_vectors [path-to-json_compat.txt]
  *
@@ -69,6 +71,7 @@ typedef struct vector_case
 	struct ref_list update_refs;
 	struct expectation strict;
 	struct expectation lenient;
+	struct expectation normalized;	/* STRICT, both parsed normalized */
 	char	   *known;			/* reason of a known failure, or NULL */
 } vector_case;
 
@@ -329,6 +332,8 @@ set_field(vector_case *c, const char *key, const char *value, char ***last)
 		return parse_expectation(value, &c->strict);
 	if (strcmp(key, "lenient") == 0)
 		return parse_expectation(value, &c->lenient);
+	if (strcmp(key, "normalized") == 0)
+		return parse_expectation(value, &c->normalized);
 	if (strcmp(key, "known") == 0)
 	{
 		c->known = strdup(value);
@@ -645,7 +650,7 @@ check_policy(const vector_case *c, const char *policy,
 /* Parse one schema of a case, reporting a failure. */
 static rg_schema *
 parse_schema(const vector_case *c, const char *which, const char *text,
-			 const struct ref_list *refs)
+			 const struct ref_list *refs, bool normalize)
 {
 	rg_reference r[MAX_REFS];
 	rg_error	err;
@@ -659,10 +664,31 @@ parse_schema(const vector_case *c, const char *which, const char *text,
 		r[i].schema_len = strlen(refs->texts[i]);
 	}
 	rg_error_clear(&err);
-	s = rg_json_parse(text, strlen(text), r, refs->n, false, &err);
+	s = rg_json_parse(text, strlen(text), r, refs->n, normalize, &err);
 	if (s == NULL)
 		printf("# %s: the %s schema does not parse: %s\n", c->name, which, err.message);
 	return s;
+}
+
+/*
+ * The same case with both schemas parsed with normalize=true (every
+ * object's keys sorted): STRICT must say what the case's "normalized" line
+ * says, or else what its "strict" line says.
+ */
+static void
+run_normalized(const vector_case *c)
+{
+	rg_schema  *original = parse_schema(c, "old", c->original, &c->original_refs, true);
+	rg_schema  *update = parse_schema(c, "new", c->update, &c->update_refs, true);
+
+	if (original == NULL || update == NULL)
+		RG_CHECK(c->known != NULL, "%s (line %d): both schemas parse normalized",
+				 c->name, c->line);
+	else
+		check_policy(c, "STRICT normalized", rg_json_can_read, update, original,
+					 c->normalized.given ? &c->normalized : &c->strict);
+	rg_schema_free(original);
+	rg_schema_free(update);
 }
 
 /* Run one case under both policies. */
@@ -679,8 +705,8 @@ run_case(vector_case *c)
 	}
 	if (!c->lenient.given)
 		derive_lenient(&c->strict, &c->lenient);
-	original = parse_schema(c, "old", c->original, &c->original_refs);
-	update = parse_schema(c, "new", c->update, &c->update_refs);
+	original = parse_schema(c, "old", c->original, &c->original_refs, false);
+	update = parse_schema(c, "new", c->update, &c->update_refs, false);
 	if (original == NULL || update == NULL)
 	{
 		if (c->known)
@@ -700,6 +726,8 @@ run_case(vector_case *c)
 	}
 	rg_schema_free(original);
 	rg_schema_free(update);
+	if (original && update)
+		run_normalized(c);
 }
 
 static void
