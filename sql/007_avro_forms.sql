@@ -15,6 +15,14 @@ SELECT pg_temp.stored('{"type":"record","name":"P","doc":"a doc","aliases":["Q",
 -- normalize: aliases and properties sorted, empty doc dropped
 SELECT pg_temp.stored('{"type":"record","name":"N","doc":"","aliases":["Z","A"],"zz":1,"aa":2,"fields":[{"name":"f","type":"int","aliases":["y","b"]}]}', true);
 SELECT pg_temp.stored('{"type":"record","name":"N","doc":"","aliases":["Z","A"],"zz":1,"aa":2,"fields":[{"name":"f","type":"int","aliases":["y","b"]}]}', false);
+-- normalize rebuilds object defaults (a map's, a record's) in the server process too
+-- (in a context of its own, so the default context's ids stay as the later tests know them)
+SELECT registry.register_schema(':.forms:d', '{"type":"record","name":"D","fields":[{"name":"m","type":{"type":"map","values":"int"},"default":{"b":2,"a":1}},{"name":"r","type":{"type":"record","name":"In","fields":[{"name":"x","type":"int"}]},"default":{"x":7}}]}',
+	'AVRO', '[]', true) AS forms_id \gset
+SELECT schema FROM registry.schema_by_id(:forms_id, ':.forms:d');
+SELECT registry.delete_subject(':.forms:d');
+SELECT registry.delete_subject(':.forms:d', true);
+DELETE FROM registry.contexts WHERE context = '.forms';
 -- Parsing Canonical Form and its CRC-64-AVRO fingerprint
 SELECT registry.avro_canonical_form('{"type":"record","name":"P","namespace":"x","doc":"gone","fields":[{"name":"a","type":{"type":"int","logicalType":"date"},"default":1}]}');
 SELECT registry.avro_fingerprint('"int"'), registry.avro_fingerprint('{"type":"int"}'), registry.avro_fingerprint('"string"');

@@ -266,7 +266,7 @@ check_registration_rules(Registration *r, CatalogSettings *settings, int32 max_v
 	if (r->has_version)
 		registry_check_next_version(a->subject, r->want_version, max_version);
 	registry_assert_compatible(a->context, a->subject, s->parsed,
-							   registry_level(settings->compatibility));
+							   registry_compat_rule(settings));
 }
 
 /*
@@ -519,7 +519,7 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	char	   *version_arg = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
 	char	   *parse_error = NULL;
 	CatalogSettings settings;
-	rg_compat_level level;
+	CompatRule	rule;
 	CatalogVersion *versions = NULL;
 	int			n = 0;
 	rg_strlist	messages;
@@ -545,12 +545,12 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	}
 	else
 	{
-		level = registry_level(settings.compatibility);
+		rule = registry_compat_rule(&settings);
 		if (version_arg == NULL)
-			compatible = registry_check_subject(a.context, a.subject, s->parsed, level,
+			compatible = registry_check_subject(a.context, a.subject, s->parsed, rule,
 												&messages);
 		else
-			compatible = registry_check_versions(a.context, s->parsed, level, versions, n,
+			compatible = registry_check_versions(a.context, s->parsed, rule, versions, n,
 												 &messages);
 	}
 	tuple = compatibility_row(fcinfo, desc, compatible, verbose, &messages);

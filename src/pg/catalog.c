@@ -47,6 +47,7 @@
 #define Anum_settings_mode			1
 #define Anum_settings_compatibility	2
 #define Anum_settings_normalize		3
+#define Anum_settings_policy		4
 
 /* the columns of plan_parse_refs */
 #define Anum_ref_name				1
@@ -174,7 +175,11 @@ static CatalogPlan plan_effective = {
 	" COALESCE((SELECT c.\"normalize\" FROM registry.config c"
 	"   WHERE c.\"normalize\" IS NOT NULL AND ((c.context = $1 AND c.subject = $2 AND $2 <> '')"
 	"      OR (c.context = $1 AND c.subject = '') OR (c.context = '.' AND c.subject = ''))"
-	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), false)",
+	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), false),"
+	" COALESCE((SELECT pg_catalog.upper(c.settings->>'compatibilityPolicy') FROM registry.config c"
+	"   WHERE c.settings->>'compatibilityPolicy' IS NOT NULL AND ((c.context = $1 AND c.subject = $2 AND $2 <> '')"
+	"      OR (c.context = $1 AND c.subject = '') OR (c.context = '.' AND c.subject = ''))"
+	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), 'STRICT')",
 	2, {TEXTOID, TEXTOID}
 };
 
@@ -663,7 +668,10 @@ catalog_subject_has_versions(const char *context, const char *subject, bool incl
 
 /* --- settings ------------------------------------------------------------------ */
 
-/* The mode, compatibility level and normalize setting in force for a subject. */
+/*
+ * The mode, compatibility level, normalize setting and compatibility
+ * policy in force for a subject.
+ */
 void
 catalog_effective_settings(const char *context, const char *subject,
 						   CatalogSettings *out)
@@ -679,6 +687,7 @@ catalog_effective_settings(const char *context, const char *subject,
 	out->mode = catalog_text(tup, Anum_settings_mode, caller);
 	out->compatibility = catalog_text(tup, Anum_settings_compatibility, caller);
 	out->normalize = catalog_bool(tup, Anum_settings_normalize);
+	out->policy = catalog_text(tup, Anum_settings_policy, caller);
 	catalog_disconnect();
 }
 

@@ -79,6 +79,8 @@ typedef struct CatalogSettings
 	char	   *mode;
 	char	   *compatibility;
 	bool		normalize;
+	char	   *policy;			/* compatibilityPolicy, upper-cased: STRICT
+								 * (the default), LENIENT, ... */
 } CatalogSettings;
 
 extern void catalog_effective_settings(const char *context, const char *subject,

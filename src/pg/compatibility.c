@@ -16,7 +16,39 @@
 #include "compatibility.h"
 #include "confluent_messages.h"
 #include "registry.h"
+#include "rg_jsonschema.h"
 #include "schemas.h"
+
+static bool lenient_can_read(const rg_schema *reader, const rg_schema *writer,
+							 rg_strlist *out);
+
+/*
+ * The JSON format judged under Confluent's LENIENT policy: the same
+ * parse, the lenient diff.  Only the schemas of one check wear it, as
+ * copies that share the originals' memory.
+ */
+static const rg_format json_lenient = {
+	.name = "JSON",
+	.parse = rg_json_parse,
+	.can_read = lenient_can_read,
+	.release = NULL,
+};
+
+/*
+ * json_lenient's can_read: the lenient diff over the two schemas as the
+ * JSON format itself knows them (the diff reads only its own format's
+ * models).
+ */
+static bool
+lenient_can_read(const rg_schema *reader, const rg_schema *writer, rg_strlist *out)
+{
+	rg_schema	r = *reader;
+	rg_schema	w = *writer;
+
+	r.format = &rg_format_json;
+	w.format = &rg_format_json;
+	return rg_json_can_read_lenient(&r, &w, out);
+}
 
 /* the version the SQL API has just checked and is about to insert */
 static struct
@@ -29,29 +61,60 @@ static struct
 	LocalTransactionId lxid;	/* valid only in the transaction that set it */
 }			checked;
 
+/* The level and policy of a subject's settings (see compatibility.h). */
+CompatRule
+registry_compat_rule(const CatalogSettings *settings)
+{
+	CompatRule	rule;
+
+	rule.level = registry_level(settings->compatibility);
+	rule.lenient = settings->policy != NULL && strcmp(settings->policy, "LENIENT") == 0;
+	return rule;
+}
+
+/*
+ * A JSON schema as the lenient policy judges it: a copy with the lenient
+ * format (palloc'd, sharing everything else); any other schema as it is.
+ */
+static const rg_schema *
+under_policy(const rg_schema *schema, bool lenient)
+{
+	rg_schema  *copy;
+
+	if (!lenient || schema == NULL || schema->format != &rg_format_json)
+		return schema;
+	copy = palloc(sizeof(rg_schema));
+	*copy = *schema;
+	copy->format = &json_lenient;
+	return copy;
+}
+
 /* Check a schema against the given versions (see compatibility.h). */
 bool
 registry_check_versions(const char *context, const rg_schema *schema,
-						rg_compat_level level, const CatalogVersion *versions,
+						CompatRule rule, const CatalogVersion *versions,
 						int n, rg_strlist *messages)
 {
 	rg_prior_version *prior;
 	int			first = 0;
 	int			i;
 
-	if (level == RG_COMPAT_NONE || n == 0)
+	if (rule.level == RG_COMPAT_NONE || n == 0)
 		return true;
 	/* a non-transitive level looks at the latest version only */
-	if (!rg_compat_is_transitive(level))
+	if (!rg_compat_is_transitive(rule.level))
 		first = n - 1;
 	prior = palloc(sizeof(rg_prior_version) * (n - first));
 	for (i = first; i < n; i++)
 	{
-		prior[i - first].schema = registry_stored_schema(context, versions[i].schema_id,
+		const rg_schema *stored = registry_stored_schema(context, versions[i].schema_id,
 														 versions[i].fingerprint);
+
+		prior[i - first].schema = under_policy(stored, rule.lenient);
 		prior[i - first].version = versions[i].version;
 	}
-	return rg_compat_check(level, schema, prior, n - first, messages);
+	return rg_compat_check(rule.level, under_policy(schema, rule.lenient), prior,
+						   n - first, messages);
 }
 
 /* Confluent's message list "[a, b, c]" as one string. */
@@ -87,34 +150,34 @@ registry_strlist_init(rg_strlist *list)
 /* Check a schema against the subject's live versions as a registration does. */
 bool
 registry_check_subject(const char *context, const char *subject,
-					   const rg_schema *schema, rg_compat_level level,
+					   const rg_schema *schema, CompatRule rule,
 					   rg_strlist *messages)
 {
 	CatalogVersion *versions;
 	int			n;
 
-	if (level == RG_COMPAT_NONE)
+	if (rule.level == RG_COMPAT_NONE)
 		return true;
 	/* a non-transitive level reads the latest live version only */
-	if (rg_compat_is_transitive(level))
+	if (rg_compat_is_transitive(rule.level))
 		versions = catalog_versions(context, subject, false, &n);
 	else
 	{
 		versions = palloc(sizeof(CatalogVersion));
 		n = catalog_latest_version(context, subject, versions) ? 1 : 0;
 	}
-	return registry_check_versions(context, schema, level, versions, n, messages);
+	return registry_check_versions(context, schema, rule, versions, n, messages);
 }
 
 /* Raise 40901 unless the schema is compatible with the subject's live versions. */
 void
 registry_assert_compatible(const char *context, const char *subject,
-						   const rg_schema *schema, rg_compat_level level)
+						   const rg_schema *schema, CompatRule rule)
 {
 	rg_strlist	messages;
 
 	registry_strlist_init(&messages);
-	if (!registry_check_subject(context, subject, schema, level, &messages))
+	if (!registry_check_subject(context, subject, schema, rule, &messages))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INCOMPATIBLE_SCHEMA),
 				 errmsg("schema being registered is incompatible with an earlier schema for subject \"%s\"",

@@ -14,11 +14,25 @@
 #include "rg_format.h"
 
 /*
- * Check schema against the given versions (ascending, live) under level,
+ * What a check follows: the compatibility level and Confluent's
+ * compatibilityPolicy (LENIENT widens the JSON diff's compatible set; the
+ * other formats ignore it).
+ */
+typedef struct CompatRule
+{
+	rg_compat_level level;
+	bool		lenient;
+} CompatRule;
+
+/* The rule of the settings in force for a subject */
+extern CompatRule registry_compat_rule(const CatalogSettings *settings);
+
+/*
+ * Check schema against the given versions (ascending, live) under rule,
  * appending Confluent's messages.  True when compatible.
  */
 extern bool registry_check_versions(const char *context, const rg_schema *schema,
-									rg_compat_level level,
+									CompatRule rule,
 									const CatalogVersion *versions, int n,
 									rg_strlist *messages);
 
@@ -27,19 +41,18 @@ extern bool registry_check_versions(const char *context, const rg_schema *schema
  * does: the latest one for a plain level, all of them for a transitive one.
  */
 extern bool registry_check_subject(const char *context, const char *subject,
-								   const rg_schema *schema, rg_compat_level level,
+								   const rg_schema *schema, CompatRule rule,
 								   rg_strlist *messages);
 
 /*
  * Raise 409/40901 unless schema is compatible with the subject's live
- * versions under level.  The SQL API checks before it allocates an id (so
+ * versions under rule.  The SQL API checks before it allocates an id (so
  * a refused schema leaves no gap) and marks the check done
  * (registry_mark_checked); the insert trigger then takes the mark
  * (registry_take_checked) and skips the same work.
  */
 extern void registry_assert_compatible(const char *context, const char *subject,
-									   const rg_schema *schema,
-									   rg_compat_level level);
+									   const rg_schema *schema, CompatRule rule);
 extern void registry_mark_checked(const char *context, const char *subject,
 								  int32 schema_id, int32 version);
 extern bool registry_take_checked(const char *context, const char *subject,

@@ -229,7 +229,9 @@ h_schemas_list(RestCall *c)
 /*
  * The schema text of row in the format the request asks for:
  * format=serialized gives a PROTOBUF schema as base64 FileDescriptorProto;
- * other formats are ignored, as Confluent ignores unknown ones.
+ * other formats are ignored, as Confluent ignores unknown ones (a JSON
+ * schema has no other format: Confluent's refuses any, "Format not
+ * supported", where this gives the stored text).
  */
 static char *
 formatted_schema(RestCall *c, const CatalogSchemaRow *row, const char *subject)

@@ -41,14 +41,12 @@ static struct
 }			pending;
 static MemoryContext PendingContext = NULL;
 
-/* references resolved to texts, in dependency order */
+/* references resolved to texts, in dependency order, one per name */
 typedef struct ResolvedRefs
 {
 	rg_reference *refs;
 	int			n;
 	int			cap;
-	int32	   *seen_ids;		/* schema ids already added */
-	char	  **seen_contexts;
 } ResolvedRefs;
 
 /* The format of a schema_type (NULL is AVRO); 42201 naming the known ones otherwise. */
@@ -87,37 +85,30 @@ reference_target(const char *context, const char *ref_subject,
 	}
 }
 
-/* Add one resolved reference (its name, text and where it came from). */
+/* Add one resolved reference: the name it goes by and its text. */
 static void
-add_resolved(ResolvedRefs *out, const char *name, const char *text,
-			 const char *context, int32 id)
+add_resolved(ResolvedRefs *out, const char *name, const char *text)
 {
 	if (out->n == out->cap)
 	{
 		out->cap = out->cap ? out->cap * 2 : 8;
 		out->refs = out->refs ? repalloc(out->refs, sizeof(rg_reference) * out->cap)
 			: palloc(sizeof(rg_reference) * out->cap);
-		out->seen_ids = out->seen_ids ? repalloc(out->seen_ids, sizeof(int32) * out->cap)
-			: palloc(sizeof(int32) * out->cap);
-		out->seen_contexts = out->seen_contexts ? repalloc(out->seen_contexts, sizeof(char *) * out->cap)
-			: palloc(sizeof(char *) * out->cap);
 	}
 	out->refs[out->n].name = pstrdup(name);
 	out->refs[out->n].schema = text;
 	out->refs[out->n].schema_len = strlen(text);
-	out->seen_ids[out->n] = id;
-	out->seen_contexts[out->n] = pstrdup(context);
 	out->n++;
 }
 
-/* Has the schema (context, id) been added already? */
+/* Has a reference of this name been added already? */
 static bool
-already_resolved(ResolvedRefs *out, const char *context, int32 id)
+already_resolved(ResolvedRefs *out, const char *name)
 {
 	int			i;
 
 	for (i = 0; i < out->n; i++)
-		if (out->seen_ids[i] == id && strcmp(out->seen_contexts[i], context) == 0)
+		if (strcmp(out->refs[i].name, name) == 0)
 			return true;
 	return false;
 }
@@ -126,6 +117,9 @@ already_resolved(ResolvedRefs *out, const char *context, int32 id)
  * Resolve a references array: each referenced subject-version's own
  * references first (depth first), then the reference itself.  refs is
  * rewritten with concrete version numbers (-1 means the latest live one).
+ * As Confluent's resolution, a name stands for one text: the first
+ * reference by a name wins, and the same schema under two names (a JSON
+ * document named by its $id and by a relative name) is given under both.
  */
 static void
 resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, int depth)
@@ -156,7 +150,7 @@ resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, in
 					 errdetail("No version %d of subject \"%s\" exists.",
 							   refs[i].version, refs[i].subject)));
 		refs[i].version = v.version;
-		if (already_resolved(out, ref_context, v.schema_id))
+		if (already_resolved(out, refs[i].name))
 			continue;
 		if (!catalog_get_schema(ref_context, v.schema_id, &s))
 			elog(ERROR, "schema %d of subject \"%s\" is missing", v.schema_id, ref_name);
@@ -166,8 +160,8 @@ resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, in
 
 			resolve_refs(ref_context, sub, nsub, out, depth + 1);
 		}
-		if (!already_resolved(out, ref_context, v.schema_id))
-			add_resolved(out, refs[i].name, s.schema, ref_context, v.schema_id);
+		if (!already_resolved(out, refs[i].name))
+			add_resolved(out, refs[i].name, s.schema);
 	}
 }
 
@@ -247,6 +241,71 @@ parse_with_refs(const char *context, const rg_format *format, const char *text,
 	return parsed;
 }
 
+/* a reference and where it stood, so a sort can keep ties in order */
+typedef struct PlacedRef
+{
+	CatalogRef	ref;
+	int			place;
+} PlacedRef;
+
+/* qsort order of references: subject, version, then where they stood. */
+static int
+placed_ref_cmp(const void *a, const void *b)
+{
+	const PlacedRef *x = a;
+	const PlacedRef *y = b;
+	int			c = strcmp(x->ref.subject, y->ref.subject);
+
+	if (c != 0)
+		return c;
+	if (x->ref.version != y->ref.version)
+		return x->ref.version < y->ref.version ? -1 : 1;
+	return x->place - y->place;
+}
+
+/*
+ * normalize=true on the references, as every format's normalize() does in
+ * Confluent: sorted by subject and version (stably: a tie keeps its
+ * order), and an exact repeat of name, subject and version dropped.
+ * Versions are concrete by now (resolve_refs), so "latest" sorts as the
+ * version it stands for.
+ */
+static void
+normalize_refs(CatalogRef *refs, int *n)
+{
+	PlacedRef  *placed;
+	int			run = 0;		/* first of the references sharing subject and
+								 * version */
+	int			kept = 0;
+	int			i;
+
+	if (*n < 2)
+		return;
+	placed = palloc(sizeof(PlacedRef) * *n);
+	for (i = 0; i < *n; i++)
+	{
+		placed[i].ref = refs[i];
+		placed[i].place = i;
+	}
+	qsort(placed, *n, sizeof(PlacedRef), placed_ref_cmp);
+	for (i = 0; i < *n; i++)
+	{
+		const CatalogRef *r = &placed[i].ref;
+		bool		repeat = false;
+		int			j;
+
+		if (kept > 0 && (refs[kept - 1].version != r->version ||
+						 strcmp(refs[kept - 1].subject, r->subject) != 0))
+			run = kept;
+		for (j = run; j < kept && !repeat; j++)
+			repeat = strcmp(refs[j].name, r->name) == 0;
+		if (!repeat)
+			refs[kept++] = *r;
+	}
+	*n = kept;
+	pfree(placed);
+}
+
 /* Parse a schema given to the SQL API (see schemas.h). */
 SubmittedSchema *
 registry_parse_submitted(const char *context, const char *schema_type,
@@ -276,6 +335,8 @@ registry_parse_submitted(const char *context, const char *schema_type,
 		}
 		registry_report_invalid_schema(s->format->name, err.message);
 	}
+	if (normalize)
+		normalize_refs(refs, &nrefs);
 	s->refs_json = catalog_refs_to_json(refs, nrefs);
 	s->metadata = metadata ? pstrdup(metadata) : NULL;
 	s->rule_set = rule_set ? pstrdup(rule_set) : NULL;

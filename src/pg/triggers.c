@@ -213,7 +213,7 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 					 errmsg("schema %d not found in context \"%s\"", schema_id, context)));
 		registry_assert_compatible(context, subject,
 								   registry_stored_schema(context, schema_id, row.fingerprint),
-								   registry_level(settings.compatibility));
+								   registry_compat_rule(&settings));
 	}
 	return PointerGetDatum(result);
 }

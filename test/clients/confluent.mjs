@@ -1,10 +1,10 @@
 // @confluentinc/schemaregistry (SchemaRegistryClient, AvroSerializer,
 // AvroDeserializer) against the registry.
 import { require, URL_, RUN, ok, check, eq, show, canon, finish, describe,
-	USER_SCHEMA, USER_SCHEMA_V2, USER_SCHEMA_BAD, userValue } from './lib.mjs';
+	USER_SCHEMA, USER_SCHEMA_V2, USER_SCHEMA_BAD, userValue, expectRest } from './lib.mjs';
 
 const sr = require('@confluentinc/schemaregistry');
-const { SchemaRegistryClient, AvroSerializer, AvroDeserializer, SerdeType, Compatibility, RestError } = sr;
+const { SchemaRegistryClient, AvroSerializer, AvroDeserializer, SerdeType, Compatibility } = sr;
 
 const conf = { baseURLs: [URL_], maxRetries: 0 };
 const client = new SchemaRegistryClient(conf);
@@ -13,18 +13,6 @@ const subject = `${topic}-value`;
 const info = { schemaType: 'AVRO', schema: JSON.stringify(USER_SCHEMA) };
 const info2 = { schemaType: 'AVRO', schema: JSON.stringify(USER_SCHEMA_V2) };
 const infoBad = { schemaType: 'AVRO', schema: JSON.stringify(USER_SCHEMA_BAD) };
-
-// expectRest(fn, status, code): fn must fail with a RestError carrying
-// this HTTP status and Confluent error_code
-async function expectRest(fn, status, code) {
-	try {
-		const r = await fn();
-		return `no error, got ${show(r)}`;
-	} catch (e) {
-		if (!(e instanceof RestError) || e.status !== status || e.errorCode !== code)
-			return `want RestError status=${status} errorCode=${code}, got ${describe(e)}`;
-	}
-}
 
 let id, id2;
 await check('confluent register', async () => {

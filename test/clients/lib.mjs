@@ -46,6 +46,20 @@ export function describe(e) {
 	return parts.join(' | ');
 }
 
+// expectRest(fn, status, codes): fn must fail with @confluentinc's RestError
+// of this HTTP status and Confluent error_code (one, or any of a list)
+export async function expectRest(fn, status, codes) {
+	const { RestError } = require('@confluentinc/schemaregistry');
+	codes = [].concat(codes);
+	try {
+		const r = await fn();
+		return `no error, got ${show(r)}`;
+	} catch (e) {
+		if (!(e instanceof RestError) || e.status !== status || !codes.includes(e.errorCode))
+			return `want RestError status=${status} errorCode=${codes.join('/')}, got ${describe(e)}`;
+	}
+}
+
 export function eq(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 export function show(v) { return JSON.stringify(v); }
 

@@ -16,7 +16,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { require, URL_, RUN, check, eq, show, canon, finish, describe } from './lib.mjs';
+import { require, URL_, RUN, check, eq, show, canon, finish, describe, expectRest } from './lib.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 const WORK = process.env.CLIENTS_WORK || path.resolve(HERE, '../../tmp_check/clients');
@@ -26,7 +26,7 @@ const BUF = path.join(WORK, 'node_modules/.bin/buf');
 const pb = require('@bufbuild/protobuf');
 const wkt = require('@bufbuild/protobuf/wkt');
 const sr = require('@confluentinc/schemaregistry');
-const { SchemaRegistryClient, ProtobufSerializer, ProtobufDeserializer, SerdeType, RestError } = sr;
+const { SchemaRegistryClient, ProtobufSerializer, ProtobufDeserializer, SerdeType } = sr;
 const kjs = require('@kafkajs/confluent-schema-registry');
 const { SchemaRegistry, SchemaType } = kjs;
 const protobufjs = require('protobufjs');
@@ -106,17 +106,6 @@ function getJson(url) {
 			res.on('end', () => { try { resolve([res.statusCode, JSON.parse(data)]); } catch (e) { reject(e); } });
 		}).on('error', reject);
 	});
-}
-
-async function expectRest(fn, status, codes) {
-	codes = [].concat(codes);
-	try {
-		const r = await fn();
-		return `no error, got ${show(r)}`;
-	} catch (e) {
-		if (!(e instanceof RestError) || e.status !== status || !codes.includes(e.errorCode))
-			return `want RestError status=${status} errorCode=${codes.join('/')}, got ${describe(e)}`;
-	}
 }
 
 // wire(buf, id, idx): the bytes are 0x00, id (4 bytes big-endian), the

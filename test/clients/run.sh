@@ -7,6 +7,10 @@
 #   PROTOBUF with all three: registration, references, well-known types,
 #   compatibility, message indexes on the wire  (protobuf.mjs,
 #   protobuf_client.py; proto/*.proto compiled at run time by buf from npm)
+#   JSON with all three: kafkajs SchemaType.JSON, @confluentinc
+#   JsonSerializer/JsonDeserializer, python JSONSerializer/JSONDeserializer
+#   (python3-jsonschema): each other's bytes, compatibility, config, a
+#   reference  (json.mjs, json_client.py)
 #
 # Needs REGISTRY_URL (e.g. http://127.0.0.1:18081).  The node clients are
 # installed into tmp_check/clients/node_modules (not committed, reused on
@@ -26,7 +30,7 @@ NODE_PKGS=(
 	avsc@5.7.9
 	@bufbuild/buf@1.75.0	# compiles proto/*.proto to descriptors (no protoc here)
 )
-DEB_PKGS=(python3-confluent-kafka python3-requests python3-avro python3-protobuf)
+DEB_PKGS=(python3-confluent-kafka python3-requests python3-avro python3-protobuf python3-jsonschema)
 
 PASSED=0
 FAILED=0
@@ -70,7 +74,7 @@ else
 	fi
 fi
 
-if ! "$PY" -c 'import confluent_kafka.schema_registry, avro.io, google.protobuf' >/dev/null 2>&1; then
+if ! "$PY" -c 'import confluent_kafka.schema_registry, avro.io, google.protobuf, jsonschema' >/dev/null 2>&1; then
 	echo "# installing ${DEB_PKGS[*]}"
 	( $SUDO apt-get install -y -qq "${DEB_PKGS[@]}" || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${DEB_PKGS[@]}"; } ) \
 		>"$WORK/apt.log" 2>&1 || tail -20 "$WORK/apt.log"
@@ -138,18 +142,26 @@ if [ -d "$WORK/node_modules" ]; then
 	step "cross.mjs decode" node cross.mjs decode "$XDIR"
 fi
 
-# PROTOBUF: node encodes (and compiles proto/ into $XDIR/pb/protos.binpb),
-# python reads those bytes and writes its own, node decodes python's
-if [ -d "$WORK/node_modules" ]; then
-	step "protobuf.mjs encode" node protobuf.mjs encode "$XDIR/pb"
-	if [ -f "$XDIR/pb/pb-ids.json" ]; then
-		if "$PY" -c 'import confluent_kafka.schema_registry.protobuf' >/dev/null 2>&1; then
-			step protobuf_client.py "$PY" protobuf_client.py "$XDIR/pb"
-		else
-			fail "python3-protobuf not importable by $PY: python PROTOBUF tests not run"
-		fi
-		step "protobuf.mjs decode" node protobuf.mjs decode "$XDIR/pb"
+# round_trip FORMAT NODE_TEST DIR IDS PY_MODULE PY_TEST PACKAGE: node
+# registers and encodes into DIR (writing DIR/IDS), python reads those bytes
+# and writes its own (when PY_MODULE, from Debian's PACKAGE, imports), node
+# decodes python's
+round_trip() {
+	local format=$1 js=$2 dir=$3 ids=$4 module=$5 py=$6 pkg=$7
+	[ -d "$WORK/node_modules" ] || return 0
+	step "$js encode" node "$js" encode "$dir"
+	[ -f "$dir/$ids" ] || return 0
+	if "$PY" -c "import $module" >/dev/null 2>&1; then
+		step "$py" "$PY" "$py" "$dir"
+	else
+		fail "$pkg not importable by $PY: python $format tests not run"
 	fi
-fi
+	step "$js decode" node "$js" decode "$dir"
+}
+# PROTOBUF (protobuf.mjs also compiles proto/ into $XDIR/pb/protos.binpb), JSON
+round_trip PROTOBUF protobuf.mjs "$XDIR/pb" pb-ids.json \
+	confluent_kafka.schema_registry.protobuf protobuf_client.py python3-protobuf
+round_trip JSON json.mjs "$XDIR/json" json-ids.json \
+	confluent_kafka.schema_registry.json_schema json_client.py python3-jsonschema
 echo "# run time: $(($(date +%s) - t1))s"
 finish

@@ -713,6 +713,200 @@ req DELETE "/subjects/$SN"
 req DELETE "/subjects/$SN?permanent=true"
 
 ##############################################################################
+# 3c. JSON Schema: register, the stored form byte for byte, lookup,
+#     compatibility, references, bad input (nothing stored, no crash)
+##############################################################################
+echo "# 3c. JSON Schema"
+JS="$RUN-json"
+req GET /schemas/types
+expect "GET /schemas/types lists AVRO, JSON, PROTOBUF" 200 '. == ["AVRO","JSON","PROTOBUF"]'
+# the document pretty-printed, and its compact form (the stored form)
+python3 - "$TMP" "$RUN" <<'EOF'
+import json, sys
+tmp, run = sys.argv[1], sys.argv[2]
+doc = {"$schema": "http://json-schema.org/draft-07/schema#", "title": "Order" + run.replace("-", "_"),
+	"type": "object",
+	"properties": {"id": {"type": "string", "description": "caf\u00e9 \u2603"}, "qty": {"type": "integer", "minimum": 1},
+		"price": {"type": "number", "exclusiveMinimum": 0}, "tags": {"type": "array", "items": {"type": "string"}}},
+	"required": ["id"], "additionalProperties": False}
+open(tmp + "/js_pretty.json", "w").write(json.dumps({"schemaType": "JSON", "schema": json.dumps(doc, indent=4, ensure_ascii=False)}))
+open(tmp + "/js_compact.txt", "w", encoding="utf-8").write(json.dumps(doc, separators=(",", ":"), ensure_ascii=False))
+# the same keys sorted (what normalize stores), and shuffled the other way
+open(tmp + "/js_sorted.txt", "w", encoding="utf-8").write(json.dumps(doc, separators=(",", ":"), ensure_ascii=False, sort_keys=True))
+def rev(v):
+	return {k: rev(v[k]) for k in reversed(list(v))} if isinstance(v, dict) else v
+open(tmp + "/js_reversed.json", "w").write(json.dumps({"schemaType": "JSON", "schema": json.dumps(rev(doc))}))
+doc2 = dict(doc)
+doc2["properties"] = dict(doc["properties"], note={"type": "string"})
+open(tmp + "/js_v2.json", "w").write(json.dumps({"schemaType": "JSON", "schema": json.dumps(doc2)}))
+doc3 = dict(doc)
+doc3["properties"] = dict(doc["properties"], qty={"type": "string"})
+open(tmp + "/js_bad.json", "w").write(json.dumps({"schemaType": "JSON", "schema": json.dumps(doc3)}))
+EOF
+JS_COMPACT=$(cat "$TMP/js_compact.txt")
+req POST "/subjects/$JS/versions" "@$TMP/js_pretty.json"
+expect "register a JSON schema" 200 '(.id | type == "number") and .version == 1'
+JID=$(printf '%s' "$BODY" | jq -r '.id // 0')
+req GET "/schemas/ids/$JID"
+expect "GET /schemas/ids/{id}: schemaType JSON, the compact document" 200 \
+	".schemaType == \"JSON\" and .schema == $(jq -Rs . <"$TMP/js_compact.txt")"
+curl -s --max-time 20 -o "$TMP/js_raw" "$URL/schemas/ids/$JID/schema"
+cmp -s "$TMP/js_raw" "$TMP/js_compact.txt"
+check "GET /schemas/ids/{id}/schema is the stored form byte for byte (key order, unicode)" $? \
+	"got $(head -c 200 "$TMP/js_raw")"
+req GET "/subjects/$JS/versions/1"
+expect "GET /subjects/{s}/versions/1 has schemaType JSON" 200 ".schemaType == \"JSON\" and .id == $JID"
+jq -c '.schema |= (fromjson | tojson)' "$TMP/js_pretty.json" >"$TMP/js_min.json"
+req POST "/subjects/$JS/versions" "@$TMP/js_min.json"
+expect "register it again without whitespace: same id, same version" 200 ".id == $JID and .version == 1"
+req POST "/subjects/$JS" "@$TMP/js_min.json"
+expect "lookup finds version 1" 200 ".version == 1 and .id == $JID and .schemaType == \"JSON\""
+req POST "/subjects/$JS" "@$TMP/js_reversed.json"
+expect_error "lookup with the keys in another order (no normalize) -> 40403" 404 40403
+req POST "/subjects/$JS-norm/versions?normalize=true" "@$TMP/js_pretty.json"
+expect "register with normalize=true" 200 '.version == 1'
+JNID=$(printf '%s' "$BODY" | jq -r '.id // 0')
+req POST "/subjects/$JS-norm/versions?normalize=true" "@$TMP/js_reversed.json"
+expect "  ... the keys in another order: the same id and version" 200 ".id == $JNID and .version == 1"
+curl -s --max-time 20 -o "$TMP/js_norm_raw" "$URL/schemas/ids/$JNID/schema"
+cmp -s "$TMP/js_norm_raw" "$TMP/js_sorted.txt"
+check "  ... stored with its keys sorted, byte for byte" $? "got $(head -c 200 "$TMP/js_norm_raw")"
+req POST "/subjects/$JS?normalize=true" "@$TMP/js_reversed.json"
+expect_error "  ... lookup with normalize=true of the unnormalized subject: the stored text differs -> 40403" 404 40403
+req POST "/subjects/$JS" "$(jq -c '.schemaType = "AVRO"' "$TMP/js_min.json")"
+expect_4xx "lookup as AVRO is not the JSON schema"
+req POST "/compatibility/subjects/$JS/versions/latest?verbose=true" "@$TMP/js_bad.json"
+expect "compatibility (verbose): a property's type changed -> TYPE_CHANGED in Confluent's form" 200 \
+	'.is_compatible == false and (.messages[0] | startswith("{errorType:\"TYPE_CHANGED\"")) and (.messages | map(select(startswith("{oldSchemaVersion: 1}"))) | length == 1)'
+req POST "/compatibility/subjects/$JS/versions/latest" "@$TMP/js_v2.json"
+expect "compatibility: an optional property added to a closed object is compatible" 200 '. == {"is_compatible":true}'
+req POST "/subjects/$JS/versions" "@$TMP/js_bad.json"
+expect_error "registering the incompatible one -> 409" 409 40901
+req POST "/subjects/$JS/versions" "@$TMP/js_v2.json"
+expect "register v2" 200 '.version == 2'
+req POST "/subjects/$JS/versions" '{"schema":"\"string\""}'
+expect "an AVRO schema after JSON versions: incompatible" 409 '.message | contains("Incompatible because of different schema type")'
+# compatibilityPolicy: LENIENT takes an optional property added to an open object
+req POST "/subjects/$JS-open/versions" '{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}"}'
+expect "register an open object" 200 '.id | type == "number"'
+JOPEN='{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\"}}}"}'
+req POST "/compatibility/subjects/$JS-open/versions/latest?verbose=true" "$JOPEN"
+expect "STRICT (the default): an optional property added to an open object is incompatible" 200 \
+	'.is_compatible == false and (.messages[0] | startswith("{errorType:\"OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL\""))'
+req PUT "/config/$JS-open" '{"compatibilityPolicy":"LENIENT"}'
+expect "PUT /config/{s} {compatibilityPolicy: LENIENT}" 200 '.compatibilityPolicy == "LENIENT"'
+req GET "/config/$JS-open"
+expect "GET /config/{s} has the policy" 200 '.compatibilityPolicy == "LENIENT"'
+req POST "/compatibility/subjects/$JS-open/versions/latest" "$JOPEN"
+expect "LENIENT: the same change is compatible" 200 '. == {"is_compatible":true}'
+req POST "/subjects/$JS-open/versions" "$JOPEN"
+expect "LENIENT: and registers" 200 '.id | type == "number"'
+req DELETE "/config/$JS-open"
+req POST "/compatibility/subjects/$JS-open/versions/latest" '{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\"},\"c\":{}}}"}'
+expect "  ... and after DELETE /config/{s}, STRICT again (but an empty schema added is compatible)" 200 '. == {"is_compatible":true}'
+req POST "/compatibility/subjects/$JS-open/versions/latest" '{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\"},\"c\":{\"type\":\"null\"}}}"}'
+expect "  ... while a typed one is not" 200 '. == {"is_compatible":false}'
+
+# references: a JSON schema refers to another subject's by the reference's name
+JA="$RUN-json-addr"
+JC="$RUN-json-cust"
+req POST "/subjects/$JA/versions" '{"schemaType":"JSON","schema":"{\"$id\":\"https://example.com/address.json\",\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"}}}"}'
+expect "register the referenced JSON schema" 200 '.id | type == "number"'
+JAID=$(printf '%s' "$BODY" | jq -r '.id // 0')
+JC_BODY=$(jq -cn --arg s "$JA" '{schemaType:"JSON",
+	schema:({type:"object",properties:{home:{"$ref":"https://example.com/address.json"},work:{"$ref":"addr.json"}}} | tojson),
+	references:[{name:"https://example.com/address.json",subject:$s,version:1},{name:"addr.json",subject:$s,version:1}]}')
+req POST "/subjects/$JC/versions" "$JC_BODY"
+expect "register a JSON schema with references (an \$id URL and a relative name)" 200 '.id | type == "number"'
+JCID=$(printf '%s' "$BODY" | jq -r '.id // 0')
+req GET "/schemas/ids/$JCID"
+expect "GET /schemas/ids/{id} has the references" 200 \
+	"(.references | length == 2) and .references[0].subject == \"$JA\" and .references[0].version == 1"
+req GET "/subjects/$JA/versions/1/referencedby"
+expect "referencedby lists the referring schema" 200 ". == [$JCID]"
+req DELETE "/subjects/$JA/versions/1"
+expect_error "deleting a referenced version -> 42206" 422 42206
+req DELETE "/subjects/$JA"
+expect_error "deleting a referenced subject -> 42206" 422 42206
+req POST "/subjects/$JC" "$JC_BODY"
+expect "lookup with references" 200 ".id == $JCID and .version == 1"
+JBEFORE=$(snapshot)
+req POST "/subjects/$JC-x/versions" "$(printf '%s' "$JC_BODY" | jq -c 'del(.references)')"
+expect_error "the same schema without its references: unresolvable \$ref -> 42201" 422 42201
+req POST "/subjects/$JC-x/versions" "$(printf '%s' "$JC_BODY" | jq -c '.references[1].version = 9')"
+expect_error "a reference to a missing version -> 42201" 422 42201
+
+# bad input: 42201, fast, nothing stored, the workers live on
+JPIDS=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+python3 - "$TMP" <<'EOF'
+import json, sys
+tmp = sys.argv[1]
+def body(name, schema):
+	open(tmp + "/" + name, "w").write(json.dumps({"schemaType": "JSON", "schema": schema}))
+n = 20000
+body("js_deep_items.json", '{"items":' * n + '{}' + '}' * n)
+body("js_deep_props.json", '{"properties":{"a":' * n + '{}' + '}}' * n)
+body("js_deep_array.json", '{"enum":[' + '[' * n + ']' * n + ']}')
+# about 5 MB on one line, as clients send it: 100,000 valid properties, then
+# one that is not a schema; the valid one, and the same with a line each
+props = ",".join('"p%d":{"type":"string","maxLength":%d}' % (i, i) for i in range(100000))
+body("js_huge_bad.json", '{"type":"object","properties":{' + props + ',"last":{"type":5}}}')
+body("js_huge_ok.json", '{"type":"object","properties":{' + props + '}}')
+body("js_huge_lines.json", '{"type":"object","properties":{\n' + props.replace(',"p', ',\n"p') + '}}')
+# the same with one property fewer: a second version of it
+body("js_huge_v2.json", '{"type":"object","properties":{' + props.split(',"p99999"')[0] + '}}')
+body("js_cycle.json", '{"$ref":"#/definitions/a","definitions":{"a":{"$ref":"#/definitions/b"},"b":{"$ref":"#/definitions/a"}}}')
+body("js_unresolved.json", '{"type":"object","properties":{"x":{"$ref":"#/definitions/missing"}}}')
+body("js_remote.json", '{"type":"object","properties":{"x":{"$ref":"other.json"}}}')
+body("js_notjson.json", '{"type": "object", ')
+body("js_type5.json", '{"type":5}')
+body("js_required.json", '{"type":"object","required":"x"}')
+EOF
+for f in js_deep_items js_deep_props js_deep_array js_huge_bad js_cycle js_unresolved js_remote js_notjson js_type5 js_required; do
+	t0=$(date +%s%N)
+	req POST "/subjects/$JS-bad/versions" "@$TMP/$f.json"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	expect_error "register $f ($(stat -c %s "$TMP/$f.json") bytes) -> 42201 in ${ms} ms" 422 42201
+	[ $ms -lt 5000 ] || fail "  ... $f took ${ms} ms (limit 5000)"
+done
+req POST "/compatibility/subjects/$JS/versions/latest" "@$TMP/js_deep_items.json"
+expect_error "compatibility of a schema 20,000 levels deep -> 42201" 422 42201
+req POST "/compatibility/subjects/$JS/versions/latest?verbose=true" "@$TMP/js_type5.json"
+expect "compatibility (verbose) of an invalid schema: a negative verdict with the reason" 200 \
+	'.is_compatible == false and (.messages | length == 1) and (.messages[0] | startswith("Invalid schema"))'
+req POST "/subjects/$JS" "@$TMP/js_cycle.json"
+expect_4xx "lookup of a \$ref cycle"
+JAFTER=$(snapshot)
+same_rows "the refused JSON schemas stored nothing" "$JBEFORE" "$JAFTER"
+same_sequences "  ... and used no id" "$JBEFORE" "$JAFTER"
+req GET /
+expect "the server still answers after the bad JSON schemas" 200 '. == {}'
+JPIDS_AFTER=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+check "the same HTTP workers are serving" $([ -n "$JPIDS" ] && [ "$JPIDS" = "$JPIDS_AFTER" ] && echo 0 || echo 1) \
+	"before: $(echo $JPIDS); after: $(echo $JPIDS_AFTER)"
+req POST "/subjects/$JS-huge/versions" "@$TMP/js_huge_ok.json"
+expect "a valid JSON schema of $(stat -c %s "$TMP/js_huge_ok.json") bytes (100,000 properties) registers" 200 '.id | type == "number"'
+JHID=$(printf '%s' "$BODY" | jq -r '.id // 0')
+curl -s --max-time 30 -o "$TMP/js_huge_raw" "$URL/schemas/ids/$JHID/schema"
+cmp -s "$TMP/js_huge_raw" <(jq -j .schema "$TMP/js_huge_ok.json")
+check "  ... and comes back byte for byte" $? "$(head -c 100 "$TMP/js_huge_raw")"
+req POST "/subjects/$JS-huge/versions" "@$TMP/js_huge_lines.json"
+expect "  ... the same with a line per property: the same id" 200 ".id == $JHID"
+# each worker parses the stored 5 MB form once to check against it
+for i in 1 2 3 4; do
+	t0=$(date +%s%N)
+	req POST "/compatibility/subjects/$JS-huge/versions/latest" "@$TMP/js_huge_v2.json"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	expect "  ... compatibility of a version with one property fewer (${ms} ms)" 200 '. == {"is_compatible":true}'
+done
+req POST "/subjects/$JS-huge/versions" "@$TMP/js_huge_v2.json"
+expect "  ... which registers as version 2" 200 '.version == 2'
+for s in "$JS-huge" "$JS-open" "$JS-norm" "$JC" "$JA" "$JS"; do
+	req DELETE "/subjects/$s"
+	req DELETE "/subjects/$s?permanent=true"
+done
+
+##############################################################################
 # 4. A worker killed with SIGKILL: crash recovery, the API comes back
 ##############################################################################
 echo "# 4. SIGKILL of a worker"

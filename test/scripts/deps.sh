@@ -12,6 +12,7 @@ packages=(
 	clang libclang-rt-14-dev
 	pg-bsd-indent
 	curl jq python3 python3-confluent-kafka python3-requests python3-avro
+	python3-jsonschema
 )
 
 missing=()

@@ -25,8 +25,6 @@
  */
 #include "json_diff_internal.h"
 
-#include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -177,9 +175,10 @@ append_rebased(jd_ctx *ctx, const jd_list *rel)
 
 	for (i = 0; i < rel->n; i++)
 	{
-		const char *path = ctx->path == NULL ? rel->items[i].path :
-			path_render(ctx->c, ctx->path, rel->items[i].path);
+		const char *path = rel->items[i].path;
 
+		if (ctx->path != NULL)
+			path = path_render(ctx->c, ctx->path, path);
 		list_push(ctx->c, &ctx->diffs, rel->items[i].type, path);
 	}
 }
@@ -275,14 +274,17 @@ compare_memoized(jd_checker *c, const rg_js *orig, const rg_js *upd)
 		return &none;
 	}
 	e = rg_arena_alloc(c->arena, sizeof(*e));
+	if (e != NULL)
+	{
+		e->orig = orig;
+		e->upd = upd;
+		e->state = JD_IN_PROGRESS;
+	}
 	if (e == NULL || !memo_put(c, &c->memo, e))
 	{
 		c->oom = true;
 		return &none;
 	}
-	e->orig = orig;
-	e->upd = upd;
-	e->state = JD_IN_PROGRESS;
 	memset(&sub, 0, sizeof(sub));
 	sub.c = c;
 	compare_types(&sub, orig, upd);
@@ -292,232 +294,59 @@ compare_memoized(jd_checker *c, const rg_js *orig, const rg_js *upd)
 }
 
 /* ----------------------------------------------------------------------
- * Values and numbers
- * ---------------------------------------------------------------------- */
-
-/* A number lexeme as (digits without leading zeros, scale), like BigDecimal. */
-typedef struct jd_decimal
-{
-	bool		negative;
-	char		digits[64];		/* unscaled value; "" for zero */
-	int			n_digits;
-	long		scale;			/* value = digits * 10^-scale */
-	bool		ok;				/* fits (else compare as double) */
-} jd_decimal;
-
-/* Read a JSON number lexeme into d. */
-static void
-decimal_parse(const char *s, jd_decimal *d)
-{
-	long		frac = 0;
-	long		exp = 0;
-	bool		in_frac = false;
-
-	memset(d, 0, sizeof(*d));
-	d->ok = s != NULL;
-	if (s == NULL)
-		return;
-	if (*s == '-')
-	{
-		d->negative = true;
-		s++;
-	}
-	for (; *s && *s != 'e' && *s != 'E'; s++)
-	{
-		if (*s == '.')
-		{
-			in_frac = true;
-			continue;
-		}
-		if (*s < '0' || *s > '9')
-		{
-			d->ok = false;
-			return;
-		}
-		if (in_frac)
-			frac++;
-		if (d->n_digits == 0 && *s == '0')
-			continue;
-		if (d->n_digits >= (int) sizeof(d->digits) - 1)
-		{
-			d->ok = false;
-			return;
-		}
-		d->digits[d->n_digits++] = *s;
-	}
-	if (*s == 'e' || *s == 'E')
-	{
-		char	   *end;
-
-		exp = strtol(s + 1, &end, 10);
-		if (*end != '\0' || exp > 100000 || exp < -100000)
-			d->ok = false;
-	}
-	d->scale = frac - exp;
-	if (d->n_digits == 0)
-		d->negative = false;
-}
-
-/* BigDecimal.equals of two lexemes (same unscaled value and scale). */
-static bool
-decimal_lexemes_equal(const char *a, const char *b)
-{
-	jd_decimal	x;
-	jd_decimal	y;
-
-	decimal_parse(a, &x);
-	decimal_parse(b, &y);
-	if (!x.ok || !y.ok)
-		return a != NULL && b != NULL && strcmp(a, b) == 0;
-	if (x.n_digits == 0 && y.n_digits == 0)
-		return x.scale == y.scale;
-	return x.negative == y.negative && x.scale == y.scale &&
-		x.n_digits == y.n_digits && memcmp(x.digits, y.digits, (size_t) x.n_digits) == 0;
-}
-
-/* Is the lexeme a decimal (fraction or exponent), as Jackson reads floats? */
-static bool
-lexeme_is_decimal(const char *s)
-{
-	return s != NULL && strpbrk(s, ".eE") != NULL;
-}
-
-/*
- * Java equality of two kept JSON values as the diff sees them (everit's
- * Set of enum values, ConstSchema): integers by value, decimals as
- * BigDecimal (1.5 and 1.50 differ; exactly only where the lexeme is
- * known, that is for a value that is itself a number), an integer never
- * equal to a decimal, objects by their members in any order.
- */
-static bool
-kept_json_equal(const json_t *a, const char *a_text, const json_t *b, const char *b_text, int depth)
-{
-	if (rg_too_deep(depth))
-		return false;
-	if (a == NULL || b == NULL)
-		return a_text != NULL && b_text != NULL && strcmp(a_text, b_text) == 0;
-	if (json_typeof(a) != json_typeof(b))
-		return false;
-	switch (json_typeof(a))
-	{
-		case JSON_INTEGER:
-			return json_integer_value(a) == json_integer_value(b);
-		case JSON_REAL:
-			if (a_text != NULL && b_text != NULL && lexeme_is_decimal(a_text) &&
-				lexeme_is_decimal(b_text))
-				return decimal_lexemes_equal(a_text, b_text);
-			return json_real_value(a) == json_real_value(b);
-		case JSON_STRING:
-			return json_string_length(a) == json_string_length(b) &&
-				memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
-		case JSON_ARRAY:
-			{
-				size_t		i;
-
-				if (json_array_size(a) != json_array_size(b))
-					return false;
-				for (i = 0; i < json_array_size(a); i++)
-					if (!kept_json_equal(json_array_get(a, i), NULL, json_array_get(b, i), NULL, depth + 1))
-						return false;
-				return true;
-			}
-		case JSON_OBJECT:
-			{
-				const char *key;
-				json_t	   *v;
-
-				if (json_object_size(a) != json_object_size(b))
-					return false;
-				json_object_foreach((json_t *) a, key, v)
-				{
-					json_t	   *w = json_object_get(b, key);
-
-					if (w == NULL || !kept_json_equal(v, NULL, w, NULL, depth + 1))
-						return false;
-				}
-				return true;
-			}
-		default:
-			return true;		/* true, false, null */
-	}
-}
-
-/* Java equality of two kept values, either possibly NULL (absent). */
-static bool
-value_equal(const rg_js_value *a, const rg_js_value *b)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	return kept_json_equal(a->json, a->text, b->json, b->text, 0);
-}
-
-/* Is v equal to one of vals[0..n-1]? */
-static bool
-value_in(const rg_js_value *v, const rg_js_value *const *vals, int n)
-{
-	int			i;
-
-	for (i = 0; i < n; i++)
-		if (value_equal(v, vals[i]))
-			return true;
-	return false;
-}
-
-/* Does a contain every value of b (Set.containsAll)? */
-static bool
-values_contain_all(const rg_js_value *const *a, int na, const rg_js_value *const *b, int nb)
-{
-	int			i;
-
-	for (i = 0; i < nb; i++)
-	{
-		rg_check_interrupts();
-		if (!value_in(b[i], a, na))
-			return false;
-	}
-	return true;
-}
-
-/* Two strings equal, NULL standing for absent (Objects.equals). */
-static bool
-str_equal(const char *a, const char *b)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	return strcmp(a, b) == 0;
-}
-
-/* ----------------------------------------------------------------------
  * Strings, numbers, enums, const, not
  * ---------------------------------------------------------------------- */
 
-/* ADDED / REMOVED / INCREASED / DECREASED of an optional count. */
-static void
-compare_count(jd_ctx *ctx, const char *attr, rg_js_count o, rg_js_count u,
-			  jd_type added, jd_type removed, jd_type increased, jd_type decreased)
+/* See json_diff_internal.h */
+void
+rg_jd_compare_bound(jd_ctx *ctx, const char *attr, bool o_present, bool u_present,
+					int cmp, const jd_type types[4])
 {
-	if (!o.present && !u.present)
+	if (!o_present && !u_present)
 		return;
-	if (!o.present)
-		rg_jd_add_at(ctx, attr, added);
-	else if (!u.present)
-		rg_jd_add_at(ctx, attr, removed);
-	else if (o.value < u.value)
-		rg_jd_add_at(ctx, attr, increased);
-	else if (o.value > u.value)
-		rg_jd_add_at(ctx, attr, decreased);
+	if (!o_present)
+		rg_jd_add_at(ctx, attr, types[0]);
+	else if (!u_present)
+		rg_jd_add_at(ctx, attr, types[1]);
+	else if (cmp < 0)
+		rg_jd_add_at(ctx, attr, types[2]);
+	else if (cmp > 0)
+		rg_jd_add_at(ctx, attr, types[3]);
 }
+
+/* A count keyword (maxLength, minItems, ...) through rg_jd_compare_bound. */
+void
+rg_jd_compare_count(jd_ctx *ctx, const char *attr, rg_js_count o, rg_js_count u,
+					const jd_type types[4])
+{
+	rg_jd_compare_bound(ctx, attr, o.present, u.present,
+						(o.value > u.value) - (o.value < u.value), types);
+}
+
+/* A numeric limit, compared as doubles (Number.doubleValue()). */
+static void
+compare_limit(jd_ctx *ctx, const char *attr, rg_js_number o, rg_js_number u,
+			  const jd_type types[4])
+{
+	rg_jd_compare_bound(ctx, attr, o.present, u.present,
+						(o.value > u.value) - (o.value < u.value), types);
+}
+
+static const jd_type max_length_types[4] = JD_BOUND_TYPES(MAX_LENGTH);
+static const jd_type min_length_types[4] = JD_BOUND_TYPES(MIN_LENGTH);
+static const jd_type maximum_types[4] = JD_BOUND_TYPES(MAXIMUM);
+static const jd_type minimum_types[4] = JD_BOUND_TYPES(MINIMUM);
+static const jd_type exclusive_maximum_types[4] = JD_BOUND_TYPES(EXCLUSIVE_MAXIMUM);
+static const jd_type exclusive_minimum_types[4] = JD_BOUND_TYPES(EXCLUSIVE_MINIMUM);
 
 /* StringSchemaDiff */
 static void
 compare_string(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 {
-	compare_count(ctx, "maxLength", o->u.string.max_length, u->u.string.max_length,
-				  JD_MAX_LENGTH_ADDED, JD_MAX_LENGTH_REMOVED,
-				  JD_MAX_LENGTH_INCREASED, JD_MAX_LENGTH_DECREASED);
-	compare_count(ctx, "minLength", o->u.string.min_length, u->u.string.min_length,
-				  JD_MIN_LENGTH_ADDED, JD_MIN_LENGTH_REMOVED,
-				  JD_MIN_LENGTH_INCREASED, JD_MIN_LENGTH_DECREASED);
+	rg_jd_compare_count(ctx, "maxLength", o->u.string.max_length, u->u.string.max_length,
+						max_length_types);
+	rg_jd_compare_count(ctx, "minLength", o->u.string.min_length, u->u.string.min_length,
+						min_length_types);
 	if (o->u.string.pattern == NULL && u->u.string.pattern != NULL)
 		rg_jd_add_at(ctx, "pattern", JD_PATTERN_ADDED);
 	else if (o->u.string.pattern != NULL && u->u.string.pattern == NULL)
@@ -525,23 +354,6 @@ compare_string(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	else if (o->u.string.pattern != NULL &&
 			 strcmp(o->u.string.pattern, u->u.string.pattern) != 0)
 		rg_jd_add_at(ctx, "pattern", JD_PATTERN_CHANGED);
-}
-
-/* A numeric limit compared as doubles (Number.doubleValue()). */
-static void
-compare_limit(jd_ctx *ctx, const char *attr, rg_js_number o, rg_js_number u,
-			  jd_type added, jd_type removed, jd_type increased, jd_type decreased)
-{
-	if (!o.present && !u.present)
-		return;
-	if (!o.present)
-		rg_jd_add_at(ctx, attr, added);
-	else if (!u.present)
-		rg_jd_add_at(ctx, attr, removed);
-	else if (o.value < u.value)
-		rg_jd_add_at(ctx, attr, increased);
-	else if (o.value > u.value)
-		rg_jd_add_at(ctx, attr, decreased);
 }
 
 /*
@@ -556,102 +368,16 @@ compare_exclusive_maximum(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 {
 	rg_js_number oe = o->u.number.exclusive_maximum;
 	rg_js_number ue = u->u.number.exclusive_maximum;
+	double		bound = u->u.number.maximum.present ? u->u.number.maximum.value : ue.value;
+	int			cmp = 0;
 
-	if (!oe.present && !ue.present)
-		return;
-	if (!oe.present)
-		rg_jd_add_at(ctx, "exclusiveMaximum", JD_EXCLUSIVE_MAXIMUM_ADDED);
-	else if (!ue.present)
-		rg_jd_add_at(ctx, "exclusiveMaximum", JD_EXCLUSIVE_MAXIMUM_REMOVED);
-	else if (oe.value < ue.value)
-		rg_jd_add_at(ctx, "exclusiveMaximum", JD_EXCLUSIVE_MAXIMUM_INCREASED);
-	else if (oe.value > (u->u.number.maximum.present ? u->u.number.maximum.value : ue.value))
-		rg_jd_add_at(ctx, "exclusiveMaximum", JD_EXCLUSIVE_MAXIMUM_DECREASED);
-}
+	if (oe.value < ue.value)
+		cmp = -1;
+	else if (oe.value != ue.value && oe.value > bound)
+		cmp = 1;
 
-/* A decimal as an unsigned 128-bit mantissa and a power of ten. */
-typedef struct jd_exact
-{
-	unsigned __int128 mant;
-	long		exp;
-} jd_exact;
-
-/* n's exact value, trailing zeros folded into the exponent; false if too big. */
-static bool
-exact_of(const rg_js_number *n, jd_exact *out)
-{
-	jd_decimal	d;
-	int			i;
-
-	decimal_parse(n->lexeme, &d);
-	if (!d.ok || d.n_digits > 38)
-		return false;
-	out->mant = 0;
-	for (i = 0; i < d.n_digits; i++)
-		out->mant = out->mant * 10 + (unsigned) (d.digits[i] - '0');
-	out->exp = -d.scale;
-	while (out->mant != 0 && out->mant % 10 == 0)
-	{
-		out->mant /= 10;
-		out->exp++;
-	}
-	return true;
-}
-
-/* m * 10^k, false on overflow */
-static bool
-exact_scale(unsigned __int128 m, long k, unsigned __int128 *out)
-{
-	static const unsigned __int128 limit = ((unsigned __int128) 1 << 124);
-
-	while (k-- > 0)
-	{
-		if (m >= limit)
-			return false;
-		m *= 10;
-	}
-	*out = m;
-	return true;
-}
-
-/*
- * Is a an integer multiple of b (BigDecimal a.remainder(b) == 0)?  Exact
- * on the lexemes where they fit in 38 digits, else on the doubles.
- */
-static bool
-multiple_of(const rg_js_number *a, const rg_js_number *b)
-{
-	jd_exact	x;
-	jd_exact	y;
-	unsigned __int128 xa;
-	unsigned __int128 yb;
-	long		e;
-
-	if (exact_of(a, &x) && exact_of(b, &y))
-	{
-		if (y.mant == 0)
-			return false;
-		if (x.mant == 0)
-			return true;
-		e = x.exp < y.exp ? x.exp : y.exp;
-		if (exact_scale(x.mant, x.exp - e, &xa) && exact_scale(y.mant, y.exp - e, &yb))
-			return xa % yb == 0;
-	}
-	if (b->value == 0)
-		return false;
-	return fmod(a->value, b->value) == 0;
-}
-
-/* Equal by BigDecimal.compareTo? */
-static bool
-number_same(const rg_js_number *a, const rg_js_number *b)
-{
-	jd_exact	x;
-	jd_exact	y;
-
-	if (exact_of(a, &x) && exact_of(b, &y))
-		return x.mant == y.mant && (x.mant == 0 || x.exp == y.exp);
-	return a->value == b->value;
+	rg_jd_compare_bound(ctx, "exclusiveMaximum", oe.present, ue.present, cmp,
+						exclusive_maximum_types);
 }
 
 /* multipleOf: a multiple of the old one narrows, a divisor widens. */
@@ -663,15 +389,15 @@ compare_multiple_of(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 
 	if (!om->present && !um->present)
 		return;
-	if (om->present && um->present && number_same(om, um))
+	if (om->present && um->present && rg_jd_number_same(om, um))
 		return;
 	if (!om->present)
 		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_ADDED);
 	else if (!um->present)
 		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_REMOVED);
-	else if (multiple_of(um, om))
+	else if (rg_jd_multiple_of(um, om))
 		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_EXPANDED);
-	else if (multiple_of(om, um))
+	else if (rg_jd_multiple_of(om, um))
 		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_REDUCED);
 	else
 		rg_jd_add_at(ctx, "multipleOf", JD_MULTIPLE_OF_CHANGED);
@@ -681,17 +407,11 @@ compare_multiple_of(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 static void
 compare_number(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 {
-	compare_limit(ctx, "maximum", o->u.number.maximum, u->u.number.maximum,
-				  JD_MAXIMUM_ADDED, JD_MAXIMUM_REMOVED,
-				  JD_MAXIMUM_INCREASED, JD_MAXIMUM_DECREASED);
-	compare_limit(ctx, "minimum", o->u.number.minimum, u->u.number.minimum,
-				  JD_MINIMUM_ADDED, JD_MINIMUM_REMOVED,
-				  JD_MINIMUM_INCREASED, JD_MINIMUM_DECREASED);
+	compare_limit(ctx, "maximum", o->u.number.maximum, u->u.number.maximum, maximum_types);
+	compare_limit(ctx, "minimum", o->u.number.minimum, u->u.number.minimum, minimum_types);
 	compare_exclusive_maximum(ctx, o, u);
 	compare_limit(ctx, "exclusiveMinimum", o->u.number.exclusive_minimum,
-				  u->u.number.exclusive_minimum,
-				  JD_EXCLUSIVE_MINIMUM_ADDED, JD_EXCLUSIVE_MINIMUM_REMOVED,
-				  JD_EXCLUSIVE_MINIMUM_INCREASED, JD_EXCLUSIVE_MINIMUM_DECREASED);
+				  u->u.number.exclusive_minimum, exclusive_minimum_types);
 	compare_multiple_of(ctx, o, u);
 	if (o->u.number.requires_integer != u->u.number.requires_integer)
 		rg_jd_add(ctx, o->u.number.requires_integer ? JD_TYPE_EXTENDED : JD_TYPE_NARROWED);
@@ -705,8 +425,8 @@ compare_enum(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	const rg_js_value *const *uv = u->u.enumeration.values;
 	int			on = o->u.enumeration.n_values;
 	int			un = u->u.enumeration.n_values;
-	bool		upd_has_all = values_contain_all(uv, un, ov, on);
-	bool		orig_has_all = values_contain_all(ov, on, uv, un);
+	bool		upd_has_all = rg_jd_values_contain_all(uv, un, ov, on);
+	bool		orig_has_all = rg_jd_values_contain_all(ov, on, uv, un);
 
 	if (upd_has_all && orig_has_all)
 		return;
@@ -722,7 +442,7 @@ compare_enum(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 static void
 compare_const(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 {
-	if (!value_equal(o->u.constant.value, u->u.constant.value))
+	if (!rg_jd_value_equal(o->u.constant.value, u->u.constant.value))
 		rg_jd_add_at(ctx, "const", JD_ENUM_ARRAY_CHANGED);
 }
 
@@ -743,250 +463,6 @@ compare_not(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 /* ----------------------------------------------------------------------
  * Combined schemas
  * ---------------------------------------------------------------------- */
-
-static bool same_schema(const rg_js *a, const rg_js *b, int depth);
-
-/* Two lists of kept values equal in order. */
-static bool
-same_values(const rg_js_value *const *a, int na, const rg_js_value *const *b, int nb)
-{
-	int			i;
-
-	if (na != nb)
-		return false;
-	for (i = 0; i < na; i++)
-		if (!value_equal(a[i], b[i]))
-			return false;
-	return true;
-}
-
-/* Two optional sub-schemas equal. */
-static bool
-same_sub(const rg_js *a, const rg_js *b, int depth)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	return same_schema(a, b, depth + 1);
-}
-
-/* Two member lists (properties, pattern properties) equal as maps. */
-static bool
-same_members(const rg_js_member *a, int na, const rg_js_member *b, int nb, int depth)
-{
-	int			i;
-	int			j;
-
-	if (na != nb)
-		return false;
-	for (i = 0; i < na; i++)
-	{
-		for (j = 0; j < nb; j++)
-			if (strcmp(a[i].name, b[j].name) == 0)
-				break;
-		if (j == nb || !same_sub(a[i].schema, b[j].schema, depth))
-			return false;
-	}
-	return true;
-}
-
-/* Two string lists equal as sets. */
-static bool
-same_names(const char *const *a, int na, const char *const *b, int nb)
-{
-	int			i;
-	int			j;
-
-	for (i = 0; i < na; i++)
-	{
-		for (j = 0; j < nb; j++)
-			if (strcmp(a[i], b[j]) == 0)
-				break;
-		if (j == nb)
-			return false;
-	}
-	for (j = 0; j < nb; j++)
-	{
-		for (i = 0; i < na; i++)
-			if (strcmp(a[i], b[j]) == 0)
-				break;
-		if (i == na)
-			return false;
-	}
-	return true;
-}
-
-/* Two property dependency lists equal as maps of sets. */
-static bool
-same_prop_deps(const rg_js_prop_dependency *a, int na, const rg_js_prop_dependency *b, int nb)
-{
-	int			i;
-	int			j;
-
-	if (na != nb)
-		return false;
-	for (i = 0; i < na; i++)
-	{
-		for (j = 0; j < nb; j++)
-			if (strcmp(a[i].name, b[j].name) == 0)
-				break;
-		if (j == nb || !same_names(a[i].requires, a[i].n_requires, b[j].requires, b[j].n_requires))
-			return false;
-	}
-	return true;
-}
-
-/* Two numbers equal (Objects.equals on the Number objects, by value here). */
-static bool
-same_number(rg_js_number a, rg_js_number b)
-{
-	return a.present == b.present && (!a.present || a.value == b.value);
-}
-
-/* Two counts equal. */
-static bool
-same_count(rg_js_count a, rg_js_count b)
-{
-	return a.present == b.present && (!a.present || a.value == b.value);
-}
-
-/* The annotations every schema class compares in its equals(). */
-static bool
-same_common(const rg_js *a, const rg_js *b)
-{
-	int			i;
-	int			j;
-
-	if (!str_equal(a->id, b->id) || !str_equal(a->title, b->title) ||
-		!str_equal(a->description, b->description) ||
-		!value_equal(a->default_value, b->default_value) ||
-		a->n_unprocessed != b->n_unprocessed)
-		return false;
-	for (i = 0; i < a->n_unprocessed; i++)
-	{
-		for (j = 0; j < b->n_unprocessed; j++)
-			if (strcmp(a->unprocessed_names[i], b->unprocessed_names[j]) == 0)
-				break;
-		if (j == b->n_unprocessed ||
-			!value_equal(a->unprocessed_values[i], b->unprocessed_values[j]))
-			return false;
-	}
-	return true;
-}
-
-/* Object-specific parts of equals(). */
-static bool
-same_object(const rg_js *a, const rg_js *b, int depth)
-{
-	return a->u.object.requires_object == b->u.object.requires_object &&
-		same_members(a->u.object.properties, a->u.object.n_properties,
-					 b->u.object.properties, b->u.object.n_properties, depth) &&
-		same_names(a->u.object.required, a->u.object.n_required,
-				   b->u.object.required, b->u.object.n_required) &&
-		a->u.object.permits_additional == b->u.object.permits_additional &&
-		same_sub(a->u.object.additional_schema, b->u.object.additional_schema, depth) &&
-		same_members(a->u.object.pattern_properties, a->u.object.n_pattern_properties,
-					 b->u.object.pattern_properties, b->u.object.n_pattern_properties, depth) &&
-		same_sub(a->u.object.unevaluated, b->u.object.unevaluated, depth) &&
-		same_prop_deps(a->u.object.property_dependencies, a->u.object.n_property_dependencies,
-					   b->u.object.property_dependencies, b->u.object.n_property_dependencies) &&
-		same_members(a->u.object.schema_dependencies, a->u.object.n_schema_dependencies,
-					 b->u.object.schema_dependencies, b->u.object.n_schema_dependencies, depth) &&
-		same_sub(a->u.object.property_names, b->u.object.property_names, depth) &&
-		same_count(a->u.object.min_properties, b->u.object.min_properties) &&
-		same_count(a->u.object.max_properties, b->u.object.max_properties);
-}
-
-/* Array-specific parts of equals(). */
-static bool
-same_array(const rg_js *a, const rg_js *b, int depth)
-{
-	int			i;
-
-	if (a->u.array.n_item_schemas != b->u.array.n_item_schemas)
-		return false;
-	for (i = 0; i < a->u.array.n_item_schemas; i++)
-		if (!same_sub(a->u.array.item_schemas[i], b->u.array.item_schemas[i], depth))
-			return false;
-	return a->u.array.requires_array == b->u.array.requires_array &&
-		same_sub(a->u.array.all_items, b->u.array.all_items, depth) &&
-		a->u.array.permits_additional == b->u.array.permits_additional &&
-		same_sub(a->u.array.additional_items, b->u.array.additional_items, depth) &&
-		same_sub(a->u.array.unevaluated, b->u.array.unevaluated, depth) &&
-		same_sub(a->u.array.contains, b->u.array.contains, depth) &&
-		same_count(a->u.array.min_items, b->u.array.min_items) &&
-		same_count(a->u.array.max_items, b->u.array.max_items) &&
-		same_count(a->u.array.min_contains, b->u.array.min_contains) &&
-		same_count(a->u.array.max_contains, b->u.array.max_contains) &&
-		a->u.array.unique_items == b->u.array.unique_items;
-}
-
-/* The kind-specific part of equals(). */
-static bool
-same_kind_fields(const rg_js *a, const rg_js *b, int depth)
-{
-	int			i;
-
-	switch (a->kind)
-	{
-		case RG_JS_STRING:
-			return same_count(a->u.string.min_length, b->u.string.min_length) &&
-				same_count(a->u.string.max_length, b->u.string.max_length) &&
-				str_equal(a->u.string.pattern, b->u.string.pattern) &&
-				str_equal(a->u.string.format, b->u.string.format) &&
-				a->u.string.requires_string == b->u.string.requires_string;
-		case RG_JS_NUMBER:
-			return a->u.number.requires_number == b->u.number.requires_number &&
-				a->u.number.requires_integer == b->u.number.requires_integer &&
-				same_number(a->u.number.minimum, b->u.number.minimum) &&
-				same_number(a->u.number.maximum, b->u.number.maximum) &&
-				same_number(a->u.number.exclusive_minimum, b->u.number.exclusive_minimum) &&
-				same_number(a->u.number.exclusive_maximum, b->u.number.exclusive_maximum) &&
-				a->u.number.exclusive_minimum_flag == b->u.number.exclusive_minimum_flag &&
-				a->u.number.exclusive_maximum_flag == b->u.number.exclusive_maximum_flag &&
-				same_number(a->u.number.multiple_of, b->u.number.multiple_of);
-		case RG_JS_OBJECT:
-			return same_object(a, b, depth);
-		case RG_JS_ARRAY:
-			return same_array(a, b, depth);
-		case RG_JS_ENUM:
-			return same_values(a->u.enumeration.values, a->u.enumeration.n_values,
-							   b->u.enumeration.values, b->u.enumeration.n_values);
-		case RG_JS_CONST:
-			return value_equal(a->u.constant.value, b->u.constant.value);
-		case RG_JS_COMBINED:
-			if (a->u.combined.criterion != b->u.combined.criterion ||
-				a->u.combined.n_subschemas != b->u.combined.n_subschemas)
-				return false;
-			for (i = 0; i < a->u.combined.n_subschemas; i++)
-				if (!same_sub(a->u.combined.subschemas[i], b->u.combined.subschemas[i], depth))
-					return false;
-			return true;
-		case RG_JS_NOT:
-			return same_sub(a->u.not.schema, b->u.not.schema, depth);
-		case RG_JS_REF:
-			return str_equal(a->u.ref.ref, b->u.ref.ref) && a->u.ref.target == b->u.ref.target;
-		case RG_JS_CONDITIONAL:
-			return same_sub(a->u.conditional.if_schema, b->u.conditional.if_schema, depth) &&
-				same_sub(a->u.conditional.then_schema, b->u.conditional.then_schema, depth) &&
-				same_sub(a->u.conditional.else_schema, b->u.conditional.else_schema, depth);
-		default:
-			return true;
-	}
-}
-
-/*
- * Structural equality of two schemas (everit's equals(), by which
- * Confluent's LinkedHashSet collapses duplicate subschemas).
- */
-static bool
-same_schema(const rg_js *a, const rg_js *b, int depth)
-{
-	if (a == b)
-		return true;
-	if (rg_too_deep(depth) || a->kind != b->kind || !same_common(a, b))
-		return false;
-	return same_kind_fields(a, b, depth);
-}
 
 /* The subschemas of s without duplicates, in order; their count. */
 static int
@@ -1011,7 +487,7 @@ distinct_subschemas(jd_checker *c, const rg_js *s, const rg_js ***out)
 		if (x == NULL)
 			continue;
 		for (j = 0; j < k; j++)
-			if (same_schema(v[j], x, 0))
+			if (rg_jd_same_schema(v[j], x, 0))
 				break;
 		if (j == k)
 			v[k++] = x;
@@ -1251,13 +727,13 @@ visible_id(rg_js_draft draft, const rg_js *s)
 static void
 compare_annotations(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 {
-	if (!str_equal(visible_id(ctx->c->orig_draft, o), visible_id(ctx->c->upd_draft, u)))
+	if (!rg_jd_str_equal(visible_id(ctx->c->orig_draft, o), visible_id(ctx->c->upd_draft, u)))
 		rg_jd_add(ctx, JD_ID_CHANGED);
-	if (!str_equal(o->title, u->title))
+	if (!rg_jd_str_equal(o->title, u->title))
 		rg_jd_add(ctx, JD_TITLE_CHANGED);
-	if (!str_equal(o->description, u->description))
+	if (!rg_jd_str_equal(o->description, u->description))
 		rg_jd_add(ctx, JD_DESCRIPTION_CHANGED);
-	if (!value_equal(o->default_value, u->default_value))
+	if (!rg_jd_value_equal(o->default_value, u->default_value))
 		rg_jd_add(ctx, JD_DEFAULT_CHANGED);
 }
 
@@ -1349,9 +825,9 @@ rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd)
 static const rg_js_parsed *
 model_of(const rg_schema *s)
 {
-	if (s == NULL || s->format != &rg_format_json || s->model == NULL)
+	if (s == NULL || s->model == NULL)
 		return NULL;
-	return (const rg_js_parsed *) s->model;
+	return rg_json_model(s);
 }
 
 /* Copy into the seed every pair of this pass that came out incompatible. */

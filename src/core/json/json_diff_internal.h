@@ -286,12 +286,53 @@ extern void rg_jd_add_at(jd_ctx *ctx, const char *attribute, jd_type type);
 /* Append every difference of from (already relative to ctx's pair). */
 extern void rg_jd_append(jd_ctx *ctx, const jd_ctx *from);
 
+/* the ADDED, REMOVED, INCREASED, DECREASED types of a bound keyword */
+#define JD_BOUND_TYPES(k) {JD_##k##_ADDED, JD_##k##_REMOVED, JD_##k##_INCREASED, JD_##k##_DECREASED}
+
+/* the ADDED, REMOVED, EXTENDED, NARROWED types of an additional/unevaluated keyword */
+#define JD_WIDTH_TYPES(k) {JD_##k##_ADDED, JD_##k##_REMOVED, JD_##k##_EXTENDED, JD_##k##_NARROWED}
+
+/*
+ * A keyword on one side only is ADDED or REMOVED (types[0], [1]); on both,
+ * INCREASED or DECREASED (types[2], [3]) as cmp (original against update)
+ * says.
+ */
+extern void rg_jd_compare_bound(jd_ctx *ctx, const char *attr, bool o_present,
+								bool u_present, int cmp, const jd_type types[4]);
+
+/* rg_jd_compare_bound of a count keyword (maxLength, minItems, ...) */
+extern void rg_jd_compare_count(jd_ctx *ctx, const char *attr, rg_js_count o,
+								rg_js_count u, const jd_type types[4]);
+
 /* SchemaDiff.compare(ctx, original, update); either may be NULL */
 extern void rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd);
 
 /* ObjectSchemaDiff.compare and ArraySchemaDiff.compare */
 extern void rg_jd_compare_object(jd_ctx *ctx, const rg_js *orig, const rg_js *upd);
 extern void rg_jd_compare_array(jd_ctx *ctx, const rg_js *orig, const rg_js *upd);
+
+/* Objects.equals of two strings, NULL standing for absent */
+extern bool rg_jd_str_equal(const char *a, const char *b);
+
+/* Java's equals() of two kept values (either NULL: absent) */
+extern bool rg_jd_value_equal(const rg_js_value *a, const rg_js_value *b);
+
+/* Does a contain every value of b (Set.containsAll)? */
+extern bool rg_jd_values_contain_all(const rg_js_value *const *a, int na,
+									 const rg_js_value *const *b, int nb);
+
+/* Does the name list a hold every name of b (Set.containsAll)? */
+extern bool rg_jd_names_contain_all(const char *const *a, int na,
+									const char *const *b, int nb);
+
+/* Two numbers equal by BigDecimal.compareTo */
+extern bool rg_jd_number_same(const rg_js_number *a, const rg_js_number *b);
+
+/* Is a an integer multiple of b (BigDecimal remainder zero)? */
+extern bool rg_jd_multiple_of(const rg_js_number *a, const rg_js_number *b);
+
+/* everit's equals() of two schemas */
+extern bool rg_jd_same_schema(const rg_js *a, const rg_js *b, int depth);
 
 /* EmptySchema (TrueSchema extends it) */
 static inline bool

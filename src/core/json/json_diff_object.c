@@ -22,7 +22,8 @@
  * document order (Confluent keys them by java.util.regex.Pattern, whose
  * hash is the object's identity, so its order is arbitrary), and a
  * pattern is matched as a POSIX extended regular expression searched
- * anywhere in the name (Matcher.find()), with \d and \D translated.
+ * anywhere in the name (Matcher.find()), with \d and \D translated
+ * and back-references refused.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,7 +31,6 @@
 
 #include <regex.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ----------------------------------------------------------------------
@@ -70,7 +70,14 @@ java_key_hash(const char *name)
 
 	while (*p)
 	{
-		uint32_t	cp = utf8_next(&p);
+		uint32_t	cp;
+
+		if (*p < 0x80)
+		{
+			h = h * 31 + *p++;
+			continue;
+		}
+		cp = utf8_next(&p);
 
 		if (cp < 0x10000)
 			h = h * 31 + cp;
@@ -150,33 +157,17 @@ hashmap_final_cap(jd_checker *c, const uint32_t *h, int n, uint32_t cap)
 	return cap;
 }
 
-typedef struct jd_slot_key
-{
-	uint32_t	bucket;
-	int			seq;
-} jd_slot_key;
-
-/* qsort: by bucket, then by insertion */
-static int
-slot_key_cmp(const void *a, const void *b)
-{
-	const jd_slot_key *x = a;
-	const jd_slot_key *y = b;
-
-	if (x->bucket != y->bucket)
-		return x->bucket < y->bucket ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /*
  * The iteration order of a HashMap filled with keys of hashes h[0..n-1]
  * in that order, starting with cap buckets: order[k] = the insertion
- * index of the k-th key visited.
+ * index of the k-th key visited (by bucket, then by insertion: a
+ * counting sort over the final table).
  */
 static bool
 hashmap_order(jd_checker *c, const uint32_t *h, int n, uint32_t cap, int *order)
 {
-	jd_slot_key *k;
+	int		   *start;
+	uint32_t	b;
 	int			i;
 
 	if (n <= 1)
@@ -186,20 +177,18 @@ hashmap_order(jd_checker *c, const uint32_t *h, int n, uint32_t cap, int *order)
 		return true;
 	}
 	cap = hashmap_final_cap(c, h, n, cap);
-	k = rg_arena_alloc(c->arena, (size_t) n * sizeof(*k));
-	if (k == NULL)
+	start = rg_arena_alloc(c->arena, ((size_t) cap + 1) * sizeof(int));
+	if (start == NULL)
 	{
 		c->oom = true;
 		return false;
 	}
 	for (i = 0; i < n; i++)
-	{
-		k[i].bucket = h[i] & (cap - 1);
-		k[i].seq = i;
-	}
-	qsort(k, (size_t) n, sizeof(*k), slot_key_cmp);
+		start[(h[i] & (cap - 1)) + 1]++;
+	for (b = 0; b < cap; b++)
+		start[b + 1] += start[b];
 	for (i = 0; i < n; i++)
-		order[i] = k[i].seq;
+		order[start[h[i] & (cap - 1)]++] = i;
 	return true;
 }
 
@@ -346,101 +335,156 @@ members_index(jd_checker *c, jd_names *k, const rg_js_member *m, int n)
  * Content models
  * ---------------------------------------------------------------------- */
 
-/* Does the pattern (ECMA-262 source) match somewhere in name? */
+/*
+ * The pattern (Java regex source) as a POSIX extended expression in ere:
+ * \d and \D spelled out, other escapes kept (glibc reads \w, \s, \b).
+ * False for a back-reference, which the POSIX matcher may take
+ * exponential time over: such a pattern is taken to match nothing.
+ */
+static bool
+pattern_to_ere(const char *pattern, rg_buf *ere)
+{
+	const char *p;
+
+	for (p = pattern; *p; p++)
+	{
+		if (p[0] != '\\' || p[1] == '\0')
+		{
+			rg_buf_putc(ere, *p);
+			continue;
+		}
+		p++;
+		if (*p >= '1' && *p <= '9')
+			return false;
+		if (*p == 'd')
+			rg_buf_puts(ere, "[0-9]");
+		else if (*p == 'D')
+			rg_buf_puts(ere, "[^0-9]");
+		else
+			rg_buf_append(ere, p - 1, 2);
+	}
+	return !ere->oom;
+}
+
+/* Does the pattern match somewhere in name (Matcher.find())? */
 static bool
 pattern_finds(const char *pattern, const char *name)
 {
 	rg_buf		ere;
 	regex_t		re;
-	const char *p;
-	bool		found;
+	bool		found = false;
 
 	rg_buf_init(&ere);
-	for (p = pattern; *p; p++)
+	if (pattern_to_ere(pattern, &ere) &&
+		regcomp(&re, ere.data ? ere.data : "", REG_EXTENDED | REG_NOSUB) == 0)
 	{
-		if (p[0] == '\\' && p[1] == 'd')
-			rg_buf_puts(&ere, "[0-9]"), p++;
-		else if (p[0] == '\\' && p[1] == 'D')
-			rg_buf_puts(&ere, "[^0-9]"), p++;
-		else if (p[0] == '\\' && p[1] != '\0')
-			rg_buf_append(&ere, p, 2), p++;
-		else
-			rg_buf_putc(&ere, *p);
+		found = regexec(&re, name, 0, NULL, 0) == 0;
+		regfree(&re);
 	}
-	if (ere.oom || regcomp(&re, ere.data ? ere.data : "", REG_EXTENDED | REG_NOSUB) != 0)
-	{
-		rg_buf_free(&ere);
-		return false;
-	}
-	found = regexec(&re, name, 0, NULL, 0) == 0;
-	regfree(&re);
 	rg_buf_free(&ere);
 	return found;
 }
 
-/* ObjectSchema.permitsAdditionalProperties() */
-static bool
-object_permits(const rg_js *s)
+/*
+ * What an object or an array allows beside the members it names:
+ * patternProperties (objects only), additionalProperties/additionalItems
+ * (permits = not false; schema = its schema if it is one), and
+ * unevaluatedProperties/unevaluatedItems (NULL when absent).
+ */
+typedef struct jd_content
 {
-	return s->u.object.permits_additional || s->u.object.additional_schema != NULL;
+	bool		permits;
+	const rg_js *additional;
+	const rg_js *unevaluated;
+	const rg_js_member *patterns;
+	int			n_patterns;
+} jd_content;
+
+/* The content model of an object. */
+static jd_content
+object_content(const rg_js *s)
+{
+	jd_content	m;
+
+	m.permits = s->u.object.permits_additional || s->u.object.additional_schema != NULL;
+	m.additional = s->u.object.additional_schema;
+	m.unevaluated = s->u.object.unevaluated;
+	m.patterns = s->u.object.pattern_properties;
+	m.n_patterns = s->u.object.n_pattern_properties;
+	return m;
+}
+
+/* The content model of an array (its extra items). */
+static jd_content
+array_content(const rg_js *s)
+{
+	jd_content	m;
+
+	m.permits = s->u.array.permits_additional || s->u.array.additional_items != NULL;
+	m.additional = s->u.array.additional_items;
+	m.unevaluated = s->u.array.unevaluated;
+	m.patterns = NULL;
+	m.n_patterns = 0;
+	return m;
 }
 
 /*
- * Open: additionalProperties not false and without a schema, no
- * patternProperties, unevaluatedProperties absent or true.
+ * Open: the additional keyword not false and without a schema, no
+ * patternProperties, the unevaluated keyword absent or true.
  */
 static bool
-object_is_open(const rg_js *s)
+content_is_open(const jd_content *m)
 {
-	return object_permits(s) && s->u.object.additional_schema == NULL &&
-		s->u.object.n_pattern_properties == 0 &&
-		(s->u.object.unevaluated == NULL || jd_is_empty(s->u.object.unevaluated));
+	return m->permits && m->additional == NULL && m->n_patterns == 0 &&
+		(m->unevaluated == NULL || jd_is_empty(m->unevaluated));
 }
 
-/* The schema a partially open object gives the property key, or NULL. */
+/*
+ * The schema a partially open content model gives a member (key: a
+ * property name, NULL for an item), or NULL: the first pattern that
+ * matches, else the additional schema, else the unevaluated schema where
+ * the additional keyword is absent.
+ */
 static const rg_js *
-object_partial(const rg_js *s, const char *key)
+content_partial(const jd_content *m, const char *key)
 {
-	const rg_js *u = s->u.object.unevaluated;
+	const rg_js *u = m->unevaluated;
 	int			i;
 
-	for (i = 0; i < s->u.object.n_pattern_properties; i++)
-		if (pattern_finds(s->u.object.pattern_properties[i].name, key))
-			return s->u.object.pattern_properties[i].schema;
-	if (s->u.object.additional_schema != NULL)
-		return s->u.object.additional_schema;
-	if (object_permits(s) && u != NULL && !jd_is_false(u) && !jd_is_empty(u))
+	for (i = 0; key != NULL && i < m->n_patterns; i++)
+		if (pattern_finds(m->patterns[i].name, key))
+			return m->patterns[i].schema;
+	if (m->additional != NULL)
+		return m->additional;
+	if (m->permits && u != NULL && !jd_is_false(u) && !jd_is_empty(u))
 		return u;
 	return NULL;
 }
 
-/* ArraySchema.permitsAdditionalItems() */
-static bool
-array_permits(const rg_js *s)
+/* the types of a member present on the original's side only */
+typedef struct jd_removed_types
 {
-	return s->u.array.permits_additional || s->u.array.additional_items != NULL;
-}
+	jd_type		open;
+	jd_type		covered;
+	jd_type		not_covered;
+	jd_type		false_closed;
+	jd_type		closed;
+} jd_removed_types;
 
-/* Open: additionalItems true (or absent, with unevaluatedItems absent or true). */
-static bool
-array_is_open(const rg_js *s)
-{
-	return array_permits(s) && s->u.array.additional_items == NULL &&
-		(s->u.array.unevaluated == NULL || jd_is_empty(s->u.array.unevaluated));
-}
-
-/* The schema a partially open array gives extra items, or NULL. */
-static const rg_js *
-array_partial(const rg_js *s)
-{
-	const rg_js *u = s->u.array.unevaluated;
-
-	if (s->u.array.additional_items != NULL)
-		return s->u.array.additional_items;
-	if (array_permits(s) && u != NULL && !jd_is_false(u) && !jd_is_empty(u))
-		return u;
-	return NULL;
-}
+static const jd_removed_types property_removed_types = {
+	JD_PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL,
+	JD_PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+	JD_PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+	JD_PROPERTY_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL,
+	JD_PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL
+};
+static const jd_removed_types item_removed_types = {
+	JD_ITEM_REMOVED_FROM_OPEN_CONTENT_MODEL,
+	JD_ITEM_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+	JD_ITEM_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+	JD_ITEM_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL,
+	JD_ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL
+};
 
 /*
  * Compare a member with the schema a partially open content model gives
@@ -457,6 +501,28 @@ compare_with_partial(jd_ctx *ctx, const rg_js *orig, const rg_js *upd,
 	rg_jd_compare(&sub, orig, upd);
 	rg_jd_append(ctx, &sub);
 	rg_jd_add(ctx, rg_jd_compatible(&sub) ? covered : not_covered);
+}
+
+/*
+ * A member only the original has (a property, key its name; a tuple
+ * item, key NULL), judged by the update's content model.
+ */
+static void
+member_removed(jd_ctx *ctx, const rg_js *member, const jd_content *upd, const char *key,
+			   const jd_removed_types *t)
+{
+	const rg_js *partial;
+
+	if (content_is_open(upd))
+	{
+		rg_jd_add(ctx, t->open);
+		return;
+	}
+	partial = content_partial(upd, key);
+	if (partial != NULL)
+		compare_with_partial(ctx, member, partial, t->covered, t->not_covered);
+	else
+		rg_jd_add(ctx, jd_is_false(member) ? t->false_closed : t->closed);
 }
 
 /* ----------------------------------------------------------------------
@@ -505,37 +571,16 @@ compare_required(jd_ctx *ctx, const rg_js *o, const rg_js *u,
 	rg_jd_leave(ctx, &seg);
 }
 
-/* A property only the original has, judged by the update's content model. */
-static void
-property_removed(jd_ctx *ctx, const rg_js *prop, const rg_js *u, const char *key)
-{
-	const rg_js *partial;
-
-	if (object_is_open(u))
-	{
-		rg_jd_add(ctx, JD_PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL);
-		return;
-	}
-	partial = object_partial(u, key);
-	if (partial != NULL)
-		compare_with_partial(ctx, prop, partial,
-							 JD_PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
-							 JD_PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL);
-	else if (jd_is_false(prop))
-		rg_jd_add(ctx, JD_PROPERTY_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL);
-	else
-		rg_jd_add(ctx, JD_PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL);
-}
-
 /* A property only the update has, judged by the original's content model. */
 static void
 property_added(jd_ctx *ctx, const rg_js *o, const rg_js *prop, const rg_js *u, const char *key)
 {
 	bool		required = is_required(u, key);
 	bool		with_default = prop->default_value != NULL;
+	jd_content	orig = object_content(o);
 	const rg_js *partial;
 
-	if (object_is_open(o))
+	if (content_is_open(&orig))
 	{
 		if (jd_is_empty(prop))
 			rg_jd_add(ctx, JD_PROPERTY_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL);
@@ -547,7 +592,7 @@ property_added(jd_ctx *ctx, const rg_js *o, const rg_js *prop, const rg_js *u, c
 			rg_jd_add(ctx, JD_OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL);
 		return;
 	}
-	partial = object_partial(o, key);
+	partial = content_partial(&orig, key);
 	if (partial != NULL)
 		compare_with_partial(ctx, partial, prop,
 							 JD_PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
@@ -567,6 +612,7 @@ compare_properties(jd_ctx *ctx, const rg_js *o, const rg_js *u,
 {
 	jd_pair_index *keys;
 	int			n = names_union(ctx->c, on, un, &keys);
+	jd_content	upd_content = object_content(u);
 	jd_seg		seg;
 	int			i;
 
@@ -583,7 +629,7 @@ compare_properties(jd_ctx *ctx, const rg_js *o, const rg_js *u,
 		rg_check_interrupts();
 		rg_jd_enter(ctx, &key_seg, key);
 		if (up == NULL)
-			property_removed(ctx, op, u, key);
+			member_removed(ctx, op, &upd_content, key, &property_removed_types);
 		else if (op == NULL)
 			property_added(ctx, o, up, u, key);
 		else
@@ -593,31 +639,15 @@ compare_properties(jd_ctx *ctx, const rg_js *o, const rg_js *u,
 	rg_jd_leave(ctx, &seg);
 }
 
-/* Does the dependency list a require every name b does? */
-static bool
-requires_all(const rg_js_prop_dependency *a, const rg_js_prop_dependency *b)
-{
-	int			i;
-	int			j;
-
-	for (j = 0; j < b->n_requires; j++)
-	{
-		for (i = 0; i < a->n_requires; i++)
-			if (strcmp(a->requires[i], b->requires[j]) == 0)
-				break;
-		if (i == a->n_requires)
-			return false;
-	}
-	return true;
-}
-
 /* The property dependency of one name, both sides present. */
 static void
 compare_prop_dependency(jd_ctx *ctx, const rg_js_prop_dependency *od,
 						const rg_js_prop_dependency *ud)
 {
-	bool		upd_has_all = requires_all(ud, od);
-	bool		orig_has_all = requires_all(od, ud);
+	bool		upd_has_all = rg_jd_names_contain_all(ud->requires, ud->n_requires,
+													  od->requires, od->n_requires);
+	bool		orig_has_all = rg_jd_names_contain_all(od->requires, od->n_requires,
+													   ud->requires, ud->n_requires);
 
 	if (upd_has_all && orig_has_all)
 		return;
@@ -726,20 +756,20 @@ compare_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
  * none where there was one EXTENDED; two schemas are compared.
  */
 static void
-compare_additional(jd_ctx *ctx, const char *attr, bool o_permits, const rg_js *o_schema,
-				   bool u_permits, const rg_js *u_schema, const jd_type types[4])
+compare_additional(jd_ctx *ctx, const char *attr, jd_content o, jd_content u,
+				   const jd_type types[4])
 {
 	jd_seg		seg;
 
 	rg_jd_enter(ctx, &seg, attr);
-	if (o_permits != u_permits)
-		rg_jd_add(ctx, u_permits ? types[0] : types[1]);
-	else if (o_schema == NULL && u_schema != NULL)
+	if (o.permits != u.permits)
+		rg_jd_add(ctx, u.permits ? types[0] : types[1]);
+	else if (o.additional == NULL && u.additional != NULL)
 		rg_jd_add(ctx, types[3]);
-	else if (u_schema == NULL && o_schema != NULL)
+	else if (u.additional == NULL && o.additional != NULL)
 		rg_jd_add(ctx, types[2]);
 	else
-		rg_jd_compare(ctx, o_schema, u_schema);
+		rg_jd_compare(ctx, o.additional, u.additional);
 	rg_jd_leave(ctx, &seg);
 }
 
@@ -776,38 +806,10 @@ compare_unevaluated(jd_ctx *ctx, const char *attr, const rg_js *o, const rg_js *
 	rg_jd_leave(ctx, &seg);
 }
 
-/* ADDED / REMOVED / INCREASED / DECREASED of a count keyword. */
-static void
-compare_bound(jd_ctx *ctx, const char *attr, rg_js_count o, rg_js_count u, const jd_type types[4])
-{
-	if (!o.present && !u.present)
-		return;
-	if (!o.present)
-		rg_jd_add_at(ctx, attr, types[0]);
-	else if (!u.present)
-		rg_jd_add_at(ctx, attr, types[1]);
-	else if (o.value < u.value)
-		rg_jd_add_at(ctx, attr, types[2]);
-	else if (o.value > u.value)
-		rg_jd_add_at(ctx, attr, types[3]);
-}
-
-static const jd_type additional_properties_types[4] = {
-	JD_ADDITIONAL_PROPERTIES_ADDED, JD_ADDITIONAL_PROPERTIES_REMOVED,
-	JD_ADDITIONAL_PROPERTIES_EXTENDED, JD_ADDITIONAL_PROPERTIES_NARROWED
-};
-static const jd_type unevaluated_properties_types[4] = {
-	JD_UNEVALUATED_PROPERTIES_ADDED, JD_UNEVALUATED_PROPERTIES_REMOVED,
-	JD_UNEVALUATED_PROPERTIES_EXTENDED, JD_UNEVALUATED_PROPERTIES_NARROWED
-};
-static const jd_type max_properties_types[4] = {
-	JD_MAX_PROPERTIES_ADDED, JD_MAX_PROPERTIES_REMOVED,
-	JD_MAX_PROPERTIES_INCREASED, JD_MAX_PROPERTIES_DECREASED
-};
-static const jd_type min_properties_types[4] = {
-	JD_MIN_PROPERTIES_ADDED, JD_MIN_PROPERTIES_REMOVED,
-	JD_MIN_PROPERTIES_INCREASED, JD_MIN_PROPERTIES_DECREASED
-};
+static const jd_type additional_properties_types[4] = JD_WIDTH_TYPES(ADDITIONAL_PROPERTIES);
+static const jd_type unevaluated_properties_types[4] = JD_WIDTH_TYPES(UNEVALUATED_PROPERTIES);
+static const jd_type max_properties_types[4] = JD_BOUND_TYPES(MAX_PROPERTIES);
+static const jd_type min_properties_types[4] = JD_BOUND_TYPES(MIN_PROPERTIES);
 
 /* See json_diff_internal.h */
 void
@@ -822,58 +824,35 @@ rg_jd_compare_object(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	compare_required(ctx, o, u, &on, &un);
 	compare_properties(ctx, o, u, &on, &un);
 	compare_dependencies(ctx, o, u);
-	compare_additional(ctx, "additionalProperties",
-					   object_permits(o), o->u.object.additional_schema,
-					   object_permits(u), u->u.object.additional_schema,
+	compare_additional(ctx, "additionalProperties", object_content(o), object_content(u),
 					   additional_properties_types);
 	compare_unevaluated(ctx, "unevaluatedProperties", o->u.object.unevaluated,
 						u->u.object.unevaluated, unevaluated_properties_types);
-	compare_bound(ctx, "maxProperties", o->u.object.max_properties,
-				  u->u.object.max_properties, max_properties_types);
-	compare_bound(ctx, "minProperties", o->u.object.min_properties,
-				  u->u.object.min_properties, min_properties_types);
+	rg_jd_compare_count(ctx, "maxProperties", o->u.object.max_properties,
+						u->u.object.max_properties, max_properties_types);
+	rg_jd_compare_count(ctx, "minProperties", o->u.object.min_properties,
+						u->u.object.min_properties, min_properties_types);
 }
 
 /* ----------------------------------------------------------------------
  * Arrays
  * ---------------------------------------------------------------------- */
 
-/* A tuple item only the original has, judged by the update's content model. */
-static void
-item_removed(jd_ctx *ctx, const rg_js *item, const rg_js *u)
-{
-	const rg_js *partial;
-
-	if (array_is_open(u))
-	{
-		rg_jd_add(ctx, JD_ITEM_REMOVED_FROM_OPEN_CONTENT_MODEL);
-		return;
-	}
-	partial = array_partial(u);
-	if (partial != NULL)
-		compare_with_partial(ctx, item, partial,
-							 JD_ITEM_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
-							 JD_ITEM_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL);
-	else if (jd_is_false(item))
-		rg_jd_add(ctx, JD_ITEM_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL);
-	else
-		rg_jd_add(ctx, JD_ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL);
-}
-
 /* A tuple item only the update has, judged by the original's content model. */
 static void
 item_added(jd_ctx *ctx, const rg_js *o, const rg_js *item)
 {
+	jd_content	orig = array_content(o);
 	const rg_js *partial;
 
-	if (array_is_open(o))
+	if (content_is_open(&orig))
 	{
 		rg_jd_add(ctx, jd_is_empty(item) ?
 				  JD_ITEM_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL :
 				  JD_ITEM_ADDED_TO_OPEN_CONTENT_MODEL);
 		return;
 	}
-	partial = array_partial(o);
+	partial = content_partial(&orig, NULL);
 	if (partial != NULL)
 		compare_with_partial(ctx, partial, item,
 							 JD_ITEM_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
@@ -888,6 +867,7 @@ compare_tuple(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 {
 	int			no = o->u.array.n_item_schemas;
 	int			nu = u->u.array.n_item_schemas;
+	jd_content	upd_content = array_content(u);
 	int			i;
 
 	for (i = 0; i < no || i < nu; i++)
@@ -908,35 +888,20 @@ compare_tuple(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 		if (i < no && i < nu)
 			rg_jd_compare(ctx, o->u.array.item_schemas[i], u->u.array.item_schemas[i]);
 		else if (i < no)
-			item_removed(ctx, o->u.array.item_schemas[i], u);
+			member_removed(ctx, o->u.array.item_schemas[i], &upd_content, NULL,
+						   &item_removed_types);
 		else
 			item_added(ctx, o, u->u.array.item_schemas[i]);
 		rg_jd_leave(ctx, &seg);
 	}
 }
 
-static const jd_type additional_items_types[4] = {
-	JD_ADDITIONAL_ITEMS_ADDED, JD_ADDITIONAL_ITEMS_REMOVED,
-	JD_ADDITIONAL_ITEMS_EXTENDED, JD_ADDITIONAL_ITEMS_NARROWED
-};
-static const jd_type unevaluated_items_types[4] = {
-	JD_UNEVALUATED_ITEMS_ADDED, JD_UNEVALUATED_ITEMS_REMOVED,
-	JD_UNEVALUATED_ITEMS_EXTENDED, JD_UNEVALUATED_ITEMS_NARROWED
-};
-static const jd_type max_items_types[4] = {
-	JD_MAX_ITEMS_ADDED, JD_MAX_ITEMS_REMOVED, JD_MAX_ITEMS_INCREASED, JD_MAX_ITEMS_DECREASED
-};
-static const jd_type min_items_types[4] = {
-	JD_MIN_ITEMS_ADDED, JD_MIN_ITEMS_REMOVED, JD_MIN_ITEMS_INCREASED, JD_MIN_ITEMS_DECREASED
-};
-static const jd_type max_contains_types[4] = {
-	JD_MAX_CONTAINS_ADDED, JD_MAX_CONTAINS_REMOVED,
-	JD_MAX_CONTAINS_INCREASED, JD_MAX_CONTAINS_DECREASED
-};
-static const jd_type min_contains_types[4] = {
-	JD_MIN_CONTAINS_ADDED, JD_MIN_CONTAINS_REMOVED,
-	JD_MIN_CONTAINS_INCREASED, JD_MIN_CONTAINS_DECREASED
-};
+static const jd_type additional_items_types[4] = JD_WIDTH_TYPES(ADDITIONAL_ITEMS);
+static const jd_type unevaluated_items_types[4] = JD_WIDTH_TYPES(UNEVALUATED_ITEMS);
+static const jd_type max_items_types[4] = JD_BOUND_TYPES(MAX_ITEMS);
+static const jd_type min_items_types[4] = JD_BOUND_TYPES(MIN_ITEMS);
+static const jd_type max_contains_types[4] = JD_BOUND_TYPES(MAX_CONTAINS);
+static const jd_type min_contains_types[4] = JD_BOUND_TYPES(MIN_CONTAINS);
 
 /* See json_diff_internal.h */
 void
@@ -948,19 +913,17 @@ rg_jd_compare_array(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	rg_jd_compare(ctx, o->u.array.all_items, u->u.array.all_items);
 	rg_jd_leave(ctx, &seg);
 	compare_tuple(ctx, o, u);
-	compare_additional(ctx, "additionalItems",
-					   array_permits(o), o->u.array.additional_items,
-					   array_permits(u), u->u.array.additional_items,
+	compare_additional(ctx, "additionalItems", array_content(o), array_content(u),
 					   additional_items_types);
 	compare_unevaluated(ctx, "unevaluatedItems", o->u.array.unevaluated,
 						u->u.array.unevaluated, unevaluated_items_types);
-	compare_bound(ctx, "maxItems", o->u.array.max_items, u->u.array.max_items, max_items_types);
-	compare_bound(ctx, "minItems", o->u.array.min_items, u->u.array.min_items, min_items_types);
+	rg_jd_compare_count(ctx, "maxItems", o->u.array.max_items, u->u.array.max_items, max_items_types);
+	rg_jd_compare_count(ctx, "minItems", o->u.array.min_items, u->u.array.min_items, min_items_types);
 	if (o->u.array.unique_items != u->u.array.unique_items)
 		rg_jd_add_at(ctx, "uniqueItems",
 					 o->u.array.unique_items ? JD_UNIQUE_ITEMS_REMOVED : JD_UNIQUE_ITEMS_ADDED);
-	compare_bound(ctx, "maxContains", o->u.array.max_contains, u->u.array.max_contains,
-				  max_contains_types);
-	compare_bound(ctx, "minContains", o->u.array.min_contains, u->u.array.min_contains,
-				  min_contains_types);
+	rg_jd_compare_count(ctx, "maxContains", o->u.array.max_contains, u->u.array.max_contains,
+						max_contains_types);
+	rg_jd_compare_count(ctx, "minContains", o->u.array.min_contains, u->u.array.min_contains,
+						min_contains_types);
 }

@@ -60,10 +60,11 @@ static const jd_template templates[] = {
 };
 
 /*
- * How a message ends.  Confluent's Difference.toString() closed the
- * description with "'}" up to the release that split "property added to
- * an open content model" by required/default/optional; the current source
- * closes it with "\"}".
+ * How a message ends.  The current Difference.toString() closes the
+ * description with a double quote, as it opens it.  Releases before the
+ * property-added split (the 7.x line) closed it with "'}" and worded the
+ * closed content model "The %s has a closed content model ..."; to emit
+ * that form, make this "'}" and change JD_MSG_CLOSED's text above.
  */
 #define JD_MESSAGE_END "\"}"
 

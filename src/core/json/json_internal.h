@@ -1,0 +1,234 @@
+/*-------------------------------------------------------------------------
+ *
+ * json_internal.h
+ *	  What the JSON Schema loader's files share: the document as Jackson
+ *	  reads it (json_syntax.c), the loader's state (json_load.c), reference
+ *	  resolution (json_refs.c), keyword checks (json_validate.c), the stored
+ *	  form (json_render.c) and kept values (json_value.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef JSON_INTERNAL_H
+#define JSON_INTERNAL_H
+
+#include "rg_jsonschema.h"
+
+#include <jansson.h>
+
+/*
+ * Deepest JSON nesting of a document (Jackson's default
+ * StreamReadConstraints.maxNestingDepth, which Confluent's mapper keeps).
+ */
+#define JS_MAX_NESTING 1000
+
+/*
+ * Most schema nodes one parse may build.  $refs to nested parts of a
+ * document load each target once, which can still multiply the work;
+ * this bounds it.
+ */
+#define JS_MAX_NODES 500000
+
+/* the kind of a JSON value as Jackson's tree holds it */
+typedef enum jx_type
+{
+	JX_NULL,
+	JX_TRUE,
+	JX_FALSE,
+	JX_INT,						/* IntNode, LongNode, BigIntegerNode */
+	JX_DECIMAL,					/* DecimalNode: a number with '.' or an
+								 * exponent */
+	JX_SPECIAL,					/* DoubleNode NaN / Infinity / -Infinity */
+	JX_STRING,
+	JX_ARRAY,
+	JX_OBJECT
+} jx_type;
+
+struct jx;
+
+/* an object member; a repeated key keeps its first place, its last value */
+typedef struct jx_member
+{
+	const char *key;
+	size_t		key_len;
+	struct jx  *value;
+} jx_member;
+
+/*
+ * A JSON value of the document, in the schema's arena.  Strings are
+ * decoded UTF-8 (NUL-terminated, len without it; may hold NULs); numbers
+ * keep their lexeme as written; JX_SPECIAL holds "NaN", "Infinity" or
+ * "-Infinity".
+ */
+typedef struct jx
+{
+	jx_type		type;
+	const char *text;
+	size_t		len;
+	int			n;				/* members or items */
+	struct jx **items;
+	jx_member  *members;
+	size_t		offset;			/* where the value starts in the text */
+} jx;
+
+/* Parse text as Confluent's Jackson mapper reads it (json_syntax.c). */
+extern jx  *jx_parse(rg_arena *arena, const char *text, size_t len,
+					 rg_error *err);
+
+/* the member named key (NUL-terminated) of an object, NULL if absent */
+extern jx  *jx_get(const jx *obj, const char *key);
+
+/* a number's value as a double */
+extern double jx_number_value(const jx *v);
+
+/*
+ * The stored form of a value (json_render.c): compact, as Jackson's
+ * writeValueAsString prints the tree; with sorted, object keys in Java's
+ * String order (Confluent's normalize).  false when out of memory or too
+ * deep for the stack.
+ */
+extern bool jx_render(rg_buf *buf, const jx *v, bool sorted);
+
+/*
+ * Sort every object's members in place, recursively, as Confluent's
+ * normalize re-reads the document into TreeMaps: the schema is then built
+ * from the sorted document.  false when too deep for the stack.
+ */
+extern bool jx_sort(jx *v);
+
+/* Java String.compareTo of two UTF-8 strings (UTF-16 code unit order) */
+extern int	jx_java_compare(const char *a, size_t alen, const char *b, size_t blen);
+
+/* a number lexeme as Jackson prints it (BigDecimal.toString or integer) */
+extern void jx_render_number(rg_buf *buf, const jx *v);
+
+/* Jackson's quoted form of a string */
+extern void jx_render_string(rg_buf *buf, const char *s, size_t len);
+
+/* one loaded document: the main text or a reference */
+typedef struct js_doc
+{
+	const char *name;			/* the reference's name; NULL for the main
+								 * text */
+	jx		   *root;
+	const char *key;			/* the URI it is known by (NULL: none) */
+	const char *pointer;		/* its root's location: "#" or "name#" */
+} js_doc;
+
+/* an identified sub-schema: $id / id / $anchor, resolved to an absolute key */
+typedef struct js_ident
+{
+	const char *uri;			/* resolved id, fragment included */
+	js_doc	   *doc;
+	jx		   *value;
+	const char *pointer;		/* its location in doc */
+	const char *scope;			/* resolution scope inside it */
+	struct js_ident *next;
+} js_ident;
+
+/* a $ref target loaded once, shared by every $ref to the same place */
+typedef struct js_target
+{
+	const char *key;			/* document index + "#" + pointer */
+	js_doc	   *doc;
+	jx		   *value;
+	const char *pointer;
+	const char *scope;
+	rg_js	   *node;			/* NULL until loaded */
+	struct js_target *chain;	/* node is a REF: its target */
+	int			state;			/* cycle check: 0 new, 1 on the path, 2 done */
+	struct js_target *next;		/* hash chain */
+	struct js_target *queue;	/* load order */
+} js_target;
+
+/* a REF node waiting for its target to be loaded */
+typedef struct js_pending
+{
+	rg_js	   *ref;
+	js_target  *target;
+	struct js_pending *next;	/* every pending REF */
+	struct js_pending *by_node; /* hash chain by REF node */
+} js_pending;
+
+#define JS_HASH 1024
+
+/* the loader's state */
+typedef struct js_ctx
+{
+	rg_arena   *arena;
+	rg_error   *err;
+	bool		failed;
+	rg_js_draft draft;			/* of the document being loaded */
+	bool		skema;			/* 2019-09 / 2020-12 by Confluent's exact URL:
+								 * json-sKema */
+	js_doc	   *docs;			/* docs[0] is the main text, then references */
+	int			n_docs;
+	js_doc	   *doc;			/* the one being loaded */
+	js_ident   *idents[JS_HASH];
+	js_target  *targets[JS_HASH];
+	js_pending *pending;
+	js_target  *queue_head;		/* targets to load, in order */
+	js_target **queue_tail;
+	js_pending *refs_by_node[JS_HASH];
+	long		n_nodes;
+	bool		sorted;			/* normalize: kept values' text sorted too */
+	json_t	   *owned;			/* JSON values the schema keeps */
+} js_ctx;
+
+/* Record the first error (printf-style); later ones are consequences. */
+extern void js_fail(js_ctx *ctx, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
+extern void js_oom(js_ctx *ctx);
+
+/* a pointer one step deeper: base + "/" + the escaped token */
+extern const char *js_pointer_child(js_ctx *ctx, const char *base,
+									const char *token, size_t len);
+extern const char *js_pointer_index(js_ctx *ctx, const char *base, int i);
+
+/* json_load.c: a (sub-)schema at pointer, in resolution scope */
+extern rg_js *js_load_schema(js_ctx *ctx, jx *v, const char *pointer,
+							 const char *scope, int depth);
+
+/* a new node of a kind at a location, within the parse's node budget */
+extern rg_js *js_new_node(js_ctx *ctx, rg_js_kind kind, const char *location);
+
+/* a combined schema of a criterion over a list of sub-schemas */
+extern rg_js *js_combined(js_ctx *ctx, rg_js_criterion criterion, rg_js **subs,
+						  int n, const char *location);
+
+/* json_modern.c: a 2019-09 / 2020-12 schema object, as Confluent translates json-sKema's */
+extern rg_js *js_load_modern(js_ctx *ctx, jx *v, const char *pointer,
+							 const char *scope, int depth);
+
+/* json_refs.c */
+extern bool js_collect_idents(js_ctx *ctx, js_doc *doc);
+extern rg_js *js_load_ref(js_ctx *ctx, const char *ref, const char *pointer,
+						  const char *scope, int depth);
+extern bool js_finish_refs(js_ctx *ctx);
+extern char *js_uri_resolve(rg_arena *arena, const char *base, const char *ref);
+extern const char *js_id_keyword(rg_js_draft draft);
+
+/* json_validate.c: a keyword's value of the required JSON type */
+extern const char *js_type_name(const jx *v);
+extern bool js_require(js_ctx *ctx, const jx *v, jx_type type,
+					   const char *pointer);
+extern bool js_require_schema(js_ctx *ctx, const jx *v, const char *pointer);
+extern bool js_require_integer(js_ctx *ctx, const jx *v, const char *pointer,
+							   int64_t *out);
+extern bool js_require_number(js_ctx *ctx, const jx *v, const char *pointer);
+extern const char *js_require_string(js_ctx *ctx, const jx *v,
+									 const char *pointer);
+
+/* an array of strings (required, a dependency, examples), its length in *n */
+extern const char **js_require_strings(js_ctx *ctx, const jx *v,
+									   const char *pointer, int *n);
+
+/* no NaN or infinity anywhere (drafts 4-7: org.json refuses them) */
+extern bool js_check_finite(js_ctx *ctx, const jx *v, const char *pointer);
+
+/* a pattern Java's Pattern.compile would refuse is an invalid schema */
+extern bool js_check_regex(js_ctx *ctx, const char *pattern, const char *pointer);
+
+/* json_value.c: keep a value for the schema's lifetime */
+extern const rg_js_value *js_keep_value(js_ctx *ctx, const jx *v);
+
+#endif							/* JSON_INTERNAL_H */
