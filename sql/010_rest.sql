@@ -131,3 +131,6 @@ SELECT pg_temp.r('GET', '/subjects/rest-x/versions');
 SELECT pg_temp.r('POST', '/subjects/rest-case/versions', NULL, '{"schema":"\"int\"","schemaType":"avro"}');
 SELECT pg_temp.r('POST', '/subjects/rest-case/versions', NULL, '{"schema":"syntax = \"proto3\"; message C { }","schemaType":"Protobuf"}');
 SELECT pg_temp.r('GET', '/subjects/rest-case/versions');
+-- a compatibility check against a version of a subject that does not exist: 40402, as Confluent
+SELECT pg_temp.r('POST', '/compatibility/subjects/rest-nosuch/versions/1', NULL, '{"schema":"\"int\""}');
+SELECT pg_temp.r('POST', '/compatibility/subjects/rest-nosuch/versions/latest', NULL, '{"schema":"\"int\""}');

@@ -452,7 +452,8 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 /*
  * The versions a check_compatibility against one named version looks at:
  * the latest live one for 'latest' (none when the subject has no
- * versions), else version N, which must exist (40401 or 40402).
+ * versions), else version N, which must exist: 40402 otherwise, even for
+ * a subject that does not exist, as Confluent answers.
  */
 static CatalogVersion *
 named_version(SchemaArgs *a, const char *version_arg, int *n)
@@ -467,15 +468,9 @@ named_version(SchemaArgs *a, const char *version_arg, int *n)
 		return versions;
 	}
 	if (!catalog_get_version(a->context, a->subject, v, false, versions))
-	{
-		if (!catalog_subject_has_versions(a->context, a->subject, false))
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
-					 errmsg("subject \"%s\" not found", a->qualified)));
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
 				 errmsg("version %s not found", version_arg)));
-	}
 	*n = 1;
 	return versions;
 }
