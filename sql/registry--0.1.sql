@@ -272,11 +272,12 @@ BEGIN
 			USING ERRCODE = 'R0407';
 	END IF;
 	PERFORM registry.check_writable(OLD.context, OLD.subject);
-	PERFORM registry.check_not_referenced(OLD.context, OLD.subject, OLD.version, false);
+	-- as Confluent: a soft-deleted referrer no longer protects what it references
+	PERFORM registry.check_not_referenced(OLD.context, OLD.subject, OLD.version, true);
 	RETURN OLD;
 END
 $$;
-COMMENT ON FUNCTION registry.versions_before_delete() IS 'hard delete needs a prior soft delete, a writable mode and no reference';
+COMMENT ON FUNCTION registry.versions_before_delete() IS 'hard delete needs a prior soft delete, a writable mode and no live reference';
 
 CREATE FUNCTION registry.versions_after_delete() RETURNS trigger
 	LANGUAGE plpgsql SECURITY DEFINER
