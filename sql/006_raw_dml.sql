@@ -66,3 +66,13 @@ INSERT INTO registry.config (context, subject, compatibility) VALUES ('.', 'raw-
 UPDATE registry.config SET compatibility = 'Full' WHERE subject = 'raw-new' RETURNING compatibility;
 SELECT regress.try($$UPDATE registry.config SET compatibility = 'fully' WHERE subject = 'raw-new'$$);
 DELETE FROM registry.config WHERE subject = 'raw-new';
+-- the default context is every table's default: a DBA's insert may leave it out
+INSERT INTO registry.schemas (schema) VALUES ('{"type":"fixed","name":"DefCtx","size":4}') RETURNING context, schema_type;
+INSERT INTO registry.subject_versions (subject, schema_id)
+	SELECT 'raw-defctx', id FROM registry.schemas WHERE schema = '{"type":"fixed","name":"DefCtx","size":4}'
+	RETURNING context, subject, version;
+INSERT INTO registry.subjects (subject) VALUES ('raw-defctx-2') RETURNING context, subject;
+INSERT INTO registry.modes (subject, mode) VALUES ('raw-defctx', 'readonly') RETURNING context, mode;
+DELETE FROM registry.modes WHERE subject = 'raw-defctx';
+INSERT INTO registry.config (subject, compatibility) VALUES ('raw-defctx', 'none') RETURNING context, compatibility;
+DELETE FROM registry.config WHERE subject = 'raw-defctx';

@@ -23,7 +23,7 @@ INSERT INTO registry.contexts (context, id_sequence)
 	VALUES ('.', 'registry.default_context_ids');
 
 CREATE TABLE registry.schemas (
-	context		text NOT NULL REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
+	context		text NOT NULL DEFAULT '.' REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
 	id			integer NOT NULL CHECK (id > 0),	-- NULL on insert: the trigger allocates one
 	schema_type	text NOT NULL DEFAULT 'AVRO',
 	schema		text NOT NULL,
@@ -40,7 +40,7 @@ COMMENT ON COLUMN registry.schemas.schema IS 'Confluent''s stored form of the sc
 COMMENT ON COLUMN registry.schemas.fingerprint IS 'MD5 identity over the stored schema, references, metadata and rule set (set by the insert trigger)';
 
 CREATE TABLE registry.subjects (
-	context		text NOT NULL REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
+	context		text NOT NULL DEFAULT '.' REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
 	subject		text NOT NULL,
 	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
 	PRIMARY KEY (context, subject)
@@ -48,7 +48,7 @@ CREATE TABLE registry.subjects (
 COMMENT ON TABLE registry.subjects IS 'one row per subject; its row lock serialises the writers of the subject';
 
 CREATE TABLE registry.subject_versions (
-	context		text NOT NULL,
+	context		text NOT NULL DEFAULT '.',
 	subject		text NOT NULL,
 	version		integer NOT NULL CHECK (version > 0),	-- NULL on insert: the next number
 	schema_id	integer NOT NULL,
@@ -75,7 +75,7 @@ CREATE INDEX schema_references_target_idx ON registry.schema_references (context
 COMMENT ON TABLE registry.schema_references IS 'references of each schema to other subject-versions (maintained from schemas.refs)';
 
 CREATE TABLE registry.config (
-	context		text NOT NULL,
+	context		text NOT NULL DEFAULT '.',
 	subject		text NOT NULL DEFAULT '',
 	compatibility text,
 	normalize	boolean,
@@ -87,7 +87,7 @@ COMMENT ON TABLE registry.config IS 'compatibility configuration; subject '''' i
 COMMENT ON COLUMN registry.config.settings IS 'other Confluent config fields (compatibilityGroup, defaultMetadata, ...), kept as given';
 
 CREATE TABLE registry.modes (
-	context		text NOT NULL,
+	context		text NOT NULL DEFAULT '.',
 	subject		text NOT NULL DEFAULT '',
 	mode		text NOT NULL,
 	updated_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
