@@ -785,6 +785,26 @@ compare_types(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	}
 }
 
+/*
+ * Does the comparison of a pair of s and a leaf never compare another
+ * pair?  Then the pair needs no memo: comparing it again gives the same
+ * differences, and it is never part of a cycle.
+ */
+static bool
+is_leaf(const rg_js *s)
+{
+	switch (s->kind)
+	{
+		case RG_JS_COMBINED:
+		case RG_JS_OBJECT:
+		case RG_JS_ARRAY:
+		case RG_JS_NOT:
+			return false;
+		default:
+			return true;
+	}
+}
+
 /* See json_diff_internal.h */
 void
 rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd)
@@ -811,8 +831,17 @@ rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd)
 		c->failure = "schema nested too deeply";
 		return;
 	}
+	orig = deref(orig);
+	upd = deref(upd);
 	c->depth++;
-	rel = compare_memoized(c, deref(orig), deref(upd));
+	if (is_leaf(orig) && is_leaf(upd))
+	{
+		/* no cycle can pass through the pair: compared in place */
+		compare_types(ctx, orig, upd);
+		c->depth--;
+		return;
+	}
+	rel = compare_memoized(c, orig, upd);
 	c->depth--;
 	append_rebased(ctx, rel);
 }
