@@ -273,6 +273,16 @@ rg_jd_leave(jd_ctx *ctx, const jd_seg *seg)
 	ctx->path = seg->parent;
 }
 
+/* room for "prefix/index" of rg_jd_index_segment (prefixes are keywords) */
+#define JD_INDEX_SEGMENT_SIZE 32
+
+/*
+ * "prefix/i" (as "anyOf/0", "items/2") into buf, JD_INDEX_SEGMENT_SIZE
+ * bytes; returns buf.  A segment's name needs to live only while it is
+ * entered: paths are rendered when a difference is added.
+ */
+extern const char *rg_jd_index_segment(char *buf, const char *prefix, int i);
+
 /* A fresh context at ctx's path (Context.getSubcontext()). */
 extern void rg_jd_subcontext(jd_ctx *sub, const jd_ctx *ctx);
 

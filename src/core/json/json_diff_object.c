@@ -190,6 +190,15 @@ hashmap_order(rg_arena *arena, const uint32_t *h, int n, uint32_t cap, int *orde
 	return true;
 }
 
+/* strcmp(a, b) == 0, inline: names are short */
+static inline bool
+same_name(const char *a, const char *b)
+{
+	while (*a != '\0' && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 /* The index of name (hash h) in k, -1 if absent; the first one if twice. */
 static int
 names_find(const jd_names *k, const char *name, uint32_t h)
@@ -202,7 +211,7 @@ names_find(const jd_names *k, const char *name, uint32_t h)
 	{
 		int			i = k->slot[j] - 1;
 
-		if (k->hash[i] == h && strcmp(k->v[i], name) == 0)
+		if (k->hash[i] == h && same_name(k->v[i], name))
 			return i;
 	}
 	return -1;
@@ -943,19 +952,11 @@ compare_tuple(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 
 	for (i = 0; i < no || i < nu; i++)
 	{
-		char		name[32];
-		const char *segname;
+		char		name[JD_INDEX_SEGMENT_SIZE];
 		jd_seg		seg;
 
 		rg_check_interrupts();
-		snprintf(name, sizeof(name), "items/%d", i);
-		segname = rg_arena_strdup(ctx->c->arena, name);
-		if (segname == NULL)
-		{
-			ctx->c->oom = true;
-			return;
-		}
-		rg_jd_enter(ctx, &seg, segname);
+		rg_jd_enter(ctx, &seg, rg_jd_index_segment(name, "items", i));
 		if (i < no && i < nu)
 			rg_jd_compare(ctx, o->u.array.item_schemas[i], u->u.array.item_schemas[i]);
 		else if (i < no)
