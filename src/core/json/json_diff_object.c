@@ -350,12 +350,12 @@ typedef struct jd_pair_index
 } jd_pair_index;
 
 /* the union of two name lists */
-typedef struct jd_union
+struct jd_union
 {
 	jd_pair_index *keys;		/* in the order Confluent visits them */
 	int			n;
 	int		   *b_of_a;			/* per index of a: its name's index in b, -1 */
-} jd_union;
+};
 
 /*
  * The names of a and b in the order Confluent visits them:
@@ -363,7 +363,7 @@ typedef struct jd_union
  * memory.
  */
 static bool
-names_union(jd_checker *c, const jd_names *a, const jd_names *b, jd_union *out)
+names_union(jd_checker *c, const jd_names *a, const jd_names *b, struct jd_union *out)
 {
 	int			total = a->n + b->n;
 	jd_pair_index *seq = rg_arena_alloc(c->arena, (size_t) (total + 1) * sizeof(*seq));
@@ -688,7 +688,7 @@ property_added(jd_ctx *ctx, const rg_js *o, const rg_js *prop, bool required, co
 /* `properties`, in Confluent's HashSet order (keys: their union). */
 static void
 compare_properties(jd_ctx *ctx, const rg_js *o, const rg_js *u,
-				   const jd_names *on, const jd_names *un, const jd_union *keys)
+				   const jd_names *on, const jd_names *un, const struct jd_union *keys)
 {
 	jd_content	upd_content = object_content(u);
 	jd_seg		seg;
@@ -750,7 +750,7 @@ compare_prop_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	const char **uv = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(*uv));
 	jd_names	on;
 	jd_names	un;
-	jd_union	keys;
+	struct jd_union keys;
 	int			i;
 
 	if (ov == NULL || uv == NULL)
@@ -791,7 +791,7 @@ compare_schema_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	const rg_js_member *ud = u->u.object.schema_dependencies;
 	jd_names	on;
 	jd_names	un;
-	jd_union	keys;
+	struct jd_union keys;
 	int			i;
 
 	if (!members_index(c, &on, od, o->u.object.n_schema_dependencies) ||
@@ -897,7 +897,7 @@ rg_jd_compare_object(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 {
 	const jd_names *on = property_index(ctx->c, o);
 	const jd_names *un = property_index(ctx->c, u);
-	jd_union	keys;
+	struct jd_union keys;
 
 	if (on == NULL || un == NULL || !names_union(ctx->c, on, un, &keys))
 		return;

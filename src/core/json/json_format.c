@@ -217,7 +217,7 @@ write_canonical(js_ctx *ctx, rg_schema *schema, bool normalize)
 static bool
 index_objects(js_ctx *ctx)
 {
-	js_node_link *l;
+	struct js_node_link *l;
 
 	for (l = ctx->objects; l != NULL; l = l->next)
 		if (l->node->kind == RG_JS_OBJECT && !rg_jd_index_object(ctx->arena, l->node))

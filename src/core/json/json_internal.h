@@ -151,11 +151,11 @@ typedef struct js_pending
 #define JS_HASH 1024
 
 /* a node in a list of nodes */
-typedef struct js_node_link
+struct js_node_link
 {
 	rg_js	   *node;
 	struct js_node_link *next;
-} js_node_link;
+};
 
 /* the loader's state */
 typedef struct js_ctx
@@ -176,8 +176,8 @@ typedef struct js_ctx
 	js_target **queue_tail;
 	js_pending *refs_by_node[JS_HASH];
 	long		n_nodes;
-	js_node_link *objects;		/* every object node made, for the diff's
-								 * index */
+	struct js_node_link *objects;	/* every object node made, for the diff's
+									 * index */
 	bool		sorted;			/* normalize: kept values' text sorted too */
 	json_t	   *owned;			/* JSON values the schema keeps */
 } js_ctx;

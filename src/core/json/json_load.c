@@ -179,7 +179,7 @@ kw_take(kwset *k, const char *key, const char **pointer)
 static bool
 remember_object(js_ctx *ctx, rg_js *n)
 {
-	js_node_link *l = rg_arena_alloc(ctx->arena, sizeof(js_node_link));
+	struct js_node_link *l = rg_arena_alloc(ctx->arena, sizeof(*l));
 
 	if (l == NULL)
 		return false;
