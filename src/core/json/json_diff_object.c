@@ -310,12 +310,43 @@ members_index(jd_checker *c, jd_names *k, const rg_js_member *m, int n)
 	return names_build(c, k, v, n);
 }
 
+/*
+ * The names of n members copied side by side into arena (what the diff
+ * reads of them then sits together), NULL on out of memory.
+ */
+static const char **
+member_names_packed(rg_arena *arena, const rg_js_member *m, int n)
+{
+	const char **v = rg_arena_alloc(arena, (size_t) (n + 1) * sizeof(*v));
+	size_t		total = 0;
+	char	   *p;
+	int			i;
+
+	if (v == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+		total += strlen(m[i].name) + 1;
+	p = rg_arena_alloc(arena, total + 1);
+	if (p == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+	{
+		size_t		len = strlen(m[i].name) + 1;
+
+		memcpy(p, m[i].name, len);
+		v[i] = p;
+		p += len;
+	}
+	return v;
+}
+
 /* The property index of object s in arena, NULL on out of memory. */
 static jd_names *
 property_index_new(rg_arena *arena, const rg_js *s)
 {
 	jd_names   *k = rg_arena_alloc(arena, sizeof(*k));
-	const char **v = member_names(arena, s->u.object.properties, s->u.object.n_properties);
+	const char **v = member_names_packed(arena, s->u.object.properties,
+										 s->u.object.n_properties);
 
 	if (k == NULL || v == NULL ||
 		!names_fill(arena, k, v, s->u.object.n_properties, s))
