@@ -90,6 +90,7 @@ typedef struct rg_js_count
 } rg_js_count;
 
 struct rg_js;
+struct rg_js_names;
 
 /* a named sub-schema: a property, a pattern property, a dependency */
 typedef struct rg_js_member
@@ -173,6 +174,13 @@ typedef struct rg_js
 			struct rg_js *property_names;	/* NULL if absent */
 			rg_js_count min_properties;
 			rg_js_count max_properties;
+
+			/*
+			 * What the diff needs of the property names (their Java hashes
+			 * and HashMap order, a lookup table), built once the schema is
+			 * loaded; NULL if not built (the diff then builds it itself).
+			 */
+			const struct rg_js_names *property_index;
 		}			object;
 
 		struct

@@ -126,6 +126,28 @@ path_render(jd_checker *c, const jd_seg *seg, const char *rest)
 }
 
 /* See json_diff_internal.h */
+const char *
+rg_jd_index_segment(char *buf, const char *prefix, int i)
+{
+	size_t		len = strlen(prefix);
+	char		digits[12];
+	int			nd = 0;
+	unsigned	v = (unsigned) i;
+
+	memcpy(buf, prefix, len);
+	buf[len++] = '/';
+	do
+	{
+		digits[nd++] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	while (nd > 0)
+		buf[len++] = digits[--nd];
+	buf[len] = '\0';
+	return buf;
+}
+
+/* See json_diff_internal.h */
 void
 rg_jd_subcontext(jd_ctx *sub, const jd_ctx *ctx)
 {
@@ -573,7 +595,7 @@ match_subschemas(jd_ctx *ctx, rg_js_criterion oc, const rg_js **os, int no,
 	jd_ctx	   *subs = rg_arena_alloc(c->arena, (size_t) (no * nu + 1) * sizeof(jd_ctx));
 	bool	   *seen = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(bool));
 	int		   *owner = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(int));
-	char		name[32];
+	char		name[JD_INDEX_SEGMENT_SIZE];
 	int			matched = 0;
 	int			i;
 	int			j;
@@ -586,16 +608,8 @@ match_subschemas(jd_ctx *ctx, rg_js_criterion oc, const rg_js **os, int no,
 	for (i = 0; i < no; i++)
 	{
 		jd_seg		seg;
-		const char *segname;
 
-		snprintf(name, sizeof(name), "%s/%d", criterion_name(oc), i);
-		segname = rg_arena_strdup(c->arena, name);
-		if (segname == NULL)
-		{
-			c->oom = true;
-			return;
-		}
-		rg_jd_enter(ctx, &seg, segname);
+		rg_jd_enter(ctx, &seg, rg_jd_index_segment(name, criterion_name(oc), i));
 		for (j = 0; j < nu; j++)
 		{
 			jd_ctx	   *sub = &subs[i * nu + j];
@@ -785,6 +799,26 @@ compare_types(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	}
 }
 
+/*
+ * Does the comparison of a pair of s and a leaf never compare another
+ * pair?  Then the pair needs no memo: comparing it again gives the same
+ * differences, and it is never part of a cycle.
+ */
+static bool
+is_leaf(const rg_js *s)
+{
+	switch (s->kind)
+	{
+		case RG_JS_COMBINED:
+		case RG_JS_OBJECT:
+		case RG_JS_ARRAY:
+		case RG_JS_NOT:
+			return false;
+		default:
+			return true;
+	}
+}
+
 /* See json_diff_internal.h */
 void
 rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd)
@@ -811,8 +845,17 @@ rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd)
 		c->failure = "schema nested too deeply";
 		return;
 	}
+	orig = deref(orig);
+	upd = deref(upd);
 	c->depth++;
-	rel = compare_memoized(c, deref(orig), deref(upd));
+	if (is_leaf(orig) && is_leaf(upd))
+	{
+		/* no cycle can pass through the pair: compared in place */
+		compare_types(ctx, orig, upd);
+		c->depth--;
+		return;
+	}
+	rel = compare_memoized(c, orig, upd);
 	c->depth--;
 	append_rebased(ctx, rel);
 }

@@ -273,6 +273,16 @@ rg_jd_leave(jd_ctx *ctx, const jd_seg *seg)
 	ctx->path = seg->parent;
 }
 
+/* room for "prefix/index" of rg_jd_index_segment (prefixes are keywords) */
+#define JD_INDEX_SEGMENT_SIZE 32
+
+/*
+ * "prefix/i" (as "anyOf/0", "items/2") into buf, JD_INDEX_SEGMENT_SIZE
+ * bytes; returns buf.  A segment's name needs to live only while it is
+ * entered: paths are rendered when a difference is added.
+ */
+extern const char *rg_jd_index_segment(char *buf, const char *prefix, int i);
+
 /* A fresh context at ctx's path (Context.getSubcontext()). */
 extern void rg_jd_subcontext(jd_ctx *sub, const jd_ctx *ctx);
 
@@ -333,6 +343,29 @@ extern bool rg_jd_multiple_of(const rg_js_number *a, const rg_js_number *b);
 
 /* everit's equals() of two schemas */
 extern bool rg_jd_same_schema(const rg_js *a, const rg_js *b, int depth);
+
+/*
+ * A list of names indexed for the diff: their HashMap.hash, a lookup
+ * table, the order a HashMap filled with them in order iterates them.
+ */
+typedef struct rg_js_names
+{
+	const char **v;
+	int			n;
+	uint32_t   *hash;
+	int		   *slot;			/* open addressing: index + 1, 0 = empty */
+	uint32_t	cap;
+	int		   *order;			/* HashMap iteration order of v */
+	bool		unique;			/* no name twice */
+	/* properties: is v[i] in the object's required list (NULL otherwise) */
+	bool	   *required;
+} jd_names;
+
+/*
+ * Build s's property_index (s an object) in arena, once its properties and
+ * required list are final; false on out of memory.
+ */
+extern bool rg_jd_index_object(rg_arena *arena, rg_js *s);
 
 /* EmptySchema (TrueSchema extends it) */
 static inline bool

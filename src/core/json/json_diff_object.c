@@ -115,11 +115,13 @@ hashset_copy_cap(int n)
  * The table size a HashMap ends with after n puts of distinct keys
  * (hashes h, in order) into a table of cap buckets: it doubles when the
  * size passes three quarters of it, and when a bucket of a table smaller
- * than 64 already holds eight keys (treeifyBin resizes instead).
+ * than 64 already holds eight keys (treeifyBin resizes instead).  False
+ * on out of memory.
  */
-static uint32_t
-hashmap_final_cap(jd_checker *c, const uint32_t *h, int n, uint32_t cap)
+static bool
+hashmap_final_cap(rg_arena *arena, const uint32_t *h, int n, uint32_t *capp)
 {
+	uint32_t	cap = *capp;
 	uint16_t   *fill = NULL;
 	uint32_t	fill_cap = 0;
 	int			i;
@@ -133,12 +135,9 @@ hashmap_final_cap(jd_checker *c, const uint32_t *h, int n, uint32_t cap)
 		{
 			int			j;
 
-			fill = rg_arena_alloc(c->arena, cap * sizeof(*fill));
+			fill = rg_arena_alloc(arena, cap * sizeof(*fill));
 			if (fill == NULL)
-			{
-				c->oom = true;
-				return cap;
-			}
+				return false;
 			fill_cap = cap;
 			for (j = 0; j < i; j++)
 				fill[h[j] & (cap - 1)]++;
@@ -154,17 +153,18 @@ hashmap_final_cap(jd_checker *c, const uint32_t *h, int n, uint32_t cap)
 		if ((uint32_t) (i + 1) > cap / 4 * 3)
 			cap <<= 1;
 	}
-	return cap;
+	*capp = cap;
+	return true;
 }
 
 /*
  * The iteration order of a HashMap filled with keys of hashes h[0..n-1]
  * in that order, starting with cap buckets: order[k] = the insertion
  * index of the k-th key visited (by bucket, then by insertion: a
- * counting sort over the final table).
+ * counting sort over the final table).  False on out of memory.
  */
 static bool
-hashmap_order(jd_checker *c, const uint32_t *h, int n, uint32_t cap, int *order)
+hashmap_order(rg_arena *arena, const uint32_t *h, int n, uint32_t cap, int *order)
 {
 	int		   *start;
 	uint32_t	b;
@@ -176,13 +176,11 @@ hashmap_order(jd_checker *c, const uint32_t *h, int n, uint32_t cap, int *order)
 			order[0] = 0;
 		return true;
 	}
-	cap = hashmap_final_cap(c, h, n, cap);
-	start = rg_arena_alloc(c->arena, ((size_t) cap + 1) * sizeof(int));
-	if (start == NULL)
-	{
-		c->oom = true;
+	if (!hashmap_final_cap(arena, h, n, &cap))
 		return false;
-	}
+	start = rg_arena_alloc(arena, ((size_t) cap + 1) * sizeof(int));
+	if (start == NULL)
+		return false;
 	for (i = 0; i < n; i++)
 		start[(h[i] & (cap - 1)) + 1]++;
 	for (b = 0; b < cap; b++)
@@ -192,48 +190,16 @@ hashmap_order(jd_checker *c, const uint32_t *h, int n, uint32_t cap, int *order)
 	return true;
 }
 
-/* A list of names with their hashes and a lookup table. */
-typedef struct jd_names
+/* strcmp(a, b) == 0, inline: names are short */
+static inline bool
+same_name(const char *a, const char *b)
 {
-	const char **v;
-	int			n;
-	uint32_t   *hash;
-	int		   *slot;			/* open addressing: index + 1, 0 = empty */
-	uint32_t	cap;
-	int		   *order;			/* HashMap iteration order of v */
-} jd_names;
-
-/* Index the n names of v; false on out of memory. */
-static bool
-names_build(jd_checker *c, jd_names *k, const char **v, int n)
-{
-	int			i;
-
-	memset(k, 0, sizeof(*k));
-	k->v = v;
-	k->n = n;
-	k->cap = table_size_for((uint64_t) n * 2 + 2);
-	k->hash = rg_arena_alloc(c->arena, (size_t) (n + 1) * sizeof(uint32_t));
-	k->slot = rg_arena_alloc(c->arena, k->cap * sizeof(int));
-	k->order = rg_arena_alloc(c->arena, (size_t) (n + 1) * sizeof(int));
-	if (k->hash == NULL || k->slot == NULL || k->order == NULL)
-	{
-		c->oom = true;
-		return false;
-	}
-	for (i = 0; i < n; i++)
-	{
-		uint32_t	j;
-
-		k->hash[i] = java_key_hash(v[i]);
-		for (j = k->hash[i] & (k->cap - 1); k->slot[j] != 0; j = (j + 1) & (k->cap - 1))
-			;
-		k->slot[j] = i + 1;
-	}
-	return hashmap_order(c, k->hash, n, 16, k->order);
+	while (*a != '\0' && *a == *b)
+		a++, b++;
+	return *a == *b;
 }
 
-/* The index of name (hash h) in k, -1 if absent. */
+/* The index of name (hash h) in k, -1 if absent; the first one if twice. */
 static int
 names_find(const jd_names *k, const char *name, uint32_t h)
 {
@@ -245,78 +211,86 @@ names_find(const jd_names *k, const char *name, uint32_t h)
 	{
 		int			i = k->slot[j] - 1;
 
-		if (k->hash[i] == h && strcmp(k->v[i], name) == 0)
+		if (k->hash[i] == h && same_name(k->v[i], name))
 			return i;
 	}
 	return -1;
 }
 
-/* one name of the union of two lists: its index on each side, -1 if absent */
-typedef struct jd_pair_index
+/* Is name in s's required list? */
+static bool
+is_required(const rg_js *s, const char *name)
 {
-	int			a;
-	int			b;
-} jd_pair_index;
-
-/*
- * The names of a and b in the order Confluent visits them:
- * new HashSet<>(a's map keys) then addAll(b's map keys).  Returns the
- * count, NULL *out on out of memory.
- */
-static int
-names_union(jd_checker *c, const jd_names *a, const jd_names *b, jd_pair_index **out)
-{
-	jd_pair_index *seq = rg_arena_alloc(c->arena, (size_t) (a->n + b->n + 1) * sizeof(*seq));
-	jd_pair_index *res = rg_arena_alloc(c->arena, (size_t) (a->n + b->n + 1) * sizeof(*res));
-	uint32_t   *h = rg_arena_alloc(c->arena, (size_t) (a->n + b->n + 1) * sizeof(uint32_t));
-	int		   *order = rg_arena_alloc(c->arena, (size_t) (a->n + b->n + 1) * sizeof(int));
-	int			n = 0;
 	int			i;
 
-	*out = NULL;
-	if (seq == NULL || res == NULL || h == NULL || order == NULL)
-	{
-		c->oom = true;
-		return 0;
-	}
-	for (i = 0; i < a->n; i++)
-	{
-		int			x = a->order[i];
-
-		seq[n].a = x;
-		seq[n].b = names_find(b, a->v[x], a->hash[x]);
-		h[n++] = a->hash[x];
-	}
-	for (i = 0; i < b->n; i++)
-	{
-		int			y = b->order[i];
-
-		if (names_find(a, b->v[y], b->hash[y]) >= 0)
-			continue;
-		seq[n].a = -1;
-		seq[n].b = y;
-		h[n++] = b->hash[y];
-	}
-	if (!hashmap_order(c, h, n, hashset_copy_cap(a->n), order))
-		return 0;
-	for (i = 0; i < n; i++)
-		res[i] = seq[order[i]];
-	*out = res;
-	return n;
+	for (i = 0; i < s->u.object.n_required; i++)
+		if (strcmp(s->u.object.required[i], name) == 0)
+			return true;
+	return false;
 }
 
-/* The names of n members, in the arena. */
-static const char **
-member_names(jd_checker *c, const rg_js_member *m, int n)
+/*
+ * Index the n names of v into k, in arena; with required_of (an object)
+ * also whether each is in its required list.  False on out of memory.
+ */
+static bool
+names_fill(rg_arena *arena, jd_names *k, const char **v, int n, const rg_js *required_of)
 {
-	const char **v = rg_arena_alloc(c->arena, (size_t) (n + 1) * sizeof(*v));
+	int			i;
+
+	memset(k, 0, sizeof(*k));
+	k->v = v;
+	k->n = n;
+	k->cap = table_size_for((uint64_t) n * 2 + 2);
+	k->hash = rg_arena_alloc(arena, (size_t) (n + 1) * sizeof(uint32_t));
+	k->slot = rg_arena_alloc(arena, k->cap * sizeof(int));
+	k->order = rg_arena_alloc(arena, (size_t) (n + 1) * sizeof(int));
+	if (k->hash == NULL || k->slot == NULL || k->order == NULL)
+		return false;
+	for (i = 0; i < n; i++)
+	{
+		uint32_t	j;
+
+		k->hash[i] = java_key_hash(v[i]);
+		for (j = k->hash[i] & (k->cap - 1); k->slot[j] != 0; j = (j + 1) & (k->cap - 1))
+			;
+		k->slot[j] = i + 1;
+	}
+	k->unique = true;
+	for (i = 0; i < n && k->unique; i++)
+		k->unique = names_find(k, v[i], k->hash[i]) == i;
+	if (required_of != NULL)
+	{
+		k->required = rg_arena_alloc(arena, (size_t) (n + 1) * sizeof(bool));
+		if (k->required == NULL)
+			return false;
+		for (i = 0; i < n; i++)
+			k->required[i] = is_required(required_of, v[i]);
+	}
+	return hashmap_order(arena, k->hash, n, 16, k->order);
+}
+
+/* Index the n names of v in the checker's arena; false on out of memory. */
+static bool
+names_build(jd_checker *c, jd_names *k, const char **v, int n)
+{
+	if (!names_fill(c->arena, k, v, n, NULL))
+	{
+		c->oom = true;
+		return false;
+	}
+	return true;
+}
+
+/* The names of n members, in arena (NULL on out of memory). */
+static const char **
+member_names(rg_arena *arena, const rg_js_member *m, int n)
+{
+	const char **v = rg_arena_alloc(arena, (size_t) (n + 1) * sizeof(*v));
 	int			i;
 
 	if (v == NULL)
-	{
-		c->oom = true;
 		return NULL;
-	}
 	for (i = 0; i < n; i++)
 		v[i] = m[i].name;
 	return v;
@@ -326,9 +300,153 @@ member_names(jd_checker *c, const rg_js_member *m, int n)
 static bool
 members_index(jd_checker *c, jd_names *k, const rg_js_member *m, int n)
 {
-	const char **v = member_names(c, m, n);
+	const char **v = member_names(c->arena, m, n);
 
-	return v != NULL && names_build(c, k, v, n);
+	if (v == NULL)
+	{
+		c->oom = true;
+		return false;
+	}
+	return names_build(c, k, v, n);
+}
+
+/*
+ * The names of n members copied side by side into arena (what the diff
+ * reads of them then sits together), NULL on out of memory.
+ */
+static const char **
+member_names_packed(rg_arena *arena, const rg_js_member *m, int n)
+{
+	const char **v = rg_arena_alloc(arena, (size_t) (n + 1) * sizeof(*v));
+	size_t		total = 0;
+	char	   *p;
+	int			i;
+
+	if (v == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+		total += strlen(m[i].name) + 1;
+	p = rg_arena_alloc(arena, total + 1);
+	if (p == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+	{
+		size_t		len = strlen(m[i].name) + 1;
+
+		memcpy(p, m[i].name, len);
+		v[i] = p;
+		p += len;
+	}
+	return v;
+}
+
+/* The property index of object s in arena, NULL on out of memory. */
+static jd_names *
+property_index_new(rg_arena *arena, const rg_js *s)
+{
+	jd_names   *k = rg_arena_alloc(arena, sizeof(*k));
+	const char **v = member_names_packed(arena, s->u.object.properties,
+										 s->u.object.n_properties);
+
+	if (k == NULL || v == NULL ||
+		!names_fill(arena, k, v, s->u.object.n_properties, s))
+		return NULL;
+	return k;
+}
+
+/* See json_diff_internal.h */
+bool
+rg_jd_index_object(rg_arena *arena, rg_js *s)
+{
+	s->u.object.property_index = property_index_new(arena, s);
+	return s->u.object.property_index != NULL;
+}
+
+/* The property index of object s: the loader's, else built for this diff. */
+static const jd_names *
+property_index(jd_checker *c, const rg_js *s)
+{
+	const jd_names *k = s->u.object.property_index;
+
+	if (k == NULL && (k = property_index_new(c->arena, s)) == NULL)
+		c->oom = true;
+	return k;
+}
+
+/* one name of the union of two lists: its index on each side, -1 if absent */
+typedef struct jd_pair_index
+{
+	int			a;
+	int			b;
+} jd_pair_index;
+
+/* the union of two name lists */
+struct jd_union
+{
+	jd_pair_index *keys;		/* in the order Confluent visits them */
+	int			n;
+	int		   *b_of_a;			/* per index of a: its name's index in b, -1 */
+};
+
+/*
+ * The names of a and b in the order Confluent visits them:
+ * new HashSet<>(a's map keys) then addAll(b's map keys).  False on out of
+ * memory.
+ */
+static bool
+names_union(jd_checker *c, const jd_names *a, const jd_names *b, struct jd_union *out)
+{
+	int			total = a->n + b->n;
+	jd_pair_index *seq = rg_arena_alloc(c->arena, (size_t) (total + 1) * sizeof(*seq));
+	jd_pair_index *res = rg_arena_alloc(c->arena, (size_t) (total + 1) * sizeof(*res));
+	uint32_t   *h = rg_arena_alloc(c->arena, (size_t) (total + 1) * sizeof(uint32_t));
+	int		   *order = rg_arena_alloc(c->arena, (size_t) (total + 1) * sizeof(int));
+	int		   *b_of_a = rg_arena_alloc(c->arena, (size_t) (a->n + 1) * sizeof(int));
+	bool	   *in_a = rg_arena_alloc(c->arena, (size_t) (b->n + 1) * sizeof(bool));
+	int			n = 0;
+	int			i;
+
+	memset(out, 0, sizeof(*out));
+	if (seq == NULL || res == NULL || h == NULL || order == NULL || b_of_a == NULL ||
+		in_a == NULL)
+	{
+		c->oom = true;
+		return false;
+	}
+	for (i = 0; i < a->n; i++)
+	{
+		int			x = a->order[i];
+		int			y = names_find(b, a->v[x], a->hash[x]);
+
+		b_of_a[x] = y;
+		if (y >= 0)
+			in_a[y] = true;
+		seq[n].a = x;
+		seq[n].b = y;
+		h[n++] = a->hash[x];
+	}
+	for (i = 0; i < b->n; i++)
+	{
+		int			y = b->order[i];
+
+		/* a name of b is in a when a name of a found it (b has it once) */
+		if (b->unique ? in_a[y] : names_find(a, b->v[y], b->hash[y]) >= 0)
+			continue;
+		seq[n].a = -1;
+		seq[n].b = y;
+		h[n++] = b->hash[y];
+	}
+	if (!hashmap_order(c->arena, h, n, hashset_copy_cap(a->n), order))
+	{
+		c->oom = true;
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		res[i] = seq[order[i]];
+	out->keys = res;
+	out->n = n;
+	out->b_of_a = b_of_a;
+	return true;
 }
 
 /* ----------------------------------------------------------------------
@@ -529,22 +647,13 @@ member_removed(jd_ctx *ctx, const rg_js *member, const jd_content *upd, const ch
  * Objects
  * ---------------------------------------------------------------------- */
 
-/* Is name in the update's required list? */
-static bool
-is_required(const rg_js *s, const char *name)
-{
-	int			i;
-
-	for (i = 0; i < s->u.object.n_required; i++)
-		if (strcmp(s->u.object.required[i], name) == 0)
-			return true;
-	return false;
-}
-
-/* `required` of the properties on both sides, in the original's map order. */
+/*
+ * `required` of the properties on both sides, in the original's map order
+ * (b_of_a: per property of the original, the update's one of its name).
+ */
 static void
-compare_required(jd_ctx *ctx, const rg_js *o, const rg_js *u,
-				 const jd_names *on, const jd_names *un)
+compare_required(jd_ctx *ctx, const rg_js *u, const jd_names *on, const jd_names *un,
+				 const int *b_of_a)
 {
 	jd_seg		seg;
 	int			i;
@@ -553,14 +662,14 @@ compare_required(jd_ctx *ctx, const rg_js *o, const rg_js *u,
 	for (i = 0; i < on->n; i++)
 	{
 		int			x = on->order[i];
-		int			y = names_find(un, on->v[x], on->hash[x]);
+		int			y = b_of_a[x];
 		bool		was;
 		bool		is;
 
 		if (y < 0)
 			continue;
-		was = is_required(o, on->v[x]);
-		is = is_required(u, on->v[x]);
+		was = on->required[x];
+		is = un->required[y];
 		if (was && !is)
 			rg_jd_add_at(ctx, on->v[x], JD_REQUIRED_ATTRIBUTE_REMOVED);
 		else if (!was && is)
@@ -571,11 +680,13 @@ compare_required(jd_ctx *ctx, const rg_js *o, const rg_js *u,
 	rg_jd_leave(ctx, &seg);
 }
 
-/* A property only the update has, judged by the original's content model. */
+/*
+ * A property only the update has (required there or not), judged by the
+ * original's content model.
+ */
 static void
-property_added(jd_ctx *ctx, const rg_js *o, const rg_js *prop, const rg_js *u, const char *key)
+property_added(jd_ctx *ctx, const rg_js *o, const rg_js *prop, bool required, const char *key)
 {
-	bool		required = is_required(u, key);
 	bool		with_default = prop->default_value != NULL;
 	jd_content	orig = object_content(o);
 	const rg_js *partial;
@@ -605,33 +716,31 @@ property_added(jd_ctx *ctx, const rg_js *o, const rg_js *prop, const rg_js *u, c
 		rg_jd_add(ctx, JD_OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL);
 }
 
-/* `properties`, in Confluent's HashSet order. */
+/* `properties`, in Confluent's HashSet order (keys: their union). */
 static void
 compare_properties(jd_ctx *ctx, const rg_js *o, const rg_js *u,
-				   const jd_names *on, const jd_names *un)
+				   const jd_names *on, const jd_names *un, const struct jd_union *keys)
 {
-	jd_pair_index *keys;
-	int			n = names_union(ctx->c, on, un, &keys);
 	jd_content	upd_content = object_content(u);
 	jd_seg		seg;
 	int			i;
 
-	if (keys == NULL)
-		return;
 	rg_jd_enter(ctx, &seg, "properties");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < keys->n; i++)
 	{
 		jd_seg		key_seg;
-		const rg_js *op = keys[i].a >= 0 ? o->u.object.properties[keys[i].a].schema : NULL;
-		const rg_js *up = keys[i].b >= 0 ? u->u.object.properties[keys[i].b].schema : NULL;
-		const char *key = keys[i].a >= 0 ? on->v[keys[i].a] : un->v[keys[i].b];
+		int			a = keys->keys[i].a;
+		int			b = keys->keys[i].b;
+		const rg_js *op = a >= 0 ? o->u.object.properties[a].schema : NULL;
+		const rg_js *up = b >= 0 ? u->u.object.properties[b].schema : NULL;
+		const char *key = a >= 0 ? on->v[a] : un->v[b];
 
 		rg_check_interrupts();
 		rg_jd_enter(ctx, &key_seg, key);
 		if (up == NULL)
 			member_removed(ctx, op, &upd_content, key, &property_removed_types);
 		else if (op == NULL)
-			property_added(ctx, o, up, u, key);
+			property_added(ctx, o, up, un->required[b], key);
 		else
 			rg_jd_compare(ctx, op, up);
 		rg_jd_leave(ctx, &key_seg);
@@ -672,8 +781,7 @@ compare_prop_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	const char **uv = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(*uv));
 	jd_names	on;
 	jd_names	un;
-	jd_pair_index *keys;
-	int			n;
+	struct jd_union keys;
 	int			i;
 
 	if (ov == NULL || uv == NULL)
@@ -685,20 +793,22 @@ compare_prop_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 		ov[i] = od[i].name;
 	for (i = 0; i < nu; i++)
 		uv[i] = ud[i].name;
-	if (!names_build(c, &on, ov, no) || !names_build(c, &un, uv, nu))
+	if (!names_build(c, &on, ov, no) || !names_build(c, &un, uv, nu) ||
+		!names_union(c, &on, &un, &keys))
 		return;
-	n = names_union(c, &on, &un, &keys);
-	for (i = 0; i < n && keys != NULL; i++)
+	for (i = 0; i < keys.n; i++)
 	{
+		int			a = keys.keys[i].a;
+		int			b = keys.keys[i].b;
 		jd_seg		seg;
 
-		rg_jd_enter(ctx, &seg, keys[i].a >= 0 ? ov[keys[i].a] : uv[keys[i].b]);
-		if (keys[i].b < 0)
+		rg_jd_enter(ctx, &seg, a >= 0 ? ov[a] : uv[b]);
+		if (b < 0)
 			rg_jd_add(ctx, JD_DEPENDENCY_ARRAY_REMOVED);
-		else if (keys[i].a < 0)
+		else if (a < 0)
 			rg_jd_add(ctx, JD_DEPENDENCY_ARRAY_ADDED);
 		else
-			compare_prop_dependency(ctx, &od[keys[i].a], &ud[keys[i].b]);
+			compare_prop_dependency(ctx, &od[a], &ud[b]);
 		rg_jd_leave(ctx, &seg);
 	}
 }
@@ -712,25 +822,26 @@ compare_schema_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	const rg_js_member *ud = u->u.object.schema_dependencies;
 	jd_names	on;
 	jd_names	un;
-	jd_pair_index *keys;
-	int			n;
+	struct jd_union keys;
 	int			i;
 
 	if (!members_index(c, &on, od, o->u.object.n_schema_dependencies) ||
-		!members_index(c, &un, ud, u->u.object.n_schema_dependencies))
+		!members_index(c, &un, ud, u->u.object.n_schema_dependencies) ||
+		!names_union(c, &on, &un, &keys))
 		return;
-	n = names_union(c, &on, &un, &keys);
-	for (i = 0; i < n && keys != NULL; i++)
+	for (i = 0; i < keys.n; i++)
 	{
+		int			a = keys.keys[i].a;
+		int			b = keys.keys[i].b;
 		jd_seg		seg;
 
-		rg_jd_enter(ctx, &seg, keys[i].a >= 0 ? on.v[keys[i].a] : un.v[keys[i].b]);
-		if (keys[i].b < 0)
+		rg_jd_enter(ctx, &seg, a >= 0 ? on.v[a] : un.v[b]);
+		if (b < 0)
 			rg_jd_add(ctx, JD_DEPENDENCY_SCHEMA_REMOVED);
-		else if (keys[i].a < 0)
+		else if (a < 0)
 			rg_jd_add(ctx, JD_DEPENDENCY_SCHEMA_ADDED);
 		else
-			rg_jd_compare(ctx, od[keys[i].a].schema, ud[keys[i].b].schema);
+			rg_jd_compare(ctx, od[a].schema, ud[b].schema);
 		rg_jd_leave(ctx, &seg);
 	}
 }
@@ -815,14 +926,14 @@ static const jd_type min_properties_types[4] = JD_BOUND_TYPES(MIN_PROPERTIES);
 void
 rg_jd_compare_object(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 {
-	jd_names	on;
-	jd_names	un;
+	const jd_names *on = property_index(ctx->c, o);
+	const jd_names *un = property_index(ctx->c, u);
+	struct jd_union keys;
 
-	if (!members_index(ctx->c, &on, o->u.object.properties, o->u.object.n_properties) ||
-		!members_index(ctx->c, &un, u->u.object.properties, u->u.object.n_properties))
+	if (on == NULL || un == NULL || !names_union(ctx->c, on, un, &keys))
 		return;
-	compare_required(ctx, o, u, &on, &un);
-	compare_properties(ctx, o, u, &on, &un);
+	compare_required(ctx, u, on, un, keys.b_of_a);
+	compare_properties(ctx, o, u, on, un, &keys);
 	compare_dependencies(ctx, o, u);
 	compare_additional(ctx, "additionalProperties", object_content(o), object_content(u),
 					   additional_properties_types);
@@ -872,19 +983,11 @@ compare_tuple(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 
 	for (i = 0; i < no || i < nu; i++)
 	{
-		char		name[32];
-		const char *segname;
+		char		name[JD_INDEX_SEGMENT_SIZE];
 		jd_seg		seg;
 
 		rg_check_interrupts();
-		snprintf(name, sizeof(name), "items/%d", i);
-		segname = rg_arena_strdup(ctx->c->arena, name);
-		if (segname == NULL)
-		{
-			ctx->c->oom = true;
-			return;
-		}
-		rg_jd_enter(ctx, &seg, segname);
+		rg_jd_enter(ctx, &seg, rg_jd_index_segment(name, "items", i));
 		if (i < no && i < nu)
 			rg_jd_compare(ctx, o->u.array.item_schemas[i], u->u.array.item_schemas[i]);
 		else if (i < no)

@@ -17,6 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "json_internal.h"
+#include "json_diff_internal.h"
 
 #include <string.h>
 
@@ -212,7 +213,19 @@ write_canonical(js_ctx *ctx, rg_schema *schema, bool normalize)
 	return true;
 }
 
-/* Identify, load and resolve: the rg_js tree of the main document. */
+/* Build the diff's index of every object node's properties. */
+static bool
+index_objects(js_ctx *ctx)
+{
+	struct js_node_link *l;
+
+	for (l = ctx->objects; l != NULL; l = l->next)
+		if (l->node->kind == RG_JS_OBJECT && !rg_jd_index_object(ctx->arena, l->node))
+			return false;
+	return true;
+}
+
+/* Identify, load, resolve and index: the rg_js tree of the main document. */
 static rg_js *
 load_tree(js_ctx *ctx)
 {
@@ -225,7 +238,7 @@ load_tree(js_ctx *ctx)
 	ctx->doc = &ctx->docs[0];
 	root = js_load_schema(ctx, ctx->docs[0].root, ctx->docs[0].pointer,
 						  ctx->docs[0].key, 0);
-	if (root == NULL || !js_finish_refs(ctx))
+	if (root == NULL || !js_finish_refs(ctx) || !index_objects(ctx))
 		return NULL;
 	return root;
 }

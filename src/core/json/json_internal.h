@@ -150,6 +150,13 @@ typedef struct js_pending
 
 #define JS_HASH 1024
 
+/* a node in a list of nodes */
+struct js_node_link
+{
+	rg_js	   *node;
+	struct js_node_link *next;
+};
+
 /* the loader's state */
 typedef struct js_ctx
 {
@@ -169,6 +176,8 @@ typedef struct js_ctx
 	js_target **queue_tail;
 	js_pending *refs_by_node[JS_HASH];
 	long		n_nodes;
+	struct js_node_link *objects;	/* every object node made, for the diff's
+									 * index */
 	bool		sorted;			/* normalize: kept values' text sorted too */
 	json_t	   *owned;			/* JSON values the schema keeps */
 } js_ctx;

@@ -175,6 +175,20 @@ kw_take(kwset *k, const char *key, const char **pointer)
 	return k->obj->members[i].value;
 }
 
+/* Add an object node to ctx->objects; false on out of memory. */
+static bool
+remember_object(js_ctx *ctx, rg_js *n)
+{
+	struct js_node_link *l = rg_arena_alloc(ctx->arena, sizeof(*l));
+
+	if (l == NULL)
+		return false;
+	l->node = n;
+	l->next = ctx->objects;
+	ctx->objects = l;
+	return true;
+}
+
 /* See json_internal.h */
 rg_js *
 js_new_node(js_ctx *ctx, rg_js_kind kind, const char *location)
@@ -188,7 +202,7 @@ js_new_node(js_ctx *ctx, rg_js_kind kind, const char *location)
 		return NULL;
 	}
 	n = rg_arena_alloc(ctx->arena, sizeof(rg_js));
-	if (n == NULL)
+	if (n == NULL || (kind == RG_JS_OBJECT && !remember_object(ctx, n)))
 	{
 		js_oom(ctx);
 		return NULL;
