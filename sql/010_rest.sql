@@ -134,3 +134,11 @@ SELECT pg_temp.r('GET', '/subjects/rest-case/versions');
 -- a compatibility check against a version of a subject that does not exist: 40402, as Confluent
 SELECT pg_temp.r('POST', '/compatibility/subjects/rest-nosuch/versions/1', NULL, '{"schema":"\"int\""}');
 SELECT pg_temp.r('POST', '/compatibility/subjects/rest-nosuch/versions/latest', NULL, '{"schema":"\"int\""}');
+-- lookup finds a schema registered with metadata: with the same metadata, and without any
+-- (the latest version's metadata applied, as Confluent does); other metadata is another schema
+SELECT pg_temp.r('POST', '/subjects/rest-meta/versions', NULL, '{"schema":"\"int\"","metadata":{"properties":{"owner":"bob"}}}');
+SELECT pg_temp.r('POST', '/subjects/rest-meta', NULL, '{"schema":"\"int\"","metadata":{"properties":{"owner":"bob"}}}');
+SELECT pg_temp.r('POST', '/subjects/rest-meta', NULL, '{"schema":"\"int\""}');
+SELECT pg_temp.r('POST', '/subjects/rest-meta', NULL, '{"schema":"\"int\"","metadata":{"properties":{"owner":"alice"}}}');
+SELECT version, metadata FROM registry.lookup_schema('rest-meta', '"int"', metadata => '{"properties":{"owner":"bob"}}');
+SELECT version, metadata FROM registry.lookup_schema('rest-meta', '"int"');

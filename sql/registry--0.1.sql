@@ -384,12 +384,13 @@ COMMENT ON FUNCTION registry.check_compatibility(text, text, text, jsonb, text, 
 CREATE FUNCTION registry.lookup_schema(
 	subject text, schema text, schema_type text DEFAULT 'AVRO',
 	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
-	deleted boolean DEFAULT false)
+	deleted boolean DEFAULT false,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL)
 	RETURNS registry.subject_version
 	AS 'MODULE_PATHNAME', 'registry_lookup_schema'
 	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.lookup_schema(text, text, text, jsonb, boolean, boolean)
-	IS 'finds the version of a subject that has this schema';
+COMMENT ON FUNCTION registry.lookup_schema(text, text, text, jsonb, boolean, boolean, jsonb, jsonb)
+	IS 'finds the version of a subject that has this schema (with this metadata and rule set; without them, also with those of the latest version)';
 
 CREATE FUNCTION registry.avro_canonical_form(schema text) RETURNS text
 	AS 'MODULE_PATHNAME', 'registry_avro_canonical_form'
@@ -999,7 +1000,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.effective_normalize(text, text), registry.parse_version(text),
 	registry.confluent_message(integer, text[]),
 	registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean),
-	registry.lookup_schema(text, text, text, jsonb, boolean, boolean),
+	registry.lookup_schema(text, text, text, jsonb, boolean, boolean, jsonb, jsonb),
 	registry.avro_canonical_form(text), registry.avro_fingerprint(text),
 	registry.schema_by_id(integer, text), registry.subjects(text, boolean, boolean),
 	registry.versions(text, boolean, boolean), registry.resolve_version(text, text, boolean),

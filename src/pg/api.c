@@ -405,9 +405,53 @@ registry_register_schema_version(PG_FUNCTION_ARGS)
 }
 
 /*
- * lookup_schema(subject, schema, schema_type, refs, normalize, deleted):
- * the version of the subject that holds this schema.  40401 when the
- * subject has no versions, 40403 when none of them is this schema.
+ * Find the version of the subject whose identity is the submission's: its
+ * schema with its metadata and rule set.  Without either, as Confluent
+ * does, look again with the metadata and rule set of the subject's latest
+ * live version, which a registration without them would have inherited.
+ */
+static SubmittedSchema *
+find_submitted(SchemaArgs *a, bool deleted, CatalogVersion *found)
+{
+	SubmittedSchema *s = registry_parse_submitted(a->context, a->schema_type, a->schema,
+												  a->refs, a->metadata, a->rule_set,
+												  a->normalize, NULL);
+	CatalogVersion latest;
+	CatalogSchema prev;
+
+	if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
+											deleted, found))
+		return s;
+	if (a->metadata == NULL && a->rule_set == NULL &&
+		catalog_latest_version(a->context, a->subject, &latest) &&
+		catalog_get_schema(a->context, latest.schema_id, &prev) &&
+		(prev.metadata != NULL || prev.rule_set != NULL))
+	{
+		s = registry_parse_submitted(a->context, a->schema_type, a->schema, a->refs,
+									 prev.metadata, prev.rule_set, a->normalize, NULL);
+		if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
+												deleted, found))
+			return s;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+			 errmsg("schema not found in subject \"%s\"", a->qualified)));
+	return NULL;				/* keep the compiler quiet */
+}
+
+/* A jsonb column from jsonb text, or SQL NULL. */
+static Datum
+jsonb_or_null(const char *text, bool *isnull)
+{
+	*isnull = (text == NULL);
+	return text ? DirectFunctionCall1(jsonb_in, CStringGetDatum(text)) : (Datum) 0;
+}
+
+/*
+ * lookup_schema(subject, schema, schema_type, refs, normalize, deleted,
+ * metadata, rule_set): the version of the subject that holds this schema.
+ * 40401 when the subject has no versions, 40403 when none of them is this
+ * schema.
  */
 Datum
 registry_lookup_schema(PG_FUNCTION_ARGS)
@@ -416,25 +460,24 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	SubmittedSchema *s;
 	bool		deleted = bool_arg(fcinfo, 5);
 	CatalogVersion found;
+	CatalogSchema stored;
 	TupleDesc	desc;
 	Datum		values[9];
 	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
 	HeapTuple	tuple;
 
 	desc = begin_row_call(fcinfo, &a, 4);
+	a.metadata = jsonb_arg_text(fcinfo, 6);
+	a.rule_set = jsonb_arg_text(fcinfo, 7);
 	if (!catalog_subject_has_versions(a.context, a.subject, deleted))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
 				 errmsg("subject \"%s\" not found", a.qualified)));
 	if (!a.normalize)
 		a.normalize = catalog_effective_normalize(a.context, a.subject);
-	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs,
-								 NULL, NULL, a.normalize, NULL);
-	if (!catalog_find_version_by_fingerprint(a.context, a.subject, s->fingerprint,
-											 deleted, &found))
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
-				 errmsg("schema not found in subject \"%s\"", a.qualified)));
+	s = find_submitted(&a, deleted, &found);
+	if (!catalog_get_schema(a.context, found.schema_id, &stored))
+		memset(&stored, 0, sizeof(stored));
 	values[0] = CStringGetTextDatum(a.qualified);
 	values[1] = Int32GetDatum(found.version);
 	values[2] = Int32GetDatum(found.schema_id);
@@ -442,8 +485,8 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	values[4] = PointerGetDatum(cstring_to_text_with_len(s->parsed->canonical,
 														 s->parsed->canonical_len));
 	values[5] = DirectFunctionCall1(jsonb_in, CStringGetDatum(s->refs_json));
-	nulls[6] = true;
-	nulls[7] = true;
+	values[6] = jsonb_or_null(stored.metadata, &nulls[6]);
+	values[7] = jsonb_or_null(stored.rule_set, &nulls[7]);
 	values[8] = BoolGetDatum(found.deleted);
 	tuple = heap_form_tuple(desc, values, nulls);
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));

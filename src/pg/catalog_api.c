@@ -90,8 +90,8 @@ static CatalogPlan plan_register = {
 	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, INT4OID, INT4OID}
 };
 static CatalogPlan plan_lookup = {
-	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.lookup_schema($1, $2, $3, $4::jsonb, $5, $6)",
-	6, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID}
+	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.lookup_schema($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::jsonb)",
+	8, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID, TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_check = {
 	"SELECT is_compatible, messages FROM registry.check_compatibility($1, $2, $3, $4::jsonb, $5, $6, $7)",
@@ -449,12 +449,15 @@ void
 catalog_api_lookup(const char *subject, const CatalogSubmission *s, bool deleted,
 				   CatalogSchemaRow *out)
 {
-	Datum		v[6];
+	Datum		v[8];
+	char		nulls[9] = "        ";
 
 	submission_args(subject, s, v);
 	v[4] = BoolGetDatum(s->normalize);
 	v[5] = BoolGetDatum(deleted);
-	schema_row_call(&plan_lookup, v, NULL, out);
+	v[6] = text_or_null(s->metadata, nulls, 6);
+	v[7] = text_or_null(s->rule_set, nulls, 7);
+	schema_row_call(&plan_lookup, v, nulls, out);
 }
 
 /* check_compatibility(...) against version (NULL: every live version). */

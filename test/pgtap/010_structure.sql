@@ -142,7 +142,7 @@ SELECT has_function('registry', 'register_schema_version',
 SELECT has_function('registry', 'check_compatibility',
 	ARRAY['text', 'text', 'text', 'jsonb', 'text', 'boolean', 'boolean'], 'check_compatibility(...)');
 SELECT has_function('registry', 'lookup_schema',
-	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'boolean'], 'lookup_schema(...)');
+	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'boolean', 'jsonb', 'jsonb'], 'lookup_schema(...)');
 SELECT has_function('registry', 'schema_by_id', ARRAY['integer', 'text'], 'schema_by_id(integer, text)');
 SELECT has_function('registry', 'subjects', ARRAY['text', 'boolean', 'boolean'], 'subjects(text, boolean, boolean)');
 SELECT has_function('registry', 'versions', ARRAY['text', 'boolean', 'boolean'], 'versions(text, boolean, boolean)');

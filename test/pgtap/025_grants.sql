@@ -60,7 +60,7 @@ SELECT set_eq(
 		('function', 'registry.get_version(text,text,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.list_contexts()', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.list_schemas(text,boolean,boolean)', 'registry_reader', 'EXECUTE'),
-		('function', 'registry.lookup_schema(text,text,text,jsonb,boolean,boolean)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.lookup_schema(text,text,text,jsonb,boolean,boolean,jsonb,jsonb)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.parse_version(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.protobuf_message_indexes(integer,text,text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.protobuf_message_name(integer,integer[],text)', 'registry_reader', 'EXECUTE'),
