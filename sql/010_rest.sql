@@ -142,3 +142,10 @@ SELECT pg_temp.r('POST', '/subjects/rest-meta', NULL, '{"schema":"\"int\""}');
 SELECT pg_temp.r('POST', '/subjects/rest-meta', NULL, '{"schema":"\"int\"","metadata":{"properties":{"owner":"alice"}}}');
 SELECT version, metadata FROM registry.lookup_schema('rest-meta', '"int"', metadata => '{"properties":{"owner":"bob"}}');
 SELECT version, metadata FROM registry.lookup_schema('rest-meta', '"int"');
+-- GET /subjects/{s}/metadata: the latest version whose metadata properties hold every pair
+SELECT pg_temp.r('POST', '/subjects/rest-meta/versions', NULL, '{"schema":"\"long\"","metadata":{"properties":{"owner":"bob","team":"b"}}}');
+SELECT pg_temp.r('GET', '/subjects/rest-meta/metadata', 'key=owner&value=bob');
+SELECT pg_temp.r('GET', '/subjects/rest-meta/metadata', 'key=owner&value=bob&key=team&value=b');
+SELECT pg_temp.r('GET', '/subjects/rest-meta/metadata', 'key=team&value=a');
+SELECT pg_temp.r('GET', '/subjects/rest-nometa/metadata', 'key=owner&value=bob');
+SELECT version FROM registry.latest_with_metadata('rest-meta', '{"owner":"bob"}');

@@ -534,6 +534,39 @@ END
 $$;
 COMMENT ON FUNCTION registry.get_version(text, text, boolean) IS 'one version of a subject ("latest" or a number)';
 
+CREATE FUNCTION registry.latest_with_metadata(subject text, properties jsonb, deleted boolean DEFAULT false)
+	RETURNS registry.subject_version
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	q record := registry.split_subject(latest_with_metadata.subject);
+	result registry.subject_version;
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv
+				   WHERE sv.context = q.context AND sv.subject = q.subject
+					 AND (latest_with_metadata.deleted OR NOT sv.deleted)) THEN
+		RAISE EXCEPTION 'subject "%" not found', latest_with_metadata.subject USING ERRCODE = 'R0401';
+	END IF;
+	SELECT registry.qualify_subject(sv.context, sv.subject), sv.version, s.id, s.schema_type,
+		   s.schema, s.refs, s.metadata, s.rule_set, sv.deleted
+	  INTO result
+	  FROM registry.subject_versions sv
+	  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
+	 WHERE sv.context = q.context AND sv.subject = q.subject
+	   AND (latest_with_metadata.deleted OR NOT sv.deleted)
+	   AND COALESCE(s.metadata -> 'properties', '{}') @> latest_with_metadata.properties
+	 ORDER BY sv.version DESC
+	 LIMIT 1;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'no version of subject "%" has that metadata', latest_with_metadata.subject
+			USING ERRCODE = 'R0403';
+	END IF;
+	RETURN result;
+END
+$$;
+COMMENT ON FUNCTION registry.latest_with_metadata(text, jsonb, boolean) IS 'the latest version of a subject whose metadata properties hold every given key and value';
+
 CREATE FUNCTION registry.referenced_by(subject text, version text DEFAULT 'latest')
 	RETURNS SETOF integer
 	LANGUAGE plpgsql STABLE
@@ -1005,6 +1038,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.schema_by_id(integer, text), registry.subjects(text, boolean, boolean),
 	registry.versions(text, boolean, boolean), registry.resolve_version(text, text, boolean),
 	registry.get_version(text, text, boolean), registry.referenced_by(text, text),
+	registry.latest_with_metadata(text, jsonb, boolean),
 	registry.config_scope(text), registry.get_compatibility(text, boolean), registry.get_mode(text, boolean),
 	registry.rest(text, text, text, text, text, text),
 	registry.protobuf_message_indexes(integer, text, text), registry.protobuf_message_name(integer, integer[], text),

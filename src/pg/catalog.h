@@ -161,6 +161,8 @@ extern List *catalog_api_schema_versions(int32 id, const char *subject, bool del
 extern List *catalog_api_subjects(const char *subject_prefix, bool deleted,
 								  bool deleted_only);
 extern List *catalog_api_versions(const char *subject, bool deleted, bool deleted_only);
+extern void catalog_api_latest_with_metadata(const char *subject, const char *properties,
+											 bool deleted, CatalogSchemaRow *out);
 extern void catalog_api_get_version(const char *subject, const char *version,
 									bool deleted, CatalogSchemaRow *out);
 extern List *catalog_api_referenced_by(const char *subject, const char *version);

@@ -71,6 +71,10 @@ static CatalogPlan plan_get_version = {
 	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.get_version($1, $2, $3)",
 	3, {TEXTOID, TEXTOID, BOOLOID}
 };
+static CatalogPlan plan_latest_with_metadata = {
+	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.latest_with_metadata($1, $2::jsonb, $3)",
+	3, {TEXTOID, TEXTOID, BOOLOID}
+};
 static CatalogPlan plan_referenced_by = {
 	"SELECT r FROM registry.referenced_by($1, $2) AS r",
 	2, {TEXTOID, TEXTOID}
@@ -372,6 +376,19 @@ catalog_api_get_version(const char *subject, const char *version, bool deleted,
 	v[1] = CStringGetTextDatum(version);
 	v[2] = BoolGetDatum(deleted);
 	schema_row_call(&plan_get_version, v, NULL, out);
+}
+
+/* latest_with_metadata(subject, properties, deleted): that version's schema row. */
+void
+catalog_api_latest_with_metadata(const char *subject, const char *properties,
+								 bool deleted, CatalogSchemaRow *out)
+{
+	Datum		v[3];
+
+	v[0] = CStringGetTextDatum(subject);
+	v[1] = CStringGetTextDatum(properties);
+	v[2] = BoolGetDatum(deleted);
+	schema_row_call(&plan_latest_with_metadata, v, NULL, out);
 }
 
 /* referenced_by(subject, version): the ids of the schemas that use it. */

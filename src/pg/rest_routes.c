@@ -384,6 +384,53 @@ h_version_get(RestCall *c)
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, c->subject));
 }
 
+/*
+ * GET /subjects/{s}/metadata?key=k1&value=v1&key=k2&value=v2: the latest
+ * version whose metadata properties hold every pair (Confluent 7.4+).
+ */
+static void
+h_latest_with_metadata(RestCall *c)
+{
+	StringInfoData props;
+	CatalogSchemaRow row;
+	int			nkeys = 0;
+	int			nvalues = 0;
+	int			written = 0;
+	int			i;
+
+	c->subject = c->seg[1];
+	c->lookup = true;
+	initStringInfo(&props);
+	appendStringInfoChar(&props, '{');
+	for (i = 0; i < c->nparams; i++)
+	{
+		int			j;
+
+		if (strcmp(c->params[i].key, "key") != 0)
+			continue;
+
+		/*
+		 * the value paired with this key: the one in the same place among the
+		 * values
+		 */
+		nvalues = 0;
+		for (j = 0; j < c->nparams; j++)
+			if (strcmp(c->params[j].key, "value") == 0 && nvalues++ == nkeys)
+			{
+				if (written++ > 0)
+					appendStringInfoChar(&props, ',');
+				escape_json(&props, c->params[i].value);
+				appendStringInfoChar(&props, ':');
+				escape_json(&props, c->params[j].value);
+				break;
+			}
+		nkeys++;
+	}
+	appendStringInfoChar(&props, '}');
+	catalog_api_latest_with_metadata(c->subject, props.data, rest_param_bool(c, "deleted"), &row);
+	append_schema_row(&c->out, &row, true, true, row.schema);
+}
+
 /* GET /subjects/{s}/versions/{v}/schema: the schema itself, not wrapped */
 static void
 h_version_schema(RestCall *c)
@@ -700,6 +747,7 @@ static const Route routes[] = {
 	{"DELETE", "subjects/*", h_subject_delete},
 	{"GET", "subjects/*/versions", h_versions},
 	{"POST", "subjects/*/versions", h_register},
+	{"GET", "subjects/*/metadata", h_latest_with_metadata},
 	{"GET", "subjects/*/versions/*", h_version_get},
 	{"DELETE", "subjects/*/versions/*", h_version_delete},
 	{"GET", "subjects/*/versions/*/schema", h_version_schema},

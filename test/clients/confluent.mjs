@@ -45,6 +45,29 @@ await check('confluent getVersion (lookup)', async () => {
 	const got = await new SchemaRegistryClient(conf).getVersion(subject, info);
 	if (got !== 1) return `got ${got}, want 1`;
 });
+// data contracts' metadata: lookup finds a schema registered with metadata, with and
+// without it, and getLatestWithMetadata picks the latest version whose properties match
+const msubject = `${topic}-meta-value`;
+const minfo = { ...info, metadata: { properties: { owner: 'team-a' } } };
+let mid;
+await check('confluent register with metadata', async () => {
+	mid = await client.register(msubject, minfo);
+	if (!Number.isInteger(mid) || mid <= 0) return `id ${show(mid)}`;
+});
+await check('confluent getVersion (lookup) with metadata', async () => {
+	const got = await new SchemaRegistryClient(conf).getVersion(msubject, minfo);
+	if (got !== 1) return `got ${got}, want 1`;
+});
+await check('confluent getVersion (lookup) without metadata finds the version with metadata', async () => {
+	const got = await new SchemaRegistryClient(conf).getVersion(msubject, info);
+	if (got !== 1) return `got ${got}, want 1`;
+});
+await check('confluent getLatestWithMetadata', async () => {
+	const m = await new SchemaRegistryClient(conf).getLatestWithMetadata(msubject, { owner: 'team-a' });
+	if (m.id !== mid || m.version !== 1 || m.metadata?.properties?.owner !== 'team-a') return show(m);
+});
+await check('confluent getLatestWithMetadata of other metadata: 404 / 40403', () =>
+	expectRest(() => new SchemaRegistryClient(conf).getLatestWithMetadata(msubject, { owner: 'team-b' }), 404, 40403));
 await check('confluent getId of an unknown schema: 404 / 40403', () =>
 	expectRest(() => client.getId(subject, { schemaType: 'AVRO', schema: '{"type":"record","name":"Nope","fields":[]}' }), 404, 40403));
 await check('confluent getLatestSchemaMetadata of an unknown subject: 404 / 40401', () =>

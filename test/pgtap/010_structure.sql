@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(151);
+SELECT plan(152);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -148,6 +148,7 @@ SELECT has_function('registry', 'subjects', ARRAY['text', 'boolean', 'boolean'],
 SELECT has_function('registry', 'versions', ARRAY['text', 'boolean', 'boolean'], 'versions(text, boolean, boolean)');
 SELECT has_function('registry', 'get_version', ARRAY['text', 'text', 'boolean'], 'get_version(text, text, boolean)');
 SELECT has_function('registry', 'referenced_by', ARRAY['text', 'text'], 'referenced_by(text, text)');
+SELECT has_function('registry', 'latest_with_metadata', ARRAY['text', 'jsonb', 'boolean'], 'latest_with_metadata(text, jsonb, boolean)');
 SELECT has_function('registry', 'delete_subject', ARRAY['text', 'boolean'], 'delete_subject(text, boolean)');
 SELECT has_function('registry', 'delete_version', ARRAY['text', 'text', 'boolean'], 'delete_version(text, text, boolean)');
 SELECT has_function('registry', 'set_compatibility', ARRAY['text', 'text'], 'set_compatibility(text, text)');

@@ -58,6 +58,7 @@ SELECT set_eq(
 		('function', 'registry.get_config(text,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.get_mode(text,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.get_version(text,text,boolean)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.latest_with_metadata(text,jsonb,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.list_contexts()', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.list_schemas(text,boolean,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.lookup_schema(text,text,text,jsonb,boolean,boolean,jsonb,jsonb)', 'registry_reader', 'EXECUTE'),
