@@ -278,18 +278,27 @@ push_schema_info(rg_strlist *out, const rg_prior_version *p)
  * the number of messages added, or -1 when out of memory.
  */
 static int
-run_half(const rg_schema *reader, const rg_schema *writer,
+run_half(const rg_schema *reader, const rg_schema *writer, rg_compat_policy policy,
 		 const char *reader_role, const char *writer_role,
 		 bool append_schema, const rg_prior_version *p, rg_strlist *out)
 {
 	rg_strlist	raw;
 	int			before = out->n;
 	int			i;
+	bool		(*can_read) (const rg_schema *, const rg_schema *, rg_strlist *);
 
 	rg_strlist_init(&raw, out->arena);
 	if (reader->format == NULL || reader->format->can_read == NULL)
 		return -1;
-	if (reader->format->can_read(reader, writer, &raw) && raw.n == 0)
+
+	/*
+	 * a format without a lenient variant ignores the policy, as Confluent's
+	 * do
+	 */
+	can_read = reader->format->can_read;
+	if (policy == RG_POLICY_LENIENT && reader->format->can_read_lenient != NULL)
+		can_read = reader->format->can_read_lenient;
+	if (can_read(reader, writer, &raw) && raw.n == 0)
 		return 0;
 	if (raw.n == 0 && !rg_strlist_push(&raw, "Unexpected exception during compatibility check: unknown failure"))
 		return -1;
@@ -326,7 +335,7 @@ same_format(const rg_schema *a, const rg_schema *b)
  * messages added (0 = compatible), -1 when out of memory.
  */
 static int
-check_one(rg_compat_level level, const rg_schema *new_schema,
+check_one(rg_compat_level level, rg_compat_policy policy, const rg_schema *new_schema,
 		  const rg_prior_version *p, rg_strlist *out)
 {
 	int			a,
@@ -339,17 +348,17 @@ check_one(rg_compat_level level, const rg_schema *new_schema,
 	{
 		case RG_COMPAT_BACKWARD:
 		case RG_COMPAT_BACKWARD_TRANSITIVE:
-			return run_half(new_schema, p->schema, "new", "old", true, p, out);
+			return run_half(new_schema, p->schema, policy, "new", "old", true, p, out);
 		case RG_COMPAT_FORWARD:
 		case RG_COMPAT_FORWARD_TRANSITIVE:
-			return run_half(p->schema, new_schema, "old", "new", true, p, out);
+			return run_half(p->schema, new_schema, policy, "old", "new", true, p, out);
 		case RG_COMPAT_FULL:
 		case RG_COMPAT_FULL_TRANSITIVE:
 			/* the forward half first, then the backward half with the info */
-			a = run_half(p->schema, new_schema, "old", "new", false, p, out);
+			a = run_half(p->schema, new_schema, policy, "old", "new", false, p, out);
 			if (a < 0)
 				return -1;
-			b = run_half(new_schema, p->schema, "new", "old", true, p, out);
+			b = run_half(new_schema, p->schema, policy, "new", "old", true, p, out);
 			if (b < 0)
 				return -1;
 			return a + b;
@@ -369,6 +378,17 @@ rg_compat_check(rg_compat_level level, const rg_schema *new_schema,
 				const rg_prior_version *prev, int n_prev,
 				rg_strlist *messages)
 {
+	return rg_compat_check_policy(level, RG_POLICY_STRICT, new_schema, prev, n_prev,
+								  messages);
+}
+
+/* See rg_compat.h */
+bool
+rg_compat_check_policy(rg_compat_level level, rg_compat_policy policy,
+					   const rg_schema *new_schema,
+					   const rg_prior_version *prev, int n_prev,
+					   rg_strlist *messages)
+{
 	int			last;
 	int			i;
 	int			n = 0;
@@ -381,7 +401,7 @@ rg_compat_check(rg_compat_level level, const rg_schema *new_schema,
 		rg_check_interrupts();
 		if (prev[i].schema == NULL)
 			continue;
-		n = check_one(level, new_schema, &prev[i], messages);
+		n = check_one(level, policy, new_schema, &prev[i], messages);
 		if (n != 0)
 			break;
 	}

@@ -60,6 +60,16 @@ extern bool rg_mode_is_read_only(rg_mode mode);
 /* IMPORT and FORWARD take versions with the ids and numbers they are given */
 extern bool rg_mode_is_import(rg_mode mode);
 
+/*
+ * Confluent's compatibilityPolicy: which differences count as compatible.
+ * Only a format with a lenient variant (JSON) tells them apart.
+ */
+typedef enum rg_compat_policy
+{
+	RG_POLICY_STRICT = 0,
+	RG_POLICY_LENIENT
+} rg_compat_policy;
+
 /* An earlier live version of the subject. */
 typedef struct rg_prior_version
 {
@@ -78,5 +88,11 @@ typedef struct rg_prior_version
 extern bool rg_compat_check(rg_compat_level level, const rg_schema *new_schema,
 							const rg_prior_version *prev, int n_prev,
 							rg_strlist *messages);
+
+/* rg_compat_check under a policy (rg_compat_check is the STRICT one) */
+extern bool rg_compat_check_policy(rg_compat_level level, rg_compat_policy policy,
+								   const rg_schema *new_schema,
+								   const rg_prior_version *prev, int n_prev,
+								   rg_strlist *messages);
 
 #endif							/* RG_COMPAT_H */

@@ -32,6 +32,7 @@ const rg_format rg_format_json = {
 	.name = "JSON",
 	.parse = rg_json_parse,
 	.can_read = rg_json_can_read,
+	.can_read_lenient = rg_json_can_read_lenient,
 	.release = rg_json_model_release,
 };
 

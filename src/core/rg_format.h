@@ -72,6 +72,13 @@ typedef struct rg_format
 							 rg_strlist *out);
 
 	/*
+	 * can_read under Confluent's LENIENT compatibilityPolicy; NULL for a
+	 * format that has one set of compatible changes (AVRO, PROTOBUF).
+	 */
+	bool		(*can_read_lenient) (const rg_schema *reader, const rg_schema *writer,
+									 rg_strlist *out);
+
+	/*
 	 * Release what the model holds outside the schema's arena (JSON values,
 	 * protobuf-c messages); NULL when the arena holds everything.
 	 */

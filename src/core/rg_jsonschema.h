@@ -64,9 +64,8 @@ typedef enum rg_js_criterion
 /*
  * A JSON value kept from the document (default, const, enum members,
  * unknown keywords): its compact text as the stored form prints it,
- * NUL-terminated.  Two values are equal when their texts are equal after
- * the comparison rules of rg_js_value_equal (object keys in any order,
- * numbers by value).
+ * NUL-terminated, and the parsed value the diff compares (by Java's
+ * equality of Jackson nodes: json_diff_values.c).
  */
 typedef struct rg_js_value
 {
@@ -260,8 +259,6 @@ typedef struct rg_js_parsed
 {
 	rg_js_draft draft;
 	rg_js	   *root;
-	void	   *document;		/* NULL: the document is not kept (the stored
-								 * form is) */
 } rg_js_parsed;
 
 extern const rg_format rg_format_json;
@@ -289,8 +286,5 @@ extern void rg_json_model_release(void *model);
 
 /* The model of a JSON schema (NULL if s is not one) */
 extern const rg_js_parsed *rg_json_model(const rg_schema *s);
-
-/* JSON equality of two kept values, as the diff compares them */
-extern bool rg_js_value_equal(const rg_js_value *a, const rg_js_value *b);
 
 #endif							/* RG_JSONSCHEMA_H */

@@ -16,39 +16,7 @@
 #include "compatibility.h"
 #include "confluent_messages.h"
 #include "registry.h"
-#include "rg_jsonschema.h"
 #include "schemas.h"
-
-static bool lenient_can_read(const rg_schema *reader, const rg_schema *writer,
-							 rg_strlist *out);
-
-/*
- * The JSON format judged under Confluent's LENIENT policy: the same
- * parse, the lenient diff.  Only the schemas of one check wear it, as
- * copies that share the originals' memory.
- */
-static const rg_format json_lenient = {
-	.name = "JSON",
-	.parse = rg_json_parse,
-	.can_read = lenient_can_read,
-	.release = NULL,
-};
-
-/*
- * json_lenient's can_read: the lenient diff over the two schemas as the
- * JSON format itself knows them (the diff reads only its own format's
- * models).
- */
-static bool
-lenient_can_read(const rg_schema *reader, const rg_schema *writer, rg_strlist *out)
-{
-	rg_schema	r = *reader;
-	rg_schema	w = *writer;
-
-	r.format = &rg_format_json;
-	w.format = &rg_format_json;
-	return rg_json_can_read_lenient(&r, &w, out);
-}
 
 /* the version the SQL API has just checked and is about to insert */
 static struct
@@ -68,25 +36,9 @@ registry_compat_rule(const CatalogSettings *settings)
 	CompatRule	rule;
 
 	rule.level = registry_level(settings->compatibility);
-	rule.lenient = settings->policy != NULL && strcmp(settings->policy, "LENIENT") == 0;
+	rule.policy = settings->policy != NULL && strcmp(settings->policy, "LENIENT") == 0 ?
+		RG_POLICY_LENIENT : RG_POLICY_STRICT;
 	return rule;
-}
-
-/*
- * A JSON schema as the lenient policy judges it: a copy with the lenient
- * format (palloc'd, sharing everything else); any other schema as it is.
- */
-static const rg_schema *
-under_policy(const rg_schema *schema, bool lenient)
-{
-	rg_schema  *copy;
-
-	if (!lenient || schema == NULL || schema->format != &rg_format_json)
-		return schema;
-	copy = palloc(sizeof(rg_schema));
-	*copy = *schema;
-	copy->format = &json_lenient;
-	return copy;
 }
 
 /* Check a schema against the given versions (see compatibility.h). */
@@ -110,11 +62,11 @@ registry_check_versions(const char *context, const rg_schema *schema,
 		const rg_schema *stored = registry_stored_schema(context, versions[i].schema_id,
 														 versions[i].fingerprint);
 
-		prior[i - first].schema = under_policy(stored, rule.lenient);
+		prior[i - first].schema = stored;
 		prior[i - first].version = versions[i].version;
 	}
-	return rg_compat_check(rule.level, under_policy(schema, rule.lenient), prior,
-						   n - first, messages);
+	return rg_compat_check_policy(rule.level, rule.policy, schema, prior, n - first,
+								  messages);
 }
 
 /* Confluent's message list "[a, b, c]" as one string. */

@@ -21,7 +21,7 @@
 typedef struct CompatRule
 {
 	rg_compat_level level;
-	bool		lenient;
+	rg_compat_policy policy;
 } CompatRule;
 
 /* The rule of the settings in force for a subject */

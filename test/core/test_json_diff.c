@@ -974,6 +974,48 @@ test_messages(void)
 	}
 }
 
+/*
+ * The level driver under a policy: an optional property added to an open
+ * object is incompatible under STRICT, compatible under LENIENT, and an
+ * Avro check ignores the policy.
+ */
+static void
+test_level_driver_policy(void)
+{
+	rg_schema  *old = parse("{'type':'object','properties':{'a':{'type':'string'}}}");
+	rg_schema  *new = parse("{'type':'object','properties':{'a':{'type':'string'},'b':{'type':'string'}}}");
+	rg_error	err;
+	rg_schema  *aold = rg_format_avro.parse("\"int\"", 5, NULL, 0, false, &err);
+	rg_schema  *anew = rg_format_avro.parse("\"string\"", 8, NULL, 0, false, &err);
+	rg_prior_version prev;
+	rg_arena   *a = rg_arena_create();
+	rg_strlist	l;
+
+	if (old == NULL || new == NULL || aold == NULL || anew == NULL)
+	{
+		RG_CHECK(false, "level driver policy: schemas load");
+		return;
+	}
+	prev.schema = old;
+	prev.version = 1;
+	rg_strlist_init(&l, a);
+	RG_CHECK(!rg_compat_check_policy(RG_COMPAT_BACKWARD, RG_POLICY_STRICT, new, &prev, 1, &l) &&
+			 l.n >= 1 && strstr(l.items[0], "OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL") != NULL,
+			 "STRICT: an optional property added to an open object is incompatible");
+	rg_strlist_init(&l, a);
+	RG_CHECK(rg_compat_check_policy(RG_COMPAT_BACKWARD, RG_POLICY_LENIENT, new, &prev, 1, &l) &&
+			 l.n == 0, "LENIENT: the same change is compatible");
+	prev.schema = aold;
+	rg_strlist_init(&l, a);
+	RG_CHECK(!rg_compat_check_policy(RG_COMPAT_BACKWARD, RG_POLICY_LENIENT, anew, &prev, 1, &l),
+			 "LENIENT: an Avro check ignores the policy");
+	rg_arena_destroy(a);
+	rg_schema_free(old);
+	rg_schema_free(new);
+	rg_schema_free(aold);
+	rg_schema_free(anew);
+}
+
 /* Through the level driver: the role words filled, Confluent's trailer. */
 static void
 test_level_driver(void)
@@ -1011,6 +1053,7 @@ test_level_driver(void)
 	rg_arena_destroy(a);
 	rg_schema_free(old);
 	rg_schema_free(new);
+	test_level_driver_policy();
 }
 
 /* A schema that is not JSON is refused with Confluent's exception text. */

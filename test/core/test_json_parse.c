@@ -781,10 +781,10 @@ touch(const rg_js *n, const rg_js **seen, int *n_seen, int cap)
 	sum += n->title ? strlen(n->title) : 0;
 	sum += n->id ? strlen(n->id) : 0;
 	if (n->default_value)
-		sum += strlen(n->default_value->text) + rg_js_value_equal(n->default_value, n->default_value);
+		sum += strlen(n->default_value->text) + (n->default_value->json != NULL);
 	for (i = 0; i < n->n_unprocessed; i++)
 		sum += strlen(n->unprocessed_names[i]) + strlen(n->unprocessed_values[i]->text) +
-			rg_js_value_equal(n->unprocessed_values[i], n->unprocessed_values[i]);
+			(n->unprocessed_values[i]->json != NULL);
 	switch (n->kind)
 	{
 		case RG_JS_OBJECT:
@@ -811,7 +811,7 @@ touch(const rg_js *n, const rg_js **seen, int *n_seen, int cap)
 		case RG_JS_ENUM:
 			for (i = 0; i < n->u.enumeration.n_values; i++)
 				sum += strlen(n->u.enumeration.values[i]->text) +
-					rg_js_value_equal(n->u.enumeration.values[i], n->u.enumeration.values[0]);
+					(n->u.enumeration.values[i]->json != NULL);
 			break;
 		case RG_JS_STRING:
 			sum += n->u.string.pattern ? strlen(n->u.string.pattern) : 0;

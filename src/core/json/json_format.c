@@ -287,7 +287,6 @@ parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *re
 		!write_canonical(ctx, schema, normalize))
 		goto fail;
 	model->pub.draft = ctx->draft;
-	model->pub.document = NULL;
 	model->owned = ctx->owned;
 	rg_free(ctx);
 	return schema;
