@@ -540,20 +540,16 @@ CREATE FUNCTION registry.latest_with_metadata(subject text, properties jsonb, de
 	SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	q record := registry.split_subject(latest_with_metadata.subject);
+	-- the subject must exist (40401), as for every version lookup
+	q record := registry.resolve_version(latest_with_metadata.subject, 'latest', latest_with_metadata.deleted);
 	result registry.subject_version;
 BEGIN
-	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv
-				   WHERE sv.context = q.context AND sv.subject = q.subject
-					 AND (latest_with_metadata.deleted OR NOT sv.deleted)) THEN
-		RAISE EXCEPTION 'subject "%" not found', latest_with_metadata.subject USING ERRCODE = 'R0401';
-	END IF;
 	SELECT registry.qualify_subject(sv.context, sv.subject), sv.version, s.id, s.schema_type,
 		   s.schema, s.refs, s.metadata, s.rule_set, sv.deleted
 	  INTO result
 	  FROM registry.subject_versions sv
 	  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
-	 WHERE sv.context = q.context AND sv.subject = q.subject
+	 WHERE sv.context = q.context AND sv.subject = q.subject_name
 	   AND (latest_with_metadata.deleted OR NOT sv.deleted)
 	   AND COALESCE(s.metadata -> 'properties', '{}') @> latest_with_metadata.properties
 	 ORDER BY sv.version DESC

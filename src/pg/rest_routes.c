@@ -393,38 +393,29 @@ h_latest_with_metadata(RestCall *c)
 {
 	StringInfoData props;
 	CatalogSchemaRow row;
+	const char **keys = palloc(sizeof(char *) * (c->nparams + 1));
+	const char **values = palloc(sizeof(char *) * (c->nparams + 1));
 	int			nkeys = 0;
 	int			nvalues = 0;
-	int			written = 0;
 	int			i;
 
 	c->subject = c->seg[1];
 	c->lookup = true;
+	/* the i-th key goes with the i-th value, as Confluent pairs its two lists */
+	for (i = 0; i < c->nparams; i++)
+		if (strcmp(c->params[i].key, "key") == 0)
+			keys[nkeys++] = c->params[i].value;
+		else if (strcmp(c->params[i].key, "value") == 0)
+			values[nvalues++] = c->params[i].value;
 	initStringInfo(&props);
 	appendStringInfoChar(&props, '{');
-	for (i = 0; i < c->nparams; i++)
+	for (i = 0; i < nkeys && i < nvalues; i++)
 	{
-		int			j;
-
-		if (strcmp(c->params[i].key, "key") != 0)
-			continue;
-
-		/*
-		 * the value paired with this key: the one in the same place among the
-		 * values
-		 */
-		nvalues = 0;
-		for (j = 0; j < c->nparams; j++)
-			if (strcmp(c->params[j].key, "value") == 0 && nvalues++ == nkeys)
-			{
-				if (written++ > 0)
-					appendStringInfoChar(&props, ',');
-				escape_json(&props, c->params[i].value);
-				appendStringInfoChar(&props, ':');
-				escape_json(&props, c->params[j].value);
-				break;
-			}
-		nkeys++;
+		if (i > 0)
+			appendStringInfoChar(&props, ',');
+		escape_json(&props, keys[i]);
+		appendStringInfoChar(&props, ':');
+		escape_json(&props, values[i]);
 	}
 	appendStringInfoChar(&props, '}');
 	catalog_api_latest_with_metadata(c->subject, props.data, rest_param_bool(c, "deleted"), &row);
