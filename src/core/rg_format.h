@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * rg_format.h
- *	  The interface every schema format (AVRO and PROTOBUF today, JSON
- *	  later) implements.  Callers (rg_compat.c, the PostgreSQL glue, the
+ *	  The interface every schema format (AVRO, JSON and PROTOBUF)
+ *	  implements.  Callers (rg_compat.c, the PostgreSQL glue, the
  *	  unit tests and fuzzers) only ever see rg_schema and rg_format, never
  *	  a format's own model.
  *
@@ -85,7 +85,8 @@ typedef struct rg_format
 	void		(*release) (void *model);
 } rg_format;
 
-extern const rg_format rg_format_avro;	/* rg_format_protobuf: rg_protobuf.h */
+extern const rg_format rg_format_avro;	/* rg_format_protobuf: rg_protobuf.h,
+										 * rg_format_json: rg_jsonschema.h */
 
 /* the i-th known format (0-based), NULL past the end */
 extern const rg_format *rg_format_at(int i);
