@@ -518,10 +518,12 @@ body_string(RestCall *c, Jsonb *jb, const char *key, const char *detail, const c
  * Confluent's RegisterSchemaRequest: schema, schemaType, references,
  * metadata, ruleSet (or ruleset), id, version; unknown fields ignored.  An
  * id of 0 or less and a version of 0 count as absent; normalize comes from
- * the query.
+ * the query.  An empty schema is for the SQL API to judge (a registration
+ * takes the previous version's, a lookup finds nothing) unless the route
+ * needs one (need_schema: 42201 "Empty schema").
  */
 static bool
-read_schema_body(RestCall *c, CatalogSubmission *b)
+read_schema_body(RestCall *c, CatalogSubmission *b, bool need_schema)
 {
 	Jsonb	   *jb = rest_body_object(c);
 	bool		has_id;
@@ -545,11 +547,13 @@ read_schema_body(RestCall *c, CatalogSubmission *b)
 		b->id = 0;
 	if (!has_version)
 		b->version = 0;
-	if (b->schema == NULL || b->schema[0] == '\0')
+	if (need_schema && (b->schema == NULL || b->schema[0] == '\0'))
 	{
 		rest_error(c, 422, 42201, confluent_text(CW_EMPTY_SCHEMA));
 		return false;
 	}
+	if (b->schema == NULL)
+		b->schema = "";
 	if (b->schema_type == NULL || b->schema_type[0] == '\0')
 		b->schema_type = "AVRO";
 	if (b->refs == NULL)
@@ -566,7 +570,7 @@ h_register(RestCall *c)
 	CatalogSchemaRow row;
 
 	c->subject = c->seg[1];
-	if (!read_schema_body(c, &b))
+	if (!read_schema_body(c, &b, false))
 		return;
 	catalog_api_register(c->subject, &b, &row);
 	/* RegisterSchemaResponse */
@@ -582,7 +586,7 @@ h_lookup(RestCall *c)
 
 	c->subject = c->seg[1];
 	c->lookup = true;
-	if (!read_schema_body(c, &b))
+	if (!read_schema_body(c, &b, false))
 		return;
 	catalog_api_lookup(c->subject, &b, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema);
@@ -598,7 +602,7 @@ h_compatibility(RestCall *c)
 
 	c->subject = c->seg[2];
 	c->version = c->nseg > 4 ? c->seg[4] : NULL;
-	if (!read_schema_body(c, &b))
+	if (!read_schema_body(c, &b, true))
 		return;
 	catalog_api_check_compatibility(c->subject, &b, c->version, verbose, &verdict);
 	appendStringInfo(&c->out, "{\"is_compatible\":%s",

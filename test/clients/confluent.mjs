@@ -68,6 +68,12 @@ await check('confluent getLatestWithMetadata', async () => {
 });
 await check('confluent getLatestWithMetadata of other metadata: 404 / 40403', () =>
 	expectRest(() => new SchemaRegistryClient(conf).getLatestWithMetadata(msubject, { owner: 'team-b' }), 404, 40403));
+await check('confluent AvroSerializer (useLatestWithMetadata) writes the id of the version whose metadata matches', async () => {
+	const ser = new AvroSerializer(new SchemaRegistryClient(conf), SerdeType.VALUE,
+		{ autoRegisterSchemas: false, useLatestWithMetadata: { owner: 'team-a' } });
+	const buf = await ser.serialize(`${topic}-meta`, userValue('meta'));
+	if (buf[0] !== 0 || buf.readInt32BE(1) !== mid) return `header ${buf.subarray(0, 5).toString('hex')}, want id ${mid}`;
+});
 await check('confluent getId of an unknown schema: 404 / 40403', () =>
 	expectRest(() => client.getId(subject, { schemaType: 'AVRO', schema: '{"type":"record","name":"Nope","fields":[]}' }), 404, 40403));
 await check('confluent getLatestSchemaMetadata of an unknown subject: 404 / 40401', () =>

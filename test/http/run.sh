@@ -451,6 +451,31 @@ expect "GET /config/:.ctx:name sees it" 200 '.compatibilityLevel == "NONE"'
 req DELETE "/config/:$CTX:name"
 expect "DELETE /config/:.ctx:name" 200 '.compatibilityLevel == "NONE"'
 
+# data contracts: rule set validation, config defaults/overrides, metadata-only updates
+req POST /subjects/dc-http-bad/versions '{"schema":"\"int\"","ruleSet":{"domainRules":[{"name":"r","type":"CEL","mode":"UPGRADE"}]}}'
+expect "a domain rule with a migration mode is 42210 with Confluent's words" 422 \
+	'.error_code == 42210 and .message == "Domain rules can only be WRITE, READ, WRITEREAD"'
+req GET /subjects/dc-http-bad/versions
+expect_error "the refused rule set stored nothing" 404 40401
+req PUT /config/dc-http '{"defaultMetadata":{"properties":{"owner":"ops"}},"overrideMetadata":{"properties":{"pii":"false"}}}'
+expect "PUT /config/{s} with defaultMetadata and overrideMetadata" 200 '.defaultMetadata.properties.owner == "ops"'
+req POST /subjects/dc-http/versions '{"schema":"{\"type\":\"record\",\"name\":\"D\",\"fields\":[]}","metadata":{"properties":{"pii":"true","team":"x"}}}'
+expect "register merges default, request and override metadata" 200 '.id > 0 and .version == 1'
+req GET /subjects/dc-http/versions/1
+expect "the stored metadata is the merge, in Confluent's order" 200 \
+	'(.metadata | tojson) == "{\"properties\":{\"owner\":\"ops\",\"pii\":\"false\",\"team\":\"x\"}}"'
+req POST /subjects/dc-http '{"schema":"{\"type\":\"record\",\"name\":\"D\",\"fields\":[]}"}'
+expect "lookup without metadata finds the version registered with the merged metadata" 200 '.version == 1'
+req POST /subjects/dc-http/versions '{"schema":"","metadata":{"properties":{"team":"y"}}}'
+expect "an empty schema with new metadata makes version 2 of the previous schema" 200 '.version == 2'
+req GET /subjects/dc-http/versions/2
+expect "version 2 holds the previous schema and the new merged metadata" 200 \
+	'.schema == "{\"type\":\"record\",\"name\":\"D\",\"fields\":[]}" and .metadata.properties == {"owner":"ops","pii":"false","team":"y"}'
+req POST /subjects/dc-http-empty/versions '{"schema":""}'
+expect "an empty schema without a previous version is 42201 Empty schema" 422 '.error_code == 42201 and .message == "Empty schema"'
+req DELETE /config/dc-http
+expect "DELETE /config/{s}" 200 '.defaultMetadata.properties.owner == "ops"'
+
 # server metadata
 req GET /v1/metadata/id
 expect "GET /v1/metadata/id" 200 '(.id | type == "string") and (.scope.clusters | type == "object")'
@@ -569,7 +594,7 @@ python3 -c 'import sys; sys.stdout.write("{\"schema\":" + "[" * 200000 + "]" * 2
 req POST "/subjects/$SB/versions" "@$TMP/deep.json"
 expect_4xx "deeply nested JSON (200000 levels)"
 python3 -c 'import sys; sys.stdout.write("{\"a\":" * 5000 + "1" + "}" * 5000)' >"$TMP/deep2.json"
-req POST "/subjects/$SB/versions" "@$TMP/deep2.json"
+req POST "/subjects/$SB-new/versions" "@$TMP/deep2.json"
 expect_4xx "deeply nested JSON objects (5000 levels)"
 req POST "/subjects/$SB/versions" ""
 expect_error "empty body -> 400" 400 400
@@ -577,8 +602,12 @@ req POST "/subjects/$SB/versions" "[{\"schema\":$A3}]"
 expect_error "JSON array body -> 400" 400 400
 req POST "/subjects/$SB/versions" '"just a string"'
 expect_error "JSON string body -> 400" 400 400
-req POST "/subjects/$SB/versions" '{}'
+req POST "/subjects/$SB-new/versions" '{}'
 expect_error "no schema member in a new subject -> 42201" 422 42201
+req POST "/subjects/$SB/versions" '{}'
+expect "no schema member in a subject with a version: that version again (Confluent's fill from the previous)" 200 '.version == 1'
+req GET "/subjects/$SB-new/versions"
+expect_error "... and the refused requests created no subject" 404 40401
 printf '{"schema":%s}\0' "$A3" >"$TMP/nul.json"
 req POST "/subjects/$SB/versions" "@$TMP/nul.json"
 expect_4xx "NUL byte in the body"
