@@ -26,4 +26,11 @@ extern rg_schema *rg_avro_parse(const char *text, size_t len,
 extern bool rg_avro_can_read(const rg_schema *reader, const rg_schema *writer,
 							 rg_strlist *out);
 
+/*
+ * rg_format_avro's has_top_level_field (avro_fields.c): a field of the
+ * root record, by name
+ */
+extern bool rg_avro_has_top_level_field(const rg_schema *schema,
+										const char *name);
+
 #endif							/* RG_AVRO_API_H */

@@ -18,6 +18,7 @@ const rg_format rg_format_avro = {
 	.name = "AVRO",
 	.parse = rg_avro_parse,
 	.can_read = rg_avro_can_read,
+	.has_top_level_field = rg_avro_has_top_level_field,
 	.release = rg_avro_model_release,
 };
 
@@ -25,6 +26,7 @@ const rg_format rg_format_protobuf = {
 	.name = "PROTOBUF",
 	.parse = rg_protobuf_parse,
 	.can_read = rg_protobuf_can_read,
+	.has_top_level_field = rg_protobuf_has_top_level_field,
 	.release = rg_protobuf_model_release,
 };
 
@@ -33,6 +35,7 @@ const rg_format rg_format_json = {
 	.parse = rg_json_parse,
 	.can_read = rg_json_can_read,
 	.can_read_lenient = rg_json_can_read_lenient,
+	.has_top_level_field = rg_json_has_top_level_field,
 	.release = rg_json_model_release,
 };
 

@@ -79,10 +79,11 @@ typedef struct rg_format
 									 rg_strlist *out);
 
 	/*
-	 * Does the schema's top level have a field of this name (an Avro record's
-	 * field, the first Protobuf message's field, a JSON Schema's root
-	 * property)?  Confluent's hasTopLevelField, for the confluent:reserved
-	 * check; NULL for a format that has none.
+	 * Does the schema's top level have a field of this name (a field of an
+	 * Avro root record, of any top-level Protobuf message outside its
+	 * oneofs, a member of a JSON Schema's root "properties")?  Confluent's
+	 * hasTopLevelField, for the confluent:reserved check; NULL for a format
+	 * that has none.
 	 */
 	bool		(*has_top_level_field) (const rg_schema *schema, const char *name);
 

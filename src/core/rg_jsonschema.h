@@ -281,6 +281,13 @@ extern bool rg_json_can_read_lenient(const rg_schema *reader,
 									 const rg_schema *writer,
 									 rg_strlist *out);
 
+/*
+ * rg_format_json's has_top_level_field: is name a member of the document's
+ * root "properties" object?
+ */
+extern bool rg_json_has_top_level_field(const rg_schema *schema,
+										const char *name);
+
 /* rg_format_json's release: frees the JSON values the model keeps */
 extern void rg_json_model_release(void *model);
 

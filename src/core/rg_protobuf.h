@@ -57,6 +57,13 @@ extern rg_schema *rg_protobuf_parse(const char *text, size_t len,
 extern bool rg_protobuf_can_read(const rg_schema *reader,
 								 const rg_schema *writer, rg_strlist *out);
 
+/*
+ * rg_format_protobuf's has_top_level_field (src/core/protobuf/proto_fields.c):
+ * a field, outside any oneof, of a message the file declares at its top level
+ */
+extern bool rg_protobuf_has_top_level_field(const rg_schema *schema,
+											const char *name);
+
 /* rg_format_protobuf's release: frees the set and the serialized bytes */
 extern void rg_protobuf_model_release(void *model);
 

@@ -30,6 +30,7 @@ typedef struct js_model
 {
 	rg_js_parsed pub;
 	json_t	   *owned;
+	const jx   *document;		/* the main document as read (in the arena) */
 } js_model;
 
 /* a meta-schema URL everit's SpecificationVersion knows, as a prefix */
@@ -288,6 +289,7 @@ parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *re
 		goto fail;
 	model->pub.draft = ctx->draft;
 	model->owned = ctx->owned;
+	model->document = ctx->docs[0].root;
 	rg_free(ctx);
 	return schema;
 
@@ -331,4 +333,23 @@ rg_json_model(const rg_schema *s)
 	if (s == NULL || s->format != &rg_format_json)
 		return NULL;
 	return &((js_model *) s->model)->pub;
+}
+
+/*
+ * See rg_jsonschema.h.  Confluent looks at the document itself, not at the
+ * schema it loads: a member of the root's "properties" when that is an
+ * object.  A $ref, allOf or anything else at the root adds nothing, and a
+ * boolean document has no fields.
+ */
+bool
+rg_json_has_top_level_field(const rg_schema *schema, const char *name)
+{
+	const js_model *model = schema->model;
+	const jx   *properties;
+
+	if (model == NULL || model->document == NULL)
+		return false;
+	properties = jx_get(model->document, "properties");
+	return properties != NULL && properties->type == JX_OBJECT &&
+		jx_get(properties, name) != NULL;
 }
