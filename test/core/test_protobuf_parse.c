@@ -9,6 +9,8 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <time.h>
+
 #include "rg_test.h"
 #include "rg_protobuf.h"
 
@@ -498,6 +500,72 @@ test_descriptor_identity(void)
 	}
 }
 
+/*
+ * A descriptor of messages nested 30 deep (as deep as protoc parses), each with a field of the
+ * innermost type: the type names of its stored form cost their nesting
+ * squared to shorten, which stays bounded, and the stored form still
+ * links to the same descriptor.
+ */
+static void
+test_descriptor_deep_names(void)
+{
+	rg_buf		b;
+	rg_error	err;
+	rg_schema  *s;
+	rg_schema  *d = NULL;
+	rg_schema  *again = NULL;
+	size_t		len,
+				len2 = 0;
+	const unsigned char *bytes;
+	const unsigned char *bytes2 = NULL;
+	char	   *b64;
+	clock_t		t0;
+	double		secs;
+	int			i;
+
+	rg_buf_init(&b);
+	rg_buf_puts(&b, "syntax = \"proto3\";\npackage deep;\n");
+	for (i = 0; i < 30; i++)
+		rg_buf_printf(&b, "message M%d {\n", i);
+	for (i = 29; i >= 0; i--)
+	{
+		int			j;
+
+		rg_buf_puts(&b, ".deep");
+		for (j = 0; j < 30; j++)
+			rg_buf_printf(&b, ".M%d", j);
+		rg_buf_printf(&b, " f%d = 1;\n}\n", i);
+	}
+	rg_buf_putc(&b, '\0');
+	s = rg_protobuf_parse(b.data, strlen(b.data), NULL, 0, false, &err);
+	RG_CHECK(s != NULL, "deep names: the text parses");
+	if (s == NULL)
+	{
+		printf("#   %s\n", err.message);
+		rg_buf_free(&b);
+		return;
+	}
+	bytes = rg_protobuf_serialized(s, &len);
+	b64 = rg_test_base64(bytes, len);
+	t0 = clock();
+	d = rg_protobuf_parse(b64, strlen(b64), NULL, 0, false, &err);
+	secs = (double) (clock() - t0) / CLOCKS_PER_SEC;
+	RG_CHECK(d != NULL && secs < 5.0, "deep names: the descriptor parses in %.2f s", secs);
+	if (d != NULL)
+		again = rg_protobuf_parse(d->canonical, d->canonical_len, NULL, 0, false, &err);
+	if (again != NULL)
+		bytes2 = rg_protobuf_serialized(again, &len2);
+	RG_CHECK(again != NULL && len2 == len && memcmp(bytes2, bytes, len) == 0,
+			 "deep names: the stored form links to the same descriptor");
+	if (again != NULL)
+		rg_schema_free(again);
+	if (d != NULL)
+		rg_schema_free(d);
+	free(b64);
+	rg_schema_free(s);
+	rg_buf_free(&b);
+}
+
 /* The json_name of a field of the serialized main file, NULL if none. */
 static const char *
 json_name_of(const Google__Protobuf__DescriptorProto *m, const char *field)
@@ -666,6 +734,7 @@ main(void)
 	test_model();
 	test_base64_descriptor();
 	test_descriptor_identity();
+	test_descriptor_deep_names();
 	test_serialized_json_names();
 	test_huge();
 	test_mutations();

@@ -515,7 +515,10 @@ drop_default_json_names(pb::FileDescriptorProto *file)
  * The symbols a file's type names can resolve to, and how protoc's
  * scoping finds them (DescriptorBuilder::LookupSymbol): from the scope of
  * the declaration outwards, the first component of a name first; a
- * symbol in a file the main one does not see is not found.
+ * symbol in a file the main one does not see is not found.  Lookups are
+ * budgeted (a hostile descriptor can make each name cost its nesting
+ * squared): past the budget nothing resolves, and the names left are
+ * written absolutely, which is always right.
  */
 class Scoping
 {
@@ -523,10 +526,22 @@ public:
 	const pb::DescriptorPool &pool;
 	const pb::FileDescriptor *main;
 	std::set<const pb::FileDescriptor *> visible;
+	std::set<std::string> packages;
+	mutable long budget = 1000000;
 
 	Scoping(const pb::DescriptorPool &p, const pb::FileDescriptor *m) : pool(p), main(m)
 	{
 		add_visible(m, true, 0);
+		for (const pb::FileDescriptor *f : visible)
+		{
+			const std::string &pkg = f->package();
+
+			for (std::string::size_type dot = 0; dot != std::string::npos && !pkg.empty();)
+			{
+				dot = pkg.find('.', dot + (dot > 0 ? 1 : 0));
+				packages.insert(dot == std::string::npos ? pkg : pkg.substr(0, dot));
+			}
+		}
 	}
 
 	/* the main file, what it imports, and what those import publicly */
@@ -541,13 +556,7 @@ public:
 	/* a package the visible files declare, or a package around theirs */
 	bool		is_package(const std::string &name) const
 	{
-		for (const pb::FileDescriptor *f : visible)
-			if (f->package() == name ||
-				(f->package().size() > name.size() &&
-				 f->package().compare(0, name.size(), name) == 0 &&
-				 f->package()[name.size()] == '.'))
-				return true;
-		return false;
+		return packages.count(name) > 0;
 	}
 
 	/* a message or enum */
@@ -560,8 +569,12 @@ public:
 	/* any symbol of a visible file (fields, values, services too) */
 	bool		exists(const std::string &name) const
 	{
-		const pb::FileDescriptor *f = pool.FindFileContainingSymbol(name);
+		const pb::FileDescriptor *f;
 
+		if (budget <= 0)
+			return false;
+		budget--;
+		f = pool.FindFileContainingSymbol(name);
 		return (f != nullptr && visible.count(f) > 0) || is_package(name);
 	}
 
