@@ -465,6 +465,18 @@ test_descriptor_identity(void)
 		/* a field named like a type does not hide it */
 		"syntax = \"proto3\";\npackage q;\nmessage T { int32 a = 1; }\n"
 		"message U { T T = 1; repeated T others = 2; }\n",
+		/* Confluent's custom options, package-qualified as written */
+		"syntax = \"proto3\";\npackage tags.v1;\nimport \"confluent/meta.proto\";\n"
+		"option (confluent.file_meta) = { doc: \"f\" };\n"
+		"message M {\n  option (confluent.message_meta) = { tags: \"M\" };\n"
+		"  string ssn = 1 [(confluent.field_meta) = { tags: \"PII\" }];\n"
+		"  E e = 2;\n}\n"
+		"enum E {\n  option (confluent.enum_meta) = { doc: \"e\" };\n"
+		"  Z = 0 [(confluent.enum_value_meta) = { doc: \"z\" }];\n}\n",
+		/* a nearer symbol named like the option's package: absolute */
+		"syntax = \"proto3\";\nimport \"confluent/meta.proto\";\n"
+		"message M {\n  message confluent { int32 c = 1; }\n"
+		"  string ssn = 1 [(.confluent.field_meta) = { doc: \"x\" }];\n}\n",
 	};
 	size_t		i;
 
@@ -473,6 +485,7 @@ test_descriptor_identity(void)
 		char	   *want = stored(texts[i], false);
 		char	   *got = stored_via_descriptor(texts[i], NULL, 0);
 
+		RG_CHECK(want != NULL, "descriptor %zu: the text parses", i);
 		RG_CHECK_STR(got, want, "descriptor %zu: same stored form as its text", i);
 		if (got == NULL)
 			printf("#   error: %s\n", errbuf);

@@ -652,6 +652,46 @@ public:
 		return "." + full;
 	}
 
+	/*
+	 * How a .proto file would write the custom option `full` (an extension,
+	 * no leading dot) on the element `at`: package-qualified, when no scope
+	 * around the element has a symbol named like its first component (so
+	 * it resolves from wherever protoc starts looking); else absolutely.
+	 */
+	std::string written_option(const std::string &full, const std::string &at) const
+	{
+		std::string first = full.substr(0, full.find('.'));
+
+		for (std::string::size_type dot = at.find('.'); ; dot = at.find('.', dot + 1))
+		{
+			std::string scope = dot == std::string::npos ? at : at.substr(0, dot);
+
+			if (!scope.empty() && exists(scope + "." + first))
+				return "." + full;
+			if (dot == std::string::npos)
+				break;
+		}
+		if (pool.FindExtensionByName(full) == nullptr || !exists(first))
+			return "." + full;
+		return full;
+	}
+
+	/* The extension names of options (".a.b") the way written_option() says. */
+	void		rewrite_options(pb::RepeatedPtrField<pb::UninterpretedOption> *opts,
+								const std::string &at) const
+	{
+		for (pb::UninterpretedOption &o : *opts)
+		{
+			pb::UninterpretedOption::NamePart *part;
+
+			if (o.name_size() == 0 || !o.name(0).is_extension())
+				continue;
+			part = o.mutable_name(0);
+			if (!part->name_part().empty() && part->name_part()[0] == '.')
+				part->set_name_part(written_option(part->name_part().substr(1), at));
+		}
+	}
+
 	/* Rewrite an absolute type name (".a.b") the way written() says. */
 	void		rewrite(std::string *name, const std::string &relative_to) const
 	{
@@ -668,7 +708,10 @@ join_name(const std::string &scope, const std::string &name)
 	return scope.empty() ? name : scope + "." + name;
 }
 
-/* A field's (or extension's) type and extendee as a .proto file writes them. */
+/*
+ * A field's (or extension's) type, extendee and custom option names as a
+ * .proto file writes them.
+ */
 void
 write_field_names(const Scoping &s, pb::FieldDescriptorProto *f, const std::string &scope)
 {
@@ -678,9 +721,25 @@ write_field_names(const Scoping &s, pb::FieldDescriptorProto *f, const std::stri
 		s.rewrite(f->mutable_type_name(), at);
 	if (f->has_extendee())
 		s.rewrite(f->mutable_extendee(), at);
+	if (f->has_options())
+		s.rewrite_options(f->mutable_options()->mutable_uninterpreted_option(), at);
 }
 
-/* The type names of a message, its extensions and nested messages. */
+/* The custom option names of an enum and its values. */
+void
+write_enum_names(const Scoping &s, pb::EnumDescriptorProto *e, const std::string &scope)
+{
+	std::string full = join_name(scope, e->name());
+
+	if (e->has_options())
+		s.rewrite_options(e->mutable_options()->mutable_uninterpreted_option(), full);
+	for (int i = 0; i < e->value_size(); i++)
+		if (e->value(i).has_options())
+			s.rewrite_options(e->mutable_value(i)->mutable_options()->mutable_uninterpreted_option(),
+							  full + "." + e->value(i).name());
+}
+
+/* The type and option names of a message, its fields, oneofs and nested types. */
 void
 write_message_names(const Scoping &s, pb::DescriptorProto *m, const std::string &scope,
 					int depth)
@@ -689,19 +748,28 @@ write_message_names(const Scoping &s, pb::DescriptorProto *m, const std::string 
 
 	if (rg_too_deep(depth))
 		return;
+	if (m->has_options())
+		s.rewrite_options(m->mutable_options()->mutable_uninterpreted_option(), full);
 	for (int i = 0; i < m->field_size(); i++)
 		write_field_names(s, m->mutable_field(i), full);
 	for (int i = 0; i < m->extension_size(); i++)
 		write_field_names(s, m->mutable_extension(i), full);
+	for (int i = 0; i < m->oneof_decl_size(); i++)
+		if (m->oneof_decl(i).has_options())
+			s.rewrite_options(m->mutable_oneof_decl(i)->mutable_options()->mutable_uninterpreted_option(),
+							  full + "." + m->oneof_decl(i).name());
+	for (int i = 0; i < m->enum_type_size(); i++)
+		write_enum_names(s, m->mutable_enum_type(i), full);
 	for (int i = 0; i < m->nested_type_size(); i++)
 		write_message_names(s, m->mutable_nested_type(i), full, depth + 1);
 }
 
 /*
- * The parse of a descriptor's rendition names every type absolutely; a
- * descriptor does not say how its .proto text wrote them.  Write them as
- * .proto files do (Scoping::written), so that the stored form of a schema
- * given as a descriptor is the stored form of its text.
+ * The parse of a descriptor's rendition names every type and custom
+ * option absolutely; a descriptor does not say how its .proto text wrote
+ * them.  Write them as .proto files do (Scoping::written and
+ * written_option), so that the stored form of a schema given as a
+ * descriptor is the stored form of its text.
  */
 void
 write_type_names(const pb::DescriptorPool &pool, const pb::FileDescriptor *fd,
@@ -710,8 +778,12 @@ write_type_names(const pb::DescriptorPool &pool, const pb::FileDescriptor *fd,
 	Scoping		s(pool, fd);
 	const std::string &pkg = raw->package();
 
+	if (raw->has_options())
+		s.rewrite_options(raw->mutable_options()->mutable_uninterpreted_option(), pkg);
 	for (int i = 0; i < raw->message_type_size(); i++)
 		write_message_names(s, raw->mutable_message_type(i), pkg, 0);
+	for (int i = 0; i < raw->enum_type_size(); i++)
+		write_enum_names(s, raw->mutable_enum_type(i), pkg);
 	for (int i = 0; i < raw->extension_size(); i++)
 		write_field_names(s, raw->mutable_extension(i), pkg);
 	for (int i = 0; i < raw->service_size(); i++)
@@ -719,6 +791,8 @@ write_type_names(const pb::DescriptorPool &pool, const pb::FileDescriptor *fd,
 		pb::ServiceDescriptorProto *svc = raw->mutable_service(i);
 		std::string sfull = join_name(pkg, svc->name());
 
+		if (svc->has_options())
+			s.rewrite_options(svc->mutable_options()->mutable_uninterpreted_option(), sfull);
 		for (int j = 0; j < svc->method_size(); j++)
 		{
 			pb::MethodDescriptorProto *m = svc->mutable_method(j);
@@ -726,6 +800,8 @@ write_type_names(const pb::DescriptorPool &pool, const pb::FileDescriptor *fd,
 
 			s.rewrite(m->mutable_input_type(), at);
 			s.rewrite(m->mutable_output_type(), at);
+			if (m->has_options())
+				s.rewrite_options(m->mutable_options()->mutable_uninterpreted_option(), at);
 		}
 	}
 }
