@@ -176,13 +176,27 @@ def t_serialize_order():
     if b[0] != 0 or b[5] != 0:
         return f"bytes {b[:8].hex()}, want 00, id, 00 ..."
     if sid != ids["shop"]:
-        note(f"python registered base64 FileDescriptorProto of shop.proto as id {sid}, the .proto text has id {ids['shop']}")
+        return f"the base64 FileDescriptorProto of shop.proto registered as id {sid}, the .proto text has id {ids['shop']}"
     b2 = ProtobufSerializer(Order, fresh(), {"auto.register.schemas": False})(m, c)
     if b2 != b:
         return f"lookup gave {b2[:8].hex()}, register gave {b[:8].hex()}"
     if fresh().get_schema(sid).schema_type != "PROTOBUF":
         return "get_schema schema_type is not PROTOBUF"
     open(os.path.join(d, "pb-python-Order.hex"), "w").write(b.hex())
+
+
+def t_serialize_lookup_text():
+    # auto.register.schemas False against the subject the .proto text was
+    # registered under (t_register): the base64 FileDescriptorProto the
+    # serializer sends is the same schema
+    c = SerializationContext(f"pb-python-{RUN}", MessageField.VALUE)
+    m = json_format.ParseDict(values["Order"], Order())
+    b = ProtobufSerializer(Order, fresh(), {"auto.register.schemas": False})(m, c)
+    sid = int.from_bytes(b[1:5], "big")
+    if sid != ids["shop"]:
+        return f"serialized with id {sid}, the .proto text has id {ids['shop']}"
+    if fresh().get_versions(py_subject) != [1]:
+        return f"versions {fresh().get_versions(py_subject)}"
 
 
 def t_serialize_refs():
@@ -202,6 +216,8 @@ def t_serialize_refs():
 
 check("pb python ProtobufSerializer(Order): auto.register.schemas True, then False (lookup of base64 FileDescriptorProto)",
       t_serialize_order)
+check("pb python ProtobufSerializer(Order), auto.register.schemas False, against the .proto text's subject: its id",
+      t_serialize_lookup_text)
 check("pb python ProtobufSerializer(Invoice), auto.register.schemas True (registers common.proto as a reference)",
       t_serialize_refs)
 try:

@@ -9,6 +9,8 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <time.h>
+
 #include "rg_test.h"
 #include "rg_protobuf.h"
 
@@ -406,6 +408,236 @@ test_base64_descriptor(void)
 	check_error("not base64, not proto", "QUJD!!", "");
 }
 
+/*
+ * The stored form of text given as the descriptor format=serialized
+ * serves (base64 of the serialized main file), not normalized; NULL with
+ * errbuf set on failure.
+ */
+static char *
+stored_via_descriptor(const char *text, const rg_reference *refs, int n_refs)
+{
+	rg_error	err;
+	rg_schema  *s = rg_protobuf_parse(text, strlen(text), refs, n_refs, false, &err);
+	size_t		len;
+	const unsigned char *bytes;
+	char	   *b64;
+	char	   *out;
+
+	if (s == NULL)
+	{
+		snprintf(errbuf, sizeof(errbuf), "%s", err.message);
+		return NULL;
+	}
+	bytes = rg_protobuf_serialized(s, &len);
+	b64 = rg_test_base64(bytes, len);
+	rg_schema_free(s);
+	out = stored_refs(b64, refs, n_refs, false);
+	free(b64);
+	return out;
+}
+
+/*
+ * Text in the usual style and its descriptor have the same stored form
+ * (so the same identity): type names as .proto files write them (the
+ * shortest within the package, package-qualified across packages),
+ * json_name only where it is not the default.
+ */
+static void
+test_descriptor_identity(void)
+{
+	static const char *texts[] = {
+		/* nested, sibling-scoped, enum and map value types; a json_name */
+		"syntax = \"proto3\";\npackage shop.v1;\nimport \"google/protobuf/timestamp.proto\";\n"
+		"message Order {\n  message Line { string sku = 1; Kind kind = 2; }\n"
+		"  enum Kind { K0 = 0; K1 = 1; }\n  repeated Line lines = 1;\n"
+		"  google.protobuf.Timestamp placed_at = 2;\n  map<string, Line> by_sku = 3;\n"
+		"  Kind kind = 4;\n  string note = 5 [json_name = \"memo\"];\n"
+		"  oneof pay { string card_no = 6; Refund refund = 7; }\n}\n"
+		"message Refund { Order.Line line = 1; Order.Kind kind = 2; int64 order_id = 3; }\n",
+		/* no package; proto2 with a group, extensions, a service */
+		"syntax = \"proto2\";\nmessage A { optional int32 x = 1 [default = 5]; required string y = 2;"
+		" repeated B b = 3; extensions 100 to 200; message B { optional group G = 1 {"
+		" optional int32 z = 1; } } }\nextend A { optional A.B e = 100; }\n"
+		"service S { rpc Go (A) returns (A.B); }\n",
+		/* a nearer symbol shadows the short name: p.A.B needs its package */
+		"syntax = \"proto3\";\npackage p;\nmessage A { message B { int32 v = 1; } }\n"
+		"message C { message A { int32 w = 1; } p.A.B x = 1; A y = 2; }\n",
+		/* a field named like a type does not hide it */
+		"syntax = \"proto3\";\npackage q;\nmessage T { int32 a = 1; }\n"
+		"message U { T T = 1; repeated T others = 2; }\n",
+		/* Confluent's custom options, package-qualified as written */
+		"syntax = \"proto3\";\npackage tags.v1;\nimport \"confluent/meta.proto\";\n"
+		"option (confluent.file_meta) = { doc: \"f\" };\n"
+		"message M {\n  option (confluent.message_meta) = { tags: \"M\" };\n"
+		"  string ssn = 1 [(confluent.field_meta) = { tags: \"PII\" }];\n"
+		"  E e = 2;\n}\n"
+		"enum E {\n  option (confluent.enum_meta) = { doc: \"e\" };\n"
+		"  Z = 0 [(confluent.enum_value_meta) = { doc: \"z\" }];\n}\n",
+		/* a nearer symbol named like the option's package: absolute */
+		"syntax = \"proto3\";\nimport \"confluent/meta.proto\";\n"
+		"message M {\n  message confluent { int32 c = 1; }\n"
+		"  string ssn = 1 [(.confluent.field_meta) = { doc: \"x\" }];\n}\n",
+	};
+	size_t		i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+	{
+		char	   *want = stored(texts[i], false);
+		char	   *got = stored_via_descriptor(texts[i], NULL, 0);
+
+		RG_CHECK(want != NULL, "descriptor %zu: the text parses", i);
+		RG_CHECK_STR(got, want, "descriptor %zu: same stored form as its text", i);
+		if (got == NULL)
+			printf("#   error: %s\n", errbuf);
+		free(got);
+		free(want);
+	}
+
+	/* across a reference: package-qualified, as written */
+	{
+		const char *common = "syntax = \"proto3\"; package test.common; message Money { int64 units = 1; }";
+		const char *text = "syntax = \"proto3\";\npackage test.billing;\nimport \"common.proto\";\n"
+		"message Invoice { test.common.Money total = 1; }\n";
+		rg_reference ref;
+		char	   *want;
+		char	   *got;
+
+		ref.name = "common.proto";
+		ref.schema = common;
+		ref.schema_len = strlen(common);
+		want = stored_refs(text, &ref, 1, false);
+		got = stored_via_descriptor(text, &ref, 1);
+		RG_CHECK_STR(got, want, "descriptor with a reference: same stored form as its text");
+		free(got);
+		free(want);
+	}
+}
+
+/*
+ * A descriptor of messages nested 30 deep (as deep as protoc parses), each with a field of the
+ * innermost type: the type names of its stored form cost their nesting
+ * squared to shorten, which stays bounded, and the stored form still
+ * links to the same descriptor.
+ */
+static void
+test_descriptor_deep_names(void)
+{
+	rg_buf		b;
+	rg_error	err;
+	rg_schema  *s;
+	rg_schema  *d = NULL;
+	rg_schema  *again = NULL;
+	size_t		len,
+				len2 = 0;
+	const unsigned char *bytes;
+	const unsigned char *bytes2 = NULL;
+	char	   *b64;
+	clock_t		t0;
+	double		secs;
+	int			i;
+
+	rg_buf_init(&b);
+	rg_buf_puts(&b, "syntax = \"proto3\";\npackage deep;\n");
+	for (i = 0; i < 30; i++)
+		rg_buf_printf(&b, "message M%d {\n", i);
+	for (i = 29; i >= 0; i--)
+	{
+		int			j;
+
+		rg_buf_puts(&b, ".deep");
+		for (j = 0; j < 30; j++)
+			rg_buf_printf(&b, ".M%d", j);
+		rg_buf_printf(&b, " f%d = 1;\n}\n", i);
+	}
+	rg_buf_putc(&b, '\0');
+	s = rg_protobuf_parse(b.data, strlen(b.data), NULL, 0, false, &err);
+	RG_CHECK(s != NULL, "deep names: the text parses");
+	if (s == NULL)
+	{
+		printf("#   %s\n", err.message);
+		rg_buf_free(&b);
+		return;
+	}
+	bytes = rg_protobuf_serialized(s, &len);
+	b64 = rg_test_base64(bytes, len);
+	t0 = clock();
+	d = rg_protobuf_parse(b64, strlen(b64), NULL, 0, false, &err);
+	secs = (double) (clock() - t0) / CLOCKS_PER_SEC;
+	RG_CHECK(d != NULL && secs < 5.0, "deep names: the descriptor parses in %.2f s", secs);
+	if (d != NULL)
+		again = rg_protobuf_parse(d->canonical, d->canonical_len, NULL, 0, false, &err);
+	if (again != NULL)
+		bytes2 = rg_protobuf_serialized(again, &len2);
+	RG_CHECK(again != NULL && len2 == len && memcmp(bytes2, bytes, len) == 0,
+			 "deep names: the stored form links to the same descriptor");
+	if (again != NULL)
+		rg_schema_free(again);
+	if (d != NULL)
+		rg_schema_free(d);
+	free(b64);
+	rg_schema_free(s);
+	rg_buf_free(&b);
+}
+
+/* The json_name of a field of the serialized main file, NULL if none. */
+static const char *
+json_name_of(const Google__Protobuf__DescriptorProto *m, const char *field)
+{
+	size_t		i;
+
+	for (i = 0; i < m->n_field; i++)
+		if (strcmp(m->field[i]->name, field) == 0)
+			return m->field[i]->json_name;
+	return NULL;
+}
+
+/* format=serialized carries every field's json_name, as protoc writes it. */
+static void
+test_serialized_json_names(void)
+{
+	const char *text = "syntax = \"proto3\"; message M { string foo_bar = 1; int32 x = 2;"
+	" string a_b_c = 3; string _lead = 4; string set_ID2x = 5; string own = 6 [json_name = \"custom\"];"
+	" oneof o { string in_oneof = 7; } map<string, int32> by_key = 8; message N { bool is_ok = 1; } }";
+	rg_error	err;
+	rg_schema  *s = rg_protobuf_parse(text, strlen(text), NULL, 0, false, &err);
+	size_t		len;
+	const unsigned char *bytes;
+	Google__Protobuf__FileDescriptorProto *fd;
+	const Google__Protobuf__DescriptorProto *m;
+
+	RG_CHECK(s != NULL, "json_name: parses");
+	if (s == NULL)
+		return;
+	bytes = rg_protobuf_serialized(s, &len);
+	fd = google__protobuf__file_descriptor_proto__unpack(NULL, len, bytes);
+	RG_CHECK(fd != NULL && fd->n_message_type == 1, "json_name: serialized unpacks");
+	if (fd == NULL)
+	{
+		rg_schema_free(s);
+		return;
+	}
+	m = fd->message_type[0];
+	RG_CHECK_STR(json_name_of(m, "foo_bar"), "fooBar", "json_name of foo_bar");
+	RG_CHECK_STR(json_name_of(m, "x"), "x", "json_name of x");
+	RG_CHECK_STR(json_name_of(m, "a_b_c"), "aBC", "json_name of a_b_c");
+	RG_CHECK_STR(json_name_of(m, "_lead"), "Lead", "json_name of _lead");
+	RG_CHECK_STR(json_name_of(m, "set_ID2x"), "setID2x", "json_name of set_ID2x");
+	RG_CHECK_STR(json_name_of(m, "own"), "custom", "an explicit json_name is kept");
+	RG_CHECK_STR(json_name_of(m, "in_oneof"), "inOneof", "json_name of a oneof member");
+	RG_CHECK_STR(json_name_of(m, "by_key"), "byKey", "json_name of a map field");
+	{
+		const char *nested = NULL;
+		size_t		i;
+
+		for (i = 0; i < m->n_nested_type; i++)
+			if (strcmp(m->nested_type[i]->name, "N") == 0)
+				nested = json_name_of(m->nested_type[i], "is_ok");
+		RG_CHECK_STR(nested, "isOk", "json_name of a nested message's field");
+	}
+	google__protobuf__file_descriptor_proto__free_unpacked(fd, NULL);
+	rg_schema_free(s);
+}
+
 /* A large file parses and renders idempotently. */
 static void
 test_huge(void)
@@ -514,6 +746,9 @@ main(void)
 	test_references();
 	test_model();
 	test_base64_descriptor();
+	test_descriptor_identity();
+	test_descriptor_deep_names();
+	test_serialized_json_names();
 	test_huge();
 	test_mutations();
 	return rg_test_done();

@@ -991,6 +991,116 @@ for s in "$JS-huge" "$JS-open" "$JS-norm" "$JC" "$JA" "$JS"; do
 done
 
 ##############################################################################
+# 3d. PROTOBUF in text and descriptor form: one schema, one id; the
+#     serialized descriptor names every field's JSON key
+##############################################################################
+echo "# 3d. PROTOBUF forms"
+PF="$RUN-pbform"
+PFTEXT='syntax = "proto3";
+package forms.v1;
+
+import "google/protobuf/timestamp.proto";
+
+message Order {
+  message Line {
+    string sku = 1;
+    Kind kind = 2;
+  }
+  enum Kind {
+    KIND_UNSPECIFIED = 0;
+    KIND_BOOK = 1;
+  }
+  int64 order_id = 1;
+  repeated Line line_items = 2;
+  google.protobuf.Timestamp placed_at = 3;
+  map<string, Line> by_sku = 4;
+  string note = 5 [json_name = "memo"];
+  oneof payment {
+    string card_no = 6;
+    Refund refund_of = 7;
+  }
+}
+
+message Refund {
+  Order.Line line = 1;
+  Order.Kind kind = 2;
+}
+'
+req POST "/subjects/$PF/versions" "$(jq -n --arg s "$PFTEXT" '{schema: $s, schemaType: "PROTOBUF"}')"
+expect "register a PROTOBUF schema as .proto text" 200 '.id | type == "number"'
+PFID=$(printf '%s' "$BODY" | jq -r '.id // 0')
+req GET "/schemas/ids/$PFID?format=serialized"
+expect "GET /schemas/ids/{id}?format=serialized" 200 '.schema | type == "string"'
+PFB64=$(printf '%s' "$BODY" | jq -r '.schema // ""')
+req GET "/subjects/$PF/versions/1"
+PFSTORED=$(printf '%s' "$BODY" | jq -c '.schema')
+# the descriptor's json_names, by a wire-format walk (no protobuf module
+# needed): FileDescriptorProto.message_type 4, DescriptorProto.field 2 and
+# nested_type 3, FieldDescriptorProto.name 1 and json_name 10
+JSON_NAMES=$(printf '%s' "$PFB64" | python3 -c '
+import base64, sys
+def fields(b):
+    i = 0
+    while i < len(b):
+        key = 0; shift = 0
+        while True:
+            c = b[i]; i += 1; key |= (c & 127) << shift; shift += 7
+            if c < 128: break
+        num, wt = key >> 3, key & 7
+        if wt == 0:
+            while b[i] >= 128: i += 1
+            i += 1; yield num, None
+        elif wt == 2:
+            n = 0; shift = 0
+            while True:
+                c = b[i]; i += 1; n |= (c & 127) << shift; shift += 7
+                if c < 128: break
+            yield num, b[i:i + n]; i += n
+        elif wt == 5: i += 4; yield num, None
+        elif wt == 1: i += 8; yield num, None
+        else: raise SystemExit("bad wire type")
+def message(b, scope, out):
+    name = next((v.decode() for n, v in fields(b) if n == 1), "")
+    for n, v in fields(b):
+        if n == 2:
+            f = dict((k, x) for k, x in fields(v) if k in (1, 10))
+            out.append("%s.%s=%s" % (scope + name, f[1].decode(), f[10].decode() if 10 in f else "-"))
+        elif n == 3:
+            message(v, scope + name + ".", out)
+out = []
+for n, v in fields(base64.b64decode(sys.stdin.read())):
+    if n == 4:
+        message(v, "", out)
+print(" ".join(out))' 2>&1)
+for want in Order.order_id=orderId Order.line_items=lineItems Order.placed_at=placedAt Order.by_sku=bySku \
+	Order.note=memo Order.card_no=cardNo Order.refund_of=refundOf Order.Line.sku=sku Refund.line=line; do
+	case " $JSON_NAMES " in
+	*" $want "*) pass "the serialized descriptor has json_name $want" ;;
+	*) fail "the serialized descriptor has json_name $want" "$JSON_NAMES" ;;
+	esac
+done
+case " $JSON_NAMES " in
+*"=- "*) fail "every field of the serialized descriptor has a json_name" "$JSON_NAMES" ;;
+*) pass "every field of the serialized descriptor has a json_name" ;;
+esac
+PFDESC=$(jq -n --arg s "$PFB64" '{schema: $s, schemaType: "PROTOBUF"}')
+req POST "/subjects/$PF" "$PFDESC"
+expect "lookup with the serialized descriptor finds the text's version" 200 \
+	".id == $PFID and .version == 1 and .subject == \"$PF\" and .schema == $PFSTORED"
+req POST "/subjects/$PF/versions" "$PFDESC"
+expect "registering the serialized descriptor: the same id and version" 200 ".id == $PFID and .version == 1"
+req GET "/subjects/$PF/versions"
+expect "  ... and no new version" 200 '. == [1]'
+req POST "/subjects/$PF-desc/versions" "$PFDESC"
+expect "the serialized descriptor under another subject: the text's id" 200 ".id == $PFID and .version == 1"
+req GET "/subjects/$PF-desc/versions/1"
+expect "  ... stored as the .proto text's stored form" 200 ".schema == $PFSTORED"
+for s in "$PF" "$PF-desc"; do
+	req DELETE "/subjects/$s"
+	req DELETE "/subjects/$s?permanent=true"
+done
+
+##############################################################################
 # 4. A worker killed with SIGKILL: crash recovery, the API comes back
 ##############################################################################
 echo "# 4. SIGKILL of a worker"

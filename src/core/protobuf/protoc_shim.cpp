@@ -450,6 +450,362 @@ collect(const pb::FileDescriptor *file, std::set<const pb::FileDescriptor *> *se
 	return true;
 }
 
+/*
+ * protoc's default json_name of a field: the name in lowerCamelCase, each
+ * underscore dropped and the character after it upper-cased.
+ */
+std::string
+default_json_name(const std::string &name)
+{
+	std::string out;
+	bool		upper_next = false;
+
+	for (char c : name)
+	{
+		if (c == '_')
+			upper_next = true;
+		else if (upper_next)
+		{
+			out.push_back((c >= 'a' && c <= 'z') ? (char) (c - 'a' + 'A') : c);
+			upper_next = false;
+		}
+		else
+			out.push_back(c);
+	}
+	return out;
+}
+
+/* Drop a field's json_name if it only says the default. */
+void
+drop_default_json_name(pb::FieldDescriptorProto *f)
+{
+	if (f->has_json_name() && f->json_name() == default_json_name(f->name()))
+		f->clear_json_name();
+}
+
+/* The same for the fields and extensions of a message and its nested ones. */
+void
+drop_default_json_names(pb::DescriptorProto *m, int depth)
+{
+	if (rg_too_deep(depth))
+		return;
+	for (int i = 0; i < m->field_size(); i++)
+		drop_default_json_name(m->mutable_field(i));
+	for (int i = 0; i < m->extension_size(); i++)
+		drop_default_json_name(m->mutable_extension(i));
+	for (int i = 0; i < m->nested_type_size(); i++)
+		drop_default_json_names(m->mutable_nested_type(i), depth + 1);
+}
+
+/*
+ * A descriptor's json_names equal to the default are not part of the
+ * schema: .proto text only writes json_name when it differs, and so does
+ * the rendition of a descriptor then.
+ */
+void
+drop_default_json_names(pb::FileDescriptorProto *file)
+{
+	for (int i = 0; i < file->message_type_size(); i++)
+		drop_default_json_names(file->mutable_message_type(i), 0);
+	for (int i = 0; i < file->extension_size(); i++)
+		drop_default_json_name(file->mutable_extension(i));
+}
+
+/*
+ * The symbols a file's type names can resolve to, and how protoc's
+ * scoping finds them (DescriptorBuilder::LookupSymbol): from the scope of
+ * the declaration outwards, the first component of a name first; a
+ * symbol in a file the main one does not see is not found.  Lookups are
+ * budgeted (a hostile descriptor can make each name cost its nesting
+ * squared): past the budget nothing resolves, and the names left are
+ * written absolutely, which is always right.
+ */
+class Scoping
+{
+public:
+	const pb::DescriptorPool &pool;
+	const pb::FileDescriptor *main;
+	std::set<const pb::FileDescriptor *> visible;
+	std::set<std::string> packages;
+	mutable long budget = 1000000;
+
+	Scoping(const pb::DescriptorPool &p, const pb::FileDescriptor *m) : pool(p), main(m)
+	{
+		add_visible(m, true, 0);
+		for (const pb::FileDescriptor *f : visible)
+		{
+			const std::string &pkg = f->package();
+
+			for (std::string::size_type dot = 0; dot != std::string::npos && !pkg.empty();)
+			{
+				dot = pkg.find('.', dot + (dot > 0 ? 1 : 0));
+				packages.insert(dot == std::string::npos ? pkg : pkg.substr(0, dot));
+			}
+		}
+	}
+
+	/* the main file, what it imports, and what those import publicly */
+	void		add_visible(const pb::FileDescriptor *f, bool all, int depth)
+	{
+		if (rg_too_deep(depth) || !visible.insert(f).second)
+			return;
+		for (int i = 0; i < (all ? f->dependency_count() : f->public_dependency_count()); i++)
+			add_visible(all ? f->dependency(i) : f->public_dependency(i), false, depth + 1);
+	}
+
+	/* a package the visible files declare, or a package around theirs */
+	bool		is_package(const std::string &name) const
+	{
+		return packages.count(name) > 0;
+	}
+
+	/* a message or enum */
+	bool		is_type(const std::string &name) const
+	{
+		return pool.FindMessageTypeByName(name) != nullptr ||
+			pool.FindEnumTypeByName(name) != nullptr;
+	}
+
+	/* any symbol of a visible file (fields, values, services too) */
+	bool		exists(const std::string &name) const
+	{
+		const pb::FileDescriptor *f;
+
+		if (budget <= 0)
+			return false;
+		budget--;
+		f = pool.FindFileContainingSymbol(name);
+		return (f != nullptr && visible.count(f) > 0) || is_package(name);
+	}
+
+	/* a symbol that can have members: package, message, enum, service */
+	bool		is_aggregate(const std::string &name) const
+	{
+		return is_package(name) || is_type(name) ||
+			pool.FindServiceByName(name) != nullptr;
+	}
+
+	/* the full name protoc resolves name to from relative_to, "" if none */
+	std::string resolve(const std::string &name, const std::string &relative_to) const
+	{
+		std::string first = name.substr(0, name.find('.'));
+		std::string scope = relative_to;
+
+		if (!name.empty() && name[0] == '.')
+			return exists(name.substr(1)) ? name.substr(1) : "";
+		for (;;)
+		{
+			std::string::size_type dot = scope.find_last_of('.');
+
+			if (dot == std::string::npos)
+				return exists(name) ? name : "";
+			scope.erase(dot);
+
+			std::string candidate = scope + "." + first;
+
+			if (!exists(candidate))
+				continue;
+			if (first.size() < name.size())
+			{
+				if (is_aggregate(candidate))
+				{
+					candidate = scope + "." + name;
+					return exists(candidate) ? candidate : "";
+				}
+				continue;
+			}
+			if (is_type(candidate))
+				return candidate;
+		}
+	}
+
+	/*
+	 * How a .proto file would write the type `full` (no leading dot) at
+	 * relative_to: within the file's own package the shortest name that
+	 * resolves to it, a type of another package by its package-qualified
+	 * name; the absolute name when nothing shorter resolves to it.
+	 */
+	std::string written(const std::string &full, const std::string &relative_to) const
+	{
+		const pb::Descriptor *m = pool.FindMessageTypeByName(full);
+		const pb::EnumDescriptor *e = m ? nullptr : pool.FindEnumTypeByName(full);
+		const pb::FileDescriptor *f = m ? m->file() : e ? e->file() : nullptr;
+
+		if (f == nullptr)
+			return "." + full;
+		if (f->package() == main->package())
+		{
+			std::string::size_type pos = full.size();
+
+			while (pos != std::string::npos && pos > 0)
+			{
+				pos = full.find_last_of('.', pos - 1);
+
+				std::string suffix = pos == std::string::npos ? full : full.substr(pos + 1);
+
+				if (resolve(suffix, relative_to) == full)
+					return suffix;
+			}
+		}
+		else if (resolve(full, relative_to) == full)
+			return full;
+		return "." + full;
+	}
+
+	/*
+	 * How a .proto file would write the custom option `full` (an extension,
+	 * no leading dot) on the element `at`: package-qualified, when no scope
+	 * around the element has a symbol named like its first component (so
+	 * it resolves from wherever protoc starts looking); else absolutely.
+	 */
+	std::string written_option(const std::string &full, const std::string &at) const
+	{
+		std::string first = full.substr(0, full.find('.'));
+
+		for (std::string::size_type dot = at.find('.'); ; dot = at.find('.', dot + 1))
+		{
+			std::string scope = dot == std::string::npos ? at : at.substr(0, dot);
+
+			if (!scope.empty() && exists(scope + "." + first))
+				return "." + full;
+			if (dot == std::string::npos)
+				break;
+		}
+		if (pool.FindExtensionByName(full) == nullptr || !exists(first))
+			return "." + full;
+		return full;
+	}
+
+	/* The extension names of options (".a.b") the way written_option() says. */
+	void		rewrite_options(pb::RepeatedPtrField<pb::UninterpretedOption> *opts,
+								const std::string &at) const
+	{
+		for (pb::UninterpretedOption &o : *opts)
+		{
+			pb::UninterpretedOption::NamePart *part;
+
+			if (o.name_size() == 0 || !o.name(0).is_extension())
+				continue;
+			part = o.mutable_name(0);
+			if (!part->name_part().empty() && part->name_part()[0] == '.')
+				part->set_name_part(written_option(part->name_part().substr(1), at));
+		}
+	}
+
+	/* Rewrite an absolute type name (".a.b") the way written() says. */
+	void		rewrite(std::string *name, const std::string &relative_to) const
+	{
+		if (name->empty() || (*name)[0] != '.')
+			return;
+		*name = written(name->substr(1), relative_to);
+	}
+};
+
+/* scope + "." + name, or name at the top of a file without a package */
+std::string
+join_name(const std::string &scope, const std::string &name)
+{
+	return scope.empty() ? name : scope + "." + name;
+}
+
+/*
+ * A field's (or extension's) type, extendee and custom option names as a
+ * .proto file writes them.
+ */
+void
+write_field_names(const Scoping &s, pb::FieldDescriptorProto *f, const std::string &scope)
+{
+	std::string at = join_name(scope, f->name());
+
+	if (f->has_type_name())
+		s.rewrite(f->mutable_type_name(), at);
+	if (f->has_extendee())
+		s.rewrite(f->mutable_extendee(), at);
+	if (f->has_options())
+		s.rewrite_options(f->mutable_options()->mutable_uninterpreted_option(), at);
+}
+
+/* The custom option names of an enum and its values. */
+void
+write_enum_names(const Scoping &s, pb::EnumDescriptorProto *e, const std::string &scope)
+{
+	std::string full = join_name(scope, e->name());
+
+	if (e->has_options())
+		s.rewrite_options(e->mutable_options()->mutable_uninterpreted_option(), full);
+	for (int i = 0; i < e->value_size(); i++)
+		if (e->value(i).has_options())
+			s.rewrite_options(e->mutable_value(i)->mutable_options()->mutable_uninterpreted_option(),
+							  full + "." + e->value(i).name());
+}
+
+/* The type and option names of a message, its fields, oneofs and nested types. */
+void
+write_message_names(const Scoping &s, pb::DescriptorProto *m, const std::string &scope,
+					int depth)
+{
+	std::string full = join_name(scope, m->name());
+
+	if (rg_too_deep(depth))
+		return;
+	if (m->has_options())
+		s.rewrite_options(m->mutable_options()->mutable_uninterpreted_option(), full);
+	for (int i = 0; i < m->field_size(); i++)
+		write_field_names(s, m->mutable_field(i), full);
+	for (int i = 0; i < m->extension_size(); i++)
+		write_field_names(s, m->mutable_extension(i), full);
+	for (int i = 0; i < m->oneof_decl_size(); i++)
+		if (m->oneof_decl(i).has_options())
+			s.rewrite_options(m->mutable_oneof_decl(i)->mutable_options()->mutable_uninterpreted_option(),
+							  full + "." + m->oneof_decl(i).name());
+	for (int i = 0; i < m->enum_type_size(); i++)
+		write_enum_names(s, m->mutable_enum_type(i), full);
+	for (int i = 0; i < m->nested_type_size(); i++)
+		write_message_names(s, m->mutable_nested_type(i), full, depth + 1);
+}
+
+/*
+ * The parse of a descriptor's rendition names every type and custom
+ * option absolutely; a descriptor does not say how its .proto text wrote
+ * them.  Write them as .proto files do (Scoping::written and
+ * written_option), so that the stored form of a schema given as a
+ * descriptor is the stored form of its text.
+ */
+void
+write_type_names(const pb::DescriptorPool &pool, const pb::FileDescriptor *fd,
+				 pb::FileDescriptorProto *raw)
+{
+	Scoping		s(pool, fd);
+	const std::string &pkg = raw->package();
+
+	if (raw->has_options())
+		s.rewrite_options(raw->mutable_options()->mutable_uninterpreted_option(), pkg);
+	for (int i = 0; i < raw->message_type_size(); i++)
+		write_message_names(s, raw->mutable_message_type(i), pkg, 0);
+	for (int i = 0; i < raw->enum_type_size(); i++)
+		write_enum_names(s, raw->mutable_enum_type(i), pkg);
+	for (int i = 0; i < raw->extension_size(); i++)
+		write_field_names(s, raw->mutable_extension(i), pkg);
+	for (int i = 0; i < raw->service_size(); i++)
+	{
+		pb::ServiceDescriptorProto *svc = raw->mutable_service(i);
+		std::string sfull = join_name(pkg, svc->name());
+
+		if (svc->has_options())
+			s.rewrite_options(svc->mutable_options()->mutable_uninterpreted_option(), sfull);
+		for (int j = 0; j < svc->method_size(); j++)
+		{
+			pb::MethodDescriptorProto *m = svc->mutable_method(j);
+			std::string at = sfull + "." + m->name();
+
+			s.rewrite(m->mutable_input_type(), at);
+			s.rewrite(m->mutable_output_type(), at);
+			if (m->has_options())
+				s.rewrite_options(m->mutable_options()->mutable_uninterpreted_option(), at);
+		}
+	}
+}
+
 /* A copy of s for C (rg_malloc_noerror), NULL on out of memory. */
 unsigned char *
 copy_bytes(const std::string &s, size_t *len)
@@ -561,6 +917,7 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 		 * to render the stored form from, whatever the input form.
 		 */
 		main_descriptor.set_name(RG_PROTOC_MAIN_NAME);
+		drop_default_json_names(&main_descriptor);
 		fallback.descriptors[RG_PROTOC_MAIN_NAME] = main_descriptor;
 		tree.files.erase(RG_PROTOC_MAIN_NAME);
 
@@ -606,6 +963,8 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 		return false;
 	}
 	raw.clear_source_code_info();
+	if (depth > 0)
+		write_type_names(pool, fd, &raw);
 
 	pb::FileDescriptorSet set;
 	std::set<const pb::FileDescriptor *> seen;
@@ -616,8 +975,14 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 		set_error(result, imports_too_deep);
 		return false;
 	}
+	/* with every field's json_name, as protoc writes descriptor sets */
 	for (const pb::FileDescriptor *f : order)
-		f->CopyTo(set.add_file());
+	{
+		pb::FileDescriptorProto *copy = set.add_file();
+
+		f->CopyTo(copy);
+		f->CopyJsonNameTo(copy);
+	}
 
 	std::string set_bytes;
 	std::string raw_bytes;
