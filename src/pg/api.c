@@ -473,6 +473,10 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
 				 errmsg("subject \"%s\" not found", a.qualified)));
+	if (registry_schema_is_blank(a.schema))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+				 errmsg("schema not found in subject \"%s\"", a.qualified)));
 	if (!a.normalize)
 		a.normalize = catalog_effective_normalize(a.context, a.subject);
 	s = find_submitted(&a, deleted, &found);
