@@ -437,8 +437,13 @@ BEGIN
 		SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
 			   NULL, NULL, NULL, s.created_at
 		  INTO result
-		  FROM registry.schemas s WHERE s.id = schema_by_id.id
-		 ORDER BY s.context <> '.', s.context LIMIT 1;
+		  FROM registry.schemas s WHERE s.context = '.' AND s.id = schema_by_id.id;
+		IF NOT FOUND THEN
+			SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+				   NULL, NULL, NULL, s.created_at
+			  INTO result
+			  FROM registry.schemas s WHERE s.id = schema_by_id.id ORDER BY s.context LIMIT 1;
+		END IF;
 		IF NOT FOUND THEN
 			RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
 		END IF;
@@ -451,9 +456,15 @@ BEGIN
 		SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
 		  INTO v_context, v_subject, v_version, v_deleted, v_created
 		  FROM registry.subject_versions sv
-		 WHERE sv.schema_id = schema_by_id.id AND sv.subject = q.subject
-		   AND (sv.context = q.context OR q.context = '.')
-		 ORDER BY sv.context <> q.context, sv.context, sv.version DESC LIMIT 1;
+		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.schema_id = schema_by_id.id
+		 ORDER BY sv.version DESC LIMIT 1;
+		IF v_version IS NULL AND q.context = '.' THEN
+			SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
+			  INTO v_context, v_subject, v_version, v_deleted, v_created
+			  FROM registry.subject_versions sv
+			 WHERE sv.subject = q.subject AND sv.schema_id = schema_by_id.id
+			 ORDER BY sv.context, sv.version DESC LIMIT 1;
+		END IF;
 	END IF;
 	-- else, for a context or an unqualified subject, any version of the
 	-- context that uses the id; a qualified subject without it has none
