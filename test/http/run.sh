@@ -648,7 +648,7 @@ python3 -c 'import sys; sys.stdout.write("{\"schema\":" + "[" * 200000 + "]" * 2
 req POST "/subjects/$SB/versions" "@$TMP/deep.json"
 expect_4xx "deeply nested JSON (200000 levels)"
 python3 -c 'import sys; sys.stdout.write("{\"a\":" * 5000 + "1" + "}" * 5000)' >"$TMP/deep2.json"
-req POST "/subjects/$SB/versions" "@$TMP/deep2.json"
+req POST "/subjects/$SB-new/versions" "@$TMP/deep2.json"
 expect_4xx "deeply nested JSON objects (5000 levels)"
 req POST "/subjects/$SB/versions" ""
 expect_error "empty body -> 400" 400 400
@@ -656,8 +656,11 @@ req POST "/subjects/$SB/versions" "[{\"schema\":$A3}]"
 expect_error "JSON array body -> 400" 400 400
 req POST "/subjects/$SB/versions" '"just a string"'
 expect_error "JSON string body -> 400" 400 400
-req POST "/subjects/$SB/versions" '{}'
+req POST "/subjects/$SB-new/versions" '{}'
 expect_error "no schema member in a new subject -> 42201" 422 42201
+req POST "/subjects/$SB/versions" '{}'
+expect "no schema member in a subject with a version: that version's schema, as Confluent fills it" 200 \
+	".version == 1 and .schema == $A1"
 printf '{"schema":%s}\0' "$A3" >"$TMP/nul.json"
 req POST "/subjects/$SB/versions" "@$TMP/nul.json"
 expect_4xx "NUL byte in the body"
