@@ -16,4 +16,11 @@ CREATE FUNCTION regress.counts() RETURNS text LANGUAGE sql AS $$
 		(SELECT count(*) FROM registry.schemas), (SELECT count(*) FROM registry.subjects),
 		(SELECT count(*) FROM registry.subject_versions), (SELECT count(*) FROM registry.schema_references))
 $$;
+-- registry.rest() with the registration times in its answer ("ts":<ms>) shown as "ts":"TS"
+CREATE FUNCTION regress.rest(method text, path text, query text DEFAULT NULL, body text DEFAULT NULL,
+	content_type text DEFAULT NULL, accept text DEFAULT NULL, OUT status integer, OUT response text)
+	LANGUAGE sql AS $$
+	SELECT r.status, regexp_replace(r.response, '"ts":[0-9]{13}([,}])', '"ts":"TS"\1', 'g')
+	  FROM registry.rest(method, path, query, body, content_type, accept) r
+$$;
 SELECT regress.try('SELECT 1'), regress.try('SELECT 1/0');

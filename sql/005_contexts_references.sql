@@ -13,7 +13,9 @@ SELECT registry.register_schema(':.team-a:users', '"bytes"') AS a2;
 SELECT context FROM registry.contexts ORDER BY context;
 SELECT * FROM registry.subjects() WHERE subjects LIKE ':%' ORDER BY 1;
 SELECT * FROM registry.subjects(':.team-a:');
-SELECT schema FROM registry.schema_by_id(2, ':.team-a:x');
+SELECT schema, subject, version FROM registry.schema_by_id(2, ':.team-a:');
+-- as Confluent: a qualified subject that does not use the id finds nothing
+SELECT regress.try($$SELECT registry.schema_by_id(2, ':.team-a:x')$$);
 SELECT regress.try($$SELECT registry.schema_by_id(2, ':.team-b:x')$$);
 -- the same content in two contexts: two ids, one per context
 SELECT registry.register_schema(':.team-b:users', '"bytes"') AS b_bytes;

@@ -2,7 +2,7 @@
 \set SHOW_CONTEXT never
 CREATE FUNCTION pg_temp.r(method text, path text, query text DEFAULT NULL, body text DEFAULT NULL,
 	ct text DEFAULT NULL, accept text DEFAULT NULL) RETURNS text LANGUAGE sql AS $$
-	SELECT status || ' ' || response FROM registry.rest(method, path, query, body, ct, accept)
+	SELECT status || ' ' || response FROM regress.rest(method, path, query, body, ct, accept)
 $$;
 SELECT pg_temp.r('GET', '/');
 SELECT pg_temp.r('POST', '/');

@@ -81,11 +81,11 @@ SELECT * FROM registry.wire_parse('\x00000000020a0141'::bytea);
 SELECT regress.try($$SELECT registry.wire_parse('\x01'::bytea)$$);
 
 -- the REST view of it
-SELECT status, response FROM registry.rest('GET', '/schemas/ids/1', 'subject=:.pb:');
-SELECT status, left(response, 60) FROM registry.rest('GET', '/schemas/ids/1', 'subject=:.pb:&format=serialized');
-SELECT status, left(response, 100) FROM registry.rest('GET', '/subjects/:.pb:common/versions/1', 'format=serialized');
-SELECT status, response FROM registry.rest('GET', '/schemas/types');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.pb:orders', NULL, '{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\"; message X { }"}');
+SELECT status, response FROM regress.rest('GET', '/schemas/ids/1', 'subject=:.pb:');
+SELECT status, left(response::jsonb->>'schema', 40) FROM registry.rest('GET', '/schemas/ids/1', 'subject=:.pb:&format=serialized');
+SELECT status, response::jsonb->>'subject' AS subject, left(response::jsonb->>'schema', 40) AS schema FROM registry.rest('GET', '/subjects/:.pb:common/versions/1', 'format=serialized');
+SELECT status, response FROM regress.rest('GET', '/schemas/types');
+SELECT status, response FROM regress.rest('POST', '/subjects/:.pb:orders', NULL, '{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\"; message X { }"}');
 
 -- bad input: the parser's words with a position, nothing stored
 SELECT regress.counts() AS before \gset

@@ -16,11 +16,11 @@ SELECT registry.register_schema(':.js:person', $${
   "required": ["name"]
 }$$, 'JSON') AS person_id \gset
 SELECT id, schema_type, schema, refs FROM registry.get_version(':.js:person', 'latest');
-SELECT status, response FROM registry.rest('GET', '/schemas/ids/' || :person_id, 'subject=:.js:');
-SELECT status, response FROM registry.rest('GET', '/schemas/ids/' || :person_id || '/schema', 'subject=:.js:');
+SELECT status, response FROM regress.rest('GET', '/schemas/ids/' || :person_id, 'subject=:.js:');
+SELECT status, response FROM regress.rest('GET', '/schemas/ids/' || :person_id || '/schema', 'subject=:.js:');
 -- format= other than the default changes nothing for JSON
-SELECT status, response FROM registry.rest('GET', '/schemas/ids/' || :person_id || '/schema', 'subject=:.js:&format=serialized');
-SELECT status, response FROM registry.rest('GET', '/schemas/types');
+SELECT status, response FROM regress.rest('GET', '/schemas/ids/' || :person_id || '/schema', 'subject=:.js:&format=serialized');
+SELECT status, response FROM regress.rest('GET', '/schemas/types');
 -- the same document with other whitespace is the same schema: same id, no new version
 SELECT registry.register_schema(':.js:person', '{"$schema":"http://json-schema.org/draft-07/schema#","title":"Person","type":"object","properties":{"name":{"type":"string","maxLength":100},"age":{"type":"integer","minimum":0},"score":{"type":"number","multipleOf":0.5}},"required":["name"]}',
 	'JSON') = :person_id AS same_id;
@@ -62,11 +62,11 @@ SELECT registry.register_schema(':.js:customer', $${"title":"Customer","type":"o
 SELECT schema, refs FROM registry.get_version(':.js:customer', 'latest');
 SELECT * FROM registry.referenced_by(':.js:address', '1');
 SELECT * FROM registry.referenced_by(':.js:money', 'latest');
-SELECT status, response FROM registry.rest('GET', '/subjects/:.js:address/versions/1/referencedby');
+SELECT status, response FROM regress.rest('GET', '/subjects/:.js:address/versions/1/referencedby');
 -- a referenced version cannot be deleted while something refers to it (42206)
 SELECT regress.try($$SELECT registry.delete_version(':.js:address', '1')$$);
 SELECT regress.try($$SELECT registry.delete_subject(':.js:money')$$);
-SELECT status, response FROM registry.rest('DELETE', '/subjects/:.js:address/versions/1');
+SELECT status, response FROM regress.rest('DELETE', '/subjects/:.js:address/versions/1');
 -- the same text without the references does not resolve: 42201, nothing stored
 SELECT regress.counts() AS before \gset
 SELECT regress.try($$SELECT registry.register_schema(':.js:customer2', '{"type":"object","properties":{"home":{"$ref":"address.json"}}}', 'JSON')$$);
@@ -184,7 +184,7 @@ SELECT regress.try($$SELECT registry.register_schema(':.js:bad', '{"$ref":"#/def
 SELECT regress.counts() = :'before' AS unchanged;
 -- with verbose, compatibility answers an invalid schema with the parser's words
 SELECT * FROM registry.check_compatibility(':.js:person', '{"type":5}', 'JSON', verbose => true);
-SELECT status, response FROM registry.rest('POST', '/subjects/:.js:person/versions', NULL, '{"schemaType":"JSON","schema":"{\"type\":5}"}');
+SELECT status, response FROM regress.rest('POST', '/subjects/:.js:person/versions', NULL, '{"schemaType":"JSON","schema":"{\"type\":5}"}');
 -- a recursive schema is fine
 SELECT registry.register_schema(':.js:tree', '{"type":"object","properties":{"value":{"type":"integer"},"children":{"type":"array","items":{"$ref":"#"}}}}', 'JSON') IS NOT NULL AS tree;
 SELECT is_compatible FROM registry.check_compatibility(':.js:tree', '{"type":"object","properties":{"value":{"type":"integer"},"children":{"type":"array","items":{"$ref":"#"}}}}', 'JSON');

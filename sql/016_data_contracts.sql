@@ -9,7 +9,7 @@
 SELECT registry.register_schema(':.dc:canon', '"string"', 'AVRO', '[]', false,
 	'{"sensitive":["b","a","a"],"properties":{"z":"1","a":"2"},"other":1}') AS canon_id \gset
 SELECT metadata FROM registry.get_version(':.dc:canon', '1');
-SELECT status, response FROM registry.rest('GET', '/subjects/:.dc:canon/versions/1');
+SELECT status, response FROM regress.rest('GET', '/subjects/:.dc:canon/versions/1');
 -- the same metadata written otherwise is the same schema
 SELECT registry.register_schema(':.dc:canon', '"string"', 'AVRO', '[]', false,
 	'{"properties":{"a":"2","z":"1"},"sensitive":["a","b"]}') = :canon_id AS same_id;
@@ -17,7 +17,7 @@ SELECT registry.register_schema(':.dc:canon', '"string"', 'AVRO', '[]', false,
 SELECT registry.register_schema(':.dc:rules', '"int"', 'AVRO', '[]', false, NULL,
 	'{"domainRules":[{"name":"checkLen","type":"CEL","expr":"size(message) < 10","tags":["PII","A"],"params":{"b":"2","a":"1"}}]}') IS NOT NULL AS registered;
 SELECT rule_set FROM registry.get_version(':.dc:rules', '1');
-SELECT status, response FROM registry.rest('GET', '/subjects/:.dc:rules/versions/1');
+SELECT status, response FROM regress.rest('GET', '/subjects/:.dc:rules/versions/1');
 
 -- invalid rule sets: 42210 with Confluent's words, nothing stored
 SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
@@ -50,14 +50,14 @@ SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO'
 	'{"domainRules":[{"name":"a","type":"CEL","mode":"SIDEWAYS"}]}')$$);
 SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL, '[1]')$$);
 SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, '{"properties":[1]}')$$);
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:bad/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:bad/versions', '',
 	'{"schema":"\"int\"","ruleSet":{"domainRules":[{"name":"a"}]}}');
 SELECT count(*) AS bad_subjects FROM registry.subjects WHERE subject = 'bad';
 
 -- a config's defaults and overrides are checked as a request's are
 SELECT regress.try($$SELECT registry.set_config(':.dc:', '{"defaultRuleSet":{"domainRules":[{"name":"x"}]}}')$$);
 SELECT regress.try($$SELECT registry.set_config(':.dc:', '{"overrideMetadata":{"sensitive":"x"}}')$$);
-SELECT status, response FROM registry.rest('PUT', '/config/:.dc:', '', '{"overrideRuleSet":{"domainRules":[{"type":"CEL"}]}}');
+SELECT status, response FROM regress.rest('PUT', '/config/:.dc:', '', '{"overrideRuleSet":{"domainRules":[{"type":"CEL"}]}}');
 
 -- config defaults and overrides: metadata = merge(merge(default, given or previous), override)
 SELECT registry.set_config(':.dc:', '{"defaultMetadata":{"properties":{"owner":"team-a","tier":"1"}},
@@ -72,7 +72,7 @@ SELECT registry.register_schema(':.dc:merged', '{"type":"record","name":"M","fie
 -- a lookup without metadata merges the defaults and the previous version's metadata in
 SELECT version, id = :merged_id AS same FROM registry.lookup_schema(':.dc:merged',
 	'{"type":"record","name":"M","fields":[{"name":"a","type":"int"}]}');
-SELECT status, response::jsonb->'metadata' AS metadata FROM registry.rest('POST', '/subjects/:.dc:merged', '',
+SELECT status, response::jsonb->'metadata' AS metadata FROM regress.rest('POST', '/subjects/:.dc:merged', '',
 	'{"schema":"{\"type\":\"record\",\"name\":\"M\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}"}');
 -- a new version without metadata keeps the previous version's, merged again
 SELECT registry.register_schema(':.dc:merged', '{"type":"record","name":"M","fields":[{"name":"a","type":"int"},{"name":"b","type":"int","default":0}]}') IS NOT NULL AS v2;
@@ -86,7 +86,7 @@ SELECT schema_id <> :u1 AS new_id, subject_version, stored_schema FROM registry.
 SELECT version, schema, metadata FROM registry.get_version(':.dc:update', 'latest');
 -- without a previous version an empty schema is 42201 "Empty schema"
 SELECT regress.try($$SELECT registry.register_schema(':.dc:none', '  ')$$);
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:none/versions', '', '{"schema":""}');
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:none/versions', '', '{"schema":""}');
 
 -- confluent:version: set when the request names a version, renumbered after
 SELECT registry.register_schema(':.dc:ver', '"long"', 'AVRO', '[]', false, NULL, NULL, NULL, 1) AS ver1 \gset
@@ -151,7 +151,7 @@ SELECT registry.set_mode('IMPORT', ':.dcimp:', true);
 SELECT registry.register_schema(':.dcimp:s', '"int"', 'AVRO', '[]', false, NULL, NULL, 50, 3);
 SELECT registry.register_schema(':.dcimp:s', '"int"', 'AVRO', '[]', false, NULL, NULL, 50, 3);
 SELECT regress.try($$SELECT registry.register_schema(':.dcimp:s', '"long"', 'AVRO', '[]', false, NULL, NULL, 51, 3)$$);
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dcimp:s/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dcimp:s/versions', '',
 	'{"schema":"\"string\"","id":52,"version":3}');
 SELECT * FROM registry.versions(':.dcimp:s');
 SELECT registry.set_mode('READWRITE', ':.dcimp:');

@@ -32,12 +32,15 @@ CREATE TABLE registry.schemas (
 	rule_set	jsonb,
 	fingerprint	bytea NOT NULL,
 	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	guid		uuid GENERATED ALWAYS AS (pg_catalog.encode(fingerprint, 'hex')::uuid) STORED,
 	PRIMARY KEY (context, id),
 	UNIQUE (context, fingerprint)
 );
+CREATE INDEX schemas_guid_idx ON registry.schemas (guid);
 COMMENT ON TABLE registry.schemas IS 'schemas by id within a context; the same content (schema, references, metadata, rule set) has one id';
 COMMENT ON COLUMN registry.schemas.schema IS 'Confluent''s stored form of the schema (set by the insert trigger)';
 COMMENT ON COLUMN registry.schemas.fingerprint IS 'MD5 identity over the stored schema, references, metadata and rule set (set by the insert trigger)';
+COMMENT ON COLUMN registry.schemas.guid IS 'the fingerprint as a UUID: Confluent''s guid of the schema, the same in every context that has it';
 
 CREATE TABLE registry.subjects (
 	context		text NOT NULL DEFAULT '.' REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
@@ -110,9 +113,15 @@ CREATE TYPE registry.schema_info AS (
 	schema		text,
 	refs		jsonb,
 	metadata	jsonb,
-	rule_set	jsonb
+	rule_set	jsonb,
+	guid		uuid,
+	context		text,
+	subject		text,
+	version		integer,
+	deleted		boolean,
+	registered_at timestamptz
 );
-COMMENT ON TYPE registry.schema_info IS 'a schema by id, as schema_by_id returns it';
+COMMENT ON TYPE registry.schema_info IS 'a schema by id, as schema_by_id returns it: with a subject, the subject version that has it (subject, version, deleted, registered_at), else when the id was first registered';
 
 CREATE TYPE registry.subject_version AS (
 	subject		text,
@@ -415,25 +424,71 @@ CREATE FUNCTION registry.schema_by_id(id integer, subject text DEFAULT NULL)
 	SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	ctx text := '.';
+	q record;
+	v_context text;
+	v_subject text;
+	v_version integer;
+	v_deleted boolean;
+	v_created timestamptz;
 	result registry.schema_info;
 BEGIN
-	IF schema_by_id.subject IS NOT NULL THEN
-		ctx := (registry.split_subject(schema_by_id.subject)).context;
+	IF schema_by_id.subject IS NULL THEN
+		-- the default context, else the first context that has the id
+		SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+			   NULL, NULL, NULL, s.created_at
+		  INTO result
+		  FROM registry.schemas s WHERE s.context = '.' AND s.id = schema_by_id.id;
+		IF NOT FOUND THEN
+			SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+				   NULL, NULL, NULL, s.created_at
+			  INTO result
+			  FROM registry.schemas s WHERE s.id = schema_by_id.id ORDER BY s.context LIMIT 1;
+		END IF;
+		IF NOT FOUND THEN
+			RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
+		END IF;
+		RETURN result;
 	END IF;
-	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set INTO result
-	  FROM registry.schemas s WHERE s.context = ctx AND s.id = schema_by_id.id;
-	IF NOT FOUND AND schema_by_id.subject IS NULL THEN
-		SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set INTO result
-		  FROM registry.schemas s WHERE s.id = schema_by_id.id ORDER BY s.context LIMIT 1;
+	q := registry.split_subject(schema_by_id.subject);
+	-- as Confluent: the subject's latest version with the id; an unqualified
+	-- subject is also looked for in the other contexts
+	IF q.subject <> '' THEN
+		SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
+		  INTO v_context, v_subject, v_version, v_deleted, v_created
+		  FROM registry.subject_versions sv
+		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.schema_id = schema_by_id.id
+		 ORDER BY sv.version DESC LIMIT 1;
+		IF v_version IS NULL AND q.context = '.' THEN
+			SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
+			  INTO v_context, v_subject, v_version, v_deleted, v_created
+			  FROM registry.subject_versions sv
+			 WHERE sv.subject = q.subject AND sv.schema_id = schema_by_id.id
+			 ORDER BY sv.context, sv.version DESC LIMIT 1;
+		END IF;
 	END IF;
+	-- else, for a context or an unqualified subject, any version of the
+	-- context that uses the id; a qualified subject without it has none
+	IF v_version IS NULL AND (q.subject = '' OR q.context = '.') THEN
+		SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
+		  INTO v_context, v_subject, v_version, v_deleted, v_created
+		  FROM registry.subject_versions sv
+		 WHERE sv.context = q.context AND sv.schema_id = schema_by_id.id
+		 ORDER BY sv.subject, sv.version DESC LIMIT 1;
+	ELSIF v_version IS NULL THEN
+		RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
+	END IF;
+	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+		   registry.qualify_subject(v_context, v_subject), v_version, v_deleted,
+		   COALESCE(v_created, s.created_at)
+	  INTO result
+	  FROM registry.schemas s WHERE s.context = COALESCE(v_context, q.context) AND s.id = schema_by_id.id;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
 	END IF;
 	RETURN result;
 END
 $$;
-COMMENT ON FUNCTION registry.schema_by_id(integer, text) IS 'the schema with this id (in the subject''s context, else the default context, else any)';
+COMMENT ON FUNCTION registry.schema_by_id(integer, text) IS 'the schema with this id: in the default context, else any (subject NULL); in the subject''s context, with the subject version that uses it, as Confluent''s GET /schemas/ids/{id}?subject= picks it';
 
 CREATE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
 	RETURNS SETOF text
@@ -578,6 +633,37 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION registry.referenced_by(text, text) IS 'ids of the schemas that reference this subject-version';
+
+CREATE FUNCTION registry.schema_by_guid(guid uuid)
+	RETURNS registry.schema_info
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	result registry.schema_info;
+BEGIN
+	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+		   NULL, NULL, NULL, s.created_at
+	  INTO result
+	  FROM registry.schemas s WHERE s.guid = schema_by_guid.guid
+	 ORDER BY s.context <> '.', s.context LIMIT 1;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'schema % not found', schema_by_guid.guid USING ERRCODE = 'R0403';
+	END IF;
+	RETURN result;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_by_guid(uuid) IS 'the schema with this guid: in the default context, else in the first context that has it';
+
+CREATE FUNCTION registry.schema_ids_by_guid(guid uuid, OUT context text, OUT id integer)
+	RETURNS SETOF record
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		SELECT s.context, s.id FROM registry.schemas s
+		 WHERE s.guid = schema_ids_by_guid.guid
+		 ORDER BY s.context, s.id;
+	END;
+COMMENT ON FUNCTION registry.schema_ids_by_guid(uuid) IS 'the id the schema with this guid has in each context that has it';
 
 -- Ids -----------------------------------------------------------------------
 
@@ -1054,7 +1140,8 @@ GRANT EXECUTE ON FUNCTION
 	registry.wire_header(integer, integer[]), registry.wire_parse(bytea, boolean),
 	registry.schema_serialized(integer, text),
 	registry.get_config(text, boolean), registry.config_in_force(text, text), registry.list_schemas(text, boolean, boolean),
-	registry.schema_versions(integer, text, boolean), registry.list_contexts()
+	registry.schema_versions(integer, text, boolean), registry.list_contexts(),
+	registry.schema_by_guid(uuid), registry.schema_ids_by_guid(uuid)
 	TO registry_reader;
 -- writers: new rows where the triggers check them, soft and hard delete of
 -- versions (checked too); ids are drawn, never set; references and the

@@ -80,8 +80,9 @@ cache_check_generation(void)
 
 /*
  * Is this request one whose answer may come from the cache?  GET
- * /schemas/ids/{digits}, with no fetchMaxId (the max id moves).  Sets the
- * key (path and query) when it is.
+ * /schemas/ids/{digits}, with no fetchMaxId (the max id moves) and no
+ * subject (the subject version it names, and whether that is deleted,
+ * change).  Sets the key (path and query) when it is.
  */
 bool
 http_cache_key(const char *method, const char *path, const char *query,
@@ -97,7 +98,8 @@ http_cache_key(const char *method, const char *path, const char *query,
 	for (; *p; p++)
 		if (*p < '0' || *p > '9')
 			return false;
-	if (query && strstr(query, "fetchMaxId") != NULL)
+	if (query && (strstr(query, "fetchMaxId") != NULL ||
+				  strncmp(query, "subject=", 8) == 0 || strstr(query, "&subject=") != NULL))
 		return false;
 	if (snprintf(key, keylen, "%s?%s", path, query ? query : "") >= (int) keylen)
 		return false;

@@ -112,9 +112,10 @@ extern char *catalog_refs_to_json(const CatalogRef *refs, int n);
 /* --- catalog_api.c: the SQL API, for the REST routes ---------------------- */
 
 /*
- * One schema as the SQL API answers it (registry.subject_version's shape):
- * get_version, list_schemas, lookup_schema, register_schema_version (no
- * subject) and schema_by_id (no subject, no version).
+ * One schema as the SQL API answers it (registry.subject_version's shape,
+ * with its guid and when it was registered): get_version, list_schemas,
+ * lookup_schema, register_schema_version (no subject) and schema_by_id
+ * (a subject and version only when asked with a subject).
  */
 typedef struct CatalogSchemaRow
 {
@@ -127,7 +128,19 @@ typedef struct CatalogSchemaRow
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
 	bool		deleted;
+	char	   *guid;			/* Confluent's guid (the fingerprint as a UUID) */
+	char	   *context;		/* the schema's context: schema_by_guid only */
+	bool		has_ts;			/* ts is known */
+	int64		ts;				/* when the version (or the schema) was
+								 * registered, in ms since the epoch */
 } CatalogSchemaRow;
+
+/* The id a schema has in one context (GET /schemas/guids/{guid}/ids). */
+typedef struct CatalogContextId
+{
+	char	   *context;
+	int32		id;
+} CatalogContextId;
 
 /* A schema submitted to register, look up or check. */
 typedef struct CatalogSubmission
@@ -191,5 +204,7 @@ extern char *catalog_api_delete_config(const char *subject);
 extern char *catalog_api_get_mode(const char *subject, bool default_to_global);
 extern char *catalog_api_set_mode(const char *mode, const char *subject, bool force);
 extern char *catalog_api_delete_mode(const char *subject);
+extern void catalog_api_schema_by_guid(const char *guid, CatalogSchemaRow *out);
+extern List *catalog_api_schema_ids_by_guid(const char *guid);
 
 #endif							/* CATALOG_H */

@@ -17,8 +17,20 @@
 #include "catalog.h"
 #include "catalog_internal.h"
 
-/* the columns of a schema row, in registry.subject_version's order */
-#define SCHEMA_ROW_COLUMNS "subject, version, id, schema_type, schema, refs::text, metadata::text, rule_set::text, deleted"
+/*
+ * A schema row: the columns of registry.subject_version from call (as r),
+ * then the schema's guid and when the version was registered (ms since the
+ * epoch), found by r's subject and version.
+ */
+#define SCHEMA_ROW_FROM(call) \
+	"SELECT r.subject, r.version, r.id, r.schema_type, r.schema, r.refs::text, " \
+	"r.metadata::text, r.rule_set::text, r.deleted, st.guid::text, st.ts FROM " call " r " \
+	"LEFT JOIN LATERAL (SELECT s.guid, " EPOCH_MS("sv.created_at") " AS ts " \
+	"FROM registry.split_subject(r.subject) q " \
+	"JOIN registry.subject_versions sv ON sv.context = q.context AND sv.subject = q.subject " \
+	"AND sv.version = r.version " \
+	"JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id) st ON true"
+#define EPOCH_MS(ts) "floor(extract(epoch FROM " ts ") * 1000)::bigint"
 #define Anum_schema_row_subject		1
 #define Anum_schema_row_version		2
 #define Anum_schema_row_id			3
@@ -28,6 +40,22 @@
 #define Anum_schema_row_metadata	7
 #define Anum_schema_row_rule_set	8
 #define Anum_schema_row_deleted		9
+#define Anum_schema_row_guid		10
+#define Anum_schema_row_ts			11
+#define Anum_schema_row_context		12	/* plan_schema_by_guid only */
+
+/* the columns of a schema_info row, in a schema row's order */
+#define SCHEMA_INFO_COLUMNS \
+	"subject, version, id, schema_type, schema, refs::text, metadata::text, rule_set::text, " \
+	"COALESCE(deleted, false), guid::text, " EPOCH_MS("registered_at")
+
+/* the columns of plan_version_stamp */
+#define Anum_stamp_guid		1
+#define Anum_stamp_ts		2
+
+/* the columns of plan_schema_ids_by_guid */
+#define Anum_context_id_context	1
+#define Anum_context_id_id		2
 
 /* the columns of plan_schema_versions */
 #define Anum_subject_version_subject	1
@@ -38,9 +66,16 @@
 #define Anum_check_messages			2
 
 static CatalogPlan plan_schema_by_id = {
-	"SELECT NULL::text, NULL::integer, id, schema_type, schema, refs::text, metadata::text, "
-	"rule_set::text, false FROM registry.schema_by_id($1, $2)",
+	"SELECT " SCHEMA_INFO_COLUMNS " FROM registry.schema_by_id($1, $2)",
 	2, {INT4OID, TEXTOID}
+};
+static CatalogPlan plan_schema_by_guid = {
+	"SELECT " SCHEMA_INFO_COLUMNS ", context FROM registry.schema_by_guid($1::uuid)",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_schema_ids_by_guid = {
+	"SELECT context, id FROM registry.schema_ids_by_guid($1::uuid)",
+	1, {TEXTOID}
 };
 static CatalogPlan plan_schema_serialized = {
 	"SELECT registry.schema_serialized($1, $2)",
@@ -56,7 +91,7 @@ static CatalogPlan plan_schema_versions = {
 	3, {INT4OID, TEXTOID, BOOLOID}
 };
 static CatalogPlan plan_list_schemas = {
-	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.list_schemas($1, $2, $3)",
+	SCHEMA_ROW_FROM("registry.list_schemas($1, $2, $3)"),
 	3, {TEXTOID, BOOLOID, BOOLOID}
 };
 static CatalogPlan plan_subjects = {
@@ -68,11 +103,11 @@ static CatalogPlan plan_versions = {
 	3, {TEXTOID, BOOLOID, BOOLOID}
 };
 static CatalogPlan plan_get_version = {
-	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.get_version($1, $2, $3)",
+	SCHEMA_ROW_FROM("registry.get_version($1, $2, $3)"),
 	3, {TEXTOID, TEXTOID, BOOLOID}
 };
 static CatalogPlan plan_latest_with_metadata = {
-	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.latest_with_metadata($1, $2::jsonb, $3)",
+	SCHEMA_ROW_FROM("registry.latest_with_metadata($1, $2::jsonb, $3)"),
 	3, {TEXTOID, TEXTOID, BOOLOID}
 };
 static CatalogPlan plan_referenced_by = {
@@ -89,12 +124,20 @@ static CatalogPlan plan_delete_subject = {
 };
 static CatalogPlan plan_register = {
 	"SELECT NULL::text, subject_version, schema_id, schema_type, stored_schema, schema_refs::text, "
-	"$6::jsonb::text, $7::jsonb::text, false FROM registry.register_schema_version("
+	"$6::jsonb::text, $7::jsonb::text, false, NULL::text, NULL::bigint FROM registry.register_schema_version("
 	"$1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8, $9)",
 	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, INT4OID, INT4OID}
 };
+/* a version's guid and registration time, read after register wrote it */
+static CatalogPlan plan_version_stamp = {
+	"SELECT s.guid::text, " EPOCH_MS("sv.created_at") " FROM registry.split_subject($1) q "
+	"JOIN registry.subject_versions sv ON sv.context = q.context AND sv.subject = q.subject "
+	"AND sv.version = $2 "
+	"JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id",
+	2, {TEXTOID, INT4OID}
+};
 static CatalogPlan plan_lookup = {
-	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.lookup_schema($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::jsonb)",
+	SCHEMA_ROW_FROM("registry.lookup_schema($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::jsonb)"),
 	8, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID, TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_check = {
@@ -108,6 +151,14 @@ static CatalogPlan plan_get_config = {
 static CatalogPlan plan_set_config = {
 	"SELECT registry.set_config($1, $2::jsonb)::text",
 	2, {TEXTOID, TEXTOID}
+};
+/* a scope's stored configuration as Confluent's ConfigUpdateRequest */
+static CatalogPlan plan_stored_config = {
+	"SELECT COALESCE((SELECT c.settings || jsonb_strip_nulls(jsonb_build_object("
+	"'compatibility', c.compatibility, 'normalize', c.\"normalize\")) "
+	"FROM registry.config c, registry.config_scope($1) k "
+	"WHERE c.context = k.context AND c.subject = k.subject_name), '{}')::text",
+	1, {TEXTOID}
 };
 static CatalogPlan plan_delete_config = {
 	"SELECT registry.delete_config($1)::text",
@@ -153,6 +204,9 @@ text_or_null(const char *s, char *nulls, int i)
 static void
 tuple_to_schema_row(HeapTuple tup, MemoryContext cxt, CatalogSchemaRow *out)
 {
+	Datum		ts;
+	bool		isnull;
+
 	out->subject = catalog_text(tup, Anum_schema_row_subject, cxt);
 	out->version = catalog_int32(tup, Anum_schema_row_version);
 	out->id = catalog_int32(tup, Anum_schema_row_id);
@@ -162,6 +216,11 @@ tuple_to_schema_row(HeapTuple tup, MemoryContext cxt, CatalogSchemaRow *out)
 	out->metadata = catalog_text(tup, Anum_schema_row_metadata, cxt);
 	out->rule_set = catalog_text(tup, Anum_schema_row_rule_set, cxt);
 	out->deleted = catalog_bool(tup, Anum_schema_row_deleted);
+	out->context = NULL;
+	out->guid = catalog_text(tup, Anum_schema_row_guid, cxt);
+	ts = catalog_datum(tup, Anum_schema_row_ts, &isnull);
+	out->has_ts = !isnull;
+	out->ts = isnull ? 0 : DatumGetInt64(ts);
 }
 
 /* Run a call that answers one schema row, into out. */
@@ -275,7 +334,7 @@ catalog_api_list_schemas(const char *subject_prefix, bool deleted, bool latest_o
 	return out;
 }
 
-/* schema_by_id(id, subject): the schema (no subject or version in out). */
+/* schema_by_id(id, subject): the schema, and with a subject its subject version. */
 void
 catalog_api_schema_by_id(int32 id, const char *subject, CatalogSchemaRow *out)
 {
@@ -427,6 +486,28 @@ catalog_api_delete_subject(const char *subject, bool permanent)
 	return list_call(&plan_delete_subject, v, NULL, true);
 }
 
+/* The guid and registration time of subject's version out->version, into out. */
+static void
+version_stamp(const char *subject, CatalogSchemaRow *out)
+{
+	Datum		v[2];
+	MemoryContext caller = catalog_connect();
+	Datum		ts;
+	bool		isnull;
+
+	v[0] = CStringGetTextDatum(subject);
+	v[1] = Int32GetDatum(out->version);
+	catalog_run(&plan_version_stamp, v, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 1)
+	{
+		out->guid = catalog_text(SPI_tuptable->vals[0], Anum_stamp_guid, caller);
+		ts = catalog_datum(SPI_tuptable->vals[0], Anum_stamp_ts, &isnull);
+		out->has_ts = !isnull;
+		out->ts = isnull ? 0 : DatumGetInt64(ts);
+	}
+	catalog_disconnect();
+}
+
 /*
  * The arguments (subject, schema, schema_type, refs) that register, lookup
  * and check begin with, into v[0..3].
@@ -459,6 +540,7 @@ catalog_api_register(const char *subject, const CatalogSubmission *s,
 	if (s->version == 0)
 		nulls[8] = 'n';
 	schema_row_call(&plan_register, v, nulls, out);
+	version_stamp(subject, out);
 }
 
 /* lookup_schema(...): the subject's version that holds the schema. */
@@ -541,7 +623,10 @@ catalog_api_get_config(const char *subject, bool default_to_global)
 	return scope_call(&plan_get_config, subject, default_to_global);
 }
 
-/* set_config(subject, config jsonb text): the new Config object. */
+/*
+ * set_config(subject, config jsonb text), then the scope's configuration
+ * as stored after it, as Confluent 8.x answers a PUT /config.
+ */
 char *
 catalog_api_set_config(const char *subject, const char *config)
 {
@@ -550,7 +635,8 @@ catalog_api_set_config(const char *subject, const char *config)
 
 	v[0] = text_or_null(subject, nulls, 0);
 	v[1] = CStringGetTextDatum(config);
-	return text_call(&plan_set_config, v, nulls);
+	(void) text_call(&plan_set_config, v, nulls);
+	return text_call(&plan_stored_config, v, nulls);
 }
 
 /* delete_config(subject): the Config object removed. */
@@ -585,4 +671,48 @@ char *
 catalog_api_delete_mode(const char *subject)
 {
 	return scope_call(&plan_delete_mode, subject, false);
+}
+
+/* schema_by_guid(guid): the schema and its context (no subject or version). */
+void
+catalog_api_schema_by_guid(const char *guid, CatalogSchemaRow *out)
+{
+	Datum		v[1];
+
+	MemoryContext caller = catalog_connect();
+	HeapTuple	tup;
+
+	v[0] = CStringGetTextDatum(guid);
+	catalog_run(&plan_schema_by_guid, v, NULL, SPI_OK_SELECT);
+	tup = catalog_one_row(&plan_schema_by_guid);
+	tuple_to_schema_row(tup, caller, out);
+	out->context = catalog_text(tup, Anum_schema_row_context, caller);
+	catalog_disconnect();
+}
+
+/* schema_ids_by_guid(guid): a List of CatalogContextId. */
+List *
+catalog_api_schema_ids_by_guid(const char *guid)
+{
+	Datum		v[1];
+	MemoryContext caller = catalog_connect();
+	MemoryContext old;
+	List	   *out = NIL;
+	uint64		i;
+
+	v[0] = CStringGetTextDatum(guid);
+	catalog_run(&plan_schema_ids_by_guid, v, NULL, SPI_OK_SELECT);
+	old = MemoryContextSwitchTo(caller);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		CatalogContextId *cid = palloc(sizeof(CatalogContextId));
+
+		cid->context = catalog_text(tup, Anum_context_id_context, caller);
+		cid->id = catalog_int32(tup, Anum_context_id_id);
+		out = lappend(out, cid);
+	}
+	MemoryContextSwitchTo(old);
+	catalog_disconnect();
+	return out;
 }

@@ -66,13 +66,36 @@ append_schema_members(StringInfo out, bool *first, const CatalogSchemaRow *row,
 	escape_json(out, schema);
 }
 
+/* The ts member: when the version (or schema) was registered, if known. */
+static void
+append_ts(StringInfo out, bool *first, const CatalogSchemaRow *row)
+{
+	if (!row->has_ts)
+		return;
+	json_key(out, first, "ts");
+	appendStringInfo(out, INT64_FORMAT, row->ts);
+}
+
+/* The deleted member: always, or (if_true) only for a soft-deleted version. */
+static void
+append_deleted(StringInfo out, bool *first, const CatalogSchemaRow *row, bool if_true)
+{
+	if (if_true && !row->deleted)
+		return;
+	json_key(out, first, "deleted");
+	appendStringInfoString(out, row->deleted ? "true" : "false");
+}
+
 /*
  * Confluent's Schema entity for a schema row, with the schema text given
- * (the stored one, or another format of it).
+ * (the stored one, or another format of it): subject and version first
+ * (with_subject), else id and version (with_version: RegisterSchemaResponse);
+ * guid, ts and deleted as 8.x has them (deleted only when true for a
+ * lookup, deleted_if_true).
  */
 static void
 append_schema_row(StringInfo out, const CatalogSchemaRow *row, bool with_subject,
-				  bool with_version, const char *schema)
+				  bool with_version, const char *schema, bool deleted_if_true)
 {
 	bool		first = true;
 
@@ -91,12 +114,14 @@ append_schema_row(StringInfo out, const CatalogSchemaRow *row, bool with_subject
 		json_key(out, &first, "version");
 		appendStringInfo(out, "%d", row->version);
 	}
-	append_schema_members(out, &first, row, schema);
-	if (row->deleted)
+	if (row->guid)
 	{
-		json_key(out, &first, "deleted");
-		appendStringInfoString(out, "true");
+		json_key(out, &first, "guid");
+		escape_json(out, row->guid);
 	}
+	append_schema_members(out, &first, row, schema);
+	append_ts(out, &first, row);
+	append_deleted(out, &first, row, deleted_if_true);
 	appendStringInfoChar(out, '}');
 }
 
@@ -223,7 +248,7 @@ h_schemas_list(RestCall *c)
 			continue;
 		if (n++ > 0)
 			appendStringInfoChar(&c->out, ',');
-		append_schema_row(&c->out, row, true, true, row->schema);
+		append_schema_row(&c->out, row, true, true, row->schema, false);
 	}
 	appendStringInfoChar(&c->out, ']');
 }
@@ -246,20 +271,31 @@ formatted_schema(RestCall *c, const CatalogSchemaRow *row, const char *subject)
 	return row->schema;
 }
 
-/* GET /schemas/ids/{id} */
+/*
+ * Confluent's SchemaString for a schema row: with the subject version the
+ * request's subject picked (subject, version, deleted) when it has one,
+ * then guid, the schema members, maxId when asked for, and ts.
+ */
 static void
-h_schema_by_id(RestCall *c)
+append_schema_string(RestCall *c, const CatalogSchemaRow *row, const char *schema,
+					 const char *subject)
 {
-	int32		id;
-	const char *subject = rest_param(c, "subject");
 	bool		first = true;
-	CatalogSchemaRow row;
 
-	if (!path_id(c, c->seg[2], &id))
-		return;
-	catalog_api_schema_by_id(id, subject, &row);
 	appendStringInfoChar(&c->out, '{');
-	append_schema_members(&c->out, &first, &row, formatted_schema(c, &row, subject));
+	if (row->subject)
+	{
+		json_key(&c->out, &first, "subject");
+		escape_json(&c->out, row->subject);
+		json_key(&c->out, &first, "version");
+		appendStringInfo(&c->out, "%d", row->version);
+	}
+	if (row->guid)
+	{
+		json_key(&c->out, &first, "guid");
+		escape_json(&c->out, row->guid);
+	}
+	append_schema_members(&c->out, &first, row, schema);
 	if (rest_param_bool(c, "fetchMaxId"))
 	{
 		int32		max_id;
@@ -271,7 +307,87 @@ h_schema_by_id(RestCall *c)
 			appendStringInfo(&c->out, "%d", max_id);
 		}
 	}
+	append_ts(&c->out, &first, row);
+	if (row->subject)
+		append_deleted(&c->out, &first, row, false);
 	appendStringInfoChar(&c->out, '}');
+}
+
+/* GET /schemas/ids/{id} */
+static void
+h_schema_by_id(RestCall *c)
+{
+	int32		id;
+	const char *subject = rest_param(c, "subject");
+	CatalogSchemaRow row;
+
+	if (!path_id(c, c->seg[2], &id))
+		return;
+	catalog_api_schema_by_id(id, subject, &row);
+	append_schema_string(c, &row, formatted_schema(c, &row, subject), subject);
+}
+
+/*
+ * A guid from the path: Confluent's spelling of a UUID (lower-case hex,
+ * 8-4-4-4-12), the only one its guids match.
+ */
+static bool
+path_guid(const char *s)
+{
+	int			i;
+
+	if (strlen(s) != 36)
+		return false;
+	for (i = 0; i < 36; i++)
+	{
+		if (i == 8 || i == 13 || i == 18 || i == 23)
+		{
+			if (s[i] != '-')
+				return false;
+		}
+		else if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	}
+	return true;
+}
+
+/* GET /schemas/guids/{guid}: the schema with that guid (8.0+) */
+static void
+h_schema_by_guid(RestCall *c)
+{
+	CatalogSchemaRow row;
+	char	   *context;
+
+	c->schema_id = c->seg[2];
+	if (!path_guid(c->seg[2]))
+	{
+		rest_error(c, 404, 40403, confluent_text(CW_SCHEMA_ID_NOT_FOUND, c->seg[2]));
+		return;
+	}
+	catalog_api_schema_by_guid(c->seg[2], &row);
+	context = strcmp(row.context, ".") == 0 ? NULL : psprintf(":%s:", row.context);
+	append_schema_string(c, &row, formatted_schema(c, &row, context), context);
+}
+
+/* GET /schemas/guids/{guid}/ids: the id it has in each context (8.0+) */
+static void
+h_schema_guid_ids(RestCall *c)
+{
+	List	   *ids = path_guid(c->seg[2]) ? catalog_api_schema_ids_by_guid(c->seg[2]) : NIL;
+	ListCell   *lc;
+
+	appendStringInfoChar(&c->out, '[');
+	foreach(lc, ids)
+	{
+		CatalogContextId *cid = (CatalogContextId *) lfirst(lc);
+
+		if (foreach_current_index(lc) > 0)
+			appendStringInfoChar(&c->out, ',');
+		appendStringInfoString(&c->out, "{\"context\":");
+		escape_json(&c->out, cid->context);
+		appendStringInfo(&c->out, ",\"id\":%d}", cid->id);
+	}
+	appendStringInfoChar(&c->out, ']');
 }
 
 /* GET /schemas/ids/{id}/schema: the schema itself, not wrapped */
@@ -382,7 +498,7 @@ h_version_get(RestCall *c)
 
 	path_subject_version(c);
 	catalog_api_get_version(c->subject, c->version, rest_param_bool(c, "deleted"), &row);
-	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, c->subject));
+	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, c->subject), false);
 }
 
 /*
@@ -420,7 +536,7 @@ h_latest_with_metadata(RestCall *c)
 	}
 	appendStringInfoChar(&props, '}');
 	catalog_api_latest_with_metadata(c->subject, props.data, rest_param_bool(c, "deleted"), &row);
-	append_schema_row(&c->out, &row, true, true, row.schema);
+	append_schema_row(&c->out, &row, true, true, row.schema, false);
 }
 
 /* GET /subjects/{s}/versions/{v}/schema: the schema itself, not wrapped */
@@ -518,12 +634,12 @@ body_string(RestCall *c, Jsonb *jb, const char *key, const char *detail, const c
  * Confluent's RegisterSchemaRequest: schema, schemaType, references,
  * metadata, ruleSet (or ruleset), id, version; unknown fields ignored.  An
  * id of 0 or less and a version of 0 count as absent; normalize comes from
- * the query.  An empty schema is for the SQL API to judge (a registration
- * takes the previous version's, a lookup finds nothing) unless the route
- * needs one (need_schema: 42201 "Empty schema").
+ * the query.  An absent or empty schema is 42201 "Empty schema" unless
+ * empty_ok: a registration and a lookup take it to the SQL API (which
+ * fills it from the previous version, or finds nothing), as Confluent does.
  */
 static bool
-read_schema_body(RestCall *c, CatalogSubmission *b, bool need_schema)
+read_schema_body(RestCall *c, CatalogSubmission *b, bool empty_ok)
 {
 	Jsonb	   *jb = rest_body_object(c);
 	bool		has_id;
@@ -547,7 +663,7 @@ read_schema_body(RestCall *c, CatalogSubmission *b, bool need_schema)
 		b->id = 0;
 	if (!has_version)
 		b->version = 0;
-	if (need_schema && (b->schema == NULL || b->schema[0] == '\0'))
+	if (!empty_ok && (b->schema == NULL || b->schema[0] == '\0'))
 	{
 		rest_error(c, 422, 42201, confluent_text(CW_EMPTY_SCHEMA));
 		return false;
@@ -570,11 +686,11 @@ h_register(RestCall *c)
 	CatalogSchemaRow row;
 
 	c->subject = c->seg[1];
-	if (!read_schema_body(c, &b, false))
+	if (!read_schema_body(c, &b, true))
 		return;
 	catalog_api_register(c->subject, &b, &row);
 	/* RegisterSchemaResponse */
-	append_schema_row(&c->out, &row, false, true, row.schema);
+	append_schema_row(&c->out, &row, false, true, row.schema, false);
 }
 
 /* POST /subjects/{s}: is this schema registered under the subject? */
@@ -586,10 +702,10 @@ h_lookup(RestCall *c)
 
 	c->subject = c->seg[1];
 	c->lookup = true;
-	if (!read_schema_body(c, &b, false))
+	if (!read_schema_body(c, &b, true))
 		return;
 	catalog_api_lookup(c->subject, &b, rest_param_bool(c, "deleted"), &row);
-	append_schema_row(&c->out, &row, true, true, row.schema);
+	append_schema_row(&c->out, &row, true, true, row.schema, true);
 }
 
 /* POST /compatibility/subjects/{s}/versions[/{v}] */
@@ -602,7 +718,7 @@ h_compatibility(RestCall *c)
 
 	c->subject = c->seg[2];
 	c->version = c->nseg > 4 ? c->seg[4] : NULL;
-	if (!read_schema_body(c, &b, true))
+	if (!read_schema_body(c, &b, false))
 		return;
 	catalog_api_check_compatibility(c->subject, &b, c->version, verbose, &verdict);
 	appendStringInfo(&c->out, "{\"is_compatible\":%s",
@@ -738,6 +854,8 @@ static const Route routes[] = {
 	{"GET", "schemas/ids/*/schema", h_schema_by_id_raw},
 	{"GET", "schemas/ids/*/subjects", h_schema_id_subjects},
 	{"GET", "schemas/ids/*/versions", h_schema_id_versions},
+	{"GET", "schemas/guids/*", h_schema_by_guid},
+	{"GET", "schemas/guids/*/ids", h_schema_guid_ids},
 	{"GET", "subjects", h_subjects},
 	{"POST", "subjects/*", h_lookup},
 	{"DELETE", "subjects/*", h_subject_delete},

@@ -307,6 +307,18 @@ normalize_refs(CatalogRef *refs, int *n)
 	pfree(placed);
 }
 
+/* See schemas.h: Java's String.trim().isEmpty(), which Confluent applies. */
+bool
+registry_schema_is_blank(const char *text)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *) text; *p; p++)
+		if (*p > ' ')
+			return false;
+	return true;
+}
+
 /* Parse a schema given to the SQL API (see schemas.h). */
 SubmittedSchema *
 registry_parse_submitted(const char *context, const char *schema_type,
@@ -320,6 +332,18 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	rg_error	err;
 
 	s->format = registry_format(schema_type);
+	if (registry_schema_is_blank(text))
+	{
+		if (error_out)
+		{
+			*error_out = pstrdup(confluent_text(CW_EMPTY_SCHEMA));
+			return NULL;
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("schema is empty"),
+				 errdetail("%s", confluent_text(CW_EMPTY_SCHEMA))));
+	}
 	s->metadata = dc_metadata_canonical(metadata);
 	s->rule_set = dc_rule_set_canonical(rule_set);
 	refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);

@@ -48,6 +48,13 @@ extern SubmittedSchema *registry_parse_submitted(const char *context,
 												 bool normalize,
 												 char **error_out);
 
+/*
+ * Is the schema text empty or only whitespace and control characters?
+ * Confluent takes such a schema as no schema at all (register: "Empty
+ * schema" without a previous version; lookup: not found).
+ */
+extern bool registry_schema_is_blank(const char *text);
+
 /* Parse a stored row with its references; NULL with *err set if it does not parse. */
 extern rg_schema *registry_parse_stored(const char *context, const CatalogSchema *row,
 										rg_error *err, MemoryContext *memory);

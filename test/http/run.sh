@@ -476,6 +476,85 @@ expect "an empty schema without a previous version is 42201 Empty schema" 422 '.
 req DELETE /config/dc-http
 expect "DELETE /config/{s}" 200 '.defaultMetadata.properties.owner == "ops"'
 
+# Confluent 8.x: guid, ts and deleted; /schemas/guids/{guid}[/ids];
+# the subject version of GET /schemas/ids/{id}?subject=
+GS="$RUN-guid"
+GUIDRE='^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+req POST "/subjects/$GS/versions" "{\"schema\":$A1}"
+expect "register answers guid, ts and deleted (8.x RegisterSchemaResponse)" 200 \
+	".id == $ID1 and (.guid | test(\"$GUIDRE\")) and ((.ts / 1000 - now) | fabs) < 600 and .deleted == false"
+GUID=$(printf '%s' "$BODY" | jq -r '.guid // empty')
+WANT=$(printf '%s' "$BODY" | jq -j '.schema' | python3 -c 'import sys, hashlib, uuid; print(uuid.UUID(bytes=hashlib.md5(sys.stdin.buffer.read()).digest()))')
+check "the guid is the UUID of the MD5 of the stored schema, as Confluent's ($GUID)" \
+	$([ -n "$GUID" ] && [ "$GUID" = "$WANT" ] && echo 0 || echo 1) "got $GUID, want $WANT"
+req GET "/subjects/$GS/versions/1"
+expect "GET /subjects/{s}/versions/{v} has guid, ts and deleted" 200 ".guid == \"$GUID\" and (.ts | type == \"number\") and .deleted == false"
+req GET "/schemas/ids/$ID1"
+expect "GET /schemas/ids/{id}: guid and ts, no subject, version or deleted" 200 \
+	".guid == \"$GUID\" and (.ts | type == \"number\") and (has(\"subject\") or has(\"version\") or has(\"deleted\") | not)"
+req GET "/schemas/ids/$ID1?subject=$GS"
+expect "GET /schemas/ids/{id}?subject=s names the subject version (8.x)" 200 \
+	".subject == \"$GS\" and .version == 1 and .deleted == false and .guid == \"$GUID\" and .schema == $A1"
+req GET "/schemas/ids/$ID2?subject=$GS"
+expect "  ... a subject without the id: a version of its context that has it" 200 ".subject == \"$S1\" and .version == 2"
+req GET "/schemas/ids/2?subject=:$CTX:name"
+expect_error "  ... a qualified subject without the id -> 40403" 404 40403
+req GET "/schemas/ids/2?subject=:$CTX:"
+expect "  ... a context: the version of it that has the id" 200 ".subject == \":$CTX:name2\" and .version == 1"
+req GET "/schemas?subjectPrefix=$GS"
+expect "GET /schemas entries have guid, ts and deleted" 200 ".[0].guid == \"$GUID\" and (.[0].ts | type == \"number\") and .[0].deleted == false"
+req POST "/subjects/$GS" "{\"schema\":$A1}"
+expect "lookup has guid and ts" 200 ".guid == \"$GUID\" and (.ts | type == \"number\") and .version == 1"
+req GET "/schemas/guids/$GUID"
+expect "GET /schemas/guids/{guid}: the SchemaString, without subject or version" 200 \
+	".guid == \"$GUID\" and .schema == $A1 and .schemaType == \"AVRO\" and (has(\"subject\") or has(\"version\") | not)"
+req GET "/schemas/guids/$GUID/ids"
+expect "GET /schemas/guids/{guid}/ids: its id in each context, default first" 200 \
+	". == [{\"context\":\".\",\"id\":$ID1},{\"context\":\"$CTX\",\"id\":2}]"
+req GET "/schemas/guids/00000000-0000-0000-0000-000000000000"
+expect "GET /schemas/guids/{unknown} -> 40403 Schema <guid> not found" 404 \
+	'.error_code == 40403 and .message == "Schema 00000000-0000-0000-0000-000000000000 not found"'
+req GET "/schemas/guids/nonsense/ids"
+expect "GET /schemas/guids/{not a guid}/ids -> []" 200 '. == []'
+n=$(sql "SELECT count(*) FROM registry.schema_ids_by_guid('$GUID')")
+check "registry.schema_ids_by_guid() from SQL ($n)" $([ "$n" = 2 ] && echo 0 || echo 1) "$n"
+# the cached answer without a subject, the uncached one with it
+req DELETE "/subjects/$GS/versions/1"
+expect "soft-delete the version" 200 '. == 1'
+req GET "/schemas/ids/$ID1?subject=$GS"
+expect "GET /schemas/ids/{id}?subject=s after the soft delete: deleted" 200 ".subject == \"$GS\" and .version == 1 and .deleted == true"
+req GET "/schemas/ids/$ID1"
+expect "GET /schemas/ids/{id} still answers the same" 200 ".guid == \"$GUID\" and (has(\"deleted\") | not)"
+
+# PUT /config answers the stored configuration (8.x), also for {}
+req PUT "/config/$GS" '{"compatibility":"FULL"}'
+expect "PUT /config/{s}" 200 '. == {"compatibility":"FULL"}'
+req PUT "/config/$GS" '{}'
+expect "PUT /config/{s} {} answers the current config" 200 '. == {"compatibility":"FULL"}'
+req PUT "/config/$GS" '{"normalize":true}'
+expect "PUT /config/{s} answers the whole stored config" 200 '. == {"compatibility":"FULL","normalize":true}'
+req DELETE "/config/$GS"
+expect "DELETE /config/{s}" 200 '.compatibilityLevel == "FULL"'
+req GET /config
+GLOBAL=$BODY
+req PUT /config '{}'
+expect "PUT /config {}" 200 "type == \"object\" and ((.compatibility // \"BACKWARD\") == ($GLOBAL | .compatibilityLevel))"
+req GET /config
+expect "  ... and the global config is unchanged" 200 ". == $GLOBAL"
+
+# empty schemas: no schema at all, as Confluent's trim().isEmpty()
+req POST "/subjects/$S1" '{"schema":""}'
+expect_error "lookup with an empty schema -> 40403" 404 40403
+req POST "/subjects/$S1" '{"schema":" \n\t "}'
+expect_error "lookup with a whitespace-only schema -> 40403" 404 40403
+req POST "/subjects/$S1" '{}'
+expect_error "lookup without a schema -> 40403" 404 40403
+req POST "/subjects/$RUN-nobody" '{"schema":""}'
+expect_error "lookup with an empty schema in a missing subject -> 40401" 404 40401
+req POST "/subjects/$RUN-empty/versions" '{"schema":" \n "}'
+expect "register a whitespace-only schema without a previous version -> 42201 Empty schema" 422 \
+	'.error_code == 42201 and .message == "Empty schema"'
+
 # server metadata
 req GET /v1/metadata/id
 expect "GET /v1/metadata/id" 200 '(.id | type == "string") and (.scope.clusters | type == "object")'
@@ -605,7 +684,8 @@ expect_error "JSON string body -> 400" 400 400
 req POST "/subjects/$SB-new/versions" '{}'
 expect_error "no schema member in a new subject -> 42201" 422 42201
 req POST "/subjects/$SB/versions" '{}'
-expect "no schema member in a subject with a version: that version again (Confluent's fill from the previous)" 200 '.version == 1'
+expect "no schema member in a subject with a version: that version's schema, as Confluent fills it" 200 \
+	".version == 1 and .schema == $A1"
 req GET "/subjects/$SB-new/versions"
 expect_error "... and the refused requests created no subject" 404 40401
 printf '{"schema":%s}\0' "$A3" >"$TMP/nul.json"

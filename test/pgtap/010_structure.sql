@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(153);
+SELECT plan(160);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -50,6 +50,9 @@ SELECT col_not_null('registry', 'schemas', 'refs', 'schemas.refs NOT NULL');
 SELECT col_not_null('registry', 'schemas', 'fingerprint', 'schemas.fingerprint NOT NULL');
 SELECT col_is_null('registry', 'schemas', 'metadata', 'schemas.metadata nullable');
 SELECT col_is_null('registry', 'schemas', 'rule_set', 'schemas.rule_set nullable');
+SELECT col_type_is('registry', 'schemas', 'guid', 'uuid', 'schemas.guid is uuid');
+SELECT is((SELECT attgenerated FROM pg_attribute WHERE attrelid = 'registry.schemas'::regclass AND attname = 'guid'),
+	's'::"char", 'schemas.guid is a stored generated column (of the fingerprint)');
 SELECT col_default_is('registry', 'schemas', 'schema_type', 'AVRO', 'schemas.schema_type defaults to AVRO');
 -- subjects
 SELECT col_type_is('registry', 'subjects', 'context', 'text', 'subjects.context is text');
@@ -125,6 +128,8 @@ SELECT fk_ok('registry', 'schema_references', ARRAY['context', 'schema_id'], 're
 
 SELECT has_index('registry', 'subject_versions', 'subject_versions_schema_idx', ARRAY['context', 'schema_id'],
 	'index subject_versions (context, schema_id)');
+SELECT has_index('registry', 'schemas', 'schemas_guid_idx', ARRAY['guid'],
+	'schemas are found by guid across contexts');
 SELECT has_index('registry', 'schema_references', 'schema_references_target_idx', ARRAY['context', 'ref_subject', 'ref_version'],
 	'index schema_references (context, ref_subject, ref_version)');
 SELECT index_is_unique('registry', 'schemas', 'schemas_context_fingerprint_key',
@@ -144,6 +149,10 @@ SELECT has_function('registry', 'check_compatibility',
 SELECT has_function('registry', 'lookup_schema',
 	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'boolean', 'jsonb', 'jsonb'], 'lookup_schema(...)');
 SELECT has_function('registry', 'schema_by_id', ARRAY['integer', 'text'], 'schema_by_id(integer, text)');
+SELECT has_function('registry', 'schema_by_guid', ARRAY['uuid'], 'schema_by_guid(uuid)');
+SELECT function_returns('registry', 'schema_by_guid', ARRAY['uuid'], 'registry.schema_info', 'schema_by_guid returns schema_info');
+SELECT has_function('registry', 'schema_ids_by_guid', ARRAY['uuid'], 'schema_ids_by_guid(uuid)');
+SELECT function_returns('registry', 'schema_ids_by_guid', ARRAY['uuid'], 'setof record', 'schema_ids_by_guid returns setof record');
 SELECT has_function('registry', 'subjects', ARRAY['text', 'boolean', 'boolean'], 'subjects(text, boolean, boolean)');
 SELECT has_function('registry', 'versions', ARRAY['text', 'boolean', 'boolean'], 'versions(text, boolean, boolean)');
 SELECT has_function('registry', 'get_version', ARRAY['text', 'text', 'boolean'], 'get_version(text, text, boolean)');
