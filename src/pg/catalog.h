@@ -101,6 +101,9 @@ extern CatalogTypeCount *catalog_schema_type_counts(int *n);
 extern CatalogRef *catalog_parse_refs(const char *refs_json, int *n);
 extern char *catalog_refs_to_json(const CatalogRef *refs, int n);
 
+/* the alias in a subject's own config, or NULL */
+extern char *catalog_subject_alias(const char *context, const char *subject);
+
 /* --- catalog_api.c: the SQL API, for the REST routes ---------------------- */
 
 /*
@@ -119,6 +122,8 @@ typedef struct CatalogSchemaRow
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
 	bool		deleted;
+	char	   *aliases;		/* list_schemas_with_aliases: a JSON array
+								 * of the subjects aliased to it, or NULL */
 } CatalogSchemaRow;
 
 /* A schema submitted to register, look up or check. */
@@ -153,6 +158,8 @@ extern char *catalog_api_cluster_id(void);
 extern List *catalog_api_contexts(void);
 extern List *catalog_api_list_schemas(const char *subject_prefix, bool deleted,
 									  bool latest_only);
+extern List *catalog_api_list_schemas_with_aliases(const char *subject_prefix, bool deleted,
+												   bool latest_only);
 extern void catalog_api_schema_by_id(int32 id, const char *subject,
 									 CatalogSchemaRow *out);
 extern char *catalog_api_schema_serialized(int32 id, const char *subject);

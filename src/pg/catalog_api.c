@@ -28,6 +28,7 @@
 #define Anum_schema_row_metadata	7
 #define Anum_schema_row_rule_set	8
 #define Anum_schema_row_deleted		9
+#define Anum_schema_row_aliases		10	/* list_schemas_with_aliases only */
 
 /* the columns of plan_schema_versions */
 #define Anum_subject_version_subject	1
@@ -57,6 +58,12 @@ static CatalogPlan plan_schema_versions = {
 };
 static CatalogPlan plan_list_schemas = {
 	"SELECT " SCHEMA_ROW_COLUMNS " FROM registry.list_schemas($1, $2, $3)",
+	3, {TEXTOID, BOOLOID, BOOLOID}
+};
+static CatalogPlan plan_list_schemas_with_aliases = {
+	"SELECT (v).subject, (v).version, (v).id, (v).schema_type, (v).schema, (v).refs::text, "
+	"(v).metadata::text, (v).rule_set::text, (v).deleted, pg_catalog.to_jsonb(a)::text "
+	"FROM registry.list_schemas_with_aliases($1, $2, $3) AS t(v, a)",
 	3, {TEXTOID, BOOLOID, BOOLOID}
 };
 static CatalogPlan plan_subjects = {
@@ -162,6 +169,7 @@ tuple_to_schema_row(HeapTuple tup, MemoryContext cxt, CatalogSchemaRow *out)
 	out->metadata = catalog_text(tup, Anum_schema_row_metadata, cxt);
 	out->rule_set = catalog_text(tup, Anum_schema_row_rule_set, cxt);
 	out->deleted = catalog_bool(tup, Anum_schema_row_deleted);
+	out->aliases = NULL;
 }
 
 /* Run a call that answers one schema row, into out. */
@@ -268,6 +276,38 @@ catalog_api_list_schemas(const char *subject_prefix, bool deleted, bool latest_o
 		CatalogSchemaRow *row = palloc(sizeof(CatalogSchemaRow));
 
 		tuple_to_schema_row(SPI_tuptable->vals[i], caller, row);
+		out = lappend(out, row);
+	}
+	MemoryContextSwitchTo(old);
+	catalog_disconnect();
+	return out;
+}
+
+/*
+ * list_schemas_with_aliases(prefix, deleted, latest_only): a List of
+ * CatalogSchemaRow, with their aliases.
+ */
+List *
+catalog_api_list_schemas_with_aliases(const char *subject_prefix, bool deleted, bool latest_only)
+{
+	Datum		v[3];
+	char		nulls[3] = "   ";
+	MemoryContext caller = catalog_connect();
+	MemoryContext old;
+	List	   *out = NIL;
+	uint64		i;
+
+	v[0] = text_or_null(subject_prefix, nulls, 0);
+	v[1] = BoolGetDatum(deleted);
+	v[2] = BoolGetDatum(latest_only);
+	catalog_run(&plan_list_schemas_with_aliases, v, nulls, SPI_OK_SELECT);
+	old = MemoryContextSwitchTo(caller);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		CatalogSchemaRow *row = palloc(sizeof(CatalogSchemaRow));
+
+		tuple_to_schema_row(SPI_tuptable->vals[i], caller, row);
+		row->aliases = catalog_text(SPI_tuptable->vals[i], Anum_schema_row_aliases, caller);
 		out = lappend(out, row);
 	}
 	MemoryContextSwitchTo(old);

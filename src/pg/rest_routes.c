@@ -202,13 +202,32 @@ h_contexts(RestCall *c)
 
 /* --- routes: /schemas -------------------------------------------------------- */
 
-/* GET /schemas: every version's schema, paged */
+/*
+ * A row's "aliases" member (the subjects whose config names its subject as
+ * their alias), after the rest: the object just written is reopened.
+ */
+static void
+append_aliases_member(StringInfo out, const CatalogSchemaRow *row)
+{
+	if (row->aliases == NULL || strcmp(row->aliases, "[]") == 0)
+		return;
+	Assert(out->len > 0 && out->data[out->len - 1] == '}');
+	out->data[--out->len] = '\0';
+	appendStringInfo(out, ",\"aliases\":%s}", row->aliases);
+}
+
+/* GET /schemas: every version's schema, paged (aliases=true: with their aliases) */
 static void
 h_schemas_list(RestCall *c)
 {
-	List	   *rows = catalog_api_list_schemas(rest_param(c, "subjectPrefix"),
-												rest_param_bool(c, "deleted"),
-												rest_param_bool(c, "latestOnly"));
+	bool		aliases = rest_param_bool(c, "aliases");
+	List	   *rows = aliases ?
+		catalog_api_list_schemas_with_aliases(rest_param(c, "subjectPrefix"),
+											  rest_param_bool(c, "deleted"),
+											  rest_param_bool(c, "latestOnly")) :
+		catalog_api_list_schemas(rest_param(c, "subjectPrefix"),
+								 rest_param_bool(c, "deleted"),
+								 rest_param_bool(c, "latestOnly"));
 	ListCell   *lc;
 	int			n = 0;
 
@@ -223,6 +242,7 @@ h_schemas_list(RestCall *c)
 		if (n++ > 0)
 			appendStringInfoChar(&c->out, ',');
 		append_schema_row(&c->out, row, true, true, row->schema);
+		append_aliases_member(&c->out, row);
 	}
 	appendStringInfoChar(&c->out, ']');
 }
@@ -347,6 +367,19 @@ h_schema_id_versions(RestCall *c)
 
 /* --- routes: /subjects -------------------------------------------------------- */
 
+/*
+ * The subject segment of a /subjects/{s}/... or /compatibility/subjects/{s}
+ * route, returned as the client named it: the SQL API serves it as its
+ * alias.  The route's errors name the subject it is served as, as
+ * Confluent's do (its alias filter rewrites the path before the route).
+ */
+static const char *
+route_subject(RestCall *c, const char *segment)
+{
+	c->subject = registry_served_subject(segment);
+	return segment;
+}
+
 /* GET /subjects */
 static void
 h_subjects(RestCall *c)
@@ -360,17 +393,21 @@ h_subjects(RestCall *c)
 static void
 h_versions(RestCall *c)
 {
-	c->subject = c->seg[1];
-	append_list(c, catalog_api_versions(c->subject, rest_param_bool(c, "deleted"),
+	const char *subject = route_subject(c, c->seg[1]);
+
+	append_list(c, catalog_api_versions(subject, rest_param_bool(c, "deleted"),
 										rest_param_bool(c, "deletedOnly")));
 }
 
-/* The subject and version of /subjects/{s}/versions/{v}, for the route and its errors. */
-static void
+/*
+ * The subject and version of /subjects/{s}/versions/{v}, for the route's
+ * errors; returns the subject as named (see route_subject).
+ */
+static const char *
 path_subject_version(RestCall *c)
 {
-	c->subject = c->seg[1];
 	c->version = c->seg[3];
+	return route_subject(c, c->seg[1]);
 }
 
 /* GET /subjects/{s}/versions/{v} */
@@ -378,10 +415,10 @@ static void
 h_version_get(RestCall *c)
 {
 	CatalogSchemaRow row;
+	const char *subject = path_subject_version(c);
 
-	path_subject_version(c);
-	catalog_api_get_version(c->subject, c->version, rest_param_bool(c, "deleted"), &row);
-	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, c->subject));
+	catalog_api_get_version(subject, c->version, rest_param_bool(c, "deleted"), &row);
+	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject));
 }
 
 /*
@@ -399,7 +436,8 @@ h_latest_with_metadata(RestCall *c)
 	int			nvalues = 0;
 	int			i;
 
-	c->subject = c->seg[1];
+	const char *subject = route_subject(c, c->seg[1]);
+
 	c->lookup = true;
 	/* the i-th key goes with the i-th value, as Confluent pairs its two lists */
 	for (i = 0; i < c->nparams; i++)
@@ -418,7 +456,7 @@ h_latest_with_metadata(RestCall *c)
 		escape_json(&props, values[i]);
 	}
 	appendStringInfoChar(&props, '}');
-	catalog_api_latest_with_metadata(c->subject, props.data, rest_param_bool(c, "deleted"), &row);
+	catalog_api_latest_with_metadata(subject, props.data, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema);
 }
 
@@ -427,27 +465,29 @@ static void
 h_version_schema(RestCall *c)
 {
 	CatalogSchemaRow row;
+	const char *subject = path_subject_version(c);
 
-	path_subject_version(c);
-	catalog_api_get_version(c->subject, c->version, rest_param_bool(c, "deleted"), &row);
-	appendStringInfoString(&c->out, formatted_schema(c, &row, c->subject));
+	catalog_api_get_version(subject, c->version, rest_param_bool(c, "deleted"), &row);
+	appendStringInfoString(&c->out, formatted_schema(c, &row, row.subject));
 }
 
 /* GET /subjects/{s}/versions/{v}/referencedby: ids of the schemas using it */
 static void
 h_version_referencedby(RestCall *c)
 {
-	path_subject_version(c);
-	append_list(c, catalog_api_referenced_by(c->subject, c->version));
+	const char *subject = path_subject_version(c);
+
+	append_list(c, catalog_api_referenced_by(subject, c->version));
 }
 
 /* DELETE /subjects/{s}/versions/{v}: the version deleted */
 static void
 h_version_delete(RestCall *c)
 {
-	path_subject_version(c);
+	const char *subject = path_subject_version(c);
+
 	appendStringInfo(&c->out, "%d",
-					 catalog_api_delete_version(c->subject, c->version,
+					 catalog_api_delete_version(subject, c->version,
 												rest_param_bool(c, "permanent")));
 }
 
@@ -455,8 +495,9 @@ h_version_delete(RestCall *c)
 static void
 h_subject_delete(RestCall *c)
 {
-	c->subject = c->seg[1];
-	append_list(c, catalog_api_delete_subject(c->subject, rest_param_bool(c, "permanent")));
+	const char *subject = route_subject(c, c->seg[1]);
+
+	append_list(c, catalog_api_delete_subject(subject, rest_param_bool(c, "permanent")));
 }
 
 /* --- schema request bodies ---------------------------------------------------- */
@@ -563,11 +604,11 @@ h_register(RestCall *c)
 {
 	CatalogSubmission b;
 	CatalogSchemaRow row;
+	const char *subject = route_subject(c, c->seg[1]);
 
-	c->subject = c->seg[1];
 	if (!read_schema_body(c, &b))
 		return;
-	catalog_api_register(c->subject, &b, &row);
+	catalog_api_register(subject, &b, &row);
 	/* RegisterSchemaResponse */
 	append_schema_row(&c->out, &row, false, true, row.schema);
 }
@@ -578,12 +619,12 @@ h_lookup(RestCall *c)
 {
 	CatalogSubmission b;
 	CatalogSchemaRow row;
+	const char *subject = route_subject(c, c->seg[1]);
 
-	c->subject = c->seg[1];
 	c->lookup = true;
 	if (!read_schema_body(c, &b))
 		return;
-	catalog_api_lookup(c->subject, &b, rest_param_bool(c, "deleted"), &row);
+	catalog_api_lookup(subject, &b, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema);
 }
 
@@ -595,11 +636,12 @@ h_compatibility(RestCall *c)
 	bool		verbose = rest_param_bool(c, "verbose");
 	CatalogCompatibility verdict;
 
-	c->subject = c->seg[2];
+	const char *subject = route_subject(c, c->seg[2]);
+
 	c->version = c->nseg > 4 ? c->seg[4] : NULL;
 	if (!read_schema_body(c, &b))
 		return;
-	catalog_api_check_compatibility(c->subject, &b, c->version, verbose, &verdict);
+	catalog_api_check_compatibility(subject, &b, c->version, verbose, &verdict);
 	appendStringInfo(&c->out, "{\"is_compatible\":%s",
 					 verdict.is_compatible ? "true" : "false");
 	if (verbose && verdict.has_messages)
