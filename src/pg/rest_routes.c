@@ -834,26 +834,66 @@ pattern_matches(const char *pattern, char **seg, int nseg)
 }
 
 /*
+ * The qualifying prefix for the {ctx} of /contexts/{ctx}/..., as
+ * Confluent's ContextFilter normalizes it: one leading and one trailing
+ * colon dropped, a dot put in front when missing, "" for the default
+ * context.  False for a name that still holds a colon.
+ */
+static bool
+context_prefix(const char *ctx, char **prefix)
+{
+	size_t		len;
+	char	   *name;
+
+	if (ctx[0] == ':')
+		ctx++;
+	len = strlen(ctx);
+	if (len > 0 && ctx[len - 1] == ':')
+		len--;
+	name = pnstrdup(ctx, len);
+	if (strchr(name, ':') != NULL)
+		return false;
+	if (name[0] != '.')
+		name = psprintf(".%s", name);
+	*prefix = strcmp(name, ".") == 0 ? pstrdup("") : psprintf(":%s:", name);
+	return true;
+}
+
+/* A path subject under a context prefix; one already qualified stays as it is. */
+static char *
+prefixed_subject(const char *prefix, const char *subject)
+{
+	if (strncmp(subject, ":.", 2) == 0 || strncmp(subject, ":*:", 3) == 0)
+		return pstrdup(subject);
+	return psprintf("%s%s", prefix, subject);
+}
+
+/* A /contexts/{ctx}/... whose {ctx} holds a colon: Confluent's 400. */
+static void
+h_context_with_colon(RestCall *c)
+{
+	rest_error(c, 400, 400, "Context name cannot contain a colon");
+}
+
+/*
  * Confluent's URL-prefix form /contexts/{ctx}/subjects/..., /config,
  * /mode, /schemas: rewritten to context-qualified subjects, as its
- * ContextFilter does.
+ * ContextFilter does.  False when {ctx} is not a context name.
  */
-static void
+static bool
 apply_context_prefix(RestCall *c)
 {
-	char	   *ctx;
 	char	   *prefix;
 
 	if (c->nseg < 3 || strcmp(c->seg[0], "contexts") != 0)
-		return;
-	ctx = c->seg[1];
-	prefix = (strcmp(ctx, ".") == 0) ? pstrdup("") :
-		psprintf(":%s%s:", ctx[0] == '.' ? "" : ".", ctx);
+		return true;
+	if (!context_prefix(c->seg[1], &prefix))
+		return false;
 	c->seg += 2;
 	c->nseg -= 2;
 	if ((strcmp(c->seg[0], "subjects") == 0 || strcmp(c->seg[0], "config") == 0 ||
 		 strcmp(c->seg[0], "mode") == 0) && c->nseg >= 2)
-		c->seg[1] = psprintf("%s%s", prefix, c->seg[1]);
+		c->seg[1] = prefixed_subject(prefix, c->seg[1]);
 	else if ((strcmp(c->seg[0], "config") == 0 || strcmp(c->seg[0], "mode") == 0) &&
 			 c->nseg == 1 && prefix[0] != '\0')
 	{
@@ -865,7 +905,7 @@ apply_context_prefix(RestCall *c)
 		c->nseg = 2;
 	}
 	else if (strcmp(c->seg[0], "compatibility") == 0 && c->nseg >= 3)
-		c->seg[2] = psprintf("%s%s", prefix, c->seg[2]);
+		c->seg[2] = prefixed_subject(prefix, c->seg[2]);
 	else if (strcmp(c->seg[0], "schemas") == 0 && rest_param(c, "subject") == NULL &&
 			 prefix[0] != '\0')
 	{
@@ -882,6 +922,7 @@ apply_context_prefix(RestCall *c)
 		c->params[c->nparams].value = prefix;
 		c->nparams++;
 	}
+	return true;
 }
 
 /* The request's route, after the context prefix is applied. */
@@ -890,9 +931,10 @@ rest_route(RestCall *c, bool *method_mismatch)
 {
 	int			i;
 
-	apply_context_prefix(c);
 	*method_mismatch = false;
 	c->route = -1;
+	if (!apply_context_prefix(c))
+		return h_context_with_colon;
 	for (i = 0; routes[i].method; i++)
 	{
 		if (!pattern_matches(routes[i].pattern, c->seg, c->nseg))

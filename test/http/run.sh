@@ -451,6 +451,14 @@ expect "GET /config/:.ctx:name sees it" 200 '.compatibilityLevel == "NONE"'
 req DELETE "/config/:$CTX:name"
 expect "DELETE /config/:.ctx:name" 200 '.compatibilityLevel == "NONE"'
 
+# /contexts/{ctx}/ as Confluent's ContextFilter reads it
+req GET "/contexts/.a:b/subjects"
+expect "GET /contexts/{ctx with a colon}/subjects is 400" 400 '.error_code == 400 and .message == "Context name cannot contain a colon"'
+req GET "/contexts/:$CTX:/subjects/name/versions"
+expect "GET /contexts/:{ctx}:/subjects/{s}/versions (colons around the context dropped)" 200 '. == [1]'
+req GET "/contexts/$CTX/subjects/:$CTX:name/versions"
+expect "GET /contexts/{ctx}/subjects/{qualified s}/versions keeps the qualified subject" 200 '. == [1]'
+
 # the .__GLOBAL context: config and mode only
 req POST "/subjects/:.__GLOBAL:$RUN-g/versions" "{\"schema\":$A1}"
 expect "POST /subjects/:.__GLOBAL:s/versions is 42208" 422 ".error_code == 42208 and .message == \"The specified subject ':.__GLOBAL:$RUN-g' is not a valid.\""
