@@ -822,6 +822,31 @@ COMMENT ON FUNCTION registry.delete_mode(text) IS 'removes the mode of a scope a
 
 -- Config as Confluent's JSON objects (REST /config) -------------------------
 
+CREATE FUNCTION registry.config_in_force(context text, subject text)
+	RETURNS jsonb
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+	-- each field from the nearest scope that sets it: the subject, its
+	-- context, the global level, the :.__GLOBAL: context, else the default
+	SELECT '{"compatibilityLevel": "BACKWARD"}'::jsonb || COALESCE((
+		SELECT jsonb_object_agg(f.key, f.value)
+		  FROM (SELECT DISTINCT ON (e.key) e.key, e.value
+				  FROM (SELECT c.settings || jsonb_strip_nulls(jsonb_build_object(
+								   'compatibilityLevel', c.compatibility, 'normalize', c."normalize")) AS fields,
+							   CASE WHEN c.subject <> '' THEN 0
+									WHEN c.context = $1 AND c.context <> '.' THEN 1
+									WHEN c.context = '.' THEN 2
+									ELSE 3 END AS rank
+						  FROM registry.config c
+						 WHERE (c.context = $1 AND c.subject IN ($2, ''))
+							OR (c.context IN ('.', '.__GLOBAL') AND c.subject = '')) s,
+					   jsonb_each(s.fields) e
+				 WHERE e.value <> 'null'::jsonb
+				 ORDER BY e.key, s.rank) f), '{}')
+$$;
+COMMENT ON FUNCTION registry.config_in_force(text, text) IS 'the configuration in force for a subject (subject '''' for a context) as Confluent''s Config object: each field from the nearest scope that sets it';
+
 CREATE FUNCTION registry.get_config(subject text DEFAULT NULL, default_to_global boolean DEFAULT false)
 	RETURNS jsonb
 	LANGUAGE plpgsql STABLE
@@ -829,28 +854,16 @@ CREATE FUNCTION registry.get_config(subject text DEFAULT NULL, default_to_global
 AS $$
 DECLARE
 	k record := registry.config_scope(get_config.subject);
-	row_found boolean;
 	result jsonb;
 BEGIN
+	IF get_config.subject IS NULL OR default_to_global THEN
+		RETURN registry.config_in_force(k.context, k.subject_name);
+	END IF;
 	SELECT c.settings
 		   || jsonb_strip_nulls(jsonb_build_object('compatibilityLevel', c.compatibility, 'normalize', c."normalize"))
 	  INTO result
 	  FROM registry.config c WHERE c.context = k.context AND c.subject = k.subject_name;
-	row_found := FOUND;
-	IF get_config.subject IS NULL OR default_to_global THEN
-		-- merged over the wider scopes, as Confluent's getConfigInScope
-		result := COALESCE((SELECT c.settings FROM registry.config c WHERE c.context = '.' AND c.subject = ''), '{}')
-			|| CASE WHEN k.subject_name <> '' OR k.context <> '.' THEN
-				   COALESCE((SELECT c.settings FROM registry.config c WHERE c.context = k.context AND c.subject = ''), '{}')
-			   ELSE '{}' END
-			|| COALESCE(result, '{}')
-			|| jsonb_build_object('compatibilityLevel', registry.effective_compatibility(k.context, k.subject_name));
-		IF registry.effective_normalize(k.context, k.subject_name) THEN
-			result := result || '{"normalize": true}';
-		END IF;
-		RETURN result;
-	END IF;
-	IF NOT row_found OR result = '{}' THEN
+	IF NOT FOUND OR result = '{}' THEN
 		RAISE EXCEPTION 'subject "%" does not have subject-level compatibility configured', get_config.subject
 			USING ERRCODE = 'R0408';
 	END IF;
@@ -1092,7 +1105,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.protobuf_message_indexes(integer, text, text), registry.protobuf_message_name(integer, integer[], text),
 	registry.wire_header(integer, integer[]), registry.wire_parse(bytea, boolean),
 	registry.schema_serialized(integer, text),
-	registry.get_config(text, boolean), registry.list_schemas(text, boolean, boolean),
+	registry.get_config(text, boolean), registry.config_in_force(text, text), registry.list_schemas(text, boolean, boolean),
 	registry.list_schemas_with_aliases(text, boolean, boolean),
 	registry.schema_versions(integer, text, boolean), registry.list_contexts()
 	TO registry_reader;

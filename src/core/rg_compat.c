@@ -389,6 +389,19 @@ rg_compat_check_policy(rg_compat_level level, rg_compat_policy policy,
 					   const rg_prior_version *prev, int n_prev,
 					   rg_strlist *messages)
 {
+	if (rg_compat_differences(level, policy, new_schema, prev, n_prev, messages))
+		return true;
+	rg_compat_close(messages, level, false);
+	return false;
+}
+
+/* See rg_compat.h */
+bool
+rg_compat_differences(rg_compat_level level, rg_compat_policy policy,
+					  const rg_schema *new_schema,
+					  const rg_prior_version *prev, int n_prev,
+					  rg_strlist *messages)
+{
 	int			last;
 	int			i;
 	int			n = 0;
@@ -405,11 +418,15 @@ rg_compat_check_policy(rg_compat_level level, rg_compat_policy policy,
 		if (n != 0)
 			break;
 	}
-	if (n == 0)
-		return true;
 	if (n < 0)
 		rg_strlist_push(messages, "Unexpected exception during compatibility check: out of memory");
-	rg_strlist_pushf(messages, "{validateFields: 'false', compatibility: '%s'}",
-					 rg_compat_level_name(level));
-	return false;
+	return n == 0;
+}
+
+/* See rg_compat.h */
+void
+rg_compat_close(rg_strlist *messages, rg_compat_level level, bool validate_fields)
+{
+	rg_strlist_pushf(messages, "{validateFields: '%s', compatibility: '%s'}",
+					 validate_fields ? "true" : "false", rg_compat_level_name(level));
 }

@@ -95,4 +95,20 @@ extern bool rg_compat_check_policy(rg_compat_level level, rg_compat_policy polic
 								   const rg_prior_version *prev, int n_prev,
 								   rg_strlist *messages);
 
+/*
+ * rg_compat_check_policy without the closing line: the differences of the
+ * first failing version only (true when there are none).
+ */
+extern bool rg_compat_differences(rg_compat_level level, rg_compat_policy policy,
+								  const rg_schema *new_schema,
+								  const rg_prior_version *prev, int n_prev,
+								  rg_strlist *messages);
+
+/*
+ * Confluent's closing line of a refused registration,
+ * "{validateFields: 'false', compatibility: 'LEVEL'}".
+ */
+extern void rg_compat_close(rg_strlist *messages, rg_compat_level level,
+							bool validate_fields);
+
 #endif							/* RG_COMPAT_H */

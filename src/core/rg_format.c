@@ -101,3 +101,11 @@ rg_parse_in_scratch(rg_parse_body body, const char *text, size_t len,
 	rg_scratch_end(scratch);
 	return schema;
 }
+
+/* See rg_format.h */
+bool
+rg_schema_has_top_level_field(const rg_schema *schema, const char *name)
+{
+	return schema->format->has_top_level_field != NULL &&
+		schema->format->has_top_level_field(schema, name);
+}

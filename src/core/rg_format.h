@@ -79,6 +79,14 @@ typedef struct rg_format
 									 rg_strlist *out);
 
 	/*
+	 * Does the schema's top level have a field of this name (an Avro record's
+	 * field, the first Protobuf message's field, a JSON Schema's root
+	 * property)?  Confluent's hasTopLevelField, for the confluent:reserved
+	 * check; NULL for a format that has none.
+	 */
+	bool		(*has_top_level_field) (const rg_schema *schema, const char *name);
+
+	/*
 	 * Release what the model holds outside the schema's arena (JSON values,
 	 * protobuf-c messages); NULL when the arena holds everything.
 	 */
@@ -93,6 +101,9 @@ extern const rg_format *rg_format_at(int i);
 
 /* "AVRO" (exactly, as Confluent matches schemaType) -> format; NULL if unknown */
 extern const rg_format *rg_format_lookup(const char *name);
+
+/* The format's has_top_level_field; false for a format without one. */
+extern bool rg_schema_has_top_level_field(const rg_schema *schema, const char *name);
 
 /* Free a parsed schema: what its model holds outside the arena, then the arena. */
 extern void rg_schema_free(rg_schema *schema);

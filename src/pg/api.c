@@ -25,6 +25,7 @@
 #include "catalog.h"
 #include "compatibility.h"
 #include "confluent_messages.h"
+#include "data_contract.h"
 #include "registry.h"
 #include "schemas.h"
 
@@ -237,17 +238,14 @@ already_registered(Registration *r, SubmittedSchema *s, int32 *content_id,
 }
 
 /*
- * The mode in force decides what the registration may ask for: IMPORT and
- * FORWARD need the id, the other writable modes refuse one and check the
- * version number and compatibility (before an id is allocated, so a
- * refused schema leaves no gap).
+ * The mode in force decides what the registration may ask for (Confluent's
+ * checkRegisterMode): IMPORT and FORWARD need the id, the other writable
+ * modes refuse one.
  */
 static void
-check_registration_rules(Registration *r, CatalogSettings *settings, int32 max_version,
-						 SubmittedSchema *s)
+check_registration_mode(Registration *r, rg_mode mode)
 {
 	SchemaArgs *a = &r->a;
-	rg_mode		mode = registry_mode(settings->mode);
 
 	registry_check_writable(a->context, a->subject, mode);
 	if (rg_mode_is_import(mode))
@@ -263,10 +261,180 @@ check_registration_rules(Registration *r, CatalogSettings *settings, int32 max_v
 	}
 	if (r->has_id)
 		registry_check_importing(a->context, a->subject, mode);
+}
+
+/*
+ * Outside IMPORT, a new version must be the next number and compatible
+ * (checked before an id is allocated, so a refused schema leaves no gap).
+ */
+static void
+check_new_version(Registration *r, const CatalogSettings *settings, int32 max_version,
+				  SubmittedSchema *s)
+{
+	CompatCandidate candidate;
+
 	if (r->has_version)
-		registry_check_next_version(a->subject, r->want_version, max_version);
-	registry_assert_compatible(a->context, a->subject, s->parsed,
+		registry_check_next_version(r->a.subject, r->want_version, max_version);
+	candidate.schema = s->parsed;
+	candidate.metadata = s->metadata;
+	registry_assert_compatible(r->a.context, r->a.subject, candidate,
 							   registry_compat_rule(settings));
+}
+
+/* Is a schema text empty once trimmed as Java's String.trim() trims? */
+static bool
+is_blank(const char *text)
+{
+	for (; *text; text++)
+		if ((unsigned char) *text > ' ')
+			return false;
+	return true;
+}
+
+/* Confluent's Config.hasDefaultsOrOverrides: a data contract default or override is set. */
+static bool
+has_contract_defaults(const CatalogSettings *settings)
+{
+	return settings->default_metadata != NULL || settings->override_metadata != NULL ||
+		settings->default_rule_set != NULL || settings->override_rule_set != NULL;
+}
+
+/*
+ * Confluent's maybeSetMetadataRuleSet: the metadata and the rule set are
+ * the config's defaults, merged with the request's own (else the previous
+ * version's), merged with the config's overrides.
+ */
+static void
+merge_data_contract(SchemaArgs *a, const CatalogSettings *settings, const CatalogSchema *prev)
+{
+	const char *metadata = a->metadata;
+	const char *rule_set = a->rule_set;
+
+	if (metadata == NULL && prev != NULL)
+		metadata = prev->metadata;
+	if (rule_set == NULL && prev != NULL)
+		rule_set = prev->rule_set;
+	a->metadata = dc_metadata_merge(dc_metadata_merge(settings->default_metadata, metadata),
+									settings->override_metadata);
+	a->rule_set = dc_rule_set_merge(dc_rule_set_merge(settings->default_rule_set, rule_set),
+									settings->override_rule_set);
+}
+
+/* The subject's latest live version's schema row into *prev; false without one. */
+static bool
+previous_schema(SchemaArgs *a, CatalogSchema *prev)
+{
+	CatalogVersion latest;
+
+	return catalog_latest_version(a->context, a->subject, &latest) &&
+		catalog_get_schema(a->context, latest.schema_id, prev);
+}
+
+/*
+ * Confluent's maybePopulateFromPrevious (outside IMPORT): an empty schema
+ * is the latest live version's schema, type and references (42201 "Empty
+ * schema" without one), the data contract is merged, and confluent:version
+ * is the new version's number when the request names a version or the
+ * merged metadata has one already.
+ */
+static void
+populate_from_previous(Registration *r, const CatalogSettings *settings, int32 new_version)
+{
+	SchemaArgs *a = &r->a;
+	CatalogSchema prev;
+	bool		has_prev = previous_schema(a, &prev);
+
+	if (is_blank(a->schema))
+	{
+		if (!has_prev)
+			ereport(ERROR,
+					(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+					 errmsg("empty schema"),
+					 errdetail("%s", confluent_text(CW_EMPTY_SCHEMA))));
+		a->schema = prev.schema;
+		a->schema_type = prev.schema_type;
+		a->refs = prev.refs;
+	}
+	merge_data_contract(a, settings, has_prev ? &prev : NULL);
+	if (r->has_version || dc_metadata_property(a->metadata, DC_CONFLUENT_VERSION) != NULL)
+		a->metadata = dc_metadata_with_version(a->metadata, new_version);
+}
+
+/* Two metadata the same once confluent:version is dropped ({} is none)? */
+static bool
+same_but_version(const char *stored, const char *submitted)
+{
+	char	   *a = dc_metadata_without_version(stored);
+	char	   *b = dc_metadata_without_version(submitted);
+
+	if (a != NULL && strcmp(a, "{}") == 0)
+		a = NULL;
+	if (b != NULL && strcmp(b, "{}") == 0)
+		b = NULL;
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Are two optional texts equal (both absent included)? */
+static bool
+same_text(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/*
+ * Confluent's canLookup: a version of the subject (newest first) that is
+ * the submitted schema but for its metadata's confluent:version, which a
+ * re-registration of the same schema renumbers.  Only looked for when the
+ * submission has a confluent:version.
+ */
+static bool
+find_but_version(SchemaArgs *a, SubmittedSchema *s, bool deleted, CatalogVersion *found)
+{
+	CatalogVersion *versions;
+	int			n;
+	int			i;
+
+	if (dc_metadata_property(s->metadata, DC_CONFLUENT_VERSION) == NULL)
+		return false;
+	versions = catalog_versions(a->context, a->subject, deleted, &n);
+	for (i = n - 1; i >= 0; i--)
+	{
+		CatalogSchema row;
+
+		if (catalog_get_schema(a->context, versions[i].schema_id, &row) &&
+			strcmp(row.schema_type, s->format->name) == 0 &&
+			strcmp(row.schema, s->parsed->canonical) == 0 &&
+			strcmp(row.refs, s->refs_json) == 0 &&
+			same_text(dc_rule_set_canonical(row.rule_set), s->rule_set) &&
+			same_but_version(row.metadata, s->metadata))
+		{
+			*found = versions[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * IMPORT with a version number the subject has already: the same schema
+ * is that version again; other content is refused (a stored version is
+ * never replaced).
+ */
+static bool
+imported_version_exists(Registration *r, int32 content_id, CatalogVersion *existing)
+{
+	if (!r->has_version ||
+		!catalog_get_version(r->a.context, r->a.subject, r->want_version, true, existing))
+		return false;
+	if (existing->schema_id == content_id && !existing->deleted)
+		return true;
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+			 errmsg("version %d of subject \"%s\" already exists with another schema",
+					r->want_version, r->a.qualified),
+			 errdetail("Version %d of subject %s already exists with another schema; a registered version is never replaced.",
+					   r->want_version, r->a.qualified)));
+	return false;				/* keep the compiler quiet */
 }
 
 /*
@@ -326,11 +494,30 @@ insert_checked_version(SchemaArgs *a, int32 id, int32 version)
 	(void) registry_take_checked("", "", 0, 0);
 }
 
+/* Parse a registration's schema with its data contract. */
+static SubmittedSchema *
+parse_registration(Registration *r)
+{
+	SchemaArgs *a = &r->a;
+
+	if (is_blank(a->schema))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("empty schema"),
+				 errdetail("%s", confluent_text(CW_EMPTY_SCHEMA))));
+	return registry_parse_submitted(a->context, a->schema_type, a->schema, a->refs,
+									a->metadata, a->rule_set, a->normalize, NULL);
+}
+
 /*
  * Register a schema under a subject, Confluent's way (KafkaSchemaRegistry
- * register): the exact schema already live in the subject answers with its
- * version before any mode or compatibility rule, looked for once before
- * the subject's lock and once under it; otherwise the mode's rules, the
+ * registerOrForward and register).  The fast path: the exact schema live
+ * in the subject answers with its version before any other rule (not when
+ * the config sets data contract defaults or overrides).  Under the
+ * subject's lock: the mode's rules; outside IMPORT the previous version
+ * fills an empty schema and the data contract is merged; the merged
+ * submission already live in the subject (or but for confluent:version)
+ * is the answer; else the version number and compatibility rules, the
  * schema's id in the context (reused or allocated) and the new version.
  */
 static void
@@ -339,35 +526,53 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 	MemoryContext caller_cxt = CurrentMemoryContext;
 	Registration r;
 	CatalogSettings settings;
-	SubmittedSchema *s;
+	SubmittedSchema *s = NULL;
 	CatalogVersion existing;
 	int32		content_id;
-	int32		max_version = 0;
+	int32		max_version;
 	int32		id;
 	int32		version;
-	bool		found;
+	rg_mode		mode;
+	bool		fast = false;
 
 	read_registration(fcinfo, &r);
 	catalog_effective_settings(r.a.context, r.a.subject, &settings);
 	if (!r.a.normalize)
 		r.a.normalize = settings.normalize;
-	s = registry_parse_submitted(r.a.context, r.a.schema_type, r.a.schema, r.a.refs,
-								 r.a.metadata, r.a.rule_set, r.a.normalize, NULL);
-
-	found = already_registered(&r, s, &content_id, &existing);
-	if (!found)
+	if (!has_contract_defaults(&settings) && !is_blank(r.a.schema))
 	{
-		max_version = catalog_lock_subject(r.a.context, r.a.subject);
-		/* under the lock: another session may just have registered it */
-		found = already_registered(&r, s, &content_id, &existing);
+		fast = true;
+		s = parse_registration(&r);
+		if (already_registered(&r, s, &content_id, &existing))
+		{
+			registered(out, caller_cxt, s, existing.schema_id, existing.version);
+			return;
+		}
 	}
-	if (found)
+
+	max_version = catalog_lock_subject(r.a.context, r.a.subject);
+	/* under the lock: another session may just have registered it */
+	if (fast && already_registered(&r, s, &content_id, &existing))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;
 	}
+	mode = registry_mode(settings.mode);
+	check_registration_mode(&r, mode);
+	if (!rg_mode_is_import(mode))
+		populate_from_previous(&r, &settings, max_version + 1);
+	if (!fast || !same_text(r.a.metadata, s->metadata) || !same_text(r.a.rule_set, s->rule_set))
+		s = parse_registration(&r);
 
-	check_registration_rules(&r, &settings, max_version, s);
+	if (already_registered(&r, s, &content_id, &existing) ||
+		(!r.has_version && find_but_version(&r.a, s, false, &existing)) ||
+		(rg_mode_is_import(mode) && imported_version_exists(&r, content_id, &existing)))
+	{
+		registered(out, caller_cxt, s, existing.schema_id, existing.version);
+		return;
+	}
+	if (!rg_mode_is_import(mode))
+		check_new_version(&r, &settings, max_version, s);
 	id = schema_id_for_content(&r, s, content_id);
 	version = r.has_version ? r.want_version : max_version + 1;
 	insert_checked_version(&r.a, id, version);
@@ -406,45 +611,44 @@ registry_register_schema_version(PG_FUNCTION_ARGS)
 
 /*
  * Find the version of the subject whose identity is the submission's: its
- * schema with its metadata and rule set.  Without either, as Confluent
- * does, look again with the metadata and rule set of the subject's latest
- * live version, which a registration without them would have inherited.
+ * schema with its metadata and rule set.  On a miss, as Confluent's
+ * lookUpSchemaUnderSubject, look again with the data contract a
+ * registration would have merged in from the config and the subject's
+ * latest live version; either way a version that differs only by
+ * confluent:version matches.
  */
 static SubmittedSchema *
-find_submitted(SchemaArgs *a, bool deleted, CatalogVersion *found)
+find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
+			   CatalogVersion *found)
 {
 	SubmittedSchema *s = registry_parse_submitted(a->context, a->schema_type, a->schema,
 												  a->refs, a->metadata, a->rule_set,
 												  a->normalize, NULL);
-	CatalogVersion latest;
 	CatalogSchema prev;
+	bool		has_prev;
 
 	if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
-											deleted, found))
+											deleted, found) ||
+		find_but_version(a, s, deleted, found))
 		return s;
-	if (a->metadata == NULL && a->rule_set == NULL &&
-		catalog_latest_version(a->context, a->subject, &latest) &&
-		catalog_get_schema(a->context, latest.schema_id, &prev) &&
-		(prev.metadata != NULL || prev.rule_set != NULL))
+	has_prev = previous_schema(a, &prev);
+	if (has_prev)
 	{
-		s = registry_parse_submitted(a->context, a->schema_type, a->schema, a->refs,
-									 prev.metadata, prev.rule_set, a->normalize, NULL);
-		if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
-												deleted, found))
-			return s;
+		merge_data_contract(a, settings, &prev);
+		if (!same_text(a->metadata, s->metadata) || !same_text(a->rule_set, s->rule_set))
+		{
+			s = registry_parse_submitted(a->context, a->schema_type, a->schema, a->refs,
+										 a->metadata, a->rule_set, a->normalize, NULL);
+			if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
+													deleted, found) ||
+				find_but_version(a, s, deleted, found))
+				return s;
+		}
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
 			 errmsg("schema not found in subject \"%s\"", a->qualified)));
 	return NULL;				/* keep the compiler quiet */
-}
-
-/* A jsonb column from jsonb text, or SQL NULL. */
-static Datum
-jsonb_or_null(const char *text, bool *isnull)
-{
-	*isnull = (text == NULL);
-	return text ? DirectFunctionCall1(jsonb_in, CStringGetDatum(text)) : (Datum) 0;
 }
 
 /*
@@ -459,6 +663,7 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	SchemaArgs	a;
 	SubmittedSchema *s;
 	bool		deleted = bool_arg(fcinfo, 5);
+	CatalogSettings settings;
 	CatalogVersion found;
 	CatalogSchema stored;
 	TupleDesc	desc;
@@ -473,9 +678,15 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
 				 errmsg("subject \"%s\" not found", a.qualified)));
+	catalog_effective_settings(a.context, a.subject, &settings);
 	if (!a.normalize)
-		a.normalize = catalog_effective_normalize(a.context, a.subject);
-	s = find_submitted(&a, deleted, &found);
+		a.normalize = settings.normalize;
+	if (is_blank(a.schema))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+				 errmsg("schema not found in subject \"%s\"", a.qualified),
+				 errdetail("The schema is empty.")));
+	s = find_submitted(&a, &settings, deleted, &found);
 	if (!catalog_get_schema(a.context, found.schema_id, &stored))
 		memset(&stored, 0, sizeof(stored));
 	values[0] = CStringGetTextDatum(a.qualified);
@@ -485,8 +696,8 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	values[4] = PointerGetDatum(cstring_to_text_with_len(s->parsed->canonical,
 														 s->parsed->canonical_len));
 	values[5] = DirectFunctionCall1(jsonb_in, CStringGetDatum(s->refs_json));
-	values[6] = jsonb_or_null(stored.metadata, &nulls[6]);
-	values[7] = jsonb_or_null(stored.rule_set, &nulls[7]);
+	values[6] = dc_jsonb_datum(stored.metadata, &nulls[6]);
+	values[7] = dc_jsonb_datum(stored.rule_set, &nulls[7]);
 	values[8] = BoolGetDatum(found.deleted);
 	tuple = heap_form_tuple(desc, values, nulls);
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
@@ -558,6 +769,7 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	char	   *parse_error = NULL;
 	CatalogSettings settings;
 	CompatRule	rule;
+	CompatCandidate candidate;
 	CatalogVersion *versions = NULL;
 	int			n = 0;
 	rg_strlist	messages;
@@ -583,12 +795,14 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	}
 	else
 	{
+		candidate.schema = s->parsed;
+		candidate.metadata = s->metadata;
 		rule = registry_compat_rule(&settings);
 		if (version_arg == NULL)
-			compatible = registry_check_subject(a.context, a.subject, s->parsed, rule,
+			compatible = registry_check_subject(a.context, a.subject, candidate, rule,
 												&messages);
 		else
-			compatible = registry_check_versions(a.context, s->parsed, rule, versions, n,
+			compatible = registry_check_versions(a.context, candidate, rule, versions, n,
 												 &messages);
 	}
 	tuple = compatibility_row(fcinfo, desc, compatible, verbose, &messages);

@@ -48,6 +48,12 @@
 #define Anum_settings_compatibility	2
 #define Anum_settings_normalize		3
 #define Anum_settings_policy		4
+#define Anum_settings_validate_fields 5
+#define Anum_settings_group			6
+#define Anum_settings_default_metadata 7
+#define Anum_settings_override_metadata 8
+#define Anum_settings_default_rule_set 9
+#define Anum_settings_override_rule_set 10
 
 /* the columns of plan_parse_refs */
 #define Anum_ref_name				1
@@ -165,21 +171,14 @@ static CatalogPlan plan_has_versions = {
  */
 static CatalogPlan plan_effective = {
 	"SELECT COALESCE((SELECT m.mode FROM registry.modes m"
-	"   WHERE (m.context = $1 AND m.subject = $2 AND $2 <> '') OR (m.context = $1 AND m.subject = '')"
-	"      OR (m.context = '.' AND m.subject = '')"
-	"   ORDER BY m.subject <> '' DESC, m.context <> '.' DESC LIMIT 1), 'READWRITE'),"
-	" COALESCE((SELECT c.compatibility FROM registry.config c"
-	"   WHERE c.compatibility IS NOT NULL AND ((c.context = $1 AND c.subject = $2 AND $2 <> '')"
-	"      OR (c.context = $1 AND c.subject = '') OR (c.context = '.' AND c.subject = ''))"
-	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), 'BACKWARD'),"
-	" COALESCE((SELECT c.\"normalize\" FROM registry.config c"
-	"   WHERE c.\"normalize\" IS NOT NULL AND ((c.context = $1 AND c.subject = $2 AND $2 <> '')"
-	"      OR (c.context = $1 AND c.subject = '') OR (c.context = '.' AND c.subject = ''))"
-	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), false),"
-	" COALESCE((SELECT pg_catalog.upper(c.settings->>'compatibilityPolicy') FROM registry.config c"
-	"   WHERE c.settings->>'compatibilityPolicy' IS NOT NULL AND ((c.context = $1 AND c.subject = $2 AND $2 <> '')"
-	"      OR (c.context = $1 AND c.subject = '') OR (c.context = '.' AND c.subject = ''))"
-	"   ORDER BY c.subject <> '' DESC, c.context <> '.' DESC LIMIT 1), 'STRICT')",
+	"   WHERE (m.context = $1 AND m.subject IN ($2, '')) OR (m.context IN ('.', '.__GLOBAL') AND m.subject = '')"
+	"   ORDER BY m.subject <> '' DESC, m.context = $1 DESC, m.context = '.' DESC LIMIT 1), 'READWRITE'),"
+	" f->>'compatibilityLevel', COALESCE((f->>'normalize')::boolean, false),"
+	" COALESCE(pg_catalog.upper(f->>'compatibilityPolicy'), 'STRICT'),"
+	" COALESCE((f->>'validateFields')::boolean, false), f->>'compatibilityGroup',"
+	" (f->'defaultMetadata')::text, (f->'overrideMetadata')::text,"
+	" (f->'defaultRuleSet')::text, (f->'overrideRuleSet')::text"
+	" FROM registry.config_in_force($1, $2) f",
 	2, {TEXTOID, TEXTOID}
 };
 
@@ -700,6 +699,12 @@ catalog_effective_settings(const char *context, const char *subject,
 	out->compatibility = catalog_text(tup, Anum_settings_compatibility, caller);
 	out->normalize = catalog_bool(tup, Anum_settings_normalize);
 	out->policy = catalog_text(tup, Anum_settings_policy, caller);
+	out->validate_fields = catalog_bool(tup, Anum_settings_validate_fields);
+	out->compatibility_group = catalog_text(tup, Anum_settings_group, caller);
+	out->default_metadata = catalog_text(tup, Anum_settings_default_metadata, caller);
+	out->override_metadata = catalog_text(tup, Anum_settings_override_metadata, caller);
+	out->default_rule_set = catalog_text(tup, Anum_settings_default_rule_set, caller);
+	out->override_rule_set = catalog_text(tup, Anum_settings_override_rule_set, caller);
 	catalog_disconnect();
 }
 

@@ -81,6 +81,14 @@ typedef struct CatalogSettings
 	bool		normalize;
 	char	   *policy;			/* compatibilityPolicy, upper-cased: STRICT
 								 * (the default), LENIENT, ... */
+	bool		validate_fields;	/* validateFields: check
+									 * confluent:reserved */
+	char	   *compatibility_group;	/* compatibilityGroup, or NULL */
+	char	   *default_metadata;	/* the data contract defaults and
+									 * overrides (JSON text), or NULL */
+	char	   *override_metadata;
+	char	   *default_rule_set;
+	char	   *override_rule_set;
 } CatalogSettings;
 
 extern void catalog_effective_settings(const char *context, const char *subject,

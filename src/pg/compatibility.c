@@ -15,6 +15,7 @@
 
 #include "compatibility.h"
 #include "confluent_messages.h"
+#include "data_contract.h"
 #include "registry.h"
 #include "schemas.h"
 
@@ -29,7 +30,7 @@ static struct
 	LocalTransactionId lxid;	/* valid only in the transaction that set it */
 }			checked;
 
-/* The level and policy of a subject's settings (see compatibility.h). */
+/* The rule of a subject's settings (see compatibility.h). */
 CompatRule
 registry_compat_rule(const CatalogSettings *settings)
 {
@@ -38,35 +39,113 @@ registry_compat_rule(const CatalogSettings *settings)
 	rule.level = registry_level(settings->compatibility);
 	rule.policy = settings->policy != NULL && strcmp(settings->policy, "LENIENT") == 0 ?
 		RG_POLICY_LENIENT : RG_POLICY_STRICT;
+	rule.validate_fields = settings->validate_fields;
+	rule.group = settings->compatibility_group;
 	return rule;
+}
+
+/* The metadata of a stored version's schema (NULL when it has none). */
+static char *
+version_metadata(const char *context, const CatalogVersion *v)
+{
+	CatalogSchema row;
+
+	return catalog_get_schema(context, v->schema_id, &row) ? row.metadata : NULL;
+}
+
+/*
+ * Confluent's validateReservedFields: a reserved field of the previous
+ * version missing from the new schema's reserved list, then each reserved
+ * field the new schema has at its top level.
+ */
+static void
+check_reserved_fields(CompatCandidate candidate, const char *previous_metadata,
+					  rg_strlist *messages)
+{
+	int			n_new;
+	int			n_old;
+	char	  **reserved = dc_reserved_fields(candidate.metadata, &n_new);
+	char	  **previous = dc_reserved_fields(previous_metadata, &n_old);
+	int			i,
+				j;
+
+	for (i = 0; i < n_old; i++)
+	{
+		bool		kept = false;
+
+		for (j = 0; j < n_new && !kept; j++)
+			kept = strcmp(previous[i], reserved[j]) == 0;
+		if (!kept)
+			rg_strlist_pushf(messages, "The new schema has reserved field %s removed from its "
+							 "metadata which is present in the old schema's metadata.",
+							 previous[i]);
+	}
+	for (i = 0; i < n_new; i++)
+		if (rg_schema_has_top_level_field(candidate.schema, reserved[i]))
+			rg_strlist_pushf(messages, "The new schema has field that conflicts with the "
+							 "reserved field %s.", reserved[i]);
+}
+
+/* Are two values of a compatibilityGroup property the same (both absent included)? */
+static bool
+same_group(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/*
+ * The versions of the candidate's compatibilityGroup, parsed, as the
+ * level driver takes them; *n is how many.
+ */
+static rg_prior_version *
+prior_versions(const char *context, CompatCandidate candidate, CompatRule rule,
+			   const CatalogVersion *versions, int *n)
+{
+	rg_prior_version *prior = palloc(sizeof(rg_prior_version) * (*n + 1));
+	char	   *group = rule.group ? dc_metadata_property(candidate.metadata, rule.group) : NULL;
+	int			kept = 0;
+	int			i;
+
+	for (i = 0; i < *n; i++)
+	{
+		if (rule.group &&
+			!same_group(group, dc_metadata_property(version_metadata(context, &versions[i]),
+													rule.group)))
+			continue;
+		prior[kept].schema = registry_stored_schema(context, versions[i].schema_id,
+													versions[i].fingerprint);
+		prior[kept].version = versions[i].version;
+		kept++;
+	}
+	*n = kept;
+	return prior;
 }
 
 /* Check a schema against the given versions (see compatibility.h). */
 bool
-registry_check_versions(const char *context, const rg_schema *schema,
+registry_check_versions(const char *context, CompatCandidate candidate,
 						CompatRule rule, const CatalogVersion *versions,
 						int n, rg_strlist *messages)
 {
 	rg_prior_version *prior;
-	int			first = 0;
-	int			i;
+	int			n_prior = n;
+	int			before = messages->n;
+	bool		compatible = true;
 
-	if (rule.level == RG_COMPAT_NONE || n == 0)
-		return true;
-	/* a non-transitive level looks at the latest version only */
-	if (!rg_compat_is_transitive(rule.level))
-		first = n - 1;
-	prior = palloc(sizeof(rg_prior_version) * (n - first));
-	for (i = first; i < n; i++)
+	if (rule.validate_fields)
+		check_reserved_fields(candidate,
+							  n > 0 ? version_metadata(context, &versions[n - 1]) : NULL,
+							  messages);
+	if (rule.level != RG_COMPAT_NONE && n > 0)
 	{
-		const rg_schema *stored = registry_stored_schema(context, versions[i].schema_id,
-														 versions[i].fingerprint);
-
-		prior[i - first].schema = stored;
-		prior[i - first].version = versions[i].version;
+		prior = prior_versions(context, candidate, rule, versions, &n_prior);
+		compatible = rg_compat_differences(rule.level, rule.policy, candidate.schema,
+										   prior, n_prior, messages);
 	}
-	return rg_compat_check_policy(rule.level, rule.policy, schema, prior, n - first,
-								  messages);
+	if (compatible && messages->n == before)
+		return true;
+	rg_compat_close(messages, rule.level, rule.validate_fields);
+	return false;
 }
 
 /* Confluent's message list "[a, b, c]" as one string. */
@@ -99,37 +178,40 @@ registry_strlist_init(rg_strlist *list)
 	rg_strlist_init(list, arena);
 }
 
-/* Check a schema against the subject's live versions as a registration does. */
+/*
+ * Check a schema against the subject's live versions as a registration
+ * does.  A plain level without a compatibilityGroup needs the latest one
+ * only.
+ */
 bool
 registry_check_subject(const char *context, const char *subject,
-					   const rg_schema *schema, CompatRule rule,
+					   CompatCandidate candidate, CompatRule rule,
 					   rg_strlist *messages)
 {
 	CatalogVersion *versions;
 	int			n;
 
-	if (rule.level == RG_COMPAT_NONE)
+	if (rule.level == RG_COMPAT_NONE && !rule.validate_fields)
 		return true;
-	/* a non-transitive level reads the latest live version only */
-	if (rg_compat_is_transitive(rule.level))
+	if (rg_compat_is_transitive(rule.level) || rule.group != NULL)
 		versions = catalog_versions(context, subject, false, &n);
 	else
 	{
 		versions = palloc(sizeof(CatalogVersion));
 		n = catalog_latest_version(context, subject, versions) ? 1 : 0;
 	}
-	return registry_check_versions(context, schema, rule, versions, n, messages);
+	return registry_check_versions(context, candidate, rule, versions, n, messages);
 }
 
 /* Raise 40901 unless the schema is compatible with the subject's live versions. */
 void
 registry_assert_compatible(const char *context, const char *subject,
-						   const rg_schema *schema, CompatRule rule)
+						   CompatCandidate candidate, CompatRule rule)
 {
 	rg_strlist	messages;
 
 	registry_strlist_init(&messages);
-	if (!registry_check_subject(context, subject, schema, rule, &messages))
+	if (!registry_check_subject(context, subject, candidate, rule, &messages))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INCOMPATIBLE_SCHEMA),
 				 errmsg("schema being registered is incompatible with an earlier schema for subject \"%s\"",

@@ -22,16 +22,30 @@ typedef struct CompatRule
 {
 	rg_compat_level level;
 	rg_compat_policy policy;
+	bool		validate_fields;	/* validateFields: the confluent:reserved
+									 * rules */
+	const char *group;			/* compatibilityGroup: a metadata property, or
+								 * NULL */
 } CompatRule;
+
+/* A schema to check: its parsed form and its metadata (JSON text or NULL). */
+typedef struct CompatCandidate
+{
+	const rg_schema *schema;
+	const char *metadata;
+} CompatCandidate;
 
 /* The rule of the settings in force for a subject */
 extern CompatRule registry_compat_rule(const CatalogSettings *settings);
 
 /*
- * Check schema against the given versions (ascending, live) under rule,
- * appending Confluent's messages.  True when compatible.
+ * Check a schema against the given versions (ascending, live) under rule,
+ * as Confluent's isCompatibleWithPrevious: the confluent:reserved rules
+ * against the latest of them (validateFields), the compatibility level
+ * against those of the schema's compatibilityGroup, and Confluent's
+ * closing line after any message.  True when compatible.
  */
-extern bool registry_check_versions(const char *context, const rg_schema *schema,
+extern bool registry_check_versions(const char *context, CompatCandidate candidate,
 									CompatRule rule,
 									const CatalogVersion *versions, int n,
 									rg_strlist *messages);
@@ -41,7 +55,7 @@ extern bool registry_check_versions(const char *context, const rg_schema *schema
  * does: the latest one for a plain level, all of them for a transitive one.
  */
 extern bool registry_check_subject(const char *context, const char *subject,
-								   const rg_schema *schema, CompatRule rule,
+								   CompatCandidate candidate, CompatRule rule,
 								   rg_strlist *messages);
 
 /*
@@ -52,7 +66,7 @@ extern bool registry_check_subject(const char *context, const char *subject,
  * (registry_take_checked) and skips the same work.
  */
 extern void registry_assert_compatible(const char *context, const char *subject,
-									   const rg_schema *schema, CompatRule rule);
+									   CompatCandidate candidate, CompatRule rule);
 extern void registry_mark_checked(const char *context, const char *subject,
 								  int32 schema_id, int32 version);
 extern bool registry_take_checked(const char *context, const char *subject,

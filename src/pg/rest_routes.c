@@ -18,6 +18,7 @@
 
 #include "catalog.h"
 #include "confluent_messages.h"
+#include "data_contract.h"
 #include "metrics.h"
 #include "registry.h"
 #include "rest_internal.h"
@@ -59,8 +60,8 @@ append_schema_members(StringInfo out, bool *first, const CatalogSchemaRow *row,
 	json_key(out, first, "schemaType");
 	escape_json(out, row->schema_type);
 	json_nonempty_member(out, first, "references", row->refs);
-	json_nonempty_member(out, first, "metadata", row->metadata);
-	json_nonempty_member(out, first, "ruleSet", row->rule_set);
+	json_nonempty_member(out, first, "metadata", dc_metadata_canonical(row->metadata));
+	json_nonempty_member(out, first, "ruleSet", dc_rule_set_canonical(row->rule_set));
 	json_key(out, first, "schema");
 	escape_json(out, schema);
 }

@@ -15,6 +15,7 @@
 #include "utils/memutils.h"
 
 #include "confluent_messages.h"
+#include "data_contract.h"
 #include "registry.h"
 #include "schemas.h"
 
@@ -319,6 +320,8 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	rg_error	err;
 
 	s->format = registry_format(schema_type);
+	s->metadata = dc_metadata_canonical(metadata);
+	s->rule_set = dc_rule_set_canonical(rule_set);
 	refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
 	s->parsed = parse_with_refs(context, s->format, text, refs, nrefs, normalize, &err,
 								&s->memory);
@@ -338,9 +341,7 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	if (normalize)
 		normalize_refs(refs, &nrefs);
 	s->refs_json = catalog_refs_to_json(refs, nrefs);
-	s->metadata = metadata ? pstrdup(metadata) : NULL;
-	s->rule_set = rule_set ? pstrdup(rule_set) : NULL;
-	compute_fingerprint(s->parsed, refs, nrefs, metadata, rule_set, s->fingerprint);
+	compute_fingerprint(s->parsed, refs, nrefs, s->metadata, s->rule_set, s->fingerprint);
 	return s;
 }
 

@@ -28,6 +28,7 @@
 
 #include "catalog.h"
 #include "confluent_messages.h"
+#include "data_contract.h"
 #include "registry.h"
 #include "trigger_row.h"
 
@@ -238,7 +239,7 @@ row_with_name_and_time(TriggerData *trig, const char *column, const char *value)
 /*
  * BEFORE INSERT OR UPDATE OR DELETE on registry.config: the scope must be
  * writable; a level is stored upper-cased and must be one of rg_compat's
- * (42203).
+ * (42203); data contract defaults and overrides must be valid.
  */
 Datum
 registry_config_before_write(PG_FUNCTION_ARGS)
@@ -270,6 +271,7 @@ registry_config_before_write(PG_FUNCTION_ARGS)
 					 errmsg("invalid compatibility level \"%s\"", level),
 					 errdetail("%s", confluent_text(CW_INVALID_COMPATIBILITY))));
 	}
+	dc_check_config(trigger_row_text(row, desc, "settings"));
 	return PointerGetDatum(row_with_name_and_time(trig, "compatibility", level));
 }
 

@@ -24,6 +24,7 @@
 #include "catalog.h"
 #include "compatibility.h"
 #include "confluent_messages.h"
+#include "data_contract.h"
 #include "registry.h"
 #include "trigger_row.h"
 #include "schemas.h"
@@ -73,9 +74,9 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	uint8		fp[REGISTRY_FINGERPRINT_LEN];
 	bool		has_fp = false;
 	SubmittedSchema *s;
-	int			attnos[6];
-	Datum		values[6];
-	bool		nulls[6] = {false, false, false, false, false, false};
+	int			attnos[8];
+	Datum		values[8];
+	bool		nulls[8] = {false, false, false, false, false, false, false, false};
 
 	(void) trigger_row_data(fcinfo, "schemas_before_write");
 	if (TRIGGER_FIRED_BY_UPDATE(trig->tg_event))
@@ -90,8 +91,8 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	schema_type = trigger_row_text(tup, desc, "schema_type");
 	schema = trigger_row_text(tup, desc, "schema");
 	refs = trigger_row_text(tup, desc, "refs");
-	metadata = trigger_row_text(tup, desc, "metadata");
-	rule_set = trigger_row_text(tup, desc, "rule_set");
+	metadata = dc_metadata_canonical(trigger_row_text(tup, desc, "metadata"));
+	rule_set = dc_rule_set_canonical(trigger_row_text(tup, desc, "rule_set"));
 	has_id = trigger_row_int(tup, desc, "id", &id);
 	fp_datum = trigger_row_value(tup, desc, "fingerprint", &isnull);
 	if (!isnull && VARSIZE_ANY_EXHDR(DatumGetByteaPP(fp_datum)) == REGISTRY_FINGERPRINT_LEN)
@@ -139,7 +140,11 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	}
 	attnos[5] = trigger_row_column(desc, "context");
 	values[5] = CStringGetTextDatum(context);
-	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 6, attnos, values, nulls));
+	attnos[6] = trigger_row_column(desc, "metadata");
+	values[6] = dc_jsonb_datum(s->metadata, &nulls[6]);
+	attnos[7] = trigger_row_column(desc, "rule_set");
+	values[7] = dc_jsonb_datum(s->rule_set, &nulls[7]);
+	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 8, attnos, values, nulls));
 }
 
 /*
@@ -207,13 +212,15 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	if (!importing)
 	{
 		CatalogSchema row;
+		CompatCandidate candidate;
 
 		if (!catalog_get_schema(context, schema_id, &row))
 			ereport(ERROR,
 					(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
 					 errmsg("schema %d not found in context \"%s\"", schema_id, context)));
-		registry_assert_compatible(context, subject,
-								   registry_stored_schema(context, schema_id, row.fingerprint),
+		candidate.schema = registry_stored_schema(context, schema_id, row.fingerprint);
+		candidate.metadata = row.metadata;
+		registry_assert_compatible(context, subject, candidate,
 								   registry_compat_rule(&settings));
 	}
 	return PointerGetDatum(result);

@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(156);
+SELECT plan(157);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -157,6 +157,7 @@ SELECT has_function('registry', 'delete_compatibility', ARRAY['text'], 'delete_c
 SELECT has_function('registry', 'set_mode', ARRAY['text', 'text', 'boolean'], 'set_mode(text, text, boolean)');
 SELECT has_function('registry', 'get_mode', ARRAY['text', 'boolean'], 'get_mode(text, boolean)');
 SELECT has_function('registry', 'delete_mode', ARRAY['text'], 'delete_mode(text)');
+SELECT has_function('registry', 'config_in_force', ARRAY['text', 'text'], 'config_in_force(text, text)');
 SELECT has_function('registry', 'avro_canonical_form', ARRAY['text'], 'avro_canonical_form(text)');
 SELECT has_function('registry', 'avro_fingerprint', ARRAY['text'], 'avro_fingerprint(text)');
 SELECT has_function('registry', 'split_subject', ARRAY['text'], 'split_subject(text)');

@@ -45,6 +45,7 @@ SELECT set_eq(
 		('function', 'registry.check_compatibility(text,text,text,jsonb,text,boolean,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_not_referenced(text,text,integer,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_writable(text,text)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.config_in_force(text,text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.config_scope(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.confluent_message(integer,text[])', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.delete_compatibility(text)', 'registry_admin', 'EXECUTE'),

@@ -1,0 +1,148 @@
+-- Data contracts: metadata and rule sets in Confluent's canonical form, rule
+-- set validation (42210), config defaults and overrides merged at
+-- registration and lookup, metadata-only updates, confluent:version,
+-- compatibilityGroup, validateFields with confluent:reserved, IMPORT of a
+-- version that exists, and config under :.__GLOBAL:.
+\set SHOW_CONTEXT never
+
+-- the canonical form: maps and sets sorted, repeats dropped, unknown members gone
+SELECT registry.register_schema(':.dc:canon', '"string"', 'AVRO', '[]', false,
+	'{"sensitive":["b","a","a"],"properties":{"z":"1","a":"2"},"other":1}') AS canon_id \gset
+SELECT metadata FROM registry.get_version(':.dc:canon', '1');
+SELECT status, response FROM registry.rest('GET', '/subjects/:.dc:canon/versions/1');
+-- the same metadata written otherwise is the same schema
+SELECT registry.register_schema(':.dc:canon', '"string"', 'AVRO', '[]', false,
+	'{"properties":{"a":"2","z":"1"},"sensitive":["a","b"]}') = :canon_id AS same_id;
+-- a rule's kind and mode default as Confluent's Rule does; disabled is always written
+SELECT registry.register_schema(':.dc:rules', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"checkLen","type":"CEL","expr":"size(message) < 10","tags":["PII","A"],"params":{"b":"2","a":"1"}}]}') IS NOT NULL AS registered;
+SELECT rule_set FROM registry.get_version(':.dc:rules', '1');
+SELECT status, response FROM registry.rest('GET', '/subjects/:.dc:rules/versions/1');
+
+-- invalid rule sets: 42210 with Confluent's words, nothing stored
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"a","type":"CEL"},{"name":"a","type":"CEL"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"migrationRules":[{"name":"a","type":"CEL","mode":"UPGRADE"}],"domainRules":[{"name":"a","type":"CEL"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"a"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"type":"CEL"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"9lives","type":"CEL"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"a b","type":"CEL"}]}')$$);
+SELECT regress.try(format($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"%s","type":"CEL"}]}')$$, repeat('x', 65)));
+SELECT registry.register_schema(':.dc:longname', '"int"', 'AVRO', '[]', false, NULL,
+	format('{"domainRules":[{"name":"%s","type":"CEL"}]}', repeat('x', 64))::jsonb) IS NOT NULL AS sixty_four_is_allowed;
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"a","type":"CEL","mode":"UPGRADE"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"migrationRules":[{"name":"a","type":"CEL","mode":"WRITE"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"encodingRules":[{"name":"a","type":"CEL","mode":"UPDOWN"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"a","type":"CEL","mode":"WRITE","onFailure":"ERROR,NONE"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"a","type":"CEL","kind":"MAGIC"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"a","type":"CEL","mode":"SIDEWAYS"}]}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, NULL, '[1]')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:bad', '"int"', 'AVRO', '[]', false, '{"properties":[1]}')$$);
+SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:bad/versions', '',
+	'{"schema":"\"int\"","ruleSet":{"domainRules":[{"name":"a"}]}}');
+SELECT count(*) AS bad_subjects FROM registry.subjects WHERE subject = 'bad';
+
+-- a config's defaults and overrides are checked as a request's are
+SELECT regress.try($$SELECT registry.set_config(':.dc:', '{"defaultRuleSet":{"domainRules":[{"name":"x"}]}}')$$);
+SELECT regress.try($$SELECT registry.set_config(':.dc:', '{"overrideMetadata":{"sensitive":"x"}}')$$);
+SELECT status, response FROM registry.rest('PUT', '/config/:.dc:', '', '{"overrideRuleSet":{"domainRules":[{"type":"CEL"}]}}');
+
+-- config defaults and overrides: metadata = merge(merge(default, given or previous), override)
+SELECT registry.set_config(':.dc:', '{"defaultMetadata":{"properties":{"owner":"team-a","tier":"1"}},
+	"overrideMetadata":{"properties":{"tier":"gold"}},
+	"defaultRuleSet":{"domainRules":[{"name":"r1","type":"CEL","expr":"true"}]}}');
+SELECT registry.register_schema(':.dc:merged', '{"type":"record","name":"M","fields":[{"name":"a","type":"int"}]}',
+	'AVRO', '[]', false, '{"properties":{"owner":"team-b","extra":"x"}}') AS merged_id \gset
+SELECT metadata, rule_set FROM registry.get_version(':.dc:merged', '1');
+-- the same request again is the same version (the merged identity)
+SELECT registry.register_schema(':.dc:merged', '{"type":"record","name":"M","fields":[{"name":"a","type":"int"}]}',
+	'AVRO', '[]', false, '{"properties":{"owner":"team-b","extra":"x"}}') = :merged_id AS same_id;
+-- a lookup without metadata merges the defaults and the previous version's metadata in
+SELECT version, id = :merged_id AS same FROM registry.lookup_schema(':.dc:merged',
+	'{"type":"record","name":"M","fields":[{"name":"a","type":"int"}]}');
+SELECT status, response::jsonb->'metadata' AS metadata FROM registry.rest('POST', '/subjects/:.dc:merged', '',
+	'{"schema":"{\"type\":\"record\",\"name\":\"M\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}"}');
+-- a new version without metadata keeps the previous version's, merged again
+SELECT registry.register_schema(':.dc:merged', '{"type":"record","name":"M","fields":[{"name":"a","type":"int"},{"name":"b","type":"int","default":0}]}') IS NOT NULL AS v2;
+SELECT version, metadata FROM registry.get_version(':.dc:merged', '2');
+SELECT registry.delete_config(':.dc:') IS NOT NULL AS cleared;
+
+-- an empty schema is a metadata-only update of the latest version
+SELECT registry.register_schema(':.dc:update', '{"type":"record","name":"U","fields":[]}') AS u1 \gset
+SELECT schema_id <> :u1 AS new_id, subject_version, stored_schema FROM registry.register_schema_version(':.dc:update', '', 'AVRO', '[]', false,
+	'{"properties":{"owner":"me"}}');
+SELECT version, schema, metadata FROM registry.get_version(':.dc:update', 'latest');
+-- without a previous version an empty schema is 42201 "Empty schema"
+SELECT regress.try($$SELECT registry.register_schema(':.dc:none', '  ')$$);
+SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:none/versions', '', '{"schema":""}');
+
+-- confluent:version: set when the request names a version, renumbered after
+SELECT registry.register_schema(':.dc:ver', '"long"', 'AVRO', '[]', false, NULL, NULL, NULL, 1) AS ver1 \gset
+SELECT metadata FROM registry.get_version(':.dc:ver', '1');
+-- the same schema again (no version) is version 1, not a copy numbered 2
+SELECT registry.register_schema(':.dc:ver', '"long"') = :ver1 AS same_id;
+SELECT * FROM registry.versions(':.dc:ver');
+-- a metadata-only update carries confluent:version 2
+SELECT subject_version FROM registry.register_schema_version(':.dc:ver', '', 'AVRO', '[]', false,
+	'{"properties":{"note":"x"}}');
+SELECT metadata FROM registry.get_version(':.dc:ver', '2');
+
+-- compatibilityGroup: only versions with the same value of the property are checked
+SELECT registry.set_config(':.dc:grouped', '{"compatibilityGroup":"major"}');
+SELECT registry.register_schema(':.dc:grouped', '{"type":"record","name":"G","fields":[{"name":"a","type":"int"}]}',
+	'AVRO', '[]', false, '{"properties":{"major":"1"}}') IS NOT NULL AS g1;
+SELECT registry.register_schema(':.dc:grouped', '{"type":"record","name":"G","fields":[{"name":"b","type":"string"}]}',
+	'AVRO', '[]', false, '{"properties":{"major":"2"}}') IS NOT NULL AS g2_other_group;
+SELECT regress.try($$SELECT registry.register_schema(':.dc:grouped', '{"type":"record","name":"G","fields":[{"name":"c","type":"string"}]}',
+	'AVRO', '[]', false, '{"properties":{"major":"2"}}')$$);
+-- a compatibility test without metadata belongs to the group without the property: no versions
+SELECT * FROM registry.check_compatibility(':.dc:grouped', '{"type":"record","name":"G","fields":[{"name":"c","type":"string"}]}',
+	'AVRO', '[]', NULL, true);
+
+-- validateFields: a reserved field may not be removed from the metadata
+SELECT registry.set_config(':.dc:reserved', '{"validateFields":true}');
+SELECT registry.register_schema(':.dc:reserved', '{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}',
+	'AVRO', '[]', false, '{"properties":{"confluent:reserved":"x, y"}}') IS NOT NULL AS r1;
+SELECT regress.try($$SELECT registry.register_schema(':.dc:reserved', '{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}',
+	'AVRO', '[]', false, '{"properties":{"confluent:reserved":"x"}}')$$);
+-- without validateFields the same registration is allowed
+SELECT registry.set_config(':.dc:reserved', '{"validateFields":false}');
+SELECT registry.register_schema(':.dc:reserved', '{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}',
+	'AVRO', '[]', false, '{"properties":{"confluent:reserved":"x"}}') IS NOT NULL AS r2;
+
+-- IMPORT: a version the subject has is the answer for the same schema, refused for another
+SELECT registry.set_mode('IMPORT', ':.dcimp:', true);
+SELECT registry.register_schema(':.dcimp:s', '"int"', 'AVRO', '[]', false, NULL, NULL, 50, 3);
+SELECT registry.register_schema(':.dcimp:s', '"int"', 'AVRO', '[]', false, NULL, NULL, 50, 3);
+SELECT regress.try($$SELECT registry.register_schema(':.dcimp:s', '"long"', 'AVRO', '[]', false, NULL, NULL, 51, 3)$$);
+SELECT status, response FROM registry.rest('POST', '/subjects/:.dcimp:s/versions', '',
+	'{"schema":"\"string\"","id":52,"version":3}');
+SELECT * FROM registry.versions(':.dcimp:s');
+SELECT registry.set_mode('READWRITE', ':.dcimp:');
+
+-- :.__GLOBAL: holds the defaults under every context
+SELECT registry.set_config(':.__GLOBAL:', '{"compatibility":"NONE","compatibilityGroup":"g"}');
+SELECT registry.get_compatibility(':.dcglobal:x');
+SELECT registry.get_config(':.dcglobal:x', true);
+-- the global level comes before :.__GLOBAL:
+SELECT registry.set_compatibility('FULL');
+SELECT registry.get_compatibility(':.dcglobal:x');
+SELECT registry.delete_config(NULL) IS NOT NULL AS cleared;
+SELECT registry.delete_config(':.__GLOBAL:') IS NOT NULL AS cleared;
+SELECT registry.get_compatibility(':.dcglobal:x');
+SELECT registry.set_mode('READONLY', ':.__GLOBAL:');
+SELECT registry.get_mode(':.dcglobal:x');
+SELECT registry.delete_mode(':.__GLOBAL:');
+SELECT registry.get_mode(':.dcglobal:x');
