@@ -152,6 +152,18 @@ CREATE FUNCTION registry.qualify_subject(context text, subject text)
 	RETURN CASE WHEN context = '.' THEN subject ELSE ':' || context || ':' || subject END;
 COMMENT ON FUNCTION registry.qualify_subject(text, text) IS 'the Confluent spelling of a subject in a context';
 
+CREATE FUNCTION registry.served_subject(subject text)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_served_subject_sql'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.served_subject(text) IS 'the subject a request names is served as: the alias in its own config (an alias without a context in the subject''s context), else itself';
+
+CREATE FUNCTION registry.check_context(context text)
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'registry_check_context_sql'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.check_context(text) IS 'raises 42208 unless subjects of the context can have versions: a valid name (a dot, then letters, digits, ".", "_", "-") and not ".__GLOBAL"';
+
 CREATE FUNCTION registry.confluent_message(error_code integer, VARIADIC words text[] DEFAULT '{}')
 	RETURNS text
 	AS 'MODULE_PATHNAME', 'registry_confluent_message'
@@ -187,6 +199,7 @@ AS $$
 DECLARE
 	seqname text := 'context_ids_' || md5(NEW.context);
 BEGIN
+	PERFORM registry.check_context(NEW.context);
 	IF NEW.id_sequence IS NOT NULL THEN
 		RAISE EXCEPTION 'the id sequence of a context is chosen by the registry'
 			USING ERRCODE = 'R2205', DETAIL = 'Insert the context without id_sequence.';
@@ -199,7 +212,7 @@ BEGIN
 	RETURN NEW;
 END
 $$;
-COMMENT ON FUNCTION registry.contexts_before_insert() IS 'gives a new context its own schema id sequence';
+COMMENT ON FUNCTION registry.contexts_before_insert() IS 'refuses a context that cannot hold subjects; gives a new context its own schema id sequence';
 
 CREATE FUNCTION registry.schemas_before_write() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_schemas_before_write' LANGUAGE C;
@@ -221,6 +234,10 @@ COMMENT ON FUNCTION registry.schemas_after_insert() IS 'records the references o
 CREATE FUNCTION registry.schemas_after_delete() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_schemas_after_delete' LANGUAGE C;
 COMMENT ON FUNCTION registry.schemas_after_delete() IS 'tells the processes that cache schema content, at commit, that a schema was hard-deleted';
+
+CREATE FUNCTION registry.config_after_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_config_after_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.config_after_write() IS 'tells the processes that cache schema answers, at commit, that a config (a subject''s alias) changed';
 
 CREATE FUNCTION registry.versions_before_insert() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_versions_before_insert' LANGUAGE C;
@@ -348,6 +365,8 @@ CREATE TRIGGER versions_after_delete AFTER DELETE ON registry.subject_versions
 	FOR EACH ROW EXECUTE FUNCTION registry.versions_after_delete();
 CREATE TRIGGER config_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.config
 	FOR EACH ROW EXECUTE FUNCTION registry.config_before_write();
+CREATE TRIGGER config_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.config
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.config_after_write();
 CREATE TRIGGER modes_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.modes
 	FOR EACH ROW EXECUTE FUNCTION registry.modes_before_write();
 
@@ -449,7 +468,7 @@ BEGIN
 		END IF;
 		RETURN result;
 	END IF;
-	q := registry.split_subject(schema_by_id.subject);
+	q := registry.split_subject(registry.served_subject(schema_by_id.subject));
 	-- as Confluent: the subject's latest version with the id; an unqualified
 	-- subject is also looked for in the other contexts
 	IF q.subject <> '' THEN
@@ -517,7 +536,7 @@ CREATE FUNCTION registry.versions(subject text, deleted boolean DEFAULT false, d
 	SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	q record := registry.split_subject(versions.subject);
+	q record := registry.split_subject(registry.served_subject(versions.subject));
 	found_any boolean := false;
 	v integer;
 BEGIN
@@ -544,7 +563,7 @@ CREATE FUNCTION registry.resolve_version(subject text, version text, deleted boo
 	SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	q record := registry.split_subject(resolve_version.subject);
+	q record := registry.split_subject(registry.served_subject(resolve_version.subject));
 	wanted integer := registry.parse_version(resolve_version.version);
 BEGIN
 	context := q.context;
@@ -681,7 +700,7 @@ CREATE FUNCTION registry.delete_version(subject text, version text, permanent bo
 	SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	q record := registry.split_subject(delete_version.subject);
+	q record := registry.split_subject(registry.served_subject(delete_version.subject));
 	wanted integer := registry.parse_version(delete_version.version);
 	target integer;
 	was_deleted boolean;
@@ -724,7 +743,7 @@ CREATE FUNCTION registry.delete_subject(subject text, permanent boolean DEFAULT 
 	SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	q record := registry.split_subject(delete_subject.subject);
+	q record := registry.split_subject(registry.served_subject(delete_subject.subject));
 	v integer;
 	deleted_versions integer[] := '{}';
 BEGIN
@@ -1022,6 +1041,37 @@ CREATE FUNCTION registry.list_schemas(subject_prefix text DEFAULT NULL, deleted 
 	END;
 COMMENT ON FUNCTION registry.list_schemas(text, boolean, boolean) IS 'every subject version with its schema (latest_only: the latest of each subject)';
 
+CREATE FUNCTION registry.list_schemas_with_aliases(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
+	latest_only boolean DEFAULT false)
+	RETURNS TABLE (schema_version registry.subject_version, aliases text[])
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		WITH alias_of AS (
+			-- the subjects under the prefix whose config names an alias, by the subject served
+			SELECT registry.served_subject(registry.qualify_subject(c.context, c.subject)) AS target,
+				   array_agg(registry.qualify_subject(c.context, c.subject) ORDER BY c.context, c.subject) AS names
+			  FROM registry.config c
+			 WHERE c.subject <> '' AND COALESCE(c.settings->>'alias', '') <> ''
+			   AND (subject_prefix IS NULL OR subject_prefix = ':*:'
+					OR starts_with(registry.qualify_subject(c.context, c.subject), subject_prefix))
+			 GROUP BY 1
+		), listed AS (
+			SELECT l FROM registry.list_schemas(list_schemas_with_aliases.subject_prefix,
+												list_schemas_with_aliases.deleted, latest_only) l
+			UNION ALL
+			-- an alias's subject outside the prefix is listed too
+			SELECT l FROM alias_of a
+			 CROSS JOIN LATERAL registry.list_schemas(a.target, list_schemas_with_aliases.deleted, latest_only) l
+			 WHERE (l).subject = a.target
+			   AND NOT (subject_prefix IS NULL OR subject_prefix = ':*:' OR starts_with(a.target, subject_prefix))
+		)
+		SELECT x.l, a.names
+		  FROM listed x LEFT JOIN alias_of a ON a.target = (x.l).subject
+		 ORDER BY (registry.split_subject((x.l).subject)).context, (registry.split_subject((x.l).subject)).subject,
+				  (x.l).version;
+	END;
+COMMENT ON FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean) IS 'as list_schemas, each version with the subjects whose config names its subject as their alias; the subject of an alias under the prefix is listed even when it is not';
+
 CREATE FUNCTION registry.schema_versions(id integer, subject text DEFAULT NULL, deleted boolean DEFAULT false,
 	OUT subject_name text, OUT version integer)
 	RETURNS SETOF record
@@ -1029,7 +1079,7 @@ CREATE FUNCTION registry.schema_versions(id integer, subject text DEFAULT NULL, 
 	SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	ctx text := COALESCE((registry.split_subject(schema_versions.subject)).context, '.');
+	ctx text := COALESCE((registry.split_subject(registry.served_subject(schema_versions.subject))).context, '.');
 BEGIN
 	IF NOT EXISTS (SELECT 1 FROM registry.schemas s WHERE s.context = ctx AND s.id = schema_versions.id) THEN
 		RAISE EXCEPTION 'schema % not found', schema_versions.id USING ERRCODE = 'R0403';
@@ -1048,9 +1098,10 @@ CREATE FUNCTION registry.list_contexts()
 	RETURNS SETOF text
 	LANGUAGE sql STABLE
 	BEGIN ATOMIC
-		SELECT c.context FROM registry.contexts c ORDER BY c.context <> '.', c.context;
+		SELECT c.context FROM registry.contexts c WHERE c.context <> '.__GLOBAL'
+		 ORDER BY c.context <> '.', c.context;
 	END;
-COMMENT ON FUNCTION registry.list_contexts() IS 'contexts, the default context "." first';
+COMMENT ON FUNCTION registry.list_contexts() IS 'contexts, the default context "." first; never ".__GLOBAL" (config and mode only)';
 
 -- Wire format and Protobuf message indexes -----------------------------------
 
@@ -1124,6 +1175,7 @@ GRANT USAGE ON SCHEMA registry TO registry_reader;
 GRANT SELECT ON ALL TABLES IN SCHEMA registry TO registry_reader;
 GRANT EXECUTE ON FUNCTION
 	registry.split_subject(text), registry.qualify_subject(text, text),
+	registry.served_subject(text), registry.check_context(text),
 	registry.effective_mode(text, text), registry.effective_compatibility(text, text),
 	registry.effective_normalize(text, text), registry.parse_version(text),
 	registry.confluent_message(integer, text[]),
@@ -1140,6 +1192,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.wire_header(integer, integer[]), registry.wire_parse(bytea, boolean),
 	registry.schema_serialized(integer, text),
 	registry.get_config(text, boolean), registry.config_in_force(text, text), registry.list_schemas(text, boolean, boolean),
+	registry.list_schemas_with_aliases(text, boolean, boolean),
 	registry.schema_versions(integer, text, boolean), registry.list_contexts(),
 	registry.schema_by_guid(uuid), registry.schema_ids_by_guid(uuid)
 	TO registry_reader;

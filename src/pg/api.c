@@ -81,7 +81,7 @@ read_schema_args(FunctionCallInfo fcinfo, SchemaArgs *a, bool validate_subject)
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("schema must not be null"),
 				 errdetail("%s", confluent_text(CW_EMPTY_SCHEMA))));
-	a->qualified = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	a->qualified = registry_served_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	registry_split_subject_cstr(a->qualified, &a->context, &a->subject);
 	if (validate_subject)
 		registry_validate_subject(a->qualified, a->subject);

@@ -210,6 +210,11 @@ static CatalogPlan plan_refs_to_json = {
 	"FROM unnest($1::text[], $2::text[], $3::int[]) WITH ORDINALITY AS t(n, s, v, o)",
 	3, {TEXTARRAYOID, TEXTARRAYOID, INT4ARRAYOID}
 };
+static CatalogPlan plan_subject_alias = {
+	"SELECT c.settings->>'alias' FROM registry.config c "
+	"WHERE c.context = $1 AND c.subject = $2",
+	2, {TEXTOID, TEXTOID}
+};
 
 /* --- one catalog call: connection, plans, columns ----------------------- */
 
@@ -857,4 +862,26 @@ catalog_refs_to_json(const CatalogRef *refs, int n)
 	json = catalog_text(catalog_one_row(&plan_refs_to_json), Anum_value, caller);
 	catalog_disconnect();
 	return json;
+}
+
+/* --- aliases ------------------------------------------------------------------ */
+
+/*
+ * The alias set in the subject's own config (its scope only, not the wider
+ * ones), or NULL when it has none.
+ */
+char *
+catalog_subject_alias(const char *context, const char *subject)
+{
+	Datum		v[2];
+	char	   *alias = NULL;
+	MemoryContext caller = catalog_connect();
+
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	catalog_run(&plan_subject_alias, v, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 1)
+		alias = catalog_text(SPI_tuptable->vals[0], Anum_value, caller);
+	catalog_disconnect();
+	return alias;
 }

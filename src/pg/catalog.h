@@ -109,6 +109,9 @@ extern CatalogTypeCount *catalog_schema_type_counts(int *n);
 extern CatalogRef *catalog_parse_refs(const char *refs_json, int *n);
 extern char *catalog_refs_to_json(const CatalogRef *refs, int n);
 
+/* the alias in a subject's own config, or NULL */
+extern char *catalog_subject_alias(const char *context, const char *subject);
+
 /* --- catalog_api.c: the SQL API, for the REST routes ---------------------- */
 
 /*
@@ -133,6 +136,8 @@ typedef struct CatalogSchemaRow
 	bool		has_ts;			/* ts is known */
 	int64		ts;				/* when the version (or the schema) was
 								 * registered, in ms since the epoch */
+	char	   *aliases;		/* list_schemas_with_aliases: a JSON array
+								 * of the subjects aliased to it, or NULL */
 } CatalogSchemaRow;
 
 /* The id a schema has in one context (GET /schemas/guids/{guid}/ids). */
@@ -174,6 +179,8 @@ extern char *catalog_api_cluster_id(void);
 extern List *catalog_api_contexts(void);
 extern List *catalog_api_list_schemas(const char *subject_prefix, bool deleted,
 									  bool latest_only);
+extern List *catalog_api_list_schemas_with_aliases(const char *subject_prefix, bool deleted,
+												   bool latest_only);
 extern void catalog_api_schema_by_id(int32 id, const char *subject,
 									 CatalogSchemaRow *out);
 extern char *catalog_api_schema_serialized(int32 id, const char *subject);

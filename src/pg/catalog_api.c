@@ -20,11 +20,12 @@
 /*
  * A schema row: the columns of registry.subject_version from call (as r),
  * then the schema's guid and when the version was registered (ms since the
- * epoch), found by r's subject and version.
+ * epoch), found by r's subject and version (SCHEMA_ROW_WITH: then extra).
  */
-#define SCHEMA_ROW_FROM(call) \
+#define SCHEMA_ROW_FROM(call) SCHEMA_ROW_WITH("", call)
+#define SCHEMA_ROW_WITH(extra, call) \
 	"SELECT r.subject, r.version, r.id, r.schema_type, r.schema, r.refs::text, " \
-	"r.metadata::text, r.rule_set::text, r.deleted, st.guid::text, st.ts FROM " call " r " \
+	"r.metadata::text, r.rule_set::text, r.deleted, st.guid::text, st.ts" extra " FROM " call " r " \
 	"LEFT JOIN LATERAL (SELECT s.guid, " EPOCH_MS("sv.created_at") " AS ts " \
 	"FROM registry.split_subject(r.subject) q " \
 	"JOIN registry.subject_versions sv ON sv.context = q.context AND sv.subject = q.subject " \
@@ -43,6 +44,7 @@
 #define Anum_schema_row_guid		10
 #define Anum_schema_row_ts			11
 #define Anum_schema_row_context		12	/* plan_schema_by_guid only */
+#define Anum_schema_row_aliases		12	/* plan_list_schemas_with_aliases only */
 
 /* the columns of a schema_info row, in a schema row's order */
 #define SCHEMA_INFO_COLUMNS \
@@ -92,6 +94,12 @@ static CatalogPlan plan_schema_versions = {
 };
 static CatalogPlan plan_list_schemas = {
 	SCHEMA_ROW_FROM("registry.list_schemas($1, $2, $3)"),
+	3, {TEXTOID, BOOLOID, BOOLOID}
+};
+static CatalogPlan plan_list_schemas_with_aliases = {
+	SCHEMA_ROW_WITH(", pg_catalog.to_jsonb(r.aliases)::text",
+					"(SELECT (t.schema_version).*, t.aliases "
+					"FROM registry.list_schemas_with_aliases($1, $2, $3) t)"),
 	3, {TEXTOID, BOOLOID, BOOLOID}
 };
 static CatalogPlan plan_subjects = {
@@ -221,6 +229,7 @@ tuple_to_schema_row(HeapTuple tup, MemoryContext cxt, CatalogSchemaRow *out)
 	ts = catalog_datum(tup, Anum_schema_row_ts, &isnull);
 	out->has_ts = !isnull;
 	out->ts = isnull ? 0 : DatumGetInt64(ts);
+	out->aliases = NULL;
 }
 
 /* Run a call that answers one schema row, into out. */
@@ -327,6 +336,38 @@ catalog_api_list_schemas(const char *subject_prefix, bool deleted, bool latest_o
 		CatalogSchemaRow *row = palloc(sizeof(CatalogSchemaRow));
 
 		tuple_to_schema_row(SPI_tuptable->vals[i], caller, row);
+		out = lappend(out, row);
+	}
+	MemoryContextSwitchTo(old);
+	catalog_disconnect();
+	return out;
+}
+
+/*
+ * list_schemas_with_aliases(prefix, deleted, latest_only): a List of
+ * CatalogSchemaRow, with their aliases.
+ */
+List *
+catalog_api_list_schemas_with_aliases(const char *subject_prefix, bool deleted, bool latest_only)
+{
+	Datum		v[3];
+	char		nulls[3] = "   ";
+	MemoryContext caller = catalog_connect();
+	MemoryContext old;
+	List	   *out = NIL;
+	uint64		i;
+
+	v[0] = text_or_null(subject_prefix, nulls, 0);
+	v[1] = BoolGetDatum(deleted);
+	v[2] = BoolGetDatum(latest_only);
+	catalog_run(&plan_list_schemas_with_aliases, v, nulls, SPI_OK_SELECT);
+	old = MemoryContextSwitchTo(caller);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		CatalogSchemaRow *row = palloc(sizeof(CatalogSchemaRow));
+
+		tuple_to_schema_row(SPI_tuptable->vals[i], caller, row);
+		row->aliases = catalog_text(SPI_tuptable->vals[i], Anum_schema_row_aliases, caller);
 		out = lappend(out, row);
 	}
 	MemoryContextSwitchTo(old);

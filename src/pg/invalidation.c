@@ -9,7 +9,9 @@
  * the id to other content).  The AFTER DELETE statement trigger on
  * registry.schemas marks the transaction; the counter is bumped only once
  * the transaction has committed, so a reader that re-reads after seeing the
- * new value can no longer see the deleted row.
+ * new value can no longer see the deleted row.  A config change bumps it
+ * too: a subject's alias picks the context of a /schemas/ids/{id}?subject=
+ * answer.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,6 +28,7 @@
 #include "invalidation.h"
 
 PG_FUNCTION_INFO_V1(registry_schemas_after_delete);
+PG_FUNCTION_INFO_V1(registry_config_after_write);
 
 typedef struct RegistryShared
 {
@@ -35,7 +38,7 @@ typedef struct RegistryShared
 static RegistryShared *shared = NULL;
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
-static bool delete_pending = false;
+static bool delete_pending = false;	/* bump at commit */
 static bool callback_registered = false;
 
 /* Ask for the shared counter's memory. */
@@ -99,6 +102,18 @@ bump_at_commit(XactEvent event, void *arg)
 		delete_pending = false;
 }
 
+/* Bump the counter when the current transaction commits. */
+static void
+bump_pending(void)
+{
+	if (!callback_registered)
+	{
+		RegisterXactCallback(bump_at_commit, NULL);
+		callback_registered = true;
+	}
+	delete_pending = true;
+}
+
 /* AFTER DELETE ... FOR EACH STATEMENT on registry.schemas */
 Datum
 registry_schemas_after_delete(PG_FUNCTION_ARGS)
@@ -107,11 +122,23 @@ registry_schemas_after_delete(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("schemas_after_delete: not called by trigger manager")));
-	if (!callback_registered)
-	{
-		RegisterXactCallback(bump_at_commit, NULL);
-		callback_registered = true;
-	}
-	delete_pending = true;
+	bump_pending();
+	return PointerGetDatum(NULL);
+}
+
+/*
+ * AFTER INSERT OR UPDATE OR DELETE ... FOR EACH STATEMENT on
+ * registry.config: a subject's alias decides which context a cached
+ * /schemas/ids/{id}?subject= answer came from, so a config change empties
+ * the caches as a hard delete does.
+ */
+Datum
+registry_config_after_write(PG_FUNCTION_ARGS)
+{
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("config_after_write: not called by trigger manager")));
+	bump_pending();
 	return PointerGetDatum(NULL);
 }

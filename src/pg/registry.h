@@ -42,6 +42,8 @@
 #define ERRCODE_REGISTRY_STORE_ERROR			MAKE_SQLSTATE('S','0','0','0','1')
 
 #define REGISTRY_DEFAULT_CONTEXT "."
+/* Confluent's context of the lowest config and mode scope; it holds no schemas */
+#define REGISTRY_GLOBAL_CONTEXT ".__GLOBAL"
 
 /* errors.c: the SQLSTATE -> Confluent error_code map; a parser's 42201 and its mark */
 extern int	registry_confluent_error_code(int sqlerrcode);
@@ -53,6 +55,9 @@ extern bool registry_is_parser_error(const ErrorData *edata);
 extern void registry_split_subject_cstr(const char *qualified, char **context,
 										char **subject);
 extern void registry_validate_subject(const char *qualified, const char *subject);
+extern bool registry_context_name_valid(const char *context);
+extern void registry_validate_version_context(const char *context, const char *subject);
+extern char *registry_served_subject(const char *qualified);
 extern Datum registry_parse_version(PG_FUNCTION_ARGS);
 
 /* settings.c: modes, compatibility levels and the settings in force */

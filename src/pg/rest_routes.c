@@ -228,13 +228,32 @@ h_contexts(RestCall *c)
 
 /* --- routes: /schemas -------------------------------------------------------- */
 
-/* GET /schemas: every version's schema, paged */
+/*
+ * A row's "aliases" member (the subjects whose config names its subject as
+ * their alias), after the rest: the object just written is reopened.
+ */
+static void
+append_aliases_member(StringInfo out, const CatalogSchemaRow *row)
+{
+	if (row->aliases == NULL || strcmp(row->aliases, "[]") == 0)
+		return;
+	Assert(out->len > 0 && out->data[out->len - 1] == '}');
+	out->data[--out->len] = '\0';
+	appendStringInfo(out, ",\"aliases\":%s}", row->aliases);
+}
+
+/* GET /schemas: every version's schema, paged (aliases=true: with their aliases) */
 static void
 h_schemas_list(RestCall *c)
 {
-	List	   *rows = catalog_api_list_schemas(rest_param(c, "subjectPrefix"),
-												rest_param_bool(c, "deleted"),
-												rest_param_bool(c, "latestOnly"));
+	bool		aliases = rest_param_bool(c, "aliases");
+	List	   *rows = aliases ?
+		catalog_api_list_schemas_with_aliases(rest_param(c, "subjectPrefix"),
+											  rest_param_bool(c, "deleted"),
+											  rest_param_bool(c, "latestOnly")) :
+		catalog_api_list_schemas(rest_param(c, "subjectPrefix"),
+								 rest_param_bool(c, "deleted"),
+								 rest_param_bool(c, "latestOnly"));
 	ListCell   *lc;
 	int			n = 0;
 
@@ -249,6 +268,7 @@ h_schemas_list(RestCall *c)
 		if (n++ > 0)
 			appendStringInfoChar(&c->out, ',');
 		append_schema_row(&c->out, row, true, true, row->schema, false);
+		append_aliases_member(&c->out, row);
 	}
 	appendStringInfoChar(&c->out, ']');
 }
@@ -464,6 +484,19 @@ h_schema_id_versions(RestCall *c)
 
 /* --- routes: /subjects -------------------------------------------------------- */
 
+/*
+ * The subject segment of a /subjects/{s}/... or /compatibility/subjects/{s}
+ * route, returned as the client named it: the SQL API serves it as its
+ * alias.  The route's errors name the subject it is served as, as
+ * Confluent's do (its alias filter rewrites the path before the route).
+ */
+static const char *
+route_subject(RestCall *c, const char *segment)
+{
+	c->subject = registry_served_subject(segment);
+	return segment;
+}
+
 /* GET /subjects */
 static void
 h_subjects(RestCall *c)
@@ -477,17 +510,21 @@ h_subjects(RestCall *c)
 static void
 h_versions(RestCall *c)
 {
-	c->subject = c->seg[1];
-	append_list(c, catalog_api_versions(c->subject, rest_param_bool(c, "deleted"),
+	const char *subject = route_subject(c, c->seg[1]);
+
+	append_list(c, catalog_api_versions(subject, rest_param_bool(c, "deleted"),
 										rest_param_bool(c, "deletedOnly")));
 }
 
-/* The subject and version of /subjects/{s}/versions/{v}, for the route and its errors. */
-static void
+/*
+ * The subject and version of /subjects/{s}/versions/{v}, for the route's
+ * errors; returns the subject as named (see route_subject).
+ */
+static const char *
 path_subject_version(RestCall *c)
 {
-	c->subject = c->seg[1];
 	c->version = c->seg[3];
+	return route_subject(c, c->seg[1]);
 }
 
 /* GET /subjects/{s}/versions/{v} */
@@ -495,10 +532,10 @@ static void
 h_version_get(RestCall *c)
 {
 	CatalogSchemaRow row;
+	const char *subject = path_subject_version(c);
 
-	path_subject_version(c);
-	catalog_api_get_version(c->subject, c->version, rest_param_bool(c, "deleted"), &row);
-	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, c->subject), false);
+	catalog_api_get_version(subject, c->version, rest_param_bool(c, "deleted"), &row);
+	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 }
 
 /*
@@ -516,7 +553,8 @@ h_latest_with_metadata(RestCall *c)
 	int			nvalues = 0;
 	int			i;
 
-	c->subject = c->seg[1];
+	const char *subject = route_subject(c, c->seg[1]);
+
 	c->lookup = true;
 	/* the i-th key goes with the i-th value, as Confluent pairs its two lists */
 	for (i = 0; i < c->nparams; i++)
@@ -535,7 +573,7 @@ h_latest_with_metadata(RestCall *c)
 		escape_json(&props, values[i]);
 	}
 	appendStringInfoChar(&props, '}');
-	catalog_api_latest_with_metadata(c->subject, props.data, rest_param_bool(c, "deleted"), &row);
+	catalog_api_latest_with_metadata(subject, props.data, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema, false);
 }
 
@@ -544,27 +582,29 @@ static void
 h_version_schema(RestCall *c)
 {
 	CatalogSchemaRow row;
+	const char *subject = path_subject_version(c);
 
-	path_subject_version(c);
-	catalog_api_get_version(c->subject, c->version, rest_param_bool(c, "deleted"), &row);
-	appendStringInfoString(&c->out, formatted_schema(c, &row, c->subject));
+	catalog_api_get_version(subject, c->version, rest_param_bool(c, "deleted"), &row);
+	appendStringInfoString(&c->out, formatted_schema(c, &row, row.subject));
 }
 
 /* GET /subjects/{s}/versions/{v}/referencedby: ids of the schemas using it */
 static void
 h_version_referencedby(RestCall *c)
 {
-	path_subject_version(c);
-	append_list(c, catalog_api_referenced_by(c->subject, c->version));
+	const char *subject = path_subject_version(c);
+
+	append_list(c, catalog_api_referenced_by(subject, c->version));
 }
 
 /* DELETE /subjects/{s}/versions/{v}: the version deleted */
 static void
 h_version_delete(RestCall *c)
 {
-	path_subject_version(c);
+	const char *subject = path_subject_version(c);
+
 	appendStringInfo(&c->out, "%d",
-					 catalog_api_delete_version(c->subject, c->version,
+					 catalog_api_delete_version(subject, c->version,
 												rest_param_bool(c, "permanent")));
 }
 
@@ -572,8 +612,9 @@ h_version_delete(RestCall *c)
 static void
 h_subject_delete(RestCall *c)
 {
-	c->subject = c->seg[1];
-	append_list(c, catalog_api_delete_subject(c->subject, rest_param_bool(c, "permanent")));
+	const char *subject = route_subject(c, c->seg[1]);
+
+	append_list(c, catalog_api_delete_subject(subject, rest_param_bool(c, "permanent")));
 }
 
 /* --- schema request bodies ---------------------------------------------------- */
@@ -684,11 +725,11 @@ h_register(RestCall *c)
 {
 	CatalogSubmission b;
 	CatalogSchemaRow row;
+	const char *subject = route_subject(c, c->seg[1]);
 
-	c->subject = c->seg[1];
 	if (!read_schema_body(c, &b, true))
 		return;
-	catalog_api_register(c->subject, &b, &row);
+	catalog_api_register(subject, &b, &row);
 	/* RegisterSchemaResponse */
 	append_schema_row(&c->out, &row, false, true, row.schema, false);
 }
@@ -699,12 +740,12 @@ h_lookup(RestCall *c)
 {
 	CatalogSubmission b;
 	CatalogSchemaRow row;
+	const char *subject = route_subject(c, c->seg[1]);
 
-	c->subject = c->seg[1];
 	c->lookup = true;
 	if (!read_schema_body(c, &b, true))
 		return;
-	catalog_api_lookup(c->subject, &b, rest_param_bool(c, "deleted"), &row);
+	catalog_api_lookup(subject, &b, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema, true);
 }
 
@@ -716,11 +757,12 @@ h_compatibility(RestCall *c)
 	bool		verbose = rest_param_bool(c, "verbose");
 	CatalogCompatibility verdict;
 
-	c->subject = c->seg[2];
+	const char *subject = route_subject(c, c->seg[2]);
+
 	c->version = c->nseg > 4 ? c->seg[4] : NULL;
 	if (!read_schema_body(c, &b, false))
 		return;
-	catalog_api_check_compatibility(c->subject, &b, c->version, verbose, &verdict);
+	catalog_api_check_compatibility(subject, &b, c->version, verbose, &verdict);
 	appendStringInfo(&c->out, "{\"is_compatible\":%s",
 					 verdict.is_compatible ? "true" : "false");
 	if (verbose && verdict.has_messages)
@@ -915,26 +957,66 @@ pattern_matches(const char *pattern, char **seg, int nseg)
 }
 
 /*
+ * The qualifying prefix for the {ctx} of /contexts/{ctx}/..., as
+ * Confluent's ContextFilter normalizes it: one leading and one trailing
+ * colon dropped, a dot put in front when missing, "" for the default
+ * context.  False for a name that still holds a colon.
+ */
+static bool
+context_prefix(const char *ctx, char **prefix)
+{
+	size_t		len;
+	char	   *name;
+
+	if (ctx[0] == ':')
+		ctx++;
+	len = strlen(ctx);
+	if (len > 0 && ctx[len - 1] == ':')
+		len--;
+	name = pnstrdup(ctx, len);
+	if (strchr(name, ':') != NULL)
+		return false;
+	if (name[0] != '.')
+		name = psprintf(".%s", name);
+	*prefix = strcmp(name, ".") == 0 ? pstrdup("") : psprintf(":%s:", name);
+	return true;
+}
+
+/* A path subject under a context prefix; one already qualified stays as it is. */
+static char *
+prefixed_subject(const char *prefix, const char *subject)
+{
+	if (strncmp(subject, ":.", 2) == 0 || strncmp(subject, ":*:", 3) == 0)
+		return pstrdup(subject);
+	return psprintf("%s%s", prefix, subject);
+}
+
+/* A /contexts/{ctx}/... whose {ctx} holds a colon: Confluent's 400. */
+static void
+h_context_with_colon(RestCall *c)
+{
+	rest_error(c, 400, 400, "Context name cannot contain a colon");
+}
+
+/*
  * Confluent's URL-prefix form /contexts/{ctx}/subjects/..., /config,
  * /mode, /schemas: rewritten to context-qualified subjects, as its
- * ContextFilter does.
+ * ContextFilter does.  False when {ctx} is not a context name.
  */
-static void
+static bool
 apply_context_prefix(RestCall *c)
 {
-	char	   *ctx;
 	char	   *prefix;
 
 	if (c->nseg < 3 || strcmp(c->seg[0], "contexts") != 0)
-		return;
-	ctx = c->seg[1];
-	prefix = (strcmp(ctx, ".") == 0) ? pstrdup("") :
-		psprintf(":%s%s:", ctx[0] == '.' ? "" : ".", ctx);
+		return true;
+	if (!context_prefix(c->seg[1], &prefix))
+		return false;
 	c->seg += 2;
 	c->nseg -= 2;
 	if ((strcmp(c->seg[0], "subjects") == 0 || strcmp(c->seg[0], "config") == 0 ||
 		 strcmp(c->seg[0], "mode") == 0) && c->nseg >= 2)
-		c->seg[1] = psprintf("%s%s", prefix, c->seg[1]);
+		c->seg[1] = prefixed_subject(prefix, c->seg[1]);
 	else if ((strcmp(c->seg[0], "config") == 0 || strcmp(c->seg[0], "mode") == 0) &&
 			 c->nseg == 1 && prefix[0] != '\0')
 	{
@@ -946,7 +1028,7 @@ apply_context_prefix(RestCall *c)
 		c->nseg = 2;
 	}
 	else if (strcmp(c->seg[0], "compatibility") == 0 && c->nseg >= 3)
-		c->seg[2] = psprintf("%s%s", prefix, c->seg[2]);
+		c->seg[2] = prefixed_subject(prefix, c->seg[2]);
 	else if (strcmp(c->seg[0], "schemas") == 0 && rest_param(c, "subject") == NULL &&
 			 prefix[0] != '\0')
 	{
@@ -963,6 +1045,7 @@ apply_context_prefix(RestCall *c)
 		c->params[c->nparams].value = prefix;
 		c->nparams++;
 	}
+	return true;
 }
 
 /* The request's route, after the context prefix is applied. */
@@ -971,9 +1054,10 @@ rest_route(RestCall *c, bool *method_mismatch)
 {
 	int			i;
 
-	apply_context_prefix(c);
 	*method_mismatch = false;
 	c->route = -1;
+	if (!apply_context_prefix(c))
+		return h_context_with_colon;
 	for (i = 0; routes[i].method; i++)
 	{
 		if (!pattern_matches(routes[i].pattern, c->seg, c->nseg))

@@ -2,8 +2,9 @@
  *
  * subjects.c
  *	  Names the SQL and REST APIs are given: Confluent's context-qualified
- *	  subjects (":.ctx:name"), which subject names are valid, and version
- *	  ids ("latest" or a number).
+ *	  subjects (":.ctx:name"), which context and subject names are valid,
+ *	  the subject a requested one is served as (its config's alias), and
+ *	  version ids ("latest" or a number).
  *
  *-------------------------------------------------------------------------
  */
@@ -15,34 +16,37 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "catalog.h"
 #include "confluent_messages.h"
 #include "registry.h"
 
 PG_FUNCTION_INFO_V1(registry_split_subject);
 PG_FUNCTION_INFO_V1(registry_parse_version);
 PG_FUNCTION_INFO_V1(registry_config_scope);
+PG_FUNCTION_INFO_V1(registry_served_subject_sql);
+PG_FUNCTION_INFO_V1(registry_check_context_sql);
 
 /*
- * Confluent's qualified subject ":.ctx:name" -> (".ctx", "name"); a plain
- * name is in the default context "."; ":.ctx:" is the context itself
- * (empty name).  A context given without its leading dot gets one, as
- * Confluent's QualifiedSubject does.
+ * Confluent's qualified subject ":.ctx:name" -> (".ctx", "name"), as its
+ * QualifiedSubject reads one: only ":." opens a context; ":.ctx" without
+ * the closing colon is the context itself (empty name), as is ":.ctx:";
+ * anything else, ":ctx:name" included, is a name in the default context.
  */
 void
 registry_split_subject_cstr(const char *qualified, char **context, char **subject)
 {
 	const char *end;
 
-	if (qualified[0] == ':' && (end = strchr(qualified + 1, ':')) != NULL)
+	if (qualified[0] == ':' && qualified[1] == '.')
 	{
-		size_t		len = end - (qualified + 1);
-
-		if (len == 0)
-			*context = pstrdup(REGISTRY_DEFAULT_CONTEXT);
-		else if (qualified[1] == '.')
-			*context = pnstrdup(qualified + 1, len);
-		else
-			*context = psprintf(".%.*s", (int) len, qualified + 1);
+		end = strchr(qualified + 2, ':');
+		if (end == NULL)
+		{
+			*context = pstrdup(qualified + 1);
+			*subject = pstrdup("");
+			return;
+		}
+		*context = pnstrdup(qualified + 1, end - (qualified + 1));
 		*subject = pstrdup(end + 1);
 		return;
 	}
@@ -79,6 +83,36 @@ has_c1_control(const char *qualified)
 	return false;
 }
 
+/*
+ * Is this a valid context name: a dot, then only ASCII letters, digits,
+ * '.', '_' and '-' (so no space, '!', '@', '#', ':' or control character)?
+ * The default context "." is one.
+ */
+bool
+registry_context_name_valid(const char *context)
+{
+	const char *p;
+
+	if (context[0] != '.')
+		return false;
+	for (p = context + 1; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			  (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
+			return false;
+	return true;
+}
+
+/*
+ * Can subjects of this context have versions: a valid name, and not
+ * Confluent's ".__GLOBAL", which only holds config and mode.
+ */
+static bool
+context_holds_versions(const char *context)
+{
+	return registry_context_name_valid(context) &&
+		strcmp(context, REGISTRY_GLOBAL_CONTEXT) != 0;
+}
+
 static void report_invalid_subject(const char *qualified) pg_attribute_noreturn();
 
 /* Raise 42208 for a subject name that is not valid. */
@@ -99,15 +133,52 @@ report_invalid_subject(const char *qualified)
 void
 registry_validate_subject(const char *qualified, const char *subject)
 {
+	char	   *context;
+	char	   *name;
+
 	if (subject[0] == '\0' || !subject_name_allowed(qualified, subject) ||
 		has_c1_control(qualified))
 		report_invalid_subject(qualified);
+	registry_split_subject_cstr(qualified, &context, &name);
+	if (!context_holds_versions(context))
+		report_invalid_subject(qualified);
+}
+
+/*
+ * A subject version's context (a raw INSERT's row included) must be one
+ * that holds versions; else 42208 naming the qualified subject.
+ */
+void
+registry_validate_version_context(const char *context, const char *subject)
+{
+	if (!context_holds_versions(context))
+		report_invalid_subject(strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0 ? subject :
+							   psprintf(":%s:%s", context, subject));
+}
+
+/*
+ * registry.check_context(context): 42208 unless subjects of the context
+ * can have versions (the check of every new context row).
+ */
+Datum
+registry_check_context_sql(PG_FUNCTION_ARGS)
+{
+	char	   *context = text_to_cstring(PG_GETARG_TEXT_PP(0));
+
+	if (!context_holds_versions(context))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SUBJECT),
+				 errmsg("context \"%s\" cannot hold subjects", context),
+				 errdetail("%s", confluent_text(CW_INVALID_SUBJECT,
+												psprintf(":%s:", context)))));
+	PG_RETURN_VOID();
 }
 
 /*
  * registry.config_scope(subject) -> (context, subject_name): the row key
  * of a config or mode scope.  NULL is global ('.', ''), ":.ctx:" the
- * context (empty name); a name must meet subject_name_allowed() (42208).
+ * context (empty name); a name must meet subject_name_allowed() and its
+ * context must have a valid name (42208).  ":.__GLOBAL:" is a scope too.
  */
 Datum
 registry_config_scope(PG_FUNCTION_ARGS)
@@ -125,12 +196,53 @@ registry_config_scope(PG_FUNCTION_ARGS)
 	{
 		qualified = text_to_cstring(PG_GETARG_TEXT_PP(0));
 		registry_split_subject_cstr(qualified, &context, &subject);
-		if (!subject_name_allowed(qualified, subject))
+		if (!subject_name_allowed(qualified, subject) ||
+			!registry_context_name_valid(context))
 			report_invalid_subject(qualified);
 	}
 	values[0] = CStringGetTextDatum(context);
 	values[1] = CStringGetTextDatum(subject);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/*
+ * The subject a request for qualified is served as: the alias in the
+ * subject's own config when it has one, else the subject itself, as
+ * Confluent's REST layer rewrites the subject of /subjects/{s}/...,
+ * /compatibility/subjects/{s}/... and /schemas/ids/{id}?subject=s.  An
+ * alias without a context is in the requested subject's context.  One
+ * step only: the alias's own alias is not followed.
+ */
+char *
+registry_served_subject(const char *qualified)
+{
+	char	   *context;
+	char	   *subject;
+	char	   *alias;
+	char	   *alias_context;
+	char	   *alias_subject;
+
+	if (qualified[0] == '\0')
+		return pstrdup(qualified);
+	registry_split_subject_cstr(qualified, &context, &subject);
+	alias = catalog_subject_alias(context, subject);
+	if (alias == NULL || alias[0] == '\0')
+		return pstrdup(qualified);
+	registry_split_subject_cstr(alias, &alias_context, &alias_subject);
+	if (strcmp(alias_context, REGISTRY_DEFAULT_CONTEXT) == 0)
+		alias_context = context;
+	if (strcmp(alias_context, REGISTRY_DEFAULT_CONTEXT) == 0)
+		return alias_subject;
+	return psprintf(":%s:%s", alias_context, alias_subject);
+}
+
+/* registry.served_subject(subject): see registry_served_subject() */
+Datum
+registry_served_subject_sql(PG_FUNCTION_ARGS)
+{
+	char	   *qualified = text_to_cstring(PG_GETARG_TEXT_PP(0));
+
+	PG_RETURN_TEXT_P(cstring_to_text(registry_served_subject(qualified)));
 }
 
 /* registry.split_subject(qualified) -> (context, subject) */

@@ -184,6 +184,7 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
 				 errmsg("a new subject version cannot be inserted as deleted")));
 	registry_validate_subject(subject, subject);
+	registry_validate_version_context(context, subject);
 
 	/* the SQL API's own insert, checked a moment ago under the same lock */
 	if (has_version && registry_take_checked(context, subject, schema_id, version))

@@ -555,6 +555,120 @@ req POST "/subjects/$RUN-empty/versions" '{"schema":" \n "}'
 expect "register a whitespace-only schema without a previous version -> 42201 Empty schema" 422 \
 	'.error_code == 42201 and .message == "Empty schema"'
 
+# /contexts/{ctx}/ as Confluent's ContextFilter reads it
+req GET "/contexts/.a:b/subjects"
+expect "GET /contexts/{ctx with a colon}/subjects is 400" 400 '.error_code == 400 and .message == "Context name cannot contain a colon"'
+req GET "/contexts/:$CTX:/subjects/name/versions"
+expect "GET /contexts/:{ctx}:/subjects/{s}/versions (colons around the context dropped)" 200 '. == [1]'
+req GET "/contexts/$CTX/subjects/:$CTX:name/versions"
+expect "GET /contexts/{ctx}/subjects/{qualified s}/versions keeps the qualified subject" 200 '. == [1]'
+
+# the .__GLOBAL context: config and mode only
+req POST "/subjects/:.__GLOBAL:$RUN-g/versions" "{\"schema\":$A1}"
+expect "POST /subjects/:.__GLOBAL:s/versions is 42208" 422 ".error_code == 42208 and .message == \"The specified subject ':.__GLOBAL:$RUN-g' is not a valid.\""
+req POST "/contexts/.__GLOBAL/subjects/$RUN-g/versions" "{\"schema\":$A1}"
+expect "POST /contexts/.__GLOBAL/subjects/s/versions is 42208" 422 '.error_code == 42208'
+req PUT "/config/:.__GLOBAL:" '{"compatibility":"BACKWARD"}'
+expect "PUT /config/:.__GLOBAL: works" 200 '.compatibility == "BACKWARD"'
+req GET "/config/:.__GLOBAL:"
+expect "GET /config/:.__GLOBAL:" 200 '.compatibilityLevel == "BACKWARD"'
+req DELETE "/config/:.__GLOBAL:"
+expect "DELETE /config/:.__GLOBAL:" 200 '.compatibilityLevel == "BACKWARD"'
+req PUT "/mode/:.__GLOBAL:" '{"mode":"READWRITE"}'
+expect "PUT /mode/:.__GLOBAL: works" 200 '.mode == "READWRITE"'
+req DELETE "/mode/:.__GLOBAL:"
+expect "DELETE /mode/:.__GLOBAL:" 200 '.mode == "READWRITE"'
+req GET /contexts
+expect "GET /contexts does not list .__GLOBAL" 200 'index(".__GLOBAL") == null'
+req GET "/subjects?subjectPrefix=:.__GLOBAL:"
+expect "GET /subjects lists nothing under .__GLOBAL" 200 '. == []'
+req GET "/schemas?subjectPrefix=:.__GLOBAL:"
+expect "GET /schemas lists nothing under .__GLOBAL" 200 '. == []'
+
+# context names: a refused one creates nothing
+for bad in '.bad!' '.has%20space' '.at@sign' '.hash%23char' '.pct%25enc'; do
+	req POST "/subjects/:$bad$RUN:s/versions" "{\"schema\":$A1}"
+	expect "POST /subjects/:$bad:s/versions is 42208" 422 '.error_code == 42208 and (.message | endswith("is not a valid."))'
+	req POST "/contexts/$bad$RUN/subjects/s/versions" "{\"schema\":$A1}"
+	expect "POST /contexts/$bad/subjects/s/versions is 42208" 422 '.error_code == 42208'
+	req PUT "/config/:$bad$RUN:" '{"compatibility":"NONE"}'
+	expect "PUT /config/:$bad: is 42208" 422 '.error_code == 42208'
+done
+req GET /contexts
+expect "GET /contexts lists none of the refused names" 200 "map(select(contains(\"$RUN\") and test(\"[^A-Za-z0-9._-]\"))) == []"
+check "no row for a refused context name" "$([ "$(sql "SELECT count(*) FROM registry.contexts WHERE context ~ '[^A-Za-z0-9._-]'")" = 0 ] && echo 0 || echo 1)" \
+	"$(sql "SELECT string_agg(context, ' ') FROM registry.contexts")"
+req POST "/subjects/:.My-Ctx_v2.0$RUN:all-chars/versions" "{\"schema\":$A1}"
+expect "a context name of letters, digits, '.', '_' and '-' is valid" 200 '.id == 1'
+
+# config alias: the subject is served as its alias (not /config, /mode)
+AT="$RUN-al-target"
+AN="$RUN-al-name"
+req POST "/subjects/$AT/versions" "{\"schema\":$A1}"
+expect "alias: register the target" 200 '.version == 1'
+AID=$(printf '%s' "$BODY" | jq -r .id)
+req PUT "/config/$AN" "{\"alias\":\"$AT\"}"
+expect "PUT /config/{s} with an alias" 200 ".alias == \"$AT\""
+req GET "/config/$AN"
+expect "GET /config/{s} is the subject's own config, alias and all" 200 ".alias == \"$AT\""
+req GET "/subjects/$AN/versions"
+expect "GET /subjects/{alias}/versions reads the target" 200 '. == [1]'
+req GET "/subjects/$AN/versions/latest"
+expect "GET /subjects/{alias}/versions/latest is the target's" 200 ".subject == \"$AT\" and .version == 1 and .id == $AID"
+req GET "/subjects/$AN/versions/1/schema"
+expect "GET /subjects/{alias}/versions/1/schema" 200 ". == ($A1 | fromjson)"
+req POST "/subjects/$AN" "{\"schema\":$A1}"
+expect "POST /subjects/{alias} finds the schema under the target" 200 ".subject == \"$AT\" and .version == 1 and .id == $AID"
+req POST "/compatibility/subjects/$AN/versions/latest" "{\"schema\":$A2}"
+expect "POST /compatibility/subjects/{alias}/versions/latest" 200 '.is_compatible == true'
+req GET "/schemas/ids/$AID/versions?subject=$AN"
+expect "GET /schemas/ids/{id}/versions?subject={alias}" 200 "index({\"subject\":\"$AT\",\"version\":1}) != null"
+req POST "/subjects/$AN/versions" "{\"schema\":$A2}"
+expect "POST /subjects/{alias}/versions registers under the target" 200 '.version == 2'
+req GET "/subjects/$AT/versions"
+expect "the target has the new version" 200 '. == [1,2]'
+req GET "/subjects?subjectPrefix=$RUN-al-"
+expect "the alias is no subject of its own" 200 ". == [\"$AT\"]"
+req GET "/schemas?subjectPrefix=$AN&aliases=true"
+expect "GET /schemas?aliases=true brings the alias's subject, naming its aliases" 200 "length == 2 and all(.[]; .subject == \"$AT\" and .aliases == [\"$AN\"])"
+req GET "/schemas?subjectPrefix=$AN"
+expect "GET /schemas without aliases=true lists nothing under the alias's name" 200 '. == []'
+req GET "/schemas?subjectPrefix=$RUN-al-&aliases=true&latestOnly=true"
+expect "GET /schemas?aliases=true&latestOnly=true" 200 "length == 1 and .[0].version == 2 and .[0].aliases == [\"$AN\"]"
+req GET "/schemas?subjectPrefix=$AT"
+expect "GET /schemas without aliases=true has no aliases member" 200 'length == 2 and all(.[]; has("aliases") | not)'
+req GET "/subjects/$AN/versions/9"
+expect "GET /subjects/{alias}/versions/9 is 40402" 404 '.error_code == 40402'
+req PUT "/config/$RUN-al-ghost" "{\"alias\":\"$RUN-al-nothing\"}"
+req GET "/subjects/$RUN-al-ghost/versions"
+expect "an alias to a missing subject: 40401 names the alias's subject" 404 ".error_code == 40401 and .message == \"Subject '$RUN-al-nothing' not found.\""
+req DELETE "/subjects/$AN/versions/2"
+expect "DELETE /subjects/{alias}/versions/2 deletes the target's" 200 '. == 2'
+req GET "/subjects/$AT/versions"
+expect "the target lost version 2" 200 '. == [1]'
+req DELETE "/config/$AN"
+expect "DELETE /config/{s} removes the alias" 200 ".alias == \"$AT\""
+req GET "/subjects/$AN/versions"
+expect "without the alias the subject is its own again (40401)" 404 ".error_code == 40401 and .message == \"Subject '$AN' not found.\""
+req DELETE "/config/$RUN-al-ghost"
+# an alias moves /schemas/ids/{id}?subject= to its context: no stale cached answer
+AC=".alc$RUN"
+req POST "/subjects/:$AC:t/versions" "{\"schema\":$A3}"
+expect "alias and cache: a schema in another context" 200 '.id == 1'
+req GET "/schemas/ids/$AID?subject=$RUN-al-x"
+expect "alias and cache: GET /schemas/ids/{id}?subject=s before the alias" 200 ".schema == $A1"
+req GET "/schemas/ids/$AID?subject=$RUN-al-x"
+expect "alias and cache: the same again (cached)" 200 ".schema == $A1"
+req PUT "/config/$RUN-al-x" "{\"alias\":\":$AC:t\"}"
+expect "alias and cache: PUT /config/{s} with an alias in another context" 200 ".alias == \":$AC:t\""
+req GET "/schemas/ids/$AID?subject=$RUN-al-x"
+if [ "$AID" = 1 ]; then
+	expect "alias and cache: the id is read in the alias's context" 200 ".schema == $A3"
+else
+	expect "alias and cache: the id is read in the alias's context (not there)" 404 '.error_code == 40403'
+fi
+req DELETE "/config/$RUN-al-x"
+
 # server metadata
 req GET /v1/metadata/id
 expect "GET /v1/metadata/id" 200 '(.id | type == "string") and (.scope.clusters | type == "object")'

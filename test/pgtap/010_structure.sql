@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(160);
+SELECT plan(164);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -171,6 +171,9 @@ SELECT has_function('registry', 'avro_canonical_form', ARRAY['text'], 'avro_cano
 SELECT has_function('registry', 'avro_fingerprint', ARRAY['text'], 'avro_fingerprint(text)');
 SELECT has_function('registry', 'split_subject', ARRAY['text'], 'split_subject(text)');
 SELECT has_function('registry', 'parse_version', ARRAY['text'], 'parse_version(text)');
+SELECT has_function('registry', 'served_subject', ARRAY['text'], 'served_subject(text)');
+SELECT has_function('registry', 'check_context', ARRAY['text'], 'check_context(text)');
+SELECT has_function('registry', 'list_schemas_with_aliases', ARRAY['text', 'boolean', 'boolean'], 'list_schemas_with_aliases(text, boolean, boolean)');
 
 SELECT function_returns('registry', 'register_schema',
 	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer'], 'integer',
@@ -216,6 +219,8 @@ SELECT trigger_is('registry', 'subject_versions', 'versions_after_delete', 'regi
 	'subject_versions: versions_after_delete');
 SELECT trigger_is('registry', 'config', 'config_before_write', 'registry', 'config_before_write',
 	'config: config_before_write');
+SELECT trigger_is('registry', 'config', 'config_after_write', 'registry', 'config_after_write',
+	'config: config_after_write (cache invalidation at commit)');
 SELECT trigger_is('registry', 'modes', 'modes_before_write', 'registry', 'modes_before_write',
 	'modes: modes_before_write');
 -- timing and events (tgtype bits: 1 ROW, 2 BEFORE, 4 INSERT, 8 DELETE, 16 UPDATE)
@@ -227,7 +232,8 @@ SELECT results_eq(
 	   WHERE NOT t.tgisinternal AND t.tgrelid::regclass::text LIKE 'registry.%'
 	   ORDER BY 1, 2$$,
 	$$VALUES
-		('registry.config' COLLATE "C", 'config_before_write' COLLATE "C",       true, true,  true,  true,  true,  'O' COLLATE "C"),
+		('registry.config' COLLATE "C", 'config_after_write' COLLATE "C",        false, false, true,  true,  true,  'O' COLLATE "C"),
+		('registry.config', 'config_before_write',       true, true,  true,  true,  true,  'O'),
 		('registry.contexts', 'contexts_before_insert',  true, true,  true,  false, false, 'O'),
 		('registry.modes', 'modes_before_write',         true, true,  true,  true,  true,  'O'),
 		('registry.schemas', 'schemas_after_delete',     false, false, false, false, true, 'O'),

@@ -1,7 +1,7 @@
 -- 040_raw_dml.sql: plain INSERT/UPDATE/DELETE on the registry tables meet the
 -- same rules as the SQL API (the triggers are the single place of the rules).
 BEGIN;
-SELECT plan(87);
+SELECT plan(89);
 
 CREATE FUNCTION pg_temp.sid(sch text, ctx text DEFAULT '.') RETURNS integer
 	LANGUAGE sql STABLE
@@ -255,7 +255,13 @@ SELECT is(pg_temp.try(
 -- ---------------------------------------------------------------------------
 SELECT throws_ok(
 	$$INSERT INTO registry.contexts (context) VALUES ('nodot')$$,
-	'23514', NULL, 'a context name must start with "."');
+	'R2208', NULL, 'a context name must start with "."');
+SELECT throws_ok(
+	$$INSERT INTO registry.contexts (context) VALUES ('.sp ace')$$,
+	'R2208', NULL, 'a context name has no space (nor "!", "@", "#", ":")');
+SELECT throws_ok(
+	$$INSERT INTO registry.contexts (context) VALUES ('.__GLOBAL')$$,
+	'R2208', NULL, 'the .__GLOBAL context holds no subjects');
 SELECT lives_ok($$INSERT INTO registry.contexts (context) VALUES ('.tapctx')$$, 'raw INSERT of context .tapctx');
 SELECT ok((SELECT id_sequence IS NOT NULL FROM registry.contexts WHERE context = '.tapctx'),
 	'the new context got its own id sequence');
