@@ -73,6 +73,8 @@ SELECT set_eq(
 		('function', 'registry.rest(text,text,text,text,text,text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.schema_by_id(integer,text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.schema_serialized(integer,text)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.schema_tags(text,text,text[])', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.schema_with_tags(text,text,jsonb,jsonb)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.schema_versions(integer,text,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.set_compatibility(text,text)', 'registry_admin', 'EXECUTE'),
 		('function', 'registry.set_config(text,jsonb)', 'registry_admin', 'EXECUTE'),
