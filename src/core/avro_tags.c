@@ -255,6 +255,8 @@ find_entity(rg_arena *arena, json_t *doc, const rg_tag_change *change, rg_error 
 		json_t	   *type = json_is_object(cur.node) ? json_object_get(cur.node, "type") : NULL;
 		const char *tname;
 
+		if ((q.head & 1023) == 0)
+			rg_check_interrupts();
 		if (type == NULL)
 		{
 			ok = enqueue_elements(&q, cur.node, cur.space);
@@ -347,7 +349,10 @@ rg_avro_apply_tags(rg_arena *arena, const char *canonical, size_t len,
 		rg_error_set(err, RG_ERR_INTERNAL, "stored form does not load: %s", jerr.text);
 	for (i = 0; ok && i < n_changes; i++)
 	{
-		json_t	   *node = find_entity(arena, doc, &changes[i], err);
+		json_t	   *node;
+
+		rg_check_interrupts();
+		node = find_entity(arena, doc, &changes[i], err);
 
 		ok = node != NULL && change_entity(arena, node, &changes[i], err);
 	}
@@ -364,7 +369,7 @@ typedef struct entity_walk
 	rg_schema_tags *list;
 	int			n;
 	int			cap;
-	const char **visited;		/* full names, linear: records are few */
+	const void **visited;		/* records walked: a set of addresses */
 	int			n_visited;
 	int			visited_cap;
 } entity_walk;
@@ -443,31 +448,45 @@ add_entity(entity_walk *w, const char *path, rg_tag_entity_type type,
 	return true;
 }
 
-/* Was the record walked already?  If not, it is marked as walked now. */
+/*
+ * Was the record walked already (by full name, as Confluent's visited set;
+ * each named type is one rg_avro_schema, so its address stands for the
+ * name)?  If not, it is marked as walked now.
+ */
 static bool
-seen_record(entity_walk *w, const char *fullname, bool *oom)
+seen_record(entity_walk *w, const rg_avro_schema *s, bool *oom)
 {
-	int			i;
+	size_t		h;
 
-	for (i = 0; i < w->n_visited; i++)
-		if (strcmp(w->visited[i], fullname) == 0)
-			return true;
-	if (w->n_visited == w->visited_cap)
+	if ((size_t) (w->n_visited + 1) * 2 > (size_t) w->visited_cap)
 	{
-		int			cap = w->visited_cap ? w->visited_cap * 2 : 16;
-		const char **bigger = rg_arena_alloc(w->arena, cap * sizeof(char *));
+		int			cap = w->visited_cap ? w->visited_cap * 2 : 64;
+		const void **bigger = rg_arena_alloc(w->arena, cap * sizeof(void *));
+		int			i;
 
 		if (bigger == NULL)
 		{
 			*oom = true;
 			return true;
 		}
-		if (w->n_visited)
-			memcpy(bigger, w->visited, w->n_visited * sizeof(char *));
+		for (i = 0; i < w->visited_cap; i++)
+			if (w->visited[i])
+			{
+				h = ((uintptr_t) w->visited[i] >> 4) & (size_t) (cap - 1);
+				while (bigger[h])
+					h = (h + 1) & (size_t) (cap - 1);
+				bigger[h] = w->visited[i];
+			}
 		w->visited = bigger;
 		w->visited_cap = cap;
 	}
-	w->visited[w->n_visited++] = fullname;
+	h = ((uintptr_t) s >> 4) & (size_t) (w->visited_cap - 1);
+	while (w->visited[h] && w->visited[h] != s)
+		h = (h + 1) & (size_t) (w->visited_cap - 1);
+	if (w->visited[h])
+		return true;
+	w->visited[h] = s;
+	w->n_visited++;
 	return false;
 }
 
@@ -491,7 +510,7 @@ walk_entities(entity_walk *w, const rg_avro_schema *s, int depth)
 		case RG_AVRO_MAP:
 			return walk_entities(w, s->items, depth + 1);
 		case RG_AVRO_RECORD:
-			if (seen_record(w, s->fullname, &oom))
+			if (seen_record(w, s, &oom))
 				return !oom;
 			if (!add_entity(w, s->fullname, RG_TAG_RECORD, s->props, s->n_props))
 				return false;

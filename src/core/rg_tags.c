@@ -546,12 +546,9 @@ rg_schema_tagged_entities(const rg_schema *schema, rg_arena *arena,
 
 	*out = NULL;
 	*n_out = 0;
+	/* ParsedSchema's default: no tagged entities (only AvroSchema has its own) */
 	if (schema->format != &rg_format_avro)
-	{
-		rg_error_set(err, RG_ERR_INVALID_SCHEMA,
-					 "schema tags are not supported for %s schemas", schema->format->name);
-		return false;
-	}
+		return true;
 	if (!rg_avro_tagged_entities(schema, arena, &all, &n_all, err))
 		return false;
 	if (n_find == 0)

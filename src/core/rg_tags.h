@@ -94,8 +94,10 @@ extern char *rg_schema_with_tags(const rg_format *format, const char *text,
  * Confluent's inlineTaggedEntities(): every record and field of a parsed
  * schema with inline tags, in Confluent's order, into arena.  With
  * n_find > 0 only the entities having one of the find tags ("*": every
- * entity), as Confluent's findTags.  false with err set when the format
- * has no tagged entities yet (JSON, PROTOBUF).
+ * entity), as Confluent's findTags.  Only AVRO schemas have tagged
+ * entities, as only Confluent's AvroSchema overrides ParsedSchema's
+ * empty inlineTaggedEntities(); JSON and PROTOBUF give none.  false with
+ * err set on out of memory or a schema nested too deeply.
  */
 extern bool rg_schema_tagged_entities(const rg_schema *schema, rg_arena *arena,
 									  const char *const *find, int n_find,

@@ -118,8 +118,7 @@ registry_propagate_tags(const rg_schema *previous, const rg_schema *next)
 	rg_error	err;
 	char	   *text;
 
-	if (previous->format != &rg_format_avro ||
-		(next->format != &rg_format_avro && next->format != &rg_format_json))
+	if (next->format != &rg_format_avro && next->format != &rg_format_json)
 		return NULL;
 	arena = rg_arena_create();
 	if (arena == NULL)
@@ -143,11 +142,6 @@ registry_find_tags(const rg_schema *schema, const char *const *find, int n_find)
 	rg_buf		out;
 	char	   *json;
 
-	if (schema->format != &rg_format_avro)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("finding schema tags is not supported for %s schemas",
-						schema->format->name)));
 	arena = rg_arena_create();
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));

@@ -26,16 +26,16 @@ extern char *registry_rewrite_tags(const rg_schema *schema, const char *add_json
 
 /*
  * propagateSchemaTags: the text of next with the inline tags of previous
- * added, or NULL when previous has none (or is not AVRO, whose tags are
- * the only ones read so far): then next is registered as it is.  42201
+ * added, or NULL when previous has none (only AVRO schemas have tagged
+ * entities, see rg_tags.h): then next is registered as it is.  42201
  * when next lacks an entity previous tags, as in Confluent.
  */
 extern char *registry_propagate_tags(const rg_schema *previous, const rg_schema *next);
 
 /*
  * findTags: jsonb text of the SchemaTags list of schema's tagged
- * entities that have one of find ("*": all); 0A000 when the format's
- * entities are not read (JSON, PROTOBUF).
+ * entities that have one of find ("*": all); "[]" for JSON and PROTOBUF
+ * schemas, which have none (see rg_tags.h).
  */
 extern char *registry_find_tags(const rg_schema *schema, const char *const *find,
 								int n_find);

@@ -330,6 +330,19 @@ test_entities(void)
 				 "findTags=PII: the entities with that tag");
 	RG_CHECK_STR(tagged(schema, none, 1), "[]", "no entity has the tag");
 	RG_CHECK_STR(tagged(REC, all, 1), "[]", "no tags at all");
+	{
+		const char *js = "{\"type\":\"object\",\"confluent:tags\":[\"A\"]}";
+		rg_error	err;
+		rg_schema  *s = rg_json_parse(js, strlen(js), NULL, 0, false, &err);
+		rg_arena   *arena = rg_arena_create();
+		rg_schema_tags *list = NULL;
+		int			n = -1;
+
+		RG_CHECK(s != NULL && rg_schema_tagged_entities(s, arena, all, 1, &list, &n, &err) && n == 0,
+				 "a JSON schema has no tagged entities (ParsedSchema's default)");
+		rg_schema_free(s);
+		rg_arena_destroy(arena);
+	}
 }
 
 int

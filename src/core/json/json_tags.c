@@ -388,7 +388,10 @@ rg_json_apply_tags(rg_arena *arena, const char *canonical, size_t len,
 		return false;
 	for (i = 0; i < n_changes; i++)
 	{
-		jx		   *node = find_entity(arena, root, &changes[i], err);
+		jx		   *node;
+
+		rg_check_interrupts();
+		node = find_entity(arena, root, &changes[i], err);
 
 		if (node == NULL || !change_entity(arena, node, &changes[i], err))
 			return false;
