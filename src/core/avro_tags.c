@@ -224,6 +224,7 @@ find_entity(rg_arena *arena, json_t *doc, const rg_tag_change *change, rg_error 
 	json_t	   *found = NULL;
 	bool		ok;
 	rg_buf		space;
+	int			i;
 
 	if (ids == NULL)
 	{
@@ -237,7 +238,7 @@ find_entity(rg_arena *arena, json_t *doc, const rg_tag_change *change, rg_error 
 		return NULL;
 	}
 	rg_buf_init(&space);
-	for (int i = 0; i < n - keep; i++)
+	for (i = 0; i < n - keep; i++)
 	{
 		if (i > 0)
 			rg_buf_putc(&space, '.');

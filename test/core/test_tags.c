@@ -345,6 +345,50 @@ test_entities(void)
 	}
 }
 
+/*
+ * propagateSchemaTags as the glue composes it: the previous schema's
+ * tagged entities added to the next schema's text (static buffer).
+ */
+static const char *
+propagated(const char *previous, const char *next)
+{
+	static char out[8192];
+	rg_error	err;
+	rg_schema  *prev = rg_avro_parse(previous, strlen(previous), NULL, 0, false, &err);
+	rg_arena   *arena = rg_arena_create();
+	rg_schema_tags *list;
+	int			n;
+	char	   *s = NULL;
+
+	if (prev != NULL && rg_schema_tagged_entities(prev, arena, NULL, 0, &list, &n, &err))
+		s = rg_schema_with_tags(&rg_format_avro, next, strlen(next), NULL, 0, list, n, NULL, 0, NULL, &err);
+	snprintf(out, sizeof(out), "%s%s", s ? "" : "ERROR: ", s ? s : err.message);
+	rg_free(s);
+	rg_schema_free(prev);
+	rg_arena_destroy(arena);
+	return out;
+}
+
+/* The previous version's tags carried to a new schema. */
+static void
+test_propagate(void)
+{
+	const char *prev =
+		"{\"type\":\"record\",\"name\":\"R\",\"confluent:tags\":[\"REC\"],\"fields\":["
+		"{\"name\":\"a\",\"type\":\"int\",\"confluent:tags\":[\"PII\"]}]}";
+
+	RG_CHECK_STR(propagated(prev,
+							"{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\","
+							"\"confluent:tags\":[\"OWN\"]},{\"name\":\"b\",\"type\":\"string\",\"default\":\"x\"}]}"),
+				 "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\","
+				 "\"confluent:tags\":[\"OWN\",\"PII\"]},{\"name\":\"b\",\"type\":\"string\",\"default\":\"x\"}],"
+				 "\"confluent:tags\":[\"REC\"]}",
+				 "the previous tags join the new schema's own");
+	RG_CHECK_STR(propagated(prev, "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"z\",\"type\":\"int\"}]}"),
+				 "ERROR: No matching path 'R.a' found in the schema",
+				 "a tagged field the new schema lacks is an error, as in Confluent");
+}
+
 int
 main(void)
 {
@@ -353,5 +397,6 @@ main(void)
 	test_json();
 	test_lists();
 	test_entities();
+	test_propagate();
 	return rg_test_done();
 }
