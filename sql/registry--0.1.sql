@@ -1141,6 +1141,24 @@ CREATE FUNCTION registry.schema_serialized(schema_id integer, subject text DEFAU
 COMMENT ON FUNCTION registry.schema_serialized(integer, text)
 	IS 'a PROTOBUF schema as Confluent''s format=serialized: its FileDescriptorProto in base64';
 
+-- Schema tags (Confluent's confluent:tags; findTags) -------------------------
+
+CREATE FUNCTION registry.schema_with_tags(schema text, schema_type text DEFAULT 'AVRO',
+	tags_to_add jsonb DEFAULT '[]', tags_to_remove jsonb DEFAULT '[]')
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_schema_with_tags'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.schema_with_tags(text, text, jsonb, jsonb)
+	IS 'the stored form of an AVRO or JSON schema with the tags of two SchemaTags lists added and removed, as Confluent''s schemaTagsToAdd / schemaTagsToRemove';
+
+CREATE FUNCTION registry.schema_tags(schema text, schema_type text DEFAULT 'AVRO',
+	find_tags text[] DEFAULT '{*}')
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_schema_tags'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.schema_tags(text, text, text[])
+	IS 'the tagged entities of an AVRO schema that have one of find_tags (''*'': all), as Confluent''s findTags';
+
 -- The REST API ---------------------------------------------------------------
 
 CREATE FUNCTION registry.rest(method text, path text, query text DEFAULT NULL, body text DEFAULT NULL,
@@ -1196,6 +1214,8 @@ GRANT EXECUTE ON FUNCTION
 	registry.schema_versions(integer, text, boolean), registry.list_contexts(),
 	registry.schema_by_guid(uuid), registry.schema_ids_by_guid(uuid)
 	TO registry_reader;
+GRANT EXECUTE ON FUNCTION registry.schema_with_tags(text, text, jsonb, jsonb),
+	registry.schema_tags(text, text, text[]) TO registry_reader;
 -- writers: new rows where the triggers check them, soft and hard delete of
 -- versions (checked too); ids are drawn, never set; references and the
 -- cleanup after a hard delete are written by SECURITY DEFINER triggers

@@ -1610,6 +1610,71 @@ else
 	if wait_http "$URL" 30 >/dev/null && wait_sql 30; then pass "the workers are back after resetting the limited one"; else fail "the workers are back after resetting the limited one" "not within 30 s"; fi
 fi
 
+##############################################################################
+# Schema tags (Confluent 7.5+): POST /subjects/{s}/versions/{v}/tags,
+# schemaTagsToAdd / schemaTagsToRemove / propagateSchemaTags on register,
+# findTags on GET.  NOT YET CALLED: the routes and the registration fields
+# are wired to registry_rewrite_tags() / registry_propagate_tags() /
+# registry_find_tags() (src/pg/tags.h) separately; once they are, call
+# tags_rest_cases here.
+##############################################################################
+# tag_list PATH TYPE TAG...: a SchemaTags list of one entity
+tag_list() {
+	local path=$1 type=$2
+	shift 2
+	jq -cn --arg p "$path" --arg t "$type" '[{schemaEntity:{entityPath:$p,entityType:$t},tags:$ARGS.positional}]' --args "$@"
+}
+tags_rest_cases() {
+	echo "# schema tags"
+	local ST="$RUN-tags" TR="T_$RUN" base id2
+	base=$(avro "$TR" "$F_B")
+	req POST "/subjects/$ST/versions" "{\"schema\":$base}"
+	expect "tags: version 1 registered" 200 '.id | type == "number"'
+	req POST "/subjects/$ST/versions/1/tags" "{\"tagsToAdd\":$(tag_list "$TR.a" sr_field PII)}"
+	expect "tags: POST /versions/1/tags makes version 2 with the field's tags and confluent:version" 200 \
+		".version == 2 and .metadata.properties[\"confluent:version\"] == \"2\" and (.schema | fromjson | .fields[0][\"confluent:tags\"] == [\"PII\"])"
+	id2=$(printf '%s' "$BODY" | jq -r .id)
+	req GET "/subjects/$ST/versions/2"
+	expect "tags: version 2 is stored with the tags, after the field's other attributes" 200 \
+		"(.schema | contains(\"{\\\"name\\\":\\\"a\\\",\\\"type\\\":\\\"int\\\",\\\"confluent:tags\\\":[\\\"PII\\\"]}\"))"
+	req GET "/subjects/$ST/versions/2?findTags=PII"
+	expect "tags: findTags=PII lists the tagged field" 200 \
+		".schemaTags == [{\"schemaEntity\":{\"entityPath\":\"$TR.a\",\"entityType\":\"sr_field\"},\"tags\":[\"PII\"]}]"
+	req GET "/subjects/$ST/versions/2?findTags=NOPE"
+	expect "tags: findTags with no match leaves schemaTags out" 200 'has("schemaTags") | not'
+	req GET "/schemas/ids/$id2?findTags=*"
+	expect "tags: GET /schemas/ids/{id}?findTags=* lists every tagged entity" 200 \
+		".schemaTags == [{\"schemaEntity\":{\"entityPath\":\"$TR.a\",\"entityType\":\"sr_field\"},\"tags\":[\"PII\"]}]"
+	req POST "/subjects/$ST/versions/2/tags" "{\"newVersion\":5,\"tagsToAdd\":$(tag_list "$TR" sr_record R)}"
+	expect_error "tags: a newVersion that is not the next version is refused" 422 42201
+	req POST "/subjects/$ST/versions/2/tags" "{\"newVersion\":3,\"tagsToAdd\":$(tag_list "$TR" sr_record R)}"
+	expect "tags: newVersion 3 makes version 3 with the record's tags too" 200 \
+		".version == 3 and .metadata.properties[\"confluent:version\"] == \"3\" and (.schema | fromjson | .[\"confluent:tags\"] == [\"R\"] and .fields[0][\"confluent:tags\"] == [\"PII\"])"
+	req POST "/subjects/$ST/versions/3/tags" "{\"tagsToRemove\":$(tag_list "$TR.a" sr_field PII)}"
+	expect "tags: tagsToRemove drops the field's last tag and its property" 200 \
+		".version == 4 and (.schema | fromjson | (.fields[0] | has(\"confluent:tags\") | not) and .[\"confluent:tags\"] == [\"R\"])"
+	req POST "/subjects/$ST/versions/1/tags" "{\"tagsToAdd\":$(tag_list "$TR.zz" sr_field X)}"
+	expect "tags: an entity not in the schema is 42201 (No matching path)" 422 \
+		'.error_code == 42201 and (.message | contains("No matching path"))'
+	req POST "/subjects/$ST/versions/1/tags" "{\"ruleSet\":{},\"rulesToRemove\":[\"r\"]}"
+	expect "tags: ruleSet with rulesToRemove is 42210" 422 \
+		'.error_code == 42210 and .message == "ruleSet should be omitted if specifying rulesToMerge or rulesToRemove"'
+	req POST "/subjects/$RUN-no-such/versions/1/tags" "{\"tagsToAdd\":$(tag_list "$TR.a" sr_field X)}"
+	expect_error "tags: a missing subject is 40401" 404 40401
+	req POST "/subjects/$ST/versions/99/tags" "{\"tagsToAdd\":$(tag_list "$TR.a" sr_field X)}"
+	expect_error "tags: a missing version is 40402" 404 40402
+	req POST "/subjects/$ST/versions" "{\"schema\":$base,\"schemaTagsToAdd\":$(tag_list "$TR.b" sr_field S)}"
+	expect "tags: register with schemaTagsToAdd stores the tagged schema as a new version" 200 '.id | type == "number"'
+	req GET "/subjects/$ST/versions/latest"
+	expect "tags: the latest version has the tags schemaTagsToAdd gave and confluent:version" 200 \
+		".version == 5 and .metadata.properties[\"confluent:version\"] == \"5\" and (.schema | fromjson | .fields[1][\"confluent:tags\"] == [\"S\"])"
+	req POST "/subjects/$ST/versions" "{\"schema\":$(avro "$TR" "$F_B,$F_C"),\"propagateSchemaTags\":true}"
+	expect "tags: register with propagateSchemaTags" 200 '.id | type == "number"'
+	req GET "/subjects/$ST/versions/latest"
+	expect "tags: the previous version's tags are carried to the new schema" 200 \
+		".version == 6 and (.schema | fromjson | .fields[1][\"confluent:tags\"] == [\"S\"] and (.fields[2] | has(\"confluent:tags\") | not))"
+}
+
 req GET /
 expect "the server is up at the end" 200 '. == {}'
 

@@ -78,6 +78,8 @@ SELECT set_eq(
 		('function', 'registry.schema_by_id(integer,text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.schema_ids_by_guid(uuid)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.schema_serialized(integer,text)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.schema_tags(text,text,text[])', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.schema_with_tags(text,text,jsonb,jsonb)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.schema_versions(integer,text,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.served_subject(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.set_compatibility(text,text)', 'registry_admin', 'EXECUTE'),
