@@ -125,25 +125,25 @@ SELECT registry.register_schema(':.dc:reserved', '{"type":"record","name":"R","f
 -- validateFields: a reserved name may not be a field at the schema's top level (409), in
 -- each format; the same name deeper down is allowed
 SELECT registry.set_config(':.dc:res_avro', '{"compatibility":"NONE","validateFields":true}');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:res_avro/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:res_avro/versions', '',
 	'{"schema":"{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}","metadata":{"properties":{"confluent:reserved":"b"}}}');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:res_avro/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:res_avro/versions', '',
 	'{"schema":"{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},{\"name\":\"b\",\"type\":\"int\"}]}","metadata":{"properties":{"confluent:reserved":"b"}}}');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:res_avro/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:res_avro/versions', '',
 	'{"schema":"{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":{\"type\":\"record\",\"name\":\"I\",\"fields\":[{\"name\":\"b\",\"type\":\"int\"}]}}]}","metadata":{"properties":{"confluent:reserved":"b"}}}');
 SELECT registry.set_config(':.dc:res_proto', '{"compatibility":"NONE","validateFields":true}');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:res_proto/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:res_proto/versions', '',
 	'{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\";\nmessage M {\n  int32 a = 1;\n}\n","metadata":{"properties":{"confluent:reserved":"b, c"}}}');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:res_proto/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:res_proto/versions', '',
 	'{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\";\nmessage M {\n  int32 a = 1;\n}\nmessage N {\n  int32 b = 1;\n  int32 c = 2;\n}\n","metadata":{"properties":{"confluent:reserved":"b, c"}}}');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:res_proto/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:res_proto/versions', '',
 	'{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\";\nmessage M {\n  int32 a = 1;\n  oneof o {\n    int32 b = 2;\n  }\n}\n","metadata":{"properties":{"confluent:reserved":"b, c"}}}');
 SELECT registry.set_config(':.dc:res_json', '{"compatibility":"NONE","validateFields":true}');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:res_json/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:res_json/versions', '',
 	'{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}","metadata":{"properties":{"confluent:reserved":"b"}}}');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:res_json/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:res_json/versions', '',
 	'{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}}}","metadata":{"properties":{"confluent:reserved":"b"}}}');
-SELECT status, response FROM registry.rest('POST', '/subjects/:.dc:res_json/versions', '',
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:res_json/versions', '',
 	'{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"object\",\"properties\":{\"b\":{}}}}}","metadata":{"properties":{"confluent:reserved":"b"}}}');
 
 -- IMPORT: a version the subject has is the answer for the same schema, refused for another

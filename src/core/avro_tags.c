@@ -473,7 +473,7 @@ seen_record(entity_walk *w, const rg_avro_schema *s, bool *oom)
 		for (i = 0; i < w->visited_cap; i++)
 			if (w->visited[i])
 			{
-				h = ((uintptr_t) w->visited[i] >> 4) & (size_t) (cap - 1);
+				h = ((uintptr_t) w->visited[i] >> 4) &(size_t) (cap - 1);
 				while (bigger[h])
 					h = (h + 1) & (size_t) (cap - 1);
 				bigger[h] = w->visited[i];

@@ -80,8 +80,8 @@ typedef struct rg_format
 
 	/*
 	 * Does the schema's top level have a field of this name (a field of an
-	 * Avro root record, of any top-level Protobuf message outside its
-	 * oneofs, a member of a JSON Schema's root "properties")?  Confluent's
+	 * Avro root record, of any top-level Protobuf message outside its oneofs,
+	 * a member of a JSON Schema's root "properties")?  Confluent's
 	 * hasTopLevelField, for the confluent:reserved check; NULL for a format
 	 * that has none.
 	 */

@@ -546,7 +546,11 @@ rg_schema_tagged_entities(const rg_schema *schema, rg_arena *arena,
 
 	*out = NULL;
 	*n_out = 0;
-	/* ParsedSchema's default: no tagged entities (only AvroSchema has its own) */
+
+	/*
+	 * ParsedSchema's default: no tagged entities (only AvroSchema has its
+	 * own)
+	 */
 	if (schema->format != &rg_format_avro)
 		return true;
 	if (!rg_avro_tagged_entities(schema, arena, &all, &n_all, err))

@@ -131,13 +131,14 @@ typedef struct CatalogSchemaRow
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
 	bool		deleted;
-	char	   *guid;			/* Confluent's guid (the fingerprint as a UUID) */
+	char	   *guid;			/* Confluent's guid (the fingerprint as a
+								 * UUID) */
 	char	   *context;		/* the schema's context: schema_by_guid only */
 	bool		has_ts;			/* ts is known */
 	int64		ts;				/* when the version (or the schema) was
 								 * registered, in ms since the epoch */
-	char	   *aliases;		/* list_schemas_with_aliases: a JSON array
-								 * of the subjects aliased to it, or NULL */
+	char	   *aliases;		/* list_schemas_with_aliases: a JSON array of
+								 * the subjects aliased to it, or NULL */
 } CatalogSchemaRow;
 
 /* The id a schema has in one context (GET /schemas/guids/{guid}/ids). */

@@ -136,6 +136,7 @@ static CatalogPlan plan_register = {
 	"$1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8, $9)",
 	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, INT4OID, INT4OID}
 };
+
 /* a version's guid and registration time, read after register wrote it */
 static CatalogPlan plan_version_stamp = {
 	"SELECT s.guid::text, " EPOCH_MS("sv.created_at") " FROM registry.split_subject($1) q "
@@ -160,6 +161,7 @@ static CatalogPlan plan_set_config = {
 	"SELECT registry.set_config($1, $2::jsonb)::text",
 	2, {TEXTOID, TEXTOID}
 };
+
 /* a scope's stored configuration as Confluent's ConfigUpdateRequest */
 static CatalogPlan plan_stored_config = {
 	"SELECT COALESCE((SELECT c.settings || jsonb_strip_nulls(jsonb_build_object("

@@ -699,7 +699,7 @@ dc_metadata_property(const char *metadata, const char *key)
 }
 
 /* The names of the confluent:reserved property, split at commas and trimmed. */
-char **
+char	  **
 dc_reserved_fields(const char *metadata, int *n)
 {
 	char	   *list = dc_metadata_property(metadata, DC_CONFLUENT_RESERVED);

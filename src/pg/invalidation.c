@@ -38,7 +38,7 @@ typedef struct RegistryShared
 static RegistryShared *shared = NULL;
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
-static bool delete_pending = false;	/* bump at commit */
+static bool delete_pending = false; /* bump at commit */
 static bool callback_registered = false;
 
 /* Ask for the shared counter's memory. */

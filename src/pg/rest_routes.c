@@ -248,12 +248,12 @@ h_schemas_list(RestCall *c)
 {
 	bool		aliases = rest_param_bool(c, "aliases");
 	List	   *rows = aliases ?
-		catalog_api_list_schemas_with_aliases(rest_param(c, "subjectPrefix"),
-											  rest_param_bool(c, "deleted"),
-											  rest_param_bool(c, "latestOnly")) :
-		catalog_api_list_schemas(rest_param(c, "subjectPrefix"),
-								 rest_param_bool(c, "deleted"),
-								 rest_param_bool(c, "latestOnly"));
+	catalog_api_list_schemas_with_aliases(rest_param(c, "subjectPrefix"),
+										  rest_param_bool(c, "deleted"),
+										  rest_param_bool(c, "latestOnly")) :
+	catalog_api_list_schemas(rest_param(c, "subjectPrefix"),
+							 rest_param_bool(c, "deleted"),
+							 rest_param_bool(c, "latestOnly"));
 	ListCell   *lc;
 	int			n = 0;
 

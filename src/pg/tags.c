@@ -53,7 +53,7 @@ read_tag_list(rg_arena *arena, const char *json, rg_schema_tags **list, int *n)
 
 /* Report a failed rewrite or listing of tags. */
 static void
-report_tag_error(const rg_error *err) pg_attribute_noreturn();
+			report_tag_error(const rg_error *err) pg_attribute_noreturn();
 
 static void
 report_tag_error(const rg_error *err)

@@ -159,12 +159,12 @@ test_avro_search(void)
 {
 	const rg_format *avro = &rg_format_avro;
 	const char *nested =
-		"{\"type\":\"record\",\"name\":\"Outer\",\"namespace\":\"a\",\"fields\":["
-		"{\"name\":\"u\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"In\",\"fields\":["
-		"{\"name\":\"x\",\"type\":{\"type\":\"array\",\"items\":{\"type\":\"record\",\"name\":\"Deep\","
-		"\"namespace\":\"b\",\"fields\":[{\"name\":\"y\",\"type\":\"long\"}]}}}]}]},"
-		"{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":{\"type\":\"record\",\"name\":\"V\","
-		"\"fields\":[{\"name\":\"z\",\"type\":\"int\"}]}}}]}";
+	"{\"type\":\"record\",\"name\":\"Outer\",\"namespace\":\"a\",\"fields\":["
+	"{\"name\":\"u\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"In\",\"fields\":["
+	"{\"name\":\"x\",\"type\":{\"type\":\"array\",\"items\":{\"type\":\"record\",\"name\":\"Deep\","
+	"\"namespace\":\"b\",\"fields\":[{\"name\":\"y\",\"type\":\"long\"}]}}}]}]},"
+	"{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":{\"type\":\"record\",\"name\":\"V\","
+	"\"fields\":[{\"name\":\"z\",\"type\":\"int\"}]}}}]}";
 	const char *r;
 
 	r = with_tags(avro, nested, one("a.In.x", "sr_field", "[\"T\"]"), "[]");
@@ -219,12 +219,12 @@ test_json(void)
 {
 	const rg_format *json = &rg_format_json;
 	const char *doc =
-		"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
-		"\"b\":{\"type\":\"object\",\"properties\":{\"c\":{\"type\":\"integer\"}}},"
-		"\"d.e\":{\"type\":\"number\"},"
-		"\"l\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}}}},"
-		"\"n\":{\"type\":[\"null\",\"object\"],\"properties\":{\"y\":{\"type\":\"string\"}}}},"
-		"\"definitions\":{\"Addr\":{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"}}}}}";
+	"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
+	"\"b\":{\"type\":\"object\",\"properties\":{\"c\":{\"type\":\"integer\"}}},"
+	"\"d.e\":{\"type\":\"number\"},"
+	"\"l\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}}}},"
+	"\"n\":{\"type\":[\"null\",\"object\"],\"properties\":{\"y\":{\"type\":\"string\"}}}},"
+	"\"definitions\":{\"Addr\":{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"}}}}}";
 	const char *r;
 
 	RG_CHECK_STR(with_tags(json, "{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"}}}",
@@ -313,11 +313,11 @@ test_entities(void)
 	const char *pii[] = {"PII"};
 	const char *none[] = {"NOPE"};
 	const char *schema =
-		"{\"type\":\"record\",\"name\":\"R\",\"namespace\":\"n\",\"confluent:tags\":[\"REC\",\"REC\"],"
-		"\"fields\":[{\"name\":\"a\",\"type\":\"int\",\"confluent:tags\":[\"PII\",\"X\"]},"
-		"{\"name\":\"b\",\"type\":{\"type\":\"record\",\"name\":\"S\",\"fields\":["
-		"{\"name\":\"c\",\"type\":\"string\",\"confluent:tags\":[\"PII\"]}]}},"
-		"{\"name\":\"d\",\"type\":\"S\",\"confluent:tags\":\"notalist\"}]}";
+	"{\"type\":\"record\",\"name\":\"R\",\"namespace\":\"n\",\"confluent:tags\":[\"REC\",\"REC\"],"
+	"\"fields\":[{\"name\":\"a\",\"type\":\"int\",\"confluent:tags\":[\"PII\",\"X\"]},"
+	"{\"name\":\"b\",\"type\":{\"type\":\"record\",\"name\":\"S\",\"fields\":["
+	"{\"name\":\"c\",\"type\":\"string\",\"confluent:tags\":[\"PII\"]}]}},"
+	"{\"name\":\"d\",\"type\":\"S\",\"confluent:tags\":\"notalist\"}]}";
 
 	RG_CHECK_STR(tagged(schema, all, 1),
 				 "[{\"schemaEntity\":{\"entityPath\":\"n.R\",\"entityType\":\"sr_record\"},\"tags\":[\"REC\"]},"
@@ -374,8 +374,8 @@ static void
 test_propagate(void)
 {
 	const char *prev =
-		"{\"type\":\"record\",\"name\":\"R\",\"confluent:tags\":[\"REC\"],\"fields\":["
-		"{\"name\":\"a\",\"type\":\"int\",\"confluent:tags\":[\"PII\"]}]}";
+	"{\"type\":\"record\",\"name\":\"R\",\"confluent:tags\":[\"REC\"],\"fields\":["
+	"{\"name\":\"a\",\"type\":\"int\",\"confluent:tags\":[\"PII\"]}]}";
 
 	RG_CHECK_STR(propagated(prev,
 							"{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\","

@@ -171,16 +171,13 @@ SELECT has_function('registry', 'avro_canonical_form', ARRAY['text'], 'avro_cano
 SELECT has_function('registry', 'avro_fingerprint', ARRAY['text'], 'avro_fingerprint(text)');
 SELECT has_function('registry', 'split_subject', ARRAY['text'], 'split_subject(text)');
 SELECT has_function('registry', 'parse_version', ARRAY['text'], 'parse_version(text)');
-<<<<<<< HEAD
 SELECT has_function('registry', 'served_subject', ARRAY['text'], 'served_subject(text)');
 SELECT has_function('registry', 'check_context', ARRAY['text'], 'check_context(text)');
 SELECT has_function('registry', 'list_schemas_with_aliases', ARRAY['text', 'boolean', 'boolean'], 'list_schemas_with_aliases(text, boolean, boolean)');
-=======
 SELECT has_function('registry', 'schema_with_tags', ARRAY['text', 'text', 'jsonb', 'jsonb'], 'schema_with_tags(text, text, jsonb, jsonb)');
 SELECT has_function('registry', 'schema_tags', ARRAY['text', 'text', 'text[]'], 'schema_tags(text, text, text[])');
 SELECT function_returns('registry', 'schema_tags', ARRAY['text', 'text', 'text[]'], 'jsonb', 'schema_tags returns jsonb');
 SELECT volatility_is('registry', 'schema_with_tags', ARRAY['text', 'text', 'jsonb', 'jsonb'], 'immutable', 'schema_with_tags is IMMUTABLE');
->>>>>>> wip-tags
 
 SELECT function_returns('registry', 'register_schema',
 	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer'], 'integer',

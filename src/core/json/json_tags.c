@@ -91,7 +91,7 @@ peek(const path_parts *pp)
  * prefix of the rest of the path ending where a part ends), those parts
  * consumed; NULL (every part consumed) when no member is.
  */
-static jx *
+static jx  *
 member_by_parts(const jx *obj, path_parts *pp)
 {
 	const char *rest;
@@ -134,7 +134,7 @@ member_by_parts(const jx *obj, path_parts *pp)
  * reproduce: only a composition of one sub-schema (where order cannot
  * matter) is followed.
  */
-static jx *
+static jx  *
 sub_schema(const jx *node, const char *keyword, path_parts *pp, bool *unsupported)
 {
 	const jx   *list = jx_get(node, keyword);
@@ -151,7 +151,7 @@ sub_schema(const jx *node, const char *keyword, path_parts *pp, bool *unsupporte
 }
 
 /* findNodeHelper, as a loop: the node the path names, or NULL. */
-static jx *
+static jx  *
 find_node(jx *node, rg_tag_entity_type type, path_parts *pp, bool *unsupported)
 {
 	for (;;)
@@ -247,7 +247,7 @@ tag_text(rg_arena *arena, const jx *v)
 }
 
 /* A new JSON string value in arena. */
-static jx *
+static jx  *
 new_string(rg_arena *arena, const char *s)
 {
 	jx		   *v = rg_arena_alloc(arena, sizeof(jx));
@@ -346,7 +346,7 @@ oom:
 }
 
 /* The object an entity's path names; NULL with err set. */
-static jx *
+static jx  *
 find_entity(rg_arena *arena, jx *root, const rg_tag_change *change, rg_error *err)
 {
 	path_parts	pp;
