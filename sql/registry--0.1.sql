@@ -378,25 +378,44 @@ CREATE FUNCTION registry.register_schema(
 	subject text, schema text, schema_type text DEFAULT 'AVRO',
 	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
 	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
-	id integer DEFAULT NULL, version integer DEFAULT NULL)
+	id integer DEFAULT NULL, version integer DEFAULT NULL,
+	tags_to_add jsonb DEFAULT NULL, tags_to_remove jsonb DEFAULT NULL,
+	propagate_tags boolean DEFAULT false)
 	RETURNS integer
 	AS 'MODULE_PATHNAME', 'registry_register_schema'
 	LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer)
-	IS 'registers a schema under a subject and returns its id (the existing id when the subject already has it)';
+COMMENT ON FUNCTION registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean)
+	IS 'registers a schema under a subject and returns its id (the existing id when the subject already has it); tags_to_add/tags_to_remove (Confluent''s schemaTagsToAdd/Remove) rewrite it first, propagate_tags carries the previous version''s tags';
 
 CREATE FUNCTION registry.register_schema_version(
 	subject text, schema text, schema_type text DEFAULT 'AVRO',
 	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
 	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
 	id integer DEFAULT NULL, version integer DEFAULT NULL,
+	tags_to_add jsonb DEFAULT NULL, tags_to_remove jsonb DEFAULT NULL,
+	propagate_tags boolean DEFAULT false,
 	OUT schema_id integer, OUT subject_version integer, OUT schema_type text,
-	OUT stored_schema text, OUT schema_refs jsonb)
+	OUT stored_schema text, OUT schema_refs jsonb,
+	OUT schema_metadata jsonb, OUT schema_rule_set jsonb)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'registry_register_schema_version'
 	LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer)
-	IS 'as register_schema, returning the id, the subject version and the schema as stored';
+COMMENT ON FUNCTION registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean)
+	IS 'as register_schema, returning the id, the subject version and the schema with its metadata and rule set as stored';
+
+CREATE FUNCTION registry.tag_schema_version(
+	subject text, version text, new_version integer DEFAULT NULL,
+	tags_to_add jsonb DEFAULT NULL, tags_to_remove jsonb DEFAULT NULL,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
+	rules_to_merge jsonb DEFAULT NULL, rules_to_remove jsonb DEFAULT NULL,
+	OUT schema_id integer, OUT subject_version integer, OUT schema_type text,
+	OUT stored_schema text, OUT schema_refs jsonb,
+	OUT schema_metadata jsonb, OUT schema_rule_set jsonb)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_tag_schema_version'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.tag_schema_version(text, text, integer, jsonb, jsonb, jsonb, jsonb, jsonb, jsonb)
+	IS 'Confluent''s POST /subjects/{s}/versions/{v}/tags: a new version of a version''s schema with tags added and removed, and its metadata and rule set';
 
 CREATE FUNCTION registry.check_compatibility(
 	subject text, schema text, schema_type text DEFAULT 'AVRO',
@@ -1228,8 +1247,9 @@ GRANT USAGE ON SEQUENCE registry.default_context_ids TO registry_writer;
 GRANT EXECUTE ON FUNCTION registry.check_writable(text, text),
 	registry.check_not_referenced(text, text, integer, boolean) TO registry_reader;
 GRANT EXECUTE ON FUNCTION
-	registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer),
-	registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer),
+	registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean),
+	registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean),
+	registry.tag_schema_version(text, text, integer, jsonb, jsonb, jsonb, jsonb, jsonb, jsonb),
 	registry.delete_version(text, text, boolean), registry.delete_subject(text, boolean),
 	registry.advance_schema_id(text, text, integer)
 	TO registry_writer;

@@ -2,7 +2,8 @@
  *
  * api.c
  *	  The SQL API functions that need the schema parsers: register_schema,
- *	  register_schema_version, lookup_schema and check_compatibility.
+ *	  register_schema_version, tag_schema_version, lookup_schema and
+ *	  check_compatibility.
  *
  * The rules a registration shares with raw DML (mode, numbering,
  * compatibility) are the functions the insert triggers call too
@@ -28,11 +29,13 @@
 #include "data_contract.h"
 #include "registry.h"
 #include "schemas.h"
+#include "tags.h"
 
 PG_FUNCTION_INFO_V1(registry_register_schema);
 PG_FUNCTION_INFO_V1(registry_register_schema_version);
 PG_FUNCTION_INFO_V1(registry_lookup_schema);
 PG_FUNCTION_INFO_V1(registry_check_compatibility);
+PG_FUNCTION_INFO_V1(registry_tag_schema_version);
 
 /* The arguments every function here starts with, read once. */
 typedef struct SchemaArgs
@@ -118,9 +121,14 @@ typedef struct Registered
 	const char *schema_type;
 	char	   *schema;			/* stored form, in the caller's context */
 	char	   *refs;			/* jsonb text, in the caller's context */
+	char	   *metadata;		/* as stored (merged), or NULL */
+	char	   *rule_set;		/* as stored (merged), or NULL */
 } Registered;
 
-/* A registration's arguments: the schema, and the id and version asked for. */
+/*
+ * A registration's arguments: the schema, the id and version asked for,
+ * and Confluent's schema tag operations.
+ */
 typedef struct Registration
 {
 	SchemaArgs	a;
@@ -128,6 +136,11 @@ typedef struct Registration
 	int32		want_id;
 	bool		has_version;
 	int32		want_version;
+	const char *tags_to_add;	/* schemaTagsToAdd (SchemaTags list), or NULL */
+	const char *tags_to_remove; /* schemaTagsToRemove, or NULL */
+	bool		propagate_tags; /* propagateSchemaTags */
+	bool		new_version;	/* always a new version (Confluent's version
+								 * -1 of a tagged registration) */
 } Registration;
 
 /* What the caller returns, copied into its memory context. */
@@ -139,6 +152,8 @@ registered(Registered *out, MemoryContext cxt, SubmittedSchema *s, int32 id, int
 	out->schema_type = s->format->name;
 	out->schema = MemoryContextStrdup(cxt, s->parsed->canonical);
 	out->refs = MemoryContextStrdup(cxt, s->refs_json);
+	out->metadata = s->metadata ? MemoryContextStrdup(cxt, s->metadata) : NULL;
+	out->rule_set = s->rule_set ? MemoryContextStrdup(cxt, s->rule_set) : NULL;
 }
 
 static void refuse_other_id(const char *context, int32 id, int32 want_id) pg_attribute_noreturn();
@@ -194,10 +209,20 @@ schema_id_after_conflict(SchemaArgs *a, SubmittedSchema *s, int32 want_id)
 	return 0;					/* keep the compiler quiet */
 }
 
+/* A SchemaTags list argument; NULL when absent, NULL or empty. */
+static const char *
+tag_list_arg(FunctionCallInfo fcinfo, int n)
+{
+	char	   *list = jsonb_arg_text(fcinfo, n);
+
+	return list == NULL || strcmp(list, "[]") == 0 ? NULL : list;
+}
+
 /*
  * register_schema's arguments (subject, schema, schema_type, refs,
- * normalize, metadata, rule_set, id, version).  Confluent treats an id
- * <= 0 and version -1 as absent; any other version below 1 is 42202.
+ * normalize, metadata, rule_set, id, version, tags_to_add, tags_to_remove,
+ * propagate_tags).  Confluent treats an id <= 0 and version -1 as absent;
+ * any other version below 1 is 42202.
  */
 static void
 read_registration(FunctionCallInfo fcinfo, Registration *r)
@@ -218,6 +243,10 @@ read_registration(FunctionCallInfo fcinfo, Registration *r)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_VERSION),
 				 errmsg("invalid version %d", r->want_version)));
+	r->tags_to_add = tag_list_arg(fcinfo, 9);
+	r->tags_to_remove = tag_list_arg(fcinfo, 10);
+	r->propagate_tags = bool_arg(fcinfo, 11);
+	r->new_version = false;
 }
 
 /*
@@ -330,12 +359,36 @@ previous_schema(SchemaArgs *a, CatalogSchema *prev)
 		catalog_get_schema(a->context, latest.schema_id, prev);
 }
 
+/* The text of a submission's schema with the tags of two SchemaTags lists added and removed. */
+static char *
+schema_with_tags(SchemaArgs *a, const char *to_add, const char *to_remove)
+{
+	SubmittedSchema *s = registry_parse_submitted(a->context, a->schema_type, a->schema,
+												  a->refs, NULL, NULL, false, NULL);
+
+	return registry_rewrite_tags(s->parsed, to_add, to_remove);
+}
+
+/* propagateSchemaTags: the previous version's inline tags added to the submission's schema. */
+static void
+propagate_tags(SchemaArgs *a, const CatalogSchema *prev)
+{
+	const rg_schema *previous = registry_stored_schema(a->context, prev->id, prev->fingerprint);
+	SubmittedSchema *next = registry_parse_submitted(a->context, a->schema_type, a->schema,
+													 a->refs, NULL, NULL, false, NULL);
+	char	   *tagged = registry_propagate_tags(previous, next->parsed);
+
+	if (tagged != NULL)
+		a->schema = tagged;
+}
+
 /*
  * Confluent's maybePopulateFromPrevious (outside IMPORT): an empty schema
  * is the latest live version's schema, type and references (42201 "Empty
- * schema" without one), the data contract is merged, and confluent:version
- * is the new version's number when the request names a version or the
- * merged metadata has one already.
+ * schema" without one), the previous version's tags are carried over
+ * when asked (propagateSchemaTags), the data contract is merged, and
+ * confluent:version is the new version's number when the request names a
+ * version (or must make a new one) or the merged metadata has one already.
  */
 static void
 populate_from_previous(Registration *r, const CatalogSettings *settings, int32 new_version)
@@ -355,8 +408,11 @@ populate_from_previous(Registration *r, const CatalogSettings *settings, int32 n
 		a->schema_type = prev.schema_type;
 		a->refs = prev.refs;
 	}
+	if (r->propagate_tags && has_prev)
+		propagate_tags(a, &prev);
 	merge_data_contract(a, settings, has_prev ? &prev : NULL);
-	if (r->has_version || dc_metadata_property(a->metadata, DC_CONFLUENT_VERSION) != NULL)
+	if (r->has_version || r->new_version ||
+		dc_metadata_property(a->metadata, DC_CONFLUENT_VERSION) != NULL)
 		a->metadata = dc_metadata_with_version(a->metadata, new_version);
 }
 
@@ -511,20 +567,21 @@ parse_registration(Registration *r)
 
 /*
  * Register a schema under a subject, Confluent's way (KafkaSchemaRegistry
- * registerOrForward and register).  The fast path: the exact schema live
- * in the subject answers with its version before any other rule (not when
- * the config sets data contract defaults or overrides).  Under the
- * subject's lock: the mode's rules; outside IMPORT the previous version
- * fills an empty schema and the data contract is merged; the merged
- * submission already live in the subject (or but for confluent:version)
- * is the answer; else the version number and compatibility rules, the
- * schema's id in the context (reused or allocated) and the new version.
+ * registerOrForward and register).  Tag operations first rewrite the
+ * schema and always make a new version.  The fast path: the exact schema
+ * live in the subject answers with its version before any other rule (not
+ * when the config sets data contract defaults or overrides, nor with tag
+ * operations).  Under the subject's lock: the mode's rules; outside
+ * IMPORT the previous version fills an empty schema (and gives its tags
+ * when asked) and the data contract is merged; the merged submission
+ * already live in the subject (or but for confluent:version) is the
+ * answer; else the version number and compatibility rules, the schema's
+ * id in the context (reused or allocated) and the new version.
  */
 static void
-register_schema(FunctionCallInfo fcinfo, Registered *out)
+register_prepared(Registration *r, Registered *out)
 {
 	MemoryContext caller_cxt = CurrentMemoryContext;
-	Registration r;
 	CatalogSettings settings;
 	SubmittedSchema *s = NULL;
 	CatalogVersion existing;
@@ -535,48 +592,63 @@ register_schema(FunctionCallInfo fcinfo, Registered *out)
 	rg_mode		mode;
 	bool		fast = false;
 
-	read_registration(fcinfo, &r);
-	catalog_effective_settings(r.a.context, r.a.subject, &settings);
-	if (!r.a.normalize)
-		r.a.normalize = settings.normalize;
-	if (!has_contract_defaults(&settings) && !is_blank(r.a.schema))
+	if (r->tags_to_add != NULL || r->tags_to_remove != NULL)
+	{
+		r->a.schema = schema_with_tags(&r->a, r->tags_to_add, r->tags_to_remove);
+		r->new_version = !r->has_version;
+	}
+	catalog_effective_settings(r->a.context, r->a.subject, &settings);
+	if (!r->a.normalize)
+		r->a.normalize = settings.normalize;
+	if (!has_contract_defaults(&settings) && !is_blank(r->a.schema) &&
+		!r->new_version && !r->propagate_tags)
 	{
 		fast = true;
-		s = parse_registration(&r);
-		if (already_registered(&r, s, &content_id, &existing))
+		s = parse_registration(r);
+		if (already_registered(r, s, &content_id, &existing))
 		{
 			registered(out, caller_cxt, s, existing.schema_id, existing.version);
 			return;
 		}
 	}
 
-	max_version = catalog_lock_subject(r.a.context, r.a.subject);
+	max_version = catalog_lock_subject(r->a.context, r->a.subject);
 	/* under the lock: another session may just have registered it */
-	if (fast && already_registered(&r, s, &content_id, &existing))
+	if (fast && already_registered(r, s, &content_id, &existing))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;
 	}
 	mode = registry_mode(settings.mode);
-	check_registration_mode(&r, mode);
+	check_registration_mode(r, mode);
 	if (!rg_mode_is_import(mode))
-		populate_from_previous(&r, &settings, max_version + 1);
-	if (!fast || !same_text(r.a.metadata, s->metadata) || !same_text(r.a.rule_set, s->rule_set))
-		s = parse_registration(&r);
+		populate_from_previous(r, &settings, max_version + 1);
+	if (!fast || !same_text(r->a.metadata, s->metadata) || !same_text(r->a.rule_set, s->rule_set))
+		s = parse_registration(r);
 
-	if (already_registered(&r, s, &content_id, &existing) ||
-		(!r.has_version && find_but_version(&r.a, s, false, &existing)) ||
-		(rg_mode_is_import(mode) && imported_version_exists(&r, content_id, &existing)))
+	if ((already_registered(r, s, &content_id, &existing) && !r->new_version) ||
+		(!r->has_version && !r->new_version && find_but_version(&r->a, s, false, &existing)) ||
+		(rg_mode_is_import(mode) && imported_version_exists(r, content_id, &existing)))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;
 	}
 	if (!rg_mode_is_import(mode))
-		check_new_version(&r, &settings, max_version, s);
-	id = schema_id_for_content(&r, s, content_id);
-	version = r.has_version ? r.want_version : max_version + 1;
-	insert_checked_version(&r.a, id, version);
+		check_new_version(r, &settings, max_version, s);
+	id = schema_id_for_content(r, s, content_id);
+	version = r->has_version ? r->want_version : max_version + 1;
+	insert_checked_version(&r->a, id, version);
 	registered(out, caller_cxt, s, id, version);
+}
+
+/* Register the schema a register_schema call gives. */
+static void
+register_schema(FunctionCallInfo fcinfo, Registered *out)
+{
+	Registration r;
+
+	read_registration(fcinfo, &r);
+	register_prepared(&r, out);
 }
 
 /* register_schema(...) -> the schema id */
@@ -589,24 +661,138 @@ registry_register_schema(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32(r.id);
 }
 
-/* register_schema_version(...) -> (id, version, schema_type, schema, refs) as stored */
+/*
+ * The row of register_schema_version and tag_schema_version: (schema_id,
+ * subject_version, schema_type, stored_schema, schema_refs,
+ * schema_metadata, schema_rule_set) as stored.
+ */
+static Datum
+registered_row(FunctionCallInfo fcinfo, Registered *r)
+{
+	TupleDesc	desc;
+	Datum		values[7];
+	bool		nulls[7] = {false, false, false, false, false, false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int32GetDatum(r->id);
+	values[1] = Int32GetDatum(r->version);
+	values[2] = CStringGetTextDatum(r->schema_type);
+	values[3] = CStringGetTextDatum(r->schema);
+	values[4] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r->refs));
+	values[5] = dc_jsonb_datum(r->metadata, &nulls[5]);
+	values[6] = dc_jsonb_datum(r->rule_set, &nulls[6]);
+	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls));
+}
+
+/* register_schema_version(...) -> the registration's row as stored */
 Datum
 registry_register_schema_version(PG_FUNCTION_ARGS)
 {
 	Registered	r;
-	TupleDesc	desc;
-	Datum		values[5];
-	bool		nulls[5] = {false, false, false, false, false};
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
 	register_schema(fcinfo, &r);
-	values[0] = Int32GetDatum(r.id);
-	values[1] = Int32GetDatum(r.version);
-	values[2] = CStringGetTextDatum(r.schema_type);
-	values[3] = CStringGetTextDatum(r.schema);
-	values[4] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r.refs));
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	PG_RETURN_DATUM(registered_row(fcinfo, &r));
+}
+
+/*
+ * The live version a tag request names ('latest' or N): 40401 when the
+ * subject has no live versions, 40402 when it lacks that one.
+ */
+static void
+tagged_version(SchemaArgs *a, const char *version_arg, CatalogVersion *v)
+{
+	int32		n = DatumGetInt32(DirectFunctionCall1(registry_parse_version,
+													  CStringGetTextDatum(version_arg)));
+
+	if (!catalog_subject_has_versions(a->context, a->subject, false))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
+				 errmsg("subject \"%s\" not found", a->qualified)));
+	if (n == -1 ? !catalog_latest_version(a->context, a->subject, v) :
+		!catalog_get_version(a->context, a->subject, n, false, v))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
+				 errmsg("version %s not found", version_arg)));
+}
+
+/*
+ * Confluent's maybeModifyPreviousRuleSet: without rulesToMerge and
+ * rulesToRemove the request's rule set; with them, the rule set of the
+ * version before new_version (the latest without it) with rulesToMerge
+ * merged in and the rules named in rulesToRemove taken out.
+ */
+static char *
+tagged_rule_set(SchemaArgs *a, int32 new_version, char *rule_set,
+				const char *to_merge, const char *to_remove)
+{
+	CatalogVersion v;
+	CatalogSchema old;
+	char	   *base = NULL;
+
+	if (to_merge == NULL && to_remove == NULL)
+		return rule_set;
+	if (rule_set != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_RULE_SET),
+				 errmsg("a rule set and rules to merge or remove are given together"),
+				 errdetail("ruleSet should be omitted if specifying rulesToMerge or rulesToRemove")));
+	(void) dc_rule_set_canonical(to_merge);
+	if ((new_version > 0 ? catalog_get_version(a->context, a->subject, new_version - 1, false, &v) :
+		 catalog_latest_version(a->context, a->subject, &v)) &&
+		catalog_get_schema(a->context, v.schema_id, &old))
+		base = old.rule_set;
+	if (to_merge != NULL)
+		base = dc_rule_set_merge(base, to_merge);
+	return to_remove != NULL ? dc_rule_set_without(base, to_remove) : base;
+}
+
+/*
+ * tag_schema_version(subject, version, new_version, tags_to_add,
+ * tags_to_remove, metadata, rule_set, rules_to_merge, rules_to_remove):
+ * Confluent's POST /subjects/{s}/versions/{v}/tags (modifySchemaTags).  The
+ * version's schema with the tags added and removed, its metadata (or the
+ * given one) with confluent:version, and its rule set as
+ * tagged_rule_set() makes it, registered as version new_version (or the
+ * next one) under every rule of a registration.
+ */
+Datum
+registry_tag_schema_version(PG_FUNCTION_ARGS)
+{
+	Registration r;
+	Registered	out;
+	CatalogVersion v;
+	CatalogSchema stored;
+	const char *version_arg;
+
+	memset(&r, 0, sizeof(r));
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("subject and version must not be null")));
+	r.a.qualified = registry_served_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	registry_split_subject_cstr(r.a.qualified, &r.a.context, &r.a.subject);
+	registry_validate_subject(r.a.qualified, r.a.subject);
+	version_arg = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	r.has_version = !PG_ARGISNULL(2);
+	r.want_version = r.has_version ? PG_GETARG_INT32(2) : 0;
+	(void) dc_rule_set_canonical(jsonb_arg_text(fcinfo, 6));
+	r.a.rule_set = tagged_rule_set(&r.a, r.want_version, jsonb_arg_text(fcinfo, 6),
+								   jsonb_arg_text(fcinfo, 7), jsonb_arg_text(fcinfo, 8));
+	tagged_version(&r.a, version_arg, &v);
+	if (!catalog_get_schema(r.a.context, v.schema_id, &stored))
+		elog(ERROR, "schema %d of a live version not found", v.schema_id);
+	r.a.schema_type = stored.schema_type;
+	r.a.refs = stored.refs;
+	r.a.schema = registry_rewrite_tags(registry_stored_schema(r.a.context, stored.id,
+															  stored.fingerprint),
+									   tag_list_arg(fcinfo, 3), tag_list_arg(fcinfo, 4));
+	r.a.metadata = jsonb_arg_text(fcinfo, 5);
+	if (r.a.metadata == NULL)
+		r.a.metadata = stored.metadata;
+	r.a.metadata = dc_metadata_with_version(r.a.metadata, r.want_version);
+	register_prepared(&r, &out);
+	PG_RETURN_DATUM(registered_row(fcinfo, &out));
 }
 
 /*

@@ -159,7 +159,23 @@ typedef struct CatalogSubmission
 	bool		normalize;
 	int32		id;				/* registration only; 0: allocate one */
 	int32		version;		/* registration only; 0: the next one */
+	const char *tags_to_add;	/* registration only: schemaTagsToAdd, or NULL */
+	const char *tags_to_remove; /* registration only: schemaTagsToRemove */
+	bool		propagate_tags; /* registration only: propagateSchemaTags */
 } CatalogSubmission;
+
+/* Confluent's TagSchemaRequest (POST /subjects/{s}/versions/{v}/tags); jsonb texts or NULL. */
+typedef struct CatalogTagRequest
+{
+	bool		has_new_version;
+	int32		new_version;
+	const char *tags_to_add;
+	const char *tags_to_remove;
+	const char *metadata;
+	const char *rule_set;
+	const char *rules_to_merge;
+	const char *rules_to_remove;
+} CatalogTagRequest;
 
 /* A (subject, version) that uses a schema id. */
 typedef struct CatalogSubjectVersion
@@ -198,6 +214,8 @@ extern List *catalog_api_referenced_by(const char *subject, const char *version)
 extern int32 catalog_api_delete_version(const char *subject, const char *version,
 										bool permanent);
 extern List *catalog_api_delete_subject(const char *subject, bool permanent);
+extern void catalog_api_tag(const char *subject, const char *version,
+							const CatalogTagRequest *t, CatalogSchemaRow *out);
 extern void catalog_api_register(const char *subject, const CatalogSubmission *s,
 								 CatalogSchemaRow *out);
 extern void catalog_api_lookup(const char *subject, const CatalogSubmission *s,

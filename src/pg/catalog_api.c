@@ -130,11 +130,21 @@ static CatalogPlan plan_delete_subject = {
 	"SELECT v FROM registry.delete_subject($1, $2) AS v",
 	2, {TEXTOID, BOOLOID}
 };
+
+/* the columns of a registration's row, as a schema row */
+#define REGISTERED_COLUMNS \
+	"SELECT NULL::text, subject_version, schema_id, schema_type, stored_schema, schema_refs::text, " \
+	"schema_metadata::text, schema_rule_set::text, false, NULL::text, NULL::bigint FROM "
 static CatalogPlan plan_register = {
-	"SELECT NULL::text, subject_version, schema_id, schema_type, stored_schema, schema_refs::text, "
-	"$6::jsonb::text, $7::jsonb::text, false, NULL::text, NULL::bigint FROM registry.register_schema_version("
-	"$1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8, $9)",
-	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, INT4OID, INT4OID}
+	REGISTERED_COLUMNS "registry.register_schema_version("
+	"$1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8, $9, $10::jsonb, $11::jsonb, $12)",
+	12, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, INT4OID, INT4OID,
+	TEXTOID, TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_tag = {
+	REGISTERED_COLUMNS "registry.tag_schema_version("
+	"$1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, $9::jsonb)",
+	9, {TEXTOID, TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID}
 };
 
 /* a version's guid and registration time, read after register wrote it */
@@ -569,8 +579,8 @@ void
 catalog_api_register(const char *subject, const CatalogSubmission *s,
 					 CatalogSchemaRow *out)
 {
-	Datum		v[9];
-	char		nulls[9] = "         ";
+	Datum		v[12];
+	char		nulls[12] = "            ";
 
 	submission_args(subject, s, v);
 	v[4] = BoolGetDatum(s->normalize);
@@ -582,7 +592,33 @@ catalog_api_register(const char *subject, const CatalogSubmission *s,
 	v[8] = Int32GetDatum(s->version);
 	if (s->version == 0)
 		nulls[8] = 'n';
+	v[9] = text_or_null(s->tags_to_add, nulls, 9);
+	v[10] = text_or_null(s->tags_to_remove, nulls, 10);
+	v[11] = BoolGetDatum(s->propagate_tags);
 	schema_row_call(&plan_register, v, nulls, out);
+	version_stamp(subject, out);
+}
+
+/* tag_schema_version(...): the new version (no subject). */
+void
+catalog_api_tag(const char *subject, const char *version, const CatalogTagRequest *t,
+				CatalogSchemaRow *out)
+{
+	Datum		v[9];
+	char		nulls[9] = "         ";
+
+	v[0] = CStringGetTextDatum(subject);
+	v[1] = CStringGetTextDatum(version);
+	v[2] = Int32GetDatum(t->new_version);
+	if (!t->has_new_version)
+		nulls[2] = 'n';
+	v[3] = text_or_null(t->tags_to_add, nulls, 3);
+	v[4] = text_or_null(t->tags_to_remove, nulls, 4);
+	v[5] = text_or_null(t->metadata, nulls, 5);
+	v[6] = text_or_null(t->rule_set, nulls, 6);
+	v[7] = text_or_null(t->rules_to_merge, nulls, 7);
+	v[8] = text_or_null(t->rules_to_remove, nulls, 8);
+	schema_row_call(&plan_tag, v, nulls, out);
 	version_stamp(subject, out);
 }
 

@@ -17,7 +17,7 @@
  * backend's life.  catalog_run() executes it and checks the SPI result
  * code; the rows are in SPI_tuptable.
  */
-#define CATALOG_MAX_ARGS 10
+#define CATALOG_MAX_ARGS 12
 
 typedef struct CatalogPlan
 {

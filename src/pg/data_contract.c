@@ -655,6 +655,65 @@ dc_rule_set_merge(const char *older, const char *newer)
 	return result;
 }
 
+/* A JSON array of rule names as an object with those keys (42210 for anything else). */
+static json_t *
+name_set(const char *names)
+{
+	json_t	   *list = load(names);
+	json_t	   *set = json_object();
+	size_t		i;
+
+	if (!json_is_array(list))
+		invalid_rule_set("rulesToRemove must be a list of rule names");
+	for (i = 0; i < json_array_size(list); i++)
+	{
+		json_t	   *name = json_array_get(list, i);
+
+		if (!json_is_string(name))
+			invalid_rule_set("rulesToRemove must be a list of rule names");
+		json_object_set_new(set, json_string_value(name), json_true());
+	}
+	json_decref(list);
+	return set;
+}
+
+/*
+ * A rule set without the rules named in names (a JSON array of strings),
+ * as Confluent's rulesToRemove takes them out of every list.
+ */
+char *
+dc_rule_set_without(const char *rule_set, const char *names)
+{
+	json_t	   *doc;
+	json_t	   *drop;
+	char	   *result;
+	int			list;
+
+	if (rule_set == NULL)
+		return NULL;
+	doc = load(rule_set);
+	drop = name_set(names);
+	for (list = 0; list < N_RULE_LISTS; list++)
+	{
+		json_t	   *rules = json_object_get(doc, rule_lists[list]);
+		size_t		i = 0;
+
+		while (json_is_array(rules) && i < json_array_size(rules))
+		{
+			json_t	   *name = json_object_get(json_array_get(rules, i), "name");
+
+			if (json_is_string(name) && json_object_get(drop, json_string_value(name)) != NULL)
+				json_array_remove(rules, i);
+			else
+				i++;
+		}
+	}
+	result = rule_set_text(doc);
+	json_decref(doc);
+	json_decref(drop);
+	return result;
+}
+
 /* Metadata.setConfluentVersion: the confluent:version property set to version. */
 char *
 dc_metadata_with_version(const char *metadata, int version)

@@ -22,6 +22,7 @@ extern char *dc_metadata_canonical(const char *json);
 extern char *dc_rule_set_canonical(const char *json);
 extern char *dc_metadata_merge(const char *older, const char *newer);
 extern char *dc_rule_set_merge(const char *older, const char *newer);
+extern char *dc_rule_set_without(const char *rule_set, const char *names);
 extern char *dc_metadata_with_version(const char *metadata, int version);
 extern char *dc_metadata_without_version(const char *metadata);
 

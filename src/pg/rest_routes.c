@@ -23,6 +23,8 @@
 #include "registry.h"
 #include "rest_internal.h"
 #include "rg_format.h"
+#include "schemas.h"
+#include "tags.h"
 
 #define REGISTRY_VERSION_STRING "0.1.0"
 
@@ -242,6 +244,49 @@ append_aliases_member(StringInfo out, const CatalogSchemaRow *row)
 	appendStringInfo(out, ",\"aliases\":%s}", row->aliases);
 }
 
+/*
+ * findTags=T (repeated; "*" for all): Confluent's schemaTags member, the
+ * entities of the row's schema tagged with one of them, after the rest
+ * (the object just written is reopened); left out when there are none.
+ * context is the schema's.
+ */
+static void
+append_schema_tags(RestCall *c, const CatalogSchemaRow *row, const char *context)
+{
+	const char **find = palloc(sizeof(char *) * (c->nparams + 1));
+	int			n = 0;
+	int			i;
+	CatalogSchema stored;
+	char	   *tags;
+
+	for (i = 0; i < c->nparams; i++)
+		if (strcmp(c->params[i].key, "findTags") == 0)
+			find[n++] = c->params[i].value;
+	if (n == 0 || !catalog_get_schema(context, row->id, &stored))
+		return;
+	tags = registry_find_tags(registry_stored_schema(context, row->id, stored.fingerprint),
+							  find, n);
+	if (strcmp(tags, "[]") == 0)
+		return;
+	Assert(c->out.len > 0 && c->out.data[c->out.len - 1] == '}');
+	c->out.data[--c->out.len] = '\0';
+	appendStringInfo(&c->out, ",\"schemaTags\":%s}", tags);
+}
+
+/* The context of a row's qualified subject ("." without one). */
+static char *
+row_context(const CatalogSchemaRow *row)
+{
+	char	   *context = REGISTRY_DEFAULT_CONTEXT;
+	char	   *name;
+
+	if (row->context)
+		return row->context;
+	if (row->subject)
+		registry_split_subject_cstr(row->subject, &context, &name);
+	return context;
+}
+
 /* GET /schemas: every version's schema, paged (aliases=true: with their aliases) */
 static void
 h_schemas_list(RestCall *c)
@@ -345,6 +390,7 @@ h_schema_by_id(RestCall *c)
 		return;
 	catalog_api_schema_by_id(id, subject, &row);
 	append_schema_string(c, &row, formatted_schema(c, &row, subject), subject);
+	append_schema_tags(c, &row, row_context(&row));
 }
 
 /*
@@ -536,6 +582,7 @@ h_version_get(RestCall *c)
 
 	catalog_api_get_version(subject, c->version, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
+	append_schema_tags(c, &row, row_context(&row));
 }
 
 /*
@@ -649,6 +696,15 @@ body_int(RestCall *c, Jsonb *jb, const char *key, bool *present, int32 *out)
 	return true;
 }
 
+/* Is a member JSON true? */
+static bool
+body_true(Jsonb *jb, const char *key)
+{
+	JsonbValue *v = rest_body_member(jb, key);
+
+	return v != NULL && v->type == jbvBool && v->val.boolean;
+}
+
 /*
  * A string member into *out (left alone when absent); false (with a 400
  * ending in detail) when it is not a string.
@@ -673,7 +729,8 @@ body_string(RestCall *c, Jsonb *jb, const char *key, const char *detail, const c
 
 /*
  * Confluent's RegisterSchemaRequest: schema, schemaType, references,
- * metadata, ruleSet (or ruleset), id, version; unknown fields ignored.  An
+ * metadata, ruleSet (or ruleset), id, version, schemaTagsToAdd,
+ * schemaTagsToRemove, propagateSchemaTags; unknown fields ignored.  An
  * id of 0 or less and a version of 0 count as absent; normalize comes from
  * the query.  An absent or empty schema is 42201 "Empty schema" unless
  * empty_ok: a registration and a lookup take it to the SQL API (which
@@ -700,6 +757,9 @@ read_schema_body(RestCall *c, CatalogSubmission *b, bool empty_ok)
 	if (!body_int(c, jb, "id", &has_id, &b->id) ||
 		!body_int(c, jb, "version", &has_version, &b->version))
 		return false;
+	b->tags_to_add = rest_body_member_json(jb, "schemaTagsToAdd");
+	b->tags_to_remove = rest_body_member_json(jb, "schemaTagsToRemove");
+	b->propagate_tags = body_true(jb, "propagateSchemaTags");
 	if (!has_id || b->id < 0)
 		b->id = 0;
 	if (!has_version)
@@ -747,6 +807,34 @@ h_lookup(RestCall *c)
 		return;
 	catalog_api_lookup(subject, &b, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema, true);
+}
+
+/*
+ * POST /subjects/{s}/versions/{v}/tags: Confluent's TagSchemaRequest
+ * (newVersion, tagsToAdd, tagsToRemove, metadata, ruleSet, rulesToMerge,
+ * rulesToRemove) makes a new version; the answer is a registration's.
+ */
+static void
+h_tags(RestCall *c)
+{
+	Jsonb	   *jb = rest_body_object(c);
+	CatalogTagRequest t;
+	CatalogSchemaRow row;
+	const char *subject = path_subject_version(c);
+
+	if (jb == NULL)
+		return;
+	memset(&t, 0, sizeof(t));
+	if (!body_int(c, jb, "newVersion", &t.has_new_version, &t.new_version))
+		return;
+	t.tags_to_add = rest_body_member_json(jb, "tagsToAdd");
+	t.tags_to_remove = rest_body_member_json(jb, "tagsToRemove");
+	t.metadata = rest_body_member_json(jb, "metadata");
+	t.rule_set = rest_body_member_json(jb, "ruleSet");
+	t.rules_to_merge = rest_body_member_json(jb, "rulesToMerge");
+	t.rules_to_remove = rest_body_member_json(jb, "rulesToRemove");
+	catalog_api_tag(subject, c->version, &t, &row);
+	append_schema_row(&c->out, &row, false, true, row.schema, false);
 }
 
 /* POST /compatibility/subjects/{s}/versions[/{v}] */
@@ -903,6 +991,7 @@ static const Route routes[] = {
 	{"DELETE", "subjects/*", h_subject_delete},
 	{"GET", "subjects/*/versions", h_versions},
 	{"POST", "subjects/*/versions", h_register},
+	{"POST", "subjects/*/versions/*/tags", h_tags},
 	{"GET", "subjects/*/metadata", h_latest_with_metadata},
 	{"GET", "subjects/*/versions/*", h_version_get},
 	{"DELETE", "subjects/*/versions/*", h_version_delete},

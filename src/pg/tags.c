@@ -23,17 +23,18 @@
 PG_FUNCTION_INFO_V1(registry_schema_with_tags);
 PG_FUNCTION_INFO_V1(registry_schema_tags);
 
-/* 0A000 unless the format has tags the core can rewrite */
+/* 42201 unless the format has tags the core can rewrite */
 static void
 require_tag_format(const rg_format *format)
 {
 	if (format != &rg_format_avro && format != &rg_format_json)
 		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("schema tags are not supported for %s schemas", format->name)));
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("schema tags are not supported for %s schemas", format->name),
+				 errdetail("Schema tags are not supported for %s schemas.", format->name)));
 }
 
-/* A SchemaTags list from jsonb text (NULL: empty); 22023 when malformed. */
+/* A SchemaTags list from jsonb text (NULL: empty); 42201 when malformed. */
 static void
 read_tag_list(rg_arena *arena, const char *json, rg_schema_tags **list, int *n)
 {
@@ -46,7 +47,7 @@ read_tag_list(rg_arena *arena, const char *json, rg_schema_tags **list, int *n)
 	rg_error_clear(&err);
 	if (!rg_schema_tags_parse(arena, json, strlen(json), list, n, &err))
 		ereport(ERROR,
-				(errcode(err.code == RG_ERR_NOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_INVALID_PARAMETER_VALUE),
+				(errcode(err.code == RG_ERR_NOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("invalid schema tags"),
 				 errdetail("%s", err.message)));
 }

@@ -1613,10 +1613,7 @@ fi
 ##############################################################################
 # Schema tags (Confluent 7.5+): POST /subjects/{s}/versions/{v}/tags,
 # schemaTagsToAdd / schemaTagsToRemove / propagateSchemaTags on register,
-# findTags on GET.  NOT YET CALLED: the routes and the registration fields
-# are wired to registry_rewrite_tags() / registry_propagate_tags() /
-# registry_find_tags() (src/pg/tags.h) separately; once they are, call
-# tags_rest_cases here.
+# findTags on GET.
 ##############################################################################
 # tag_list PATH TYPE TAG...: a SchemaTags list of one entity
 tag_list() {
@@ -1668,12 +1665,19 @@ tags_rest_cases() {
 	req GET "/subjects/$ST/versions/latest"
 	expect "tags: the latest version has the tags schemaTagsToAdd gave and confluent:version" 200 \
 		".version == 5 and .metadata.properties[\"confluent:version\"] == \"5\" and (.schema | fromjson | .fields[1][\"confluent:tags\"] == [\"S\"])"
+	req POST "/subjects/$ST-proto/versions" '{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\"; message M { int32 a = 1; }"}'
+	expect "tags: a PROTOBUF version" 200 '.version == 1'
+	req POST "/subjects/$ST-proto/versions/1/tags" "{\"tagsToAdd\":$(tag_list "M.a" sr_field PII)}"
+	expect_error "tags: tags on a PROTOBUF schema are 42201 (not implemented), never a 500" 422 42201
+	req POST "/subjects/$ST/versions/1/tags" '{"tagsToAdd":[{"schemaEntity":"nope"}]}'
+	expect_error "tags: a malformed tag list is 42201, never a 500" 422 42201
 	req POST "/subjects/$ST/versions" "{\"schema\":$(avro "$TR" "$F_B,$F_C"),\"propagateSchemaTags\":true}"
 	expect "tags: register with propagateSchemaTags" 200 '.id | type == "number"'
 	req GET "/subjects/$ST/versions/latest"
 	expect "tags: the previous version's tags are carried to the new schema" 200 \
 		".version == 6 and (.schema | fromjson | .fields[1][\"confluent:tags\"] == [\"S\"] and (.fields[2] | has(\"confluent:tags\") | not))"
 }
+tags_rest_cases
 
 req GET /
 expect "the server is up at the end" 200 '. == {}'

@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(168);
+SELECT plan(169);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -141,9 +141,11 @@ SELECT index_is_primary('registry', 'subject_versions', 'subject_versions_pkey',
 -- SQL API
 -- ---------------------------------------------------------------------------
 SELECT has_function('registry', 'register_schema',
-	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer'], 'register_schema(...)');
+	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'], 'register_schema(...)');
 SELECT has_function('registry', 'register_schema_version',
-	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer'], 'register_schema_version(...)');
+	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'], 'register_schema_version(...)');
+SELECT has_function('registry', 'tag_schema_version',
+	ARRAY['text', 'text', 'integer', 'jsonb', 'jsonb', 'jsonb', 'jsonb', 'jsonb', 'jsonb'], 'tag_schema_version(...)');
 SELECT has_function('registry', 'check_compatibility',
 	ARRAY['text', 'text', 'text', 'jsonb', 'text', 'boolean', 'boolean'], 'check_compatibility(...)');
 SELECT has_function('registry', 'lookup_schema',
@@ -180,7 +182,7 @@ SELECT function_returns('registry', 'schema_tags', ARRAY['text', 'text', 'text[]
 SELECT volatility_is('registry', 'schema_with_tags', ARRAY['text', 'text', 'jsonb', 'jsonb'], 'immutable', 'schema_with_tags is IMMUTABLE');
 
 SELECT function_returns('registry', 'register_schema',
-	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer'], 'integer',
+	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'], 'integer',
 	'register_schema returns the schema id');
 SELECT function_returns('registry', 'avro_fingerprint', ARRAY['text'], 'bigint', 'avro_fingerprint returns bigint');
 SELECT function_returns('registry', 'subjects', ARRAY['text', 'boolean', 'boolean'], 'setof text', 'subjects returns setof text');
@@ -188,7 +190,7 @@ SELECT function_returns('registry', 'versions', ARRAY['text', 'boolean', 'boolea
 SELECT is_strict('registry', 'avro_canonical_form', ARRAY['text'], 'avro_canonical_form is STRICT');
 SELECT volatility_is('registry', 'avro_canonical_form', ARRAY['text'], 'immutable', 'avro_canonical_form is IMMUTABLE');
 SELECT volatility_is('registry', 'register_schema',
-	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer'], 'volatile',
+	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'], 'volatile',
 	'register_schema is VOLATILE');
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p

@@ -34,7 +34,7 @@ SELECT is_empty(
 	          OR has_table_privilege('public', c.oid, 'UPDATE') OR has_table_privilege('public', c.oid, 'DELETE'))$$,
 	'PUBLIC has no privilege on registry tables or sequences');
 SELECT ok(NOT has_function_privilege('public',
-		'registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer)', 'EXECUTE'),
+		'registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean)', 'EXECUTE'),
 	'PUBLIC cannot execute register_schema');
 SELECT ok(NOT has_function_privilege('public', 'registry.set_compatibility(text, text)', 'EXECUTE'),
 	'PUBLIC cannot execute set_compatibility');
@@ -43,10 +43,10 @@ SELECT ok(NOT has_function_privilege('public', 'registry.subjects(text, boolean,
 
 -- function privileges per role (pgTAP, inheritance included)
 SELECT function_privs_are('registry', 'register_schema',
-	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer'],
+	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'],
 	'registry_reader', ARRAY[]::text[], 'registry_reader cannot execute register_schema');
 SELECT function_privs_are('registry', 'register_schema',
-	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer'],
+	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'],
 	'registry_writer', ARRAY['EXECUTE'], 'registry_writer can execute register_schema');
 SELECT function_privs_are('registry', 'get_version', ARRAY['text', 'text', 'boolean'],
 	'registry_reader', ARRAY['EXECUTE'], 'registry_reader can execute get_version');
