@@ -110,6 +110,11 @@ SELECT regress.try($$SELECT registry.register_schema(':.dc:grouped', '{"type":"r
 -- a compatibility test without metadata belongs to the group without the property: no versions
 SELECT * FROM registry.check_compatibility(':.dc:grouped', '{"type":"record","name":"G","fields":[{"name":"c","type":"string"}]}',
 	'AVRO', '[]', NULL, true);
+-- with the group's value it is tested against that group's versions, as Confluent's compatibility route does
+SELECT * FROM registry.check_compatibility(':.dc:grouped', '{"type":"record","name":"G","fields":[{"name":"c","type":"string"}]}',
+	'AVRO', '[]', NULL, true, metadata => '{"properties":{"major":"2"}}');
+SELECT status, response FROM regress.rest('POST', '/compatibility/subjects/:.dc:grouped/versions', 'verbose=true',
+	'{"schema":"{\"type\":\"record\",\"name\":\"G\",\"fields\":[{\"name\":\"c\",\"type\":\"string\"}]}","metadata":{"properties":{"major":"1"}}}');
 
 -- validateFields: a reserved field may not be removed from the metadata
 SELECT registry.set_config(':.dc:reserved', '{"validateFields":true}');

@@ -421,12 +421,13 @@ CREATE FUNCTION registry.check_compatibility(
 	subject text, schema text, schema_type text DEFAULT 'AVRO',
 	refs jsonb DEFAULT '[]', version text DEFAULT 'latest',
 	verbose boolean DEFAULT false, "normalize" boolean DEFAULT false,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
 	OUT is_compatible boolean, OUT messages text[])
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'registry_check_compatibility'
 	LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean)
-	IS 'tests a schema against one version of a subject (version NULL: every live version, as registration does)';
+COMMENT ON FUNCTION registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean, jsonb, jsonb)
+	IS 'tests a schema (with its metadata, for compatibilityGroup and confluent:reserved) against one version of a subject (version NULL: every live version, as registration does)';
 
 CREATE FUNCTION registry.lookup_schema(
 	subject text, schema text, schema_type text DEFAULT 'AVRO',
@@ -1216,7 +1217,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.effective_mode(text, text), registry.effective_compatibility(text, text),
 	registry.effective_normalize(text, text), registry.parse_version(text),
 	registry.confluent_message(integer, text[]),
-	registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean),
+	registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean, jsonb, jsonb),
 	registry.lookup_schema(text, text, text, jsonb, boolean, boolean, jsonb, jsonb),
 	registry.avro_canonical_form(text), registry.avro_fingerprint(text),
 	registry.schema_by_id(integer, text), registry.subjects(text, boolean, boolean),

@@ -939,10 +939,11 @@ compatibility_row(FunctionCallInfo fcinfo, TupleDesc desc, bool compatible, bool
 
 /*
  * check_compatibility(subject, schema, schema_type, refs, version, verbose,
- * normalize) -> (is_compatible, messages).  version 'latest' or N tests
- * against that one version (a subject without versions is compatible with
- * 'latest'); version NULL tests against every live version as a
- * registration would.  With verbose, an invalid schema is a negative
+ * normalize, metadata, rule_set) -> (is_compatible, messages).  version
+ * 'latest' or N tests against that one version (a subject without versions
+ * is compatible with 'latest'); version NULL tests against every live
+ * version as a registration would; the metadata chooses the
+ * compatibilityGroup and gives the confluent:reserved fields.  With verbose, an invalid schema is a negative
  * verdict carrying the parser's words instead of an error.
  */
 Datum
@@ -971,7 +972,7 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	if (!a.normalize)
 		a.normalize = settings.normalize;
 	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs,
-								 NULL, NULL, a.normalize,
+								 jsonb_arg_text(fcinfo, 7), jsonb_arg_text(fcinfo, 8), a.normalize,
 								 verbose ? &parse_error : NULL);
 	if (s == NULL)
 	{

@@ -160,8 +160,9 @@ static CatalogPlan plan_lookup = {
 	8, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID, TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_check = {
-	"SELECT is_compatible, messages FROM registry.check_compatibility($1, $2, $3, $4::jsonb, $5, $6, $7)",
-	7, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID}
+	"SELECT is_compatible, messages FROM registry.check_compatibility($1, $2, $3, $4::jsonb, $5, $6, $7, "
+	"$8::jsonb, $9::jsonb)",
+	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID, TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_get_config = {
 	"SELECT registry.get_config($1, $2)::text",
@@ -644,8 +645,8 @@ catalog_api_check_compatibility(const char *subject, const CatalogSubmission *s,
 								const char *version, bool verbose,
 								CatalogCompatibility *out)
 {
-	Datum		v[7];
-	char		nulls[7] = "       ";
+	Datum		v[9];
+	char		nulls[9] = "         ";
 	MemoryContext caller;
 	HeapTuple	tup;
 	Datum		messages;
@@ -655,6 +656,8 @@ catalog_api_check_compatibility(const char *subject, const CatalogSubmission *s,
 	v[4] = text_or_null(version, nulls, 4);
 	v[5] = BoolGetDatum(verbose);
 	v[6] = BoolGetDatum(s->normalize);
+	v[7] = text_or_null(s->metadata, nulls, 7);
+	v[8] = text_or_null(s->rule_set, nulls, 8);
 	caller = catalog_connect();
 	catalog_run(&plan_check, v, nulls, SPI_OK_SELECT);
 	tup = catalog_one_row(&plan_check);

@@ -51,7 +51,7 @@ SELECT function_privs_are('registry', 'register_schema',
 SELECT function_privs_are('registry', 'get_version', ARRAY['text', 'text', 'boolean'],
 	'registry_reader', ARRAY['EXECUTE'], 'registry_reader can execute get_version');
 SELECT function_privs_are('registry', 'check_compatibility',
-	ARRAY['text', 'text', 'text', 'jsonb', 'text', 'boolean', 'boolean'],
+	ARRAY['text', 'text', 'text', 'jsonb', 'text', 'boolean', 'boolean', 'jsonb', 'jsonb'],
 	'registry_reader', ARRAY['EXECUTE'], 'registry_reader can execute check_compatibility');
 SELECT function_privs_are('registry', 'set_compatibility', ARRAY['text', 'text'],
 	'registry_writer', ARRAY[]::text[], 'registry_writer cannot execute set_compatibility');
