@@ -175,3 +175,32 @@ SELECT registry.set_mode('READONLY', ':.__GLOBAL:');
 SELECT registry.get_mode(':.dcglobal:x');
 SELECT registry.delete_mode(':.__GLOBAL:');
 SELECT registry.get_mode(':.dcglobal:x');
+
+-- a config field of the wrong type is refused and changes nothing (it would break every registration)
+SELECT regress.try($$SELECT registry.set_config(':.dc:typed', '{"validateFields":"maybe"}')$$);
+SELECT regress.try($$SELECT registry.set_config(':.dc:typed', '{"compatibilityGroup":{"a":1}}')$$);
+SELECT count(*) AS typed_rows FROM registry.config WHERE context = '.dc' AND subject = 'typed';
+-- numbers in metadata are their text; ones jansson cannot hold are 42201/42210, never a 500
+SELECT schema_metadata FROM registry.register_schema_version(':.dc:num', '"int"', 'AVRO', '[]', false,
+	'{"properties":{"a":0.1,"b":7,"c":true},"sensitive":[0.3]}');
+SELECT regress.try($$SELECT registry.register_schema(':.dc:num2', '"int"', 'AVRO', '[]', false,
+	'{"properties":{"k":10000000000000000000}}')$$);
+SELECT regress.try($$SELECT registry.register_schema(':.dc:num2', '"int"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"r","type":"CEL","params":{"p":1e400}}]}')$$);
+SELECT status, response FROM regress.rest('POST', '/subjects/:.dc:num2/versions', '',
+	'{"schema":"\"int\"","metadata":{"properties":{"k":10000000000000000000}}}');
+-- a reserved name given twice is one rule and one message
+SELECT registry.set_config(':.dc:twice', '{"validateFields":true,"compatibility":"NONE"}');
+SELECT regress.try($$SELECT registry.register_schema(':.dc:twice', '{"type":"record","name":"T","fields":[{"name":"x","type":"int"}]}',
+	'AVRO', '[]', false, '{"properties":{"confluent:reserved":"x, x"}}')$$);
+-- version -1 (latest) is a new version carrying confluent:version, unless the latest is this
+-- schema (but for confluent:version), as Confluent's lookup of the latest version finds it
+SELECT subject_version, schema_metadata FROM registry.register_schema_version(':.dc:latest', '"bytes"', 'AVRO', '[]', false,
+	NULL, NULL, NULL, -1);
+SELECT subject_version FROM registry.register_schema_version(':.dc:latest', '"bytes"', 'AVRO', '[]', false,
+	NULL, NULL, NULL, -1);
+SELECT subject_version, schema_metadata FROM registry.register_schema_version(':.dc:latest', '"string"', 'AVRO', '[]', false,
+	NULL, NULL, NULL, -1);
+-- a subject name too long for the catalog's keys is 42208, not a storage error
+SELECT regress.try(format($$SELECT registry.register_schema(':.%s:x', '"int"')$$, repeat('c', 2100)));
+SELECT regress.try(format($$SELECT registry.register_schema('%s', '"int"')$$, repeat('s', 2100)));

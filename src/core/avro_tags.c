@@ -375,6 +375,8 @@ typedef struct entity_walk
 	int			visited_cap;
 } entity_walk;
 
+static bool drop_repeated_tags(rg_arena *arena, const char **tags, int *n);
+
 /*
  * getInlineTags: the tags of a "confluent:tags" property that is an
  * array (each element's toString(), duplicates dropped), else none.
@@ -401,19 +403,68 @@ prop_tags(entity_walk *w, const rg_avro_prop *props, int n_props,
 		{
 			const json_t *e = json_array_get(v, j);
 			const char *t;
-			int			k;
 
 			if (json_is_object(e) || json_is_array(e) || json_is_null(e))
 				continue;
 			t = as_text(w->arena, e);
 			if (t == NULL)
 				return false;
-			for (k = 0; k < *n_tags && strcmp((*tags)[k], t) != 0; k++)
-				;
-			if (k == *n_tags)
-				(*tags)[(*n_tags)++] = t;
+			(*tags)[(*n_tags)++] = t;
 		}
 	}
+	return drop_repeated_tags(w->arena, *tags, n_tags);
+}
+
+/* A tag and where it stands in its list, for drop_repeated_tags. */
+typedef struct placed_tag
+{
+	const char *tag;
+	int			at;
+} placed_tag;
+
+/* qsort order of placed tags: by text, then by place. */
+static int
+cmp_placed(const void *a, const void *b)
+{
+	const placed_tag *x = a;
+	const placed_tag *y = b;
+	int			c = strcmp(x->tag, y->tag);
+
+	return c != 0 ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/*
+ * Keep each tag's first occurrence, in order (a Java LinkedHashSet of
+ * them), in n log n: the list sorted by text marks the later repeats.
+ */
+static bool
+drop_repeated_tags(rg_arena *arena, const char **tags, int *n)
+{
+	placed_tag *sorted;
+	bool	   *repeat;
+	int			i,
+				kept = 0;
+
+	if (*n < 2)
+		return true;
+	sorted = rg_arena_alloc(arena, *n * sizeof(placed_tag));
+	repeat = rg_arena_alloc(arena, *n * sizeof(bool));
+	if (sorted == NULL || repeat == NULL)
+		return false;
+	for (i = 0; i < *n; i++)
+	{
+		sorted[i].tag = tags[i];
+		sorted[i].at = i;
+		repeat[i] = false;
+	}
+	qsort(sorted, *n, sizeof(placed_tag), cmp_placed);
+	for (i = 1; i < *n; i++)
+		if (strcmp(sorted[i].tag, sorted[i - 1].tag) == 0)
+			repeat[sorted[i].at] = true;
+	for (i = 0; i < *n; i++)
+		if (!repeat[i])
+			tags[kept++] = tags[i];
+	*n = kept;
 	return true;
 }
 

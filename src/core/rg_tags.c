@@ -516,21 +516,15 @@ rg_schema_with_tags(const rg_format *format, const char *text, size_t len,
 	return result;
 }
 
-/* Does entity e have one of the find tags ("*" matches every entity)? */
+/* Does entity e have one of the tags in find? */
 static bool
-entity_matches(const rg_schema_tags *e, const char *const *find, int n_find)
+entity_matches(const rg_schema_tags *e, const str_set *find)
 {
-	int			i,
-				j;
+	int			j;
 
-	for (i = 0; i < n_find; i++)
-	{
-		if (strcmp(find[i], "*") == 0)
+	for (j = 0; j < e->n_tags; j++)
+		if (set_find(find, e->tags[j]) >= 0)
 			return true;
-		for (j = 0; j < e->n_tags; j++)
-			if (strcmp(find[i], e->tags[j]) == 0)
-				return true;
-	}
 	return false;
 }
 
@@ -543,6 +537,7 @@ rg_schema_tagged_entities(const rg_schema *schema, rg_arena *arena,
 	rg_schema_tags *all;
 	int			n_all;
 	int			i;
+	str_set		wanted;
 
 	*out = NULL;
 	*n_out = 0;
@@ -555,15 +550,31 @@ rg_schema_tagged_entities(const rg_schema *schema, rg_arena *arena,
 		return true;
 	if (!rg_avro_tagged_entities(schema, arena, &all, &n_all, err))
 		return false;
+	*out = all;
+	for (i = 0; i < n_find; i++)
+		if (strcmp(find[i], "*") == 0)
+			n_find = 0;			/* "*" matches every entity */
+	if (!set_init(&wanted, arena, n_find))
+	{
+		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
+		return false;
+	}
+	for (i = 0; i < n_find; i++)
+		if (!set_add(&wanted, find[i], i))
+		{
+			rg_error_set(err, RG_ERR_NOMEM, "out of memory");
+			return false;
+		}
 	if (n_find == 0)
 	{
-		*out = all;
 		*n_out = n_all;
 		return true;
 	}
-	*out = all;
 	for (i = 0; i < n_all; i++)
-		if (entity_matches(&all[i], find, n_find))
+	{
+		rg_check_interrupts();
+		if (entity_matches(&all[i], &wanted))
 			all[(*n_out)++] = all[i];
+	}
 	return true;
 }

@@ -140,7 +140,9 @@ typedef struct Registration
 	const char *tags_to_remove; /* schemaTagsToRemove, or NULL */
 	bool		propagate_tags; /* propagateSchemaTags */
 	bool		new_version;	/* always a new version (Confluent's version
-								 * -1 of a tagged registration) */
+								 * -1, a tagged registration's too) */
+	bool		latest_only;	/* version -1: the fast path answers with the
+								 * latest version only */
 } Registration;
 
 /* What the caller returns, copied into its memory context. */
@@ -237,7 +239,9 @@ read_registration(FunctionCallInfo fcinfo, Registration *r)
 	r->want_version = r->has_version ? PG_GETARG_INT32(8) : 0;
 	if (r->has_id && r->want_id < 1)
 		r->has_id = false;
-	if (r->has_version && r->want_version == -1)
+	/* -1 (latest): Confluent's version -1 always makes a new version */
+	r->latest_only = r->has_version && r->want_version == -1;
+	if (r->latest_only)
 		r->has_version = false;
 	if (r->has_version && r->want_version < 1)
 		ereport(ERROR,
@@ -246,7 +250,7 @@ read_registration(FunctionCallInfo fcinfo, Registration *r)
 	r->tags_to_add = tag_list_arg(fcinfo, 9);
 	r->tags_to_remove = tag_list_arg(fcinfo, 10);
 	r->propagate_tags = bool_arg(fcinfo, 11);
-	r->new_version = false;
+	r->new_version = r->latest_only;
 }
 
 /*
@@ -437,6 +441,17 @@ same_text(const char *a, const char *b)
 	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
+/* Is the stored schema row the submitted schema but for confluent:version? */
+static bool
+same_but_version_row(const CatalogSchema *row, SubmittedSchema *s)
+{
+	return strcmp(row->schema_type, s->format->name) == 0 &&
+		strcmp(row->schema, s->parsed->canonical) == 0 &&
+		strcmp(row->refs, s->refs_json) == 0 &&
+		same_text(dc_rule_set_canonical(row->rule_set), s->rule_set) &&
+		same_but_version(row->metadata, s->metadata);
+}
+
 /*
  * Confluent's canLookup: a version of the subject (newest first) that is
  * the submitted schema but for its metadata's confluent:version, which a
@@ -458,17 +473,28 @@ find_but_version(SchemaArgs *a, SubmittedSchema *s, bool deleted, CatalogVersion
 		CatalogSchema row;
 
 		if (catalog_get_schema(a->context, versions[i].schema_id, &row) &&
-			strcmp(row.schema_type, s->format->name) == 0 &&
-			strcmp(row.schema, s->parsed->canonical) == 0 &&
-			strcmp(row.refs, s->refs_json) == 0 &&
-			same_text(dc_rule_set_canonical(row.rule_set), s->rule_set) &&
-			same_but_version(row.metadata, s->metadata))
+			same_but_version_row(&row, s))
 		{
 			*found = versions[i];
 			return true;
 		}
 	}
 	return false;
+}
+
+/*
+ * Version -1's fast path (Confluent's lookup of the latest version only):
+ * the latest live version, when it is the submitted schema but for
+ * confluent:version.
+ */
+static bool
+latest_is_submitted(SchemaArgs *a, SubmittedSchema *s, CatalogVersion *found)
+{
+	CatalogSchema row;
+
+	return catalog_latest_version(a->context, a->subject, found) &&
+		catalog_get_schema(a->context, found->schema_id, &row) &&
+		same_but_version_row(&row, s);
 }
 
 /*
@@ -601,11 +627,12 @@ register_prepared(Registration *r, Registered *out)
 	if (!r->a.normalize)
 		r->a.normalize = settings.normalize;
 	if (!has_contract_defaults(&settings) && !is_blank(r->a.schema) &&
-		!r->new_version && !r->propagate_tags)
+		(!r->new_version || r->latest_only) && !r->propagate_tags)
 	{
 		fast = true;
 		s = parse_registration(r);
-		if (already_registered(r, s, &content_id, &existing))
+		if (r->latest_only ? latest_is_submitted(&r->a, s, &existing) :
+			already_registered(r, s, &content_id, &existing))
 		{
 			registered(out, caller_cxt, s, existing.schema_id, existing.version);
 			return;
@@ -614,7 +641,8 @@ register_prepared(Registration *r, Registered *out)
 
 	max_version = catalog_lock_subject(r->a.context, r->a.subject);
 	/* under the lock: another session may just have registered it */
-	if (fast && already_registered(r, s, &content_id, &existing))
+	if (fast && (r->latest_only ? latest_is_submitted(&r->a, s, &existing) :
+				 already_registered(r, s, &content_id, &existing)))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;

@@ -175,7 +175,10 @@ static CatalogPlan plan_effective = {
 	"   ORDER BY m.subject <> '' DESC, m.context = $1 DESC, m.context = '.' DESC LIMIT 1), 'READWRITE'),"
 	" f->>'compatibilityLevel', COALESCE((f->>'normalize')::boolean, false),"
 	" COALESCE(pg_catalog.upper(f->>'compatibilityPolicy'), 'STRICT'),"
-	" COALESCE((f->>'validateFields')::boolean, false), f->>'compatibilityGroup',"
+	" CASE pg_catalog.jsonb_typeof(f->'validateFields') WHEN 'boolean'"
+	"   THEN (f->'validateFields')::boolean ELSE false END,"
+	" CASE pg_catalog.jsonb_typeof(f->'compatibilityGroup') WHEN 'string'"
+	"   THEN f->>'compatibilityGroup' END,"
 	" (f->'defaultMetadata')::text, (f->'overrideMetadata')::text,"
 	" (f->'defaultRuleSet')::text, (f->'overrideRuleSet')::text"
 	" FROM registry.config_in_force($1, $2) f",

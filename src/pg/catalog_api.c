@@ -149,7 +149,8 @@ static CatalogPlan plan_tag = {
 
 /* a version's guid and registration time, read after register wrote it */
 static CatalogPlan plan_version_stamp = {
-	"SELECT s.guid::text, " EPOCH_MS("sv.created_at") " FROM registry.split_subject($1) q "
+	"SELECT s.guid::text, " EPOCH_MS("sv.created_at") " FROM "
+	"registry.split_subject(registry.served_subject($1)) q "
 	"JOIN registry.subject_versions sv ON sv.context = q.context AND sv.subject = q.subject "
 	"AND sv.version = $2 "
 	"JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id",

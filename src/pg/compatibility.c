@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "storage/proc.h"
 
 #include "compatibility.h"
@@ -66,24 +67,23 @@ check_reserved_fields(CompatCandidate candidate, const char *previous_metadata,
 	int			n_old;
 	char	  **reserved = dc_reserved_fields(candidate.metadata, &n_new);
 	char	  **previous = dc_reserved_fields(previous_metadata, &n_old);
-	int			i,
-				j;
+	int			i;
 
 	for (i = 0; i < n_old; i++)
 	{
-		bool		kept = false;
-
-		for (j = 0; j < n_new && !kept; j++)
-			kept = strcmp(previous[i], reserved[j]) == 0;
-		if (!kept)
+		CHECK_FOR_INTERRUPTS();
+		if (bsearch(&previous[i], reserved, n_new, sizeof(char *), registry_cmp_cstrings) == NULL)
 			rg_strlist_pushf(messages, "The new schema has reserved field %s removed from its "
 							 "metadata which is present in the old schema's metadata.",
 							 previous[i]);
 	}
 	for (i = 0; i < n_new; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
 		if (rg_schema_has_top_level_field(candidate.schema, reserved[i]))
 			rg_strlist_pushf(messages, "The new schema has field that conflicts with the "
 							 "reserved field %s.", reserved[i]);
+	}
 }
 
 /* Are two values of a compatibilityGroup property the same (both absent included)? */

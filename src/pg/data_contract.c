@@ -40,6 +40,7 @@ static const char *const domain_modes[] = {"WRITE", "READ", "WRITEREAD", NULL};
 
 static void invalid_metadata(const char *why) pg_attribute_noreturn();
 static void invalid_rule_set(const char *why) pg_attribute_noreturn();
+static void invalid_config(const char *why) pg_attribute_noreturn();
 
 /* A metadata that is not Confluent's Metadata entity: 42201. */
 static void
@@ -61,23 +62,35 @@ invalid_rule_set(const char *why)
 			 errdetail("%s", why)));
 }
 
-/* Parse JSON text that PostgreSQL has already read as jsonb. */
+/* A configuration whose fields have the wrong types: 42203. */
+static void
+invalid_config(const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_INVALID_COMPATIBILITY),
+			 errmsg("invalid configuration: %s", why),
+			 errdetail("Invalid configuration: %s.", why)));
+}
+
+/*
+ * Parse JSON text that PostgreSQL has already read as jsonb; what jansson
+ * cannot hold (an integer past 64 bits, a real past a double, nesting past
+ * its depth limit) is refused by refuse, never a 500.
+ */
 static json_t *
-load(const char *json)
+load(const char *json, void (*refuse) (const char *why))
 {
 	json_error_t jerr;
 	json_t	   *doc = json_loads(json, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
 
 	if (doc == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid JSON in a data contract: %s", jerr.text)));
+		refuse(psprintf("unreadable JSON (%s)", jerr.text));
 	return doc;
 }
 
-/* qsort comparator of C strings by bytes (code point order of UTF-8). */
-static int
-cmp_strings(const void *a, const void *b)
+/* qsort/bsearch comparator of C strings by bytes (code point order of UTF-8). */
+int
+registry_cmp_cstrings(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *) a, *(const char *const *) b);
 }
@@ -93,8 +106,24 @@ sorted_keys(json_t *object, size_t *n)
 	*n = 0;
 	json_object_foreach(object, key, value)
 		keys[(*n)++] = key;
-	qsort(keys, *n, sizeof(char *), cmp_strings);
+	qsort(keys, *n, sizeof(char *), registry_cmp_cstrings);
 	return keys;
+}
+
+/* The shortest decimal text that reads back as d (as a number's own digits mostly are). */
+static char *
+shortest_real(double d)
+{
+	int			precision;
+
+	for (precision = 1; precision < 17; precision++)
+	{
+		char	   *text = psprintf("%.*g", precision, d);
+
+		if (strtod(text, NULL) == d)
+			return text;
+	}
+	return psprintf("%.17g", d);
 }
 
 /* A scalar as Jackson binds it to a Java String; NULL for anything else. */
@@ -106,7 +135,7 @@ scalar_text(json_t *v)
 	if (json_is_integer(v))
 		return psprintf("%lld", (long long) json_integer_value(v));
 	if (json_is_real(v))
-		return psprintf("%.17g", json_real_value(v));
+		return shortest_real(json_real_value(v));
 	if (json_is_boolean(v))
 		return pstrdup(json_is_true(v) ? "true" : "false");
 	return NULL;
@@ -165,7 +194,7 @@ string_set(json_t *v, size_t *n, const char *what)
 			invalid_metadata(psprintf("%s must be an array of strings", what));
 		items[kept++] = s;
 	}
-	qsort(items, kept, sizeof(char *), cmp_strings);
+	qsort(items, kept, sizeof(char *), registry_cmp_cstrings);
 	for (i = 0; i < kept; i++)
 		if (*n == 0 || strcmp(items[*n - 1], items[i]) != 0)
 			items[(*n)++] = items[i];
@@ -294,7 +323,7 @@ canonical_object(const char *json, char *(*write) (json_t *doc),
 
 	if (json == NULL)
 		return NULL;
-	doc = load(json);
+	doc = load(json, refuse);
 	if (!json_is_null(doc) && !json_is_object(doc))
 		refuse(why);
 	if (json_is_object(doc))
@@ -575,8 +604,8 @@ dc_metadata_merge(const char *older, const char *newer)
 		return dc_metadata_canonical(newer);
 	if (newer == NULL)
 		return dc_metadata_canonical(older);
-	a = load(older);
-	b = load(newer);
+	a = load(older, invalid_metadata);
+	b = load(newer, invalid_metadata);
 	merged = json_object();
 	merge_map(merged, a, b, "tags");
 	merge_map(merged, a, b, "properties");
@@ -643,8 +672,8 @@ dc_rule_set_merge(const char *older, const char *newer)
 		return dc_rule_set_canonical(newer);
 	if (newer == NULL)
 		return dc_rule_set_canonical(older);
-	a = load(older);
-	b = load(newer);
+	a = load(older, invalid_rule_set);
+	b = load(newer, invalid_rule_set);
 	merged = json_object();
 	for (list = 0; list < N_RULE_LISTS; list++)
 		merge_rules(merged, a, b, rule_lists[list]);
@@ -659,7 +688,7 @@ dc_rule_set_merge(const char *older, const char *newer)
 static json_t *
 name_set(const char *names)
 {
-	json_t	   *list = load(names);
+	json_t	   *list = load(names, invalid_rule_set);
 	json_t	   *set = json_object();
 	size_t		i;
 
@@ -691,7 +720,7 @@ dc_rule_set_without(const char *rule_set, const char *names)
 
 	if (rule_set == NULL)
 		return NULL;
-	doc = load(rule_set);
+	doc = load(rule_set, invalid_rule_set);
 	drop = name_set(names);
 	for (list = 0; list < N_RULE_LISTS; list++)
 	{
@@ -732,7 +761,7 @@ dc_metadata_without_version(const char *metadata)
 
 	if (metadata == NULL)
 		return NULL;
-	doc = load(metadata);
+	doc = load(metadata, invalid_metadata);
 	if (!json_is_object(doc))
 		invalid_metadata("it must be an object");
 	json_object_del(json_object_get(doc, "properties"), DC_CONFLUENT_VERSION);
@@ -750,14 +779,29 @@ dc_metadata_property(const char *metadata, const char *key)
 
 	if (metadata == NULL)
 		return NULL;
-	doc = load(metadata);
+	doc = load(metadata, invalid_metadata);
 	if (json_is_object(doc))
 		value = scalar_text(json_object_get(json_object_get(doc, "properties"), key));
 	json_decref(doc);
 	return value;
 }
 
-/* The names of the confluent:reserved property, split at commas and trimmed. */
+/* Sort strings and drop repeats (a Java Set of them, in byte order); *n is updated. */
+static char **
+sorted_unique(char **items, int *n)
+{
+	int			kept = 0;
+	int			i;
+
+	qsort(items, *n, sizeof(char *), registry_cmp_cstrings);
+	for (i = 0; i < *n; i++)
+		if (kept == 0 || strcmp(items[kept - 1], items[i]) != 0)
+			items[kept++] = items[i];
+	*n = kept;
+	return items;
+}
+
+/* The names of the confluent:reserved property, split at commas and trimmed, sorted, once each. */
 char	  **
 dc_reserved_fields(const char *metadata, int *n)
 {
@@ -785,11 +829,12 @@ dc_reserved_fields(const char *metadata, int *n)
 			names[(*n)++] = p;
 		p = comma ? comma + 1 : NULL;
 	}
-	return names;
+	return sorted_unique(names, n);
 }
 
 /*
- * Refuse a config whose data contract defaults or overrides Confluent
+ * Refuse a config whose fields Confluent would not read: a boolean or a
+ * string of another type (42203), data contract defaults or overrides it
  * would refuse (42201 for a metadata, 42210 for a rule set).
  */
 void
@@ -801,11 +846,18 @@ dc_check_config(const char *settings)
 
 	if (settings == NULL)
 		return;
-	doc = load(settings);
+	doc = load(settings, invalid_config);
 	json_object_foreach(doc, key, value)
 	{
 		char	   *text = json_dumps(value, JSON_ENCODE_ANY);
 
+		if ((strcmp(key, "validateFields") == 0 || strcmp(key, "normalize") == 0) &&
+			!json_is_boolean(value) && !json_is_null(value))
+			invalid_config(psprintf("%s must be a boolean", key));
+		if ((strcmp(key, "compatibilityGroup") == 0 || strcmp(key, "alias") == 0 ||
+			 strcmp(key, "compatibilityPolicy") == 0) &&
+			!json_is_string(value) && !json_is_null(value))
+			invalid_config(psprintf("%s must be a string", key));
 		if (strcmp(key, "defaultMetadata") == 0 || strcmp(key, "overrideMetadata") == 0)
 			(void) dc_metadata_canonical(text);
 		else if (strcmp(key, "defaultRuleSet") == 0 || strcmp(key, "overrideRuleSet") == 0)

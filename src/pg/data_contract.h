@@ -29,7 +29,10 @@ extern char *dc_metadata_without_version(const char *metadata);
 /* A property of a metadata (NULL when it has none of that name). */
 extern char *dc_metadata_property(const char *metadata, const char *key);
 
-/* The names listed in the confluent:reserved property (comma separated), trimmed. */
+/* qsort/bsearch comparator of two char * by bytes */
+extern int	registry_cmp_cstrings(const void *a, const void *b);
+
+/* The names listed in the confluent:reserved property (comma separated), trimmed, sorted, once each. */
 extern char **dc_reserved_fields(const char *metadata, int *n);
 
 /* Refuse a config (jsonb text) with a malformed default or override. */

@@ -37,6 +37,9 @@
 #define ERRCODE_REGISTRY_INVALID_MODE			MAKE_SQLSTATE('R','2','2','0','4')
 #define ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED MAKE_SQLSTATE('R','2','2','0','5')
 #define ERRCODE_REGISTRY_REFERENCE_EXISTS		MAKE_SQLSTATE('R','2','2','0','6')
+/* the longest qualified subject (bytes): index keys of the catalog stay below btree's limit */
+#define REGISTRY_MAX_SUBJECT_BYTES 2000
+
 #define ERRCODE_REGISTRY_INVALID_SUBJECT		MAKE_SQLSTATE('R','2','2','0','8')
 #define ERRCODE_REGISTRY_INVALID_RULE_SET		MAKE_SQLSTATE('R','2','2','1','0')
 #define ERRCODE_REGISTRY_STORE_ERROR			MAKE_SQLSTATE('S','0','0','0','1')

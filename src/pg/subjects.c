@@ -56,7 +56,8 @@ registry_split_subject_cstr(const char *qualified, char **context, char **subjec
 
 /*
  * What any subject name meets, a config or mode scope's too: no ASCII
- * control character in the qualified name, not one of the reserved names.
+ * control character in the qualified name, not one of the reserved names,
+ * at most REGISTRY_MAX_SUBJECT_BYTES long.
  */
 static bool
 subject_name_allowed(const char *qualified, const char *subject)
@@ -64,6 +65,9 @@ subject_name_allowed(const char *qualified, const char *subject)
 	const unsigned char *p;
 
 	if (strcmp(subject, "__GLOBAL") == 0 || strcmp(subject, "__EMPTY") == 0)
+		return false;
+	/* the keys of registry.subjects and friends must fit a btree entry */
+	if (strlen(qualified) > REGISTRY_MAX_SUBJECT_BYTES)
 		return false;
 	for (p = (const unsigned char *) qualified; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)

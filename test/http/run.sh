@@ -526,6 +526,14 @@ expect "GET /schemas/ids/{id}?subject=s after the soft delete: deleted" 200 ".su
 req GET "/schemas/ids/$ID1"
 expect "GET /schemas/ids/{id} still answers the same" 200 ".guid == \"$GUID\" and (has(\"deleted\") | not)"
 
+# registering through an alias answers the served version's guid and ts
+req PUT "/config/$GS-alias" "{\"alias\":\"$GS-target\"}"
+req POST "/subjects/$GS-alias/versions" "{\"schema\":$A3}"
+AG=$(printf '%s' "$BODY" | jq -r '.guid // empty')
+req GET "/subjects/$GS-target/versions/1"
+expect "registering through an alias answers the guid of the version it made" 200 ".guid == \"$AG\" and (\"$AG\" | length) == 36"
+req DELETE "/config/$GS-alias"
+
 # PUT /config answers the stored configuration (8.x), also for {}
 req PUT "/config/$GS" '{"compatibility":"FULL"}'
 expect "PUT /config/{s}" 200 '. == {"compatibility":"FULL"}'
