@@ -204,3 +204,9 @@ SELECT subject_version, schema_metadata FROM registry.register_schema_version(':
 -- a subject name too long for the catalog's keys is 42208, not a storage error
 SELECT regress.try(format($$SELECT registry.register_schema(':.%s:x', '"int"')$$, repeat('c', 2100)));
 SELECT regress.try(format($$SELECT registry.register_schema('%s', '"int"')$$, repeat('s', 2100)));
+-- canLookup on the fast path: the same schema without confluent:version is the version that
+-- has one, even when the latest version's metadata differs
+SELECT registry.register_schema(':.dc:canlookup', '"float"', 'AVRO', '[]', false, NULL, NULL, NULL, 1) AS cl1 \gset
+SELECT registry.register_schema(':.dc:canlookup', '"float"', 'AVRO', '[]', false, '{"properties":{"owner":"x"}}') IS NOT NULL AS cl2;
+SELECT registry.register_schema(':.dc:canlookup', '"float"') = :cl1 AS same_as_v1;
+SELECT * FROM registry.versions(':.dc:canlookup');

@@ -455,30 +455,26 @@ same_but_version_row(const CatalogSchema *row, SubmittedSchema *s)
 /*
  * Confluent's canLookup: a version of the subject (newest first) that is
  * the submitted schema but for its metadata's confluent:version, which a
- * re-registration of the same schema renumbers.  Only looked for when the
- * submission has a confluent:version.
+ * re-registration of the same schema renumbers (or a request without it
+ * lacks).
  */
 static bool
 find_but_version(SchemaArgs *a, SubmittedSchema *s, bool deleted, CatalogVersion *found)
 {
-	CatalogVersion *versions;
 	int			n;
 	int			i;
+	CatalogVersionRow *rows = catalog_versions_of_schema(a->context, a->subject, deleted,
+														 s->format->name, s->parsed->canonical,
+														 &n);
 
-	if (dc_metadata_property(s->metadata, DC_CONFLUENT_VERSION) == NULL)
-		return false;
-	versions = catalog_versions(a->context, a->subject, deleted, &n);
-	for (i = n - 1; i >= 0; i--)
-	{
-		CatalogSchema row;
-
-		if (catalog_get_schema(a->context, versions[i].schema_id, &row) &&
-			same_but_version_row(&row, s))
+	for (i = 0; i < n; i++)
+		if (strcmp(rows[i].refs, s->refs_json) == 0 &&
+			same_text(dc_rule_set_canonical(rows[i].rule_set), s->rule_set) &&
+			same_but_version(rows[i].metadata, s->metadata))
 		{
-			*found = versions[i];
+			*found = rows[i].version;
 			return true;
 		}
-	}
 	return false;
 }
 
@@ -632,7 +628,8 @@ register_prepared(Registration *r, Registered *out)
 		fast = true;
 		s = parse_registration(r);
 		if (r->latest_only ? latest_is_submitted(&r->a, s, &existing) :
-			already_registered(r, s, &content_id, &existing))
+			(already_registered(r, s, &content_id, &existing) ||
+			 (!r->has_version && find_but_version(&r->a, s, false, &existing))))
 		{
 			registered(out, caller_cxt, s, existing.schema_id, existing.version);
 			return;
@@ -642,7 +639,8 @@ register_prepared(Registration *r, Registered *out)
 	max_version = catalog_lock_subject(r->a.context, r->a.subject);
 	/* under the lock: another session may just have registered it */
 	if (fast && (r->latest_only ? latest_is_submitted(&r->a, s, &existing) :
-				 already_registered(r, s, &content_id, &existing)))
+				 (already_registered(r, s, &content_id, &existing) ||
+				  (!r->has_version && find_but_version(&r->a, s, false, &existing)))))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;

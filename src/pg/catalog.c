@@ -27,6 +27,9 @@
 #define Anum_version_schema_id		2
 #define Anum_version_deleted		3
 #define Anum_version_fingerprint	4
+#define Anum_version_refs			5	/* plan_versions_of_schema only */
+#define Anum_version_metadata		6
+#define Anum_version_rule_set		7
 
 /* the columns of plan_schema_and_version */
 #define Anum_found_id				1
@@ -145,6 +148,14 @@ static CatalogPlan plan_versions = {
 	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
 	"WHERE v.context = $1 AND v.subject = $2 AND ($3 OR NOT v.deleted) ORDER BY v.version",
 	3, {TEXTOID, TEXTOID, BOOLOID}
+};
+static CatalogPlan plan_versions_of_schema = {
+	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint, s.refs::text, s.metadata::text, "
+	"s.rule_set::text FROM registry.subject_versions v "
+	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
+	"WHERE v.context = $1 AND v.subject = $2 AND ($3 OR NOT v.deleted) "
+	"AND s.schema_type = $4 AND s.schema = $5 ORDER BY v.version DESC",
+	5, {TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_latest_version = {
 	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
@@ -639,6 +650,39 @@ catalog_versions(const char *context, const char *subject, bool include_deleted,
 	out = MemoryContextAllocZero(caller, sizeof(CatalogVersion) * (SPI_processed + 1));
 	for (i = 0; i < SPI_processed; i++)
 		fill_version(SPI_tuptable->vals[i], &out[i]);
+	catalog_disconnect();
+	return out;
+}
+
+/*
+ * The versions of a subject (newest first; soft-deleted ones when asked)
+ * whose schema has this type and stored text, with their references,
+ * metadata and rule set.
+ */
+CatalogVersionRow *
+catalog_versions_of_schema(const char *context, const char *subject, bool include_deleted,
+						   const char *schema_type, const char *schema, int *n)
+{
+	Datum		v[5];
+	CatalogVersionRow *out;
+	uint64		i;
+	MemoryContext caller = catalog_connect();
+
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = BoolGetDatum(include_deleted);
+	v[3] = CStringGetTextDatum(schema_type);
+	v[4] = CStringGetTextDatum(schema);
+	catalog_run(&plan_versions_of_schema, v, NULL, SPI_OK_SELECT);
+	*n = (int) SPI_processed;
+	out = MemoryContextAllocZero(caller, sizeof(CatalogVersionRow) * (SPI_processed + 1));
+	for (i = 0; i < SPI_processed; i++)
+	{
+		fill_version(SPI_tuptable->vals[i], &out[i].version);
+		out[i].refs = catalog_text(SPI_tuptable->vals[i], Anum_version_refs, caller);
+		out[i].metadata = catalog_text(SPI_tuptable->vals[i], Anum_version_metadata, caller);
+		out[i].rule_set = catalog_text(SPI_tuptable->vals[i], Anum_version_rule_set, caller);
+	}
 	catalog_disconnect();
 	return out;
 }

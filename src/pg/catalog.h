@@ -69,6 +69,20 @@ extern CatalogVersion *catalog_versions(const char *context, const char *subject
 										bool include_deleted, int *n);
 extern bool catalog_latest_version(const char *context, const char *subject,
 								   CatalogVersion *out);
+
+/* A version with its schema's references, metadata and rule set (jsonb texts). */
+typedef struct CatalogVersionRow
+{
+	CatalogVersion version;
+	char	   *refs;
+	char	   *metadata;
+	char	   *rule_set;
+}			CatalogVersionRow;
+
+extern CatalogVersionRow * catalog_versions_of_schema(const char *context, const char *subject,
+													  bool include_deleted,
+													  const char *schema_type,
+													  const char *schema, int *n);
 extern bool catalog_get_version(const char *context, const char *subject, int32 version,
 								bool include_deleted, CatalogVersion *out);
 extern bool catalog_subject_has_versions(const char *context, const char *subject,
