@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Concurrent registration, in SQL.  Two scenarios, each with several
+# Concurrent registration, in SQL.  Three scenarios, each with several
 # sessions registering the same set of schemas at once, each session in its
 # own order:
 #   one subject:    all sessions register into one subject; it must then
@@ -8,7 +8,9 @@
 #   many subjects:  each session registers into a subject of its own, all
 #                   in the same order, so the same new schema is inserted
 #                   by several transactions at once; every call must succeed and the same schema
-#                   must get the same id in every subject.
+#                   must get the same id in every subject;
+#   contracts:      as "one subject", under config data contract defaults
+#                   (no fast path: every call merges under the lock).
 # In both, every session must be answered with the same id for the same
 # schema.  The last line is "concurrency: N passed, M failed".
 # Needs PGHOST/PGPORT/PGUSER of a running cluster with the extension.
@@ -112,6 +114,23 @@ if [ "$n" != $((SESSIONS * SCHEMAS)) ] || [ "$nsub" != "$SESSIONS" ] || [ "$nids
 	rc=1
 fi
 result "many subjects: every registration answered, one id per schema across subjects" $rc
+
+# 3. one subject under data contract defaults: no fast path, every registration
+# merges the config's metadata and rule set under the subject's lock
+fresh_database
+psql -qX -d $DB -c "SELECT registry.set_config(NULL, '{\"defaultMetadata\":{\"properties\":{\"owner\":\"ops\"}},\"overrideRuleSet\":{\"domainRules\":[{\"name\":\"r\",\"type\":\"CEL\",\"expr\":\"true\"}]}}')" >/dev/null
+run_sessions "contracts-value" own
+check_answers "data contract defaults"; rc=$?
+read -r n minv maxv nids nmerged < <(psql -qXAt -F' ' -d $DB -c \
+	"SELECT count(*), min(v.version), max(v.version), count(DISTINCT v.schema_id),
+	        count(*) FILTER (WHERE s.metadata->'properties'->>'owner' = 'ops' AND s.rule_set IS NOT NULL)
+	   FROM registry.subject_versions v JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id
+	  WHERE v.subject = 'contracts-value'")
+echo "data contract defaults: versions: $n (from $minv to $maxv), distinct ids: $nids, merged: $nmerged"
+if [ "$n" != "$SCHEMAS" ] || [ "$minv" != 1 ] || [ "$maxv" != "$SCHEMAS" ] || [ "$nids" != "$SCHEMAS" ] || [ "$nmerged" != "$SCHEMAS" ]; then
+	rc=1
+fi
+result "data contract defaults: one version per distinct schema, no gap, each with the merged contract" $rc
 
 psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" >/dev/null
 echo "concurrency: $PASSED passed, $FAILED failed"
