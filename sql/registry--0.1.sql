@@ -34,7 +34,7 @@ CREATE TABLE registry.schemas (
 	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
 	guid		uuid GENERATED ALWAYS AS (pg_catalog.encode(fingerprint, 'hex')::uuid) STORED,
 	PRIMARY KEY (context, id),
-	UNIQUE (context, fingerprint)
+	UNIQUE (fingerprint, context)	-- not (context, ...): lookups by (context, id) keep to the primary key
 );
 CREATE INDEX schemas_guid_idx ON registry.schemas (guid);
 COMMENT ON TABLE registry.schemas IS 'schemas by id within a context; the same content (schema, references, metadata, rule set) has one id';
@@ -62,6 +62,8 @@ CREATE TABLE registry.subject_versions (
 	FOREIGN KEY (context, schema_id) REFERENCES registry.schemas (context, id) ON UPDATE RESTRICT ON DELETE RESTRICT
 );
 CREATE INDEX subject_versions_schema_idx ON registry.subject_versions (context, schema_id);
+-- the schemas of a context with a given stored text (canLookup: the same schema but for its metadata)
+CREATE INDEX schemas_text_idx ON registry.schemas (pg_catalog.md5(schema), context);
 COMMENT ON TABLE registry.subject_versions IS 'versions of each subject; soft-deleted versions keep their number, which is never reused';
 
 CREATE TABLE registry.schema_references (
@@ -930,27 +932,8 @@ COMMENT ON FUNCTION registry.delete_mode(text) IS 'removes the mode of a scope a
 
 CREATE FUNCTION registry.config_in_force(context text, subject text)
 	RETURNS jsonb
-	LANGUAGE sql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-	-- each field from the nearest scope that sets it: the subject, its
-	-- context, the global level, the :.__GLOBAL: context, else the default
-	SELECT '{"compatibilityLevel": "BACKWARD"}'::jsonb || COALESCE((
-		SELECT jsonb_object_agg(f.key, f.value)
-		  FROM (SELECT DISTINCT ON (e.key) e.key, e.value
-				  FROM (SELECT c.settings || jsonb_strip_nulls(jsonb_build_object(
-								   'compatibilityLevel', c.compatibility, 'normalize', c."normalize")) AS fields,
-							   CASE WHEN c.subject <> '' THEN 0
-									WHEN c.context = $1 AND c.context <> '.' THEN 1
-									WHEN c.context = '.' THEN 2
-									ELSE 3 END AS rank
-						  FROM registry.config c
-						 WHERE (c.context = $1 AND c.subject IN ($2, ''))
-							OR (c.context IN ('.', '.__GLOBAL') AND c.subject = '')) s,
-					   jsonb_each(s.fields) e
-				 WHERE e.value <> 'null'::jsonb
-				 ORDER BY e.key, s.rank) f), '{}')
-$$;
+	AS 'MODULE_PATHNAME', 'registry_config_in_force'
+	LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION registry.config_in_force(text, text) IS 'the configuration in force for a subject (subject '''' for a context) as Confluent''s Config object: each field from the nearest scope that sets it';
 
 CREATE FUNCTION registry.get_config(subject text DEFAULT NULL, default_to_global boolean DEFAULT false)

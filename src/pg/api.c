@@ -455,17 +455,22 @@ same_but_version_row(const CatalogSchema *row, SubmittedSchema *s)
 /*
  * Confluent's canLookup: a version of the subject (newest first) that is
  * the submitted schema but for its metadata's confluent:version, which a
- * re-registration of the same schema renumbers (or a request without it
- * lacks).
+ * re-registration of the same schema renumbers (or the request lacks).
+ * After the data contract merge only a submission with a confluent:version
+ * can have such a twin; the fast path (any) looks whatever the request has.
  */
 static bool
-find_but_version(SchemaArgs *a, SubmittedSchema *s, bool deleted, CatalogVersion *found)
+find_but_version(SchemaArgs *a, SubmittedSchema *s, bool deleted, bool any,
+				 CatalogVersion *found)
 {
 	int			n;
 	int			i;
-	CatalogVersionRow *rows = catalog_versions_of_schema(a->context, a->subject, deleted,
-														 s->format->name, s->parsed->canonical,
-														 &n);
+	CatalogVersionRow *rows;
+
+	if (!any && dc_metadata_property(s->metadata, DC_CONFLUENT_VERSION) == NULL)
+		return false;
+	rows = catalog_versions_of_schema(a->context, a->subject, deleted, s->format->name,
+									  s->parsed->canonical, &n);
 
 	for (i = 0; i < n; i++)
 		if (strcmp(rows[i].refs, s->refs_json) == 0 &&
@@ -629,7 +634,7 @@ register_prepared(Registration *r, Registered *out)
 		s = parse_registration(r);
 		if (r->latest_only ? latest_is_submitted(&r->a, s, &existing) :
 			(already_registered(r, s, &content_id, &existing) ||
-			 (!r->has_version && find_but_version(&r->a, s, false, &existing))))
+			 (!r->has_version && find_but_version(&r->a, s, false, true, &existing))))
 		{
 			registered(out, caller_cxt, s, existing.schema_id, existing.version);
 			return;
@@ -640,7 +645,7 @@ register_prepared(Registration *r, Registered *out)
 	/* under the lock: another session may just have registered it */
 	if (fast && (r->latest_only ? latest_is_submitted(&r->a, s, &existing) :
 				 (already_registered(r, s, &content_id, &existing) ||
-				  (!r->has_version && find_but_version(&r->a, s, false, &existing)))))
+				  (!r->has_version && find_but_version(&r->a, s, false, true, &existing)))))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;
@@ -653,7 +658,7 @@ register_prepared(Registration *r, Registered *out)
 		s = parse_registration(r);
 
 	if ((already_registered(r, s, &content_id, &existing) && !r->new_version) ||
-		(!r->has_version && !r->new_version && find_but_version(&r->a, s, false, &existing)) ||
+		(!r->has_version && !r->new_version && find_but_version(&r->a, s, false, false, &existing)) ||
 		(rg_mode_is_import(mode) && imported_version_exists(r, content_id, &existing)))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
@@ -841,7 +846,7 @@ find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
 
 	if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
 											deleted, found) ||
-		find_but_version(a, s, deleted, found))
+		find_but_version(a, s, deleted, true, found))
 		return s;
 	has_prev = previous_schema(a, &prev);
 	if (has_prev)
@@ -853,7 +858,7 @@ find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
 										 a->metadata, a->rule_set, a->normalize, NULL);
 			if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
 													deleted, found) ||
-				find_but_version(a, s, deleted, found))
+				find_but_version(a, s, deleted, true, found))
 				return s;
 		}
 	}

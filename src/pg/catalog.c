@@ -143,29 +143,46 @@ static CatalogPlan plan_insert_version = {
 	"INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ($1, $2, $3, $4)",
 	4, {TEXTOID, TEXTOID, INT4OID, INT4OID}
 };
+
+/*
+ * A version's columns with its schema's fingerprint.  The fingerprint is a
+ * subquery by the schema's whole key: a plan kept from a near-empty table
+ * (a join's) could otherwise scan every schema of the context per version.
+ */
+#define VERSION_COLUMNS \
+	"v.version, v.schema_id, v.deleted, (SELECT s.fingerprint FROM registry.schemas s " \
+	"WHERE s.context = v.context AND s.id = v.schema_id)"
+
 static CatalogPlan plan_versions = {
-	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
-	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
+	"SELECT " VERSION_COLUMNS " FROM registry.subject_versions v "
 	"WHERE v.context = $1 AND v.subject = $2 AND ($3 OR NOT v.deleted) ORDER BY v.version",
 	3, {TEXTOID, TEXTOID, BOOLOID}
 };
+
+/*
+ * The schemas with the text first (schemas_text_idx, in any context: the
+ * context is matched after, so no plan kept from a near-empty table can
+ * choose to scan the whole context instead), then their versions in the
+ * subject.
+ */
 static CatalogPlan plan_versions_of_schema = {
-	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint, s.refs::text, s.metadata::text, "
-	"s.rule_set::text FROM registry.subject_versions v "
-	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
-	"WHERE v.context = $1 AND v.subject = $2 AND ($3 OR NOT v.deleted) "
-	"AND s.schema_type = $4 AND s.schema = $5 ORDER BY v.version DESC",
+	"WITH same AS MATERIALIZED (SELECT s.context, s.id, s.fingerprint, s.refs, s.metadata, "
+	"s.rule_set FROM registry.schemas s WHERE pg_catalog.md5(s.schema) = pg_catalog.md5($5) "
+	"AND s.schema = $5 AND s.schema_type = $4) "
+	"SELECT v.version, v.schema_id, v.deleted, c.fingerprint, c.refs::text, c.metadata::text, "
+	"c.rule_set::text FROM same c CROSS JOIN LATERAL (SELECT sv.version, sv.schema_id, sv.deleted "
+	"FROM registry.subject_versions sv WHERE sv.context = $1 AND sv.schema_id = c.id "
+	"AND sv.subject = $2 AND ($3 OR NOT sv.deleted) OFFSET 0) v WHERE c.context = $1 "
+	"ORDER BY v.version DESC",
 	5, {TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_latest_version = {
-	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
-	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
+	"SELECT " VERSION_COLUMNS " FROM registry.subject_versions v "
 	"WHERE v.context = $1 AND v.subject = $2 AND NOT v.deleted ORDER BY v.version DESC LIMIT 1",
 	2, {TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_get_version = {
-	"SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM registry.subject_versions v "
-	"JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id "
+	"SELECT " VERSION_COLUMNS " FROM registry.subject_versions v "
 	"WHERE v.context = $1 AND v.subject = $2 AND v.version = $3 AND ($4 OR NOT v.deleted)",
 	4, {TEXTOID, TEXTOID, INT4OID, BOOLOID}
 };
@@ -180,6 +197,30 @@ static CatalogPlan plan_has_versions = {
  * default.  This one query is the rule; registry.effective_mode() and its
  * siblings in SQL call it too.
  */
+/*
+ * The configuration in force for context $1 and subject $2 (subject ''
+ * for a context) as Confluent's Config object: each field from the nearest
+ * scope that sets it (the subject, its context, the global level, the
+ * :.__GLOBAL: context), else the server default.  The one home of the
+ * scope rule: plan_effective and registry.config_in_force() use it.
+ */
+#define CONFIG_IN_FORCE \
+	"('{\"compatibilityLevel\": \"BACKWARD\"}'::jsonb || COALESCE((" \
+	" SELECT pg_catalog.jsonb_object_agg(f.key, f.value) FROM (" \
+	"  SELECT DISTINCT ON (e.key) e.key, e.value FROM (" \
+	"   SELECT c.settings || pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(" \
+	"     'compatibilityLevel', c.compatibility, 'normalize', c.\"normalize\")) AS fields," \
+	"    CASE WHEN c.subject <> '' THEN 0 WHEN c.context = $1 AND c.context <> '.' THEN 1" \
+	"     WHEN c.context = '.' THEN 2 ELSE 3 END AS rank" \
+	"   FROM registry.config c WHERE (c.context = $1 AND c.subject IN ($2, ''))" \
+	"    OR (c.context IN ('.', '.__GLOBAL') AND c.subject = '')) s," \
+	"  pg_catalog.jsonb_each(s.fields) e WHERE e.value <> 'null'::jsonb" \
+	"  ORDER BY e.key, s.rank) f), '{}'))"
+
+static CatalogPlan plan_config_in_force = {
+	"SELECT " CONFIG_IN_FORCE "::text",
+	2, {TEXTOID, TEXTOID}
+};
 static CatalogPlan plan_effective = {
 	"SELECT COALESCE((SELECT m.mode FROM registry.modes m"
 	"   WHERE (m.context = $1 AND m.subject IN ($2, '')) OR (m.context IN ('.', '.__GLOBAL') AND m.subject = '')"
@@ -192,7 +233,7 @@ static CatalogPlan plan_effective = {
 	"   THEN f->>'compatibilityGroup' END,"
 	" (f->'defaultMetadata')::text, (f->'overrideMetadata')::text,"
 	" (f->'defaultRuleSet')::text, (f->'overrideRuleSet')::text"
-	" FROM registry.config_in_force($1, $2) f",
+	" FROM (SELECT " CONFIG_IN_FORCE " AS f) cfg",
 	2, {TEXTOID, TEXTOID}
 };
 
@@ -773,6 +814,22 @@ catalog_scope_has_live_versions(const char *context, const char *subject)
 	has = SPI_processed > 0;
 	catalog_disconnect();
 	return has;
+}
+
+/* The configuration in force for a subject as Confluent's Config object (jsonb text). */
+char *
+catalog_config_in_force(const char *context, const char *subject)
+{
+	Datum		v[2];
+	MemoryContext caller = catalog_connect();
+	char	   *config;
+
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	catalog_run(&plan_config_in_force, v, NULL, SPI_OK_SELECT);
+	config = catalog_text(catalog_one_row(&plan_config_in_force), 1, caller);
+	catalog_disconnect();
+	return config;
 }
 
 /* The normalize setting in force for a subject. */

@@ -108,6 +108,7 @@ typedef struct CatalogSettings
 extern void catalog_effective_settings(const char *context, const char *subject,
 									   CatalogSettings *out);
 extern bool catalog_effective_normalize(const char *context, const char *subject);
+extern char *catalog_config_in_force(const char *context, const char *subject);
 extern bool catalog_scope_has_live_versions(const char *context, const char *subject);
 
 /* how many subject versions use schemas of one type, and how many of them are soft-deleted */

@@ -33,6 +33,7 @@
 #include "trigger_row.h"
 
 PG_FUNCTION_INFO_V1(registry_effective_mode);
+PG_FUNCTION_INFO_V1(registry_config_in_force);
 PG_FUNCTION_INFO_V1(registry_effective_compatibility);
 PG_FUNCTION_INFO_V1(registry_effective_normalize);
 PG_FUNCTION_INFO_V1(registry_check_writable_sql);
@@ -162,6 +163,16 @@ effective_settings(FunctionCallInfo fcinfo)
 {
 	return settings_in_force(text_to_cstring(PG_GETARG_TEXT_PP(0)),
 							 text_to_cstring(PG_GETARG_TEXT_PP(1)));
+}
+
+/* registry.config_in_force(context, subject): the configuration in force, as jsonb */
+Datum
+registry_config_in_force(PG_FUNCTION_ARGS)
+{
+	char	   *config = catalog_config_in_force(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+												 text_to_cstring(PG_GETARG_TEXT_PP(1)));
+
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(config)));
 }
 
 /* registry.effective_mode(context, subject) */

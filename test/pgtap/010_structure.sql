@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(169);
+SELECT plan(170);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -108,7 +108,7 @@ SELECT col_is_pk('registry', 'subject_versions', ARRAY['context', 'subject', 've
 SELECT col_is_pk('registry', 'schema_references', ARRAY['context', 'schema_id', 'position'], 'schema_references PK (context, schema_id, position)');
 SELECT col_is_pk('registry', 'config', ARRAY['context', 'subject'], 'config PK (context, subject)');
 SELECT col_is_pk('registry', 'modes', ARRAY['context', 'subject'], 'modes PK (context, subject)');
-SELECT col_is_unique('registry', 'schemas', ARRAY['context', 'fingerprint'], 'schemas UNIQUE (context, fingerprint)');
+SELECT col_is_unique('registry', 'schemas', ARRAY['fingerprint', 'context'], 'schemas UNIQUE (fingerprint, context)');
 
 SELECT has_fk('registry', 'schemas', 'schemas has a foreign key');
 SELECT has_fk('registry', 'subjects', 'subjects has a foreign key');
@@ -126,13 +126,14 @@ SELECT fk_ok('registry', 'subject_versions', ARRAY['context', 'schema_id'], 'reg
 SELECT fk_ok('registry', 'schema_references', ARRAY['context', 'schema_id'], 'registry', 'schemas', ARRAY['context', 'id'],
 	'schema_references (context, schema_id) -> schemas (context, id)');
 
+SELECT has_index('registry', 'schemas', 'schemas_text_idx', 'schemas_text_idx finds schemas by stored text');
 SELECT has_index('registry', 'subject_versions', 'subject_versions_schema_idx', ARRAY['context', 'schema_id'],
 	'index subject_versions (context, schema_id)');
 SELECT has_index('registry', 'schemas', 'schemas_guid_idx', ARRAY['guid'],
 	'schemas are found by guid across contexts');
 SELECT has_index('registry', 'schema_references', 'schema_references_target_idx', ARRAY['context', 'ref_subject', 'ref_version'],
 	'index schema_references (context, ref_subject, ref_version)');
-SELECT index_is_unique('registry', 'schemas', 'schemas_context_fingerprint_key',
+SELECT index_is_unique('registry', 'schemas', 'schemas_fingerprint_context_key',
 	'schemas (context, fingerprint) index is unique');
 SELECT index_is_primary('registry', 'subject_versions', 'subject_versions_pkey',
 	'subject_versions_pkey is the primary index');
