@@ -353,16 +353,6 @@ merge_data_contract(SchemaArgs *a, const CatalogSettings *settings, const Catalo
 									settings->override_rule_set);
 }
 
-/* The subject's latest live version's schema row into *prev; false without one. */
-static bool
-previous_schema(SchemaArgs *a, CatalogSchema *prev)
-{
-	CatalogVersion latest;
-
-	return catalog_latest_version(a->context, a->subject, &latest) &&
-		catalog_get_schema(a->context, latest.schema_id, prev);
-}
-
 /* The text of a submission's schema with the tags of two SchemaTags lists added and removed. */
 static char *
 schema_with_tags(SchemaArgs *a, const char *to_add, const char *to_remove)
@@ -399,7 +389,7 @@ populate_from_previous(Registration *r, const CatalogSettings *settings, int32 n
 {
 	SchemaArgs *a = &r->a;
 	CatalogSchema prev;
-	bool		has_prev = previous_schema(a, &prev);
+	bool		has_prev = catalog_latest_schema(a->context, a->subject, &prev);
 
 	if (is_blank(a->schema))
 	{
@@ -848,7 +838,7 @@ find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
 											deleted, found) ||
 		find_but_version(a, s, deleted, true, found))
 		return s;
-	has_prev = previous_schema(a, &prev);
+	has_prev = catalog_latest_schema(a->context, a->subject, &prev);
 	if (has_prev)
 	{
 		merge_data_contract(a, settings, &prev);

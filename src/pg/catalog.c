@@ -134,6 +134,14 @@ static CatalogPlan plan_get_schema = {
 	"FROM registry.schemas WHERE context = $1 AND id = $2",
 	2, {TEXTOID, INT4OID}
 };
+static CatalogPlan plan_latest_schema = {
+	"SELECT s.context, s.id, s.schema_type, s.schema, s.refs::text, s.metadata::text, "
+	"s.rule_set::text, s.fingerprint FROM (SELECT v.schema_id FROM registry.subject_versions v "
+	"WHERE v.context = $1 AND v.subject = $2 AND NOT v.deleted ORDER BY v.version DESC LIMIT 1) l "
+	"JOIN LATERAL (SELECT * FROM registry.schemas s WHERE s.context = $1 AND s.id = l.schema_id "
+	"OFFSET 0) s ON true",
+	2, {TEXTOID, TEXTOID}
+};
 static CatalogPlan plan_insert_schema = {
 	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) "
 	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8) ON CONFLICT DO NOTHING",
@@ -596,18 +604,15 @@ catalog_find_schema_in_subject(const char *context, const char *subject,
 	return id;
 }
 
-/* The schema row (context, id), if there is one. */
-bool
-catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
+/* Run a plan that answers at most one schema row, into out; false when none. */
+static bool
+schema_call(CatalogPlan *plan, Datum *v, CatalogSchema *out)
 {
-	Datum		v[2];
 	HeapTuple	tup;
 	bool		found;
 	MemoryContext caller = catalog_connect();
 
-	v[0] = CStringGetTextDatum(context);
-	v[1] = Int32GetDatum(id);
-	catalog_run(&plan_get_schema, v, NULL, SPI_OK_SELECT);
+	catalog_run(plan, v, NULL, SPI_OK_SELECT);
 	found = SPI_processed > 0;
 	if (found)
 	{
@@ -623,6 +628,28 @@ catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
 	}
 	catalog_disconnect();
 	return found;
+}
+
+/* The schema row (context, id), if there is one. */
+bool
+catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
+{
+	Datum		v[2];
+
+	v[0] = CStringGetTextDatum(context);
+	v[1] = Int32GetDatum(id);
+	return schema_call(&plan_get_schema, v, out);
+}
+
+/* The schema row of a subject's latest live version, if it has one. */
+bool
+catalog_latest_schema(const char *context, const char *subject, CatalogSchema *out)
+{
+	Datum		v[2];
+
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	return schema_call(&plan_latest_schema, v, out);
 }
 
 /*
