@@ -46,18 +46,6 @@
 #define Anum_schema_rule_set		7
 #define Anum_schema_fingerprint		8
 
-/* the columns of plan_effective */
-#define Anum_settings_mode			1
-#define Anum_settings_compatibility	2
-#define Anum_settings_normalize		3
-#define Anum_settings_policy		4
-#define Anum_settings_validate_fields 5
-#define Anum_settings_group			6
-#define Anum_settings_default_metadata 7
-#define Anum_settings_override_metadata 8
-#define Anum_settings_default_rule_set 9
-#define Anum_settings_override_rule_set 10
-
 /* the columns of plan_parse_refs */
 #define Anum_ref_name				1
 #define Anum_ref_subject			2
@@ -206,42 +194,20 @@ static CatalogPlan plan_has_versions = {
  * siblings in SQL call it too.
  */
 /*
- * The configuration in force for context $1 and subject $2 (subject ''
- * for a context) as Confluent's Config object: each field from the nearest
- * scope that sets it (the subject, its context, the global level, the
- * :.__GLOBAL: context), else the server default.  The one home of the
- * scope rule: plan_effective and registry.config_in_force() use it.
+ * The config and mode rows that can be in force for context $1 and subject
+ * $2: the subject's, its context's, the global level's and :.__GLOBAL:'s
+ * (config_scope.c merges them; the scope rule lives there).
  */
-#define CONFIG_IN_FORCE \
-	"('{\"compatibilityLevel\": \"BACKWARD\"}'::jsonb || COALESCE((" \
-	" SELECT pg_catalog.jsonb_object_agg(f.key, f.value) FROM (" \
-	"  SELECT DISTINCT ON (e.key) e.key, e.value FROM (" \
-	"   SELECT c.settings || pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(" \
-	"     'compatibilityLevel', c.compatibility, 'normalize', c.\"normalize\")) AS fields," \
-	"    CASE WHEN c.subject <> '' THEN 0 WHEN c.context = $1 AND c.context <> '.' THEN 1" \
-	"     WHEN c.context = '.' THEN 2 ELSE 3 END AS rank" \
-	"   FROM registry.config c WHERE (c.context = $1 AND c.subject IN ($2, ''))" \
-	"    OR (c.context IN ('.', '.__GLOBAL') AND c.subject = '')) s," \
-	"  pg_catalog.jsonb_each(s.fields) e WHERE e.value <> 'null'::jsonb" \
-	"  ORDER BY e.key, s.rank) f), '{}'))"
-
-static CatalogPlan plan_config_in_force = {
-	"SELECT " CONFIG_IN_FORCE "::text",
+static CatalogPlan plan_config_rows = {
+	"SELECT c.context, c.subject, c.compatibility, c.\"normalize\", c.settings::text "
+	"FROM registry.config c WHERE (c.context = $1 AND c.subject IN ($2, '')) "
+	"OR (c.context IN ('.', '.__GLOBAL') AND c.subject = '')",
 	2, {TEXTOID, TEXTOID}
 };
-static CatalogPlan plan_effective = {
-	"SELECT COALESCE((SELECT m.mode FROM registry.modes m"
-	"   WHERE (m.context = $1 AND m.subject IN ($2, '')) OR (m.context IN ('.', '.__GLOBAL') AND m.subject = '')"
-	"   ORDER BY m.subject <> '' DESC, m.context = $1 DESC, m.context = '.' DESC LIMIT 1), 'READWRITE'),"
-	" f->>'compatibilityLevel', COALESCE((f->>'normalize')::boolean, false),"
-	" COALESCE(pg_catalog.upper(f->>'compatibilityPolicy'), 'STRICT'),"
-	" CASE pg_catalog.jsonb_typeof(f->'validateFields') WHEN 'boolean'"
-	"   THEN (f->'validateFields')::boolean ELSE false END,"
-	" CASE pg_catalog.jsonb_typeof(f->'compatibilityGroup') WHEN 'string'"
-	"   THEN f->>'compatibilityGroup' END,"
-	" (f->'defaultMetadata')::text, (f->'overrideMetadata')::text,"
-	" (f->'defaultRuleSet')::text, (f->'overrideRuleSet')::text"
-	" FROM (SELECT " CONFIG_IN_FORCE " AS f) cfg",
+static CatalogPlan plan_mode_rows = {
+	"SELECT m.context, m.subject, m.mode FROM registry.modes m "
+	"WHERE (m.context = $1 AND m.subject IN ($2, '')) "
+	"OR (m.context IN ('.', '.__GLOBAL') AND m.subject = '')",
 	2, {TEXTOID, TEXTOID}
 };
 
@@ -795,31 +761,45 @@ catalog_subject_has_versions(const char *context, const char *subject, bool incl
 /* --- settings ------------------------------------------------------------------ */
 
 /*
- * The mode, compatibility level, normalize setting and compatibility
- * policy in force for a subject.
+ * The config rows and mode rows that can be in force for a subject (see
+ * plan_config_rows), for config_scope.c to merge.
  */
 void
-catalog_effective_settings(const char *context, const char *subject,
-						   CatalogSettings *out)
+catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
 {
 	Datum		v[2];
-	HeapTuple	tup;
 	MemoryContext caller = catalog_connect();
+	uint64		i;
 
 	v[0] = CStringGetTextDatum(context);
 	v[1] = CStringGetTextDatum(subject);
-	catalog_run(&plan_effective, v, NULL, SPI_OK_SELECT);
-	tup = catalog_one_row(&plan_effective);
-	out->mode = catalog_text(tup, Anum_settings_mode, caller);
-	out->compatibility = catalog_text(tup, Anum_settings_compatibility, caller);
-	out->normalize = catalog_bool(tup, Anum_settings_normalize);
-	out->policy = catalog_text(tup, Anum_settings_policy, caller);
-	out->validate_fields = catalog_bool(tup, Anum_settings_validate_fields);
-	out->compatibility_group = catalog_text(tup, Anum_settings_group, caller);
-	out->default_metadata = catalog_text(tup, Anum_settings_default_metadata, caller);
-	out->override_metadata = catalog_text(tup, Anum_settings_override_metadata, caller);
-	out->default_rule_set = catalog_text(tup, Anum_settings_default_rule_set, caller);
-	out->override_rule_set = catalog_text(tup, Anum_settings_override_rule_set, caller);
+	catalog_run(&plan_config_rows, v, NULL, SPI_OK_SELECT);
+	out->n_config = (int) SPI_processed;
+	out->config = MemoryContextAllocZero(caller, sizeof(CatalogConfigRow) * (SPI_processed + 1));
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		CatalogConfigRow *row = &out->config[i];
+		bool		isnull;
+		Datum		d;
+
+		row->context = catalog_text(tup, 1, caller);
+		row->subject = catalog_text(tup, 2, caller);
+		row->compatibility = catalog_text(tup, 3, caller);
+		d = catalog_datum(tup, 4, &isnull);
+		row->has_normalize = !isnull;
+		row->normalize = !isnull && DatumGetBool(d);
+		row->settings = catalog_text(tup, 5, caller);
+	}
+	catalog_run(&plan_mode_rows, v, NULL, SPI_OK_SELECT);
+	out->n_mode = (int) SPI_processed;
+	out->mode = MemoryContextAllocZero(caller, sizeof(CatalogModeRow) * (SPI_processed + 1));
+	for (i = 0; i < SPI_processed; i++)
+	{
+		out->mode[i].context = catalog_text(SPI_tuptable->vals[i], 1, caller);
+		out->mode[i].subject = catalog_text(SPI_tuptable->vals[i], 2, caller);
+		out->mode[i].mode = catalog_text(SPI_tuptable->vals[i], 3, caller);
+	}
 	catalog_disconnect();
 }
 
@@ -841,32 +821,6 @@ catalog_scope_has_live_versions(const char *context, const char *subject)
 	has = SPI_processed > 0;
 	catalog_disconnect();
 	return has;
-}
-
-/* The configuration in force for a subject as Confluent's Config object (jsonb text). */
-char *
-catalog_config_in_force(const char *context, const char *subject)
-{
-	Datum		v[2];
-	MemoryContext caller = catalog_connect();
-	char	   *config;
-
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	catalog_run(&plan_config_in_force, v, NULL, SPI_OK_SELECT);
-	config = catalog_text(catalog_one_row(&plan_config_in_force), 1, caller);
-	catalog_disconnect();
-	return config;
-}
-
-/* The normalize setting in force for a subject. */
-bool
-catalog_effective_normalize(const char *context, const char *subject)
-{
-	CatalogSettings s;
-
-	catalog_effective_settings(context, subject, &s);
-	return s.normalize;
 }
 
 /* --- references ------------------------------------------------------------------ */

@@ -79,12 +79,12 @@ typedef struct CatalogVersionRow
 	char	   *refs;
 	char	   *metadata;
 	char	   *rule_set;
-}			CatalogVersionRow;
+} CatalogVersionRow;
 
-extern CatalogVersionRow * catalog_versions_of_schema(const char *context, const char *subject,
-													  bool include_deleted,
-													  const char *schema_type,
-													  const char *schema, int *n);
+extern CatalogVersionRow *catalog_versions_of_schema(const char *context, const char *subject,
+													 bool include_deleted,
+													 const char *schema_type,
+													 const char *schema, int *n);
 extern bool catalog_get_version(const char *context, const char *subject, int32 version,
 								bool include_deleted, CatalogVersion *out);
 extern bool catalog_subject_has_versions(const char *context, const char *subject,
@@ -107,10 +107,41 @@ typedef struct CatalogSettings
 	char	   *override_rule_set;
 } CatalogSettings;
 
+/* config_scope.c: the settings in force, merged from catalog_scope_rows() */
 extern void catalog_effective_settings(const char *context, const char *subject,
 									   CatalogSettings *out);
 extern bool catalog_effective_normalize(const char *context, const char *subject);
 extern char *catalog_config_in_force(const char *context, const char *subject);
+
+/* One row of registry.config, one of registry.modes. */
+typedef struct CatalogConfigRow
+{
+	char	   *context;
+	char	   *subject;
+	char	   *compatibility;	/* or NULL */
+	bool		has_normalize;
+	bool		normalize;
+	char	   *settings;		/* jsonb text */
+} CatalogConfigRow;
+
+typedef struct CatalogModeRow
+{
+	char	   *context;
+	char	   *subject;
+	char	   *mode;
+} CatalogModeRow;
+
+/* The config and mode rows that can be in force for a subject. */
+typedef struct CatalogScopeRows
+{
+	CatalogConfigRow *config;
+	int			n_config;
+	CatalogModeRow *mode;
+	int			n_mode;
+} CatalogScopeRows;
+
+extern void catalog_scope_rows(const char *context, const char *subject,
+							   CatalogScopeRows *out);
 extern bool catalog_scope_has_live_versions(const char *context, const char *subject);
 
 /* how many subject versions use schemas of one type, and how many of them are soft-deleted */
