@@ -64,32 +64,9 @@ split_path(rg_arena *arena, const char *path, int *n)
 static const char *
 as_text(rg_arena *arena, const json_t *v)
 {
-	rg_buf		buf;
-	char	   *s;
-
-	switch (json_typeof(v))
-	{
-		case JSON_STRING:
-			return json_string_value(v);
-		case JSON_TRUE:
-			return "true";
-		case JSON_FALSE:
-			return "false";
-		case JSON_NULL:
-			return "null";
-		case JSON_INTEGER:
-		case JSON_REAL:
-			rg_buf_init(&buf);
-			if (json_is_integer(v))
-				rg_buf_printf(&buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-			else
-				rg_json_write_double(&buf, json_real_value(v));
-			s = buf.oom ? NULL : rg_arena_strndup(arena, buf.data, buf.len);
-			rg_buf_free(&buf);
-			return s;
-		default:
-			return "";
-	}
+	if (json_is_object(v) || json_is_array(v))
+		return "";
+	return rg_json_scalar_text(arena, v);
 }
 
 /* a JSON value queued by the search, with the namespace in force there */

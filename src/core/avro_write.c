@@ -1007,3 +1007,34 @@ rg_avro_normalize(rg_arena *arena, rg_avro_schema *root, json_t *owned,
 	*too_deep = n.too_deep;
 	return !n.oom && !n.too_deep;
 }
+
+/*
+ * Jackson's JsonNode.asText() of a scalar, in arena: a string's value,
+ * true/false/null, a number as Java prints it; NULL for an object or an
+ * array, or out of memory.
+ */
+const char *
+rg_json_scalar_text(rg_arena *arena, const json_t *v)
+{
+	rg_buf		buf;
+	char	   *s;
+
+	if (json_is_string(v))
+		return rg_arena_strdup(arena, json_string_value(v));
+	if (json_is_true(v))
+		return "true";
+	if (json_is_false(v))
+		return "false";
+	if (json_is_null(v))
+		return "null";
+	if (!json_is_number(v))
+		return NULL;
+	rg_buf_init(&buf);
+	if (json_is_integer(v))
+		rg_buf_printf(&buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else
+		rg_json_write_double(&buf, json_real_value(v));
+	s = buf.oom ? NULL : rg_arena_strndup(arena, buf.data, buf.len);
+	rg_buf_free(&buf);
+	return s;
+}

@@ -146,6 +146,9 @@ extern void rg_json_write_string(rg_buf *buf, const char *s);
 extern void rg_json_write_double(rg_buf *buf, double d);
 extern void rg_json_write_value(rg_buf *buf, const json_t *value);
 
+/* Jackson's asText() of a scalar, in arena; NULL for a container or out of memory */
+extern const char *rg_json_scalar_text(rg_arena *arena, const json_t *v);
+
 /*
  * Avro Java's Schema.toString(): appends the compact JSON of schema to
  * buf.  With refs_as_names, named types defined by references are written

@@ -119,25 +119,7 @@ rg_tag_entity_type_name(rg_tag_entity_type type)
 static const char *
 scalar_text(rg_arena *arena, const json_t *v)
 {
-	rg_buf		buf;
-	char	   *s;
-
-	if (json_is_string(v))
-		return rg_arena_strdup(arena, json_string_value(v));
-	if (json_is_true(v))
-		return "true";
-	if (json_is_false(v))
-		return "false";
-	if (!json_is_number(v))
-		return NULL;
-	rg_buf_init(&buf);
-	if (json_is_integer(v))
-		rg_buf_printf(&buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-	else
-		rg_json_write_double(&buf, json_real_value(v));
-	s = buf.oom ? NULL : rg_arena_strndup(arena, buf.data, buf.len);
-	rg_buf_free(&buf);
-	return s;
+	return json_is_null(v) ? NULL : rg_json_scalar_text(arena, v);
 }
 
 /* Read element i of a SchemaTags list into *st; false with err set. */

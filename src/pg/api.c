@@ -608,6 +608,8 @@ register_prepared(Registration *r, Registered *out)
 	int32		version;
 	rg_mode		mode;
 	bool		fast = false;
+	const char *schema_before;
+	const char *refs_before;
 
 	if (r->tags_to_add != NULL || r->tags_to_remove != NULL)
 	{
@@ -642,10 +644,14 @@ register_prepared(Registration *r, Registered *out)
 	}
 	mode = registry_mode(settings.mode);
 	check_registration_mode(r, mode);
+	schema_before = r->a.schema;
+	refs_before = r->a.refs;
 	if (!rg_mode_is_import(mode))
 		populate_from_previous(r, &settings, max_version + 1);
-	if (!fast || !same_text(r->a.metadata, s->metadata) || !same_text(r->a.rule_set, s->rule_set))
+	if (!fast || r->a.schema != schema_before || r->a.refs != refs_before)
 		s = parse_registration(r);
+	else if (!same_text(r->a.metadata, s->metadata) || !same_text(r->a.rule_set, s->rule_set))
+		registry_with_contract(s, r->a.metadata, r->a.rule_set);
 
 	if ((already_registered(r, s, &content_id, &existing) && !r->new_version) ||
 		(!r->has_version && !r->new_version && find_but_version(&r->a, s, false, false, &existing)) ||
@@ -844,8 +850,7 @@ find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
 		merge_data_contract(a, settings, &prev);
 		if (!same_text(a->metadata, s->metadata) || !same_text(a->rule_set, s->rule_set))
 		{
-			s = registry_parse_submitted(a->context, a->schema_type, a->schema, a->refs,
-										 a->metadata, a->rule_set, a->normalize, NULL);
+			registry_with_contract(s, a->metadata, a->rule_set);
 			if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
 													deleted, found) ||
 				find_but_version(a, s, deleted, true, found))

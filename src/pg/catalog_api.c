@@ -329,9 +329,13 @@ catalog_api_contexts(void)
 	return list_call(&plan_contexts, NULL, NULL, false);
 }
 
-/* list_schemas(prefix, deleted, latest_only): a List of CatalogSchemaRow. */
-List *
-catalog_api_list_schemas(const char *subject_prefix, bool deleted, bool latest_only)
+/*
+ * Run a list_schemas plan (prefix, deleted, latest_only) into a List of
+ * CatalogSchemaRow, with their aliases when the plan gives them.
+ */
+static List *
+schema_rows_call(CatalogPlan *plan, const char *subject_prefix, bool deleted,
+				 bool latest_only, bool with_aliases)
 {
 	Datum		v[3];
 	char		nulls[3] = "   ";
@@ -343,13 +347,15 @@ catalog_api_list_schemas(const char *subject_prefix, bool deleted, bool latest_o
 	v[0] = text_or_null(subject_prefix, nulls, 0);
 	v[1] = BoolGetDatum(deleted);
 	v[2] = BoolGetDatum(latest_only);
-	catalog_run(&plan_list_schemas, v, nulls, SPI_OK_SELECT);
+	catalog_run(plan, v, nulls, SPI_OK_SELECT);
 	old = MemoryContextSwitchTo(caller);
 	for (i = 0; i < SPI_processed; i++)
 	{
 		CatalogSchemaRow *row = palloc(sizeof(CatalogSchemaRow));
 
 		tuple_to_schema_row(SPI_tuptable->vals[i], caller, row);
+		if (with_aliases)
+			row->aliases = catalog_text(SPI_tuptable->vals[i], Anum_schema_row_aliases, caller);
 		out = lappend(out, row);
 	}
 	MemoryContextSwitchTo(old);
@@ -357,36 +363,19 @@ catalog_api_list_schemas(const char *subject_prefix, bool deleted, bool latest_o
 	return out;
 }
 
-/*
- * list_schemas_with_aliases(prefix, deleted, latest_only): a List of
- * CatalogSchemaRow, with their aliases.
- */
+/* list_schemas(prefix, deleted, latest_only): a List of CatalogSchemaRow. */
+List *
+catalog_api_list_schemas(const char *subject_prefix, bool deleted, bool latest_only)
+{
+	return schema_rows_call(&plan_list_schemas, subject_prefix, deleted, latest_only, false);
+}
+
+/* list_schemas_with_aliases(prefix, deleted, latest_only): the same, with their aliases. */
 List *
 catalog_api_list_schemas_with_aliases(const char *subject_prefix, bool deleted, bool latest_only)
 {
-	Datum		v[3];
-	char		nulls[3] = "   ";
-	MemoryContext caller = catalog_connect();
-	MemoryContext old;
-	List	   *out = NIL;
-	uint64		i;
-
-	v[0] = text_or_null(subject_prefix, nulls, 0);
-	v[1] = BoolGetDatum(deleted);
-	v[2] = BoolGetDatum(latest_only);
-	catalog_run(&plan_list_schemas_with_aliases, v, nulls, SPI_OK_SELECT);
-	old = MemoryContextSwitchTo(caller);
-	for (i = 0; i < SPI_processed; i++)
-	{
-		CatalogSchemaRow *row = palloc(sizeof(CatalogSchemaRow));
-
-		tuple_to_schema_row(SPI_tuptable->vals[i], caller, row);
-		row->aliases = catalog_text(SPI_tuptable->vals[i], Anum_schema_row_aliases, caller);
-		out = lappend(out, row);
-	}
-	MemoryContextSwitchTo(old);
-	catalog_disconnect();
-	return out;
+	return schema_rows_call(&plan_list_schemas_with_aliases, subject_prefix, deleted,
+							latest_only, true);
 }
 
 /* schema_by_id(id, subject): the schema, and with a subject its subject version. */

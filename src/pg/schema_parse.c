@@ -365,8 +365,19 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	if (normalize)
 		normalize_refs(refs, &nrefs);
 	s->refs_json = catalog_refs_to_json(refs, nrefs);
+	s->refs = refs;
+	s->nrefs = nrefs;
 	compute_fingerprint(s->parsed, refs, nrefs, s->metadata, s->rule_set, s->fingerprint);
 	return s;
+}
+
+/* A submitted schema's data contract replaced (see schemas.h). */
+void
+registry_with_contract(SubmittedSchema *s, const char *metadata, const char *rule_set)
+{
+	s->metadata = dc_metadata_canonical(metadata);
+	s->rule_set = dc_rule_set_canonical(rule_set);
+	compute_fingerprint(s->parsed, s->refs, s->nrefs, s->metadata, s->rule_set, s->fingerprint);
 }
 
 /*

@@ -21,6 +21,8 @@ typedef struct SubmittedSchema
 								 * unless the cache adopts it */
 	MemoryContext memory;		/* parsed's own context, a child of it */
 	char	   *refs_json;		/* references with concrete versions */
+	CatalogRef *refs;			/* the same, parsed */
+	int			nrefs;
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
@@ -54,6 +56,13 @@ extern SubmittedSchema *registry_parse_submitted(const char *context,
  * schema" without a previous version; lookup: not found).
  */
 extern bool registry_schema_is_blank(const char *text);
+
+/*
+ * The same submitted schema with another data contract: its metadata and
+ * rule set (canonical) and identity replaced, without parsing it again.
+ */
+extern void registry_with_contract(SubmittedSchema *s, const char *metadata,
+								   const char *rule_set);
 
 /* Parse a stored row with its references; NULL with *err set if it does not parse. */
 extern rg_schema *registry_parse_stored(const char *context, const CatalogSchema *row,
