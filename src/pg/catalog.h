@@ -110,7 +110,6 @@ typedef struct CatalogSettings
 /* config_scope.c: the settings in force, merged from catalog_scope_rows() */
 extern void catalog_effective_settings(const char *context, const char *subject,
 									   CatalogSettings *out);
-extern bool catalog_effective_normalize(const char *context, const char *subject);
 extern char *catalog_config_in_force(const char *context, const char *subject);
 
 /* One row of registry.config, one of registry.modes. */

@@ -167,13 +167,3 @@ catalog_config_in_force(const char *context, const char *subject)
 	json_decref(config);
 	return text;
 }
-
-/* The normalize setting in force for a subject. */
-bool
-catalog_effective_normalize(const char *context, const char *subject)
-{
-	CatalogSettings s;
-
-	catalog_effective_settings(context, subject, &s);
-	return s.normalize;
-}
