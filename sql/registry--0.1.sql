@@ -1,4 +1,4 @@
-/* registry--0.1.sql: a Confluent-compatible Schema Registry inside PostgreSQL */
+/* registry--0.1.sql: version 0.1 as released (frozen: changes go to registry--0.1--0.2.sql and registry--0.2.sql) */
 
 \echo Use "CREATE EXTENSION registry" to load this file. \quit
 

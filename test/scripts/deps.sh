@@ -11,7 +11,7 @@ packages=(
 	libprotoc-dev libmicrohttpd-dev
 	clang libclang-rt-14-dev
 	pg-bsd-indent
-	curl jq python3 python3-confluent-kafka python3-requests python3-avro
+	curl jq openssl libpq-dev python3 python3-confluent-kafka python3-requests python3-avro
 	python3-jsonschema
 )
 

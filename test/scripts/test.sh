@@ -63,7 +63,20 @@ done
 if ! install_extension >tmp_check.build.log 2>&1; then
 	cat tmp_check.build.log
 	count "build" 0 1
-	finish
+	# 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
+# authentication, TLS and upgrades, each test on clusters of its own
+bash test/tap/run.sh >tmp_check/tap.log 2>&1
+grep -E '^(not ok|t/.*(Dubious|Failed))' tmp_check/tap.log | head -30 | sed 's/^/  /'
+line=$(grep -E '^tap: -?[0-9]+ passed, [0-9]+ failed$' tmp_check/tap.log | tail -1)
+if [ -n "$line" ]; then
+	count "perl tap" "$(echo "$line" | sed -E 's/^tap: (-?[0-9]+) passed.*/\1/')" \
+		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
+else
+	tail -20 tmp_check/tap.log
+	count "perl tap (did not finish)" 0 1
+fi
+
+finish
 fi
 rm -f tmp_check.build.log
 cluster_stop "$DIR"	# a cluster left running by an earlier, interrupted run
@@ -153,5 +166,18 @@ if echo "$out" | grep -q '^dump/restore: ok'; then count "dump/restore" 1 0; els
 out=$(bash test/scripts/no_preload.sh "$DIR-nopreload" $((PORT + 1)) 2>&1)
 echo "$out" | sed 's/^/  /'
 if echo "$out" | grep -q '^no preload: ok'; then count "no preload" 1 0; else count "no preload" 0 1; fi
+
+# 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
+# authentication, TLS and upgrades, each test on clusters of its own
+bash test/tap/run.sh >tmp_check/tap.log 2>&1
+grep -E '^(not ok|t/.*(Dubious|Failed))' tmp_check/tap.log | head -30 | sed 's/^/  /'
+line=$(grep -E '^tap: [0-9]+ passed, [0-9]+ failed$' tmp_check/tap.log | tail -1)
+if [ -n "$line" ]; then
+	count "perl tap" "$(echo "$line" | sed -E 's/^tap: ([0-9]+) passed.*/\1/')" \
+		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
+else
+	tail -20 tmp_check/tap.log
+	count "perl tap (did not finish)" 0 1
+fi
 
 finish

@@ -1,0 +1,111 @@
+# ALTER EXTENSION registry UPDATE from 0.1: the catalog becomes what a fresh
+# install of the default version is (pg_dump --schema-only compared), and
+# the data, the ids and the id sequences of every context survive.
+use strict;
+use warnings;
+
+use FindBin;
+use lib "$FindBin::Bin/..";
+use PostgreSQL::Test::Utils;
+use RegistryTest;
+use Test::More;
+
+my $node = registry_node('upgrade');
+$node->start;
+$node->safe_psql('postgres', 'CREATE DATABASE old_install');
+$node->safe_psql('postgres', 'CREATE DATABASE fresh_install');
+
+# 0.1, filled through its SQL API: versions in two contexts, a reference,
+# a soft delete, config and mode
+my $fill = q{
+SELECT registry.register_schema('a-value', '{"type":"record","name":"A","fields":[{"name":"x","type":"int"}]}');
+SELECT registry.register_schema('a-value', '{"type":"record","name":"A","fields":[{"name":"x","type":"int"},{"name":"y","type":"int","default":0}]}');
+SELECT registry.register_schema('b-value', 'syntax = "proto3"; message B { int32 n = 1; }', 'PROTOBUF');
+SELECT registry.register_schema(':.ctx:c-value', '{"type":"string"}');
+SELECT registry.register_schema(':.ctx:d-value', '{"type":"object","properties":{"k":{"type":"string"}}}', 'JSON');
+SELECT registry.set_compatibility('FULL', 'a-value');
+SELECT registry.set_mode('READONLY', 'b-value');
+SELECT registry.delete_version('a-value', '1', false);
+};
+$node->safe_psql('old_install', "CREATE EXTENSION registry VERSION '0.1';" . $fill);
+is($node->safe_psql('old_install',
+		"SELECT extversion FROM pg_extension WHERE extname = 'registry'"),
+	'0.1', 'version 0.1 installs from its kept script');
+
+my $data_query = q{
+SELECT string_agg(format('%s|%s|%s|%s|%s', s.context, s.id, v.subject, v.version, v.deleted), ',' ORDER BY s.context, s.id, v.subject, v.version)
+FROM registry.subject_versions v JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id};
+my $before = $node->safe_psql('old_install', $data_query);
+my $config_before = $node->safe_psql('old_install',
+	'SELECT (SELECT string_agg(c::text, \',\' ORDER BY c::text) FROM registry.config c), (SELECT string_agg(m::text, \',\' ORDER BY m::text) FROM registry.modes m)');
+
+$node->safe_psql('old_install', 'ALTER EXTENSION registry UPDATE');
+is($node->safe_psql('old_install',
+		"SELECT extversion FROM pg_extension WHERE extname = 'registry'"),
+	$node->safe_psql('postgres',
+		"SELECT default_version FROM pg_available_extensions WHERE name = 'registry'"),
+	'ALTER EXTENSION UPDATE reaches the default version');
+# the fresh install gets the same rows, so that both have the same
+# per-context id sequences (made by the registry, not by its script)
+$node->safe_psql('fresh_install', 'CREATE EXTENSION registry;' . $fill);
+
+# The catalogs compared: pg_dump leaves out an extension's members, so each
+# database is copied and, in the copy, its objects are made ordinary
+# (their membership rows deleted); the copy's dump then shows them all.
+sub schema_dump
+{
+	my ($db) = @_;
+	my ($stdout, $stderr);
+	$node->safe_psql('postgres', "CREATE DATABASE ${db}_copy TEMPLATE $db");
+	$node->safe_psql("${db}_copy", q{
+DELETE FROM pg_depend WHERE deptype = 'e' AND refclassid = 'pg_extension'::regclass
+	AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'registry')});
+	IPC::Run::run([ 'pg_dump', '--schema-only', '--no-owner', '-d', $node->connstr("${db}_copy") ],
+		'>', \$stdout, '2>', \$stderr)
+	  or die "pg_dump $db failed: $stderr";
+	# comments, and pg_dump's per-dump \\restrict keys, are not the catalog
+	$stdout =~ s/^--.*\n//mg;
+	$stdout =~ s/^\\(un)?restrict .*\n//mg;
+	return $stdout;
+}
+my $upgraded = schema_dump('old_install');
+my $fresh = schema_dump('fresh_install');
+ok(length($fresh) > 10000, 'the fresh install dumps a catalog');
+if ($upgraded eq $fresh)
+{
+	pass('an upgraded 0.1 has the catalog of a fresh install');
+}
+else
+{
+	my $tmp = PostgreSQL::Test::Utils::tempdir();
+	PostgreSQL::Test::Utils::append_to_file("$tmp/upgraded.sql", $upgraded);
+	PostgreSQL::Test::Utils::append_to_file("$tmp/fresh.sql", $fresh);
+	my ($diff) = ('');
+	IPC::Run::run([ 'diff', '-u', "$tmp/fresh.sql", "$tmp/upgraded.sql" ], '>', \$diff);
+	fail('an upgraded 0.1 has the catalog of a fresh install');
+	diag(substr($diff, 0, 4000));
+}
+
+is($node->safe_psql('old_install', $data_query), $before,
+	'every version, id and soft delete survives the update');
+is($node->safe_psql('old_install',
+		'SELECT (SELECT string_agg(c::text, \',\' ORDER BY c::text) FROM registry.config c), (SELECT string_agg(m::text, \',\' ORDER BY m::text) FROM registry.modes m)'),
+	$config_before, 'config and modes survive the update');
+
+# the sequences go on above every id they gave, in each context
+my ($max_default, $max_ctx) = split /\|/, $node->safe_psql('old_install',
+	"SELECT (SELECT max(id) FROM registry.schemas WHERE context = '.'), (SELECT max(id) FROM registry.schemas WHERE context = '.ctx')");
+my $new_default = $node->safe_psql('old_install',
+	q{SELECT registry.register_schema('e-value', '{"type":"long"}')});
+my $new_ctx = $node->safe_psql('old_install',
+	q{SELECT registry.register_schema(':.ctx:e-value', '{"type":"long"}')});
+cmp_ok($new_default, '>', $max_default, 'a new id in the default context is above the old ones');
+cmp_ok($new_ctx, '>', $max_ctx, 'a new id in another context is above its old ones');
+is($node->safe_psql('old_install',
+		q{SELECT registry.register_schema('a-value', '{"type":"record","name":"A","fields":[{"name":"x","type":"int"},{"name":"y","type":"int","default":0}]}')}),
+	$node->safe_psql('old_install',
+		"SELECT schema_id FROM registry.subject_versions WHERE subject = 'a-value' AND version = 2"),
+	'a schema registered in 0.1 keeps its id when registered again after the update');
+
+$node->stop;
+done_testing();
