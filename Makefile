@@ -42,13 +42,24 @@ include $(CORE_DIR)/core.mk
 # each is rebuilt when any header changes (PGXS tracks none).
 $(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/*/*.h src/core/protobuf/*.h src/core/json/*.h)
 
-# make clean also removes the unit-test and fuzz builds
+# registry-check, the offline checker (src/cli), is built with the
+# extension and installed beside PostgreSQL's programs
+CLI = src/cli/registry-check
+all: $(CLI)
+$(CLI): $(wildcard src/cli/*.c src/core/*.c src/core/*/*.c src/core/*.h src/core/*/*.h src/core/*.cpp src/core/*/*.cpp)
+	$(MAKE) -C src/cli CC='$(CC)' CXX='$(CXX)' WERROR='$(WERROR)'
+install: install-cli
+install-cli: $(CLI)
+	$(INSTALL_PROGRAM) $(CLI) '$(DESTDIR)$(bindir)/registry-check'
+
+# make clean also removes the unit-test, fuzz and registry-check builds
 clean: clean-tests
 clean-tests:
+	$(MAKE) -C src/cli clean
 	$(MAKE) -C test/core clean
 	$(MAKE) -C test/fuzz clean
 
-.PHONY: run stop test deps core-check indent typedefs clean-tests
+.PHONY: run stop test deps core-check indent typedefs clean-tests install-cli
 
 deps:
 	bash test/scripts/deps.sh
@@ -79,4 +90,4 @@ typedefs: all
 	mkdir -p build
 	$(CC) -g -c -o build/mhd_trivial.o bench/mhd_trivial.c
 	bash src/tools/find_typedefs.sh $(OBJS) build/mhd_trivial.o \
-		$$(ls test/core/test_* test/fuzz/fuzz_* | grep -vE '\.(c|h|log)$$') > src/tools/typedefs.list
+		$$(ls src/cli/registry-check test/core/test_* test/fuzz/fuzz_* | grep -vE '\.(c|h|log)$$') > src/tools/typedefs.list

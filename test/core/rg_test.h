@@ -44,6 +44,75 @@ static int	rg_test_failed;
 			printf("#   got:  %s\n#   want: %s\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
 	} while (0)
 
+/* s as a JSON string on f (the case log is written without the core's allocator) */
+static inline void
+rg_test_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+	{
+		unsigned char ch = (unsigned char) *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* [[name, text], ...] of n references given as name, text pairs, on f */
+static inline void
+rg_test_json_refs(FILE *f, const char *const *pairs, int n)
+{
+	int			i;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++)
+	{
+		fputs(i ? ",[" : "[", f);
+		rg_test_json_string(f, pairs[2 * i]);
+		fputc(',', f);
+		rg_test_json_string(f, pairs[2 * i + 1]);
+		fputc(']', f);
+	}
+	fputc(']', f);
+}
+
+/*
+ * With RG_CASE_LOG naming a file, append a compatibility case the test
+ * checks (can reader read writer?) to it as one JSON line; references as
+ * name, text pairs.  test/cli/agree.py runs every such case through
+ * registry-check and through the server and compares their answers.
+ */
+static inline void
+rg_test_log_case(const char *type, const char *reader, const char *const *rrefs, int n_rrefs,
+				 const char *writer, const char *const *wrefs, int n_wrefs)
+{
+	const char *path = getenv("RG_CASE_LOG");
+	FILE	   *f;
+
+	if (path == NULL || path[0] == '\0' || reader == NULL || writer == NULL)
+		return;
+	f = fopen(path, "a");
+	if (f == NULL)
+		return;
+	fputs("{\"type\":", f);
+	rg_test_json_string(f, type);
+	fputs(",\"reader\":", f);
+	rg_test_json_string(f, reader);
+	fputs(",\"reader_refs\":", f);
+	rg_test_json_refs(f, rrefs, n_rrefs);
+	fputs(",\"writer\":", f);
+	rg_test_json_string(f, writer);
+	fputs(",\"writer_refs\":", f);
+	rg_test_json_refs(f, wrefs, n_wrefs);
+	fputs("}\n", f);
+	fclose(f);
+}
+
 static inline int
 rg_test_done(void)
 {

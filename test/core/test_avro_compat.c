@@ -69,6 +69,7 @@ can_read(const char *reader, const char *writer)
 
 	joined[0] = '\0';
 	n_msgs = 0;
+	rg_test_log_case("AVRO", reader, NULL, 0, writer, NULL, 0);
 	if (r == NULL || w == NULL)
 	{
 		strcpy(joined, "PARSE ERROR");

@@ -691,6 +691,28 @@ run_normalized(const vector_case *c)
 	rg_schema_free(update);
 }
 
+/* log a case (test/cli's agreement test): the update reads the original */
+static void
+log_case(const vector_case *c)
+{
+	const char *up[2 * MAX_REFS];
+	const char *op[2 * MAX_REFS];
+	int			i;
+
+	for (i = 0; i < c->update_refs.n; i++)
+	{
+		up[2 * i] = c->update_refs.names[i];
+		up[2 * i + 1] = c->update_refs.texts[i];
+	}
+	for (i = 0; i < c->original_refs.n; i++)
+	{
+		op[2 * i] = c->original_refs.names[i];
+		op[2 * i + 1] = c->original_refs.texts[i];
+	}
+	rg_test_log_case("JSON", c->update, up, c->update_refs.n,
+					 c->original, op, c->original_refs.n);
+}
+
 /* Run one case under both policies. */
 static void
 run_case(vector_case *c)
@@ -705,6 +727,7 @@ run_case(vector_case *c)
 	}
 	if (!c->lenient.given)
 		derive_lenient(&c->strict, &c->lenient);
+	log_case(c);
 	original = parse_schema(c, "old", c->original, &c->original_refs, false);
 	update = parse_schema(c, "new", c->update, &c->update_refs, false);
 	if (original == NULL || update == NULL)

@@ -64,6 +64,29 @@ parse_refs(const char *text, const refspec *refs, int n_refs)
 	return s;
 }
 
+/* log a case (test/cli's agreement test): refspecs as name, text pairs */
+static void
+log_case(const char *reader, const refspec *rrefs, int n_rrefs,
+		 const char *writer, const refspec *wrefs, int n_wrefs)
+{
+	const char *rp[16];
+	const char *wp[16];
+	int			i;
+
+	for (i = 0; i < n_rrefs && i < 8; i++)
+	{
+		rp[2 * i] = rrefs[i].name;
+		rp[2 * i + 1] = rrefs[i].text;
+	}
+	for (i = 0; i < n_wrefs && i < 8; i++)
+	{
+		wp[2 * i] = wrefs[i].name;
+		wp[2 * i + 1] = wrefs[i].text;
+	}
+	rg_test_log_case("PROTOBUF", reader, rp, n_rrefs < 8 ? n_rrefs : 8,
+					 writer, wp, n_wrefs < 8 ? n_wrefs : 8);
+}
+
 static void
 join(const rg_strlist *l, bool only_differences)
 {
@@ -93,6 +116,7 @@ diffs_refs(const char *original, const refspec *orefs, int n_orefs,
 	rg_arena   *arena;
 	rg_strlist	out;
 
+	log_case(update, urefs, n_urefs, original, orefs, n_orefs);
 	if (o == NULL || u == NULL)
 	{
 		strcpy(joined, "PARSE ERROR");
@@ -122,6 +146,7 @@ can_read_refs(const char *reader, const refspec *rrefs, int n_rrefs,
 	rg_strlist	out;
 	bool		ok;
 
+	log_case(reader, rrefs, n_rrefs, writer, wrefs, n_wrefs);
 	if (r == NULL || w == NULL)
 	{
 		strcpy(joined, "PARSE ERROR");

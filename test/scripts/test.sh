@@ -33,8 +33,12 @@ finish() {
 	exit $?
 }
 
-# 1. core unit tests (no PostgreSQL), under ASan/UBSan
-make -s -C test/core check >tmp_core.log 2>&1
+# 1. core unit tests (no PostgreSQL), under ASan/UBSan; they log the
+# compatibility cases they check for registry-check's agreement test (4b)
+mkdir -p tmp_check
+CASES=$PWD/tmp_check/compat_cases.jsonl
+rm -f "$CASES"
+RG_CASE_LOG=$CASES make -s -C test/core check >tmp_core.log 2>&1
 cat tmp_core.log | grep -vE '^ok ' | tail -40
 line=$(grep -E '^core: [0-9]+ passed, [0-9]+ failed$' tmp_core.log | tail -1)
 if [ -n "$line" ]; then
@@ -120,6 +124,19 @@ else
 	pfail=${pfail:-0}
 	if ! grep -q '^Result: PASS' tmp_check/pgtap.log && [ "$pfail" -eq 0 ]; then pfail=1; fi
 	count "pgTAP" $((ptotal - pfail)) "$pfail"
+fi
+
+# 4b. registry-check: its command line, and the same answer as the server on
+# every compatibility case of the core unit tests
+out=$(bash test/cli/run.sh "$CASES" 2>&1)
+echo "$out" | grep -E '^(not ok|agreement)' | head -30 | sed 's/^/  /'
+line=$(echo "$out" | grep -E '^cli: [0-9]+ passed, [0-9]+ failed$' | tail -1)
+if [ -n "$line" ]; then
+	count "registry-check" "$(echo "$line" | sed -E 's/^cli: ([0-9]+) passed.*/\1/')" \
+		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
+else
+	echo "$out" | tail -20
+	count "registry-check (did not run)" 0 1
 fi
 
 # 5. concurrency: many sessions, one subject and a subject each
