@@ -7,7 +7,7 @@
 -- ---------------------------------------------------------------------------
 SELECT registry.set_config('lint-avro', '{"compatibility":"BACKWARD"}');
 SELECT registry.register_schema('lint-avro',
-	'{"type":"record","name":"Order","fields":[{"name":"id","type":"long"},{"name":"total","type":"double"}]}');
+	'{"type":"record","name":"Order","fields":[{"name":"id","type":"long"},{"name":"total","type":"double"}]}') > 0 AS registered;
 -- "total" renamed "amount" without an alias: BACKWARD accepts it, old orders read amount = 0
 SELECT * FROM registry.lint('lint-avro',
 	'{"type":"record","name":"Order","fields":[{"name":"id","type":"long"},{"name":"amount","type":"double","default":0}]}');
@@ -24,12 +24,12 @@ SELECT (registry.check_compatibility('lint-avro',
 -- ---------------------------------------------------------------------------
 SELECT registry.set_config('lint-proto', '{"compatibility":"NONE"}');
 SELECT registry.register_schema('lint-proto',
-	'syntax = "proto3"; package shop; message Item { string sku = 1; double price = 2; }', 'PROTOBUF');
+	'syntax = "proto3"; package shop; message Item { string sku = 1; double price = 2; }', 'PROTOBUF') > 0 AS registered;
 -- price deleted without reserving it
 SELECT * FROM registry.lint('lint-proto',
 	'syntax = "proto3"; package shop; message Item { string sku = 1; }', 'PROTOBUF');
 SELECT registry.register_schema('lint-proto',
-	'syntax = "proto3"; package shop; message Item { string sku = 1; }', 'PROTOBUF');
+	'syntax = "proto3"; package shop; message Item { string sku = 1; }', 'PROTOBUF') > 0 AS registered;
 -- number 2 given to another field: against version 1, not only the latest
 SELECT * FROM registry.lint('lint-proto',
 	'syntax = "proto3"; package shop; message Item { string sku = 1; int64 discount = 2; }', 'PROTOBUF');
@@ -44,14 +44,14 @@ SELECT count(*) AS findings FROM registry.lint('lint-none', '"int"');
 SELECT registry.set_config('lint-warn', '{"compatibility":"BACKWARD","lint":"warn"}');
 SELECT registry.get_config('lint-warn');
 SELECT registry.register_schema('lint-warn',
-	'{"type":"record","name":"T","fields":[{"name":"a","type":"string"}]}');
+	'{"type":"record","name":"T","fields":[{"name":"a","type":"string"}]}') > 0 AS registered;
 SELECT (registry.check_compatibility('lint-warn',
 	'{"type":"record","name":"T","fields":[{"name":"b","type":"string","default":""}]}',
 	verbose => true)).*;
 SELECT * FROM regress.rest('POST', '/compatibility/subjects/lint-warn/versions', 'verbose=true',
 	'{"schema":"{\"type\":\"record\",\"name\":\"T\",\"fields\":[{\"name\":\"b\",\"type\":\"string\",\"default\":\"\"}]}"}');
 SELECT registry.register_schema('lint-warn',
-	'{"type":"record","name":"T","fields":[{"name":"b","type":"string","default":""}]}');
+	'{"type":"record","name":"T","fields":[{"name":"b","type":"string","default":""}]}') > 0 AS registered;
 -- an incompatible schema fails as before, the lint after Confluent's differences
 SELECT (registry.check_compatibility('lint-warn',
 	'{"type":"record","name":"T","fields":[{"name":"c","type":"string"}]}',
@@ -62,7 +62,7 @@ SELECT (registry.check_compatibility('lint-warn',
 -- ---------------------------------------------------------------------------
 SELECT registry.set_config('lint-fail', '{"compatibility":"NONE","lint":"FAIL"}');
 SELECT registry.register_schema('lint-fail',
-	'syntax = "proto3"; message M { string a = 1; string b = 2; }', 'PROTOBUF');
+	'syntax = "proto3"; message M { string a = 1; string b = 2; }', 'PROTOBUF') > 0 AS registered;
 SELECT regress.counts() AS before_fail \gset
 SELECT regress.try($$SELECT registry.register_schema('lint-fail',
 	'syntax = "proto3"; message M { string a = 1; }', 'PROTOBUF')$$);
