@@ -7,3 +7,16 @@
  */
 
 \echo Use "ALTER EXTENSION registry UPDATE TO '0.2'" to load this file. \quit
+
+-- registry.lint(): the semantic lints, off by default in registration
+CREATE FUNCTION registry.lint(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]')
+	RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'registry_lint'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.lint(text, text, text, jsonb)
+	IS 'the semantic lints of a schema against every live version of a subject (an Avro rename without an alias, a Protobuf field deleted without reserved, a field number or name used again), whatever the subject''s lint config';
+
+REVOKE ALL ON FUNCTION registry.lint(text, text, text, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION registry.lint(text, text, text, jsonb) TO registry_reader;

@@ -431,6 +431,15 @@ CREATE FUNCTION registry.check_compatibility(
 COMMENT ON FUNCTION registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean, jsonb, jsonb)
 	IS 'tests a schema (with its metadata, for compatibilityGroup and confluent:reserved) against one version of a subject (version NULL: every live version, as registration does)';
 
+CREATE FUNCTION registry.lint(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]')
+	RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'registry_lint'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.lint(text, text, text, jsonb)
+	IS 'the semantic lints of a schema against every live version of a subject (an Avro rename without an alias, a Protobuf field deleted without reserved, a field number or name used again), whatever the subject''s lint config';
+
 CREATE FUNCTION registry.lookup_schema(
 	subject text, schema text, schema_type text DEFAULT 'AVRO',
 	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
@@ -1201,6 +1210,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.effective_normalize(text, text), registry.parse_version(text),
 	registry.confluent_message(integer, text[]),
 	registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean, jsonb, jsonb),
+	registry.lint(text, text, text, jsonb),
 	registry.lookup_schema(text, text, text, jsonb, boolean, boolean, jsonb, jsonb),
 	registry.avro_canonical_form(text), registry.avro_fingerprint(text),
 	registry.schema_by_id(integer, text), registry.subjects(text, boolean, boolean),

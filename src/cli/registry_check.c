@@ -6,8 +6,8 @@
  *
  * Given a new schema file and a subject's earlier versions as files
  * (oldest first), it parses them with the core's formats and checks them
- * with the core's level driver, the code the server runs, so the verdict
- * and the messages are the server's.  Exit status: 0 compatible, 1 not,
+ * with the core's level driver and lints, the code the server runs, so the
+ * verdict and the messages are the server's.  Exit status: 0 compatible, 1 not,
  * 2 for bad usage, an unreadable file or an invalid schema.
  *
  *-------------------------------------------------------------------------
@@ -37,6 +37,7 @@ typedef struct CheckOptions
 	const rg_format *format;
 	rg_compat_level level;
 	rg_compat_policy policy;
+	rg_lint_mode lint;
 	bool		normalize;
 	bool		json;
 	/* the new schema's references, and the earlier versions' (-R) */
@@ -70,6 +71,8 @@ usage(FILE *f)
 			"                          new schema's only)\n"
 			"  -n, --normalize         normalize as the server's normalize=true\n"
 			"      --lenient           JSON Schema's LENIENT compatibility policy\n"
+			"      --lint[=MODE]       the registry's semantic lints, as its config \"lint\":\n"
+			"                          WARN (the default: reported, the verdict stands) or FAIL\n"
 			"      --json              answer as the REST API's verbose compatibility check\n"
 			"  -h, --help              this help\n\n"
 			"Exit status: 0 compatible, 1 incompatible, 2 trouble (usage, a file, an invalid schema).\n");
@@ -169,6 +172,7 @@ parse_options(int argc, char **argv, CheckOptions *o)
 		{"normalize", no_argument, NULL, 'n'},
 		{"lenient", no_argument, NULL, 'L'},
 		{"json", no_argument, NULL, 'j'},
+		{"lint", optional_argument, NULL, 'i'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}
 	};
@@ -213,6 +217,15 @@ parse_options(int argc, char **argv, CheckOptions *o)
 				break;
 			case 'j':
 				o->json = true;
+				break;
+			case 'i':
+				if (optarg == NULL)
+					o->lint = RG_LINT_WARN;
+				else if (!rg_lint_mode_parse(optarg, &o->lint))
+				{
+					fprintf(stderr, "registry-check: unknown lint mode \"%s\" (NONE, WARN or FAIL)\n", optarg);
+					return false;
+				}
 				break;
 			case 'h':
 				usage(stdout);
@@ -287,7 +300,7 @@ main(int argc, char **argv)
 	rg_prior_version *prior;
 	rg_strlist	messages;
 	rg_arena   *arena;
-	bool		compatible = true;
+	bool		compatible;
 	int			i;
 
 	if (!parse_options(argc, argv, &o))
@@ -307,11 +320,8 @@ main(int argc, char **argv)
 	}
 	arena = rg_arena_create();
 	rg_strlist_init(&messages, arena);
-	if (o.level != RG_COMPAT_NONE && o.n_previous > 0)
-		compatible = rg_compat_differences(o.level, o.policy, new_schema, prior,
-										   o.n_previous, &messages);
-	if (!compatible)
-		rg_compat_close(&messages, o.level, false);
+	compatible = rg_compat_verdict(o.level, o.policy, o.lint, false, new_schema, prior,
+								   o.n_previous, false, &messages);
 	print_verdict(&o, compatible, &messages);
 	return compatible ? EXIT_COMPATIBLE : EXIT_INCOMPATIBLE;
 }

@@ -33,4 +33,14 @@ extern bool rg_avro_can_read(const rg_schema *reader, const rg_schema *writer,
 extern bool rg_avro_has_top_level_field(const rg_schema *schema,
 										const char *name);
 
+/*
+ * rg_format_avro's lint (avro_lint.c): a field removed and one of the same
+ * type added with a default and no alias naming it, against the latest
+ * earlier version
+ */
+struct rg_prior_version;
+extern bool rg_avro_lint(const rg_schema *new_schema,
+						 const struct rg_prior_version *earlier, int n_earlier,
+						 rg_strlist *out);
+
 #endif							/* RG_AVRO_API_H */

@@ -20,6 +20,7 @@ const rg_format rg_format_avro = {
 	.can_read = rg_avro_can_read,
 	.has_top_level_field = rg_avro_has_top_level_field,
 	.release = rg_avro_model_release,
+	.lint = rg_avro_lint,
 };
 
 const rg_format rg_format_protobuf = {
@@ -28,6 +29,7 @@ const rg_format rg_format_protobuf = {
 	.can_read = rg_protobuf_can_read,
 	.has_top_level_field = rg_protobuf_has_top_level_field,
 	.release = rg_protobuf_model_release,
+	.lint = rg_protobuf_lint,
 };
 
 const rg_format rg_format_json = {

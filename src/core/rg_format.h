@@ -14,6 +14,7 @@
 #include "rg_common.h"
 
 struct rg_format;
+struct rg_prior_version;
 
 /*
  * A parsed schema.  It owns its arena; everything reachable from it lives
@@ -92,6 +93,17 @@ typedef struct rg_format
 	 * protobuf-c messages); NULL when the arena holds everything.
 	 */
 	void		(*release) (void *model);
+
+	/*
+	 * Semantic lints: what the compatibility rules let through although it
+	 * loses or confuses data (a rename without an alias, a field number used
+	 * again).  Appends one message per finding about new_schema against the
+	 * earlier live versions (oldest first, of this format); false on
+	 * out-of-memory.  NULL for a format without lints.
+	 */
+	bool		(*lint) (const rg_schema *new_schema,
+						 const struct rg_prior_version *earlier, int n_earlier,
+						 rg_strlist *out);
 } rg_format;
 
 extern const rg_format rg_format_avro;	/* rg_format_protobuf: rg_protobuf.h,

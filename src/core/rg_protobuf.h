@@ -64,6 +64,17 @@ extern bool rg_protobuf_can_read(const rg_schema *reader,
 extern bool rg_protobuf_has_top_level_field(const rg_schema *schema,
 											const char *name);
 
+/*
+ * rg_format_protobuf's lint (src/core/protobuf/proto_lint.c): a field
+ * deleted without reserving its number and name (against the latest
+ * earlier version), a field number or name used again for another field
+ * (against every earlier version)
+ */
+struct rg_prior_version;
+extern bool rg_protobuf_lint(const rg_schema *new_schema,
+							 const struct rg_prior_version *earlier, int n_earlier,
+							 rg_strlist *out);
+
 /* rg_format_protobuf's release: frees the set and the serialized bytes */
 extern void rg_protobuf_model_release(void *model);
 

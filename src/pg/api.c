@@ -35,6 +35,7 @@ PG_FUNCTION_INFO_V1(registry_register_schema);
 PG_FUNCTION_INFO_V1(registry_register_schema_version);
 PG_FUNCTION_INFO_V1(registry_lookup_schema);
 PG_FUNCTION_INFO_V1(registry_check_compatibility);
+PG_FUNCTION_INFO_V1(registry_lint);
 PG_FUNCTION_INFO_V1(registry_tag_schema_version);
 
 /* The arguments every function here starts with, read once. */
@@ -1020,4 +1021,38 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	}
 	tuple = compatibility_row(fcinfo, desc, compatible, verbose, &messages);
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
+}
+
+/*
+ * lint(subject, schema, schema_type, refs) -> setof text: the semantic
+ * lints of a schema against every live version of the subject, one
+ * message a row, whatever the subject's "lint" config (off by default).
+ * An invalid schema is 42201, as for a registration.
+ */
+Datum
+registry_lint(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SchemaArgs	a;
+	SubmittedSchema *s;
+	CompatCandidate candidate;
+	rg_strlist	messages;
+	int			i;
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	read_schema_args(fcinfo, &a, false);
+	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs, NULL, NULL,
+								 false, NULL);
+	candidate.schema = s->parsed;
+	candidate.metadata = NULL;
+	registry_strlist_init(&messages);
+	registry_lint_subject(a.context, a.subject, candidate, &messages);
+	for (i = 0; i < messages.n; i++)
+	{
+		Datum		value = CStringGetTextDatum(messages.items[i]);
+		bool		isnull = false;
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &value, &isnull);
+	}
+	return (Datum) 0;
 }

@@ -100,6 +100,8 @@ typedef struct CatalogSettings
 	bool		validate_fields;	/* validateFields: check
 									 * confluent:reserved */
 	char	   *compatibility_group;	/* compatibilityGroup, or NULL */
+	char	   *lint;			/* the registry's own "lint": NONE (the
+								 * default), WARN or FAIL, upper-cased */
 	char	   *default_metadata;	/* the data contract defaults and
 									 * overrides (JSON text), or NULL */
 	char	   *override_metadata;

@@ -42,6 +42,8 @@ registry_compat_rule(const CatalogSettings *settings)
 		RG_POLICY_LENIENT : RG_POLICY_STRICT;
 	rule.validate_fields = settings->validate_fields;
 	rule.group = settings->compatibility_group;
+	if (!rg_lint_mode_parse(settings->lint, &rule.lint))
+		rule.lint = RG_LINT_NONE;
 	return rule;
 }
 
@@ -127,25 +129,43 @@ registry_check_versions(const char *context, CompatCandidate candidate,
 						CompatRule rule, const CatalogVersion *versions,
 						int n, rg_strlist *messages)
 {
-	rg_prior_version *prior;
-	int			n_prior = n;
+	rg_prior_version *prior = NULL;
+	int			n_prior = 0;
 	int			before = messages->n;
-	bool		compatible = true;
 
 	if (rule.validate_fields)
 		check_reserved_fields(candidate,
 							  n > 0 ? version_metadata(context, &versions[n - 1]) : NULL,
 							  messages);
-	if (rule.level != RG_COMPAT_NONE && n > 0)
+	if ((rule.level != RG_COMPAT_NONE || rule.lint != RG_LINT_NONE) && n > 0)
 	{
+		n_prior = n;
 		prior = prior_versions(context, candidate, rule, versions, &n_prior);
-		compatible = rg_compat_differences(rule.level, rule.policy, candidate.schema,
-										   prior, n_prior, messages);
 	}
-	if (compatible && messages->n == before)
-		return true;
-	rg_compat_close(messages, rule.level, rule.validate_fields);
-	return false;
+	return rg_compat_verdict(rule.level, rule.policy, rule.lint, rule.validate_fields,
+							 candidate.schema, prior, n_prior, messages->n > before,
+							 messages);
+}
+
+/*
+ * The lints of a schema against every live version of the subject, as
+ * registry.lint() answers whatever the config says.
+ */
+void
+registry_lint_subject(const char *context, const char *subject,
+					  CompatCandidate candidate, rg_strlist *messages)
+{
+	CompatRule	rule = {0};
+	CatalogVersion *versions;
+	rg_prior_version *prior;
+	int			n;
+
+	rule.lint = RG_LINT_WARN;
+	versions = catalog_versions(context, subject, false, &n);
+	if (n == 0)
+		return;
+	prior = prior_versions(context, candidate, rule, versions, &n);
+	(void) rg_compat_lint(candidate.schema, prior, n, messages);
 }
 
 /* Confluent's message list "[a, b, c]" as one string. */
@@ -191,9 +211,9 @@ registry_check_subject(const char *context, const char *subject,
 	CatalogVersion *versions;
 	int			n;
 
-	if (rule.level == RG_COMPAT_NONE && !rule.validate_fields)
+	if (rule.level == RG_COMPAT_NONE && !rule.validate_fields && rule.lint == RG_LINT_NONE)
 		return true;
-	if (rg_compat_is_transitive(rule.level) || rule.group != NULL)
+	if (rg_compat_is_transitive(rule.level) || rule.group != NULL || rule.lint != RG_LINT_NONE)
 		versions = catalog_versions(context, subject, false, &n);
 	else
 	{
@@ -203,7 +223,10 @@ registry_check_subject(const char *context, const char *subject,
 	return registry_check_versions(context, candidate, rule, versions, n, messages);
 }
 
-/* Raise 40901 unless the schema is compatible with the subject's live versions. */
+/*
+ * Raise 40901 unless the schema is compatible with the subject's live
+ * versions; lint warnings (a compatible verdict with messages) are a NOTICE.
+ */
 void
 registry_assert_compatible(const char *context, const char *subject,
 						   CompatCandidate candidate, CompatRule rule)
@@ -211,7 +234,14 @@ registry_assert_compatible(const char *context, const char *subject,
 	rg_strlist	messages;
 
 	registry_strlist_init(&messages);
-	if (!registry_check_subject(context, subject, candidate, rule, &messages))
+	if (registry_check_subject(context, subject, candidate, rule, &messages))
+	{
+		if (messages.n > 0)
+			ereport(NOTICE,
+					(errmsg("schema registered for subject \"%s\" has lint warnings", subject),
+					 errdetail("%s", registry_messages_to_string(&messages))));
+	}
+	else
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INCOMPATIBLE_SCHEMA),
 				 errmsg("schema being registered is incompatible with an earlier schema for subject \"%s\"",

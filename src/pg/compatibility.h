@@ -26,6 +26,8 @@ typedef struct CompatRule
 									 * rules */
 	const char *group;			/* compatibilityGroup: a metadata property, or
 								 * NULL */
+	rg_lint_mode lint;			/* the registry's semantic lints: off, as
+								 * warnings or as failures */
 } CompatRule;
 
 /* A schema to check: its parsed form and its metadata (JSON text or NULL). */
@@ -43,12 +45,18 @@ extern CompatRule registry_compat_rule(const CatalogSettings *settings);
  * as Confluent's isCompatibleWithPrevious: the confluent:reserved rules
  * against the latest of them (validateFields), the compatibility level
  * against those of the schema's compatibilityGroup, and Confluent's
- * closing line after any message.  True when compatible.
+ * closing line after any failure.  With lints on, their findings against
+ * the same versions follow the differences: failures under FAIL, and
+ * under WARN messages of a verdict that stays true.  True when compatible.
  */
 extern bool registry_check_versions(const char *context, CompatCandidate candidate,
 									CompatRule rule,
 									const CatalogVersion *versions, int n,
 									rg_strlist *messages);
+
+/* The semantic lints of a schema against every live version of the subject. */
+extern void registry_lint_subject(const char *context, const char *subject,
+								  CompatCandidate candidate, rg_strlist *messages);
 
 /*
  * Check schema against the subject's live versions as a registration

@@ -131,6 +131,7 @@ catalog_effective_settings(const char *context, const char *subject,
 	CatalogScopeRows rows;
 	json_t	   *config;
 	char	   *policy;
+	char	   *lint;
 
 	catalog_scope_rows(context, subject, &rows);
 	config = merged_config(&rows, context);
@@ -143,6 +144,8 @@ catalog_effective_settings(const char *context, const char *subject,
 	out->policy = policy ? ascii_upper(policy) : "STRICT";
 	out->validate_fields = json_is_true(json_object_get(config, "validateFields"));
 	out->compatibility_group = member_text(config, "compatibilityGroup", false);
+	lint = member_text(config, "lint", false);
+	out->lint = lint ? ascii_upper(lint) : "NONE";
 	out->default_metadata = member_text(config, "defaultMetadata", true);
 	out->override_metadata = member_text(config, "overrideMetadata", true);
 	out->default_rule_set = member_text(config, "defaultRuleSet", true);

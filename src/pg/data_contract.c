@@ -858,6 +858,9 @@ dc_check_config(const char *settings)
 			 strcmp(key, "compatibilityPolicy") == 0) &&
 			!json_is_string(value) && !json_is_null(value))
 			invalid_config(psprintf("%s must be a string", key));
+		if (strcmp(key, "lint") == 0 && !json_is_null(value) &&
+			(!json_is_string(value) || !rg_lint_mode_parse(json_string_value(value), NULL)))
+			invalid_config("lint must be NONE, WARN or FAIL");
 		if (strcmp(key, "defaultMetadata") == 0 || strcmp(key, "overrideMetadata") == 0)
 			(void) dc_metadata_canonical(text);
 		else if (strcmp(key, "defaultRuleSet") == 0 || strcmp(key, "overrideRuleSet") == 0)

@@ -2,8 +2,9 @@
 """registry-check agrees with the server.
 
 Every compatibility case the core unit tests check (logged by them to the
-file RG_CASE_LOG names: reader, writer, their references) is run twice at
-BACKWARD and at FORWARD: through registry-check --json, and through the
+file RG_CASE_LOG names: reader, writer, their references) is run three times,
+at BACKWARD, at FORWARD and at BACKWARD with the lints failing: through
+registry-check --json, and through the
 server (the writer registered in a subject of its own, then the reader sent
 to POST /compatibility/subjects/{s}/versions?verbose=true through
 registry.rest() in a database of its own).  Both must give the same answer,
@@ -18,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-LEVELS = ("BACKWARD", "FORWARD")
+# (level, lint) runs of every case
+LEVELS = (("BACKWARD", None), ("FORWARD", None), ("BACKWARD", "FAIL"))
 DB = "registry_agree"
 
 
@@ -68,14 +70,21 @@ def server_sql(cases):
         out.append("SELECT json_build_array(%d, 'register', status, response)::text "
                    "FROM registry.rest('POST', %s, NULL, %s);"
                    % (i, q("/subjects/%s/versions" % subject), q(json.dumps(wbody))))
-        for level in LEVELS:
+        for level, lint in LEVELS:
+            config = {"compatibility": level}
+            if lint:
+                config["lint"] = lint
             out.append("SELECT registry.rest('PUT', %s, NULL, %s);"
-                       % (q("/config/" + subject), q(json.dumps({"compatibility": level}))))
+                       % (q("/config/" + subject), q(json.dumps(config))))
             out.append("SELECT json_build_array(%d, %s, status, response)::text "
                        "FROM registry.rest('POST', %s, 'verbose=true', %s);"
-                       % (i, q(level), q("/compatibility/subjects/%s/versions" % subject),
+                       % (i, q(run_name(level, lint)), q("/compatibility/subjects/%s/versions" % subject),
                           q(json.dumps(rbody))))
     return "\n".join(out) + "\n"
+
+
+def run_name(level, lint):
+    return level + (" lint " + lint if lint else "")
 
 
 def server_answers(cases):
@@ -96,7 +105,7 @@ def server_answers(cases):
     return answers
 
 
-def cli_answer(tool, tmp, i, c, level):
+def cli_answer(tool, tmp, i, c, level, lint):
     """(exit status, parsed --json answer or None)"""
     def write(name, text):
         p = os.path.join(tmp, "%d-%s" % (i, name))
@@ -104,6 +113,8 @@ def cli_answer(tool, tmp, i, c, level):
             f.write(text)
         return p
     args = [tool, "--json", "-t", c["type"], "-l", level]
+    if lint:
+        args.append("--lint=" + lint)
     for k, (name, text) in enumerate(c["reader_refs"]):
         args += ["-r", "%s=%s" % (name, write("r%d" % k, text))]
     for k, (name, text) in enumerate(c["writer_refs"]):
@@ -124,10 +135,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for i, c in enumerate(cases):
             reg = answers.get((i, "register"))
-            for level in LEVELS:
-                rc, mine = cli_answer(tool, tmp, i, c, level)
-                srv = answers.get((i, level))
-                name = "%s case %d at %s" % (c["type"], i, level)
+            for level, lint in LEVELS:
+                rc, mine = cli_answer(tool, tmp, i, c, level, lint)
+                srv = answers.get((i, run_name(level, lint)))
+                name = "%s case %d at %s" % (c["type"], i, run_name(level, lint))
                 if reg is None or srv is None:
                     ok, why = False, "the server gave no answer"
                 elif reg[0] != 200 or srv[0] != 200:

@@ -61,6 +61,13 @@ check "an unknown type is refused" 2 "$TOOL" -t XML "$T/v1.avsc"
 check "a malformed reference is refused" 2 "$TOOL" -t PROTOBUF -r dep.proto "$T/m1.proto"
 check "PROTOBUF with a reference given as a file" 0 "$TOOL" -t PROTOBUF -r "dep.proto=$T/dep.proto" "$T/m2.proto" "$T/m1.proto"
 check "PROTOBUF without the referenced file is trouble" 2 "$TOOL" -t PROTOBUF "$T/m2.proto" "$T/m1.proto"
+printf '{"type":"record","name":"A","fields":[{"name":"w","type":"int","default":0}]}' >"$T/renamed.avsc"
+check "a rename without an alias passes the compatibility rules" 0 "$TOOL" "$T/renamed.avsc" "$T/v1.avsc"
+check "--lint reports it and the verdict stands" 0 "$TOOL" --lint "$T/renamed.avsc" "$T/v1.avsc"
+contains "as a FIELD_RENAMED_WITHOUT_ALIAS" out "{lintType:'FIELD_RENAMED_WITHOUT_ALIAS'"
+check "--lint=FAIL refuses it" 1 "$TOOL" --lint=FAIL "$T/renamed.avsc" "$T/v1.avsc"
+contains "with the closing line" out "{validateFields: 'false', compatibility: 'BACKWARD'}"
+check "an unknown lint mode is refused" 2 "$TOOL" --lint=LOUD "$T/renamed.avsc" "$T/v1.avsc"
 check "--help exits 0" 0 "$TOOL" --help
 check "no operand is a usage error" 2 "$TOOL"
 

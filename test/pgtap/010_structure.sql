@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(170);
+SELECT plan(171);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -149,6 +149,7 @@ SELECT has_function('registry', 'tag_schema_version',
 	ARRAY['text', 'text', 'integer', 'jsonb', 'jsonb', 'jsonb', 'jsonb', 'jsonb', 'jsonb'], 'tag_schema_version(...)');
 SELECT has_function('registry', 'check_compatibility',
 	ARRAY['text', 'text', 'text', 'jsonb', 'text', 'boolean', 'boolean', 'jsonb', 'jsonb'], 'check_compatibility(...)');
+SELECT has_function('registry', 'lint', ARRAY['text', 'text', 'text', 'jsonb'], 'lint(...)');
 SELECT has_function('registry', 'lookup_schema',
 	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'boolean', 'jsonb', 'jsonb'], 'lookup_schema(...)');
 SELECT has_function('registry', 'schema_by_id', ARRAY['integer', 'text'], 'schema_by_id(integer, text)');

@@ -43,6 +43,7 @@ SELECT set_eq(
 		('function', 'registry.avro_fingerprint(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_context(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_compatibility(text,text,text,jsonb,text,boolean,boolean,jsonb,jsonb)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.lint(text,text,text,jsonb)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_not_referenced(text,text,integer,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_writable(text,text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.config_in_force(text,text)', 'registry_reader', 'EXECUTE'),

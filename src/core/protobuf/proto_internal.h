@@ -48,4 +48,7 @@ extern bool rg_proto_is_declared_message(const Google__Protobuf__DescriptorProto
 										 const Google__Protobuf__FileDescriptorProto *file,
 										 const Google__Protobuf__DescriptorProto *msg);
 
+/* The .proto keyword of a scalar field type; NULL for a message, enum or group. */
+extern const char *rg_proto_scalar_name(Google__Protobuf__FieldDescriptorProto__Type t);
+
 #endif							/* RG_PROTO_INTERNAL_H */

@@ -323,9 +323,9 @@ put_bracket_options(render_ctx *ctx, strvec *v)
 	rg_buf_putc(&ctx->out, ']');
 }
 
-/* The .proto name of a scalar type. */
-static const char *
-scalar_name(Google__Protobuf__FieldDescriptorProto__Type t)
+/* The .proto name of a scalar type (see proto_internal.h). */
+const char *
+rg_proto_scalar_name(Google__Protobuf__FieldDescriptorProto__Type t)
 {
 	switch (t)
 	{
@@ -374,7 +374,7 @@ type_text(render_ctx *ctx, const FieldProto *raw, const FieldProto *linked)
 	const char *s = NULL;
 
 	if (raw->has_type)
-		s = scalar_name(raw->type);
+		s = rg_proto_scalar_name(raw->type);
 	if (s != NULL)
 		return s;
 	if (ctx->normalize && linked != NULL && linked->type_name)

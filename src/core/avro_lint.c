@@ -1,0 +1,254 @@
+/*-------------------------------------------------------------------------
+ *
+ * avro_lint.c
+ *	  The Avro lint: a rename that silently loses data.
+ *
+ * Avro's resolution matches a reader's fields to a writer's by name and
+ * by the reader field's aliases.  A field renamed without an alias naming
+ * its old name is, to Avro, one field removed and one added; with a
+ * default on the new one, BACKWARD accepts it, and every old record is
+ * then read with the default in place of its value.  The lint reports, in
+ * each record of the new schema that the latest earlier version also has
+ * (by full name or by the new record's aliases), every removed field that
+ * an added field of the same type with a default could be the rename of.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rg_avro.h"
+#include "rg_compat.h"
+
+#include <string.h>
+
+/* the records of one schema, each once, in the order first reached */
+typedef struct record_list
+{
+	const rg_avro_schema **items;
+	int			n;
+	int			cap;
+	bool		failed;			/* out of memory, or too deep */
+} record_list;
+
+/* add a record unless it is there; false when it was there */
+static bool
+remember_record(record_list *list, const rg_avro_schema *r)
+{
+	int			i;
+
+	for (i = 0; i < list->n; i++)
+		if (list->items[i] == r)
+			return false;
+	if (list->n == list->cap)
+	{
+		int			cap = list->cap ? list->cap * 2 : 16;
+		const rg_avro_schema **items = rg_realloc(list->items, sizeof(*items) * cap);
+
+		if (items == NULL)
+		{
+			list->failed = true;
+			return false;
+		}
+		list->items = items;
+		list->cap = cap;
+	}
+	list->items[list->n++] = r;
+	return true;
+}
+
+/* every record reachable from s */
+static void
+collect_records(const rg_avro_schema *s, record_list *list, int depth)
+{
+	int			i;
+
+	if (s == NULL || list->failed)
+		return;
+	if (rg_too_deep(depth))
+	{
+		list->failed = true;
+		return;
+	}
+	switch (s->type)
+	{
+		case RG_AVRO_RECORD:
+			if (!remember_record(list, s))
+				return;
+			for (i = 0; i < s->n_fields; i++)
+				collect_records(s->fields[i].type, list, depth + 1);
+			break;
+		case RG_AVRO_ARRAY:
+		case RG_AVRO_MAP:
+			collect_records(s->items, list, depth + 1);
+			break;
+		case RG_AVRO_UNION:
+			for (i = 0; i < s->n_branches; i++)
+				collect_records(s->branches[i], list, depth + 1);
+			break;
+		default:
+			break;
+	}
+}
+
+/* a property's string value, NULL when absent or not a string */
+static const char *
+string_prop(const rg_avro_schema *s, const char *key)
+{
+	int			i;
+
+	for (i = 0; i < s->n_props; i++)
+		if (strcmp(s->props[i].key, key) == 0)
+			return json_is_string(s->props[i].value) ?
+				json_string_value(s->props[i].value) : NULL;
+	return NULL;
+}
+
+/* Are a and b the same type, as a renamed field keeps its type? */
+static bool
+same_type(const rg_avro_schema *a, const rg_avro_schema *b, int depth)
+{
+	const char *la;
+	const char *lb;
+	int			i;
+
+	if (a->type != b->type || rg_too_deep(depth))
+		return false;
+	switch (a->type)
+	{
+		case RG_AVRO_RECORD:
+		case RG_AVRO_ENUM:
+		case RG_AVRO_FIXED:
+			return strcmp(a->fullname, b->fullname) == 0;
+		case RG_AVRO_ARRAY:
+		case RG_AVRO_MAP:
+			return same_type(a->items, b->items, depth + 1);
+		case RG_AVRO_UNION:
+			if (a->n_branches != b->n_branches)
+				return false;
+			for (i = 0; i < a->n_branches; i++)
+				if (!same_type(a->branches[i], b->branches[i], depth + 1))
+					return false;
+			return true;
+		default:
+			la = string_prop(a, "logicalType");
+			lb = string_prop(b, "logicalType");
+			return (la == NULL && lb == NULL) ||
+				(la != NULL && lb != NULL && strcmp(la, lb) == 0);
+	}
+}
+
+/* Is name the name of field f, or one of its aliases (a reader's match)? */
+static bool
+field_matches(const rg_avro_field *f, const char *name)
+{
+	int			i;
+
+	if (strcmp(f->name, name) == 0)
+		return true;
+	for (i = 0; i < f->n_aliases; i++)
+		if (strcmp(f->aliases[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The field of record r that reads the field named name, or NULL. */
+static const rg_avro_field *
+reading_field(const rg_avro_schema *r, const char *name)
+{
+	int			i;
+
+	for (i = 0; i < r->n_fields; i++)
+		if (field_matches(&r->fields[i], name))
+			return &r->fields[i];
+	return NULL;
+}
+
+/* Does the old record have a field the new field f reads? */
+static bool
+reads_an_old_field(const rg_avro_field *f, const rg_avro_schema *old)
+{
+	int			i;
+
+	for (i = 0; i < old->n_fields; i++)
+		if (field_matches(f, old->fields[i].name))
+			return true;
+	return false;
+}
+
+/* The record of old the new record reads: the same full name, or an alias. */
+static const rg_avro_schema *
+old_record_for(const rg_avro_schema *r, const record_list *old)
+{
+	int			i;
+	int			j;
+
+	for (i = 0; i < old->n; i++)
+		if (strcmp(old->items[i]->fullname, r->fullname) == 0)
+			return old->items[i];
+	for (i = 0; i < old->n; i++)
+		for (j = 0; j < r->n_aliases; j++)
+			if (strcmp(old->items[i]->fullname, r->aliases[j]) == 0)
+				return old->items[i];
+	return NULL;
+}
+
+/* The renames without an alias between one record's two versions. */
+static bool
+lint_record(const rg_avro_schema *old, const rg_avro_schema *r, rg_strlist *out)
+{
+	int			i;
+	int			j;
+
+	for (i = 0; i < old->n_fields; i++)
+	{
+		const rg_avro_field *gone = &old->fields[i];
+
+		if (reading_field(r, gone->name) != NULL)
+			continue;
+		for (j = 0; j < r->n_fields; j++)
+		{
+			const rg_avro_field *added = &r->fields[j];
+
+			if (added->default_value == NULL || reads_an_old_field(added, old) ||
+				!same_type(gone->type, added->type, 0))
+				continue;
+			if (!rg_strlist_pushf(out,
+								  "{lintType:'FIELD_RENAMED_WITHOUT_ALIAS', description:'The field '%s' "
+								  "of record '%s' was removed and the field '%s' of the same type was added "
+								  "with a default and no alias '%s': if it is a rename, every record written "
+								  "before is read with the default instead of its value; add \"aliases\": "
+								  "[\"%s\"] to the field '%s'', additionalInfo:'%s -> %s'}",
+								  gone->name, r->fullname, added->name, gone->name,
+								  gone->name, added->name, gone->name, added->name))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* See rg_avro_api.h */
+bool
+rg_avro_lint(const rg_schema *new_schema, const struct rg_prior_version *earlier,
+			 int n_earlier, rg_strlist *out)
+{
+	const rg_avro_parsed *now = new_schema->model;
+	const rg_avro_parsed *before;
+	record_list old_records = {0};
+	record_list new_records = {0};
+	bool		ok = true;
+	int			i;
+
+	if (n_earlier == 0 || earlier[n_earlier - 1].schema->format != new_schema->format)
+		return true;
+	before = earlier[n_earlier - 1].schema->model;
+	collect_records(before->root, &old_records, 0);
+	collect_records(now->root, &new_records, 0);
+	for (i = 0; ok && i < new_records.n; i++)
+	{
+		const rg_avro_schema *old = old_record_for(new_records.items[i], &old_records);
+
+		if (old != NULL)
+			ok = lint_record(old, new_records.items[i], out);
+	}
+	rg_free(old_records.items);
+	rg_free(new_records.items);
+	return ok && !old_records.failed && !new_records.failed;
+}

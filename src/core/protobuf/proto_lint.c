@@ -1,0 +1,373 @@
+/*-------------------------------------------------------------------------
+ *
+ * proto_lint.c
+ *	  The Protobuf lints: field numbers and names that come back with
+ *	  another meaning.
+ *
+ * A Protobuf payload names its fields by number, its JSON form by name.
+ * Confluent's rules check a new version against the latest one (or each
+ * earlier one, transitively) field by field, so a field deleted in one
+ * version and its number given to another field later passes: data
+ * written with the old field is then read as the new one.  The lints:
+ *	- DELETED_FIELD_NOT_RESERVED: a field of the latest earlier version
+ *	  gone from the same message without `reserved` for its number and its
+ *	  name, which is what keeps them from being used again;
+ *	- FIELD_NUMBER_REUSED: a field number that an earlier version gave a
+ *	  field of another type, or (deleted since) a field of another name;
+ *	- FIELD_NAME_REUSED: a field name that an earlier version gave another
+ *	  field number.
+ * Messages are matched by full name across versions (nested ones
+ * included, map entries left out); each finding is reported once, against
+ * the oldest version it shows in.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "proto_internal.h"
+#include "rg_compat.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef Google__Protobuf__FileDescriptorProto FileProto;
+typedef Google__Protobuf__DescriptorProto MsgProto;
+typedef Google__Protobuf__FieldDescriptorProto FieldProto;
+
+/* one message of a version, by its full name (package, no leading '.') */
+typedef struct msg_entry
+{
+	const char *name;
+	const MsgProto *msg;
+} msg_entry;
+
+/* the messages of one version */
+typedef struct msg_list
+{
+	msg_entry  *items;
+	int			n;
+	int			cap;
+	bool		failed;
+} msg_list;
+
+/* add a message under its full name (in arena) */
+static void
+add_message(msg_list *list, rg_arena *arena, const char *prefix, const MsgProto *m)
+{
+	char	   *name;
+	size_t		len;
+
+	if (list->n == list->cap)
+	{
+		int			cap = list->cap ? list->cap * 2 : 16;
+		msg_entry  *items = rg_realloc(list->items, sizeof(*items) * cap);
+
+		if (items == NULL)
+		{
+			list->failed = true;
+			return;
+		}
+		list->items = items;
+		list->cap = cap;
+	}
+	len = strlen(prefix) + strlen(m->name) + 2;
+	name = rg_arena_alloc(arena, len);
+	if (name == NULL)
+	{
+		list->failed = true;
+		return;
+	}
+	if (prefix[0])
+		snprintf(name, len, "%s.%s", prefix, m->name);
+	else
+		snprintf(name, len, "%s", m->name);
+	list->items[list->n].name = name;
+	list->items[list->n].msg = m;
+	list->n++;
+}
+
+/* a message and its nested messages, map entries left out */
+static void
+collect_message(msg_list *list, rg_arena *arena, const char *prefix,
+				const MsgProto *m, int depth)
+{
+	size_t		i;
+
+	if (m->name == NULL || (m->options != NULL && m->options->has_map_entry &&
+							m->options->map_entry))
+		return;
+	if (rg_too_deep(depth))
+	{
+		list->failed = true;
+		return;
+	}
+	add_message(list, arena, prefix, m);
+	if (list->failed)
+		return;
+	prefix = list->items[list->n - 1].name;
+	for (i = 0; i < m->n_nested_type; i++)
+		collect_message(list, arena, prefix, m->nested_type[i], depth + 1);
+}
+
+/* every message the main file of a schema declares */
+static void
+collect_messages(const rg_schema *s, msg_list *list, rg_arena *arena)
+{
+	const FileProto *file = rg_protobuf_model(s)->file;
+	size_t		i;
+
+	for (i = 0; i < file->n_message_type; i++)
+		collect_message(list, arena, file->package ? file->package : "",
+						file->message_type[i], 0);
+}
+
+/* the message of a list by full name, or NULL */
+static const MsgProto *
+find_message(const msg_list *list, const char *name)
+{
+	int			i;
+
+	for (i = 0; i < list->n; i++)
+		if (strcmp(list->items[i].name, name) == 0)
+			return list->items[i].msg;
+	return NULL;
+}
+
+/* a message's field by number, or NULL */
+static const FieldProto *
+field_by_number(const MsgProto *m, int number)
+{
+	size_t		i;
+
+	for (i = 0; m != NULL && i < m->n_field; i++)
+		if (m->field[i]->number == number)
+			return m->field[i];
+	return NULL;
+}
+
+/* a message's field by name, or NULL */
+static const FieldProto *
+field_by_name(const MsgProto *m, const char *name)
+{
+	size_t		i;
+
+	for (i = 0; m != NULL && i < m->n_field; i++)
+		if (m->field[i]->name != NULL && strcmp(m->field[i]->name, name) == 0)
+			return m->field[i];
+	return NULL;
+}
+
+/* Do two fields carry the same type (scalar or named, singular or repeated)? */
+static bool
+same_field_type(const FieldProto *a, const FieldProto *b)
+{
+	bool		ra = a->label == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_REPEATED;
+	bool		rb = b->label == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_REPEATED;
+
+	if (a->type != b->type || ra != rb)
+		return false;
+	if (a->type_name == NULL || b->type_name == NULL)
+		return a->type_name == b->type_name;
+	return strcmp(a->type_name, b->type_name) == 0;
+}
+
+/* a field's type as the .proto text writes it, in buf */
+static const char *
+field_type_text(const FieldProto *f, char *buf, size_t size)
+{
+	const char *t = rg_proto_scalar_name(f->type);
+	bool		repeated = f->label == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_REPEATED;
+
+	if (t == NULL)
+		t = f->type_name ? (f->type_name[0] == '.' ? f->type_name + 1 : f->type_name) : "?";
+	snprintf(buf, size, "%s%s", repeated ? "repeated " : "", t);
+	return buf;
+}
+
+/* "version 3", or "an earlier version" when the number is not known */
+static const char *
+version_text(int version, char *buf, size_t size)
+{
+	if (version > 0)
+		snprintf(buf, size, "version %d", version);
+	else
+		snprintf(buf, size, "an earlier version");
+	return buf;
+}
+
+/* Is a number inside one of a message's reserved ranges (end exclusive)? */
+static bool
+number_reserved(const MsgProto *m, int number)
+{
+	size_t		i;
+
+	for (i = 0; i < m->n_reserved_range; i++)
+		if (number >= m->reserved_range[i]->start && number < m->reserved_range[i]->end)
+			return true;
+	return false;
+}
+
+/* Is a name one of a message's reserved names? */
+static bool
+name_reserved(const MsgProto *m, const char *name)
+{
+	size_t		i;
+
+	for (i = 0; i < m->n_reserved_name; i++)
+		if (strcmp(m->reserved_name[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* DELETED_FIELD_NOT_RESERVED against the latest earlier version */
+static bool
+lint_deleted_fields(const msg_list *latest, const msg_list *now, rg_strlist *out)
+{
+	int			i;
+	size_t		j;
+
+	for (i = 0; i < latest->n; i++)
+	{
+		const MsgProto *old = latest->items[i].msg;
+		const MsgProto *m = find_message(now, latest->items[i].name);
+
+		for (j = 0; m != NULL && j < old->n_field; j++)
+		{
+			const FieldProto *f = old->field[j];
+			bool		num_ok;
+			bool		name_ok;
+			char		hint[1024];
+
+			if (field_by_number(m, f->number) != NULL || f->name == NULL)
+				continue;
+			num_ok = number_reserved(m, f->number);
+			name_ok = name_reserved(m, f->name);
+			if (num_ok && name_ok)
+				continue;
+			if (!num_ok && !name_ok)
+				snprintf(hint, sizeof(hint), "its number and its name: a later version can use "
+						 "them again for other data, which old data is then read as; add "
+						 "\"reserved %d;\" and \"reserved \"%s\";\"", f->number, f->name);
+			else if (!num_ok)
+				snprintf(hint, sizeof(hint), "its number: a later version can use it again for "
+						 "other data, which old data is then read as; add \"reserved %d;\"",
+						 f->number);
+			else
+				snprintf(hint, sizeof(hint), "its name: a later version can use it again for "
+						 "another field, which JSON data is then read as; add "
+						 "\"reserved \"%s\";\"", f->name);
+			if (!rg_strlist_pushf(out,
+								  "{lintType:'DELETED_FIELD_NOT_RESERVED', description:'The field '%s' "
+								  "(number %d) of message '%s' was deleted without reserving %s', "
+								  "additionalInfo:'%s.%s'}",
+								  f->name, f->number, latest->items[i].name, hint,
+								  latest->items[i].name, f->name))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* FIELD_NUMBER_REUSED for one field of the new schema, once */
+static bool
+lint_number(const char *message, const FieldProto *g, const msg_list *versions,
+			const struct rg_prior_version *earlier, int n, rg_strlist *out)
+{
+	const MsgProto *latest = find_message(&versions[n - 1], message);
+	bool		readded = field_by_number(latest, g->number) == NULL;
+	char		ta[256];
+	char		tb[256];
+	char		vb[64];
+	int			k;
+
+	for (k = 0; k < n; k++)
+	{
+		const FieldProto *f = field_by_number(find_message(&versions[k], message), g->number);
+		bool		other_type;
+
+		if (f == NULL || f->name == NULL)
+			continue;
+		other_type = !same_field_type(f, g);
+		if (!other_type && (!readded || strcmp(f->name, g->name) == 0))
+			continue;
+		return rg_strlist_pushf(out,
+								"{lintType:'FIELD_NUMBER_REUSED', description:'The field number %d of "
+								"message '%s' was the field '%s' of type %s in %s and is the field '%s' "
+								"of type %s in the new schema: data written with '%s' is read as '%s'', "
+								"additionalInfo:'%s.%d'}",
+								g->number, message, f->name, field_type_text(f, ta, sizeof(ta)),
+								version_text(earlier[k].version, vb, sizeof(vb)), g->name,
+								field_type_text(g, tb, sizeof(tb)), f->name, g->name,
+								message, g->number);
+	}
+	return true;
+}
+
+/* FIELD_NAME_REUSED for one field of the new schema, once */
+static bool
+lint_name(const char *message, const FieldProto *g, const msg_list *versions,
+		  const struct rg_prior_version *earlier, int n, rg_strlist *out)
+{
+	char		vb[64];
+	int			k;
+
+	for (k = 0; k < n; k++)
+	{
+		const FieldProto *f = field_by_name(find_message(&versions[k], message), g->name);
+
+		if (f == NULL || f->number == g->number)
+			continue;
+		return rg_strlist_pushf(out,
+								"{lintType:'FIELD_NAME_REUSED', description:'The field name '%s' of "
+								"message '%s' had the number %d in %s and has the number %d in the new "
+								"schema: its binary and JSON forms now name different fields', "
+								"additionalInfo:'%s.%s'}",
+								g->name, message, f->number,
+								version_text(earlier[k].version, vb, sizeof(vb)), g->number,
+								message, g->name);
+	}
+	return true;
+}
+
+/* See rg_protobuf.h */
+bool
+rg_protobuf_lint(const rg_schema *new_schema, const struct rg_prior_version *earlier,
+				 int n_earlier, rg_strlist *out)
+{
+	rg_arena   *arena = rg_arena_create();
+	msg_list   *versions;
+	msg_list	now = {0};
+	bool		ok = arena != NULL;
+	int			k;
+	int			i;
+	size_t		j;
+
+	versions = ok ? rg_arena_alloc(arena, sizeof(msg_list) * (n_earlier + 1)) : NULL;
+	ok = versions != NULL;
+	for (k = 0; ok && k < n_earlier; k++)
+	{
+		memset(&versions[k], 0, sizeof(msg_list));
+		if (earlier[k].schema->format == new_schema->format)
+			collect_messages(earlier[k].schema, &versions[k], arena);
+		ok = !versions[k].failed;
+	}
+	if (ok)
+		collect_messages(new_schema, &now, arena);
+	ok = ok && !now.failed && n_earlier > 0;
+	if (ok)
+		ok = lint_deleted_fields(&versions[n_earlier - 1], &now, out);
+	for (i = 0; ok && i < now.n; i++)
+		for (j = 0; ok && j < now.items[i].msg->n_field; j++)
+		{
+			const FieldProto *g = now.items[i].msg->field[j];
+
+			if (g->name == NULL)
+				continue;
+			ok = lint_number(now.items[i].name, g, versions, earlier, n_earlier, out) &&
+				lint_name(now.items[i].name, g, versions, earlier, n_earlier, out);
+		}
+	for (k = 0; versions != NULL && k < n_earlier; k++)
+		rg_free(versions[k].items);
+	rg_free(now.items);
+	if (arena)
+		rg_arena_destroy(arena);
+	return ok || n_earlier == 0;
+}
