@@ -36,7 +36,7 @@ my ($status, $body) = rest($primary, 'POST', '/subjects/a-value/versions',
 is($status, 200, 'a registration on the primary');
 
 my $standby = registry_standby($primary, 'standby',
-	conf => "registry.forward_timeout = 3000\nregistry.forward_replay_wait = 10000\n");
+	conf => "registry.forward_timeout = 3000\nregistry.forward_replay_wait = 2000\n");
 $standby->start;
 ok(wait_for_rest($standby), 'the standby workers serve once it is consistent');
 
@@ -125,6 +125,21 @@ $primary->wait_for_catchup($standby);
 ($status, $body) = rest($standby, 'GET', "/schemas/ids/$d_id");
 is($status, 404, 'once replayed, the standby answers 404 for it');
 
+# replay paused: the answer waits registry.forward_replay_wait for the
+# write to be replayed, then is the primary's all the same
+$standby->safe_psql('postgres', 'SELECT pg_wal_replay_pause()');
+my $t0 = time;
+($status, $body) = rest($standby, 'POST', '/subjects/p-value/versions', record_body('P', 'q'));
+my $elapsed = time - $t0;
+is($status, 200, 'replay paused: the registration through the standby is answered');
+ok($elapsed >= 1.9 && $elapsed < 8, "after registry.forward_replay_wait ($elapsed s)");
+($status) = rest($standby, 'GET', '/subjects/p-value/versions');
+is($status, 404, 'the standby has not replayed it yet');
+$standby->safe_psql('postgres', 'SELECT pg_wal_replay_resume()');
+$primary->wait_for_catchup($standby);
+($status, $body) = rest($standby, 'GET', '/subjects/p-value/versions');
+is("$status $body", '200 [1]', 'once replay goes on, it is there');
+
 # the write runs on the primary as the role of the standby's request: a
 # connection user that cannot become that role gets the forwarding error
 my $worker_role = $standby->safe_psql('postgres',
@@ -155,9 +170,9 @@ $standby->append_conf('postgresql.conf',
 	"registry.primary_conninfo = 'host=127.0.0.1 port=$silent_port dbname=postgres'\n");
 $standby->reload;
 sleep 1;
-my $t0 = time;
+$t0 = time;
 ($status, $body) = rest($standby, 'POST', '/subjects/f-value/versions', record_body('F', 'q'));
-my $elapsed = time - $t0;
+$elapsed = time - $t0;
 is("$status $body",
 	'500 {"error_code":50003,"message":"Error while forwarding register schema request to the leader"}',
 	'a primary that does not answer: Confluent\'s forwarding error');
