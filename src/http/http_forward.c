@@ -183,7 +183,7 @@ wait_for_socket(PGconn *conn, int events, TimestampTz deadline)
 		long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
 		int			rc;
 
-		if (left <= 0)
+		if (left <= 0 || PQsocket(conn) == PGINVALID_SOCKET)
 			return false;
 		rc = WaitLatchOrSocket(MyLatch,
 							   WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH | events,
