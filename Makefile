@@ -18,11 +18,13 @@ OBJS        = $(patsubst %.c,%.o,$(wildcard src/pg/*.c src/http/*.c)) \
 DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 REGRESS     = $(filter-out $(EXTENSION)--%,$(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --outputdir=tmp_check/regress --load-extension=registry
-PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen
+PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen \
+              -I$(shell $(PG_CONFIG) --includedir)
 PG_CXXFLAGS = -std=c++17 $(WERROR)
 # WERROR=-Werror (CI sets it) turns warnings into errors
 PG_CFLAGS   = -Wall -Wno-unused-parameter $(WERROR)
-SHLIB_LINK  = -ljansson -lmicrohttpd -lprotoc -lprotobuf -lprotobuf-c -lstdc++
+# libpq: a standby's workers forward writes to the primary (http_forward.c)
+SHLIB_LINK  = -ljansson -lmicrohttpd -lprotoc -lprotobuf -lprotobuf-c -lstdc++ -lpq
 EXTRA_CLEAN = tmp_check tmp_core.log tmp_check.build.log build src/core/protobuf/gen
 
 override with_llvm = no

@@ -19,6 +19,9 @@ extern int	registry_http_max_body_memory;
 extern int	registry_http_request_timeout;
 extern int	registry_http_lock_wait;
 extern int	registry_http_statement_timeout;
+extern char *registry_primary_conninfo;
+extern int	registry_forward_timeout;
+extern int	registry_forward_replay_wait;
 
 /*
  * From _PG_init: define the registry.http_* GUCs and, while

@@ -9,10 +9,16 @@
  * moves, see invalidation.c) empties the cache; so does reaching its size
  * bound, which keeps the rule simple and the memory bounded.
  *
+ * On a standby no trigger runs: a hard delete arrives by WAL replay and
+ * moves no counter.  There the generation is the replay position, so the
+ * cache is emptied whenever anything was replayed since it was filled.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/xlog.h"
+#include "access/xlogrecovery.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
@@ -63,17 +69,31 @@ cache_flush(void)
 	cache_create();
 }
 
-/* Empty the cache when a schema was hard-deleted since it was filled. */
+/*
+ * The generation answers computed now belong to: the shared schema
+ * generation, or on a standby the replay position (its top bit set, so
+ * that the two never meet).
+ */
+static uint64
+current_generation(void)
+{
+	if (RecoveryInProgress())
+		return UINT64CONST(0x8000000000000000) | GetXLogReplayRecPtr(NULL);
+	return registry_schema_generation();
+}
+
+/* Empty the cache when a schema may have been hard-deleted since it was filled. */
 static void
 cache_check_generation(void)
 {
-	uint64		gen = registry_schema_generation();
+	uint64		gen = current_generation();
 
 	if (cache == NULL)
 		cache_create();
 	if (gen != cache_generation)
 	{
-		cache_flush();
+		if (hash_get_num_entries(cache) > 0)
+			cache_flush();
 		cache_generation = gen;
 	}
 }
@@ -148,9 +168,9 @@ http_cache_store(const char *key, const char *body, size_t len, uint64 generatio
 	cache_bytes += len + CACHE_KEY_LEN;
 }
 
-/* The schema generation a response computed now belongs to. */
+/* The generation a response computed now belongs to. */
 uint64
 http_cache_generation(void)
 {
-	return registry_schema_generation();
+	return current_generation();
 }

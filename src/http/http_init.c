@@ -33,6 +33,9 @@ int			registry_http_max_body_memory = 64 * 1024 * 1024;
 int			registry_http_request_timeout = 30;
 int			registry_http_lock_wait = 10000;
 int			registry_http_statement_timeout = 30000;
+char	   *registry_primary_conninfo = NULL;
+int			registry_forward_timeout = 10000;
+int			registry_forward_replay_wait = 10000;
 
 /* Define the settings that only a server start can give (the workers'). */
 static void
@@ -102,6 +105,33 @@ define_request_limits(void)
 							NULL, NULL, NULL);
 }
 
+/* Define how a standby's workers forward writes to the primary. */
+static void
+define_forward_settings(void)
+{
+	DefineCustomStringVariable("registry.primary_conninfo",
+							   "Connection string a standby's REST API uses to run writes on the primary.",
+							   "Empty: the standby's own primary_conninfo; the registry's database when it names none.",
+							   &registry_primary_conninfo,
+							   "",
+							   PGC_SIGHUP, GUC_SUPERUSER_ONLY,
+							   NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.forward_timeout",
+							"Longest time a write forwarded by a standby may take on the primary, connecting included; past it 500 with error code 50003.",
+							NULL,
+							&registry_forward_timeout,
+							10000, 1, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.forward_replay_wait",
+							"Longest time a standby waits to replay a write it forwarded before it answers.",
+							"The primary's answer is given either way.",
+							&registry_forward_replay_wait,
+							10000, 0, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+}
+
 /*
  * Register the workers, only while shared_preload_libraries is being
  * processed; registry.http_port = 0 disables them.
@@ -151,6 +181,7 @@ registry_http_init(void)
 	if (process_shared_preload_libraries_in_progress)
 		define_postmaster_settings();
 	define_request_limits();
+	define_forward_settings();
 	if (process_shared_preload_libraries_in_progress)
 		register_workers();
 }

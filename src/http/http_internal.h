@@ -7,8 +7,9 @@
  * The worker is split by concept: the daemon and its loop
  * (http_worker.c), the request transport (http_request.c), framing
  * checks (http_framing.c), request bodies (http_body.c), slow-sender
- * deadlines (http_deadline.c), lock-wait retries (http_retry.c) and the
- * connection limit (http_limits.c).  Nothing here is used outside
+ * deadlines (http_deadline.c), lock-wait retries (http_retry.c), the
+ * connection limit (http_limits.c) and, on a standby, writes forwarded to
+ * the primary (http_forward.c).  Nothing here is used outside
  * src/http.
  *
  *-------------------------------------------------------------------------
@@ -18,8 +19,11 @@
 
 #include <microhttpd.h>
 
+#include "access/xlogdefs.h"
 #include "lib/ilist.h"
 #include "utils/timestamp.h"
+
+#include "rest.h"
 
 /* where a connection is in its current request */
 typedef enum ConnPhase
@@ -115,5 +119,20 @@ extern unsigned int http_size_connection_limit(long *fd_limit);
 extern void http_note_connection_limit(struct MHD_Daemon *daemon,
 									   unsigned int limit, TimestampTz now);
 extern void http_connection_limit_note_reset(void);
+
+/* http_forward.c: on a standby, writes run on the primary */
+typedef struct HttpForwardAnswer
+{
+	int			status;
+	char	   *body;
+	size_t		len;
+} HttpForwardAnswer;
+
+extern bool http_forward_wanted(int sqlerrcode);
+extern char *http_forward_role_name(Oid roleid);
+extern void http_forward(const RestRequest *req, const char *role, int route,
+						 HttpForwardAnswer *answer);
+extern void http_forward_failed(const RestRequest *req, int route,
+								HttpForwardAnswer *answer);
 
 #endif							/* HTTP_INTERNAL_H */

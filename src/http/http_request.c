@@ -8,7 +8,9 @@
  * second request (http_framing.c), the body is read whole
  * (http_body.c), then one transaction runs registry_rest(), commits or
  * aborts, and only then is the response written.  A request that could
- * not get its lock is handed to http_retry.c and served again later.
+ * not get its lock is handed to http_retry.c and served again later.  On a
+ * standby, a request that tried to write is answered by the primary
+ * (http_forward.c) once its transaction here is over.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,6 +19,7 @@
 #include <microhttpd.h>
 
 #include "access/xact.h"
+#include "miscadmin.h"
 #include "pgstat.h"
 #include "utils/json.h"
 #include "utils/memutils.h"
@@ -152,12 +155,14 @@ read_rest_request(struct MHD_Connection *conn, const char *url, const char *meth
 /*
  * The route ran and its transaction commits; the response body is copied
  * out of the transaction's memory first.  NULL with *retry set: the route
- * could not get a lock in time and may be tried again later.  A 200 to a
- * cacheable read (cache_key not NULL) is cached.
+ * could not get a lock in time and may be tried again later; NULL with
+ * *forward set: it tried to write on a standby.  A 200 to a cacheable read
+ * (cache_key not NULL) is cached.
  */
 static struct MHD_Response *
 run_route(RestRequest *req, HttpRequest *hr, const char *cache_key,
-		  uint64 generation, unsigned int *status, bool *retry, int *route)
+		  uint64 generation, unsigned int *status, bool *retry, int *route,
+		  bool *forward)
 {
 	RestResponse resp;
 
@@ -171,6 +176,11 @@ run_route(RestRequest *req, HttpRequest *hr, const char *cache_key,
 	CommitTransactionCommand();
 	http_attempt_end();
 	*route = resp.route;
+	if (http_forward_wanted(resp.sqlerrcode))
+	{
+		*forward = true;
+		return NULL;
+	}
 	if (http_may_retry(hr, resp.sqlerrcode))
 	{
 		*retry = true;
@@ -186,10 +196,11 @@ run_route(RestRequest *req, HttpRequest *hr, const char *cache_key,
  * An error outside the route's own handling (e.g. at commit): abort the
  * transaction and answer 500 in Confluent's shape, its text in the server
  * log only; the worker goes on.  NULL with *retry set: the lock was not
- * had in time, the request may be tried again later.
+ * had in time, the request may be tried again later; NULL with *forward
+ * set: it tried to write on a standby.
  */
 static struct MHD_Response *
-route_failed(HttpRequest *hr, unsigned int *status, bool *retry)
+route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward)
 {
 	ErrorData  *edata;
 
@@ -199,6 +210,11 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry)
 	FlushErrorState();
 	AbortCurrentTransaction();
 	http_attempt_end();
+	if (http_forward_wanted(edata->sqlerrcode))
+	{
+		*forward = true;
+		return NULL;
+	}
 	if (http_may_retry(hr, edata->sqlerrcode))
 	{
 		*retry = true;
@@ -212,7 +228,39 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry)
 							   status);
 }
 
-/* one transaction around registry_rest(), reported as the worker's activity */
+/*
+ * A write tried on this standby, answered by the primary: run there as
+ * roleid (the role the request ran as here), outside any transaction of
+ * this standby.  An error on the way is logged and answered as a failed
+ * forward.
+ */
+static struct MHD_Response *
+forward_to_primary(RestRequest *req, Oid roleid, int route, unsigned int *status)
+{
+	HttpForwardAnswer answer;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		http_forward(req, http_forward_role_name(roleid), route, &answer);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		http_forward_failed(req, route, &answer);
+	}
+	PG_END_TRY();
+	return make_response(answer.status, answer.body, answer.len, REST_CONTENT_TYPE,
+						 status);
+}
+
+/*
+ * One transaction around registry_rest(), reported as the worker's
+ * activity; on a standby a write is then forwarded to the primary.
+ */
 static struct MHD_Response *
 serve_in_transaction(RestRequest *req, HttpRequest *hr, const char *cache_key,
 					 uint64 generation, unsigned int *status, bool *retry,
@@ -220,19 +268,25 @@ serve_in_transaction(RestRequest *req, HttpRequest *hr, const char *cache_key,
 {
 	struct MHD_Response *response = NULL;
 	char	   *activity = psprintf("%s %s", req->method, req->path);
+	bool		forward = false;
+	Oid			roleid;
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	roleid = GetUserId();
 	pgstat_report_activity(STATE_RUNNING, activity);
 	PG_TRY();
 	{
-		response = run_route(req, hr, cache_key, generation, status, retry, route);
+		response = run_route(req, hr, cache_key, generation, status, retry, route,
+							 &forward);
 	}
 	PG_CATCH();
 	{
-		response = route_failed(hr, status, retry);
+		response = route_failed(hr, status, retry, &forward);
 	}
 	PG_END_TRY();
+	if (forward)
+		response = forward_to_primary(req, roleid, *route, status);
 	pgstat_report_stat(false);
 	pgstat_report_activity(STATE_IDLE, NULL);
 	return response;

@@ -18,6 +18,7 @@
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
@@ -312,9 +313,12 @@ report_error(RestCall *c, ErrorData *edata)
 	{
 		/*
 		 * Not a registry SQLSTATE: the store failed.  Its text (constraint
-		 * names, SQL) goes to the server log, never to the client.
+		 * names, SQL) goes to the server log, never to the client.  A write
+		 * tried on a standby is no failure of the store: the HTTP worker
+		 * forwards it to the primary.
 		 */
-		ereport(LOG,
+		ereport(edata->sqlerrcode == ERRCODE_READ_ONLY_SQL_TRANSACTION &&
+				RecoveryInProgress() ? DEBUG1 : LOG,
 				(errmsg("registry REST request failed in the backend data store: %s",
 						edata->message),
 				 edata->detail ? errdetail_internal("%s", edata->detail) : 0));

@@ -97,4 +97,24 @@ sub wait_for_rest
 
 push @EXPORT, 'wait_for_rest';
 
+# registry_standby(PRIMARY, NAME, EXTRA_CONF): a streaming standby (not
+# started) of a primary made with allows_streaming, from a new base backup;
+# its REST API gets a port of its own
+sub registry_standby
+{
+	my ($primary, $name, %opts) = @_;
+	my $backup = "${name}_base";
+	my $standby = PostgreSQL::Test::Cluster->new($name);
+	my $port = PostgreSQL::Test::Cluster::get_free_port();
+
+	$primary->backup($backup);
+	$standby->init_from_backup($primary, $backup, has_streaming => 1);
+	$standby->append_conf('postgresql.conf', "registry.http_port = $port\n");
+	$standby->append_conf('postgresql.conf', $opts{conf}) if $opts{conf};
+	$standby->{_registry_http_port} = $port;
+	return $standby;
+}
+
+push @EXPORT, 'registry_standby';
+
 1;
