@@ -40,6 +40,7 @@ protobuf_schema(FunctionCallInfo fcinfo, int32 id, int subject_arg)
 {
 	char	   *context = REGISTRY_DEFAULT_CONTEXT;
 	const rg_schema *s;
+	CatalogSchema row;
 
 	if (PG_NARGS() > subject_arg && !PG_ARGISNULL(subject_arg))
 	{
@@ -48,7 +49,12 @@ protobuf_schema(FunctionCallInfo fcinfo, int32 id, int subject_arg)
 		registry_split_subject_cstr(text_to_cstring(PG_GETARG_TEXT_PP(subject_arg)),
 									&context, &subject);
 	}
-	s = registry_stored_schema(context, id, NULL);
+	/* the fingerprint as stored now: an id reused by IMPORT is parsed again */
+	if (!catalog_get_schema(context, id, &row))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+				 errmsg("schema %d not found", id)));
+	s = registry_stored_schema(context, id, row.fingerprint);
 	if (s->format != &rg_format_protobuf)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
