@@ -234,11 +234,12 @@ registry_http_worker_main(Datum main_arg)
 	pqsignal(SIGTERM, handle_sigterm);
 	BackgroundWorkerUnblockSignals();
 
-	BackgroundWorkerInitializeConnection(registry_database, NULL, 0);
+	http_worker_connect();
 	http_request_init();
 	pgstat_report_appname("registry http");
 	http_limits_remember_base();
 	restart_daemon();
+	http_auth_log_mode();
 
 	while (!shutdown_requested)
 	{
