@@ -40,7 +40,7 @@
 #include "http_internal.h"
 
 /* how often a waiting worker looks at the catalogs again */
-#define WAIT_CHECK_MS 2000
+#define WAIT_CHECK_MS 1000
 
 /* shared: did a worker fail to connect as the role since it last could? */
 typedef struct HttpConnectShared
