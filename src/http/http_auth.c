@@ -469,10 +469,25 @@ http_auth_restore(const HttpRoleSave *save)
 	SetUserIdAndSecContext(save->userid, save->sec_context);
 }
 
-/* At the worker's start: say in the log who requests run as. */
+/*
+ * At the worker's start, and after a reload that changed it: say in the
+ * log who requests run as.
+ */
 void
 http_auth_log_mode(void)
 {
+	static int	logged_mode = -1;
+	static bool logged_remote = false;
+	static char logged_role[NAMEDATALEN] = "";
+	const char *role = registry_http_anonymous_role ? registry_http_anonymous_role : "";
+
+	if (logged_mode == registry_http_auth &&
+		(registry_http_auth == HTTP_AUTH_BASIC ||
+		 (logged_remote == registry_http_anonymous_remote && strcmp(logged_role, role) == 0)))
+		return;
+	logged_mode = registry_http_auth;
+	logged_remote = registry_http_anonymous_remote;
+	strlcpy(logged_role, role, NAMEDATALEN);
 	if (registry_http_auth == HTTP_AUTH_BASIC)
 		ereport(LOG,
 				(errmsg("registry REST API requires HTTP Basic authentication against PostgreSQL roles"),
@@ -480,11 +495,11 @@ http_auth_log_mode(void)
 	else if (registry_http_anonymous_remote)
 		ereport(LOG,
 				(errmsg("registry REST API serves anonymous requests as role \"%s\" from any address",
-						registry_http_anonymous_role),
+						role),
 				 errhint("Set registry.http_auth = basic to require passwords.")));
 	else
 		ereport(LOG,
 				(errmsg("registry REST API serves anonymous requests as role \"%s\" from loopback addresses only",
-						registry_http_anonymous_role),
+						role),
 				 errdetail("Requests from other addresses get 401 unless registry.http_anonymous_remote is on.")));
 }

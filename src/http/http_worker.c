@@ -204,6 +204,7 @@ reload_config(void)
 	ConfigReloadPending = false;
 	ProcessConfigFile(PGC_SIGHUP);
 	ereport(LOG, (errmsg("registry REST API worker reloaded its configuration")));
+	http_auth_log_mode();
 	limit = http_size_connection_limit(&fd_limit);
 	if (registry_http_port != daemon_port ||
 		strcmp(registry_http_listen_addresses, daemon_address) != 0 ||

@@ -250,6 +250,8 @@ for (my $i = 0; $i < 50 && !$reader_only; $i++)
 	select(undef, undef, undef, 0.2) unless $reader_only;
 }
 ok($reader_only, 'anonymous as registry_reader may not configure');
+like(slurp_file($anon->logfile), qr/serves anonymous requests as role "registry_reader" from loopback addresses only/,
+	'  ... the worker logs the new mode after the reload');
 ($status) = rest($anon, 'GET', '/subjects');
 is($status, 200, '  ... but reads');
 $anon->stop;
