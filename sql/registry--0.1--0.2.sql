@@ -20,3 +20,14 @@ COMMENT ON FUNCTION registry.lint(text, text, text, jsonb)
 
 REVOKE ALL ON FUNCTION registry.lint(text, text, text, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION registry.lint(text, text, text, jsonb) TO registry_reader;
+
+-- the role the REST API's HTTP workers connect as (registry.http_worker_role):
+-- it may log in (a background worker must) but has no password and no
+-- privilege; each request runs as its own role (registry.http_auth)
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'registry_http') THEN
+		CREATE ROLE registry_http LOGIN NOINHERIT;
+	END IF;
+END
+$$;

@@ -1200,6 +1200,17 @@ BEGIN
 END
 $$;
 
+-- the role the REST API's HTTP workers connect as (registry.http_worker_role):
+-- it may log in (a background worker must) but has no password and no
+-- privilege; each request runs as its own role (registry.http_auth)
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'registry_http') THEN
+		CREATE ROLE registry_http LOGIN NOINHERIT;
+	END IF;
+END
+$$;
+
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA registry FROM PUBLIC;
 GRANT USAGE ON SCHEMA registry TO registry_reader;
 GRANT SELECT ON ALL TABLES IN SCHEMA registry TO registry_reader;

@@ -23,6 +23,18 @@ extern char *registry_primary_conninfo;
 extern int	registry_forward_timeout;
 extern int	registry_forward_replay_wait;
 
+/* registry.http_auth */
+typedef enum HttpAuthMode
+{
+	HTTP_AUTH_NONE,				/* anonymous, as registry.http_anonymous_role */
+	HTTP_AUTH_BASIC				/* HTTP Basic against PostgreSQL's roles */
+}			HttpAuthMode;
+
+extern int	registry_http_auth;
+extern char *registry_http_anonymous_role;
+extern bool registry_http_anonymous_remote;
+extern char *registry_http_worker_role;
+
 /*
  * From _PG_init: define the registry.http_* GUCs and, while
  * shared_preload_libraries is processed, register the workers.

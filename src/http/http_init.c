@@ -22,6 +22,7 @@
 #include "utils/guc.h"
 
 #include "http.h"
+#include "http_internal.h"
 
 int			registry_http_port = 8081;
 char	   *registry_http_listen_addresses = NULL;
@@ -36,6 +37,16 @@ int			registry_http_statement_timeout = 30000;
 char	   *registry_primary_conninfo = NULL;
 int			registry_forward_timeout = 10000;
 int			registry_forward_replay_wait = 10000;
+int			registry_http_auth = HTTP_AUTH_NONE;
+char	   *registry_http_anonymous_role = NULL;
+bool		registry_http_anonymous_remote = false;
+char	   *registry_http_worker_role = NULL;
+
+static const struct config_enum_entry http_auth_options[] = {
+	{"none", HTTP_AUTH_NONE, false},
+	{"basic", HTTP_AUTH_BASIC, false},
+	{NULL, 0, false}
+};
 
 /* Define the settings that only a server start can give (the workers'). */
 static void
@@ -133,6 +144,44 @@ define_forward_settings(void)
 }
 
 /*
+ * Define who a request runs as: the authentication asked of clients, the
+ * role of anonymous requests and the workers' own role (server start only).
+ */
+static void
+define_auth_settings(void)
+{
+	DefineCustomEnumVariable("registry.http_auth",
+							 "Authentication of REST requests: none (anonymous) or basic (HTTP Basic against PostgreSQL roles).",
+							 NULL,
+							 &registry_http_auth,
+							 HTTP_AUTH_NONE, http_auth_options,
+							 PGC_SIGHUP, 0,
+							 NULL, NULL, NULL);
+	DefineCustomStringVariable("registry.http_anonymous_role",
+							   "Role that REST requests run as when registry.http_auth is none; never a superuser.",
+							   NULL,
+							   &registry_http_anonymous_role,
+							   "registry_admin",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+	DefineCustomBoolVariable("registry.http_anonymous_remote",
+							 "Whether anonymous REST requests are served from peers that are not on a loopback address.",
+							 NULL,
+							 &registry_http_anonymous_remote,
+							 false,
+							 PGC_SIGHUP, 0,
+							 NULL, NULL, NULL);
+	if (process_shared_preload_libraries_in_progress)
+		DefineCustomStringVariable("registry.http_worker_role",
+								   "Role the HTTP workers connect as; it needs LOGIN and no privilege, never superuser.",
+								   NULL,
+								   &registry_http_worker_role,
+								   "registry_http",
+								   PGC_POSTMASTER, 0,
+								   NULL, NULL, NULL);
+}
+
+/*
  * Register the workers, only while shared_preload_libraries is being
  * processed; registry.http_port = 0 disables them.
  */
@@ -182,6 +231,10 @@ registry_http_init(void)
 		define_postmaster_settings();
 	define_request_limits();
 	define_forward_settings();
+	define_auth_settings();
 	if (process_shared_preload_libraries_in_progress)
+	{
+		http_connect_init();
 		register_workers();
+	}
 }

@@ -8,8 +8,9 @@
  * (http_worker.c), the request transport (http_request.c), framing
  * checks (http_framing.c), request bodies (http_body.c), slow-sender
  * deadlines (http_deadline.c), lock-wait retries (http_retry.c), the
- * connection limit (http_limits.c) and, on a standby, writes forwarded to
- * the primary (http_forward.c).  Nothing here is used outside
+ * connection limit (http_limits.c), who a request runs as (http_auth.c),
+ * the workers' own connection (http_connect.c) and, on a standby, writes
+ * forwarded to the primary (http_forward.c).  Nothing here is used outside
  * src/http.
  *
  *-------------------------------------------------------------------------
@@ -63,6 +64,34 @@ typedef struct HttpRequest
 	int			retries;
 	TimestampTz answer_start;	/* when it was first served, 0 before */
 } HttpRequest;
+
+/* why a request is refused before it is served (http_auth.c) */
+typedef struct HttpRefusal
+{
+	int			status;			/* 401, 403 (or 500) */
+	int			error_code;
+	const char *message;
+	bool		challenge;		/* send WWW-Authenticate: Basic */
+} HttpRefusal;
+
+/* the worker's own role while a request runs as another */
+typedef struct HttpRoleSave
+{
+	Oid			userid;
+	int			sec_context;
+} HttpRoleSave;
+
+/* http_auth.c: who a request runs as */
+extern bool http_auth_identify(struct MHD_Connection *conn, Oid *role,
+							   HttpRefusal *refusal);
+extern bool http_auth_may_use_cached(Oid role, int route);
+extern void http_auth_become(Oid role, HttpRoleSave *save);
+extern void http_auth_restore(const HttpRoleSave *save);
+extern void http_auth_log_mode(void);
+
+/* http_connect.c: the workers' own connection */
+extern void http_connect_init(void);
+extern void http_worker_connect(void);
 
 /* http_request.c: the request transport */
 extern void http_request_init(void);

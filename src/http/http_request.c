@@ -6,11 +6,12 @@
  *
  * Per request: the head is checked for framing that could smuggle a
  * second request (http_framing.c), the body is read whole
- * (http_body.c), then one transaction runs registry_rest(), commits or
- * aborts, and only then is the response written.  A request that could
- * not get its lock is handed to http_retry.c and served again later.  On a
- * standby, a request that tried to write is answered by the primary
- * (http_forward.c) once its transaction here is over.
+ * (http_body.c), the request's role is decided (http_auth.c), then one
+ * transaction runs registry_rest() as that role, commits or aborts, and
+ * only then is the response written.  A request that could not get its
+ * lock is handed to http_retry.c and served again later.  On a standby, a
+ * request that tried to write is answered by the primary (http_forward.c),
+ * as the same role, once its transaction here is over.
  *
  *-------------------------------------------------------------------------
  */
@@ -220,6 +221,8 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward)
 		*retry = true;
 		return NULL;
 	}
+	if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
+		return make_error_response(403, 40301, edata->message, status);
 	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 		edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 		return make_error_response(500, 50002,
@@ -258,22 +261,23 @@ forward_to_primary(RestRequest *req, Oid roleid, int route, unsigned int *status
 }
 
 /*
- * One transaction around registry_rest(), reported as the worker's
- * activity; on a standby a write is then forwarded to the primary.
+ * One transaction around registry_rest(), run as the request's role and
+ * reported as the worker's activity; on a standby a write is then
+ * forwarded to the primary.
  */
 static struct MHD_Response *
-serve_in_transaction(RestRequest *req, HttpRequest *hr, const char *cache_key,
+serve_in_transaction(RestRequest *req, HttpRequest *hr, Oid role, const char *cache_key,
 					 uint64 generation, unsigned int *status, bool *retry,
 					 int *route)
 {
 	struct MHD_Response *response = NULL;
 	char	   *activity = psprintf("%s %s", req->method, req->path);
 	bool		forward = false;
-	Oid			roleid;
+	HttpRoleSave worker_role;
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	roleid = GetUserId();
+	http_auth_become(role, &worker_role);
 	pgstat_report_activity(STATE_RUNNING, activity);
 	PG_TRY();
 	{
@@ -285,22 +289,24 @@ serve_in_transaction(RestRequest *req, HttpRequest *hr, const char *cache_key,
 		response = route_failed(hr, status, retry, &forward);
 	}
 	PG_END_TRY();
+	http_auth_restore(&worker_role);
 	if (forward)
-		response = forward_to_primary(req, roleid, *route, status);
+		response = forward_to_primary(req, role, *route, status);
 	pgstat_report_stat(false);
 	pgstat_report_activity(STATE_IDLE, NULL);
 	return response;
 }
 
 /*
- * Serve one request: an immutable schema read from the cache without a
- * transaction, anything else in one transaction, its response written by
- * MHD after the commit.  NULL with *retry set: the route could not get a
- * lock in time and may be tried again later.
+ * Serve one request as role: an immutable schema read from the cache
+ * (when the role may read it) without the route's transaction, anything
+ * else in one transaction, its response written by MHD after the commit.
+ * NULL with *retry set: the route could not get a lock in time and may be
+ * tried again later.
  */
 static struct MHD_Response *
 serve(struct MHD_Connection *conn, const char *url, const char *method,
-	  HttpRequest *hr, unsigned int *status, bool *retry, int *route)
+	  HttpRequest *hr, Oid role, unsigned int *status, bool *retry, int *route)
 {
 	static int	cached_route = -2;
 
@@ -317,15 +323,16 @@ serve(struct MHD_Connection *conn, const char *url, const char *method,
 	cacheable = http_cache_key(method, url, req.query, cache_key, sizeof(cache_key)) &&
 		registry_rest_accept_ok(req.accept);
 	*route = -1;
-	if (cacheable && http_cache_lookup(cache_key, &body, &len))
+	if (cached_route == -2)
+		cached_route = registry_rest_route_index("GET", "schemas/ids/*");
+	if (cacheable && http_cache_lookup(cache_key, &body, &len) &&
+		http_auth_may_use_cached(role, cached_route))
 	{
-		if (cached_route == -2)
-			cached_route = registry_rest_route_index("GET", "schemas/ids/*");
 		*route = cached_route;
 		response = make_response(200, body, len, REST_CONTENT_TYPE, status);
 	}
 	else
-		response = serve_in_transaction(&req, hr, cacheable ? cache_key : NULL,
+		response = serve_in_transaction(&req, hr, role, cacheable ? cache_key : NULL,
 										cacheable ? http_cache_generation() : 0,
 										status, retry, route);
 	MemoryContextSwitchTo(oldcxt);
@@ -371,6 +378,33 @@ receive_body(HttpRequest *hr, const char *upload_data, size_t *upload_data_size)
 }
 
 /*
+ * A request refused before it is served (http_auth.c): Confluent's error
+ * body, with the Basic challenge on a 401 that credentials could answer.
+ */
+static enum MHD_Result
+answer_refusal(struct MHD_Connection *conn, HttpRequest *hr, const HttpRefusal *refusal)
+{
+	struct MHD_Response *response;
+	unsigned int status;
+	enum MHD_Result ret;
+	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
+
+	response = make_error_response(refusal->status, refusal->error_code,
+								   refusal->message, &status);
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextReset(RequestContext);
+	if (response == NULL)
+		return MHD_NO;
+	if (refusal->challenge)
+		MHD_add_response_header(response, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+								"Basic realm=\"registry\", charset=\"UTF-8\"");
+	registry_metrics_record(-1, (int) status, GetCurrentTimestamp() - hr->answer_start);
+	ret = MHD_queue_response(conn, status, response);
+	MHD_destroy_response(response);
+	return ret;
+}
+
+/*
  * The request is received whole: refuse a dropped body, else serve it
  * (HEAD as GET without the body, which libmicrohttpd leaves out) and
  * queue the response, or wait for a lock and be called again.
@@ -384,6 +418,8 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	enum MHD_Result ret;
 	bool		retry = false;
 	int			route = -1;
+	Oid			role;
+	HttpRefusal refusal;
 
 	http_conn_answering(hr->hc);
 	if (hr->too_large || hr->over_memory)
@@ -391,8 +427,10 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	/* lock waits count in the time it takes to answer */
 	if (hr->answer_start == 0)
 		hr->answer_start = GetCurrentTimestamp();
+	if (!http_auth_identify(conn, &role, &refusal))
+		return answer_refusal(conn, hr, &refusal);
 	response = serve(conn, url, strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ?
-					 MHD_HTTP_METHOD_GET : method, hr, &status, &retry, &route);
+					 MHD_HTTP_METHOD_GET : method, hr, role, &status, &retry, &route);
 	if (retry)
 	{
 		http_wait_for_retry(conn, hr);

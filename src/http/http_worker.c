@@ -204,6 +204,7 @@ reload_config(void)
 	ConfigReloadPending = false;
 	ProcessConfigFile(PGC_SIGHUP);
 	ereport(LOG, (errmsg("registry REST API worker reloaded its configuration")));
+	http_auth_log_mode();
 	limit = http_size_connection_limit(&fd_limit);
 	if (registry_http_port != daemon_port ||
 		strcmp(registry_http_listen_addresses, daemon_address) != 0 ||
@@ -234,11 +235,12 @@ registry_http_worker_main(Datum main_arg)
 	pqsignal(SIGTERM, handle_sigterm);
 	BackgroundWorkerUnblockSignals();
 
-	BackgroundWorkerInitializeConnection(registry_database, NULL, 0);
+	http_worker_connect();
 	http_request_init();
 	pgstat_report_appname("registry http");
 	http_limits_remember_base();
 	restart_daemon();
+	http_auth_log_mode();
 
 	while (!shutdown_requested)
 	{

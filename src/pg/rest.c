@@ -595,7 +595,7 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 			 req->content_type != NULL && req->content_type[0] != '\0' &&
 			 !content_type_ok(req->content_type, accepted_content_types))
 		rest_error(c, 415, 415, confluent_text(CW_HTTP_UNSUPPORTED_MEDIA_TYPE));
-	else
+	else if (rest_route_permitted(c))
 		run_route(c, handler);
 
 	resp->status = c->status;

@@ -45,6 +45,12 @@ extern void registry_rest(const RestRequest *req, RestResponse *resp);
 /* the index of the route with this method and pattern, -1 if none */
 extern int	registry_rest_route_index(const char *method, const char *pattern);
 
+/*
+ * May role use route (an index as registry_rest_route_index gives)?  Its
+ * gating function's EXECUTE privilege decides; inside a transaction.
+ */
+extern bool registry_rest_route_permitted(int route, Oid role);
+
 /* Does an Accept header allow the JSON types the API produces? */
 extern bool registry_rest_accept_ok(const char *accept);
 

@@ -967,54 +967,81 @@ h_metrics(RestCall *c)
 
 /* --- the route table ------------------------------------------------------------ */
 
+/*
+ * A route's gate: the SQL function whose EXECUTE privilege lets a role use
+ * it (the function the route calls, so GRANTs decide), and the operation
+ * Confluent's 403 names.  Routes that read nothing of the registry have
+ * none.
+ */
+#define READS(fn)	fn, "Read"
+#define WRITES(fn)	fn, "Write"
+#define DELETES(fn) fn, "Delete"
+#define READS_CONFIG(fn)	fn, "ReadCompatibility"
+#define ALTERS_CONFIG(fn)	fn, "AlterCompatibility"
+#define UNGATED		NULL, NULL
+
 typedef struct Route
 {
 	const char *method;
 	const char *pattern;		/* segments; "*" matches one segment */
 	RestHandler handler;
 	bool		plain_text;		/* answers text/plain, whatever Accept says */
+	const char *gate;			/* regprocedure text of the gating function */
+	const char *operation;		/* what a 403 says was denied */
 } Route;
 
+#define GATE_SCHEMA_BY_ID "registry.schema_by_id(integer,text)"
+#define GATE_SCHEMA_VERSIONS "registry.schema_versions(integer,text,boolean)"
+#define GATE_GET_VERSION "registry.get_version(text,text,boolean)"
+#define GATE_CHECK "registry.check_compatibility(text,text,text,jsonb,text,boolean,boolean,jsonb,jsonb)"
+
 static const Route routes[] = {
-	{"GET", "", h_root},
-	{"POST", "", h_root},
-	{"GET", "schemas/types", h_schema_types},
-	{"GET", "schemas", h_schemas_list},
-	{"GET", "schemas/ids/*", h_schema_by_id},
-	{"GET", "schemas/ids/*/schema", h_schema_by_id_raw},
-	{"GET", "schemas/ids/*/subjects", h_schema_id_subjects},
-	{"GET", "schemas/ids/*/versions", h_schema_id_versions},
-	{"GET", "schemas/guids/*", h_schema_by_guid},
-	{"GET", "schemas/guids/*/ids", h_schema_guid_ids},
-	{"GET", "subjects", h_subjects},
-	{"POST", "subjects/*", h_lookup},
-	{"DELETE", "subjects/*", h_subject_delete},
-	{"GET", "subjects/*/versions", h_versions},
-	{"POST", "subjects/*/versions", h_register},
-	{"POST", "subjects/*/versions/*/tags", h_tags},
-	{"GET", "subjects/*/metadata", h_latest_with_metadata},
-	{"GET", "subjects/*/versions/*", h_version_get},
-	{"DELETE", "subjects/*/versions/*", h_version_delete},
-	{"GET", "subjects/*/versions/*/schema", h_version_schema},
-	{"GET", "subjects/*/versions/*/referencedby", h_version_referencedby},
-	{"POST", "compatibility/subjects/*/versions", h_compatibility},
-	{"POST", "compatibility/subjects/*/versions/*", h_compatibility},
-	{"GET", "config", h_config_get},
-	{"PUT", "config", h_config_put},
-	{"DELETE", "config", h_config_delete},
-	{"GET", "config/*", h_config_get},
-	{"PUT", "config/*", h_config_put},
-	{"DELETE", "config/*", h_config_delete},
-	{"GET", "mode", h_mode_get},
-	{"PUT", "mode", h_mode_put},
-	{"DELETE", "mode", h_mode_delete},
-	{"GET", "mode/*", h_mode_get},
-	{"PUT", "mode/*", h_mode_put},
-	{"DELETE", "mode/*", h_mode_delete},
-	{"GET", "contexts", h_contexts},
-	{"GET", "v1/metadata/id", h_metadata_id},
-	{"GET", "v1/metadata/version", h_metadata_version},
-	{"GET", "metrics", h_metrics, true},
+	{"GET", "", h_root, false, UNGATED},
+	{"POST", "", h_root, false, UNGATED},
+	{"GET", "schemas/types", h_schema_types, false, UNGATED},
+	{"GET", "schemas", h_schemas_list, false, READS("registry.list_schemas(text,boolean,boolean)")},
+	{"GET", "schemas/ids/*", h_schema_by_id, false, READS(GATE_SCHEMA_BY_ID)},
+	{"GET", "schemas/ids/*/schema", h_schema_by_id_raw, false, READS(GATE_SCHEMA_BY_ID)},
+	{"GET", "schemas/ids/*/subjects", h_schema_id_subjects, false, READS(GATE_SCHEMA_VERSIONS)},
+	{"GET", "schemas/ids/*/versions", h_schema_id_versions, false, READS(GATE_SCHEMA_VERSIONS)},
+	{"GET", "schemas/guids/*", h_schema_by_guid, false, READS("registry.schema_by_guid(uuid)")},
+	{"GET", "schemas/guids/*/ids", h_schema_guid_ids, false, READS("registry.schema_ids_by_guid(uuid)")},
+	{"GET", "subjects", h_subjects, false, READS("registry.subjects(text,boolean,boolean)")},
+	{"POST", "subjects/*", h_lookup, false,
+	READS("registry.lookup_schema(text,text,text,jsonb,boolean,boolean,jsonb,jsonb)")},
+	{"DELETE", "subjects/*", h_subject_delete, false, DELETES("registry.delete_subject(text,boolean)")},
+	{"GET", "subjects/*/versions", h_versions, false, READS("registry.versions(text,boolean,boolean)")},
+	{"POST", "subjects/*/versions", h_register, false,
+	WRITES("registry.register_schema_version(text,text,text,jsonb,boolean,jsonb,jsonb,integer,integer,jsonb,jsonb,boolean)")},
+	{"POST", "subjects/*/versions/*/tags", h_tags, false,
+	WRITES("registry.tag_schema_version(text,text,integer,jsonb,jsonb,jsonb,jsonb,jsonb,jsonb)")},
+	{"GET", "subjects/*/metadata", h_latest_with_metadata, false,
+	READS("registry.latest_with_metadata(text,jsonb,boolean)")},
+	{"GET", "subjects/*/versions/*", h_version_get, false, READS(GATE_GET_VERSION)},
+	{"DELETE", "subjects/*/versions/*", h_version_delete, false,
+	DELETES("registry.delete_version(text,text,boolean)")},
+	{"GET", "subjects/*/versions/*/schema", h_version_schema, false, READS(GATE_GET_VERSION)},
+	{"GET", "subjects/*/versions/*/referencedby", h_version_referencedby, false,
+	READS("registry.referenced_by(text,text)")},
+	{"POST", "compatibility/subjects/*/versions", h_compatibility, false, READS(GATE_CHECK)},
+	{"POST", "compatibility/subjects/*/versions/*", h_compatibility, false, READS(GATE_CHECK)},
+	{"GET", "config", h_config_get, false, READS_CONFIG("registry.get_config(text,boolean)")},
+	{"PUT", "config", h_config_put, false, ALTERS_CONFIG("registry.set_config(text,jsonb)")},
+	{"DELETE", "config", h_config_delete, false, ALTERS_CONFIG("registry.delete_config(text)")},
+	{"GET", "config/*", h_config_get, false, READS_CONFIG("registry.get_config(text,boolean)")},
+	{"PUT", "config/*", h_config_put, false, ALTERS_CONFIG("registry.set_config(text,jsonb)")},
+	{"DELETE", "config/*", h_config_delete, false, ALTERS_CONFIG("registry.delete_config(text)")},
+	{"GET", "mode", h_mode_get, false, READS_CONFIG("registry.get_mode(text,boolean)")},
+	{"PUT", "mode", h_mode_put, false, ALTERS_CONFIG("registry.set_mode(text,text,boolean)")},
+	{"DELETE", "mode", h_mode_delete, false, ALTERS_CONFIG("registry.delete_mode(text)")},
+	{"GET", "mode/*", h_mode_get, false, READS_CONFIG("registry.get_mode(text,boolean)")},
+	{"PUT", "mode/*", h_mode_put, false, ALTERS_CONFIG("registry.set_mode(text,text,boolean)")},
+	{"DELETE", "mode/*", h_mode_delete, false, ALTERS_CONFIG("registry.delete_mode(text)")},
+	{"GET", "contexts", h_contexts, false, READS("registry.list_contexts()")},
+	{"GET", "v1/metadata/id", h_metadata_id, false, UNGATED},
+	{"GET", "v1/metadata/version", h_metadata_version, false, UNGATED},
+	/* the metrics count the subjects' versions: gated as the subject list */
+	{"GET", "metrics", h_metrics, true, READS("registry.subjects(text,boolean,boolean)")},
 	{NULL, NULL, NULL}
 };
 
@@ -1175,6 +1202,14 @@ rest_route_at(int i, const char **method, const char **pattern)
 {
 	*method = routes[i].method;
 	*pattern = routes[i].pattern;
+}
+
+/* The gating function and the operation of the i-th route (NULL: ungated). */
+void
+rest_route_gate(int i, const char **gate, const char **operation)
+{
+	*gate = routes[i].gate;
+	*operation = routes[i].operation;
 }
 
 /* See rest.h */

@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(171);
+SELECT plan(176);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -307,6 +307,22 @@ SELECT results_eq(
 	$$VALUES ('registry_admin' COLLATE "C", false), ('registry_reader', false), ('registry_writer', false)$$,
 	'the three registry roles are NOLOGIN');
 SELECT schema_privs_are('registry', 'registry_reader', ARRAY['USAGE'], 'registry_reader has USAGE on schema registry');
+-- the HTTP workers' role: LOGIN (a background worker needs it), nothing else
+SELECT has_role('registry_http', 'role registry_http exists');
+SELECT isnt_superuser('registry_http', 'registry_http is not a superuser');
+SELECT results_eq(
+	$$SELECT rolcanlogin, rolcreaterole, rolcreatedb, rolreplication, rolbypassrls, rolinherit, rolpassword IS NULL
+	    FROM pg_authid WHERE rolname = 'registry_http'$$,
+	$$VALUES (true, false, false, false, false, false, true)$$,
+	'registry_http may log in, has no password and no attribute');
+SELECT is_empty(
+	$$SELECT roleid::regrole::text FROM pg_auth_members WHERE member = 'registry_http'::regrole$$,
+	'registry_http is a member of no role');
+SELECT is_empty(
+	$$SELECT p.oid::regprocedure::text FROM pg_proc p
+	   WHERE p.pronamespace = 'registry'::regnamespace
+	     AND has_function_privilege('registry_http', p.oid, 'EXECUTE')$$,
+	'registry_http can execute no registry function');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -2,7 +2,7 @@
 -- registry_admin configures; PUBLIC gets nothing.
 -- Login roles are created inside the transaction (rolled back at the end).
 BEGIN;
-SELECT plan(82);
+SELECT plan(88);
 
 CREATE ROLE tap_reader LOGIN IN ROLE registry_reader;
 CREATE ROLE tap_writer LOGIN IN ROLE registry_writer;
@@ -222,6 +222,34 @@ SELECT throws_ok(
 SELECT throws_ok(
 	$$SELECT registry.contexts_before_insert()$$, '42501', NULL,
 	'reader: cannot call the SECURITY DEFINER trigger function');
+RESET ROLE;
+
+-- registry.rest() checks each route's gating function for its caller
+-- before the route runs: Confluent's 403 names the operation denied
+SET ROLE tap_reader;
+SELECT is((SELECT status FROM registry.rest('GET', '/subjects')), 200,
+	'reader: GET /subjects through registry.rest()');
+SELECT is((SELECT status || ' ' || response FROM registry.rest('POST', '/subjects/priv-r/versions', NULL, '{"schema":"\"int\""}')),
+	'403 {"error_code":40301,"message":"User is denied operation Write on Subject: priv-r"}',
+	'reader: POST /subjects/{s}/versions through registry.rest() is 403');
+SELECT is((SELECT status || ' ' || response FROM registry.rest('DELETE', '/subjects/priv-s')),
+	'403 {"error_code":40301,"message":"User is denied operation Delete on Subject: priv-s"}',
+	'reader: DELETE /subjects/{s} through registry.rest() is 403');
+RESET ROLE;
+SET ROLE tap_writer;
+SELECT is((SELECT status || ' ' || response FROM registry.rest('PUT', '/mode', NULL, '{"mode":"READONLY"}')),
+	'403 {"error_code":40301,"message":"User is denied operation AlterCompatibility on Schema Registry"}',
+	'writer: PUT /mode through registry.rest() is 403');
+RESET ROLE;
+-- a role given registry.rest() alone may use only the ungated routes
+GRANT USAGE ON SCHEMA registry TO tap_nobody;
+GRANT EXECUTE ON FUNCTION registry.rest(text, text, text, text, text, text) TO tap_nobody;
+SET ROLE tap_nobody;
+SELECT is((SELECT status || ' ' || response FROM registry.rest('GET', '/schemas/ids/' || :priv_id)),
+	'403 {"error_code":40301,"message":"User is denied operation Read on Schema Registry"}',
+	'registry.rest() alone: GET /schemas/ids/{id} is 403');
+SELECT is((SELECT status FROM registry.rest('GET', '/schemas/types')), 200,
+	'registry.rest() alone: GET /schemas/types (ungated) is 200');
 RESET ROLE;
 
 SELECT * FROM finish();

@@ -1,0 +1,505 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_auth.c
+ *	  Who a REST request runs as: HTTP Basic verified against PostgreSQL's
+ *	  own roles and password verifiers (registry.http_auth = basic), or the
+ *	  anonymous role (registry.http_auth = none); and running the request's
+ *	  transaction as that role, so that GRANTs decide what it may do.
+ *
+ * A password is checked as PostgreSQL checks a plaintext one
+ * (get_role_password() and plain_crypt_verify(): SCRAM iterations or md5),
+ * in a short transaction of its own.  An unknown role, or one without a
+ * password, costs a SCRAM verification too, so the answer's time does not
+ * tell which roles exist.  A success is remembered for a short while per
+ * worker, keyed by the role's name, a salted hash of the password and the
+ * role's current verifier, so a changed password, a dropped role or a past
+ * VALID UNTIL takes effect at once; a failure always pays the whole cost
+ * and is logged (never the password).  Requests never run as a superuser.
+ * Anonymous requests are served only from loopback peers unless
+ * registry.http_anonymous_remote is on.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <arpa/inet.h>
+
+#include <microhttpd.h>
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_authid.h"
+#include "common/base64.h"
+#include "common/cryptohash.h"
+#include "common/sha2.h"
+#include "libpq/crypt.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+#include "http.h"
+#include "http_internal.h"
+#include "rest.h"
+
+/* the longest base64 credentials read: a role name and a 1000-byte password */
+#define MAX_CREDENTIALS_B64 1500
+
+/* how long a verified password is remembered */
+#define VERIFIED_TTL_MS 60000
+#define VERIFIED_SLOTS 32
+
+/* one remembered success */
+typedef struct VerifiedLogin
+{
+	bool		used;
+	char		role[NAMEDATALEN];
+	uint8		password_hash[PG_SHA256_DIGEST_LENGTH];
+	uint8		verifier_hash[PG_SHA256_DIGEST_LENGTH];
+	TimestampTz verified_at;
+} VerifiedLogin;
+
+static VerifiedLogin verified[VERIFIED_SLOTS];
+static int	verified_next = 0;
+static uint8 hash_salt[16];
+static bool hash_salt_ready = false;
+
+/*
+ * A SCRAM verifier (PostgreSQL's default 4096 iterations) of a random
+ * password nobody knows, checked for failures that have no verifier of
+ * their own, so that they cost what a wrong password does.
+ */
+static const char *const dummy_verifier =
+"SCRAM-SHA-256$4096:QH7XhljdIl/RCcd8PGlUZA==$G859qSe9qKcTtsH/proFLqorbuOCpMXJiuwZ59NEA7I=:"
+"rwerF5nTYOkiJ+kX2p5owipMsnR1+DWCcWNlH2UzmEs=";
+
+/* the credentials of an Authorization: Basic header */
+typedef struct BasicCredentials
+{
+	char		user[NAMEDATALEN];
+	char	   *password;		/* palloc'd */
+} BasicCredentials;
+
+/* Set a refusal: 401 (challenge: with WWW-Authenticate) or 403. */
+static void
+refuse(HttpRefusal *refusal, int status, const char *message, bool challenge)
+{
+	refusal->status = status;
+	refusal->error_code = status == 401 ? 401 : 40301;
+	refusal->message = message;
+	refusal->challenge = challenge;
+}
+
+/* The peer's address as text, for the log. */
+static const char *
+peer_text(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *info;
+	static char buf[INET6_ADDRSTRLEN + 1];
+
+	info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (info == NULL || info->client_addr == NULL)
+		return "unknown";
+	if (info->client_addr->sa_family == AF_INET &&
+		inet_ntop(AF_INET, &((struct sockaddr_in *) info->client_addr)->sin_addr, buf, sizeof(buf)))
+		return buf;
+	if (info->client_addr->sa_family == AF_INET6 &&
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *) info->client_addr)->sin6_addr, buf, sizeof(buf)))
+		return buf;
+	return "unknown";
+}
+
+/* Is the peer on a loopback address (127.0.0.0/8, ::1, or v4-mapped 127.x)? */
+static bool
+peer_is_loopback(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *info;
+
+	info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (info == NULL || info->client_addr == NULL)
+		return false;
+	if (info->client_addr->sa_family == AF_INET)
+	{
+		struct sockaddr_in *sin = (struct sockaddr_in *) info->client_addr;
+
+		return (ntohl(sin->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (info->client_addr->sa_family == AF_INET6)
+	{
+		struct in6_addr *a = &((struct sockaddr_in6 *) info->client_addr)->sin6_addr;
+
+		if (IN6_IS_ADDR_LOOPBACK(a))
+			return true;
+		return IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127;
+	}
+	return false;
+}
+
+/*
+ * Read "Authorization: Basic <base64 user:password>".  False for anything
+ * else: no header, another scheme, over-long or undecodable credentials, no
+ * colon, a NUL byte, or a role name that cannot be one.
+ */
+static bool
+read_basic_credentials(struct MHD_Connection *conn, BasicCredentials *cred)
+{
+	const char *header = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+													 MHD_HTTP_HEADER_AUTHORIZATION);
+	const char *token;
+	size_t		token_len;
+	char	   *decoded;
+	int			len;
+	char	   *colon;
+
+	if (header == NULL || pg_strncasecmp(header, "Basic ", 6) != 0)
+		return false;
+	token = header + 6;
+	while (*token == ' ')
+		token++;
+	token_len = strlen(token);
+	while (token_len > 0 && token[token_len - 1] == ' ')
+		token_len--;
+	if (token_len == 0 || token_len > MAX_CREDENTIALS_B64)
+		return false;
+	decoded = palloc(pg_b64_dec_len((int) token_len) + 1);
+	len = pg_b64_decode(token, (int) token_len, decoded, pg_b64_dec_len((int) token_len));
+	if (len < 0)
+		return false;
+	decoded[len] = '\0';
+	if (memchr(decoded, '\0', len) != NULL)
+		return false;
+	colon = strchr(decoded, ':');
+	if (colon == NULL || colon == decoded || colon - decoded >= NAMEDATALEN)
+		return false;
+	*colon = '\0';
+	if (!pg_verifymbstr(decoded, (int) strlen(decoded), true))
+		return false;
+	strlcpy(cred->user, decoded, NAMEDATALEN);
+	cred->password = colon + 1;
+	return true;
+}
+
+/* A salted SHA-256 of text, for the remembered successes. */
+static void
+salted_hash(const char *text, uint8 *out)
+{
+	pg_cryptohash_ctx *ctx;
+
+	if (!hash_salt_ready)
+	{
+		if (!pg_strong_random(hash_salt, sizeof(hash_salt)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not generate a random salt")));
+		hash_salt_ready = true;
+	}
+	ctx = pg_cryptohash_create(PG_SHA256);
+	if (ctx == NULL ||
+		pg_cryptohash_init(ctx) < 0 ||
+		pg_cryptohash_update(ctx, hash_salt, sizeof(hash_salt)) < 0 ||
+		pg_cryptohash_update(ctx, (const uint8 *) text, strlen(text)) < 0 ||
+		pg_cryptohash_final(ctx, out, PG_SHA256_DIGEST_LENGTH) < 0)
+	{
+		pg_cryptohash_free(ctx);
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not compute a SHA-256 hash")));
+	}
+	pg_cryptohash_free(ctx);
+}
+
+/* Was this password verified against this verifier of the role lately? */
+static bool
+recently_verified(const char *role, const uint8 *password_hash, const uint8 *verifier_hash)
+{
+	TimestampTz now = GetCurrentTimestamp();
+	int			i;
+
+	for (i = 0; i < VERIFIED_SLOTS; i++)
+	{
+		VerifiedLogin *v = &verified[i];
+
+		if (!v->used || strcmp(v->role, role) != 0)
+			continue;
+		if (TimestampDifferenceExceeds(v->verified_at, now, VERIFIED_TTL_MS))
+			continue;
+		if (memcmp(v->password_hash, password_hash, PG_SHA256_DIGEST_LENGTH) == 0 &&
+			memcmp(v->verifier_hash, verifier_hash, PG_SHA256_DIGEST_LENGTH) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Remember a success, over the oldest remembered one. */
+static void
+remember_verified(const char *role, const uint8 *password_hash, const uint8 *verifier_hash)
+{
+	VerifiedLogin *v = &verified[verified_next];
+
+	verified_next = (verified_next + 1) % VERIFIED_SLOTS;
+	v->used = true;
+	strlcpy(v->role, role, NAMEDATALEN);
+	memcpy(v->password_hash, password_hash, PG_SHA256_DIGEST_LENGTH);
+	memcpy(v->verifier_hash, verifier_hash, PG_SHA256_DIGEST_LENGTH);
+	v->verified_at = GetCurrentTimestamp();
+}
+
+/* Spend what a SCRAM verification costs, for a role that has nothing to verify. */
+static void
+spend_verification(const char *password)
+{
+	const char *detail = NULL;
+
+	(void) plain_crypt_verify("", dummy_verifier, password, &detail);
+}
+
+/* Log a failed login as PostgreSQL does, with why (never the password). */
+static void
+log_failure(struct MHD_Connection *conn, const char *user, const char *detail)
+{
+	ereport(LOG,
+			(errcode(ERRCODE_INVALID_PASSWORD),
+			 errmsg("registry REST API: password authentication failed for user \"%s\"", user),
+			 detail ? errdetail_log("%s Connection from %s.", detail, peer_text(conn))
+			 : errdetail_log("Connection from %s.", peer_text(conn))));
+}
+
+/*
+ * Verify Basic credentials against the role's verifier, inside a
+ * transaction.  The role's OID on success; else InvalidOid with the
+ * refusal set.
+ */
+static Oid
+verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefusal *refusal)
+{
+	HeapTuple	tuple;
+	Form_pg_authid form;
+	Oid			role;
+	bool		canlogin;
+	bool		super;
+	char	   *shadow;
+	const char *detail = NULL;
+	uint8		password_hash[PG_SHA256_DIGEST_LENGTH];
+	uint8		verifier_hash[PG_SHA256_DIGEST_LENGTH];
+
+	refuse(refusal, 401, "Unauthorized", true);
+	tuple = SearchSysCache1(AUTHNAME, PointerGetDatum(cred->user));
+	if (!HeapTupleIsValid(tuple))
+	{
+		spend_verification(cred->password);
+		log_failure(conn, cred->user, psprintf("Role \"%s\" does not exist.", cred->user));
+		return InvalidOid;
+	}
+	form = (Form_pg_authid) GETSTRUCT(tuple);
+	role = form->oid;
+	canlogin = form->rolcanlogin;
+	super = form->rolsuper;
+	ReleaseSysCache(tuple);
+
+	/* NULL when there is no password or VALID UNTIL is past */
+	shadow = get_role_password(cred->user, &detail);
+	if (shadow == NULL)
+	{
+		spend_verification(cred->password);
+		log_failure(conn, cred->user, detail);
+		return InvalidOid;
+	}
+	salted_hash(cred->password, password_hash);
+	salted_hash(shadow, verifier_hash);
+	if (!recently_verified(cred->user, password_hash, verifier_hash))
+	{
+		if (plain_crypt_verify(cred->user, shadow, cred->password, &detail) != STATUS_OK)
+		{
+			log_failure(conn, cred->user, detail);
+			return InvalidOid;
+		}
+		remember_verified(cred->user, password_hash, verifier_hash);
+	}
+	if (!canlogin)
+	{
+		log_failure(conn, cred->user,
+					psprintf("Role \"%s\" is not permitted to log in.", cred->user));
+		return InvalidOid;
+	}
+	if (super)
+	{
+		ereport(LOG,
+				(errmsg("registry REST API: superuser \"%s\" refused", cred->user),
+				 errdetail_log("REST requests never run as a superuser. Connection from %s.",
+							   peer_text(conn))));
+		refuse(refusal, 403, "Superusers may not use the REST API", false);
+		return InvalidOid;
+	}
+	return role;
+}
+
+/*
+ * The anonymous role (registry.http_anonymous_role), inside a transaction;
+ * InvalidOid with a 403 when it is missing or a superuser.
+ */
+static Oid
+anonymous_role(HttpRefusal *refusal)
+{
+	const char *name = registry_http_anonymous_role ? registry_http_anonymous_role : "";
+	Oid			role = get_role_oid(name, true);
+
+	if (!OidIsValid(role) || superuser_arg(role))
+	{
+		ereport(LOG,
+				(errmsg("registry REST API: anonymous request refused"),
+				 errdetail_log(!OidIsValid(role) ?
+							   "registry.http_anonymous_role \"%s\" does not exist." :
+							   "registry.http_anonymous_role \"%s\" is a superuser, and requests never run as one.",
+							   name)));
+		refuse(refusal, 403, "Anonymous access is not permitted", false);
+		return InvalidOid;
+	}
+	return role;
+}
+
+/* The request's role, in the caller's transaction (see http_auth_identify). */
+static Oid
+identify(struct MHD_Connection *conn, HttpRefusal *refusal)
+{
+	BasicCredentials cred;
+
+	if (registry_http_auth == HTTP_AUTH_BASIC)
+	{
+		if (!read_basic_credentials(conn, &cred))
+		{
+			refuse(refusal, 401, "Unauthorized", true);
+			return InvalidOid;
+		}
+		return verify_basic(conn, &cred, refusal);
+	}
+	if (!registry_http_anonymous_remote && !peer_is_loopback(conn))
+	{
+		ereport(LOG,
+				(errmsg("registry REST API: anonymous request from %s refused", peer_text(conn)),
+				 errdetail_log("Anonymous requests are served from loopback addresses only unless registry.http_anonymous_remote is on.")));
+		refuse(refusal, 401, "Unauthorized", false);
+		return InvalidOid;
+	}
+	return anonymous_role(refusal);
+}
+
+/*
+ * Decide the role a request runs as, in a transaction of its own.  False
+ * with the refusal (401 or 403) set when it may not run.
+ */
+bool
+http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+
+	*role = InvalidOid;
+	StartTransactionCommand();
+	PG_TRY();
+	{
+		*role = identify(conn, refusal);
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		*role = InvalidOid;
+		refusal->status = 500;
+		refusal->error_code = 50001;
+		refusal->message = "Error in the backend data store";
+		refusal->challenge = false;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(oldcxt);
+	return OidIsValid(*role);
+}
+
+/*
+ * May role have the cached answer of route?  The cache answers without the
+ * route's transaction, so its gate is checked here, in a short one.
+ */
+bool
+http_auth_may_use_cached(Oid role, int route)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	bool		ok = false;
+
+	StartTransactionCommand();
+	PG_TRY();
+	{
+		ok = registry_rest_route_permitted(route, role);
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		ok = false;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(oldcxt);
+	return ok;
+}
+
+/*
+ * Run the rest of the current transaction as role (saving who ran it); an
+ * abort restores the worker's own role, http_auth_restore() does after a
+ * commit.
+ */
+void
+http_auth_become(Oid role, HttpRoleSave *save)
+{
+	GetUserIdAndSecContext(&save->userid, &save->sec_context);
+	SetUserIdAndSecContext(role, save->sec_context | SECURITY_LOCAL_USERID_CHANGE);
+}
+
+/* Back to the worker's own role. */
+void
+http_auth_restore(const HttpRoleSave *save)
+{
+	SetUserIdAndSecContext(save->userid, save->sec_context);
+}
+
+/*
+ * At the worker's start, and after a reload that changed it: say in the
+ * log who requests run as.
+ */
+void
+http_auth_log_mode(void)
+{
+	static int	logged_mode = -1;
+	static bool logged_remote = false;
+	static char logged_role[NAMEDATALEN] = "";
+	const char *role = registry_http_anonymous_role ? registry_http_anonymous_role : "";
+
+	if (logged_mode == registry_http_auth &&
+		(registry_http_auth == HTTP_AUTH_BASIC ||
+		 (logged_remote == registry_http_anonymous_remote && strcmp(logged_role, role) == 0)))
+		return;
+	logged_mode = registry_http_auth;
+	logged_remote = registry_http_anonymous_remote;
+	strlcpy(logged_role, role, NAMEDATALEN);
+	if (registry_http_auth == HTTP_AUTH_BASIC)
+		ereport(LOG,
+				(errmsg("registry REST API requires HTTP Basic authentication against PostgreSQL roles"),
+				 errdetail("Requests run as the authenticated role; superusers are refused.")));
+	else if (registry_http_anonymous_remote)
+		ereport(LOG,
+				(errmsg("registry REST API serves anonymous requests as role \"%s\" from any address",
+						role),
+				 errhint("Set registry.http_auth = basic to require passwords.")));
+	else
+		ereport(LOG,
+				(errmsg("registry REST API serves anonymous requests as role \"%s\" from loopback addresses only",
+						role),
+				 errdetail("Requests from other addresses get 401 unless registry.http_anonymous_remote is on.")));
+}
