@@ -1,8 +1,8 @@
 # Logical replication of the registry into another cluster: the documented
 # publication carries every table (initial copy and changes), the
 # subscriber serves what it received over REST, its caches hear of the hard
-# deletes it applies, and once it stops subscribing it can take writes with
-# ids above every id it holds.
+# deletes it applies, it refuses writes, and once it stops subscribing it
+# can take writes with ids above every id it holds.
 use strict;
 use warnings;
 
@@ -171,12 +171,37 @@ same_answer('GET', '/subjects/:.two:d-value/versions/1', undef, 'a version in a 
 same_answer('GET', '/config/a-value', undef, 'a deleted config');
 same_answer('GET', '/mode/b-value', undef, 'a changed mode');
 
-# The subscriber's sequences are behind: replication does not carry them.
-# The documented switch: stop subscribing, raise the sequences, then write.
-$sub->safe_psql('postgres', 'ALTER SUBSCRIPTION registry DISABLE');
-$sub->poll_query_until('postgres',
-	"SELECT count(*) = 0 FROM pg_stat_subscription WHERE subname = 'registry' AND pid IS NOT NULL")
-  or die 'the apply worker did not stop';
+# The subscriber is read-only: its sequences are behind (replication does
+# not carry them) and its rows are the publisher's.  A registration of a
+# schema the subject has still answers, as in READONLY mode.
+my ($ws, $wb) = rest($sub, 'POST', '/subjects/a-value/versions', $lookup);
+my ($ps, $pb) = rest($pub, 'POST', '/subjects/a-value/versions', $lookup);
+is("$ws $wb", "$ps $pb", 'the subscriber answers a registration of an existing version');
+foreach my $write (
+	[ 'POST', '/subjects/a-value/versions', '{"schema":"{\"type\":\"record\",\"name\":\"A\",\"fields\":[]}"}', 'a new version' ],
+	[ 'POST', '/subjects/:.ctx:e-value/versions', '{"schema":"\"bytes\""}', 'a new subject in a context' ],
+	[ 'DELETE', '/subjects/a-value/versions/1', undef, 'a soft delete' ],
+	[ 'PUT', '/config/a-value', '{"compatibility":"NONE"}', 'a config' ],
+	[ 'PUT', '/mode/a-value', '{"mode":"READONLY"}', 'a mode' ])
+{
+	my ($s, $b) = rest($sub, @$write[0 .. 2]);
+	is($s, 422, "the subscriber refuses $write->[3]");
+	like($b, qr/"error_code":42205,"message":"This registry is a read-only logical replication subscriber/,
+		"as 42205 ($write->[3])");
+}
+my ($err) = $sub->psql('postgres',
+	"INSERT INTO registry.schemas (context, schema) VALUES ('.', '\"float\"')");
+isnt($err, 0, 'and a raw INSERT of a schema');
+$pub->safe_psql('postgres', "SELECT registry.register_schema('late-value', '\"double\"')");
+$pub->wait_for_catchup('registry');
+same_tables('after the refused writes');
+is($sub->safe_psql('postgres',
+		"SELECT apply_error_count + sync_error_count FROM pg_stat_subscription_stats WHERE subname = 'registry'"),
+	'0', 'the apply and table sync workers met no error');
+
+# The documented switch: drop the subscription, raise the sequences, then
+# write.
+$sub->safe_psql('postgres', 'DROP SUBSCRIPTION registry');
 is($sub->safe_psql('postgres',
 		"SELECT string_agg(context || '=' || coalesce(last_id::text, '-'), ',' ORDER BY context) FROM registry.raise_id_sequences()"),
 	$pub->safe_psql('postgres',
@@ -204,9 +229,6 @@ my ($s2, $b2) = rest($sub, 'POST', '/subjects/new2-value/versions', '{"schema":"
 my ($id2) = $b2 =~ /"id":(\d+)/;
 ok($s2 == 200 && $id2 > $max_id{'.'} + 1, 'raise_id_sequences never moves a sequence back');
 
-is($sub->safe_psql('postgres',
-		"SELECT apply_error_count + sync_error_count FROM pg_stat_subscription_stats WHERE subname = 'registry'"),
-	'0', 'the apply and table sync workers met no error');
 
 $sub->stop;
 $pub->stop;
