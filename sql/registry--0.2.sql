@@ -194,23 +194,33 @@ COMMENT ON FUNCTION registry.effective_normalize(text, text) IS 'normalize setti
 -- Triggers: the rules, on every write path (SQL API, REST API, raw DML)
 -- ---------------------------------------------------------------------------
 
+CREATE FUNCTION registry.context_id_sequence(context text) RETURNS regclass
+	LANGUAGE plpgsql VOLATILE STRICT
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	seqname text := 'context_ids_' || md5(context);
+BEGIN
+	IF pg_catalog.to_regclass(format('registry.%I', seqname)) IS NULL THEN
+		EXECUTE format('CREATE SEQUENCE registry.%I AS integer MINVALUE 1', seqname);
+	END IF;
+	EXECUTE format('GRANT USAGE ON SEQUENCE registry.%I TO registry_writer', seqname);
+	RETURN format('registry.%I', seqname)::regclass;
+END
+$$;
+COMMENT ON FUNCTION registry.context_id_sequence(text) IS 'the schema id sequence of a context other than ".", made when it does not exist yet';
+
 CREATE FUNCTION registry.contexts_before_insert() RETURNS trigger
 	LANGUAGE plpgsql SECURITY DEFINER
 	SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-	seqname text := 'context_ids_' || md5(NEW.context);
 BEGIN
 	PERFORM registry.check_context(NEW.context);
 	IF NEW.id_sequence IS NOT NULL THEN
 		RAISE EXCEPTION 'the id sequence of a context is chosen by the registry'
 			USING ERRCODE = 'R2205', DETAIL = 'Insert the context without id_sequence.';
 	END IF;
-	IF pg_catalog.to_regclass(format('registry.%I', seqname)) IS NULL THEN
-		EXECUTE format('CREATE SEQUENCE registry.%I AS integer MINVALUE 1', seqname);
-	END IF;
-	EXECUTE format('GRANT USAGE ON SEQUENCE registry.%I TO registry_writer', seqname);
-	NEW.id_sequence := format('registry.%I', seqname)::regclass;
+	NEW.id_sequence := registry.context_id_sequence(NEW.context);
 	RETURN NEW;
 END
 $$;
@@ -235,7 +245,7 @@ COMMENT ON FUNCTION registry.schemas_after_insert() IS 'records the references o
 
 CREATE FUNCTION registry.schemas_after_delete() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_schemas_after_delete' LANGUAGE C;
-COMMENT ON FUNCTION registry.schemas_after_delete() IS 'tells the processes that cache schema content, at commit, that a schema was hard-deleted';
+COMMENT ON FUNCTION registry.schemas_after_delete() IS 'tells the processes that cache schema content, at commit, that a schema was hard-deleted (also when a subscriber applies the delete)';
 
 CREATE FUNCTION registry.config_after_write() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_config_after_write' LANGUAGE C;
@@ -353,8 +363,12 @@ CREATE TRIGGER schemas_before_write BEFORE INSERT OR UPDATE ON registry.schemas
 	FOR EACH ROW EXECUTE FUNCTION registry.schemas_before_write();
 CREATE TRIGGER schemas_after_insert AFTER INSERT ON registry.schemas
 	FOR EACH ROW WHEN (NEW.refs <> '[]'::jsonb) EXECUTE FUNCTION registry.schemas_after_insert();
+-- a row trigger that fires in every replication role: a logical replication
+-- subscriber's apply (role replica) fires row triggers only, and its caches
+-- must hear of replicated hard deletes too
 CREATE TRIGGER schemas_after_delete AFTER DELETE ON registry.schemas
-	FOR EACH STATEMENT EXECUTE FUNCTION registry.schemas_after_delete();
+	FOR EACH ROW EXECUTE FUNCTION registry.schemas_after_delete();
+ALTER TABLE registry.schemas ENABLE ALWAYS TRIGGER schemas_after_delete;
 CREATE TRIGGER subjects_before_update BEFORE UPDATE ON registry.subjects
 	FOR EACH ROW EXECUTE FUNCTION registry.subjects_before_update();
 CREATE TRIGGER versions_before_insert BEFORE INSERT ON registry.subject_versions
@@ -368,7 +382,8 @@ CREATE TRIGGER versions_after_delete AFTER DELETE ON registry.subject_versions
 CREATE TRIGGER config_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.config
 	FOR EACH ROW EXECUTE FUNCTION registry.config_before_write();
 CREATE TRIGGER config_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.config
-	FOR EACH STATEMENT EXECUTE FUNCTION registry.config_after_write();
+	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
+ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_write;
 CREATE TRIGGER modes_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.modes
 	FOR EACH ROW EXECUTE FUNCTION registry.modes_before_write();
 
@@ -722,6 +737,36 @@ CREATE FUNCTION registry.advance_schema_id(context text, subject text, id intege
 	LANGUAGE C VOLATILE STRICT SECURITY DEFINER
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION registry.advance_schema_id(text, text, integer) IS 'in IMPORT mode, after an imported id, new ids in the context continue above it (never moves back)';
+
+CREATE FUNCTION registry.raise_id_sequences(OUT context text, OUT last_id bigint)
+	RETURNS SETOF record
+	LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	c record;
+	seq regclass;
+	top integer;
+BEGIN
+	FOR c IN SELECT x.context, x.id_sequence FROM registry.contexts x ORDER BY x.context FOR UPDATE
+	LOOP
+		seq := c.id_sequence;
+		-- a context as logical replication brings it: without its sequence
+		IF seq IS NULL THEN
+			seq := registry.context_id_sequence(c.context);
+			UPDATE registry.contexts x SET id_sequence = seq WHERE x.context = c.context;
+		END IF;
+		SELECT max(s.id) INTO top FROM registry.schemas s WHERE s.context = c.context;
+		IF top > COALESCE(pg_sequence_last_value(seq), 0) THEN
+			PERFORM setval(seq, top);
+		END IF;
+		context := c.context;
+		last_id := pg_sequence_last_value(seq);
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION registry.raise_id_sequences() IS 'moves the id sequence of every context above the highest schema id the context holds (never back), giving a context without one its sequence; for a logical replication subscriber that is to take writes, whose sequences replication does not carry';
 
 -- Deletes -------------------------------------------------------------------
 
@@ -1262,7 +1307,8 @@ GRANT INSERT, UPDATE, DELETE ON registry.config, registry.modes TO registry_admi
 GRANT EXECUTE ON FUNCTION
 	registry.set_compatibility(text, text), registry.delete_compatibility(text),
 	registry.set_config(text, jsonb), registry.delete_config(text),
-	registry.set_mode(text, text, boolean), registry.delete_mode(text)
+	registry.set_mode(text, text, boolean), registry.delete_mode(text),
+	registry.raise_id_sequences()
 	TO registry_admin;
 -- trigger functions are granted to no one: a trigger fires without EXECUTE
 -- on its function, and none of them is callable directly

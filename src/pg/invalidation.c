@@ -6,12 +6,14 @@
  *
  * Schema content behind (context, id) never changes while the row exists,
  * so a cache needs to hear only of deletes (after which an IMPORT may give
- * the id to other content).  The AFTER DELETE statement trigger on
+ * the id to other content).  The AFTER DELETE row trigger on
  * registry.schemas marks the transaction; the counter is bumped only once
  * the transaction has committed, so a reader that re-reads after seeing the
  * new value can no longer see the deleted row.  A config change bumps it
  * too: a subject's alias picks the context of a /schemas/ids/{id}?subject=
- * answer.
+ * answer.  Both are row triggers enabled ALWAYS: a logical replication
+ * subscriber applies rows in the replica role and fires row triggers only,
+ * and its caches must hear of the deletes it applies.
  *
  *-------------------------------------------------------------------------
  */
@@ -114,7 +116,7 @@ bump_pending(void)
 	delete_pending = true;
 }
 
-/* AFTER DELETE ... FOR EACH STATEMENT on registry.schemas */
+/* AFTER DELETE ... FOR EACH ROW on registry.schemas (enabled ALWAYS) */
 Datum
 registry_schemas_after_delete(PG_FUNCTION_ARGS)
 {
@@ -127,8 +129,8 @@ registry_schemas_after_delete(PG_FUNCTION_ARGS)
 }
 
 /*
- * AFTER INSERT OR UPDATE OR DELETE ... FOR EACH STATEMENT on
- * registry.config: a subject's alias decides which context a cached
+ * AFTER INSERT OR UPDATE OR DELETE ... FOR EACH ROW on registry.config
+ * (enabled ALWAYS): a subject's alias decides which context a cached
  * /schemas/ids/{id}?subject= answer came from, so a config change empties
  * the caches as a hard delete does.
  */

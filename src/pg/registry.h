@@ -70,6 +70,7 @@ extern rg_compat_level registry_level(const char *name);
 extern void registry_check_importing(const char *context, const char *subject, rg_mode mode);
 extern void registry_check_writable(const char *context, const char *subject,
 									rg_mode mode);
+extern void registry_check_not_subscriber(void);
 
 /* triggers.c */
 extern void registry_check_next_version(const char *subject, int32 version,

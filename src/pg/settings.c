@@ -3,9 +3,10 @@
  * settings.c
  *	  Modes and compatibility levels: the settings in force for a subject
  *	  and the one read-only rule (for C callers and, as
- *	  registry.check_writable(), for the install script).  The names of
- *	  modes and levels come from rg_compat's tables only, the wording from
- *	  confluent_messages.c.
+ *	  registry.check_writable(), for the install script), which also
+ *	  keeps a logical replication subscriber of the registry read-only.
+ *	  The names of modes and levels come from rg_compat's tables only, the
+ *	  wording from confluent_messages.c.
  *
  * The triggers that keep registry.config and registry.modes valid: a
  * config write needs a writable scope and a valid level, a mode must be
@@ -17,12 +18,17 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_subscription_rel.h"
 #include "commands/trigger.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/timestamp.h"
 
@@ -84,12 +90,60 @@ registry_level(const char *name)
 }
 
 /*
+ * Does this database receive registry tables from a logical replication
+ * subscription (enabled or not)?  pg_subscription_rel lists the tables of
+ * this database's subscriptions; it is empty but on a subscriber.
+ */
+static bool
+receives_registry(void)
+{
+	Oid			registry_ns = get_namespace_oid("registry", true);
+	Relation	rel;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	bool		found = false;
+
+	if (!OidIsValid(registry_ns))
+		return false;
+	rel = table_open(SubscriptionRelRelationId, AccessShareLock);
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	while (!found && HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_subscription_rel subscribed = (Form_pg_subscription_rel) GETSTRUCT(tup);
+
+		found = get_rel_namespace(subscribed->srrelid) == registry_ns;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
+ * A subscriber of the registry is read-only (42205): a write there would
+ * take ids and keys that the publisher gives too, and the subscription
+ * would stop when they arrive.  Its apply fires none of the triggers that
+ * call this.
+ */
+void
+registry_check_not_subscriber(void)
+{
+	if (receives_registry())
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+				 errmsg("the registry of this database is a logical replication subscriber"),
+				 errdetail("This registry is a read-only logical replication subscriber. Write to the publisher."),
+				 errhint("To write here, drop the subscription and run registry.raise_id_sequences() first.")));
+}
+
+/*
  * The one read-only rule: READONLY and READONLY_OVERRIDE refuse writes to
- * the scope (42205).  An empty subject is the context itself.
+ * the scope (42205), and so does a subscriber of the registry.  An empty
+ * subject is the context itself.
  */
 void
 registry_check_writable(const char *context, const char *subject, rg_mode mode)
 {
+	registry_check_not_subscriber();
 	if (!rg_mode_is_read_only(mode))
 		return;
 	if (subject[0] == '\0')
@@ -298,9 +352,10 @@ not_global(const char *context, const char *subject)
 }
 
 /*
- * BEFORE INSERT OR UPDATE OR DELETE on registry.modes: a mode is stored
- * upper-cased and must be one of rg_compat's (42204); FORWARD is only
- * global; IMPORT needs a scope without live subjects unless forced (42205).
+ * BEFORE INSERT OR UPDATE OR DELETE on registry.modes: not on a subscriber
+ * (42205); a mode is stored upper-cased and must be one of rg_compat's
+ * (42204); FORWARD is only global; IMPORT needs a scope without live
+ * subjects unless forced (42205).
  */
 Datum
 registry_modes_before_write(PG_FUNCTION_ARGS)
@@ -314,6 +369,7 @@ registry_modes_before_write(PG_FUNCTION_ARGS)
 	char	   *subject;
 	rg_mode		mode;
 
+	registry_check_not_subscriber();
 	if (TRIGGER_FIRED_BY_DELETE(trig->tg_event))
 		return PointerGetDatum(trig->tg_trigtuple);
 	desc = trig->tg_relation->rd_att;

@@ -113,6 +113,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 											 metadata, rule_set, has_fp ? fp : NULL))
 		return PointerGetDatum(tup);
 
+	registry_check_not_subscriber();
 	s = registry_parse_submitted(context, schema_type, schema, refs, metadata,
 								 rule_set, false, NULL);
 	if (!has_id)

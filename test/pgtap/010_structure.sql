@@ -198,8 +198,8 @@ SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
 	     AND p.proname NOT IN ('contexts_before_insert', 'schemas_after_insert',
-							   'versions_after_delete', 'advance_schema_id')$$,
-	'only the triggers that keep references and clean up after a hard delete, the context trigger and advance_schema_id are SECURITY DEFINER');
+							   'versions_after_delete', 'advance_schema_id', 'raise_id_sequences')$$,
+	'only the triggers that keep references and clean up after a hard delete, the context trigger, advance_schema_id and raise_id_sequences are SECURITY DEFINER');
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
@@ -240,11 +240,11 @@ SELECT results_eq(
 	   WHERE NOT t.tgisinternal AND t.tgrelid::regclass::text LIKE 'registry.%'
 	   ORDER BY 1, 2$$,
 	$$VALUES
-		('registry.config' COLLATE "C", 'config_after_write' COLLATE "C",        false, false, true,  true,  true,  'O' COLLATE "C"),
+		('registry.config' COLLATE "C", 'config_after_write' COLLATE "C",        true, false, true,  true,  true,  'A' COLLATE "C"),
 		('registry.config', 'config_before_write',       true, true,  true,  true,  true,  'O'),
 		('registry.contexts', 'contexts_before_insert',  true, true,  true,  false, false, 'O'),
 		('registry.modes', 'modes_before_write',         true, true,  true,  true,  true,  'O'),
-		('registry.schemas', 'schemas_after_delete',     false, false, false, false, true, 'O'),
+		('registry.schemas', 'schemas_after_delete',     true, false, false, false, true, 'A'),
 		('registry.schemas', 'schemas_after_insert',     true, false, true,  false, false, 'O'),
 		('registry.schemas', 'schemas_before_write',     true, true,  true,  true,  false, 'O'),
 		('registry.subject_versions', 'versions_after_delete',  true, false, false, false, true,  'O'),
@@ -252,7 +252,7 @@ SELECT results_eq(
 		('registry.subject_versions', 'versions_before_insert', true, true,  true,  false, false, 'O'),
 		('registry.subject_versions', 'versions_before_update', true, true,  false, true,  false, 'O'),
 		('registry.subjects', 'subjects_before_update',  true, true,  false, true,  false, 'O')$$,
-	'user triggers: row level, timing, events, enabled');
+	'user triggers: row level, timing, events, enabled (the cache invalidation ALWAYS, for a logical replication subscriber''s apply)');
 SELECT is_empty(
 	$$SELECT t.tgname FROM pg_trigger t
 	   WHERE NOT t.tgisinternal AND t.tgrelid = 'registry.schema_references'::regclass$$,

@@ -4,7 +4,7 @@
 -- Roles inherit: registry_admin is a registry_writer, which is a
 -- registry_reader.
 BEGIN;
-SELECT plan(31);
+SELECT plan(33);
 
 CREATE ROLE tap_reader LOGIN IN ROLE registry_reader;
 CREATE ROLE tap_writer LOGIN IN ROLE registry_writer;
@@ -85,6 +85,7 @@ SELECT set_eq(
 		('function', 'registry.schema_versions(integer,text,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.served_subject(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.set_compatibility(text,text)', 'registry_admin', 'EXECUTE'),
+		('function', 'registry.raise_id_sequences()', 'registry_admin', 'EXECUTE'),
 		('function', 'registry.set_config(text,jsonb)', 'registry_admin', 'EXECUTE'),
 		('function', 'registry.set_mode(text,text,boolean)', 'registry_admin', 'EXECUTE'),
 		('function', 'registry.split_subject(text)', 'registry_reader', 'EXECUTE'),
@@ -199,6 +200,15 @@ SELECT is(registry.get_compatibility(NULL, false), 'FULL_TRANSITIVE', 'the globa
 SET ROLE tap_reader;
 SELECT throws_ok($$SELECT registry.advance_schema_id('.', '', 100000)$$, '42501', NULL,
 	'reader: advance_schema_id refused');
+RESET ROLE;
+
+-- raising the id sequences to the ids held is the admin's
+SET ROLE tap_writer;
+SELECT throws_ok($$SELECT * FROM registry.raise_id_sequences()$$, '42501', NULL,
+	'writer: raise_id_sequences refused');
+SET ROLE tap_admin;
+SELECT is((SELECT last_id FROM registry.raise_id_sequences() WHERE context = '.'), 5000::bigint,
+	'admin: raise_id_sequences leaves a sequence above every id where it is');
 RESET ROLE;
 
 -- trigger functions are no one's to call
