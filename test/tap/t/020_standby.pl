@@ -142,8 +142,7 @@ is("$status $body", '200 [1]', 'once replay goes on, it is there');
 
 # the write runs on the primary as the role of the standby's request: a
 # connection user that cannot become that role gets the forwarding error
-my $worker_role = $standby->safe_psql('postgres',
-	"SELECT usename FROM pg_stat_activity WHERE backend_type = 'registry http' LIMIT 1");
+my $request_role = $standby->safe_psql('postgres', 'SHOW registry.http_anonymous_role');
 $primary->safe_psql('postgres', 'CREATE ROLE forward_probe LOGIN');
 my $probe_conninfo = 'host=' . $primary->host . ' port=' . $primary->port
   . ' dbname=postgres user=forward_probe';
@@ -154,7 +153,7 @@ sleep 1;
 is("$status $body",
 	'500 {"error_code":50003,"message":"Error while forwarding register schema request to the leader"}',
 	'a forwarding user that may not SET ROLE to the request\'s role: the forwarding error');
-$primary->safe_psql('postgres', qq{GRANT "$worker_role" TO forward_probe});
+$primary->safe_psql('postgres', qq{GRANT "$request_role" TO forward_probe});
 ($status, $body) = rest($standby, 'POST', '/subjects/e-value/versions', record_body('E', 'q'));
 is($status, 200, 'once it may, the write goes through');
 is($primary->safe_psql('postgres',

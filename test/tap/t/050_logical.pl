@@ -19,6 +19,7 @@ max_replication_slots = 10
 CONF
 $pub->start;
 $pub->safe_psql('postgres', 'CREATE EXTENSION registry');
+ok(wait_for_rest($pub), 'the publisher serves REST');
 
 # Every table of the registry has a primary key (the replica identity of
 # logical replication's UPDATE and DELETE).
