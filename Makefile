@@ -22,7 +22,7 @@ PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen
 PG_CXXFLAGS = -std=c++17 $(WERROR)
 # WERROR=-Werror (CI sets it) turns warnings into errors
 PG_CFLAGS   = -Wall -Wno-unused-parameter $(WERROR)
-SHLIB_LINK  = -ljansson -lmicrohttpd -lprotoc -lprotobuf -lprotobuf-c -lstdc++
+SHLIB_LINK  = -ljansson -lmicrohttpd -lgnutls -lprotoc -lprotobuf -lprotobuf-c -lstdc++
 EXTRA_CLEAN = tmp_check tmp_core.log tmp_check.build.log build src/core/protobuf/gen
 
 override with_llvm = no

@@ -19,6 +19,8 @@ extern int	registry_http_max_body_memory;
 extern int	registry_http_request_timeout;
 extern int	registry_http_lock_wait;
 extern int	registry_http_statement_timeout;
+extern char *registry_http_tls_cert_file;
+extern char *registry_http_tls_key_file;
 
 /*
  * From _PG_init: define the registry.http_* GUCs and, while

@@ -102,6 +102,29 @@ define_request_limits(void)
 							NULL, NULL, NULL);
 }
 
+char	   *registry_http_tls_cert_file = NULL;
+char	   *registry_http_tls_key_file = NULL;
+
+/* Define the REST API's TLS certificate and key (both set: HTTPS only). */
+static void
+define_tls_settings(void)
+{
+	DefineCustomStringVariable("registry.http_tls_cert_file",
+							   "PEM certificate (chain) of the REST API; with registry.http_tls_key_file it serves HTTPS only.",
+							   "A relative path is relative to the data directory.",
+							   &registry_http_tls_cert_file,
+							   "",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+	DefineCustomStringVariable("registry.http_tls_key_file",
+							   "PEM private key of the REST API's certificate (unencrypted, not readable by others).",
+							   "A relative path is relative to the data directory.",
+							   &registry_http_tls_key_file,
+							   "",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+}
+
 /*
  * Register the workers, only while shared_preload_libraries is being
  * processed; registry.http_port = 0 disables them.
@@ -151,6 +174,7 @@ registry_http_init(void)
 	if (process_shared_preload_libraries_in_progress)
 		define_postmaster_settings();
 	define_request_limits();
+	define_tls_settings();
 	if (process_shared_preload_libraries_in_progress)
 		register_workers();
 }
