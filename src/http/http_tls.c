@@ -110,6 +110,7 @@ read_tls_file(const char *guc, const char *path, bool is_key,
 	ssize_t		n = 0;
 	size_t		total = 0;
 	int			fd;
+	int			read_errno;
 
 	*out = NULL;
 	fd = OpenTransientFile(path, O_RDONLY | O_NONBLOCK | PG_BINARY);
@@ -123,7 +124,7 @@ read_tls_file(const char *guc, const char *path, bool is_key,
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 	{
-		report_unusable(guc, path, "not a regular file");
+		report_unusable(guc, path, "it is not a regular file");
 		CloseTransientFile(fd);
 		return false;
 	}
@@ -136,9 +137,16 @@ read_tls_file(const char *guc, const char *path, bool is_key,
 	while (total <= TLS_FILE_MAX &&
 		   (n = read(fd, buf + total, TLS_FILE_MAX + 1 - total)) > 0)
 		total += n;
+	read_errno = errno;
 	CloseTransientFile(fd);
 	if (n < 0)
-		report_unusable(guc, path, "it could not be read");
+	{
+		errno = read_errno;
+		ereport(LOG,
+				(errcode_for_file_access(),
+				 errmsg("could not read %s \"%s\": %m", guc, path),
+				 errdetail(NOT_LISTENING_DETAIL)));
+	}
 	else if (total > TLS_FILE_MAX)
 		report_unusable(guc, path, "it is larger than 1 MB");
 	else if (memchr(buf, '\0', total) != NULL)

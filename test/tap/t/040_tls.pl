@@ -10,6 +10,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use IPC::Run;
 use JSON::PP;
+use POSIX qw(mkfifo);
 use PostgreSQL::Test::Utils;
 use RegistryTest;
 use Test::More;
@@ -322,6 +323,22 @@ set_tls("$dir/server1.pem", "$dir/server2.key");
 ok(reload_and_wait(qr/registry\.http_tls_key_file "\Q$dir\E\/server2\.key" does not fit registry\.http_tls_cert_file "\Q$dir\E\/server1\.pem"/),
 	'a key that is not the certificate\'s is LOGged');
 nothing_listens('mismatched key');
+
+# a FIFO would block a reader: refused without waiting for a writer
+mkfifo("$dir/fifo.pem", 0600) or die "mkfifo: $!";
+set_tls("$dir/fifo.pem", 'registry.key');
+ok(reload_and_wait(qr/could not use registry\.http_tls_cert_file "\Q$dir\E\/fifo\.pem": it is not a regular file/),
+	'a FIFO as certificate is refused without stalling the workers');
+nothing_listens('FIFO certificate');
+
+open(my $huge, '>', "$dir/huge.pem") or die;
+print $huge slurp_file("$dir/server1.pem") x 2000;
+close($huge);
+cmp_ok(-s "$dir/huge.pem", '>', 1024 * 1024, 'a certificate file over 1 MB');
+set_tls("$dir/huge.pem", "$dir/server1.key");
+ok(reload_and_wait(qr/could not use registry\.http_tls_cert_file "\Q$dir\E\/huge\.pem": it is larger than 1 MB/),
+	'is refused');
+nothing_listens('huge certificate');
 
 # no key material in the log
 my $key_pem = slurp_file("$dir/server2.key");
