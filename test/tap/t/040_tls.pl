@@ -201,6 +201,43 @@ IPC::Run::run(
 like($out, qr/^\[.*\]\{.*\}\[.*\]$/s, 'three requests on one connection');
 like($serr, qr/Re-using existing connection/, 'the connection is reused');
 
+# a registration waiting for a lock is suspended and resumed over TLS too,
+# while other requests are served
+my $json = 'application/vnd.schemaregistry.v1+json';
+($status) = https('ca1', '/subjects/tls-lock/versions', '-X', 'POST',
+	'-H', "Content-Type: $json", '--data-binary', '{"schema":"\"int\""}');
+is($status, 200, 'setup: a subject for the lock wait');
+my ($lock_out, $lock_err) = ('', '');
+my $locker = IPC::Run::start(
+	[
+		'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+		"BEGIN; SELECT subject FROM registry.subjects WHERE subject = 'tls-lock' FOR UPDATE; SELECT pg_sleep(3); COMMIT"
+	],
+	'>', \$lock_out, '2>', \$lock_err);
+$node->poll_query_until('postgres',
+	"SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep'")
+  or die 'the lock was not taken';
+my $read_status;
+my $waiter = IPC::Run::start(
+	[
+		'curl', '-sS', '-o', '/dev/null', '-w', '%{http_code} %{time_total}',
+		'--cacert', "$dir/ca1.pem", '-X', 'POST', '-H', "Content-Type: $json",
+		'--data-binary', '{"schema":"\"long\""}',
+		"https://127.0.0.1:$port/subjects/tls-lock/versions"
+	],
+	'>', \my $wait_out, '2>', \my $wait_err);
+select(undef, undef, undef, 0.5);
+($read_status) = https('ca1', '/subjects/tls-lock/versions');
+is($read_status, 200, 'a read is served while a registration waits');
+$waiter->finish;
+$locker->finish;
+like($wait_out, qr/^200 (\d+)/, 'the waiting registration succeeds')
+  or diag($wait_out, $wait_err);
+my ($waited) = $wait_out =~ /^\d+ ([\d.]+)/;
+cmp_ok($waited // 0, '>=', 1.5, 'once the lock is released');
+($status, $body) = https('ca1', '/subjects/tls-lock/versions');
+is($body, '[1,2]', 'both versions are stored');
+
 # a request still arriving past registry.http_request_timeout: the
 # connection is closed, and nothing but TLS is written on it
 open(my $slow, '>', "$dir/slow.py") or die;
