@@ -11,6 +11,8 @@
  * (SO_REUSEPORT).  The loop also resumes requests waiting for a lock
  * (http_retry.c) and sweeps connections for slow senders
  * (http_deadline.c); requests themselves are served in http_request.c.
+ * With a TLS certificate and key (http_tls.c) the daemon serves HTTPS
+ * only, and with unusable ones it is not started at all.
  *
  *-------------------------------------------------------------------------
  */
