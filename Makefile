@@ -23,8 +23,9 @@ PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen \
 PG_CXXFLAGS = -std=c++17 $(WERROR)
 # WERROR=-Werror (CI sets it) turns warnings into errors
 PG_CFLAGS   = -Wall -Wno-unused-parameter $(WERROR)
-# libpq: a standby's workers forward writes to the primary (http_forward.c)
-SHLIB_LINK  = -ljansson -lmicrohttpd -lprotoc -lprotobuf -lprotobuf-c -lstdc++ -lpq
+# libpq: a standby's workers forward writes to the primary (http_forward.c);
+# GnuTLS: the TLS certificate and key are checked before the daemon takes them
+SHLIB_LINK  = -ljansson -lmicrohttpd -lgnutls -lprotoc -lprotobuf -lprotobuf-c -lstdc++ -lpq
 EXTRA_CLEAN = tmp_check tmp_core.log tmp_check.build.log build src/core/protobuf/gen
 
 override with_llvm = no

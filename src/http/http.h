@@ -35,6 +35,9 @@ extern char *registry_http_anonymous_role;
 extern bool registry_http_anonymous_remote;
 extern char *registry_http_worker_role;
 
+extern char *registry_http_tls_cert_file;
+extern char *registry_http_tls_key_file;
+
 /*
  * From _PG_init: define the registry.http_* GUCs and, while
  * shared_preload_libraries is processed, register the workers.

@@ -24,6 +24,7 @@
 
 #include "http.h"
 #include "http_internal.h"
+#include "http_tls.h"
 #include "rest.h"
 
 /* how often connections are checked against registry.http_request_timeout (ms) */
@@ -136,7 +137,8 @@ data_arrived_since_idle(HttpConn *hc, TimestampTz now)
  * Past registry.http_request_timeout the head or body of a request is
  * still arriving: answer 408 on the socket itself (libmicrohttpd has not
  * written anything for this request yet) and shut it, which makes
- * libmicrohttpd close the connection.
+ * libmicrohttpd close the connection.  Over HTTPS the socket carries TLS
+ * records, so there it is only shut.
  */
 static void
 answer_timeout(HttpConn *hc)
@@ -149,7 +151,8 @@ answer_timeout(HttpConn *hc)
 				 "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
 				 "Content-Type: %s\r\nContent-Length: %d\r\n\r\n%s",
 				 REST_CONTENT_TYPE, (int) strlen(body), body);
-	(void) send(hc->fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (!http_tls_serving())
+		(void) send(hc->fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
 	(void) shutdown(hc->fd, SHUT_RDWR);
 	hc->phase = CONN_ANSWERING;
 }

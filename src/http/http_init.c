@@ -41,6 +41,8 @@ int			registry_http_auth = HTTP_AUTH_NONE;
 char	   *registry_http_anonymous_role = NULL;
 bool		registry_http_anonymous_remote = false;
 char	   *registry_http_worker_role = NULL;
+char	   *registry_http_tls_cert_file = NULL;
+char	   *registry_http_tls_key_file = NULL;
 
 static const struct config_enum_entry http_auth_options[] = {
 	{"none", HTTP_AUTH_NONE, false},
@@ -181,6 +183,26 @@ define_auth_settings(void)
 								   NULL, NULL, NULL);
 }
 
+/* Define the REST API's TLS certificate and key (both set: HTTPS only). */
+static void
+define_tls_settings(void)
+{
+	DefineCustomStringVariable("registry.http_tls_cert_file",
+							   "PEM certificate (chain) of the REST API; with registry.http_tls_key_file it serves HTTPS only.",
+							   "A relative path is relative to the data directory.",
+							   &registry_http_tls_cert_file,
+							   "",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+	DefineCustomStringVariable("registry.http_tls_key_file",
+							   "PEM private key of the REST API's certificate (unencrypted, not readable by others).",
+							   "A relative path is relative to the data directory.",
+							   &registry_http_tls_key_file,
+							   "",
+							   PGC_SIGHUP, 0,
+							   NULL, NULL, NULL);
+}
+
 /*
  * Register the workers, only while shared_preload_libraries is being
  * processed; registry.http_port = 0 disables them.
@@ -232,6 +254,7 @@ registry_http_init(void)
 	define_request_limits();
 	define_forward_settings();
 	define_auth_settings();
+	define_tls_settings();
 	if (process_shared_preload_libraries_in_progress)
 	{
 		http_connect_init();

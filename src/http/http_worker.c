@@ -11,6 +11,8 @@
  * (SO_REUSEPORT).  The loop also resumes requests waiting for a lock
  * (http_retry.c) and sweeps connections for slow senders
  * (http_deadline.c); requests themselves are served in http_request.c.
+ * With a TLS certificate and key (http_tls.c) the daemon serves HTTPS
+ * only, and with unusable ones it is not started at all.
  *
  *-------------------------------------------------------------------------
  */
@@ -40,6 +42,7 @@
 
 #include "http.h"
 #include "http_internal.h"
+#include "http_tls.h"
 
 /* seconds a connection may stay idle (libmicrohttpd's own timeout) */
 #define IDLE_TIMEOUT_S 60
@@ -53,6 +56,7 @@ static struct MHD_Daemon *daemon_handle = NULL;
 static int	daemon_port = 0;
 static char *daemon_address = NULL;
 static unsigned int daemon_connection_limit = 0;
+static HttpTls daemon_tls;		/* its certificate and key, when HTTPS */
 
 /* the latch, postmaster death and the daemon's epoll descriptor */
 static WaitEventSet *wait_set = NULL;
@@ -125,14 +129,48 @@ stop_daemon(void)
 		MHD_stop_daemon(daemon_handle);
 		daemon_handle = NULL;
 	}
+	http_tls_set_serving(false);
+	http_tls_release(&daemon_tls);
 }
 
-/* start the daemon on the configured address and port */
+/* the daemon's TLS options: daemon_tls's certificate and key, or none */
 static void
-start_daemon(unsigned int connection_limit, long fd_limit)
+set_tls_options(struct MHD_OptionItem *opts, bool https)
+{
+	int			n = 0;
+
+	if (https)
+	{
+		opts[n++] = (struct MHD_OptionItem)
+		{
+			MHD_OPTION_HTTPS_MEM_CERT, 0, daemon_tls.cert
+		};
+		opts[n++] = (struct MHD_OptionItem)
+		{
+			MHD_OPTION_HTTPS_MEM_KEY, 0, daemon_tls.key
+		};
+		opts[n++] = (struct MHD_OptionItem)
+		{
+			MHD_OPTION_HTTPS_PRIORITIES, 0, (void *) HTTP_TLS_PRIORITIES
+		};
+	}
+	opts[n] = (struct MHD_OptionItem)
+	{
+		MHD_OPTION_END, 0, NULL
+	};
+}
+
+/*
+ * start the daemon on the configured address and port, serving HTTPS
+ * only when tls is HTTP_TLS_ON (the daemon then owns tls's files)
+ */
+static void
+start_daemon(unsigned int connection_limit, long fd_limit, HttpTls *tls)
 {
 	struct sockaddr_storage addr;
 	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+	bool		https = (tls->mode == HTTP_TLS_ON);
+	struct MHD_OptionItem tls_options[4];
 
 	if (!resolve_listen_address(registry_http_listen_addresses, registry_http_port, &addr))
 		ereport(ERROR,
@@ -141,6 +179,11 @@ start_daemon(unsigned int connection_limit, long fd_limit)
 						registry_http_listen_addresses)));
 	if (addr.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	daemon_tls = *tls;
+	memset(tls, 0, sizeof(*tls));
+	if (https)
+		flags |= MHD_USE_TLS;
+	set_tls_options(tls_options, https);
 	daemon_handle = MHD_start_daemon(flags, (uint16_t) registry_http_port,
 									 NULL, NULL,
 									 http_access_handler, NULL,
@@ -152,12 +195,14 @@ start_daemon(unsigned int connection_limit, long fd_limit)
 									 MHD_OPTION_URI_LOG_CALLBACK, http_request_line_received, NULL,
 									 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) IDLE_TIMEOUT_S,
 									 MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+									 MHD_OPTION_ARRAY, tls_options,
 									 MHD_OPTION_END);
 	if (daemon_handle == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIG_FILE_ERROR),
 				 errmsg("could not listen on %s:%d for the registry REST API",
 						registry_http_listen_addresses, registry_http_port)));
+	http_tls_set_serving(https);
 	daemon_port = registry_http_port;
 	daemon_connection_limit = connection_limit;
 	http_connection_limit_note_reset();
@@ -165,15 +210,20 @@ start_daemon(unsigned int connection_limit, long fd_limit)
 		pfree(daemon_address);
 	daemon_address = MemoryContextStrdup(TopMemoryContext, registry_http_listen_addresses);
 	ereport(LOG,
-			(errmsg("registry REST API listening on %s:%d",
+			(errmsg(https ? "registry REST API listening on %s:%d over HTTPS" :
+					"registry REST API listening on %s:%d",
 					registry_http_listen_addresses, registry_http_port),
 			 errdetail("At most %u connections in this worker (open file limit %ld).",
 					   connection_limit, fd_limit)));
 }
 
-/* (Re)start the daemon and the wait event set that waits on it. */
+/*
+ * (Re)start the daemon and the wait event set that waits on it, with the
+ * TLS files of tls (taken over, or released); with them unusable nothing
+ * listens, plain HTTP included.
+ */
 static void
-restart_daemon(void)
+restart_daemon(HttpTls *tls)
 {
 	unsigned int limit;
 	long		fd_limit;
@@ -182,34 +232,46 @@ restart_daemon(void)
 	if (wait_set)
 		FreeWaitEventSet(wait_set);
 	wait_set = NULL;
-	if (registry_http_port != 0)
+	if (registry_http_port != 0 && tls->mode != HTTP_TLS_BROKEN)
 	{
 		limit = http_size_connection_limit(&fd_limit);
-		start_daemon(limit, fd_limit);
+		start_daemon(limit, fd_limit, tls);
 	}
+	http_tls_release(tls);
 	build_wait_set();
 }
 
 /*
- * After a reload, restart the daemon if its port, address or connection
- * limit (from registry.http_max_connections and the open file limit)
- * changed.
+ * After a reload, restart the daemon if its port, address, connection
+ * limit (from registry.http_max_connections and the open file limit) or
+ * TLS files (their paths or contents, read again) changed; if it is not
+ * running (for want of usable TLS files), try again.
  */
 static void
 reload_config(void)
 {
 	long		fd_limit;
 	unsigned int limit;
+	HttpTls		tls;
+	bool		restart;
 
 	ConfigReloadPending = false;
 	ProcessConfigFile(PGC_SIGHUP);
 	ereport(LOG, (errmsg("registry REST API worker reloaded its configuration")));
 	http_auth_log_mode();
 	limit = http_size_connection_limit(&fd_limit);
-	if (registry_http_port != daemon_port ||
-		strcmp(registry_http_listen_addresses, daemon_address) != 0 ||
-		(daemon_handle != NULL && limit != daemon_connection_limit))
-		restart_daemon();
+	http_tls_load(&tls);
+	if (daemon_handle == NULL)
+		restart = (registry_http_port != 0);
+	else
+		restart = (registry_http_port != daemon_port ||
+				   strcmp(registry_http_listen_addresses, daemon_address) != 0 ||
+				   limit != daemon_connection_limit ||
+				   !http_tls_equal(&tls, &daemon_tls));
+	if (restart)
+		restart_daemon(&tls);
+	else
+		http_tls_release(&tls);
 }
 
 /* how long the loop may sleep: until MHD, a retry or a deadline needs it */
@@ -231,6 +293,8 @@ next_wakeup_ms(TimestampTz now)
 void
 registry_http_worker_main(Datum main_arg)
 {
+	HttpTls		tls;
+
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, handle_sigterm);
 	BackgroundWorkerUnblockSignals();
@@ -239,7 +303,8 @@ registry_http_worker_main(Datum main_arg)
 	http_request_init();
 	pgstat_report_appname("registry http");
 	http_limits_remember_base();
-	restart_daemon();
+	http_tls_load(&tls);
+	restart_daemon(&tls);
 	http_auth_log_mode();
 
 	while (!shutdown_requested)
