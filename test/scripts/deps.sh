@@ -8,7 +8,7 @@ packages=(
 	postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
 	libtap-parser-sourcehandler-pgtap-perl libipc-run-perl
 	libjansson-dev libavro-dev libprotobuf-c-dev protobuf-c-compiler
-	libprotoc-dev libmicrohttpd-dev
+	libprotoc-dev libmicrohttpd-dev libgnutls28-dev
 	clang libclang-rt-14-dev
 	pg-bsd-indent
 	curl jq openssl libpq-dev python3 python3-confluent-kafka python3-requests python3-avro

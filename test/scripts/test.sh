@@ -67,7 +67,24 @@ done
 if ! install_extension >tmp_check.build.log 2>&1; then
 	cat tmp_check.build.log
 	count "build" 0 1
-	# 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
+	# 9b. the quick start: make run's script, on a cluster and ports of its own,
+# gives a durable cluster serving the REST API
+QDIR=$DIR-quickstart
+QHTTP=$((HTTP_PORT + 2))
+out=$(REGISTRY_RUN_DIR=$QDIR REGISTRY_PGPORT=$((PORT + 2)) REGISTRY_HTTP_PORT=$QHTTP bash test/scripts/run.sh start 2>&1)
+types=$(curl -s --max-time 10 "http://127.0.0.1:$QHTTP/schemas/types")
+REGISTRY_RUN_DIR=$QDIR bash test/scripts/run.sh stop >/dev/null 2>&1
+rm -rf "$QDIR"
+if echo "$out" | grep -q '^registry is running (fsync on)' && [ "$types" = '["AVRO","JSON","PROTOBUF"]' ]; then
+	echo "  quick start: ok"
+	count "quick start" 1 0
+else
+	echo "$out" | tail -5 | sed 's/^/  /'
+	echo "  GET /schemas/types: $types"
+	count "quick start" 0 1
+fi
+
+# 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
 # authentication, TLS and upgrades, each test on clusters of its own
 bash test/tap/run.sh >tmp_check/tap.log 2>&1
 grep -E '^(not ok|t/.*(Dubious|Failed))' tmp_check/tap.log | head -30 | sed 's/^/  /'
@@ -183,6 +200,23 @@ if echo "$out" | grep -q '^dump/restore: ok'; then count "dump/restore" 1 0; els
 out=$(bash test/scripts/no_preload.sh "$DIR-nopreload" $((PORT + 1)) 2>&1)
 echo "$out" | sed 's/^/  /'
 if echo "$out" | grep -q '^no preload: ok'; then count "no preload" 1 0; else count "no preload" 0 1; fi
+
+# 9b. the quick start: make run's script, on a cluster and ports of its own,
+# gives a durable cluster serving the REST API
+QDIR=$DIR-quickstart
+QHTTP=$((HTTP_PORT + 2))
+out=$(REGISTRY_RUN_DIR=$QDIR REGISTRY_PGPORT=$((PORT + 2)) REGISTRY_HTTP_PORT=$QHTTP bash test/scripts/run.sh start 2>&1)
+types=$(curl -s --max-time 10 "http://127.0.0.1:$QHTTP/schemas/types")
+REGISTRY_RUN_DIR=$QDIR bash test/scripts/run.sh stop >/dev/null 2>&1
+rm -rf "$QDIR"
+if echo "$out" | grep -q '^registry is running (fsync on)' && [ "$types" = '["AVRO","JSON","PROTOBUF"]' ]; then
+	echo "  quick start: ok"
+	count "quick start" 1 0
+else
+	echo "$out" | tail -5 | sed 's/^/  /'
+	echo "  GET /schemas/types: $types"
+	count "quick start" 0 1
+fi
 
 # 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
 # authentication, TLS and upgrades, each test on clusters of its own
