@@ -25,6 +25,21 @@ count() {	# count LAYER PASSED FAILED
 	FAILED=$((FAILED + $3))
 }
 
+# layer_counts NAME TAG FILE: count a layer whose output (FILE) ends with
+# "TAG: N passed, M failed", showing its failures; no such line is a failure
+layer_counts() {
+	local name=$1 tag=$2 file=$3 line
+	grep -E '^(not ok|t/.*(Dubious|Failed)|agreement)' "$file" | head -30 | sed 's/^/  /'
+	line=$(grep -E "^$tag: [0-9]+ passed, [0-9]+ failed\$" "$file" | tail -1)
+	if [ -n "$line" ]; then
+		count "$name" "$(echo "$line" | sed -E 's/^[^:]*: ([0-9]+) passed.*/\1/')" \
+			"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
+	else
+		tail -20 "$file" | sed 's/^/  /'
+		count "$name (did not finish)" 0 1
+	fi
+}
+
 finish() {
 	cluster_stop "$DIR"
 	case "$DIR" in /tmp/registry-test.*) rm -rf "$(dirname "$DIR")" ;; esac
@@ -67,37 +82,7 @@ done
 if ! install_extension >tmp_check.build.log 2>&1; then
 	cat tmp_check.build.log
 	count "build" 0 1
-	# 9b. the quick start: make run's script, on a cluster and ports of its own,
-# gives a durable cluster serving the REST API
-QDIR=$DIR-quickstart
-QHTTP=$((HTTP_PORT + 2))
-out=$(REGISTRY_RUN_DIR=$QDIR REGISTRY_PGPORT=$((PORT + 2)) REGISTRY_HTTP_PORT=$QHTTP bash test/scripts/run.sh start 2>&1)
-types=$(curl -s --max-time 10 "http://127.0.0.1:$QHTTP/schemas/types")
-REGISTRY_RUN_DIR=$QDIR bash test/scripts/run.sh stop >/dev/null 2>&1
-rm -rf "$QDIR"
-if echo "$out" | grep -q '^registry is running (fsync on)' && [ "$types" = '["AVRO","JSON","PROTOBUF"]' ]; then
-	echo "  quick start: ok"
-	count "quick start" 1 0
-else
-	echo "$out" | tail -5 | sed 's/^/  /'
-	echo "  GET /schemas/types: $types"
-	count "quick start" 0 1
-fi
-
-# 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
-# authentication, TLS and upgrades, each test on clusters of its own
-bash test/tap/run.sh >tmp_check/tap.log 2>&1
-grep -E '^(not ok|t/.*(Dubious|Failed))' tmp_check/tap.log | head -30 | sed 's/^/  /'
-line=$(grep -E '^tap: -?[0-9]+ passed, [0-9]+ failed$' tmp_check/tap.log | tail -1)
-if [ -n "$line" ]; then
-	count "perl tap" "$(echo "$line" | sed -E 's/^tap: (-?[0-9]+) passed.*/\1/')" \
-		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
-else
-	tail -20 tmp_check/tap.log
-	count "perl tap (did not finish)" 0 1
-fi
-
-finish
+	finish
 fi
 rm -f tmp_check.build.log
 cluster_stop "$DIR"	# a cluster left running by an earlier, interrupted run
@@ -145,51 +130,21 @@ fi
 
 # 4b. registry-check: its command line, and the same answer as the server on
 # every compatibility case of the core unit tests
-out=$(bash test/cli/run.sh "$CASES" 2>&1)
-echo "$out" | grep -E '^(not ok|agreement)' | head -30 | sed 's/^/  /'
-line=$(echo "$out" | grep -E '^cli: [0-9]+ passed, [0-9]+ failed$' | tail -1)
-if [ -n "$line" ]; then
-	count "registry-check" "$(echo "$line" | sed -E 's/^cli: ([0-9]+) passed.*/\1/')" \
-		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
-else
-	echo "$out" | tail -20
-	count "registry-check (did not run)" 0 1
-fi
+bash test/cli/run.sh "$CASES" >tmp_check/cli.log 2>&1
+layer_counts "registry-check" cli tmp_check/cli.log
 
 # 5. concurrency: many sessions, one subject and a subject each
-out=$(bash test/scripts/concurrency.sh 2>&1)
-echo "$out" | sed 's/^/  /'
-line=$(echo "$out" | grep -E '^concurrency: [0-9]+ passed, [0-9]+ failed$' | tail -1)
-if [ -n "$line" ]; then
-	count "concurrency" "$(echo "$line" | sed -E 's/^concurrency: ([0-9]+) passed.*/\1/')" \
-		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
-else
-	count "concurrency (did not run)" 0 1
-fi
+bash test/scripts/concurrency.sh >tmp_check/concurrency.log 2>&1
+sed 's/^/  /' tmp_check/concurrency.log
+layer_counts "concurrency" concurrency tmp_check/concurrency.log
 
 # 6. the HTTP server: routes, bad input, keep-alive, restart, reload, workers, concurrency
 CLUSTER_DATA=$DIR/data bash test/http/run.sh >tmp_check/http.log 2>&1
-grep -E '^not ok' tmp_check/http.log | head -30 | sed 's/^/  /'
-line=$(grep -E '^http: [0-9]+ passed, [0-9]+ failed$' tmp_check/http.log | tail -1)
-if [ -n "$line" ]; then
-	count "http server" "$(echo "$line" | sed -E 's/^http: ([0-9]+) passed.*/\1/')" \
-		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
-else
-	tail -20 tmp_check/http.log
-	count "http server (did not finish)" 0 1
-fi
+layer_counts "http server" http tmp_check/http.log
 
 # 7. real, unmodified Confluent clients (npm and Debian packages)
 bash test/clients/run.sh >tmp_check/clients.log 2>&1
-grep -E '^not ok' tmp_check/clients.log | head -30 | sed 's/^/  /'
-line=$(grep -E '^clients: [0-9]+ passed, [0-9]+ failed$' tmp_check/clients.log | tail -1)
-if [ -n "$line" ]; then
-	count "real clients" "$(echo "$line" | sed -E 's/^clients: ([0-9]+) passed.*/\1/')" \
-		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
-else
-	tail -20 tmp_check/clients.log
-	count "real clients (did not finish)" 0 1
-fi
+layer_counts "real clients" clients tmp_check/clients.log
 
 # 8. pg_dump and restore keep the registry and its ids
 out=$(bash test/scripts/dump_restore.sh 2>&1)
@@ -221,14 +176,6 @@ fi
 # 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
 # authentication, TLS and upgrades, each test on clusters of its own
 bash test/tap/run.sh >tmp_check/tap.log 2>&1
-grep -E '^(not ok|t/.*(Dubious|Failed))' tmp_check/tap.log | head -30 | sed 's/^/  /'
-line=$(grep -E '^tap: [0-9]+ passed, [0-9]+ failed$' tmp_check/tap.log | tail -1)
-if [ -n "$line" ]; then
-	count "perl tap" "$(echo "$line" | sed -E 's/^tap: ([0-9]+) passed.*/\1/')" \
-		"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
-else
-	tail -20 tmp_check/tap.log
-	count "perl tap (did not finish)" 0 1
-fi
+layer_counts "perl tap" tap tmp_check/tap.log
 
 finish
