@@ -8,6 +8,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use File::Temp qw(tempdir);
+use MIME::Base64;
 use PostgreSQL::Test::Utils;
 use RegistryTest;
 use Test::More;
@@ -90,6 +91,13 @@ is($status, 401, 'over-long credentials: 401');
 ($status, $body) = call($node, 'GET', '/subjects', undef, undef, undef,
 	'-H', 'Authorization: Bearer abc');
 is($status, 401, 'another scheme: 401');
+($status, $body) = call($node, 'GET', '/subjects', undef, undef, undef,
+	'-H', 'Authorization: Basic ' . encode_base64('reader:reader-pw', ''),
+	'-H', 'Authorization: Basic ' . encode_base64('boss:wrong', ''));
+is($status, 401, 'two Authorization headers, the first valid: 401');
+($status, $body) = call($node, 'GET', '/subjects', undef, undef, undef,
+	'-H', 'Authorization: basic  ' . encode_base64('reader:reader-pw', '') . ' ');
+is($status, 200, 'a lower-case scheme and extra spaces are accepted');
 my $log = slurp_file($node->logfile, $log_offset);
 like($log, qr/password authentication failed for user "reader"/, 'the wrong password is logged');
 like($log, qr/password authentication failed for user "ghost".*\n.*Role "ghost" does not exist/,
