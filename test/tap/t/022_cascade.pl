@@ -106,6 +106,39 @@ sleep 1;
 ($status) = rest($upstream, 'POST', '/subjects/d-value/versions', record_body('D', 'x'));
 is($status, 200, 'an explicit target_session_attrs is kept');
 
+# with registry.http_auth = basic the forward runs as the authenticated
+# role: a forwarding user that may become only that role suffices
+$primary->safe_psql('postgres', q{
+	CREATE ROLE writer LOGIN PASSWORD 'writer-pw' IN ROLE registry_writer;
+	CREATE ROLE reader LOGIN PASSWORD 'reader-pw' IN ROLE registry_reader;
+	CREATE ROLE forwarder LOGIN IN ROLE writer;
+});
+$primary->wait_for_catchup($upstream);
+$upstream->append_conf('postgresql.conf',
+	"registry.http_auth = basic\nregistry.primary_conninfo = 'host=$host port="
+	  . $primary->port . " dbname=postgres user=forwarder'\n");
+$upstream->restart;
+for (1 .. 300)
+{
+	($status) = rest($upstream, 'GET', '/');
+	last if $status;
+	select(undef, undef, undef, 0.1);
+}
+my $log_offset = -s $primary->logfile;
+($status, $body) = rest($upstream, 'POST', '/subjects/e-value/versions', record_body('E', 'x'),
+	'-u', 'writer:writer-pw');
+is($status, 200, 'a writer\'s registration through a standby with Basic authentication');
+like(slurp_file($primary->logfile, $log_offset), qr/SET LOCAL ROLE writer;/,
+	'  ... runs on the primary as the writer');
+($status, $body) = rest($upstream, 'POST', '/subjects/e-value/versions', record_body('E', 'y'),
+	'-u', 'reader:reader-pw');
+is($status, 403, 'a reader\'s registration is refused on the standby');
+($status, $body) = rest($upstream, 'PUT', '/config', '{"compatibility":"NONE"}',
+	'-u', 'writer:writer-pw');
+is($status, 403, '  ... as is a writer\'s config change');
+($status, $body) = rest($upstream, 'POST', '/subjects/e-value/versions', record_body('E', 'x'));
+is($status, 401, '  ... and an anonymous registration');
+
 $cascade->stop;
 $upstream->stop;
 $primary->stop;
