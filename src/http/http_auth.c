@@ -140,10 +140,21 @@ peer_is_loopback(struct MHD_Connection *conn)
 	return false;
 }
 
+/* header iterator: count the Authorization headers */
+static enum MHD_Result
+count_authorization(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	if (key != NULL && pg_strcasecmp(key, MHD_HTTP_HEADER_AUTHORIZATION) == 0)
+		(*(int *) cls)++;
+	return MHD_YES;
+}
+
 /*
  * Read "Authorization: Basic <base64 user:password>".  False for anything
- * else: no header, another scheme, over-long or undecodable credentials, no
- * colon, a NUL byte, or a role name that cannot be one.
+ * else: no header or more than one (a proxy in front may have read
+ * another than this worker would), another scheme, over-long or
+ * undecodable credentials, no colon, a NUL byte, or a role name that
+ * cannot be one.
  */
 static bool
 read_basic_credentials(struct MHD_Connection *conn, BasicCredentials *cred)
@@ -155,8 +166,12 @@ read_basic_credentials(struct MHD_Connection *conn, BasicCredentials *cred)
 	char	   *decoded;
 	int			len;
 	char	   *colon;
+	int			headers = 0;
 
 	if (header == NULL || pg_strncasecmp(header, "Basic ", 6) != 0)
+		return false;
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, count_authorization, &headers);
+	if (headers != 1)
 		return false;
 	token = header + 6;
 	while (*token == ' ')

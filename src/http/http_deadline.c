@@ -10,7 +10,10 @@
  * its request, and a sweep from the worker's loop answers 408 to a
  * request whose head or body is still arriving after
  * registry.http_request_timeout; an idle connection is left to
- * libmicrohttpd's idle timeout.
+ * libmicrohttpd's idle timeout.  A new connection is not idle: its first
+ * request, and over HTTPS the handshake before it, must arrive within
+ * registry.http_request_timeout of the accept, so that connections that
+ * send nothing, or stall their handshake, cannot hold every slot.
  *
  *-------------------------------------------------------------------------
  */
@@ -91,8 +94,10 @@ http_connection_notify(void *cls, struct MHD_Connection *conn, void **socket_con
 			return;				/* then this connection has no deadline */
 		ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 		hc->fd = ci ? ci->connect_fd : -1;
-		hc->phase = CONN_IDLE;
-		hc->idle_since = GetCurrentTimestamp();
+		/* its first request (and TLS handshake) counts from the accept */
+		hc->phase = CONN_RECEIVING;
+		hc->request_start = GetCurrentTimestamp();
+		hc->idle_since = hc->request_start;
 		dlist_push_tail(&open_connections, &hc->node);
 		*socket_context = hc;
 	}

@@ -18,7 +18,10 @@
  * all within registry.forward_timeout; the replay wait is bounded by
  * registry.forward_replay_wait.  A primary that cannot be reached, or fails,
  * gives Confluent's forwarding error for the route (50003), its reason in
- * the server log only.
+ * the server log only.  The forward connects only to a server that accepts
+ * writes (target_session_attrs=read-write unless the string says
+ * otherwise): a standby, be it a cascading standby's upstream or this one,
+ * is refused at connect.
  *
  *-------------------------------------------------------------------------
  */
@@ -200,8 +203,12 @@ wait_for_socket(PGconn *conn, int events, TimestampTz deadline)
 
 /*
  * The keywords and values of a connection: those of the connection string,
- * the registry's database when it names none; when the string is the
- * standby's own, its application_name (the walreceiver's) is not taken.
+ * the registry's database when it names none, and target_session_attrs
+ * read-write when it names none, so that a forward never runs on a standby
+ * (a cascading standby's upstream, or this standby itself) and a string
+ * listing several hosts reaches the one that accepts writes; when the
+ * string is the standby's own, its application_name (the walreceiver's) is
+ * not taken.
  */
 static bool
 connection_parameters(const char *conninfo, bool own, const char ***keywords,
@@ -212,6 +219,7 @@ connection_parameters(const char *conninfo, bool own, const char ***keywords,
 	PQconninfoOption *o;
 	int			n = 0;
 	bool		has_dbname = false;
+	bool		has_target = false;
 
 	if (opts == NULL)
 	{
@@ -225,8 +233,8 @@ connection_parameters(const char *conninfo, bool own, const char ***keywords,
 	}
 	for (o = opts; o->keyword; o++)
 		n++;
-	*keywords = palloc0(sizeof(char *) * (n + 3));
-	*values = palloc0(sizeof(char *) * (n + 3));
+	*keywords = palloc0(sizeof(char *) * (n + 4));
+	*values = palloc0(sizeof(char *) * (n + 4));
 	n = 0;
 	for (o = opts; o->keyword; o++)
 	{
@@ -236,6 +244,8 @@ connection_parameters(const char *conninfo, bool own, const char ***keywords,
 			continue;
 		if (strcmp(o->keyword, "dbname") == 0)
 			has_dbname = true;
+		if (strcmp(o->keyword, "target_session_attrs") == 0)
+			has_target = true;
 		(*keywords)[n] = pstrdup(o->keyword);
 		(*values)[n] = pstrdup(o->val);
 		n++;
@@ -245,6 +255,12 @@ connection_parameters(const char *conninfo, bool own, const char ***keywords,
 	{
 		(*keywords)[n] = "dbname";
 		(*values)[n] = registry_database;
+		n++;
+	}
+	if (!has_target)
+	{
+		(*keywords)[n] = "target_session_attrs";
+		(*values)[n] = "read-write";
 		n++;
 	}
 	(*keywords)[n] = "fallback_application_name";

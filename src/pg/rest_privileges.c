@@ -15,6 +15,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_authid.h"
 #include "catalog/pg_proc.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -42,17 +43,35 @@ forget_gates(Datum arg, int cacheid, uint32 hashvalue)
 		memset(gate_known, 0, sizeof(bool) * n);
 }
 
-/* The OID of a function named by its regprocedure text, InvalidOid if none. */
+/*
+ * The OID of a function named by its regprocedure text, InvalidOid if none.
+ * The lookup runs as the bootstrap superuser: the name's schema needs USAGE
+ * of whoever looks, and a role without it (the workers' own, or one with no
+ * registry grant) must get the route's 403, not the lookup's error.
+ */
 static Oid
 lookup_function(const char *signature)
 {
 	LOCAL_FCINFO(fcinfo, 1);
-	Datum		result;
+	Datum		result = (Datum) 0;
+	Oid			save_userid;
+	int			save_sec_context;
 
 	InitFunctionCallInfoData(*fcinfo, NULL, 1, InvalidOid, NULL, NULL);
 	fcinfo->args[0].value = CStringGetTextDatum(signature);
 	fcinfo->args[0].isnull = false;
-	result = to_regprocedure(fcinfo);
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(BOOTSTRAP_SUPERUSERID,
+						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		result = to_regprocedure(fcinfo);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_userid, save_sec_context);
+	}
+	PG_END_TRY();
 	if (fcinfo->isnull)
 		return InvalidOid;
 	return DatumGetObjectId(result);

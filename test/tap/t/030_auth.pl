@@ -8,6 +8,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use File::Temp qw(tempdir);
+use MIME::Base64;
 use PostgreSQL::Test::Utils;
 use RegistryTest;
 use Test::More;
@@ -90,6 +91,13 @@ is($status, 401, 'over-long credentials: 401');
 ($status, $body) = call($node, 'GET', '/subjects', undef, undef, undef,
 	'-H', 'Authorization: Bearer abc');
 is($status, 401, 'another scheme: 401');
+($status, $body) = call($node, 'GET', '/subjects', undef, undef, undef,
+	'-H', 'Authorization: Basic ' . encode_base64('reader:reader-pw', ''),
+	'-H', 'Authorization: Basic ' . encode_base64('boss:wrong', ''));
+is($status, 401, 'two Authorization headers, the first valid: 401');
+($status, $body) = call($node, 'GET', '/subjects', undef, undef, undef,
+	'-H', 'Authorization: basic  ' . encode_base64('reader:reader-pw', '') . ' ');
+is($status, 200, 'a lower-case scheme and extra spaces are accepted');
 my $log = slurp_file($node->logfile, $log_offset);
 like($log, qr/password authentication failed for user "reader"/, 'the wrong password is logged');
 like($log, qr/password authentication failed for user "ghost".*\n.*Role "ghost" does not exist/,
@@ -160,6 +168,42 @@ is($node->safe_psql('postgres', q{SET ROLE writer;
 	SELECT status || ' ' || response FROM registry.rest('PUT', '/config', NULL, '{"compatibility":"FULL"}')}),
 	'403 {"error_code":40301,"message":"User is denied operation AlterCompatibility on Schema Registry"}',
 	'registry.rest() as a writer: the route check answers 403');
+
+# a worker's first look at a route's gate, by a role that may not use the
+# registry's schema, still answers the route's 403 (not the lookup's
+# error); a NOINHERIT member of registry_admin has no admin rights, as
+# PostgreSQL's has_privs_of_role decides
+$node->safe_psql('postgres',
+	"CREATE ROLE noinherit LOGIN NOINHERIT PASSWORD 'noinherit-pw' IN ROLE registry_admin");
+$node->restart;
+ok(wait_for_answer($node), 'the REST API answers after a restart');
+($status, $body) = call($node, 'GET', "/schemas/ids/$id", undef, 'nobody', 'nobody-pw');
+is("$status $body",
+	'403 {"error_code":40301,"message":"User is denied operation Read on Schema Registry"}',
+	'a fresh worker answers a role without grants the route\'s 403');
+($status, $body) = call($node, 'PUT', '/config', '{"compatibility":"NONE"}', 'noinherit', 'noinherit-pw');
+is("$status $body",
+	'403 {"error_code":40301,"message":"User is denied operation AlterCompatibility on Schema Registry"}',
+	'a NOINHERIT member of registry_admin: the route\'s 403');
+my $cached_ok = 1;
+for (1 .. 10)
+{
+	($status) = call($node, 'GET', "/schemas/ids/$id", undef, 'reader', 'reader-pw2');
+	$cached_ok = 0 if $status != 200;
+}
+ok($cached_ok, 'reader reads a schema by id, from the workers\' caches');
+$log_offset = -s $node->logfile;
+# a function created anywhere makes the workers look their gates up again
+$node->safe_psql('postgres', 'CREATE FUNCTION public.touch_pg_proc() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$');
+$cached_ok = 1;
+for (1 .. 10)
+{
+	($status) = call($node, 'GET', "/schemas/ids/$id", undef, 'reader', 'reader-pw2');
+	$cached_ok = 0 if $status != 200;
+}
+ok($cached_ok, 'cached reads after pg_proc changed: 200');
+unlike(slurp_file($node->logfile, $log_offset), qr/permission denied for schema registry/,
+	'  ... and the workers\' own gate checks raise no error');
 
 # the workers run as registry_http, not as a superuser
 is($node->safe_psql('postgres',

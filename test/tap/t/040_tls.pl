@@ -265,6 +265,38 @@ like($out, qr/^closed [1-5]$/m,
 	'a slow sender is cut off after the request timeout, without plain text')
   or diag($out, $serr);
 
+# connections that stall their handshake (a partial ClientHello) or send
+# nothing at all hold no slot past registry.http_request_timeout either
+open(my $stall, '>', "$dir/stall.py") or die;
+print $stall <<'PY';
+import socket, sys, time
+port = int(sys.argv[1])
+socks = []
+for i in range(6):
+    s = socket.create_connection(('127.0.0.1', port))
+    if i % 2 == 0:
+        s.sendall(b'\x16\x03\x01\x00\xc8\x01')
+    s.settimeout(20)
+    socks.append(s)
+start = time.time()
+for s in socks:
+    try:
+        while s.recv(1000):
+            pass
+        print('closed', round(time.time() - start))
+    except ConnectionResetError:
+        print('closed', round(time.time() - start))
+    except OSError as e:
+        print('open', e)
+PY
+close($stall);
+IPC::Run::run([ '/usr/bin/python3', "$dir/stall.py", $port ], '>', \$out, '2>', \$serr);
+is(scalar(() = $out =~ /^closed [1-5]$/mg), 6,
+	'stalled handshakes and silent connections are closed after the request timeout')
+  or diag($out, $serr);
+($status) = https('ca1', '/subjects');
+is($status, 200, '  ... and HTTPS serves on');
+
 # 2. a real client over HTTPS: confluent_kafka's SchemaRegistryClient
 open(my $py, '>', "$dir/client.py") or die;
 print $py <<'PY';
