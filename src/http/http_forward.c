@@ -42,6 +42,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "confluent_messages.h"
 #include "http.h"
 #include "http_internal.h"
 #include "rest.h"
@@ -54,46 +55,30 @@ typedef struct ForwardFailure
 {
 	const char *method;
 	const char *pattern;		/* as in the route table */
-	int			unreachable_code;	/* the primary did not answer */
-	const char *unreachable;
-	int			unknown_code;	/* no primary is known */
-	const char *unknown;
+	ConfluentWording unreachable;	/* the primary did not answer */
+	ConfluentWording unknown;	/* no primary is known */
 } ForwardFailure;
 
-/* Confluent's words, per resource */
-#define FORWARD_REGISTER "Error while forwarding register schema request to the leader"
-#define FORWARD_DELETE_VERSION "Error while forwarding delete schema version request to the leader"
-#define FORWARD_UPDATE_CONFIG "Error while forwarding update config request to the leader"
-#define FORWARD_DELETE_CONFIG "Error while forwarding delete config request to the leader"
-#define FORWARD_UPDATE_MODE "Error while forwarding update mode request to the leader"
-#define FORWARD_DELETE_MODE "Error while forwarding delete mode request to the leader"
-#define FORWARD_OTHER "Error while forwarding the request to the leader"
-#define LEADER_UNKNOWN "Leader not known."
-#define UNKNOWN_UPDATE_CONFIG "Failed to update compatibility level"
-#define UNKNOWN_DELETE_CONFIG "Failed to delete compatibility level"
-#define UNKNOWN_UPDATE_MODE "Failed to update mode"
-#define UNKNOWN_DELETE_MODE "Failed to delete mode"
-/* a delete of a subject wraps every failure in its own message (%s: the subject) */
-#define DELETE_SUBJECT_FAILED "Error while deleting the subject %s"
-
+/* Confluent's words per resource (confluent_messages.c has them and their codes) */
 static const ForwardFailure failures[] = {
-	{"POST", "subjects/*/versions", 50003, FORWARD_REGISTER, 50004, LEADER_UNKNOWN},
-	{"POST", "subjects/*/versions/*/tags", 50003, FORWARD_REGISTER, 50004, LEADER_UNKNOWN},
-	{"DELETE", "subjects/*/versions/*", 50003, FORWARD_DELETE_VERSION, 50004, LEADER_UNKNOWN},
-	{"DELETE", "subjects/*", 500, DELETE_SUBJECT_FAILED, 500, DELETE_SUBJECT_FAILED},
-	{"PUT", "config", 50003, FORWARD_UPDATE_CONFIG, 50004, UNKNOWN_UPDATE_CONFIG},
-	{"PUT", "config/*", 50003, FORWARD_UPDATE_CONFIG, 50004, UNKNOWN_UPDATE_CONFIG},
-	{"DELETE", "config", 50003, FORWARD_DELETE_CONFIG, 50004, UNKNOWN_DELETE_CONFIG},
-	{"DELETE", "config/*", 50003, FORWARD_DELETE_CONFIG, 50004, UNKNOWN_DELETE_CONFIG},
-	{"PUT", "mode", 50003, FORWARD_UPDATE_MODE, 50004, UNKNOWN_UPDATE_MODE},
-	{"PUT", "mode/*", 50003, FORWARD_UPDATE_MODE, 50004, UNKNOWN_UPDATE_MODE},
-	{"DELETE", "mode", 50003, FORWARD_DELETE_MODE, 50004, UNKNOWN_DELETE_MODE},
-	{"DELETE", "mode/*", 50003, FORWARD_DELETE_MODE, 50004, UNKNOWN_DELETE_MODE},
+	{"POST", "subjects/*/versions", CW_FORWARD_REGISTER, CW_LEADER_UNKNOWN},
+	{"POST", "subjects/*/versions/*/tags", CW_FORWARD_REGISTER, CW_LEADER_UNKNOWN},
+	{"DELETE", "subjects/*/versions/*", CW_FORWARD_DELETE_VERSION, CW_LEADER_UNKNOWN},
+	/* a delete of a subject wraps every failure in its own message */
+	{"DELETE", "subjects/*", CW_DELETE_SUBJECT_FAILED, CW_DELETE_SUBJECT_FAILED},
+	{"PUT", "config", CW_FORWARD_UPDATE_CONFIG, CW_UNKNOWN_UPDATE_CONFIG},
+	{"PUT", "config/*", CW_FORWARD_UPDATE_CONFIG, CW_UNKNOWN_UPDATE_CONFIG},
+	{"DELETE", "config", CW_FORWARD_DELETE_CONFIG, CW_UNKNOWN_DELETE_CONFIG},
+	{"DELETE", "config/*", CW_FORWARD_DELETE_CONFIG, CW_UNKNOWN_DELETE_CONFIG},
+	{"PUT", "mode", CW_FORWARD_UPDATE_MODE, CW_UNKNOWN_UPDATE_MODE},
+	{"PUT", "mode/*", CW_FORWARD_UPDATE_MODE, CW_UNKNOWN_UPDATE_MODE},
+	{"DELETE", "mode", CW_FORWARD_DELETE_MODE, CW_UNKNOWN_DELETE_MODE},
+	{"DELETE", "mode/*", CW_FORWARD_DELETE_MODE, CW_UNKNOWN_DELETE_MODE},
 };
 
 /* any other route that wrote */
 static const ForwardFailure other_failure = {
-	NULL, NULL, 50003, FORWARD_OTHER, 50004, LEADER_UNKNOWN
+	NULL, NULL, CW_FORWARD_OTHER, CW_LEADER_UNKNOWN
 };
 
 /* the worker's connection to the primary, and the string it was made from */
@@ -579,19 +564,14 @@ static void
 failure_answer(const RestRequest *req, int route, bool unknown, HttpForwardAnswer *answer)
 {
 	const ForwardFailure *f = route_failure(route);
-	const char *fmt = unknown ? f->unknown : f->unreachable;
-	int			code = unknown ? f->unknown_code : f->unreachable_code;
-	StringInfoData msg;
+	ConfluentWording w = unknown ? f->unknown : f->unreachable;
+	const char *msg = (w == CW_DELETE_SUBJECT_FAILED) ?
+	confluent_text(w, path_subject(req->path)) : confluent_fixed_text(w);
 	StringInfoData out;
 
-	initStringInfo(&msg);
-	if (strstr(fmt, "%s") != NULL)
-		appendStringInfo(&msg, fmt, path_subject(req->path));
-	else
-		appendStringInfoString(&msg, fmt);
 	initStringInfo(&out);
-	appendStringInfo(&out, "{\"error_code\":%d,\"message\":", code);
-	escape_json(&out, msg.data);
+	appendStringInfo(&out, "{\"error_code\":%d,\"message\":", confluent_error_code(w));
+	escape_json(&out, msg);
 	appendStringInfoChar(&out, '}');
 	answer->status = 500;
 	answer->body = out.data;

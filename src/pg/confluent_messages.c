@@ -71,6 +71,19 @@ static const ConfluentMessage messages[] = {
 	{CW_INVALID_SUBJECT, 42208, "The specified subject '%s' is not a valid."},
 	{CW_STORE_ERROR, 50001, "Error in the backend data store"},
 	{CW_OPERATION_TIMED_OUT, 50002, "Operation timed out"},
+	{CW_FORWARD_REGISTER, 50003, "Error while forwarding register schema request to the leader"},
+	{CW_FORWARD_DELETE_VERSION, 50003, "Error while forwarding delete schema version request to the leader"},
+	{CW_FORWARD_UPDATE_CONFIG, 50003, "Error while forwarding update config request to the leader"},
+	{CW_FORWARD_DELETE_CONFIG, 50003, "Error while forwarding delete config request to the leader"},
+	{CW_FORWARD_UPDATE_MODE, 50003, "Error while forwarding update mode request to the leader"},
+	{CW_FORWARD_DELETE_MODE, 50003, "Error while forwarding delete mode request to the leader"},
+	{CW_FORWARD_OTHER, 50003, "Error while forwarding the request to the leader"},
+	{CW_LEADER_UNKNOWN, 50004, "Leader not known."},
+	{CW_UNKNOWN_UPDATE_CONFIG, 50004, "Failed to update compatibility level"},
+	{CW_UNKNOWN_DELETE_CONFIG, 50004, "Failed to delete compatibility level"},
+	{CW_UNKNOWN_UPDATE_MODE, 50004, "Failed to update mode"},
+	{CW_UNKNOWN_DELETE_MODE, 50004, "Failed to delete mode"},
+	{CW_DELETE_SUBJECT_FAILED, 500, "Error while deleting the subject %s"},
 	{CW_HTTP_NOT_FOUND, 404, "HTTP 404 Not Found"},
 	{CW_HTTP_METHOD_NOT_ALLOWED, 405, "HTTP 405 Method Not Allowed"},
 	{CW_HTTP_NOT_ACCEPTABLE, 406, "HTTP 406 Not Acceptable"},
@@ -128,6 +141,13 @@ level_list_text(void)
 	append_levels(&buf, false, &listed, total);
 	append_levels(&buf, true, &listed, total);
 	return buf.data;
+}
+
+/* The error_code Confluent answers with a wording. */
+int
+confluent_error_code(ConfluentWording w)
+{
+	return message_row(w)->error_code;
 }
 
 /* A wording that has no blanks, straight from the table. */

@@ -42,11 +42,28 @@ typedef enum ConfluentWording
 	CW_INVALID_SUBJECT,			/* 42208 subject */
 	CW_STORE_ERROR,				/* 50001 */
 	CW_OPERATION_TIMED_OUT,		/* 50002 */
+	CW_FORWARD_REGISTER,		/* 50003: a standby could not forward ... */
+	CW_FORWARD_DELETE_VERSION,	/* 50003 */
+	CW_FORWARD_UPDATE_CONFIG,	/* 50003 */
+	CW_FORWARD_DELETE_CONFIG,	/* 50003 */
+	CW_FORWARD_UPDATE_MODE,		/* 50003 */
+	CW_FORWARD_DELETE_MODE,		/* 50003 */
+	CW_FORWARD_OTHER,			/* 50003 */
+	CW_LEADER_UNKNOWN,			/* 50004: ... or knows no primary */
+	CW_UNKNOWN_UPDATE_CONFIG,	/* 50004 */
+	CW_UNKNOWN_DELETE_CONFIG,	/* 50004 */
+	CW_UNKNOWN_UPDATE_MODE,		/* 50004 */
+	CW_UNKNOWN_DELETE_MODE,		/* 50004 */
+	CW_DELETE_SUBJECT_FAILED,	/* 500 subject: a subject delete's every
+								 * failure */
 	CW_HTTP_NOT_FOUND,			/* 404: no such route */
 	CW_HTTP_METHOD_NOT_ALLOWED, /* 405 */
 	CW_HTTP_NOT_ACCEPTABLE,		/* 406 */
 	CW_HTTP_UNSUPPORTED_MEDIA_TYPE	/* 415 */
 } ConfluentWording;
+
+/* The error_code of a wording. */
+extern int	confluent_error_code(ConfluentWording w);
 
 /* A wording without blanks, as it stands in the table (no allocation). */
 extern const char *confluent_fixed_text(ConfluentWording w);
