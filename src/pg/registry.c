@@ -35,6 +35,7 @@ _PG_init(void)
 	if (IsBinaryUpgrade)
 		return;
 	registry_init_settings();
+	registry_init_schema_cache();
 	registry_init_invalidation();
 	registry_init_metrics();
 	registry_http_init();

@@ -9,13 +9,22 @@
  * fingerprint (the id was hard-deleted and reused by an IMPORT) re-parses,
  * so no cross-backend invalidation is needed for correctness.
  *
+ * The cache holds at most registry.schema_cache_size of parsed schemas
+ * (their memory contexts, measured as allocated); past it the least
+ * recently used entries go, so a backend that meets a million distinct
+ * schemas keeps only the ones it uses.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "access/xact.h"
 
 #include "common/hashfn.h"
+#include "lib/ilist.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
@@ -37,10 +46,30 @@ typedef struct CacheEntry
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
 	rg_schema  *schema;
 	MemoryContext memory;		/* schema's own, a child of CacheContext */
+	Size		bytes;			/* what memory had allocated when set */
+	dlist_node	lru;			/* in lru_list, most recently used first */
 } CacheEntry;
 
 static HTAB *schema_cache = NULL;
 static MemoryContext CacheContext = NULL;
+static dlist_head lru_list = DLIST_STATIC_INIT(lru_list);
+static Size cached_bytes = 0;
+
+/* registry.schema_cache_size, in kB */
+int			registry_schema_cache_size = 64 * 1024;
+
+/* From _PG_init: the cache's size limit. */
+void
+registry_init_schema_cache(void)
+{
+	DefineCustomIntVariable("registry.schema_cache_size",
+							"Memory the parsed schemas one backend keeps may take; past it the least recently used go.",
+							NULL,
+							&registry_schema_cache_size,
+							64 * 1024, 64, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB,
+							NULL, NULL, NULL);
+}
 
 /* Create the cache on first use. */
 static void
@@ -58,6 +87,8 @@ cache_init(void)
 	ctl.hcxt = CacheContext;
 	schema_cache = hash_create("registry parsed schemas", 1024, &ctl,
 							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	dlist_init(&lru_list);
+	cached_bytes = 0;
 }
 
 /*
@@ -86,9 +117,35 @@ cache_reset(void)
 	cache_init();
 }
 
+/* Drop the least recently used entry. */
+static void
+evict_one(void)
+{
+	CacheEntry *e = dlist_container(CacheEntry, lru, dlist_tail_node(&lru_list));
+	bool		found;
+
+	dlist_delete(&e->lru);
+	cached_bytes -= e->bytes;
+	if (e->memory != NULL)
+		retire_memory(e->memory);
+	pfree(e->context);
+	hash_search(schema_cache, &e->key, HASH_REMOVE, &found);
+}
+
+/* Evict the least recently used entries, keep, until the cache fits its limit. */
+static void
+cache_fit(CacheEntry *keep)
+{
+	Size		limit = (Size) registry_schema_cache_size * 1024;
+
+	while (cached_bytes > limit && !dlist_is_empty(&lru_list) &&
+		   dlist_tail_node(&lru_list) != &keep->lru)
+		evict_one();
+}
+
 /*
  * Give an entry a parsed schema and its memory context (moved under
- * CacheContext), freeing the one it had.
+ * CacheContext), freeing the one it had; then the cache is made to fit.
  */
 static void
 cache_entry_set(CacheEntry *e, rg_schema *schema, MemoryContext memory)
@@ -99,6 +156,10 @@ cache_entry_set(CacheEntry *e, rg_schema *schema, MemoryContext memory)
 		MemoryContextSetParent(memory, CacheContext);
 	e->schema = schema;
 	e->memory = memory;
+	cached_bytes -= e->bytes;
+	e->bytes = memory != NULL ? MemoryContextMemAllocated(memory, true) : 0;
+	cached_bytes += e->bytes;
+	cache_fit(e);
 }
 
 /* The entry for (context, id), created empty when new; *found says whether it was there. */
@@ -120,14 +181,23 @@ cache_slot(const char *context, int32 id, bool *found)
 		e->context = MemoryContextStrdup(CacheContext, context);
 		e->schema = NULL;
 		e->memory = NULL;
+		e->bytes = 0;
+		dlist_push_head(&lru_list, &e->lru);
 	}
-	else if (strcmp(e->context, context) != 0)
+	else
 	{
-		/* hash collision between two contexts: the newcomer takes the slot */
-		cache_entry_set(e, NULL, NULL);
-		pfree(e->context);
-		e->context = MemoryContextStrdup(CacheContext, context);
-		*found = false;
+		dlist_move_head(&lru_list, &e->lru);
+		if (strcmp(e->context, context) != 0)
+		{
+			/*
+			 * hash collision between two contexts: the newcomer takes the
+			 * slot
+			 */
+			cache_entry_set(e, NULL, NULL);
+			pfree(e->context);
+			e->context = MemoryContextStrdup(CacheContext, context);
+			*found = false;
+		}
 	}
 	return e;
 }

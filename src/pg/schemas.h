@@ -82,6 +82,10 @@ extern bool registry_is_pending_insert(const char *context, const char *schema_t
 
 /* schema_cache.c */
 
+/* registry.schema_cache_size (kB), and its definition from _PG_init */
+extern int	registry_schema_cache_size;
+extern void registry_init_schema_cache(void);
+
 /* Hand a submitted schema to the cache under its new id. */
 extern void registry_cache_adopt(const char *context, int32 id,
 								 SubmittedSchema *submitted);
