@@ -222,7 +222,8 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward)
 		return NULL;
 	}
 	if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
-		return make_error_response(403, 40301, edata->message, status);
+		return make_error_response(403, 40301, "User is denied operation on Schema Registry",
+								   status);
 	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 		edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 		return make_error_response(500, 50002,

@@ -300,7 +300,13 @@ report_error(RestCall *c, ErrorData *edata)
 	c->sqlerrcode = edata->sqlerrcode;
 	if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
 	{
-		rest_error(c, 403, 40301, edata->message);
+		/*
+		 * a privilege the route's SQL lacks: the route's 403, its reason
+		 * logged
+		 */
+		ereport(LOG,
+				(errmsg("registry REST request denied: %s", edata->message)));
+		rest_route_denied(c);
 		return;
 	}
 	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||

@@ -59,6 +59,7 @@ extern void rest_route_gate(int i, const char **gate, const char **operation);
 
 /* rest_privileges.c: may the current user use the route? (else a 403) */
 extern bool rest_route_permitted(RestCall *c);
+extern void rest_route_denied(RestCall *c);
 
 /* rest.c */
 extern const char *rest_param(RestCall *c, const char *key);

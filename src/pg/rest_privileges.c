@@ -137,20 +137,19 @@ route_subject(RestCall *c)
 }
 
 /*
- * Check that the current user may use the request's route; if not, set
- * Confluent's 403 (error code 40301, "User is denied operation ...") and
- * return false.
+ * Set Confluent's 403 for the request's route (error code 40301, "User is
+ * denied operation ..."), the operation its gate names.
  */
-bool
-rest_route_permitted(RestCall *c)
+void
+rest_route_denied(RestCall *c)
 {
-	const char *operation;
-	const char *subject;
+	const char *operation = NULL;
+	const char *subject = route_subject(c);
 
-	if (registry_rest_route_permitted(c->route, GetUserId()))
-		return true;
-	(void) route_gate_oid(c->route, &operation);
-	subject = route_subject(c);
+	if (c->route >= 0)
+		(void) route_gate_oid(c->route, &operation);
+	if (operation == NULL)
+		operation = "Read";
 	if (subject)
 		rest_error(c, 403, 40301,
 				   psprintf("User is denied operation %s on Subject: %s", operation, subject));
@@ -158,5 +157,17 @@ rest_route_permitted(RestCall *c)
 		rest_error(c, 403, 40301,
 				   psprintf("User is denied operation %s on Schema Registry", operation));
 	c->sqlerrcode = ERRCODE_INSUFFICIENT_PRIVILEGE;
+}
+
+/*
+ * Check that the current user may use the request's route; if not, set
+ * Confluent's 403 and return false.
+ */
+bool
+rest_route_permitted(RestCall *c)
+{
+	if (registry_rest_route_permitted(c->route, GetUserId()))
+		return true;
+	rest_route_denied(c);
 	return false;
 }
