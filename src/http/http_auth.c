@@ -43,6 +43,7 @@
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
+#include "confluent_messages.h"
 #include "http.h"
 #include "http_internal.h"
 #include "rest.h"
@@ -404,52 +405,19 @@ identify(struct MHD_Connection *conn, HttpRefusal *refusal)
 }
 
 /*
- * Decide the role a request runs as, in a transaction of its own.  False
- * with the refusal (401 or 403) set when it may not run.
+ * Run step(arg) in a short transaction of its own; an error is logged and
+ * rolled back, and false is returned for it.
  */
-bool
-http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal)
+static bool
+in_short_transaction(void (*step) (void *arg), void *arg)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
-
-	*role = InvalidOid;
-	StartTransactionCommand();
-	PG_TRY();
-	{
-		*role = identify(conn, refusal);
-		CommitTransactionCommand();
-	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(oldcxt);
-		EmitErrorReport();
-		FlushErrorState();
-		AbortCurrentTransaction();
-		*role = InvalidOid;
-		refusal->status = 500;
-		refusal->error_code = 50001;
-		refusal->message = "Error in the backend data store";
-		refusal->challenge = false;
-	}
-	PG_END_TRY();
-	MemoryContextSwitchTo(oldcxt);
-	return OidIsValid(*role);
-}
-
-/*
- * May role have the cached answer of route?  The cache answers without the
- * route's transaction, so its gate is checked here, in a short one.
- */
-bool
-http_auth_may_use_cached(Oid role, int route)
-{
-	MemoryContext oldcxt = CurrentMemoryContext;
-	bool		ok = false;
+	bool		ok = true;
 
 	StartTransactionCommand();
 	PG_TRY();
 	{
-		ok = registry_rest_route_permitted(route, role);
+		step(arg);
 		CommitTransactionCommand();
 	}
 	PG_CATCH();
@@ -463,6 +431,74 @@ http_auth_may_use_cached(Oid role, int route)
 	PG_END_TRY();
 	MemoryContextSwitchTo(oldcxt);
 	return ok;
+}
+
+/* http_auth_identify's question and answer */
+typedef struct IdentifyStep
+{
+	struct MHD_Connection *conn;
+	HttpRefusal *refusal;
+	Oid			role;
+} IdentifyStep;
+
+/* identify() as a step of a short transaction */
+static void
+identify_step(void *arg)
+{
+	IdentifyStep *st = (IdentifyStep *) arg;
+
+	st->role = identify(st->conn, st->refusal);
+}
+
+/*
+ * Decide the role a request runs as, in a transaction of its own.  False
+ * with the refusal (401 or 403, or 500 if the catalogs failed) set when it
+ * may not run.
+ */
+bool
+http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal)
+{
+	IdentifyStep st = {conn, refusal, InvalidOid};
+
+	if (!in_short_transaction(identify_step, &st))
+	{
+		st.role = InvalidOid;
+		refusal->status = 500;
+		refusal->error_code = 50001;
+		refusal->message = confluent_fixed_text(CW_STORE_ERROR);
+		refusal->challenge = false;
+	}
+	*role = st.role;
+	return OidIsValid(*role);
+}
+
+/* http_auth_may_use_cached's question and answer */
+typedef struct CachedStep
+{
+	Oid			role;
+	int			route;
+	bool		ok;
+} CachedStep;
+
+/* the route's gate for the role, as a step of a short transaction */
+static void
+cached_step(void *arg)
+{
+	CachedStep *st = (CachedStep *) arg;
+
+	st->ok = registry_rest_route_permitted(st->route, st->role);
+}
+
+/*
+ * May role have the cached answer of route?  The cache answers without the
+ * route's transaction, so its gate is checked here, in a short one.
+ */
+bool
+http_auth_may_use_cached(Oid role, int route)
+{
+	CachedStep	st = {role, route, false};
+
+	return in_short_transaction(cached_step, &st) && st.ok;
 }
 
 /*

@@ -7,6 +7,7 @@ use warnings;
 
 use Exporter 'import';
 use IPC::Run;
+use JSON::PP ();
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 
@@ -116,5 +117,22 @@ sub registry_standby
 }
 
 push @EXPORT, 'registry_standby';
+
+# record_body(NAME, FIELDS...): a registration body of an Avro record with
+# those int fields (each with a default, so every such record is BACKWARD
+# compatible with the one before)
+sub record_body
+{
+	my ($name, @fields) = @_;
+	my $schema = JSON::PP::encode_json(
+		{
+			type => 'record',
+			name => $name,
+			fields => [ map { { name => $_, type => 'int', default => 0 } } @fields ]
+		});
+	return JSON::PP::encode_json({ schema => $schema });
+}
+
+push @EXPORT, 'record_body';
 
 1;

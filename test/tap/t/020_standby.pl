@@ -14,19 +14,6 @@ use RegistryTest;
 use Test::More;
 use Time::HiRes qw(time);
 
-# an Avro record with the given int fields, as a registration body
-sub record_body
-{
-	my ($name, @fields) = @_;
-	my $schema = encode_json(
-		{
-			type => 'record',
-			name => $name,
-			fields => [ map { { name => $_, type => 'int', default => 0 } } @fields ]
-		});
-	return encode_json({ schema => $schema });
-}
-
 my $primary = registry_node('primary', allows_streaming => 1);
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION registry');

@@ -16,19 +16,6 @@ use RegistryTest;
 use Test::More;
 use Time::HiRes qw(time);
 
-# an Avro record with the given int fields, as a registration body
-sub record_body
-{
-	my ($name, @fields) = @_;
-	my $schema = encode_json(
-		{
-			type => 'record',
-			name => $name,
-			fields => [ map { { name => $_, type => 'int', default => 0 } } @fields ]
-		});
-	return encode_json({ schema => $schema });
-}
-
 my $forward_error =
   '500 {"error_code":50003,"message":"Error while forwarding register schema request to the leader"}';
 

@@ -12,19 +12,6 @@ use PostgreSQL::Test::Utils;
 use RegistryTest;
 use Test::More;
 
-# an Avro record with the given int fields, as a registration body
-sub record_body
-{
-	my ($name, @fields) = @_;
-	my $schema = encode_json(
-		{
-			type => 'record',
-			name => $name,
-			fields => [ map { { name => $_, type => 'int', default => 0 } } @fields ]
-		});
-	return encode_json({ schema => $schema });
-}
-
 my $primary = registry_node('old_primary', allows_streaming => 1);
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION registry');
