@@ -26,6 +26,8 @@ typedef enum rg_errcode
 {
 	RG_OK = 0,
 	RG_ERR_INVALID_SCHEMA,		/* Confluent 42201 */
+	RG_ERR_INVALID_VALUE,		/* a value the schema does not admit */
+	RG_ERR_INVALID_PAYLOAD,		/* bytes that are not a payload of the schema */
 	RG_ERR_NOMEM,
 	RG_ERR_INTERNAL
 } rg_errcode;
