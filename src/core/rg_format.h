@@ -107,28 +107,29 @@ typedef struct rg_format
 
 	/*
 	 * Payloads (registry.encode and registry.decode).  A value is JSON text
-	 * in the registry's JSON form of the format's values (README,
-	 * "Payloads in SQL").  A payload is what follows the wire format's
-	 * 5-byte header (magic byte and schema id): for PROTOBUF it starts with
-	 * the message indexes, which encode writes and decode reads.
+	 * in the registry's JSON form of the format's values (README, "Payloads
+	 * in SQL").  A payload is what follows the wire format's 5-byte header
+	 * (magic byte and schema id): for PROTOBUF it starts with the message
+	 * indexes, which encode writes and decode reads.
 	 *
 	 * encode: check the value against the schema and append its payload to
 	 * out.  message picks a PROTOBUF message by full name (NULL: the first
 	 * message of the file); other formats ignore it.  False with err set
 	 * (RG_ERR_INVALID_VALUE, the message naming the path of the offending
 	 * part of the value, e.g. "$.address.zip: expected int, found string")
-	 * when the schema does not admit the value; RG_ERR_NOMEM on out of memory.
+	 * when the schema does not admit the value; RG_ERR_NOMEM on out of
+	 * memory.
 	 *
-	 * decode: read a payload written with writer and append its value as
-	 * JSON text to out.  With reader not NULL the value is read as a reader
-	 * with that schema reads it (Avro schema resolution, reader defaults
-	 * applied; PROTOBUF: the reader's message of the same full name).  When
-	 * notes is not NULL, each thing the reader does not read as written is
-	 * appended to it, one line per value path ("$.email: missing from the
-	 * data, the reader's default used", "$.age: not in the reader, dropped"),
-	 * for registry.check_data.  False with err set: RG_ERR_INVALID_PAYLOAD
-	 * for truncated or trailing bytes or data the writer cannot have
-	 * written, RG_ERR_INVALID_VALUE when the reader cannot read it.
+	 * decode: read a payload written with writer and append its value as JSON
+	 * text to out.  With reader not NULL the value is read as a reader with
+	 * that schema reads it (Avro schema resolution, reader defaults applied;
+	 * PROTOBUF: the reader's message of the same full name).  When notes is
+	 * not NULL, each thing the reader does not read as written is appended to
+	 * it, one line per value path ("$.email: missing from the data, the
+	 * reader's default used", "$.age: not in the reader, dropped"), for
+	 * registry.check_data.  False with err set: RG_ERR_INVALID_PAYLOAD for
+	 * truncated or trailing bytes or data the writer cannot have written,
+	 * RG_ERR_INVALID_VALUE when the reader cannot read it.
 	 *
 	 * NULL for a format without payloads.
 	 */
