@@ -506,7 +506,20 @@ keep(parse_ctx *ctx, json_t *value)
 }
 
 /*
- * Names.get(): a primitive name gives a fresh primitive; otherwise the
+ * A primitive written as its name ("long"): one shared node per type.  Such
+ * a node has no properties, and nothing writes to a node without properties
+ * once it is parsed (rg_avro_normalize leaves it alone), so every schema
+ * may point at the same one: a record of fifty plain fields keeps no fifty
+ * type nodes.  Indexed by rg_avro_type, which numbers the primitives first.
+ */
+static rg_avro_schema plain_primitives[] = {
+	{.type = RG_AVRO_NULL}, {.type = RG_AVRO_BOOLEAN}, {.type = RG_AVRO_INT},
+	{.type = RG_AVRO_LONG}, {.type = RG_AVRO_FLOAT}, {.type = RG_AVRO_DOUBLE},
+	{.type = RG_AVRO_BYTES}, {.type = RG_AVRO_STRING}
+};
+
+/*
+ * Names.get(): a primitive name gives the primitive; otherwise the
  * name is looked up in the current namespace, then without namespace.
  * The name itself is validated first, as Avro Java's Name constructor
  * does.  NULL without an error set means "not defined".
@@ -517,7 +530,7 @@ lookup(parse_ctx *ctx, const char *name)
 	int			prim = primitive_type(name);
 
 	if (prim >= 0)
-		return new_schema(ctx, (rg_avro_type) prim);
+		return &plain_primitives[prim];
 	return lookup_named(ctx, name);
 }
 
