@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# bench/scale.sh: does the registry slow down as it grows?  Two clusters
+# side by side: "small" holds 1,000 versions (100 subjects x 10), "large"
+# SUBJECTS x 10 versions (default 100,000 x 10 = 1,000,000), both built
+# with bulk SQL (raw inserts, which the tables' triggers check and number as
+# they do for the SQL API).  Then, in ROUNDS rounds that alternate between
+# the two, so that both see the same machine:
+#   - start-up: from `pg_ctl start` to the first answered GET
+#     /subjects/{s}/versions/latest (polled every 5 ms);
+#   - GET /subjects/{s}/versions/latest and lookup POST /subjects/{s} of a
+#     random subject, and registration of a new schema into a random
+#     subject, over HTTP with wrk (CLIENTS keep-alive connections, 2
+#     workers), as requests per second.
+# SHARED_BUFFERS (default 1GB) is set on both clusters.
+# Prints the large cluster's medians as ratios of the small one's (goal:
+# >= 0.9, i.e. within 10%; start-up under a second).  Built at
+# compatibility NONE and measured with fsync off: the CPU cost (durable
+# commits are register_rate.sh's).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+
+SUBJECTS=${SUBJECTS:-100000}
+DURATION=${DURATION:-10}
+CLIENTS=${CLIENTS:-4}
+ROUNDS=${ROUNDS:-3}
+BATCH=${BATCH:-50000}	# versions per bulk INSERT transaction
+# the large data set is about 620 MB: with PostgreSQL's default 128 MB of
+# shared buffers its indexes do not stay cached, which is the buffer
+# cache's sizing, not the registry's; both clusters get the same setting
+SHARED_BUFFERS=${SHARED_BUFFERS:-1GB}
+
+W=$(mktemp -d /tmp/registry-bench-scale.XXXXXX)
+chmod 755 "$W"
+cleanup() {
+	for c in small large; do cluster_stop "$W/$c"; done
+	rm -rf "$W"
+}
+trap cleanup EXIT
+
+# start_one NAME: a cluster in $W/NAME; sets PORT_NAME and HTTP_NAME
+start_one() {
+	local port http
+	port=$(bench_free_port)
+	http=$(bench_free_port)
+	while [ "$http" = "$port" ]; do http=$(bench_free_port); done
+	cluster_start "$W/$1" "$port" "registry.http_port = $http
+registry.http_listen_addresses = 'localhost'
+registry.http_workers = 2
+shared_buffers = $SHARED_BUFFERS
+synchronous_commit = off
+full_page_writes = off
+max_wal_size = 4GB
+checkpoint_timeout = 30min" || exit 1
+	eval "PORT_$1=$port HTTP_$1=$http"
+}
+# on NAME CMD...: run CMD with psql's environment pointing at cluster NAME
+on() {
+	local c=$1 p
+	shift
+	p=PORT_$c
+	PGHOST=$W/$c PGPORT=${!p} PGUSER=$CLUSTER_USER PGDATABASE=postgres "$@"
+}
+url() { local h=HTTP_$1; echo "http://127.0.0.1:${!h}"; }
+
+start_one small
+start_one large
+export PGHOST=$W/small PGPORT=$PORT_small PGUSER=$CLUSTER_USER PGDATABASE=postgres
+bench_machine
+
+SETUP=$(cat <<'SQL'
+CREATE EXTENSION registry;
+SELECT registry.set_compatibility('NONE');
+CREATE SCHEMA bench;
+-- the k-th schema of the data set (k >= 0): a small record, distinct per k
+CREATE FUNCTION bench.schema_text(k bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT format('{"type":"record","name":"Event","namespace":"bench.n%s","fields":[{"name":"id","type":"long"},{"name":"kind","type":"string"},{"name":"at","type":{"type":"long","logicalType":"timestamp-millis"}}]}', k) $$;
+-- versions k in [lo, hi): schema k becomes version (k - lo) % 10 + 1 of
+-- subject prefix || ((k - lo) / 10), through raw inserts (the tables' triggers check and
+-- number them as they do for the SQL API)
+CREATE UNLOGGED TABLE bench.pending (id integer, k bigint);
+CREATE PROCEDURE bench.build(prefix text, lo bigint, hi bigint, batch bigint) LANGUAGE plpgsql AS $$
+DECLARE
+  a bigint := lo;
+BEGIN
+  WHILE a < hi LOOP
+    WITH ins AS (
+      INSERT INTO registry.schemas (context, schema)
+        SELECT '.', bench.schema_text(k) FROM generate_series(a, least(a + batch, hi) - 1) k
+        RETURNING id, schema)
+    INSERT INTO bench.pending SELECT id, substring(schema FROM 'bench[.]n([0-9]+)')::bigint FROM ins;
+    INSERT INTO registry.subject_versions (context, subject, schema_id)
+      SELECT '.', prefix || ((k - lo) / 10), id FROM bench.pending ORDER BY k;
+    TRUNCATE bench.pending;
+    COMMIT;
+    a := a + batch;
+  END LOOP;
+END $$;
+SQL
+)
+for c in small large; do on "$c" bpsql -c "$SETUP" >/dev/null; done
+
+# wrk scripts: MODE latest | lookup | register over subjects PREFIX0 ..
+# PREFIX(N-1); the schema text of (subject i, version v) is
+# schema_text(LO + 10 i + v - 1)
+lua() {
+	cat <<LUA
+local mode, prefix, nsub, lo = "$1", "$2", $3, $4
+local n = 0
+function setup(thread)
+	n = n + 1
+	thread:set("tid", n)
+end
+function init(args)
+	math.randomseed(tid * 7919 + os.time())
+	counter = 0
+end
+local function schema(ns)
+	return '{"schema":"{\\\\"type\\\\":\\\\"record\\\\",\\\\"name\\\\":\\\\"Event\\\\",\\\\"namespace\\\\":\\\\"bench.' .. ns ..
+		'\\\\",\\\\"fields\\\\":[{\\\\"name\\\\":\\\\"id\\\\",\\\\"type\\\\":\\\\"long\\\\"},{\\\\"name\\\\":\\\\"kind\\\\",\\\\"type\\\\":\\\\"string\\\\"},' ..
+		'{\\\\"name\\\\":\\\\"at\\\\",\\\\"type\\\\":{\\\\"type\\\\":\\\\"long\\\\",\\\\"logicalType\\\\":\\\\"timestamp-millis\\\\"}}]}"}'
+end
+function request()
+	local i = math.random(nsub) - 1
+	local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
+	if mode == "latest" then
+		return wrk.format("GET", "/subjects/" .. prefix .. i .. "/versions/latest")
+	elseif mode == "lookup" then
+		return wrk.format("POST", "/subjects/" .. prefix .. i, headers, schema("n" .. (lo + 10 * i + math.random(10) - 1)))
+	else
+		counter = counter + 1
+		return wrk.format("POST", "/subjects/" .. prefix .. i .. "/versions", headers,
+			schema("new" .. tid .. "x" .. counter .. "x" .. math.random(1000000000)))
+	end
+end
+function done(summary, latency, requests)
+	local e = summary.errors
+	io.write(string.format("RESULT %d %d %.1f %d\n", summary.requests, summary.duration,
+		latency:percentile(50), e.status + e.connect + e.read + e.write + e.timeout))
+end
+LUA
+}
+
+# rate NAME MODE PREFIX NSUB LO: one wrk run on cluster NAME, appended to $W/results
+rate() {
+	lua "$2" "$3" "$4" "$5" >"$W/$1-$2.lua"
+	wrk -t2 -c"$CLIENTS" -d2s -s "$W/$1-$2.lua" "$(url "$1")/" >/dev/null	# warm
+	local out
+	out=$(wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/$1-$2.lua" "$(url "$1")/" | grep '^RESULT')
+	echo "$1 $2 $out" >>"$W/results"
+	echo "# $1 $2: $(echo "$out" | awk '{printf "%.0f req/s, p50 %.0f us, %d errors", $2 / ($3 / 1e6), $4, $5}')"
+}
+
+# workers_up NAME: until both HTTP workers of cluster NAME run
+workers_up() {
+	local i n
+	for i in $(seq 100); do
+		n=$(on "$1" bpsql -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'registry http'" 2>/dev/null || echo 0)
+		[ "$n" = 2 ] && return 0
+		sleep 0.1
+	done
+	echo "cluster $1: $n HTTP workers" >&2
+	exit 1
+}
+
+# startup NAME SUBJECT: stop, then time pg_ctl start -> first 200 on GET latest
+startup() {
+	local d=$W/$1 t0 t1
+	as_cluster_user "$PGBIN/pg_ctl" -D "$d/data" -m fast -w stop >/dev/null
+	t0=$(date +%s%N)
+	as_cluster_user "$PGBIN/pg_ctl" -D "$d/data" -l "$d/server.log" start >/dev/null
+	until curl -sf -o /dev/null "$(url "$1")/subjects/$2/versions/latest"; do
+		sleep 0.005
+		if [ $(( ($(date +%s%N) - t0) / 1000000 )) -gt 60000 ]; then
+			echo "cluster $1: no answer 60 s after pg_ctl start" >&2
+			tail -5 "$d/server.log" >&2
+			exit 1
+		fi
+	done
+	t1=$(date +%s%N)
+	echo "$1 startup RESULT $(( (t1 - t0) / 1000 )) 0 0 0" >>"$W/results"
+	echo "# $1 start-up: pg_ctl start to the first answered GET: $(( (t1 - t0) / 1000000 )) ms"
+	workers_up "$1"
+}
+
+: >"$W/results"
+t0=$(date +%s)
+on small bpsql -c "CALL bench.build('s', 0, 1000, $BATCH)"
+total=$((SUBJECTS * 10))
+echo "# building $total versions on the large cluster (bulk SQL, $BATCH per transaction) ..."
+t1=$(date +%s)
+on large bpsql -c "CALL bench.build('s', 0, $total, $BATCH)"
+echo "# built in $(($(date +%s) - t1)) s ($(( total / ($(date +%s) - t1 + 1) )) versions/s)"
+for c in small large; do
+	on "$c" bpsql -c "VACUUM ANALYZE" >/dev/null
+	echo "# $c: $(on "$c" bpsql -c "SELECT count(*) FROM registry.subject_versions") versions, $(on "$c" bpsql -c "SELECT count(*) FROM registry.subjects") subjects, database $(on "$c" bpsql -c "SELECT pg_size_pretty(pg_database_size(current_database()))")"
+done
+nsub_small=100
+nsub_large=$SUBJECTS
+for r in $(seq "$ROUNDS"); do
+	for c in small large; do startup "$c" s0; done
+	for mode in latest lookup register; do
+		for c in small large; do
+			n=nsub_$c
+			rate "$c" "$mode" s "${!n}" 0
+		done
+	done
+	echo "# round $r done"
+done
+
+python3 - "$W/results" <<'PY'
+import sys, statistics as st
+R = {}
+for line in open(sys.argv[1]):
+    c, mode, _, a, b, *_ = line.split()
+    # start-up: microseconds; a rate: requests over microseconds
+    R.setdefault((c, mode), []).append(int(a) / 1000 if mode == "startup" else int(a) / (int(b) / 1e6))
+m = lambda c, mode: st.median(R[(c, mode)])
+print("# medians             small (1,000)      large    ratio (goal)")
+s, l = m("small", "startup"), m("large", "startup")
+print(f"  start-up (ms)       {s:12.0f} {l:10.0f}    {l / s:5.2f}x  (large < 1000 ms)")
+for mode in ("latest", "lookup", "register"):
+    s, l = m("small", mode), m("large", mode)
+    print(f"  {mode:<10} (req/s) {s:12.0f} {l:10.0f}    {l / s:5.2f}x  (>= 0.90x)")
+PY
+echo "# total run time $(($(date +%s) - t0)) s"
