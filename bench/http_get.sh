@@ -74,12 +74,8 @@ echo "# $nids schemas, schema text $(bpsql -c "SELECT length(schema) FROM regist
 
 {
 	echo "local ids = {$(paste -sd, "$W/ids")}"
+	wrk_lua_thread_numbers
 	cat <<'LUA'
-local n = 0
-function setup(thread)
-	n = n + 1
-	thread:set("tid", n)
-end
 function init(args)
 	math.randomseed(tid * 7919 + os.time())
 end

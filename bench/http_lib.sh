@@ -49,3 +49,15 @@ http_keepalive_check() {
 		echo "NO keep-alive: $(echo "$out" | grep -i 'connection' | tr '\n' ' ')"
 	fi
 }
+
+# The Lua lines that number wrk's threads: each thread's script sees its
+# number (1, 2, ...) as the global tid.
+wrk_lua_thread_numbers() {
+	cat <<'LUA'
+local n = 0
+function setup(thread)
+	n = n + 1
+	thread:set("tid", n)
+end
+LUA
+}

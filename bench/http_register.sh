@@ -93,15 +93,12 @@ schema=$(bpsql -c "SELECT bench.new_schema('@N@')")
 body=$(python3 -c 'import json,sys; print(json.dumps({"schema": sys.argv[1]}))' "$schema")
 pre=${body%%@N@*}
 post=${body#*@N@}
-cat >"$W/reg.lua" <<LUA
+{
+	wrk_lua_thread_numbers
+	cat <<LUA
 local pre = [==[$pre]==]
 local post = [==[$post]==]
 local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
-local n = 0
-function setup(thread)
-	n = n + 1
-	thread:set("tid", n)
-end
 function init(args)
 	tag = args[1] or "t"
 	cnt = 0
@@ -118,6 +115,7 @@ function done(summary, latency, requests)
 		e.connect + e.read + e.write + e.timeout))
 end
 LUA
+} >"$W/reg.lua"
 curl -sf -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
 	--data "${pre}probe${post}" "http://127.0.0.1:$HTTP_PORT/subjects/http-0/versions" >/dev/null ||
 	{ echo "probe registration over HTTP failed" >&2; exit 1; }

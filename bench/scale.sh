@@ -18,7 +18,7 @@
 # commits are register_rate.sh's).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+. "$(dirname "$0")/http_lib.sh"
 
 SUBJECTS=${SUBJECTS:-100000}
 DURATION=${DURATION:-10}
@@ -104,13 +104,9 @@ for c in small large; do on "$c" bpsql -c "$SETUP" >/dev/null; done
 # PREFIX(N-1); the schema text of (subject i, version v) is
 # schema_text(LO + 10 i + v - 1)
 lua() {
+	wrk_lua_thread_numbers
 	cat <<LUA
 local mode, prefix, nsub, lo = "$1", "$2", $3, $4
-local n = 0
-function setup(thread)
-	n = n + 1
-	thread:set("tid", n)
-end
 function init(args)
 	math.randomseed(tid * 7919 + os.time())
 	counter = 0
