@@ -325,6 +325,12 @@ test_shapes(void)
 	RG_CHECK_STR(dec(s, NULL, "001a0210ff", NULL),
 				 "ERR 3: $.totals[0].value: truncated or malformed int32",
 				 "a malformed map entry");
+	RG_CHECK_STR(dec(s, NULL, "001a050a016110011a050a01611002", NULL),
+				 "{\"id\":\"\",\"lines\":[],\"totals\":{\"a\":2},\"status\":\"NEW\",\"codes\":[],\"by_pos\":{}}",
+				 "a map key written twice: the last entry");
+	RG_CHECK_STR(dec(s, NULL, "00520612040a027a31520612040a027a32", NULL),
+				 "{\"id\":\"\",\"lines\":[],\"totals\":{},\"status\":\"NEW\",\"codes\":[],\"by_pos\":{\"0\":{\"sku\":\"z2\",\"qty\":0}}}",
+				 "a message-valued map key written twice: the last entry");
 	RG_CHECK_STR(dec(s, NULL, "001a030a01ff", NULL), "ERR 3: $.totals[0].key: string is not UTF-8",
 				 "a map key that is not UTF-8");
 	RG_CHECK_STR(dec(s, NULL, "0042030102", NULL), "ERR 3: $.codes: length 3 past the end of the data",
@@ -399,6 +405,12 @@ test_imports(void)
 	RG_CHECK_STR(enc(s, NULL, "{\"any\": {\"@type\": \"type.googleapis.com/nope.X\"}}"),
 				 "ERR 2: $.any: invalid value Invalid type URL, unknown type: nope.X for type Any",
 				 "an Any of a type the schema does not know");
+	RG_CHECK_STR(dec(s, NULL, "003204" "0a023333", NULL),
+				 "ERR 2: $.any: the type URL \"33\" of the Any is not type.googleapis.com/<a message the schema knows>",
+				 "an Any whose type URL names nothing");
+	RG_CHECK_STR(dec(s, NULL, "0032280a20747970652e676f6f676c65617069732e636f6d2f636f6d6d6f6e2e4d6f6e657912040a02ff00", NULL),
+				 "ERR 3: $.any.currency: string is not UTF-8",
+				 "the value of an Any is walked as its type");
 	RG_CHECK_STR(enc(s, "common.Money", "{}"),
 				 "ERR 2: $: the schema's file declares no message common.Money",
 				 "a message of an imported file has no indexes");

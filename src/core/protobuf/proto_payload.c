@@ -175,9 +175,12 @@ static bool
 take_notes(const rg_protoc_payload *res, rg_strlist *notes)
 {
 	const char *p = res->notes;
-	const char *end = res->notes + res->notes_len;
+	const char *end;
 
-	while (p != NULL && p < end)
+	if (p == NULL)
+		return true;
+	end = p + res->notes_len;
+	while (p < end)
 	{
 		const char *nl = memchr(p, '\n', (size_t) (end - p));
 		size_t		n = nl ? (size_t) (nl - p) : (size_t) (end - p);

@@ -1414,6 +1414,7 @@ private:
 						std::string *path)
 	{
 		std::map<int, long> element;	/* a repeated field's next index */
+		const unsigned char *start = c->p;
 
 		if (depth > RG_PROTOC_PAYLOAD_MAX_NESTING || rg_too_deep(depth))
 			return fail(bad, *path, "messages nest deeper than " +
@@ -1467,7 +1468,57 @@ private:
 		}
 		if (group != 0)
 			return fail(bad, *path, "truncated group");
+		if (d->full_name() == "google.protobuf.Any")
+			return any(d, start, c->p, depth, path);
 		return true;
+	}
+
+	/*
+	 * The content of a google.protobuf.Any (its bytes walked already): the
+	 * type its URL names must be a message of the schema's pool, and its
+	 * value is walked as that message, so what the JSON printer parses
+	 * there is bounded too.
+	 */
+	bool		any(const pb::Descriptor *d, const unsigned char *p, const unsigned char *end,
+					int depth, std::string *path)
+	{
+		Cursor		c = {p, end};
+		Cursor		url = {p, p};
+		Cursor		value = {p, p};
+		const pb::Descriptor *type;
+		std::string name;
+		std::string prefix = std::string(type_url_prefix) + "/";
+
+		/* the last type_url and value (a singular field's last occurrence wins) */
+		while (c.p < c.end)
+		{
+			uint64_t	tag;
+			Cursor		sub;
+
+			if (!read_varint(&c, 5, &tag))
+				return fail(bad, *path, "truncated or malformed field tag");
+			if ((tag & 7) != 2)
+			{
+				if (!skip(&c, (int) (tag & 7), (uint32_t) (tag >> 3), depth, *path))
+					return false;
+				continue;
+			}
+			if (!length_delimited(&c, &sub, *path))
+				return false;
+			if ((tag >> 3) == 1)
+				url = sub;
+			else if ((tag >> 3) == 2)
+				value = sub;
+		}
+		if (url.p == url.end && value.p == value.end)
+			return true;
+		name.assign((const char *) url.p, (size_t) (url.end - url.p));
+		if (name.compare(0, prefix.size(), prefix) != 0 ||
+			(type = d->file()->pool()->FindMessageTypeByName(name.substr(prefix.size()))) == nullptr)
+			return fail(RG_ERR_INVALID_VALUE, *path, "the type URL \"" +
+						name.substr(0, 200) + "\" of the Any is not " + prefix +
+						"<a message the schema knows>");
+		return message(type, &value, depth + 1, 0, path);
 	}
 
 	/* Is wire how a value of f may come (packed or not, for a packable one)? */
@@ -1809,6 +1860,86 @@ required_ok(const pb::Message &m, int code, PayloadError *error)
 	return false;
 }
 
+/* The key of a map entry as text, to compare keys by */
+std::string
+map_key(const pb::Message &entry)
+{
+	const pb::FieldDescriptor *k = entry.GetDescriptor()->map_key();
+	const pb::Reflection *r = entry.GetReflection();
+
+	switch (k->cpp_type())
+	{
+		case pb::FieldDescriptor::CPPTYPE_STRING:
+			return r->GetString(entry, k);
+		case pb::FieldDescriptor::CPPTYPE_INT32:
+			return std::to_string(r->GetInt32(entry, k));
+		case pb::FieldDescriptor::CPPTYPE_INT64:
+			return std::to_string(r->GetInt64(entry, k));
+		case pb::FieldDescriptor::CPPTYPE_UINT32:
+			return std::to_string(r->GetUInt32(entry, k));
+		case pb::FieldDescriptor::CPPTYPE_UINT64:
+			return std::to_string(r->GetUInt64(entry, k));
+		case pb::FieldDescriptor::CPPTYPE_BOOL:
+			return r->GetBool(entry, k) ? "true" : "false";
+		default:
+			return std::string();
+	}
+}
+
+/* Keep the last entry of each key of the map field f of m, in order. */
+void
+settle_map(pb::Message *m, const pb::FieldDescriptor *f)
+{
+	const pb::Reflection *r = m->GetReflection();
+	int			n = r->FieldSize(*m, f);
+	std::map<std::string, int> last;
+	std::vector<int> keep;
+
+	for (int i = 0; i < n; i++)
+		last[map_key(r->GetRepeatedMessage(*m, f, i))] = i;
+	if ((int) last.size() == n)
+		return;
+	for (int i = 0; i < n; i++)
+		if (last[map_key(r->GetRepeatedMessage(*m, f, i))] == i)
+			keep.push_back(i);
+	/* keep[j] >= j, and no earlier swap has touched position keep[j] */
+	for (size_t j = 0; j < keep.size(); j++)
+		if (keep[j] != (int) j)
+			r->SwapElements(m, f, (int) j, keep[j]);
+	for (int i = (int) keep.size(); i < n; i++)
+		r->RemoveLast(m, f);
+}
+
+/*
+ * Make every map of m (and of the messages under it) a map: the parser
+ * keeps a map's entries as they came, a key written twice twice, where
+ * Protobuf means the last one (and the JSON form has one key).
+ */
+void
+settle_maps(pb::Message *m, int depth)
+{
+	const pb::Reflection *r = m->GetReflection();
+	std::vector<const pb::FieldDescriptor *> fields;
+
+	if (rg_too_deep(depth))
+		return;
+	r->ListFields(*m, &fields);
+	for (const pb::FieldDescriptor *f : fields)
+	{
+		if (f->message_type() == nullptr)
+			continue;
+		if (f->is_map())
+			settle_map(m, f);
+		if (f->is_repeated())
+		{
+			for (int i = 0; i < r->FieldSize(*m, f); i++)
+				settle_maps(r->MutableRepeatedMessage(m, f, i), depth + 1);
+		}
+		else
+			settle_maps(r->MutableMessage(m, f), depth + 1);
+	}
+}
+
 /* m's bytes, map entries sorted by key */
 std::string
 serialize(const pb::Message &m)
@@ -1936,6 +2067,7 @@ decode(const unsigned char *writer_set, size_t writer_len,
 	std::string canonical;
 
 	target->DiscardUnknownFields();
+	settle_maps(target, 0);
 	canonical = serialize(*target);
 	options.preserve_proto_field_names = true;
 	options.always_print_primitive_fields = true;
