@@ -8,8 +8,8 @@
  *
  * A payload is the message-index path of its message in the writer's
  * schema, then the serialized message.  The shim gets the schema's linked
- * descriptors packed again from the model (which stays as it is: a
- * schema is shared) and the full name of the message.
+ * descriptors in wire form (packed once, kept in the model) and the full
+ * name of the message.
  *
  *-------------------------------------------------------------------------
  */
@@ -29,17 +29,29 @@
  */
 #define PAYLOAD_JSON_MAX_NESTING 200
 
-/* The linked set of a schema in wire form (rg_malloc), NULL on out of memory */
-static unsigned char *
-packed_set(const rg_proto_parsed *p, size_t *len)
+/*
+ * The linked set of a schema in wire form, packed at the first call and
+ * kept in the model (near the schema's arena, so it goes with the schema);
+ * NULL on out of memory.
+ */
+static const unsigned char *
+packed_set(const rg_schema *schema, size_t *len)
 {
-	size_t		n = protobuf_c_message_get_packed_size((const ProtobufCMessage *) p->set);
-	unsigned char *buf = rg_malloc(n > 0 ? n : 1);
+	proto_model *m = (proto_model *) schema->model;
 
-	if (buf != NULL)
-		protobuf_c_message_pack((const ProtobufCMessage *) p->set, buf);
-	*len = n;
-	return buf;
+	if (m->set_bytes == NULL)
+	{
+		size_t		n = protobuf_c_message_get_packed_size((const ProtobufCMessage *) m->pub.set);
+		unsigned char *buf = rg_malloc_near(schema->arena, n > 0 ? n : 1);
+
+		if (buf == NULL)
+			return NULL;
+		protobuf_c_message_pack((const ProtobufCMessage *) m->pub.set, buf);
+		m->set_bytes = buf;
+		m->set_bytes_len = n;
+	}
+	*len = m->set_bytes_len;
+	return m->set_bytes;
 }
 
 /*
@@ -104,7 +116,7 @@ rg_protobuf_encode(const rg_schema *schema, const char *message,
 	int			idx[MAX_INDEX_DEPTH];
 	int			n;
 	char	   *name;
-	unsigned char *set;
+	const unsigned char *set;
 	size_t		set_len;
 	size_t		at;
 	size_t		head;
@@ -136,7 +148,7 @@ rg_protobuf_encode(const rg_schema *schema, const char *message,
 		rg_free(name);
 		return false;
 	}
-	set = packed_set(p, &set_len);
+	set = packed_set(schema, &set_len);
 	if (set == NULL)
 	{
 		rg_free(name);
@@ -144,7 +156,6 @@ rg_protobuf_encode(const rg_schema *schema, const char *message,
 		return false;
 	}
 	ok = rg_protoc_encode(set, set_len, name, json, json_len, &res);
-	rg_free(set);
 	rg_free(name);
 	if (!ok)
 	{
@@ -247,8 +258,8 @@ rg_protobuf_decode(const rg_schema *writer, const rg_schema *reader,
 	const rg_proto_parsed *rp = reader ? rg_protobuf_model(reader) : NULL;
 	size_t		consumed = 0;
 	char	   *name;
-	unsigned char *wset;
-	unsigned char *rset = NULL;
+	const unsigned char *wset;
+	const unsigned char *rset = NULL;
 	size_t		wlen;
 	size_t		rlen = 0;
 	rg_protoc_payload res;
@@ -263,20 +274,17 @@ rg_protobuf_decode(const rg_schema *writer, const rg_schema *reader,
 	name = payload_message(writer, data, len, &consumed, err);
 	if (name == NULL)
 		return false;
-	wset = packed_set(wp, &wlen);
+	wset = packed_set(writer, &wlen);
 	if (wset != NULL && rp != NULL)
-		rset = packed_set(rp, &rlen);
+		rset = packed_set(reader, &rlen);
 	if (wset == NULL || (rp != NULL && rset == NULL))
 	{
-		rg_free(wset);
 		rg_free(name);
 		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
 		return false;
 	}
 	ok = rg_protoc_decode(wset, wlen, rset, rlen, name, data + consumed, len - consumed,
 						  notes != NULL, &res);
-	rg_free(wset);
-	rg_free(rset);
 	rg_free(name);
 	if (!ok)
 	{

@@ -51,6 +51,7 @@ extern "C"
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/type.pb.h>
 #include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/type_resolver.h>
@@ -1094,6 +1095,57 @@ const size_t max_error_length = 1500;
 /* Most notes one decode gives */
 const size_t max_notes = 1000;
 
+/*
+ * The JSON converter's view of a pool, each type translated once: the
+ * pool's own resolver translates a descriptor again at every lookup, and
+ * a conversion looks up every type it meets.
+ */
+class CachingResolver : public pb::util::TypeResolver
+{
+	std::unique_ptr<pb::util::TypeResolver> inner;
+	std::map<std::string, pb::Type> types;
+	std::map<std::string, pb::Enum> enums;
+
+public:
+	explicit CachingResolver(pb::util::TypeResolver *r) : inner(r)
+	{
+	}
+
+	pb::util::Status ResolveMessageType(const std::string &type_url, pb::Type *type) override
+	{
+		auto		it = types.find(type_url);
+
+		if (it == types.end())
+		{
+			pb::util::Status st = inner->ResolveMessageType(type_url, type);
+
+			if (!st.ok())
+				return st;
+			types.emplace(type_url, *type);
+			return st;
+		}
+		*type = it->second;
+		return pb::util::Status();
+	}
+
+	pb::util::Status ResolveEnumType(const std::string &type_url, pb::Enum *enum_type) override
+	{
+		auto		it = enums.find(type_url);
+
+		if (it == enums.end())
+		{
+			pb::util::Status st = inner->ResolveEnumType(type_url, enum_type);
+
+			if (!st.ok())
+				return st;
+			enums.emplace(type_url, *enum_type);
+			return st;
+		}
+		*enum_type = it->second;
+		return pb::util::Status();
+	}
+};
+
 /* A set's files built into a pool, with what payloads need of it */
 struct Runtime
 {
@@ -1135,8 +1187,8 @@ class RuntimeCache
 			if (rt->pool.BuildFile(f) == nullptr)
 				return nullptr;
 		rt->factory.reset(new pb::DynamicMessageFactory(&rt->pool));
-		rt->resolver.reset(pb::util::NewTypeResolverForDescriptorPool(type_url_prefix,
-																	  &rt->pool));
+		rt->resolver.reset(new CachingResolver(
+			pb::util::NewTypeResolverForDescriptorPool(type_url_prefix, &rt->pool)));
 		return rt;
 	}
 
