@@ -263,6 +263,13 @@ test_shapes(void)
 				 "\"first\":{\"sku\":\"\",\"qty\":0},\"by_pos\":{\"7\":{\"sku\":\"z\",\"qty\":0}},"
 				 "\"card\":\"c\",\"priority\":0}",
 				 "every shape round trips, lowerCamelCase accepted, .proto names printed");
+	RG_CHECK_STR(dec(s, NULL, "00" "0a026f3112050a0161100212001a050a016110011a050a016210022001"
+					 "2a016338004203010203" "4a00" "5207080712030a017a", NULL),
+				 "{\"id\":\"o1\",\"lines\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"\",\"qty\":0}],"
+				 "\"totals\":{\"a\":1,\"b\":2},\"status\":\"PAID\",\"codes\":[1,2,3],"
+				 "\"first\":{\"sku\":\"\",\"qty\":0},\"by_pos\":{\"7\":{\"sku\":\"z\",\"qty\":0}},"
+				 "\"card\":\"c\",\"priority\":0}",
+				 "decode of bytes python3-protobuf decodes to the same value");
 	RG_CHECK_STR(enc(s, NULL, "{\"codes\": [1, 2], \"totals\": {\"b\": 2, \"a\": 1}}"),
 				 "001a050a016110011a050a0162100242020102",
 				 "map entries sorted by key, repeated scalars packed");
