@@ -113,6 +113,19 @@ quiet_log(pb::LogLevel, const char *, int, const std::string &)
 {
 }
 
+/* libprotobuf's logging silenced, once */
+void
+quiet_logging()
+{
+	static bool quiet = false;
+
+	if (!quiet)
+	{
+		pb::SetLogHandler(quiet_log);
+		quiet = true;
+	}
+}
+
 /*
  * Collects parse and validation errors as "file:line:column: message"
  * (1-based; the main file's name left out).  Warnings are ignored.
@@ -1018,16 +1031,10 @@ extern "C" bool
 rg_protoc_build(const char *text, size_t len, const rg_protoc_file *refs,
 				int n_refs, rg_protoc_result *result)
 {
-	static bool quiet = false;
-
 	memset(result, 0, sizeof(*result));
 	try
 	{
-		if (!quiet)
-		{
-			pb::SetLogHandler(quiet_log);
-			quiet = true;
-		}
+		quiet_logging();
 		if (len > (size_t) INT32_MAX)
 		{
 			set_error(result, "schema too large");
@@ -2132,19 +2139,6 @@ decode(const unsigned char *writer_set, size_t writer_len,
 	if (!st.ok())
 		throw PayloadError{RG_ERR_INVALID_VALUE, json_error(std::string(st.message()))};
 	return json.out;
-}
-
-/* libprotobuf's logging silenced, once */
-void
-quiet_logging()
-{
-	static bool quiet = false;
-
-	if (!quiet)
-	{
-		pb::SetLogHandler(quiet_log);
-		quiet = true;
-	}
 }
 
 /* Fill out's error (code and a copy of message, cut at max_error_length). */

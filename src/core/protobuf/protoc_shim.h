@@ -82,7 +82,7 @@ extern void rg_protoc_result_free(rg_protoc_result *result);
 #define RG_PROTOC_PAYLOAD_MAX_NESTING 60
 
 /* Most fields and repeated elements a payload may hold, set or printed */
-#define RG_PROTOC_PAYLOAD_MAX_VALUES (1 << 21)
+#define RG_PROTOC_PAYLOAD_MAX_VALUES (1 << 20)
 
 /* Largest JSON text or Protobuf bytes a payload call produces */
 #define RG_PROTOC_PAYLOAD_MAX_OUTPUT (256 * 1024 * 1024)
