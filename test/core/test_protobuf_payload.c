@@ -364,27 +364,27 @@ static void
 test_imports(void)
 {
 	static const char common[] =
-		"syntax = \"proto3\";\npackage common;\nmessage Money { string currency = 1; int64 units = 2; }\n";
+	"syntax = \"proto3\";\npackage common;\nmessage Money { string currency = 1; int64 units = 2; }\n";
 	static const char main_proto[] =
-		"syntax = \"proto3\";\npackage shop;\n"
-		"import \"common/money.proto\";\n"
-		"import \"google/protobuf/timestamp.proto\";\n"
-		"import \"google/protobuf/duration.proto\";\n"
-		"import \"google/protobuf/wrappers.proto\";\n"
-		"import \"google/protobuf/struct.proto\";\n"
-		"import \"google/protobuf/any.proto\";\n"
-		"import \"google/protobuf/field_mask.proto\";\n"
-		"message Sale {\n"
-		"  common.Money price = 1;\n"
-		"  google.protobuf.Timestamp at = 2;\n"
-		"  google.protobuf.Duration took = 3;\n"
-		"  google.protobuf.StringValue note = 4;\n"
-		"  google.protobuf.Struct extra = 5;\n"
-		"  google.protobuf.Any any = 6;\n"
-		"  google.protobuf.FieldMask mask = 7;\n"
-		"  google.protobuf.Int64Value big = 8;\n"
-		"  google.protobuf.Value value = 9;\n"
-		"}\n";
+	"syntax = \"proto3\";\npackage shop;\n"
+	"import \"common/money.proto\";\n"
+	"import \"google/protobuf/timestamp.proto\";\n"
+	"import \"google/protobuf/duration.proto\";\n"
+	"import \"google/protobuf/wrappers.proto\";\n"
+	"import \"google/protobuf/struct.proto\";\n"
+	"import \"google/protobuf/any.proto\";\n"
+	"import \"google/protobuf/field_mask.proto\";\n"
+	"message Sale {\n"
+	"  common.Money price = 1;\n"
+	"  google.protobuf.Timestamp at = 2;\n"
+	"  google.protobuf.Duration took = 3;\n"
+	"  google.protobuf.StringValue note = 4;\n"
+	"  google.protobuf.Struct extra = 5;\n"
+	"  google.protobuf.Any any = 6;\n"
+	"  google.protobuf.FieldMask mask = 7;\n"
+	"  google.protobuf.Int64Value big = 8;\n"
+	"  google.protobuf.Value value = 9;\n"
+	"}\n";
 	rg_reference refs[] = {{"common/money.proto", common, sizeof(common) - 1}};
 	rg_schema  *s = parse_refs(main_proto, refs, 1);
 
@@ -483,17 +483,17 @@ static void
 test_reader(void)
 {
 	static const char writer_proto[] =
-		"syntax = \"proto3\";\npackage r;\n"
-		"message Person { string name = 1; int32 age = 2; Address home = 3; repeated Address past = 4; string nick = 6; }\n"
-		"message Address { string city = 1; string zip = 2; }\n";
+	"syntax = \"proto3\";\npackage r;\n"
+	"message Person { string name = 1; int32 age = 2; Address home = 3; repeated Address past = 4; string nick = 6; }\n"
+	"message Address { string city = 1; string zip = 2; }\n";
 	static const char reader_proto[] =
-		"syntax = \"proto3\";\npackage r;\n"
-		"message Person { string name = 1; string email = 5; Address home = 3; repeated Address past = 4; bytes nick = 6; int64 age = 7; }\n"
-		"message Address { string city = 1; string country = 3; }\n";
+	"syntax = \"proto3\";\npackage r;\n"
+	"message Person { string name = 1; string email = 5; Address home = 3; repeated Address past = 4; bytes nick = 6; int64 age = 7; }\n"
+	"message Address { string city = 1; string country = 3; }\n";
 	static const char other_proto[] =
-		"syntax = \"proto3\";\npackage other;\nmessage Person { string name = 1; }\n";
+	"syntax = \"proto3\";\npackage other;\nmessage Person { string name = 1; }\n";
 	static const char int_proto[] =
-		"syntax = \"proto3\";\npackage r;\nmessage Person { int32 name = 1; }\n";
+	"syntax = \"proto3\";\npackage r;\nmessage Person { int32 name = 1; }\n";
 	rg_schema  *w = parse(writer_proto);
 	rg_schema  *r = parse(reader_proto);
 	rg_schema  *o = parse(other_proto);
@@ -537,9 +537,12 @@ test_reader(void)
 	RG_CHECK_STR(dec(w, o, hex, NULL), "ERR 2: $: the reader's schema has no message r.Person",
 				 "a reader without the message");
 	{
-		/* the reader cannot read bytes the writer wrote: bytes read as a proto3 string */
+		/*
+		 * the reader cannot read bytes the writer wrote: bytes read as a
+		 * proto3 string
+		 */
 		static const char bytes_proto[] =
-			"syntax = \"proto3\";\npackage r;\nmessage Person { bytes name = 1; }\n";
+		"syntax = \"proto3\";\npackage r;\nmessage Person { bytes name = 1; }\n";
 		rg_schema  *b = parse(bytes_proto);
 
 		RG_CHECK_STR(dec(b, w, "000a02ff00", NULL), "ERR 2: $.name: string is not UTF-8",
@@ -564,10 +567,10 @@ static void
 test_limits(void)
 {
 	static const char deep_proto[] =
-		"syntax = \"proto3\";\npackage d;\n"
-		"message Node { Node next = 1; repeated Wide wide = 2; }\n"
-		"message Wide { int32 a1 = 1; int32 a2 = 2; int32 a3 = 3; int32 a4 = 4; int32 a5 = 5;"
-		" int32 a6 = 6; int32 a7 = 7; int32 a8 = 8; int32 a9 = 9; int32 a10 = 10; }\n";
+	"syntax = \"proto3\";\npackage d;\n"
+	"message Node { Node next = 1; repeated Wide wide = 2; }\n"
+	"message Wide { int32 a1 = 1; int32 a2 = 2; int32 a3 = 3; int32 a4 = 4; int32 a5 = 5;"
+	" int32 a6 = 6; int32 a7 = 7; int32 a8 = 8; int32 a9 = 9; int32 a10 = 10; }\n";
 	rg_schema  *s = parse(deep_proto);
 	uint8_t    *buf;
 	size_t		len;
