@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * fuzz_payload.c
+ * fuzz_proto_payload.c
  *	  libFuzzer target for PROTOBUF payloads: decode (the message indexes,
  *	  the walk of the bytes, libprotobuf's parse and JSON printer) and
  *	  encode (libprotobuf's JSON parser), against a few fixed schemas that
@@ -24,7 +24,7 @@
 
 #include "rg_protobuf.h"
 
-#define FUZZ_TARGET "fuzz_payload"
+#define FUZZ_TARGET "fuzz_proto_payload"
 #include "fuzz_common.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
