@@ -30,6 +30,8 @@ const rg_format rg_format_protobuf = {
 	.has_top_level_field = rg_protobuf_has_top_level_field,
 	.release = rg_protobuf_model_release,
 	.lint = rg_protobuf_lint,
+	.encode = rg_protobuf_encode,
+	.decode = rg_protobuf_decode,
 };
 
 const rg_format rg_format_json = {

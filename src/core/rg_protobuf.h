@@ -123,6 +123,36 @@ extern size_t rg_protobuf_encode_indexes(const int *idx, int n,
 extern int	rg_protobuf_decode_indexes(const unsigned char *buf, size_t len,
 									   int *out, int max, size_t *consumed);
 
+/*
+ * Payloads (rg_format.h: encode and decode; src/core/protobuf/proto_payload.c).
+ *
+ * A payload is the message-index path of its message in the writer's
+ * schema (rg_protobuf_encode_indexes), then the message serialized.  Its
+ * JSON form is the proto3 JSON mapping: the .proto's field names on
+ * output (lowerCamelCase accepted on input too), every field without
+ * presence printed even at its default (a proto2 optional field at its
+ * declared default, repeated as [], maps as {}), a field with presence
+ * (message, oneof member, proto3 optional) only when set; enums by name
+ * (an unknown number of an open enum as the number); 64-bit integers as
+ * strings (numbers accepted on input); bytes in base64; the well-known
+ * types in their own forms (Timestamp as RFC 3339 text, wrappers as their
+ * value, Struct as JSON, Any with "@type").  Groups and extensions have no
+ * JSON form: a group is refused, an extension dropped.
+ *
+ * decode with a reader parses the bytes as the reader's message of the
+ * same full name; notes get "$.path: not in the reader, dropped", "$.path:
+ * of another type in the reader, dropped", "$.path: missing from the
+ * data, the reader's default used" and "$.path: field N is not read by the
+ * writer's schema, dropped", "[*]" standing for every element of a
+ * repeated field, each line once.
+ */
+extern bool rg_protobuf_encode(const rg_schema *schema, const char *message,
+							   const char *json, size_t json_len,
+							   rg_buf *out, rg_error *err);
+extern bool rg_protobuf_decode(const rg_schema *writer, const rg_schema *reader,
+							   const uint8_t *data, size_t len, rg_buf *out,
+							   rg_strlist *notes, rg_error *err);
+
 /* The main FileDescriptorProto in wire form; *len set to its size */
 extern const unsigned char *rg_protobuf_serialized(const rg_schema *s,
 												   size_t *len);

@@ -21,6 +21,14 @@ typedef struct proto_model
 {
 	rg_proto_parsed pub;
 	Google__Protobuf__FileDescriptorProto *raw;
+
+	/*
+	 * pub.set in wire form, what payloads hand the shim: packed at the first
+	 * payload call (near the schema's arena) and kept, NULL until then.  The
+	 * only part of a model written after parse; invisible to its users.
+	 */
+	unsigned char *set_bytes;
+	size_t		set_bytes_len;
 } proto_model;
 
 /*

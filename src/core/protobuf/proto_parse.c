@@ -62,6 +62,9 @@ rg_protobuf_model_release(void *model)
 	if (m->raw)
 		google__protobuf__file_descriptor_proto__free_unpacked(m->raw, &pb_allocator);
 	rg_free(m->pub.serialized);
+	rg_free(m->set_bytes);
+	m->set_bytes = NULL;
+	m->set_bytes_len = 0;
 	m->pub.set = NULL;
 	m->raw = NULL;
 	m->pub.file = NULL;
