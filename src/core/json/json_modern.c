@@ -173,6 +173,11 @@ merge_array(js_ctx *ctx, rg_js *m, const rg_js *b)
 	m->u.array.min_contains = b->u.array.min_contains;
 	m->u.array.max_contains = b->u.array.max_contains;
 	m->u.array.unevaluated = b->u.array.unevaluated;
+	/* validation's own copies: b's when it has them */
+	merge_count(&m->u.array.assert_min_contains, &b->u.array.assert_min_contains);
+	merge_count(&m->u.array.assert_max_contains, &b->u.array.assert_max_contains);
+	if (b->u.array.additional_applies)
+		m->u.array.additional_applies = true;
 	if (b->u.array.unique_items)
 		m->u.array.unique_items = true;
 	if (b->u.array.all_items)
@@ -653,6 +658,7 @@ kw_items(modern *m, jx *v, const char *ptr)
 		return NULL;
 	if ((s = sub(m, v, ptr)) == NULL)
 		return NULL;
+	n->u.array.additional_applies = true;
 	if (s->kind == RG_JS_FALSE)
 		n->u.array.permits_additional = false;
 	else if (s->kind != RG_JS_TRUE)
@@ -685,6 +691,8 @@ kw_contains(modern *m, jx *v, const char *ptr)
 	if (max && !count_of(m, max, js_pointer_child(m->ctx, m->pointer, "maxContains", 11),
 						 &n->u.array.max_contains))
 		return NULL;
+	n->u.array.assert_min_contains = n->u.array.min_contains;
+	n->u.array.assert_max_contains = n->u.array.max_contains;
 	return n;
 }
 
