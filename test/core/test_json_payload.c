@@ -166,7 +166,7 @@ run_group(const suite_draft *d, const char *file, json_t *group, bool remote,
 	s = rg_json_parse(text, strlen(text), refs, n_refs, false, &err);
 	if (s == NULL)
 	{
-		printf("# %s/%s: \"%s\": skipped (%zu cases): the schema is refused: %s\n",
+		printf("skipped: %s/%s: \"%s\" (%zu cases): the schema is refused: %s\n",
 			   d->dir, file, desc, json_array_size(tests), err.message);
 		c->skipped += json_array_size(tests);
 	}
@@ -253,6 +253,385 @@ run_draft(const suite_draft *d)
 			 d->expect_skipped);
 }
 
+
+/* a case of our own: a schema, a value, and the outcome */
+typedef struct own_case
+{
+	const char *name;
+	const char *schema;
+	const char *value;
+	const char *want;			/* NULL: admitted; else a part of the message */
+} own_case;
+
+#define S2019 "\"$schema\":\"https://json-schema.org/draft/2019-09/schema\","
+#define S2020 "\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+
+static const own_case own_cases[] = {
+	/* 2019-09 and 2020-12 */
+	{"2020-12 prefixItems", "{" S2020 "\"prefixItems\":[{\"type\":\"integer\"},{\"type\":\"string\"}]}",
+	"[1,\"a\",null]", NULL},
+	{"2020-12 prefixItems refuses", "{" S2020 "\"prefixItems\":[{\"type\":\"integer\"},{\"type\":\"string\"}]}",
+	"[1,2]", "$[1]: expected string, found integer (type at #/prefixItems/1)"},
+	{"2020-12 items after prefixItems", "{" S2020 "\"prefixItems\":[{\"type\":\"integer\"}],\"items\":{\"type\":\"boolean\"}}",
+	"[1,true,\"x\"]", "$[2]: expected boolean, found string"},
+	{"2020-12 items false after prefixItems", "{" S2020 "\"prefixItems\":[{}],\"items\":false}",
+	"[1,2]", "$[1]: the array allows 1 items at most (items at #)"},
+	{"2020-12 items false alone", "{" S2020 "\"items\":false}", "[]", NULL},
+	{"2020-12 items false alone refuses", "{" S2020 "\"items\":false}", "[1]", "$[0]"},
+	{"2020-12 items schema", "{" S2020 "\"items\":{\"type\":\"integer\"}}", "[1,2.5]",
+	"$[1]: expected integer, found number 2.5"},
+	{"2019-09 dependentRequired", "{" S2019 "\"dependentRequired\":{\"a\":[\"b\"]}}",
+	"{\"a\":1}", "the property \"a\" requires the property \"b\", which is missing"},
+	{"2019-09 dependentRequired admits", "{" S2019 "\"dependentRequired\":{\"a\":[\"b\"]}}",
+	"{\"b\":1}", NULL},
+	{"2019-09 dependentSchemas", "{" S2019 "\"dependentSchemas\":{\"a\":{\"required\":[\"c\"]}}}",
+	"{\"a\":1}", "the required property \"c\" is missing"},
+	{"2020-12 minContains", "{" S2020 "\"contains\":{\"const\":1},\"minContains\":2}",
+	"[1,2,3]", "1 items match the schema of contains, fewer than 2 (minContains at #)"},
+	{"2020-12 maxContains", "{" S2020 "\"contains\":{\"const\":1},\"maxContains\":1}",
+	"[1,1]", "2 items match the schema of contains, more than 1 (maxContains at #)"},
+	{"2020-12 minContains 0", "{" S2020 "\"contains\":{\"const\":1},\"minContains\":0}", "[]", NULL},
+	{"2020-12 minContains beside $defs and an unknown keyword",
+		"{" S2020 "\"$defs\":{\"x\":{}},\"x-note\":1,\"contains\":{\"const\":1},\"minContains\":2,\"minItems\":1}",
+	"[1]", "fewer than 2"},
+	{"2020-12 $ref beside type", "{" S2020 "\"$defs\":{\"p\":{\"minimum\":0}},\"$ref\":\"#/$defs/p\",\"type\":\"integer\"}",
+	"-1", "$: -1 is less than 0 (minimum at #/$defs/p)"},
+	{"2020-12 const", "{" S2020 "\"const\":{\"a\":[1,2.0]}}", "{\"a\":[1.0,2]}", NULL},
+	{"2020-12 const refuses", "{" S2020 "\"const\":{\"a\":[1,2]}}", "{\"a\":[1,3]}",
+	"$: the value is not {\"a\":[1,2]} (const at #)"},
+	{"2019-09 type array with properties", "{" S2019 "\"type\":[\"object\",\"null\"],\"properties\":{\"a\":{\"type\":\"string\"}}}",
+	"{\"a\":1}", "$.a: expected string, found integer"},
+	{"2019-09 type array refuses", "{" S2019 "\"type\":[\"object\",\"null\"]}", "1",
+	"$: expected object or null, found integer"},
+	{"2020-12 propertyNames", "{" S2020 "\"propertyNames\":{\"maxLength\":2}}", "{\"abc\":1}",
+	"$.abc: the string is 3 characters long, longer than 2"},
+	{"2020-12 if then else", "{" S2020 "\"if\":{\"type\":\"string\"},\"then\":{\"minLength\":2},\"else\":{\"minimum\":5}}",
+	"3", "3 is less than 5"},
+
+	/* messages: the path, the keyword, the location */
+	{"a nested path", "{\"properties\":{\"address\":{\"properties\":{\"zip\":{\"type\":\"integer\"}}}}}",
+	"{\"address\":{\"zip\":\"x\"}}",
+	"$.address.zip: expected integer, found string (type at #/properties/address/properties/zip)"},
+	{"an odd member name", "{\"additionalProperties\":{\"type\":\"integer\"}}", "{\"a b\":true}",
+	"$[\"a b\"]: expected integer, found boolean"},
+	{"additionalProperties false", "{\"properties\":{\"a\":{}},\"additionalProperties\":false}",
+	"{\"a\":1,\"b\":2}", "$.b: the property is not allowed (additionalProperties at #)"},
+	{"required", "{\"type\":\"object\",\"required\":[\"id\"]}", "{}",
+	"$: the required property \"id\" is missing (required at #)"},
+	{"enum", "{\"enum\":[\"a\",\"b\"]}", "\"c\"", "$: the value is none of the enum's 2 values (enum at #)"},
+	{"oneOf twice", "{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":0}]}", "1",
+	"the value matches more than one of the oneOf subschemas (0 and 1)"},
+	{"anyOf of one type's branch", "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"object\",\"required\":[\"k\"]}]}",
+	"{}", "$: the required property \"k\" is missing"},
+	{"not", "{\"not\":{\"type\":\"string\"}}", "\"s\"", "$: the value matches the schema of not (not at #)"},
+	{"false schema", "{\"properties\":{\"a\":false}}", "{\"a\":1}", "$.a: no value is allowed here (false at #/properties/a)"},
+	{"multipleOf", "{\"multipleOf\":0.01}", "0.075", "0.075 is not a multiple of 0.01"},
+	{"multipleOf decimal", "{\"multipleOf\":0.01}", "0.07", NULL},
+	{"multipleOf big integers", "{\"multipleOf\":3}", "9007199254740993", NULL},
+	{"integer 1.0", "{\"type\":\"integer\"}", "1.0", NULL},
+	{"integer 1e2", "{\"type\":\"integer\"}", "1e2", NULL},
+	{"integer 1.5e0", "{\"type\":\"integer\"}", "1.5e0", "expected integer, found number 1.5e0"},
+	{"integer 15e-1", "{\"type\":\"integer\"}", "15e-1", "expected integer"},
+	{"draft 4 exclusiveMaximum", "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"maximum\":3,\"exclusiveMaximum\":true}",
+	"3", "3 is greater than or equal to 3 (exclusiveMaximum at #)"},
+	{"uniqueItems", "{\"uniqueItems\":true}", "[{\"a\":1,\"b\":[1]},2,{\"b\":[1.0],\"a\":1}]",
+	"$: items 0 and 2 are equal (uniqueItems at #)"},
+	{"pattern", "{\"pattern\":\"^[a-z]+\\\\d{2}$\"}", "\"abc12\"", NULL},
+	{"pattern refuses", "{\"pattern\":\"^[a-z]+\\\\d{2}$\"}", "\"abc123\"",
+	"$: the string does not match the pattern \"^[a-z]+\\d{2}$\" (pattern at #)"},
+	{"pattern searches", "{\"pattern\":\"b+\"}", "\"abbc\"", NULL},
+	{"pattern: $ before a final newline (Java)", "{\"pattern\":\"^a$\"}", "\"a\\n\"", NULL},
+	{"pattern: classes and alternation", "{\"pattern\":\"^(?:[A-Z][^\\\\s,]*|x{2,3})(,|$)\"}", "\"xxx,\"", NULL},
+	{"patternProperties", "{\"patternProperties\":{\"^n_\":{\"type\":\"number\"}},\"additionalProperties\":false}",
+	"{\"n_a\":1,\"s\":2}", "$.s: the property is not allowed"},
+	{"a pattern the matcher cannot check", "{\"pattern\":\"a(?=b)\"}", "\"ab\"",
+	"the pattern \"a(?=b)\" at # cannot be checked: it uses a lookaround"},
+	{"a back reference", "{\"pattern\":\"(a)\\\\1\"}", "\"aa\"", "cannot be checked"},
+	{"string length in code points", "{\"maxLength\":2}", "\"\\u00e9\\u00e9\"", NULL},
+	{"a string with a lone surrogate", "{\"type\":\"string\"}", "\"\\ud800\"", NULL},
+};
+
+/* a reference case: the main schema refers to another subject's schema */
+static void
+test_references(void)
+{
+	bool		ok;
+	const char *address = "{\"type\":\"object\",\"properties\":{\"zip\":{\"type\":\"integer\"}},\"required\":[\"zip\"]}";
+	const char *main_text = "{\"type\":\"object\",\"properties\":{\"home\":{\"$ref\":\"address.json\"}}}";
+	rg_reference ref = {"address.json", address, strlen(address)};
+	rg_error	err;
+	rg_schema  *s = rg_json_parse(main_text, strlen(main_text), &ref, 1, false, &err);
+	rg_buf		out;
+
+	RG_CHECK(s != NULL, "a schema with a reference parses");
+	if (s == NULL)
+		return;
+	rg_buf_init(&out);
+	ok = rg_format_json.encode(s, NULL, "{\"home\":{\"zip\":1}}", 18, &out, &err);
+	RG_CHECK(ok,
+			 "the referenced schema admits its value");
+	ok = !rg_format_json.encode(s, NULL, "{\"home\":{}}", 11, &out, &err) && err.code == RG_ERR_INVALID_VALUE && strstr(err.message, "$.home: the required property \"zip\" is missing (required at address.json#)") != NULL;
+	RG_CHECK(ok,
+			 "the referenced schema refuses: %s", err.message);
+	rg_buf_free(&out);
+	rg_schema_free(s);
+}
+
+/* The message of encoding value against schema text ("" when admitted, "PARSE: ..." when refused). */
+static const char *
+encode_message(const char *schema, const char *value, rg_errcode *code)
+{
+	static char msg[RG_ERROR_MAX + 16];
+	rg_error	err;
+	rg_schema  *s = rg_json_parse(schema, strlen(schema), NULL, 0, false, &err);
+	rg_buf		out;
+
+	*code = RG_OK;
+	if (s == NULL)
+	{
+		snprintf(msg, sizeof(msg), "PARSE: %s", err.message);
+		return msg;
+	}
+	rg_buf_init(&out);
+	if (rg_format_json.encode(s, NULL, value, strlen(value), &out, &err))
+		msg[0] = '\0';
+	else
+	{
+		*code = err.code;
+		snprintf(msg, sizeof(msg), "%s", err.message);
+	}
+	rg_buf_free(&out);
+	rg_schema_free(s);
+	return msg;
+}
+
+/* Our own cases of the table. */
+static void
+test_own_cases(void)
+{
+	size_t		i;
+
+	for (i = 0; i < sizeof(own_cases) / sizeof(own_cases[0]); i++)
+	{
+		const own_case *c = &own_cases[i];
+		rg_errcode	code;
+		const char *msg = encode_message(c->schema, c->value, &code);
+
+		if (c->want == NULL)
+			RG_CHECK(msg[0] == '\0', "%s: admitted%s%s", c->name, msg[0] ? ": " : "", msg);
+		else
+		{
+			bool		ok = code == RG_ERR_INVALID_VALUE && strstr(msg, c->want) != NULL;
+
+			RG_CHECK(ok, "%s: refused", c->name);
+			if (!ok)
+				printf("#   got:  %s\n#   want: %s\n", msg, c->want);
+		}
+	}
+}
+
+/* The payload's text: compact, numbers and strings as written, one value only. */
+static void
+test_text(void)
+{
+	bool		ok;
+	const char *schema = "{}";
+	rg_error	err;
+	rg_schema  *s = rg_json_parse(schema, 2, NULL, 0, false, &err);
+	rg_buf		out;
+	const char *in = " { \"a\" : 1.50 , \"b\" : [ 1 , 2e3 , \"\\u00e9\\n\" ] , \"a\" : -0 } ";
+
+	rg_buf_init(&out);
+	ok = rg_format_json.encode(s, NULL, in, strlen(in), &out, &err);
+	RG_CHECK(ok, "encode admits any value against {}");
+	rg_buf_putc(&out, '\0');
+	RG_CHECK_STR(out.data, "{\"a\":-0,\"b\":[1,2e3,\"\xc3\xa9\\n\"]}", "the payload is compact (a repeated key: its first place, its last value)");
+	rg_buf_free(&out);
+
+	rg_buf_init(&out);
+	ok = !rg_format_json.encode(s, NULL, "{} {}", 5, &out, &err) && err.code == RG_ERR_INVALID_VALUE && strstr(err.message, "Invalid JSON") != NULL;
+	RG_CHECK(ok,
+			 "encode refuses a value followed by another: %s", err.message);
+	ok = !rg_format_json.decode(s, NULL, (const uint8_t *) "1 x", 3, &out, NULL, &err) && err.code == RG_ERR_INVALID_PAYLOAD;
+	RG_CHECK(ok,
+			 "decode refuses trailing bytes: %s", err.message);
+	ok = !rg_format_json.decode(s, NULL, (const uint8_t *) "\"\xff\"", 3, &out, NULL, &err) && err.code == RG_ERR_INVALID_PAYLOAD;
+	RG_CHECK(ok,
+			 "decode refuses invalid UTF-8: %s", err.message);
+	ok = !rg_format_json.decode(s, NULL, (const uint8_t *) "[1,", 3, &out, NULL, &err) && err.code == RG_ERR_INVALID_PAYLOAD;
+	RG_CHECK(ok,
+			 "decode refuses a truncated payload: %s", err.message);
+	ok = !rg_format_json.decode(s, NULL, (const uint8_t *) "NaN", 3, &out, NULL, &err) && err.code == RG_ERR_INVALID_PAYLOAD;
+	RG_CHECK(ok,
+			 "decode refuses NaN: %s", err.message);
+	ok = !rg_format_json.decode(s, NULL, (const uint8_t *) "", 0, &out, NULL, &err) && err.code == RG_ERR_INVALID_PAYLOAD;
+	RG_CHECK(ok,
+			 "decode refuses an empty payload: %s", err.message);
+	RG_CHECK(out.len == 0, "nothing is written on failure");
+	rg_buf_free(&out);
+	rg_schema_free(s);
+}
+
+/* decode: the reader's verdict when there is one, the writer's otherwise, and the notes. */
+static void
+test_decode_reader(void)
+{
+	bool		ok;
+	const char *writer_text = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"x\":{}}}";
+	const char *reader_text = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"minimum\":5},"
+		"\"email\":{\"type\":\"string\",\"default\":\"none\"},"
+		"\"inner\":{\"type\":\"object\",\"properties\":{\"n\":{\"default\":0}}}}}";
+	const char *closed_text = "{\"type\":\"object\",\"properties\":{\"a\":{}},\"additionalProperties\":false}";
+	rg_error	err;
+	rg_schema  *w = rg_json_parse(writer_text, strlen(writer_text), NULL, 0, false, &err);
+	rg_schema  *r = rg_json_parse(reader_text, strlen(reader_text), NULL, 0, false, &err);
+	rg_schema  *closed = rg_json_parse(closed_text, strlen(closed_text), NULL, 0, false, &err);
+	rg_arena   *arena = rg_arena_create();
+	rg_strlist	notes;
+	rg_buf		out;
+	const char *data = "{\"a\":7,\"x\":true,\"inner\":{}}";
+
+	rg_strlist_init(&notes, arena);
+	rg_buf_init(&out);
+	ok = rg_format_json.decode(w, r, (const uint8_t *) data, strlen(data), &out, &notes, &err);
+	RG_CHECK(ok,
+			 "the reader reads what the writer wrote");
+	RG_CHECK(notes.n == 3, "three notes (%d)", notes.n);
+	RG_CHECK_STR(notes.n > 0 ? notes.items[0] : NULL,
+				 "$.email: missing from the data; the reader's default \"none\" is not filled in",
+				 "a reader's default the data lacks");
+	RG_CHECK_STR(notes.n > 1 ? notes.items[1] : NULL, "$.x: not declared by the reader, kept unchecked",
+				 "a member the open reader does not declare");
+	RG_CHECK_STR(notes.n > 2 ? notes.items[2] : NULL,
+				 "$.inner.n: missing from the data; the reader's default 0 is not filled in",
+				 "down the declared properties");
+	rg_buf_free(&out);
+
+	rg_buf_init(&out);
+	ok = !rg_format_json.decode(w, r, (const uint8_t *) "{\"a\":1}", 7, &out, NULL, &err) && err.code == RG_ERR_INVALID_VALUE && strstr(err.message, "$.a: 1 is less than 5") != NULL;
+	RG_CHECK(ok,
+			 "the reader refuses what the writer admits: %s", err.message);
+	ok = !rg_format_json.decode(w, NULL, (const uint8_t *) "{\"a\":\"s\"}", 9, &out, NULL, &err) && err.code == RG_ERR_INVALID_PAYLOAD;
+	RG_CHECK(ok,
+			 "without a reader, what the writer cannot have written is an invalid payload: %s", err.message);
+	ok = !rg_format_json.decode(w, closed, (const uint8_t *) "{\"a\":1,\"x\":2}", 13, &out, &notes, &err) && err.code == RG_ERR_INVALID_VALUE && strstr(err.message, "$.x: the property is not allowed") != NULL;
+	RG_CHECK(ok,
+			 "a closed reader refuses a member it does not declare: %s", err.message);
+	rg_buf_free(&out);
+	rg_arena_destroy(arena);
+	rg_schema_free(w);
+	rg_schema_free(r);
+	rg_schema_free(closed);
+}
+
+/* Encode value against schema, timed; the message in msg. */
+static bool
+timed_encode(const char *schema, const char *value, size_t value_len, double *seconds,
+			 char *msg, size_t msg_size)
+{
+	rg_error	err;
+	rg_schema  *s = rg_json_parse(schema, strlen(schema), NULL, 0, false, &err);
+	rg_buf		out;
+	bool		ok;
+	clock_t		start = clock();
+
+	if (s == NULL)
+	{
+		snprintf(msg, msg_size, "PARSE: %s", err.message);
+		*seconds = 0;
+		return false;
+	}
+	rg_buf_init(&out);
+	ok = rg_format_json.encode(s, NULL, value, value_len, &out, &err);
+	*seconds = (double) (clock() - start) / CLOCKS_PER_SEC;
+	snprintf(msg, msg_size, "%s", ok ? "" : err.message);
+	rg_buf_free(&out);
+	rg_schema_free(s);
+	return ok;
+}
+
+/* A string value of n copies of c, then tail: "ccc...tail" (malloc'd). */
+static char *
+long_string(size_t n, char c, const char *tail)
+{
+	char	   *v = malloc(n + strlen(tail) + 3);
+
+	v[0] = '"';
+	memset(v + 1, c, n);
+	strcpy(v + 1 + n, tail);
+	strcat(v, "\"");
+	return v;
+}
+
+/* Inputs that must neither crash nor stall. */
+static void
+test_bombs(void)
+{
+	bool		ok;
+	char		msg[RG_ERROR_MAX];
+	double		t;
+	char	   *v;
+	char	   *deep;
+	int			i;
+	size_t		n;
+	char		schema[8192];
+
+	v = long_string(100000, 'a', "");
+	ok = timed_encode("{\"pattern\":\"^(a|b)*$\"}", v, strlen(v), &t, msg, sizeof(msg)) && t < 5;
+	RG_CHECK(ok,
+			 "\"(a|b)*\" over 100 KB: matched in %.2f s without recursion %s", t, msg);
+	free(v);
+	v = long_string(30, 'a', "!");
+	ok = !timed_encode("{\"pattern\":\"^(a+)+$\"}", v, strlen(v), &t, msg, sizeof(msg)) && t < 1 && strstr(msg, "does not match") != NULL;
+	RG_CHECK(ok,
+			 "\"^(a+)+$\" against 30 a's and a '!': refused in %.3f s (a backtracking engine takes minutes)", t);
+	free(v);
+	v = long_string(1000000, 'x', "y");
+	ok = !timed_encode("{\"pattern\":\"(x|xx|xxx|xxxx)*z\"}", v, strlen(v), &t, msg, sizeof(msg)) && t < 10;
+	RG_CHECK(ok,
+			 "a 1 MB string against an alternation: refused in %.2f s: %s", t, msg);
+	free(v);
+
+	/* a value nested deeper than the reader allows */
+	n = 1001;
+	deep = malloc(2 * n + 1);
+	for (i = 0; i < (int) n; i++)
+	{
+		deep[i] = '[';
+		deep[n + i] = ']';
+	}
+	deep[2 * n] = '\0';
+	ok = !timed_encode("{}", deep, 2 * n, &t, msg, sizeof(msg)) && strstr(msg, "nesting depth exceeds the maximum allowed (1000)") != NULL;
+	RG_CHECK(ok,
+			 "a value nested 1001 deep is refused before it is read: %s", msg);
+	/* 1000 deep, against a schema that follows every level */
+	deep[999] = ' ';
+	deep[1001] = ' ';
+	ok = !timed_encode("{\"items\":{\"$ref\":\"#\"}}", deep, 2 * n, &t, msg, sizeof(msg)) && strstr(msg, "nest too deeply") != NULL;
+	RG_CHECK(ok,
+			 "a value 1000 deep against a recursive schema: a clean error: %s", msg);
+	deep[999] = '[';
+	deep[1001] = ']';
+	free(deep);
+
+	/* a $ref loop that consumes nothing */
+	ok = !timed_encode("{\"anyOf\":[{\"$ref\":\"#\"}]}", "1", 1, &t, msg, sizeof(msg)) && strstr(msg, "nest too deeply to validate (a $ref loop?)") != NULL;
+	RG_CHECK(ok,
+			 "a $ref loop stops: %s", msg);
+
+	/* anyOf of anyOf ... through definitions: exponential work is cut off */
+	strcpy(schema, "{\"definitions\":{");
+	for (i = 0; i < 40; i++)
+		snprintf(schema + strlen(schema), sizeof(schema) - strlen(schema),
+				 "%s\"d%d\":{\"anyOf\":[{\"$ref\":\"#/definitions/d%d\"},{\"$ref\":\"#/definitions/d%d\"}]}",
+				 i ? "," : "", i, i + 1, i + 1);
+	snprintf(schema + strlen(schema), sizeof(schema) - strlen(schema),
+			 ",\"d40\":{\"type\":\"string\"}},\"$ref\":\"#/definitions/d0\"}");
+	ok = !timed_encode(schema, "1", 1, &t, msg, sizeof(msg)) && t < 30 && strstr(msg, "steps to validate") != NULL;
+	RG_CHECK(ok,
+			 "2^40 branches: given up after the step budget in %.2f s: %s", t, msg);
+}
+
 int
 main(void)
 {
@@ -260,6 +639,11 @@ main(void)
 
 	for (i = 0; i < sizeof(drafts) / sizeof(drafts[0]); i++)
 		run_draft(&drafts[i]);
+	test_own_cases();
+	test_references();
+	test_text();
+	test_decode_reader();
+	test_bombs();
 	printf("%d passed, %d failed\n", rg_test_passed, rg_test_failed);
 	return rg_test_failed != 0;
 }

@@ -879,7 +879,7 @@ validate_array(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 		else if (tuple && !node->u.array.permits_additional)
 		{
 			path_push(ctx, NULL, 0, i);
-			refuse(ctx, node, node->u.array.item_schemas ? "additionalItems" : "items",
+			refuse(ctx, node, node->u.array.additional_applies ? "items" : "additionalItems",
 				   "the array allows %d items at most", node->u.array.n_item_schemas);
 			ctx->depth--;
 			return false;
