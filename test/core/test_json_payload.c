@@ -310,7 +310,7 @@ static const own_case own_cases[] = {
 
 	/* messages: the path, the keyword, the location */
 	{"a nested path", "{\"properties\":{\"address\":{\"properties\":{\"zip\":{\"type\":\"integer\"}}}}}",
-	"{\"address\":{\"zip\":\"x\"}}",
+		"{\"address\":{\"zip\":\"x\"}}",
 	"$.address.zip: expected integer, found string (type at #/properties/address/properties/zip)"},
 	{"an odd member name", "{\"additionalProperties\":{\"type\":\"integer\"}}", "{\"a b\":true}",
 	"$[\"a b\"]: expected integer, found boolean"},
@@ -479,8 +479,8 @@ test_decode_reader(void)
 	bool		ok;
 	const char *writer_text = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"x\":{}}}";
 	const char *reader_text = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"minimum\":5},"
-		"\"email\":{\"type\":\"string\",\"default\":\"none\"},"
-		"\"inner\":{\"type\":\"object\",\"properties\":{\"n\":{\"default\":0}}}}}";
+	"\"email\":{\"type\":\"string\",\"default\":\"none\"},"
+	"\"inner\":{\"type\":\"object\",\"properties\":{\"n\":{\"default\":0}}}}}";
 	const char *closed_text = "{\"type\":\"object\",\"properties\":{\"a\":{}},\"additionalProperties\":false}";
 	rg_error	err;
 	rg_schema  *w = rg_json_parse(writer_text, strlen(writer_text), NULL, 0, false, &err);

@@ -849,7 +849,7 @@ class_matches(const match_class *cls, uint32_t c)
 }
 
 /* the matcher's state over one string */
-typedef struct vm
+typedef struct match_vm
 {
 	const js_regex *re;
 	const uint32_t *s;
@@ -858,11 +858,11 @@ typedef struct vm
 	unsigned	generation;
 	int		   *stack;
 	bool		matched;
-} vm;
+} match_vm;
 
 /* Does a zero-width assertion hold at position i? */
 static bool
-assertion_holds(const vm *m, match_op op, size_t i)
+assertion_holds(const match_vm *m, match_op op, size_t i)
 {
 	bool		before;
 	bool		after;
@@ -884,7 +884,7 @@ assertion_holds(const vm *m, match_op op, size_t i)
 
 /* Add the thread at pc, and what it reaches without input, to list at position i. */
 static void
-add_thread(vm *m, int *list, int *count, int pc, size_t i)
+add_thread(match_vm *m, int *list, int *count, int pc, size_t i)
 {
 	int			top = 0;
 
@@ -958,7 +958,7 @@ decode_utf8(const char *s, size_t len, uint32_t *out)
 int
 js_regex_search(const js_regex *re, const char *s, size_t len, long *budget)
 {
-	vm			m;
+	match_vm	m;
 	int		   *clist;
 	int		   *nlist;
 	int			nc = 0;

@@ -85,6 +85,12 @@ typedef struct jv_ctx
 } jv_ctx;
 
 static bool validate(jv_ctx *ctx, const rg_js *node, const jx *v, int depth);
+static bool refuse(jv_ctx *ctx, const rg_js *node, const char *keyword,
+				   const char *fmt,...) __attribute__((format(printf, 4, 5)));
+static bool give_up(jv_ctx *ctx, rg_errcode code, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
+static bool add_note(jv_ctx *ctx, rg_strlist *notes, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
 
 /* Append the path of the current value ("$.a[3]['x y']") to buf. */
 static void
@@ -850,8 +856,8 @@ static bool
 validate_array(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 {
 	int			i;
-	int			first;
-	int			second;
+	int			first = 0;
+	int			second = 0;
 	bool		tuple = node->u.array.item_schemas != NULL || node->u.array.additional_applies;
 
 	if (v->type != JX_ARRAY)
@@ -1247,7 +1253,7 @@ add_note(jv_ctx *ctx, rg_strlist *notes, const char *fmt,...)
 
 /* Is a member name declared by one of the nodes (properties or patternProperties)? */
 static bool
-declared_by(jv_ctx *ctx, const note_nodes *nodes, const jx_member *m,
+declared_by(jv_ctx *ctx, const note_nodes *objects, const jx_member *m,
 			const rg_js **schema, bool *open)
 {
 	int			i;
@@ -1255,9 +1261,9 @@ declared_by(jv_ctx *ctx, const note_nodes *nodes, const jx_member *m,
 
 	*schema = NULL;
 	*open = true;
-	for (i = 0; i < nodes->n; i++)
+	for (i = 0; i < objects->n; i++)
 	{
-		const rg_js *o = nodes->items[i];
+		const rg_js *o = objects->items[i];
 
 		if (o->u.object.additional_schema || !o->u.object.permits_additional)
 			*open = false;
@@ -1285,18 +1291,18 @@ declared_by(jv_ctx *ctx, const note_nodes *nodes, const jx_member *m,
 static bool
 collect_notes(jv_ctx *ctx, const rg_js *schema, const jx *v, rg_strlist *notes, int depth)
 {
-	note_nodes	nodes;
+	note_nodes	found;
 	int			i;
 	int			k;
 
 	if (v->type != JX_OBJECT || rg_too_deep(depth) || ctx->depth >= JS_MAX_NESTING)
 		return true;
-	nodes.n = 0;
-	collect_objects(schema, &nodes, 0);
-	for (i = 0; i < nodes.n; i++)
-		for (k = 0; k < nodes.items[i]->u.object.n_properties; k++)
+	found.n = 0;
+	collect_objects(schema, &found, 0);
+	for (i = 0; i < found.n; i++)
+		for (k = 0; k < found.items[i]->u.object.n_properties; k++)
 		{
-			const rg_js_member *p = &nodes.items[i]->u.object.properties[k];
+			const rg_js_member *p = &found.items[i]->u.object.properties[k];
 			const rg_js_value *d = default_of(p->schema, 0);
 			char		quoted[JV_QUOTE_MAX + 8];
 			bool		ok;
@@ -1319,9 +1325,9 @@ collect_notes(jv_ctx *ctx, const rg_js *schema, const jx *v, rg_strlist *notes, 
 		bool		ok = true;
 
 		path_push(ctx, m->key, m->key_len, 0);
-		if (!declared_by(ctx, &nodes, m, &sub, &open))
+		if (!declared_by(ctx, &found, m, &sub, &open))
 		{
-			if (open && nodes.n > 0)
+			if (open && found.n > 0)
 				ok = add_note(ctx, notes, "not declared by the reader, kept unchecked");
 		}
 		else if (sub)
