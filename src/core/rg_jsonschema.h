@@ -166,6 +166,8 @@ typedef struct rg_js
 			int			n_pattern_properties;
 			/* unevaluatedProperties (2019-09 on): absent (NULL) or its schema */
 			struct rg_js *unevaluated;
+			/* the same as validation reads it, never lost to the diff's map */
+			struct rg_js *assert_unevaluated;
 			rg_js_prop_dependency *property_dependencies;
 			int			n_property_dependencies;
 			rg_js_member *schema_dependencies;
@@ -193,6 +195,7 @@ typedef struct rg_js
 			bool		permits_additional;
 			struct rg_js *additional_items;
 			struct rg_js *unevaluated;	/* unevaluatedItems, NULL if absent */
+			struct rg_js *assert_unevaluated;	/* the same for validation */
 			struct rg_js *contains;
 			rg_js_count min_items;
 			rg_js_count max_items;

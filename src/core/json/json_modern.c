@@ -150,6 +150,8 @@ merge_object(js_ctx *ctx, rg_js *m, const rg_js *b)
 		m->u.object.additional_schema = b->u.object.additional_schema;
 	/* unevaluatedProperties lives in the unprocessed map, which b's replaces */
 	m->u.object.unevaluated = b->u.object.unevaluated;
+	if (b->u.object.assert_unevaluated)
+		m->u.object.assert_unevaluated = b->u.object.assert_unevaluated;
 	if (b->u.object.property_names)
 		m->u.object.property_names = b->u.object.property_names;
 	merge_count(&m->u.object.min_properties, &b->u.object.min_properties);
@@ -178,6 +180,8 @@ merge_array(js_ctx *ctx, rg_js *m, const rg_js *b)
 	merge_count(&m->u.array.assert_max_contains, &b->u.array.assert_max_contains);
 	if (b->u.array.additional_applies)
 		m->u.array.additional_applies = true;
+	if (b->u.array.assert_unevaluated)
+		m->u.array.assert_unevaluated = b->u.array.assert_unevaluated;
 	if (b->u.array.unique_items)
 		m->u.array.unique_items = true;
 	if (b->u.array.all_items)
@@ -987,9 +991,9 @@ join_attributes(modern *m)
 
 			part = s ? partial(m, i == 2 ? RG_JS_ARRAY : RG_JS_OBJECT) : NULL;
 			if (part && i == 2)
-				part->u.array.unevaluated = s;
+				part->u.array.unevaluated = part->u.array.assert_unevaluated = s;
 			else if (part)
-				part->u.object.unevaluated = s;
+				part->u.object.unevaluated = part->u.object.assert_unevaluated = s;
 		}
 		if (!add_partial(m, part))
 			return false;

@@ -17,8 +17,11 @@
  *	- $refs are followed as resolved at load time, references to other
  *	  subjects' schemas included;
  *	- "pattern" and "patternProperties" go through the bounded matcher
- *	  (json_match.c); "format" is an annotation only, as are
- *	  unevaluatedProperties and unevaluatedItems (not checked);
+ *	  (json_match.c); "format" is an annotation only;
+ *	- unevaluatedProperties and unevaluatedItems see what the other
+ *	  keywords of their schema object evaluated, through $refs and the
+ *	  branches that matched (an allOf the translation spliced in counts as
+ *	  part of the schema object);
  *	- every step counts against a budget and gives interrupts their
  *	  chance, and the walk's depth is bounded (a $ref loop that consumes
  *	  nothing stops with an error), so no schema and value can stall or
@@ -67,6 +70,14 @@ typedef struct jv_pattern
 
 #define JV_PATTERN_HASH 64
 
+/* which members (or items) of one value have been evaluated, for unevaluated* */
+typedef struct jv_marks
+{
+	const jx   *of;
+	bool	   *marked;
+	const struct rg_js *owner;	/* the schema listening */
+} jv_marks;
+
 /* the validator's state */
 typedef struct jv_ctx
 {
@@ -81,6 +92,7 @@ typedef struct jv_ctx
 	long		next_interrupt;
 	jv_step    *path;
 	int			depth;			/* of the path */
+	jv_marks   *eval;			/* NULL: no unevaluated* is listening */
 	jv_pattern *patterns[JV_PATTERN_HASH];
 } jv_ctx;
 
@@ -676,16 +688,28 @@ validate_number(jv_ctx *ctx, const rg_js *node, const jx *v)
 	return true;
 }
 
+/* Record that member or item i of v has been evaluated. */
+static void
+mark(jv_ctx *ctx, const jx *v, int i)
+{
+	if (ctx->eval && ctx->eval->of == v)
+		ctx->eval->marked[i] = true;
+}
+
 /* Validate a value one step down the path. */
 static bool
 validate_at(jv_ctx *ctx, const rg_js *schema, const jx *v, const char *key,
 			size_t key_len, int index, int depth)
 {
 	bool		ok;
+	jv_marks   *saved = ctx->eval;
 
+	ctx->eval = NULL;			/* another value: its own schema objects
+								 * listen */
 	path_push(ctx, key, key_len, index);
 	ok = validate(ctx, schema, v, depth + 1);
 	ctx->depth--;
+	ctx->eval = saved;
 	return ok;
 }
 
@@ -739,6 +763,8 @@ validate_members(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 
 		if (!ok)
 			return false;
+		if (matched > 0 || node->u.object.additional_schema)
+			mark(ctx, v, i);
 		if (matched == 0 && node->u.object.additional_schema &&
 			!validate_at(ctx, node->u.object.additional_schema, m->value, m->key,
 						 m->key_len, 0, depth))
@@ -833,8 +859,11 @@ validate_contains(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 	for (i = 0; i < v->n && !ctx->hard; i++)
 	{
 		if (validate_at(ctx, node->u.array.contains, v->items[i], NULL, 0, i, depth))
+		{
 			found++;
-		if (found >= need && !max->present)
+			mark(ctx, v, i);
+		}
+		if (found >= need && !max->present && !(ctx->eval && ctx->eval->of == v))
 			break;
 	}
 	ctx->quiet--;
@@ -892,6 +921,8 @@ validate_array(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 		}
 		if (schema && !validate_at(ctx, schema, v->items[i], NULL, 0, i, depth))
 			return false;
+		if (schema)
+			mark(ctx, v, i);
 	}
 	if (node->u.array.contains && !validate_contains(ctx, node, v, depth))
 		return false;
@@ -995,6 +1026,59 @@ refuse_branches(jv_ctx *ctx, const rg_js *node, const jx *v, const char *keyword
 	return refuse(ctx, node, keyword, "the value matches none of the %s subschemas", keyword);
 }
 
+/* A fresh set of marks for v; false (given up) on out of memory. */
+static bool
+marks_init(jv_ctx *ctx, jv_marks *m, const jx *v)
+{
+	m->of = v;
+	m->owner = NULL;
+	m->marked = rg_calloc(v->n ? v->n : 1, sizeof(bool));
+	if (m->marked == NULL)
+		return give_up(ctx, RG_ERR_NOMEM, "out of memory");
+	return spend(ctx, v->n / 64 + 1);
+}
+
+/* Add what one set of marks holds to another (NULL: none). */
+static void
+marks_merge(jv_marks *into, const jv_marks *from)
+{
+	int			i;
+
+	if (into == NULL || into->of != from->of)
+		return;
+	for (i = 0; i < from->of->n; i++)
+		if (from->marked[i])
+			into->marked[i] = true;
+}
+
+/*
+ * A sub-schema against the same value, whose evaluations count (keep)
+ * only if it matches: anyOf's and oneOf's branches, if, not.
+ */
+static bool
+validate_branch(jv_ctx *ctx, const rg_js *node, const jx *v, int depth, bool keep)
+{
+	jv_marks   *saved = ctx->eval;
+	jv_marks	local;
+	bool		ok;
+
+	if (saved == NULL || saved->of != v)
+		return validate(ctx, node, v, depth + 1);
+	if (!marks_init(ctx, &local, v))
+	{
+		if (local.marked)
+			rg_free(local.marked);
+		return false;
+	}
+	ctx->eval = &local;
+	ok = validate(ctx, node, v, depth + 1);
+	ctx->eval = saved;
+	if (ok && keep)
+		marks_merge(saved, &local);
+	rg_free(local.marked);
+	return ok;
+}
+
 /* CombinedSchema: allOf, anyOf, oneOf */
 static bool
 validate_combined(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
@@ -1014,11 +1098,13 @@ validate_combined(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 	ctx->quiet++;
 	for (i = 0; i < n && !ctx->hard; i++)
 	{
-		if (!validate(ctx, node->u.combined.subschemas[i], v, depth + 1))
+		if (!validate_branch(ctx, node->u.combined.subschemas[i], v, depth, true))
 			continue;
 		if (++passed == 1)
 			first = i;
-		if (node->u.combined.criterion == RG_JS_ANY_OF || passed > 1)
+		/* anyOf: the other branches' evaluations count too when listened to */
+		if ((node->u.combined.criterion == RG_JS_ANY_OF &&
+			 !(ctx->eval && ctx->eval->of == v)) || passed > 1)
 			break;
 	}
 	ctx->quiet--;
@@ -1034,14 +1120,17 @@ validate_combined(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 	return true;
 }
 
-/* Does a sub-schema accept the value, no message kept?  (*ok false: given up) */
+/*
+ * Does a sub-schema accept the value, no message kept?  (*ok false: given
+ * up)  Its evaluations count when keep and it does.
+ */
 static bool
-quietly(jv_ctx *ctx, const rg_js *node, const jx *v, int depth, bool *ok)
+quietly(jv_ctx *ctx, const rg_js *node, const jx *v, int depth, bool keep, bool *ok)
 {
 	bool		r;
 
 	ctx->quiet++;
-	r = validate(ctx, node, v, depth + 1);
+	r = validate_branch(ctx, node, v, depth, keep);
 	ctx->quiet--;
 	*ok = !ctx->hard;
 	return r;
@@ -1072,20 +1161,12 @@ validate_values(jv_ctx *ctx, const rg_js *node, const jx *v)
 				  node->u.enumeration.n_values);
 }
 
-/* One schema node against one value. */
+/* One schema node against one value, by its kind. */
 static bool
-validate(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
+validate_kind(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 {
 	bool		ok;
 
-	if (ctx->hard)
-		return false;
-	if (rg_too_deep(depth))
-		return give_up(ctx, ctx->code,
-					   "%s: the value and the schema nest too deeply to validate (a $ref loop?)",
-					   node->location);
-	if (!spend(ctx, 1))
-		return false;
 	switch (node->kind)
 	{
 		case RG_JS_EMPTY:
@@ -1113,7 +1194,7 @@ validate(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 		case RG_JS_COMBINED:
 			return validate_combined(ctx, node, v, depth);
 		case RG_JS_NOT:
-			if (!quietly(ctx, node->u.not.schema, v, depth, &ok))
+			if (!quietly(ctx, node->u.not.schema, v, depth, false, &ok))
 				return ok;
 			return ok && refuse(ctx, node, "not", "the value matches the schema of not");
 		case RG_JS_REF:
@@ -1121,7 +1202,7 @@ validate(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 		case RG_JS_CONDITIONAL:
 			if (node->u.conditional.if_schema == NULL)
 				return true;
-			if (quietly(ctx, node->u.conditional.if_schema, v, depth, &ok))
+			if (quietly(ctx, node->u.conditional.if_schema, v, depth, true, &ok))
 				return node->u.conditional.then_schema == NULL ||
 					validate(ctx, node->u.conditional.then_schema, v, depth + 1);
 			if (!ok)
@@ -1130,6 +1211,134 @@ validate(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 				validate(ctx, node->u.conditional.else_schema, v, depth + 1);
 	}
 	return true;
+}
+
+/* The unevaluated* schema a node has for a value of v's type, NULL if none. */
+static const rg_js *
+unevaluated_of(const rg_js *node, const jx *v)
+{
+	if (node->kind == RG_JS_OBJECT && v->type == JX_OBJECT)
+		return node->u.object.assert_unevaluated;
+	if (node->kind == RG_JS_ARRAY && v->type == JX_ARRAY)
+		return node->u.array.assert_unevaluated;
+	return NULL;
+}
+
+/* Does a node (or a member of an allOf) have an unevaluated* for v? */
+static bool
+listens(const rg_js *node, const jx *v)
+{
+	int			i;
+
+	if (v->type != JX_OBJECT && v->type != JX_ARRAY)
+		return false;
+	if (unevaluated_of(node, v))
+		return true;
+	if (node->kind != RG_JS_COMBINED || node->u.combined.criterion != RG_JS_ALL_OF)
+		return false;
+	for (i = 0; i < node->u.combined.n_subschemas; i++)
+		if (unevaluated_of(node->u.combined.subschemas[i], v))
+			return true;
+	return false;
+}
+
+/* One unevaluated* schema against the members or items nothing evaluated. */
+static bool
+check_unevaluated(jv_ctx *ctx, const rg_js *schema, const jx *v, jv_marks *marks,
+				  int depth)
+{
+	int			i;
+
+	for (i = 0; i < v->n; i++)
+	{
+		bool		ok;
+
+		if (marks->marked[i])
+			continue;
+		if (v->type == JX_OBJECT)
+			ok = validate_at(ctx, schema, v->members[i].value, v->members[i].key,
+							 v->members[i].key_len, 0, depth);
+		else
+			ok = validate_at(ctx, schema, v->items[i], NULL, 0, i, depth);
+		if (!ok)
+			return false;
+		marks->marked[i] = true;
+	}
+	return true;
+}
+
+/*
+ * A schema object with unevaluatedProperties or unevaluatedItems: its
+ * keywords first, listened to, then the unevaluated* schemas over what
+ * they left; what it evaluated counts for an enclosing listener.
+ */
+static bool
+validate_listening(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
+{
+	jv_marks   *saved = ctx->eval;
+	jv_marks	local;
+	bool		ok;
+	int			i;
+
+	if (!marks_init(ctx, &local, v))
+	{
+		if (local.marked)
+			rg_free(local.marked);
+		return false;
+	}
+	local.owner = node;
+	ctx->eval = &local;
+	ok = validate_kind(ctx, node, v, depth);
+	if (ok && unevaluated_of(node, v))
+		ok = check_unevaluated(ctx, unevaluated_of(node, v), v, &local, depth);
+	for (i = 0; ok && node->kind == RG_JS_COMBINED && i < node->u.combined.n_subschemas; i++)
+	{
+		const rg_js *u = unevaluated_of(node->u.combined.subschemas[i], v);
+
+		if (u)
+			ok = check_unevaluated(ctx, u, v, &local, depth);
+	}
+	ctx->eval = saved;
+	if (ok)
+		marks_merge(saved, &local);
+	rg_free(local.marked);
+	return ok;
+}
+
+/*
+ * Is node a member of the allOf listening to v, which checks the member's
+ * unevaluated* itself once every member has run?
+ */
+static bool
+deferred(const jv_ctx *ctx, const rg_js *node, const jx *v)
+{
+	const rg_js *owner = ctx->eval ? ctx->eval->owner : NULL;
+	int			i;
+
+	if (owner == NULL || ctx->eval->of != v || owner->kind != RG_JS_COMBINED ||
+		unevaluated_of(node, v) == NULL)
+		return false;
+	for (i = 0; i < owner->u.combined.n_subschemas; i++)
+		if (owner->u.combined.subschemas[i] == node)
+			return true;
+	return false;
+}
+
+/* One schema node against one value. */
+static bool
+validate(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
+{
+	if (ctx->hard)
+		return false;
+	if (rg_too_deep(depth))
+		return give_up(ctx, ctx->code,
+					   "%s: the value and the schema nest too deeply to validate (a $ref loop?)",
+					   node->location);
+	if (!spend(ctx, 1))
+		return false;
+	if (listens(node, v) && !deferred(ctx, node, v))
+		return validate_listening(ctx, node, v, depth);
+	return validate_kind(ctx, node, v, depth);
 }
 
 /* The value as compact JSON text, numbers as written; false when too deep. */
