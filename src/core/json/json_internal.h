@@ -247,6 +247,12 @@ extern bool js_check_regex(js_ctx *ctx, const char *pattern, const char *pointer
 /* json_value.c: keep a value for the schema's lifetime */
 extern const rg_js_value *js_keep_value(js_ctx *ctx, const jx *v);
 
+/*
+ * json_formats.c: does a string (len bytes of UTF-8) have the format?
+ * true for a format that is only an annotation.
+ */
+extern bool js_format_ok(const char *format, const char *s, size_t len);
+
 /* json_match.c: the bounded matcher of "pattern" and "patternProperties" */
 typedef struct js_regex js_regex;
 

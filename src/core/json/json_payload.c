@@ -17,7 +17,8 @@
  *	- $refs are followed as resolved at load time, references to other
  *	  subjects' schemas included;
  *	- "pattern" and "patternProperties" go through the bounded matcher
- *	  (json_match.c); "format" is an annotation only;
+ *	  (json_match.c); "format" is checked for the formats of drafts 4 to 7
+ *	  with a small grammar (json_formats.c), an annotation otherwise;
  *	- unevaluatedProperties and unevaluatedItems see what the other
  *	  keywords of their schema object evaluated, through $refs and the
  *	  branches that matched (an allOf the translation spliced in counts as
@@ -650,6 +651,9 @@ validate_string(jv_ctx *ctx, const rg_js *node, const jx *v)
 			return refuse(ctx, node, "pattern", "the string does not match the pattern \"%s\"",
 						  node->u.string.pattern);
 	}
+	if (node->u.string.format &&
+		!js_format_ok(node->u.string.format, v->text, v->len))
+		return refuse(ctx, node, "format", "the string is no valid %s", node->u.string.format);
 	return true;
 }
 
