@@ -30,6 +30,14 @@
  * A failure names the path of the value ("$.address.zip"), what is wrong,
  * the keyword and the schema location that refused it.
  *
+ * Why not a validator library: Debian's valijson 1.0 knows drafts 3, 4
+ * and 7 only (no 2019-09 or 2020-12), needs a C++ adapter for our values,
+ * and matches patterns with std::regex, whose recursive backtracking
+ * overflows the stack on a long string and takes exponential time on
+ * patterns such as "^(a+)+$", with no hook to replace it.  Validating the
+ * model the loader already builds keeps one reading of every draft, and
+ * Confluent's own (everit's) semantics.
+ *
  *-------------------------------------------------------------------------
  */
 #include "json_internal.h"
