@@ -41,6 +41,8 @@ const rg_format rg_format_json = {
 	.can_read_lenient = rg_json_can_read_lenient,
 	.has_top_level_field = rg_json_has_top_level_field,
 	.release = rg_json_model_release,
+	.encode = rg_json_encode,
+	.decode = rg_json_decode,
 };
 
 static const rg_format *const formats[] = {

@@ -166,6 +166,8 @@ typedef struct rg_js
 			int			n_pattern_properties;
 			/* unevaluatedProperties (2019-09 on): absent (NULL) or its schema */
 			struct rg_js *unevaluated;
+			/* the same as validation reads it, never lost to the diff's map */
+			struct rg_js *assert_unevaluated;
 			rg_js_prop_dependency *property_dependencies;
 			int			n_property_dependencies;
 			rg_js_member *schema_dependencies;
@@ -193,6 +195,7 @@ typedef struct rg_js
 			bool		permits_additional;
 			struct rg_js *additional_items;
 			struct rg_js *unevaluated;	/* unevaluatedItems, NULL if absent */
+			struct rg_js *assert_unevaluated;	/* the same for validation */
 			struct rg_js *contains;
 			rg_js_count min_items;
 			rg_js_count max_items;
@@ -207,6 +210,17 @@ typedef struct rg_js
 			rg_js_count min_contains;
 			rg_js_count max_contains;
 			bool		unique_items;
+
+			/*
+			 * What validation reads, never the diff: minContains and
+			 * maxContains from 2019-09 on (minContains 1 when absent), kept
+			 * where the two fields above lose them; and whether 2020-12's
+			 * "items" (additional_items, permits_additional) binds the items
+			 * past item_schemas without a tuple.
+			 */
+			rg_js_count assert_min_contains;
+			rg_js_count assert_max_contains;
+			bool		additional_applies;
 		}			array;
 
 		struct
@@ -287,6 +301,23 @@ extern bool rg_json_can_read_lenient(const rg_schema *reader,
  */
 extern bool rg_json_has_top_level_field(const rg_schema *schema,
 										const char *name);
+
+/*
+ * rg_format_json's encode: the value validated against the schema, then
+ * written as its compact JSON text (json_payload.c).
+ */
+extern bool rg_json_encode(const rg_schema *schema, const char *message,
+						   const char *json, size_t json_len, rg_buf *out,
+						   rg_error *err);
+
+/*
+ * rg_format_json's decode: the payload read as JSON (UTF-8, nothing after
+ * the value), validated against the reader if there is one, else the
+ * writer, and written back compactly; notes as rg_format.h says.
+ */
+extern bool rg_json_decode(const rg_schema *writer, const rg_schema *reader,
+						   const uint8_t *data, size_t len, rg_buf *out,
+						   rg_strlist *notes, rg_error *err);
 
 /* rg_format_json's release: frees the JSON values the model keeps */
 extern void rg_json_model_release(void *model);

@@ -8,6 +8,7 @@ packages=(
 	postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
 	libtap-parser-sourcehandler-pgtap-perl libipc-run-perl
 	libjansson-dev libavro-dev libprotobuf-c-dev protobuf-c-compiler
+	json-schema-test-suite
 	libprotoc-dev libmicrohttpd-dev libgnutls28-dev
 	clang libclang-rt-14-dev
 	pg-bsd-indent

@@ -75,6 +75,14 @@ typedef struct jx
 extern jx  *jx_parse(rg_arena *arena, const char *text, size_t len,
 					 rg_error *err);
 
+/*
+ * Parse a payload's JSON text: JSON's grammar only (no NaN or Infinity),
+ * the nesting bounded before reading, and nothing but white space after
+ * the value.  Errors as jx_parse's, "Invalid JSON: ..." with a position.
+ */
+extern jx  *jx_parse_payload(rg_arena *arena, const char *text, size_t len,
+							 rg_error *err);
+
 /* the member named key (NUL-terminated) of an object, NULL if absent */
 extern jx  *jx_get(const jx *obj, const char *key);
 
@@ -238,5 +246,28 @@ extern bool js_check_regex(js_ctx *ctx, const char *pattern, const char *pointer
 
 /* json_value.c: keep a value for the schema's lifetime */
 extern const rg_js_value *js_keep_value(js_ctx *ctx, const jx *v);
+
+/*
+ * json_formats.c: does a string (len bytes of UTF-8) have the format?
+ * true for a format that is only an annotation.
+ */
+extern bool js_format_ok(const char *format, const char *s, size_t len);
+
+/* json_match.c: the bounded matcher of "pattern" and "patternProperties" */
+typedef struct js_regex js_regex;
+
+/*
+ * Compile a pattern (Java's syntax, as the loader checked it) into arena;
+ * NULL with *error (a static message) for what the matcher cannot do.
+ */
+extern js_regex *js_regex_compile(rg_arena *arena, const char *pattern,
+								  const char **error);
+
+/*
+ * Is there a match anywhere in s (len bytes of UTF-8)?  1 yes, 0 no, -1
+ * when *budget (decremented by the work done) runs out, -2 out of memory.
+ */
+extern int	js_regex_search(const js_regex *re, const char *s, size_t len,
+							long *budget);
 
 #endif							/* JSON_INTERNAL_H */

@@ -552,6 +552,7 @@ build_object(kwset *k, bool requires)
 		 !dependencies(k, n, "dependentSchemas", false, true) ||
 		 !opt_child(k, "unevaluatedProperties", &n->u.object.unevaluated)))
 		return NULL;
+	n->u.object.assert_unevaluated = n->u.object.unevaluated;
 	n->u.object.requires_object = requires;
 	return n;
 }
@@ -626,6 +627,7 @@ build_array(kwset *k, bool requires)
 			!opt_count(k, "maxContains", &n->u.array.max_contains))
 			return NULL;
 	}
+	n->u.array.assert_unevaluated = n->u.array.unevaluated;
 	n->u.array.requires_array = requires;
 	return n;
 }
@@ -977,8 +979,12 @@ contains_bounds(kwset *k, rg_js *node)
 
 		if (v && (v->type == JX_INT || v->type == JX_DECIMAL))
 		{
+			double		d = jx_number_value(v);
+
+			/* as Java's (long) cast: saturated, never undefined */
 			c->present = true;
-			c->value = (int64_t) jx_number_value(v);
+			c->value = d >= 9223372036854775807.0 ? INT64_MAX :
+				d <= -9223372036854775808.0 ? INT64_MIN : (int64_t) d;
 		}
 	}
 }

@@ -150,6 +150,8 @@ merge_object(js_ctx *ctx, rg_js *m, const rg_js *b)
 		m->u.object.additional_schema = b->u.object.additional_schema;
 	/* unevaluatedProperties lives in the unprocessed map, which b's replaces */
 	m->u.object.unevaluated = b->u.object.unevaluated;
+	if (b->u.object.assert_unevaluated)
+		m->u.object.assert_unevaluated = b->u.object.assert_unevaluated;
 	if (b->u.object.property_names)
 		m->u.object.property_names = b->u.object.property_names;
 	merge_count(&m->u.object.min_properties, &b->u.object.min_properties);
@@ -173,6 +175,13 @@ merge_array(js_ctx *ctx, rg_js *m, const rg_js *b)
 	m->u.array.min_contains = b->u.array.min_contains;
 	m->u.array.max_contains = b->u.array.max_contains;
 	m->u.array.unevaluated = b->u.array.unevaluated;
+	/* validation's own copies: b's when it has them */
+	merge_count(&m->u.array.assert_min_contains, &b->u.array.assert_min_contains);
+	merge_count(&m->u.array.assert_max_contains, &b->u.array.assert_max_contains);
+	if (b->u.array.additional_applies)
+		m->u.array.additional_applies = true;
+	if (b->u.array.assert_unevaluated)
+		m->u.array.assert_unevaluated = b->u.array.assert_unevaluated;
 	if (b->u.array.unique_items)
 		m->u.array.unique_items = true;
 	if (b->u.array.all_items)
@@ -653,6 +662,7 @@ kw_items(modern *m, jx *v, const char *ptr)
 		return NULL;
 	if ((s = sub(m, v, ptr)) == NULL)
 		return NULL;
+	n->u.array.additional_applies = true;
 	if (s->kind == RG_JS_FALSE)
 		n->u.array.permits_additional = false;
 	else if (s->kind != RG_JS_TRUE)
@@ -685,6 +695,8 @@ kw_contains(modern *m, jx *v, const char *ptr)
 	if (max && !count_of(m, max, js_pointer_child(m->ctx, m->pointer, "maxContains", 11),
 						 &n->u.array.max_contains))
 		return NULL;
+	n->u.array.assert_min_contains = n->u.array.min_contains;
+	n->u.array.assert_max_contains = n->u.array.max_contains;
 	return n;
 }
 
@@ -979,9 +991,9 @@ join_attributes(modern *m)
 
 			part = s ? partial(m, i == 2 ? RG_JS_ARRAY : RG_JS_OBJECT) : NULL;
 			if (part && i == 2)
-				part->u.array.unevaluated = s;
+				part->u.array.unevaluated = part->u.array.assert_unevaluated = s;
 			else if (part)
-				part->u.object.unevaluated = s;
+				part->u.object.unevaluated = part->u.object.assert_unevaluated = s;
 		}
 		if (!add_partial(m, part))
 			return false;

@@ -38,6 +38,7 @@ typedef struct jx_reader
 	int			line;
 	const unsigned char *bol;	/* beginning of the current line */
 	bool		failed;
+	bool		strict;			/* a payload: JSON's numbers only */
 	unsigned	values;			/* read so far, for interrupt checks */
 } jx_reader;
 
@@ -798,6 +799,12 @@ read_value(jx_reader *r, int depth)
 		syntax_error(r, "unexpected end-of-input: expected a value");
 		return NULL;
 	}
+	if (r->strict && (*r->p == 'N' || *r->p == 'I' || *r->p == '+' ||
+					  (*r->p == '-' && r->p + 1 < r->end && r->p[1] == 'I')))
+	{
+		unexpected_char(r, "expected a valid value (JSON String, Number, Array, Object or token 'null', 'true' or 'false')");
+		return NULL;
+	}
 	switch (*r->p)
 	{
 		case '{':
@@ -847,31 +854,60 @@ read_value(jx_reader *r, int depth)
 	}
 }
 
+/* Read the first value of text, the nesting checked before. */
+static jx  *
+parse_text(jx_reader *r, rg_arena *arena, const char *text, size_t len,
+		   rg_error *err)
+{
+	size_t		at;
+
+	r->arena = arena;
+	r->err = err;
+	r->start = r->p = r->bol = (const unsigned char *) text;
+	r->end = r->p + len;
+	r->line = 1;
+	if (!rg_json_nesting_ok(text, len, JS_MAX_NESTING, &at))
+	{
+		r->p = r->start + at;
+		for (r->bol = r->start; r->bol < r->p && memchr(r->bol, '\n', r->p - r->bol);)
+		{
+			r->bol = (const unsigned char *) memchr(r->bol, '\n', r->p - r->bol) + 1;
+			r->line++;
+		}
+		syntax_error(r, "document nesting depth exceeds the maximum allowed (1000)");
+		return NULL;
+	}
+	return read_value(r, 0);
+}
+
 /* See json_internal.h */
 jx *
 jx_parse(rg_arena *arena, const char *text, size_t len, rg_error *err)
 {
 	jx_reader	r;
-	size_t		at;
 
 	memset(&r, 0, sizeof(r));
-	r.arena = arena;
-	r.err = err;
-	r.start = r.p = r.bol = (const unsigned char *) text;
-	r.end = r.p + len;
-	r.line = 1;
-	if (!rg_json_nesting_ok(text, len, JS_MAX_NESTING, &at))
+	return parse_text(&r, arena, text, len, err);
+}
+
+/* See json_internal.h */
+jx *
+jx_parse_payload(rg_arena *arena, const char *text, size_t len, rg_error *err)
+{
+	jx_reader	r;
+	jx		   *v;
+
+	memset(&r, 0, sizeof(r));
+	r.strict = true;
+	if ((v = parse_text(&r, arena, text, len, err)) == NULL)
+		return NULL;
+	skip_ws(&r);
+	if (r.p < r.end)
 	{
-		r.p = r.start + at;
-		for (r.bol = r.start; r.bol < r.p && memchr(r.bol, '\n', r.p - r.bol);)
-		{
-			r.bol = (const unsigned char *) memchr(r.bol, '\n', r.p - r.bol) + 1;
-			r.line++;
-		}
-		syntax_error(&r, "document nesting depth exceeds the maximum allowed (1000)");
+		unexpected_char(&r, "expected the end of the value");
 		return NULL;
 	}
-	return read_value(&r, 0);
+	return v;
 }
 
 /* See json_internal.h */
