@@ -164,19 +164,13 @@ mismatch(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r)
 
 /* Append text unless skipping. */
 static inline void
-out_append(dec_state *d, const char *s, size_t n)
-{
-	if (d->out != NULL)
-		rg_buf_append(d->out, s, n);
-}
-
-static inline void
 out_puts(dec_state *d, const char *s)
 {
 	if (d->out != NULL)
 		rg_buf_puts(d->out, s);
 }
 
+/* Append a character unless skipping. */
 static inline void
 out_putc(dec_state *d, char c)
 {

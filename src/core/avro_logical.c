@@ -723,7 +723,7 @@ done:
 	return ok;
 }
 
-/* ---------- UTF-8, base64, uuid ---------- */
+/* ---------- UTF-8, base64 ---------- */
 
 /* See avro_payload.h */
 bool
@@ -858,28 +858,4 @@ avro_base64_parse(const char *s, size_t len, rg_buf *out)
 	}
 	/* the bits left over must be zeros (one encoding per value) */
 	return (acc & ((1u << bits) - 1)) == 0;
-}
-
-/* See avro_payload.h */
-bool
-avro_uuid_valid(const char *s, size_t len)
-{
-	size_t		i;
-
-	if (len != 36)
-		return false;
-	for (i = 0; i < 36; i++)
-	{
-		char		c = s[i];
-
-		if (i == 8 || i == 13 || i == 18 || i == 23)
-		{
-			if (c != '-')
-				return false;
-		}
-		else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-				   (c >= 'A' && c <= 'F')))
-			return false;
-	}
-	return true;
 }

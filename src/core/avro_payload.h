@@ -129,8 +129,6 @@ extern bool avro_base64_parse(const char *s, size_t len, rg_buf *out);
 /* Is s (len bytes) valid UTF-8 (no surrogates, nothing past U+10FFFF)? */
 extern bool avro_utf8_valid(const unsigned char *s, size_t len);
 
-/* Is s the 8-4-4-4-12 hexadecimal text of a UUID? */
-extern bool avro_uuid_valid(const char *s, size_t len);
 
 /* ---------- paths of values in messages ---------- */
 
