@@ -201,6 +201,29 @@ write_float(rg_buf *buf, float f)
 	rg_buf_puts(buf, tmp);
 }
 
+/* The shortest text that reads back as the same double. */
+static void
+write_double(rg_buf *buf, double f)
+{
+	char		tmp[40];
+	int			p;
+
+	if (isnan(f) || isinf(f))
+	{
+		rg_json_write_double(buf, f);
+		return;
+	}
+	for (p = 15; p < 17; p++)
+	{
+		snprintf(tmp, sizeof(tmp), "%.*g", p, f);
+		if (strtod(tmp, NULL) == f)
+			break;
+	}
+	if (p == 17)
+		snprintf(tmp, sizeof(tmp), "%.17g", f);
+	rg_buf_puts(buf, tmp);
+}
+
 /* ---------- the binary encoding ---------- */
 
 /* A zigzag varint long. */
@@ -318,7 +341,7 @@ emit_integer(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int
 			write_float(d->out, (float) v);
 			return true;
 		case RG_AVRO_DOUBLE:
-			rg_json_write_double(d->out, (double) v);
+			write_double(d->out, (double) v);
 			return true;
 		default:
 			return mismatch(d, w, r);
@@ -378,7 +401,7 @@ emit_bytes(dec_state *d, const rg_avro_schema *r, const uint8_t *b, size_t n)
 static bool
 decode_scalar(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r)
 {
-	const uint8_t *b;
+	const uint8_t *b = NULL;
 	size_t		n;
 	int64_t		v;
 
@@ -415,7 +438,7 @@ decode_scalar(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r)
 				if (r->type == RG_AVRO_FLOAT)
 					write_float(d->out, f);
 				else
-					rg_json_write_double(d->out, (double) f);
+					write_double(d->out, (double) f);
 				return true;
 			}
 		case RG_AVRO_DOUBLE:
@@ -428,7 +451,7 @@ decode_scalar(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r)
 				u = le_value(b, 8);
 				memcpy(&f, &u, 8);
 				if (d->out != NULL)
-					rg_json_write_double(d->out, f);
+					write_double(d->out, f);
 				return true;
 			}
 		case RG_AVRO_STRING:
@@ -463,7 +486,7 @@ names_match(const rg_avro_schema *r, const rg_avro_schema *w)
 static bool
 decode_fixed(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r)
 {
-	const uint8_t *b;
+	const uint8_t *b = NULL;
 
 	if (r->type != RG_AVRO_FIXED || !names_match(r, w) || r->size != w->size)
 		return mismatch(d, w, r);

@@ -16,6 +16,9 @@
 
 #include <string.h>
 
+/* the levels shown at each end of a deep path */
+#define AVRO_PATH_SHOWN 8
+
 /* See avro_payload.h */
 void
 avro_path_init(avro_path *p)
@@ -91,6 +94,14 @@ avro_path_write(rg_buf *buf, const avro_path *p, bool wildcards)
 	for (i = 0; i < p->n; i++)
 	{
 		const avro_seg *s = &p->segs[i];
+
+		/* a deep path keeps its first and last levels */
+		if (p->n > 2 * AVRO_PATH_SHOWN && i == AVRO_PATH_SHOWN)
+		{
+			rg_buf_printf(buf, "...(%d levels)...", p->n - 2 * AVRO_PATH_SHOWN);
+			i = p->n - AVRO_PATH_SHOWN - 1;
+			continue;
+		}
 
 		if (s->kind == AVRO_SEG_FIELD)
 		{

@@ -274,6 +274,9 @@ test_primitives(void)
 	round_trip("\"float\"", "0.1", "cdcccc3d", NULL);
 	round_trip("\"double\"", "1.5", "000000000000f83f", NULL);
 	round_trip("\"double\"", "0.1", "9a9999999999b93f", NULL);
+	round_trip("\"double\"", "1e-7", NULL, "1e-07");
+	round_trip("\"double\"", "123456789.125", NULL, NULL);
+	round_trip("\"double\"", "-0.0", "0000000000000080", "-0");
 	round_trip("\"double\"", "\"NaN\"", "000000000000f87f", NULL);
 	round_trip("\"double\"", "\"-Infinity\"", "000000000000f0ff", NULL);
 	round_trip("\"string\"", "\"foo\"", "06666f6f", NULL);
@@ -445,28 +448,28 @@ test_resolution(void)
 		"{\"name\":\"score\",\"type\":\"float\",\"default\":1.5}]}";
 
 	resolves(w1, r1, "{\"id\":7,\"age\":30,\"nick\":\"ab\",\"color\":\"BLUE\"}",
-			 "{\"color\":\"OTHER\",\"id\":7.0,\"name\":\"YWI=\",\"email\":null,\"score\":1.5}",
+			 "{\"color\":\"OTHER\",\"id\":7,\"name\":\"YWI=\",\"email\":null,\"score\":1.5}",
 			 "$.age: not in the reader, dropped | "
 			 "$.color: the symbol BLUE is not in the reader's enum, its default OTHER used | "
 			 "$.email: missing from the data, the reader's default used | "
 			 "$.score: missing from the data, the reader's default used");
 	resolves(w1, r1, "{\"id\":7,\"age\":30,\"nick\":\"ab\",\"color\":\"RED\"}",
-			 "{\"color\":\"RED\",\"id\":7.0,\"name\":\"YWI=\",\"email\":null,\"score\":1.5}", NULL);
+			 "{\"color\":\"RED\",\"id\":7,\"name\":\"YWI=\",\"email\":null,\"score\":1.5}", NULL);
 	/* promotions */
 	resolves("\"int\"", "\"long\"", "5", "5", "");
 	resolves("\"int\"", "\"float\"", "16777217", "16777216", "");
-	resolves("\"long\"", "\"double\"", "5", "5.0", "");
+	resolves("\"long\"", "\"double\"", "5", "5", "");
 	resolves("\"float\"", "\"double\"", "1.5", "1.5", "");
 	resolves("\"bytes\"", "\"string\"", "\"aGk=\"", "\"hi\"", "");
 	resolves("\"string\"", "\"bytes\"", "\"hi\"", "\"aGk=\"", "");
 	resolves("{\"type\":\"array\",\"items\":\"int\"}", "{\"type\":\"array\",\"items\":\"long\"}",
 			 "[1,2]", "[1,2]", "");
 	resolves("{\"type\":\"map\",\"values\":\"int\"}", "{\"type\":\"map\",\"values\":\"double\"}",
-			 "{\"a\":1}", "{\"a\":1.0}", "");
+			 "{\"a\":1}", "{\"a\":1}", "");
 	/* unions on either side */
 	resolves("\"int\"", "[\"null\",\"long\"]", "5", "5", "");
 	resolves("[\"null\",\"int\"]", "\"long\"", "5", "5", "");
-	resolves("[\"null\",\"int\"]", "[\"string\",\"null\",\"double\"]", "5", "5.0", "");
+	resolves("[\"null\",\"int\"]", "[\"string\",\"null\",\"double\"]", "5", "5", "");
 	resolves("[\"null\",\"int\"]", "[\"int\",\"long\",\"null\"]", "5", "{\"int\":5}", "");
 	resolve_fails("[\"null\",\"string\"]", "\"string\"", "null", RG_ERR_INVALID_VALUE,
 				  "the reader's string cannot read the writer's null");
