@@ -67,11 +67,10 @@ static bool decode_value(dec_state *d, const rg_avro_schema *w,
 
 /* ---------- messages ---------- */
 
-/* Fail with "<path>: <message>" and code; always false. */
-static bool
-dec_fail(dec_state *d, rg_errcode code, const char *fmt,...)
+static bool dec_fail(dec_state *d, rg_errcode code, const char *fmt,...)
 			__attribute__((format(printf, 3, 4)));
 
+/* Fail with "<path>: <message>" and code; always false. */
 static bool
 dec_fail(dec_state *d, rg_errcode code, const char *fmt,...)
 {
@@ -640,7 +639,13 @@ decode_array(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int
 		return dec_nomem(d);
 	for (;;)
 	{
-		if (!read_block(d, w->items, &empty_known, &empty, &count))
+		bool		ok;
+
+		/* a block's count is the array's, not an item's */
+		d->path.n--;
+		ok = read_block(d, w->items, &empty_known, &empty, &count);
+		d->path.n++;
+		if (!ok)
 			return false;
 		if (count == 0)
 			break;

@@ -78,11 +78,10 @@ write_bytes(rg_buf *out, const char *b, size_t n)
 
 /* ---------- messages ---------- */
 
-/* Fail with "<path>: <message>" (RG_ERR_INVALID_VALUE); always false. */
-static bool
-enc_fail(enc_state *e, const char *fmt,...)
+static bool enc_fail(enc_state *e, const char *fmt,...)
 			__attribute__((format(printf, 2, 3)));
 
+/* Fail with "<path>: <message>" (RG_ERR_INVALID_VALUE); always false. */
 static bool
 enc_fail(enc_state *e, const char *fmt,...)
 {
@@ -591,8 +590,12 @@ encode_bare(enc_state *e, const rg_avro_schema *u, const avj_value *v, int depth
 		for (i = 0; i < u->n_branches; i++)
 		{
 			const rg_avro_schema *b = u->branches[i];
-			bool		candidate = pass == 0 ? avro_json_kind(b) == v->kind :
-				accepts_otherwise(b, v->kind);
+			bool		candidate;
+
+			if (pass == 0)
+				candidate = avro_json_kind(b) == v->kind;
+			else
+				candidate = accepts_otherwise(b, v->kind);
 
 			if (!candidate || (e->default_mode && i == 0))
 				continue;

@@ -390,9 +390,9 @@ avro_time_parse(avro_lt lt, const char *s, size_t len, int64_t *out,
 	int64_t		days;
 	int64_t		tod;
 	int64_t		offset = 0;
-	bool		local = lt == AVRO_LT_LOCAL_TIMESTAMP_MILLIS ||
-		lt == AVRO_LT_LOCAL_TIMESTAMP_MICROS;
+	bool		local;
 
+	local = lt == AVRO_LT_LOCAL_TIMESTAMP_MILLIS || lt == AVRO_LT_LOCAL_TIMESTAMP_MICROS;
 	switch (lt)
 	{
 		case AVRO_LT_DATE:

@@ -359,12 +359,12 @@ registry_decode_as(PG_FUNCTION_ARGS)
 	SchemaRef	rref = lookup_version(fcinfo, text_arg(fcinfo, 1, NULL),
 									  text_arg(fcinfo, 2, "latest"));
 	int32		id;
-	/* (a cached schema stays valid until the end of the transaction) */
 	const rg_schema *r = ref_schema(&rref);
 	const rg_schema *w = message_writer(fcinfo, data, len, rref.context, &id);
 	rg_buf		out;
 	rg_error	err;
 
+	/* (r stays valid: a cached schema lives until the end of the transaction) */
 	check_payloads(w, false);
 	check_same_format(w, id, r);
 	rg_buf_init(&out);

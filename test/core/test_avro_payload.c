@@ -362,7 +362,7 @@ test_unions(void)
 	const char *opt = "[\"null\",\"string\"]";
 	const char *amb = "[\"null\",\"int\",\"long\"]";
 	const char *recs = "[\"null\",{\"type\":\"record\",\"name\":\"A\",\"namespace\":\"x\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]},"
-		"{\"type\":\"record\",\"name\":\"B\",\"namespace\":\"x\",\"fields\":[{\"name\":\"b\",\"type\":\"int\"}]}]";
+	"{\"type\":\"record\",\"name\":\"B\",\"namespace\":\"x\",\"fields\":[{\"name\":\"b\",\"type\":\"int\"}]}]";
 
 	round_trip(opt, "null", "00", NULL);
 	round_trip(opt, "\"hi\"", "02046869", NULL);
@@ -391,11 +391,11 @@ static void
 test_records(void)
 {
 	const char *addr = "{\"type\":\"record\",\"name\":\"P\",\"fields\":["
-		"{\"name\":\"name\",\"type\":\"string\"},"
-		"{\"name\":\"address\",\"type\":{\"type\":\"record\",\"name\":\"A\",\"fields\":["
-		"{\"name\":\"zip\",\"type\":\"int\"}]}},"
-		"{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"},\"default\":[]},"
-		"{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":\"int\"},\"default\":{}}]}";
+	"{\"name\":\"name\",\"type\":\"string\"},"
+	"{\"name\":\"address\",\"type\":{\"type\":\"record\",\"name\":\"A\",\"fields\":["
+	"{\"name\":\"zip\",\"type\":\"int\"}]}},"
+	"{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"},\"default\":[]},"
+	"{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":\"int\"},\"default\":{}}]}";
 
 	round_trip(addr, "{\"name\":\"n\",\"address\":{\"zip\":1}}", "026e020000",
 			   "{\"name\":\"n\",\"address\":{\"zip\":1},\"tags\":[],\"m\":{}}");
@@ -436,16 +436,16 @@ static void
 test_resolution(void)
 {
 	const char *w1 = "{\"type\":\"record\",\"name\":\"U\",\"namespace\":\"a\",\"fields\":["
-		"{\"name\":\"id\",\"type\":\"int\"},"
-		"{\"name\":\"age\",\"type\":\"int\"},"
-		"{\"name\":\"nick\",\"type\":\"string\"},"
-		"{\"name\":\"color\",\"type\":{\"type\":\"enum\",\"name\":\"C\",\"symbols\":[\"RED\",\"GREEN\",\"BLUE\"]}}]}";
+	"{\"name\":\"id\",\"type\":\"int\"},"
+	"{\"name\":\"age\",\"type\":\"int\"},"
+	"{\"name\":\"nick\",\"type\":\"string\"},"
+	"{\"name\":\"color\",\"type\":{\"type\":\"enum\",\"name\":\"C\",\"symbols\":[\"RED\",\"GREEN\",\"BLUE\"]}}]}";
 	const char *r1 = "{\"type\":\"record\",\"name\":\"U\",\"namespace\":\"b\",\"fields\":["
-		"{\"name\":\"color\",\"type\":{\"type\":\"enum\",\"name\":\"C\",\"symbols\":[\"RED\",\"OTHER\"],\"default\":\"OTHER\"}},"
-		"{\"name\":\"id\",\"type\":\"double\"},"
-		"{\"name\":\"name\",\"type\":\"bytes\",\"aliases\":[\"nick\"]},"
-		"{\"name\":\"email\",\"type\":[\"null\",\"string\"],\"default\":null},"
-		"{\"name\":\"score\",\"type\":\"float\",\"default\":1.5}]}";
+	"{\"name\":\"color\",\"type\":{\"type\":\"enum\",\"name\":\"C\",\"symbols\":[\"RED\",\"OTHER\"],\"default\":\"OTHER\"}},"
+	"{\"name\":\"id\",\"type\":\"double\"},"
+	"{\"name\":\"name\",\"type\":\"bytes\",\"aliases\":[\"nick\"]},"
+	"{\"name\":\"email\",\"type\":[\"null\",\"string\"],\"default\":null},"
+	"{\"name\":\"score\",\"type\":\"float\",\"default\":1.5}]}";
 
 	resolves(w1, r1, "{\"id\":7,\"age\":30,\"nick\":\"ab\",\"color\":\"BLUE\"}",
 			 "{\"color\":\"OTHER\",\"id\":7,\"name\":\"YWI=\",\"email\":null,\"score\":1.5}",
@@ -519,7 +519,10 @@ test_limits(void)
 	int			i;
 	rg_buf		json;
 
-	/* a linked list of 10000 levels: refused as too deep, by decode and encode */
+	/*
+	 * a linked list of 10000 levels: refused as too deep, by decode and
+	 * encode
+	 */
 	for (i = 0; i < 10000; i++)
 		deep[n++] = 2;
 	deep[n++] = 0;
@@ -566,7 +569,7 @@ test_limits(void)
 	/* a million nulls are fine */
 	{
 		rg_schema  *a = schema("{\"type\":\"array\",\"items\":\"null\"}");
-		uint8_t		b[] = {0x80, 0x89, 0x7a, 0x00};	/* 1000000 */
+		uint8_t		b[] = {0x80, 0x89, 0x7a, 0x00}; /* 1000000 */
 		rg_buf		out;
 		rg_error	err;
 		bool		ok;
@@ -632,18 +635,18 @@ static void
 test_avro_c(void)
 {
 	const char *text = "{\"type\":\"record\",\"name\":\"All\",\"fields\":["
-		"{\"name\":\"n\",\"type\":\"null\"},{\"name\":\"b\",\"type\":\"boolean\"},"
-		"{\"name\":\"i\",\"type\":\"int\"},{\"name\":\"l\",\"type\":\"long\"},"
-		"{\"name\":\"f\",\"type\":\"float\"},{\"name\":\"d\",\"type\":\"double\"},"
-		"{\"name\":\"s\",\"type\":\"string\"},{\"name\":\"y\",\"type\":\"bytes\"},"
-		"{\"name\":\"x\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}},"
-		"{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"P\",\"Q\"]}},"
-		"{\"name\":\"a\",\"type\":{\"type\":\"array\",\"items\":\"long\"}},"
-		"{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":\"int\"}},"
-		"{\"name\":\"u\",\"type\":[\"null\",\"string\"]}]}";
+	"{\"name\":\"n\",\"type\":\"null\"},{\"name\":\"b\",\"type\":\"boolean\"},"
+	"{\"name\":\"i\",\"type\":\"int\"},{\"name\":\"l\",\"type\":\"long\"},"
+	"{\"name\":\"f\",\"type\":\"float\"},{\"name\":\"d\",\"type\":\"double\"},"
+	"{\"name\":\"s\",\"type\":\"string\"},{\"name\":\"y\",\"type\":\"bytes\"},"
+	"{\"name\":\"x\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}},"
+	"{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"P\",\"Q\"]}},"
+	"{\"name\":\"a\",\"type\":{\"type\":\"array\",\"items\":\"long\"}},"
+	"{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":\"int\"}},"
+	"{\"name\":\"u\",\"type\":[\"null\",\"string\"]}]}";
 	const char *json = "{\"n\":null,\"b\":true,\"i\":-123456,\"l\":1234567890123,\"f\":1.5,"
-		"\"d\":-2.25,\"s\":\"h\\u00e9\",\"y\":\"AQI=\",\"x\":\"/wE=\",\"e\":\"Q\",\"a\":[1,-2],"
-		"\"m\":{\"k\":3},\"u\":\"v\"}";
+	"\"d\":-2.25,\"s\":\"h\\u00e9\",\"y\":\"AQI=\",\"x\":\"/wE=\",\"e\":\"Q\",\"a\":[1,-2],"
+	"\"m\":{\"k\":3},\"u\":\"v\"}";
 	rg_schema  *s = schema(text);
 	rg_buf		out;
 	rg_error	err;

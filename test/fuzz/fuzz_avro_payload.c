@@ -131,7 +131,10 @@ check_payload(const rg_schema *w, const rg_schema *r, const uint8_t *data, size_
 	rg_buf_init(&bin);
 	if (!rg_format_avro.encode(w, NULL, json.data, json.len, &bin, &err))
 	{
-		/* a decimal past its precision reads, as in Avro Java, but is not written */
+		/*
+		 * a decimal past its precision reads, as in Avro Java, but is not
+		 * written
+		 */
 		if (err.code != RG_ERR_NOMEM && strstr(err.message, "more digits than the precision") == NULL)
 			invariant_failed("encode refuses what decode wrote", json.data, err.message);
 	}
