@@ -396,6 +396,8 @@ typedef struct CheckKey
 typedef struct CheckResult
 {
 	MemoryContext memory;		/* of the rows and their texts */
+	bool		have_writer;	/* the last sample's writer, for the next */
+	SchemaRef	writer;
 	HTAB	   *index;
 	CheckRow   *rows;
 	int			n;
@@ -481,7 +483,16 @@ check_sample(CheckResult *res, const rg_schema *r, const char *context, bytea *m
 		return;
 	}
 	id = registry_wire_read(data, len);
-	if (!lookup_id(NULL, id, context, &ref))
+	if (res->have_writer && res->writer.id == id)
+		ref = res->writer;
+	else if (lookup_id(NULL, id, context, &ref))
+	{
+		res->writer.context = MemoryContextStrdup(res->memory, ref.context);
+		res->writer.id = id;
+		memcpy(res->writer.fingerprint, ref.fingerprint, REGISTRY_FINGERPRINT_LEN);
+		res->have_writer = true;
+	}
+	else
 	{
 		check_count(res, NULL, psprintf("unreadable: schema %d not found", id), sample);
 		return;
