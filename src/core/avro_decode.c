@@ -200,6 +200,71 @@ write_float(rg_buf *buf, float f)
 	rg_buf_puts(buf, tmp);
 }
 
+/* The decimal digits of u into out (no NUL); their count. */
+static int
+digits_of(uint64_t u, char *out)
+{
+	char		tmp[24];
+	int			n = 0;
+	int			i;
+
+	do
+	{
+		tmp[n++] = (char) ('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	for (i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/*
+ * A double that is m / 10^j for an integer m below 2^53 and j <= 8 (most
+ * decimal data) as that decimal, without printf: strtod of the text is
+ * the correctly rounded m / 10^j, as the division here is, so the text
+ * reads back as f when the division gives f.  false for other doubles.
+ */
+static bool
+write_short_double(rg_buf *buf, double f)
+{
+	static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+	int			j;
+
+	for (j = 0; j < 9; j++)
+	{
+		double		m = f * p10[j];
+		char		digits[24];
+		int			n;
+		int			neg;
+
+		if (!(fabs(m) < 9007199254740992.0) || m != floor(m) || m / p10[j] != f)
+			continue;
+		if (m == 0 && signbit(f))
+			return false;
+		neg = m < 0;
+		n = digits_of((uint64_t) fabs(m), digits);
+		if (neg)
+			rg_buf_putc(buf, '-');
+		if (j == 0)
+			rg_buf_append(buf, digits, n);
+		else if (n > j)
+		{
+			rg_buf_append(buf, digits, n - j);
+			rg_buf_putc(buf, '.');
+			rg_buf_append(buf, digits + n - j, j);
+		}
+		else
+		{
+			rg_buf_puts(buf, "0.");
+			while (n < j--)
+				rg_buf_putc(buf, '0');
+			rg_buf_append(buf, digits, n);
+		}
+		return true;
+	}
+	return false;
+}
+
 /* The shortest text that reads back as the same double. */
 static void
 write_double(rg_buf *buf, double f)
@@ -207,20 +272,46 @@ write_double(rg_buf *buf, double f)
 	char		tmp[40];
 	int			p;
 
+	int			digits = 0;
+	const char *c;
+
 	if (isnan(f) || isinf(f))
 	{
 		rg_json_write_double(buf, f);
 		return;
 	}
-	for (p = 15; p < 17; p++)
+	if (write_short_double(buf, f))
+		return;
+	/* 17 digits always read back; when they end early they are the value */
+	snprintf(tmp, sizeof(tmp), "%.17g", f);
+	for (c = tmp; *c && *c != 'e'; c++)
+		if (*c >= '0' && *c <= '9')
+			digits++;
+	if (digits > 15)
 	{
-		snprintf(tmp, sizeof(tmp), "%.*g", p, f);
-		if (strtod(tmp, NULL) == f)
-			break;
+		for (p = 15; p < 17; p++)
+		{
+			snprintf(tmp, sizeof(tmp), "%.*g", p, f);
+			if (strtod(tmp, NULL) == f)
+				break;
+		}
+		if (p == 17)
+			snprintf(tmp, sizeof(tmp), "%.17g", f);
 	}
-	if (p == 17)
-		snprintf(tmp, sizeof(tmp), "%.17g", f);
 	rg_buf_puts(buf, tmp);
+}
+
+/* A long as decimal text (snprintf is the slow part of a small record). */
+static void
+write_long_text(rg_buf *buf, int64_t v)
+{
+	char		digits[24];
+	int			n;
+
+	if (v < 0)
+		rg_buf_putc(buf, '-');
+	n = digits_of(v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v, digits);
+	rg_buf_append(buf, digits, n);
 }
 
 /* ---------- the binary encoding ---------- */
@@ -316,8 +407,6 @@ le_value(const uint8_t *b, int n)
 static bool
 emit_integer(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int64_t v)
 {
-	char		tmp[32];
-
 	if (d->out == NULL)
 		return true;
 	switch (r->type)
@@ -332,8 +421,7 @@ emit_integer(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int
 				lt = avro_logical_of(r);
 				if (lt.type != AVRO_LT_NONE && avro_time_write(d->out, lt.type, v))
 					return true;
-				snprintf(tmp, sizeof(tmp), "%lld", (long long) v);
-				rg_buf_puts(d->out, tmp);
+				write_long_text(d->out, v);
 				return true;
 			}
 		case RG_AVRO_FLOAT:

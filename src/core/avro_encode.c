@@ -425,17 +425,28 @@ encode_map(enc_state *e, const rg_avro_schema *s, const avj_value *v, int depth)
 	return true;
 }
 
-/* The member of an object named name (the last one, as jsonb keeps it), or NULL. */
+/* The member of an object named name (len bytes; the last, as jsonb keeps it), or NULL. */
 static const avj_value *
-member(const avj_value *v, const char *name)
+member(const avj_value *v, const char *name, size_t len)
 {
-	size_t		len = strlen(name);
 	int			i;
 
 	for (i = v->n; i-- > 0;)
 		if (v->key_lens[i] == len && memcmp(v->keys[i], name, len) == 0)
 			return v->items[i];
 	return NULL;
+}
+
+/* Is key (len bytes) the name of one of the record's fields? */
+static bool
+is_field(const rg_avro_schema *s, const char *key, size_t len)
+{
+	int			i;
+
+	for (i = 0; i < s->n_fields; i++)
+		if (strlen(s->fields[i].name) == len && memcmp(s->fields[i].name, key, len) == 0)
+			return true;
+	return false;
 }
 
 /* A default value (from the schema) written in default mode. */
@@ -458,34 +469,24 @@ encode_default(enc_state *e, const rg_avro_schema *s, const json_t *dflt, int de
 static bool
 encode_record(enc_state *e, const rg_avro_schema *s, const avj_value *v, int depth)
 {
+	int			found = 0;
 	int			i;
-	int			j;
 
 	if (v->kind != AVJ_OBJECT)
 		return wrong_kind(e, s, v);
-	for (j = 0; j < v->n; j++)
-	{
-		for (i = 0; i < s->n_fields; i++)
-			if (strlen(s->fields[i].name) == v->key_lens[j] &&
-				memcmp(s->fields[i].name, v->keys[j], v->key_lens[j]) == 0)
-				break;
-		if (i == s->n_fields)
-		{
-			if (!avro_path_push(&e->path, AVRO_SEG_KEY, v->keys[j], v->key_lens[j], 0))
-				return enc_nomem(e);
-			return enc_fail(e, "not a field of record %s", s->fullname);
-		}
-	}
 	for (i = 0; i < s->n_fields; i++)
 	{
 		const rg_avro_field *f = &s->fields[i];
-		const avj_value *fv = member(v, f->name);
+		const avj_value *fv = member(v, f->name, strlen(f->name));
 		bool		ok;
 
 		if (!avro_path_push(&e->path, AVRO_SEG_FIELD, f->name, 0, 0))
 			return enc_nomem(e);
 		if (fv != NULL)
+		{
+			found++;
 			ok = encode_value(e, f->type, fv, depth + 1);
+		}
 		else if (f->default_value != NULL)
 			ok = encode_default(e, f->type, f->default_value, depth + 1);
 		else
@@ -493,6 +494,15 @@ encode_record(enc_state *e, const rg_avro_schema *s, const avj_value *v, int dep
 		if (!ok)
 			return false;
 		avro_path_pop(&e->path);
+	}
+	/* members that are no field (keys are distinct, as jsonb has them) */
+	for (i = 0; found < v->n && i < v->n; i++)
+	{
+		if (is_field(s, v->keys[i], v->key_lens[i]))
+			continue;
+		if (!avro_path_push(&e->path, AVRO_SEG_KEY, v->keys[i], v->key_lens[i], 0))
+			return enc_nomem(e);
+		return enc_fail(e, "not a field of record %s", s->fullname);
 	}
 	return true;
 }

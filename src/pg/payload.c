@@ -38,12 +38,17 @@ PG_FUNCTION_INFO_V1(registry_decode);
 PG_FUNCTION_INFO_V1(registry_decode_as);
 PG_FUNCTION_INFO_V1(registry_check_data);
 
-/* A stored schema found by id or by subject version: enough to fetch it from the cache. */
+/*
+ * A stored schema found by id or by subject version, with its parsed form
+ * from the backend's cache (valid until the end of the transaction: the
+ * cache retires an evicted schema's memory only then).
+ */
 typedef struct SchemaRef
 {
 	char	   *context;
 	int32		id;
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	const rg_schema *parsed;
 } SchemaRef;
 
 /* The statement a lookup was made in: it holds while that one runs. */
@@ -108,6 +113,7 @@ ref_copy(FunctionCallInfo fcinfo, SchemaRef *dst, const SchemaRef *src)
 	dst->context = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, src->context);
 	dst->id = src->id;
 	memcpy(dst->fingerprint, src->fingerprint, REGISTRY_FINGERPRINT_LEN);
+	dst->parsed = src->parsed;
 }
 
 /*
@@ -134,6 +140,7 @@ lookup_version(FunctionCallInfo fcinfo, const char *subject, const char *version
 				 errmsg("schema %d not found", row.id)));
 	ref.id = row.id;
 	memcpy(ref.fingerprint, stored.fingerprint, REGISTRY_FINGERPRINT_LEN);
+	ref.parsed = registry_stored_schema(ref.context, ref.id, ref.fingerprint);
 	cache->version_stamp.valid = false;
 	if (cache->subject)
 		pfree(cache->subject);
@@ -175,6 +182,7 @@ lookup_id(FunctionCallInfo fcinfo, int32 id, const char *context, SchemaRef *out
 	out->context = stored.context;
 	out->id = id;
 	memcpy(out->fingerprint, stored.fingerprint, REGISTRY_FINGERPRINT_LEN);
+	out->parsed = registry_stored_schema(out->context, id, out->fingerprint);
 	if (cache)
 	{
 		cache->id_stamp.valid = false;
@@ -186,13 +194,6 @@ lookup_id(FunctionCallInfo fcinfo, int32 id, const char *context, SchemaRef *out
 		stamp_set(&cache->id_stamp);
 	}
 	return true;
-}
-
-/* The parsed schema of a reference, from the backend's cache. */
-static const rg_schema *
-ref_schema(const SchemaRef *ref)
-{
-	return registry_stored_schema(ref->context, ref->id, ref->fingerprint);
 }
 
 /* ---------- errors ---------- */
@@ -268,7 +269,7 @@ registry_encode(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
 	ref = lookup_version(fcinfo, text_arg(fcinfo, 0, NULL), text_arg(fcinfo, 2, "latest"));
-	s = ref_schema(&ref);
+	s = ref.parsed;
 	check_payloads(s, true);
 	value = PG_GETARG_JSONB_P(1);
 	json = JsonbToCString(NULL, &value->root, VARSIZE(value));
@@ -311,7 +312,7 @@ message_writer(FunctionCallInfo fcinfo, const char *msg, size_t len, const char 
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
 				 errmsg("schema %d not found", *id)));
-	return ref_schema(&ref);
+	return ref.parsed;
 }
 
 /* decode(payload) -> jsonb: a wire-format message read with its writer's schema. */
@@ -359,12 +360,11 @@ registry_decode_as(PG_FUNCTION_ARGS)
 	SchemaRef	rref = lookup_version(fcinfo, text_arg(fcinfo, 1, NULL),
 									  text_arg(fcinfo, 2, "latest"));
 	int32		id;
-	const rg_schema *r = ref_schema(&rref);
+	const rg_schema *r = rref.parsed;
 	const rg_schema *w = message_writer(fcinfo, data, len, rref.context, &id);
 	rg_buf		out;
 	rg_error	err;
 
-	/* (r stays valid: a cached schema lives until the end of the transaction) */
 	check_payloads(w, false);
 	check_same_format(w, id, r);
 	rg_buf_init(&out);
@@ -490,6 +490,7 @@ check_sample(CheckResult *res, const rg_schema *r, const char *context, bytea *m
 		res->writer.context = MemoryContextStrdup(res->memory, ref.context);
 		res->writer.id = id;
 		memcpy(res->writer.fingerprint, ref.fingerprint, REGISTRY_FINGERPRINT_LEN);
+		res->writer.parsed = ref.parsed;
 		res->have_writer = true;
 	}
 	else
@@ -497,7 +498,7 @@ check_sample(CheckResult *res, const rg_schema *r, const char *context, bytea *m
 		check_count(res, NULL, psprintf("unreadable: schema %d not found", id), sample);
 		return;
 	}
-	w = ref_schema(&ref);
+	w = ref.parsed;
 	if (w->format != r->format || w->format->decode == NULL)
 	{
 		check_count(res, NULL, psprintf("unreadable: schema %d is a %s schema", id,

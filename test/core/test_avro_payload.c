@@ -274,7 +274,12 @@ test_primitives(void)
 	round_trip("\"float\"", "0.1", "cdcccc3d", NULL);
 	round_trip("\"double\"", "1.5", "000000000000f83f", NULL);
 	round_trip("\"double\"", "0.1", "9a9999999999b93f", NULL);
-	round_trip("\"double\"", "1e-7", NULL, "1e-07");
+	round_trip("\"double\"", "1e-7", NULL, "0.0000001");
+	round_trip("\"double\"", "-0.005", NULL, NULL);
+	round_trip("\"double\"", "12345678901.25", NULL, NULL);
+	round_trip("\"double\"", "1e20", NULL, "1e+20");
+	round_trip("\"double\"", "3.141592653589793", NULL, NULL);
+	round_trip("\"double\"", "2.5e-10", NULL, "2.5e-10");
 	round_trip("\"double\"", "123456789.125", NULL, NULL);
 	round_trip("\"double\"", "-0.0", "0000000000000080", "-0");
 	round_trip("\"double\"", "\"NaN\"", "000000000000f87f", NULL);
