@@ -480,6 +480,7 @@ avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int scale)
 	size_t		lead = 0;
 	bool		neg;
 	size_t		i;
+	int			passes = 0;
 
 	if (n == 0 || n > RG_AVRO_MAX_DECIMAL_BYTES)
 		return false;
@@ -513,6 +514,10 @@ avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int scale)
 		uint64_t	rem = 0;
 		bool		zero = true;
 		int			k;
+
+		/* (a long decimal takes a while: a cancel's chance) */
+		if (++passes % 256 == 0)
+			rg_check_interrupts();
 
 		for (i = lead; i < n; i++)
 		{

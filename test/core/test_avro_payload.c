@@ -512,6 +512,29 @@ test_resolution(void)
 			 "{}", "{\"s\":{\"x\":3,\"y\":\"d\"}}", NULL);
 }
 
+/* a referenced named type encodes and decodes in place, and resolves by name */
+static void
+test_references(void)
+{
+	const char *money = "{\"type\":\"record\",\"name\":\"Money\",\"namespace\":\"m\",\"fields\":[{\"name\":\"cents\",\"type\":\"long\"}]}";
+	const char *order = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"total\",\"type\":\"m.Money\"},"
+		"{\"name\":\"lines\",\"type\":{\"type\":\"array\",\"items\":\"m.Money\"}},{\"name\":\"tip\",\"type\":[\"null\",\"m.Money\"]}]}";
+	rg_reference ref = {"m.Money", money, strlen(money)};
+	rg_error	err;
+	rg_schema  *s = rg_avro_parse(order, strlen(order), &ref, 1, false, &err);
+	const char *h;
+
+	RG_CHECK(s != NULL, "a schema with a reference parses");
+	if (s == NULL)
+		return;
+	h = enc(s, "{\"total\":{\"cents\":250},\"lines\":[{\"cents\":100}],\"tip\":{\"m.Money\":{\"cents\":5}}}");
+	RG_CHECK_STR(h, "f403" "02c801" "00" "020a", "a referenced record's value encodes");
+	RG_CHECK_STR(h ? dec(s, NULL, h) : NULL,
+				 "{\"total\":{\"cents\":250},\"lines\":[{\"cents\":100}],\"tip\":{\"cents\":5}}",
+				 "and decodes");
+	rg_schema_free(s);
+}
+
 /* a schema as deep as n records, each holding the next */
 static void
 test_limits(void)
@@ -704,6 +727,7 @@ main(void)
 	test_unions();
 	test_records();
 	test_resolution();
+	test_references();
 	test_limits();
 	test_payload_errors();
 	test_avro_c();
