@@ -39,6 +39,18 @@ extern bool rg_avro_has_top_level_field(const rg_schema *schema,
  * earlier version
  */
 struct rg_prior_version;
+
+/*
+ * rg_format_avro's encode and decode (avro_encode.c, avro_decode.c): the
+ * binary encoding of a value in the JSON form of doc/payloads.md, and back
+ * through Avro's schema resolution
+ */
+extern bool rg_avro_encode(const rg_schema *schema, const char *message,
+						   const char *json, size_t json_len, rg_buf *out,
+						   rg_error *err);
+extern bool rg_avro_decode(const rg_schema *writer, const rg_schema *reader,
+						   const uint8_t *data, size_t len, rg_buf *out,
+						   rg_strlist *notes, rg_error *err);
 extern bool rg_avro_lint(const rg_schema *new_schema,
 						 const struct rg_prior_version *earlier, int n_earlier,
 						 rg_strlist *out);

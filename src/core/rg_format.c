@@ -21,6 +21,8 @@ const rg_format rg_format_avro = {
 	.has_top_level_field = rg_avro_has_top_level_field,
 	.release = rg_avro_model_release,
 	.lint = rg_avro_lint,
+	.encode = rg_avro_encode,
+	.decode = rg_avro_decode,
 };
 
 const rg_format rg_format_protobuf = {

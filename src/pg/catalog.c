@@ -122,6 +122,11 @@ static CatalogPlan plan_get_schema = {
 	"FROM registry.schemas WHERE context = $1 AND id = $2",
 	2, {TEXTOID, INT4OID}
 };
+static CatalogPlan plan_schema_any_context = {
+	"SELECT context, id, schema_type, schema, refs::text, metadata::text, rule_set::text, fingerprint "
+	"FROM registry.schemas WHERE id = $1 ORDER BY context <> '.', context LIMIT 1",
+	1, {INT4OID}
+};
 static CatalogPlan plan_latest_schema = {
 	"SELECT s.context, s.id, s.schema_type, s.schema, s.refs::text, s.metadata::text, "
 	"s.rule_set::text, s.fingerprint FROM (SELECT v.schema_id FROM registry.subject_versions v "
@@ -605,6 +610,20 @@ catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
 	v[0] = CStringGetTextDatum(context);
 	v[1] = Int32GetDatum(id);
 	return schema_call(&plan_get_schema, v, out);
+}
+
+/*
+ * The schema row with this id in the default context, else in the first
+ * context (by name) that has it: the schema registry.schema_by_id(id)
+ * answers without a subject.
+ */
+bool
+catalog_schema_any_context(int32 id, CatalogSchema *out)
+{
+	Datum		v[1];
+
+	v[0] = Int32GetDatum(id);
+	return schema_call(&plan_schema_any_context, v, out);
 }
 
 /* The schema row of a subject's latest live version, if it has one. */

@@ -62,6 +62,7 @@ extern int32 catalog_find_schema_in_subject(const char *context, const char *sub
 											const uint8 *fingerprint, bool include_deleted,
 											CatalogVersion *version);
 extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out);
+extern bool catalog_schema_any_context(int32 id, CatalogSchema *out);
 extern bool catalog_latest_schema(const char *context, const char *subject,
 								  CatalogSchema *out);
 extern bool catalog_insert_schema(const CatalogSchema *schema);

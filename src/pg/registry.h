@@ -63,6 +63,16 @@ extern void registry_validate_version_context(const char *context, const char *s
 extern char *registry_served_subject(const char *qualified);
 extern Datum registry_parse_version(PG_FUNCTION_ARGS);
 
+/*
+ * wire.c: the Confluent wire format's header (magic byte 0, the schema id
+ * as 4 bytes big-endian).  registry_wire_message: a message of id and
+ * payload.  registry_wire_read: the id of a message, 22P03 when it has no
+ * header; the payload starts REGISTRY_WIRE_HEADER bytes in.
+ */
+#define REGISTRY_WIRE_HEADER 5
+extern bytea *registry_wire_message(int32 id, const char *payload, size_t len);
+extern int32 registry_wire_read(const char *msg, size_t len);
+
 /* settings.c: modes, compatibility levels and the settings in force */
 extern void registry_init_settings(void);
 extern rg_mode registry_mode(const char *name);

@@ -18,6 +18,7 @@
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "registry.h"
 #include "rg_protobuf.h"
@@ -141,6 +142,50 @@ registry_protobuf_message_name(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(result);
 }
 
+/* The five header bytes of a message of schema id. */
+static void
+write_header(unsigned char *buf, int32 id)
+{
+	buf[0] = 0;
+	buf[1] = (unsigned char) ((uint32) id >> 24);
+	buf[2] = (unsigned char) ((uint32) id >> 16);
+	buf[3] = (unsigned char) ((uint32) id >> 8);
+	buf[4] = (unsigned char) id;
+}
+
+/* See registry.h */
+bytea *
+registry_wire_message(int32 id, const char *payload, size_t len)
+{
+	bytea	   *result;
+
+	if (len > MaxAllocSize - VARHDRSZ - REGISTRY_WIRE_HEADER)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a message of %zu bytes is too large", len)));
+	result = palloc(VARHDRSZ + REGISTRY_WIRE_HEADER + len);
+	SET_VARSIZE(result, VARHDRSZ + REGISTRY_WIRE_HEADER + len);
+	write_header((unsigned char *) VARDATA(result), id);
+	if (len > 0)
+		memcpy(VARDATA(result) + REGISTRY_WIRE_HEADER, payload, len);
+	return result;
+}
+
+/* See registry.h */
+int32
+registry_wire_read(const char *msg, size_t len)
+{
+	const unsigned char *p = (const unsigned char *) msg;
+
+	if (len < REGISTRY_WIRE_HEADER || p[0] != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("not a Confluent wire-format message"),
+				 errdetail("It must start with the magic byte 0 and a 4-byte schema id.")));
+	return (int32) (((uint32) p[1] << 24) | ((uint32) p[2] << 16) |
+					((uint32) p[3] << 8) | (uint32) p[4]);
+}
+
 /*
  * wire_header(id, message_indexes) -> bytea: what precedes a payload in a
  * Kafka record.  With indexes (PROTOBUF), their encoding follows the id.
@@ -150,14 +195,10 @@ registry_wire_header(PG_FUNCTION_ARGS)
 {
 	int32		id = PG_GETARG_INT32(0);
 	unsigned char buf[5 + 10 * (MAX_INDEX_DEPTH + 1)];
-	size_t		len = 5;
+	size_t		len = REGISTRY_WIRE_HEADER;
 	bytea	   *result;
 
-	buf[0] = 0;
-	buf[1] = (unsigned char) ((uint32) id >> 24);
-	buf[2] = (unsigned char) ((uint32) id >> 16);
-	buf[3] = (unsigned char) ((uint32) id >> 8);
-	buf[4] = (unsigned char) id;
+	write_header(buf, id);
 	if (PG_NARGS() > 1 && !PG_ARGISNULL(1))
 	{
 		int			n;
@@ -185,17 +226,11 @@ registry_wire_parse(PG_FUNCTION_ARGS)
 	TupleDesc	desc;
 	Datum		values[3];
 	bool		nulls[3] = {false, true, false};
-	size_t		offset = 5;
+	size_t		offset = REGISTRY_WIRE_HEADER;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (len < 5 || p[0] != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("not a Confluent wire-format message"),
-				 errdetail("It must start with the magic byte 0 and a 4-byte schema id.")));
-	values[0] = Int32GetDatum((int32) (((uint32) p[1] << 24) | ((uint32) p[2] << 16) |
-									   ((uint32) p[3] << 8) | (uint32) p[4]));
+	values[0] = Int32GetDatum(registry_wire_read((const char *) p, len));
 	if (protobuf)
 	{
 		int			idx[MAX_INDEX_DEPTH];

@@ -4,6 +4,8 @@
 #   Node  @confluentinc/schemaregistry         (confluent.mjs)
 #   Python confluent_kafka.schema_registry     (python_client.py, Debian's python3-confluent-kafka)
 #   and the Avro wire format across all three  (cross.mjs, python_cross.py)
+#   registry.encode / registry.decode in SQL against the Python client's
+#   Avro bytes  (payload_python.py; psql with PGHOST/PGPORT/PGUSER)
 #   PROTOBUF with all three: registration, references, well-known types,
 #   compatibility, message indexes on the wire  (protobuf.mjs,
 #   protobuf_client.py; proto/*.proto compiled at run time by buf from npm)
@@ -132,6 +134,7 @@ else
 fi
 if "$PY" -c 'import confluent_kafka.schema_registry' >/dev/null 2>&1; then
 	step python_client.py "$PY" python_client.py
+	step payload_python.py "$PY" payload_python.py
 	if [ -f "$XDIR/schema.json" ]; then
 		step python_cross.py "$PY" python_cross.py "$XDIR"
 	fi

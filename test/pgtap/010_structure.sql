@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(176);
+SELECT plan(185);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -182,6 +182,15 @@ SELECT has_function('registry', 'schema_with_tags', ARRAY['text', 'text', 'jsonb
 SELECT has_function('registry', 'schema_tags', ARRAY['text', 'text', 'text[]'], 'schema_tags(text, text, text[])');
 SELECT function_returns('registry', 'schema_tags', ARRAY['text', 'text', 'text[]'], 'jsonb', 'schema_tags returns jsonb');
 SELECT volatility_is('registry', 'schema_with_tags', ARRAY['text', 'text', 'jsonb', 'jsonb'], 'immutable', 'schema_with_tags is IMMUTABLE');
+SELECT has_function('registry', 'encode', ARRAY['text', 'jsonb', 'text', 'text'], 'encode(text, jsonb, text, text)');
+SELECT function_returns('registry', 'encode', ARRAY['text', 'jsonb', 'text', 'text'], 'bytea', 'encode returns bytea');
+SELECT volatility_is('registry', 'encode', ARRAY['text', 'jsonb', 'text', 'text'], 'stable', 'encode is STABLE');
+SELECT has_function('registry', 'decode', ARRAY['bytea'], 'decode(bytea)');
+SELECT function_returns('registry', 'decode', ARRAY['bytea'], 'jsonb', 'decode returns jsonb');
+SELECT has_function('registry', 'decode', ARRAY['bytea', 'text', 'text'], 'decode(bytea, text, text)');
+SELECT volatility_is('registry', 'decode', ARRAY['bytea', 'text', 'text'], 'stable', 'decode as a reader is STABLE');
+SELECT has_function('registry', 'check_data', ARRAY['text', 'text', 'bytea[]', 'text', 'jsonb'], 'check_data(text, text, bytea[], text, jsonb)');
+SELECT function_returns('registry', 'check_data', ARRAY['text', 'text', 'bytea[]', 'text', 'jsonb'], 'setof record', 'check_data returns setof record');
 
 SELECT function_returns('registry', 'register_schema',
 	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'], 'integer',

@@ -2,7 +2,7 @@
 -- registry_admin configures; PUBLIC gets nothing.
 -- Login roles are created inside the transaction (rolled back at the end).
 BEGIN;
-SELECT plan(89);
+SELECT plan(91);
 
 CREATE ROLE tap_reader LOGIN IN ROLE registry_reader;
 CREATE ROLE tap_writer LOGIN IN ROLE registry_writer;
@@ -90,6 +90,9 @@ SELECT is((registry.check_compatibility('priv-s', '{"type":"record","name":"P","
 SELECT is(registry.get_compatibility('priv-s'), 'BACKWARD', 'reader: get_compatibility()');
 SELECT is(registry.get_mode(), 'READWRITE', 'reader: get_mode()');
 SELECT is(registry.avro_canonical_form('{"type":"int"}'), '"int"', 'reader: avro_canonical_form()');
+SELECT is(registry.decode(registry.encode('priv-s', '{"a":7}')), '{"a":7}'::jsonb, 'reader: encode() and decode()');
+SELECT is((SELECT outcome FROM registry.check_data('priv-s', '{"type":"record","name":"P","fields":[{"name":"a","type":"long"}]}',
+	ARRAY[registry.encode('priv-s', '{"a":7}')])), 'read as written', 'reader: check_data()');
 SELECT is((SELECT count(*)::int FROM registry.subject_versions WHERE subject = 'priv-s'), 1,
 	'reader: SELECT from registry.subject_versions');
 SELECT throws_ok(
