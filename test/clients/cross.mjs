@@ -4,7 +4,8 @@
 //                               DIR/confluent.hex, DIR/schema.json and the
 //                               values each encoder used (DIR/value-*.json,
 //                               python's too, for python_cross.py)
-//   node cross.mjs decode DIR   read the others' bytes with both node clients
+//   node cross.mjs decode DIR   read the others' bytes with both node clients,
+//                               SQL's too (sql_payload.py: sql.hex, sql-payment.hex)
 import fs from 'node:fs';
 import path from 'node:path';
 import { require, URL_, RUN, check, eq, show, canon, finish, USER_SCHEMA, userValue } from './lib.mjs';
@@ -48,7 +49,7 @@ if (mode === 'encode') {
 		confluent: buf => de.deserialize(topic, buf),
 	};
 	for (const [dec, decode] of Object.entries(decoders)) {
-		for (const enc of ['kafkajs', 'confluent', 'python']) {
+		for (const enc of ['kafkajs', 'confluent', 'python', 'sql']) {
 			if (enc === dec) continue;
 			await check(`cross ${enc} bytes -> ${dec} decode`, async () => {
 				if (!fs.existsSync(file(`${enc}.hex`))) return `no ${enc}.hex (the ${enc} encode failed)`;
@@ -56,6 +57,27 @@ if (mode === 'encode') {
 				if (!eq(back, expected(enc))) return `decoded ${show(back)}, want ${show(expected(enc))}`;
 			});
 		}
+	}
+	// SQL's Payment (logical types, a reference: sql_payload.py): each node
+	// client reads it and writes the same bytes again from what it read
+	const pay = fs.existsSync(file('sql-payment.json')) ? JSON.parse(fs.readFileSync(file('sql-payment.json'), 'utf8')) : null;
+	const ptopic = pay ? pay.subject.replace(/-value$/, '') : '';
+	const reencoders = {
+		kafkajs: async buf => registry.encode(pay.id, await registry.decode(buf)),
+		confluent: async buf => {
+			const v = await de.deserialize(ptopic, buf);
+			const ser = new AvroSerializer(new SchemaRegistryClient(conf), SerdeType.VALUE,
+				{ autoRegisterSchemas: false, useSchemaId: pay.id });
+			return ser.serialize(ptopic, v);
+		},
+	};
+	for (const [dec, reencode] of Object.entries(reencoders)) {
+		await check(`cross sql Payment bytes (logical types, a reference) -> ${dec} decode and encode: the same bytes`, async () => {
+			if (!pay) return 'no sql-payment.json (the SQL encode failed)';
+			const buf = readHex('sql-payment.hex');
+			const back = Buffer.from(await reencode(buf));
+			if (!back.equals(buf)) return `${dec} wrote ${back.toString('hex')}, SQL wrote ${buf.toString('hex')}`;
+		});
 	}
 } else {
 	console.error('usage: cross.mjs encode|decode DIR');

@@ -8,7 +8,8 @@
 //                              DIR/json-order.json (the schema text),
 //                              DIR/json-ids.json, DIR/json-{kafkajs,confluent}.hex
 //                              and the values they encode, for json_client.py
-//   node json.mjs decode DIR   decode python's DIR/json-python.hex with both
+//   node json.mjs decode DIR   decode python's DIR/json-python.hex and SQL's
+//                              DIR/json-sql.hex with both
 import fs from 'node:fs';
 import path from 'node:path';
 import { require, URL_, RUN, check, eq, show, finish, describe, expectRest } from './lib.mjs';
@@ -301,14 +302,17 @@ if (mode === 'encode') {
 		kafkajs: buf => new SchemaRegistry({ host: URL_ }).decode(buf),
 		confluent: buf => new JsonDeserializer(client(), SerdeType.VALUE, { validate: true }).deserialize(topic, buf),
 	};
-	for (const [dec, decode] of Object.entries(decoders)) {
-		await check(`json python bytes -> ${dec} decode`, async () => {
-			if (!fs.existsSync(file('json-python.hex'))) return 'no json-python.hex (the python encode failed)';
-			const buf = Buffer.from(fs.readFileSync(file('json-python.hex'), 'utf8'), 'hex');
-			const back = await decode(buf);
-			if (!eq(back, values.python)) return `decoded ${show(back)}, want ${show(values.python)}`;
-			return header(buf, ids.order);
-		});
+	// python's bytes, and those registry.encode wrote (sql_payload.py)
+	for (const enc of ['python', 'sql']) {
+		for (const [dec, decode] of Object.entries(decoders)) {
+			await check(`json ${enc} bytes -> ${dec} decode`, async () => {
+				if (!fs.existsSync(file(`json-${enc}.hex`))) return `no json-${enc}.hex (the ${enc} encode failed)`;
+				const buf = Buffer.from(fs.readFileSync(file(`json-${enc}.hex`), 'utf8').trim(), 'hex');
+				const back = await decode(buf);
+				if (!eq(back, values[enc])) return `decoded ${show(back)}, want ${show(values[enc])}`;
+				return header(buf, ids.order);
+			});
+		}
 	}
 	// clean up: the referring subject first, then the referenced one
 	await check('json delete the subjects (referrer first)', async () => {

@@ -13,6 +13,9 @@
 #   JsonSerializer/JsonDeserializer, python JSONSerializer/JSONDeserializer
 #   (python3-jsonschema): each other's bytes, compatibility, config, a
 #   reference  (json.mjs, json_client.py)
+#   registry.encode / registry.decode in SQL against each client's bytes, in
+#   both directions, for the three formats (sql_payload.py; the node side is
+#   in the decode steps of cross.mjs, protobuf.mjs and json.mjs)
 #
 # Needs REGISTRY_URL (e.g. http://127.0.0.1:18081).  The node clients are
 # installed into tmp_check/clients/node_modules (not committed, reused on
@@ -137,6 +140,7 @@ if "$PY" -c 'import confluent_kafka.schema_registry' >/dev/null 2>&1; then
 	step payload_python.py "$PY" payload_python.py
 	if [ -f "$XDIR/schema.json" ]; then
 		step python_cross.py "$PY" python_cross.py "$XDIR"
+		step "sql_payload.py AVRO" "$PY" sql_payload.py AVRO "$XDIR"
 	fi
 else
 	fail "python3-confluent-kafka not importable by $PY: python tests not run"
@@ -159,6 +163,7 @@ round_trip() {
 	else
 		fail "$pkg not importable by $PY: python $format tests not run"
 	fi
+	step "sql_payload.py $format" "$PY" sql_payload.py "$format" "$dir"
 	step "$js decode" node "$js" decode "$dir"
 }
 # PROTOBUF (protobuf.mjs also compiles proto/ into $XDIR/pb/protos.binpb), JSON
