@@ -13,7 +13,7 @@ SELECT registry.register_schema('outbox-orders-value', $${"type":"record","name"
 CREATE TABLE regress.orders (
 	id bigint PRIMARY KEY,
 	customer text NOT NULL,
-	total numeric(12, 2) NOT NULL,
+	total numeric NOT NULL,
 	placed_at timestamptz NOT NULL,
 	note text
 );
@@ -53,9 +53,11 @@ INSERT INTO regress.orders VALUES (3, 'linus', 1, now(), NULL);
 ROLLBACK;
 SELECT count(*) AS orders, (SELECT count(*) FROM regress.outbox) AS events FROM regress.orders;
 
--- a row the schema cannot carry (a total above precision 12) is refused with
--- its event: nothing is written
-SELECT regress.try($$INSERT INTO regress.orders VALUES (4, 'ken', 12345678901.23, now(), NULL)$$);
+-- a row the schema cannot carry (a total of 13 digits, the schema's decimal
+-- has 12) is refused with its event: nothing is written
+-- (the detail names the schema's id, which depends on the tests before)
+SELECT split_part(regress.try($$INSERT INTO regress.orders VALUES (4, 'ken', 12345678901.23, now(), NULL)$$),
+	E'\n', 1) AS refused;
 SELECT count(*) AS orders, (SELECT count(*) FROM regress.outbox) AS events FROM regress.orders;
 
 DROP TABLE regress.orders, regress.outbox;

@@ -12,7 +12,7 @@
 //                              DIR/json-sql.hex with both
 import fs from 'node:fs';
 import path from 'node:path';
-import { require, URL_, RUN, check, eq, show, finish, describe, expectRest } from './lib.mjs';
+import { require, URL_, RUN, check, eq, show, canon, finish, describe, expectRest } from './lib.mjs';
 
 const sr = require('@confluentinc/schemaregistry');
 const { SchemaRegistryClient, JsonSerializer, JsonDeserializer, SerdeType, Compatibility } = sr;
@@ -160,8 +160,10 @@ if (mode === 'encode') {
 		for (const enc of ['kafkajs', 'confluent']) {
 			await check(`json ${enc} bytes -> ${dec} decode`, async () => {
 				const buf = Buffer.from(fs.readFileSync(file(`json-${enc}.hex`), 'utf8'), 'hex');
+				// registry.encode takes jsonb, which keeps an object's keys in
+				// its own order: compare values, not texts
 				const back = await decode(buf);
-				if (!eq(back, values[enc])) return `decoded ${show(back)}, want ${show(values[enc])}`;
+				if (!eq(canon(back), canon(values[enc]))) return `decoded ${show(back)}, want ${show(values[enc])}`;
 			});
 		}
 	}
@@ -308,8 +310,10 @@ if (mode === 'encode') {
 			await check(`json ${enc} bytes -> ${dec} decode`, async () => {
 				if (!fs.existsSync(file(`json-${enc}.hex`))) return `no json-${enc}.hex (the ${enc} encode failed)`;
 				const buf = Buffer.from(fs.readFileSync(file(`json-${enc}.hex`), 'utf8').trim(), 'hex');
+				// registry.encode takes jsonb, which keeps an object's keys in
+				// its own order: compare values, not texts
 				const back = await decode(buf);
-				if (!eq(back, values[enc])) return `decoded ${show(back)}, want ${show(values[enc])}`;
+				if (!eq(canon(back), canon(values[enc]))) return `decoded ${show(back)}, want ${show(values[enc])}`;
 				return header(buf, ids.order);
 			});
 		}

@@ -4,8 +4,6 @@
 #   Node  @confluentinc/schemaregistry         (confluent.mjs)
 #   Python confluent_kafka.schema_registry     (python_client.py, Debian's python3-confluent-kafka)
 #   and the Avro wire format across all three  (cross.mjs, python_cross.py)
-#   registry.encode / registry.decode in SQL against the Python client's
-#   Avro bytes  (payload_python.py; psql with PGHOST/PGPORT/PGUSER)
 #   PROTOBUF with all three: registration, references, well-known types,
 #   compatibility, message indexes on the wire  (protobuf.mjs,
 #   protobuf_client.py; proto/*.proto compiled at run time by buf from npm)
@@ -14,8 +12,9 @@
 #   (python3-jsonschema): each other's bytes, compatibility, config, a
 #   reference  (json.mjs, json_client.py)
 #   registry.encode / registry.decode in SQL against each client's bytes, in
-#   both directions, for the three formats (sql_payload.py; the node side is
-#   in the decode steps of cross.mjs, protobuf.mjs and json.mjs)
+#   both directions, for the three formats (sql_payload.py, psql with
+#   PGHOST/PGPORT/PGUSER; the node side is in the decode steps of cross.mjs,
+#   protobuf.mjs and json.mjs)
 #
 # Needs REGISTRY_URL (e.g. http://127.0.0.1:18081).  The node clients are
 # installed into tmp_check/clients/node_modules (not committed, reused on
@@ -137,7 +136,6 @@ else
 fi
 if "$PY" -c 'import confluent_kafka.schema_registry' >/dev/null 2>&1; then
 	step python_client.py "$PY" python_client.py
-	step payload_python.py "$PY" payload_python.py
 	if [ -f "$XDIR/schema.json" ]; then
 		step python_cross.py "$PY" python_cross.py "$XDIR"
 		step "sql_payload.py AVRO" "$PY" sql_payload.py AVRO "$XDIR"

@@ -62,8 +62,12 @@ def reencode(subject, hx, message=None):
                s=subject, b=hx, p=str(fmt == "PROTOBUF").lower(), m=message or "")
 
 
-def encode(subject, value, message=None):
-    return sql("SELECT encode(registry.encode(:'s', :'v'::jsonb, 'latest', NULLIF(:'m', '')), 'hex')",
+def encode(subject, value, message=None, schema_id=None):
+    """registry.encode() as hex: the latest version, or the subject's
+    version of schema_id."""
+    version = "'latest'" if schema_id is None else f"""(SELECT v.version::text
+        FROM registry.schema_versions({int(schema_id)}, :'s') v WHERE v.subject_name = :'s')"""
+    return sql(f"SELECT encode(registry.encode(:'s', :'v'::jsonb, {version}, NULLIF(:'m', '')), 'hex')",
                s=subject, v=json.dumps(value), m=message or "")
 
 
@@ -300,7 +304,7 @@ def json_checks():
 
     def t_sql_encode():
         value = dict(values["python"])
-        hx = encode(subject, value)
+        hx = encode(subject, value, schema_id=ids["order"])
         open(os.path.join(d, "json-sql.hex"), "w").write(hx)
         values["sql"] = value
         open(os.path.join(d, "json-values.json"), "w").write(json.dumps(values))

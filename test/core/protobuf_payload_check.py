@@ -10,7 +10,7 @@ printed with the .proto names and every field, must give the JSON the C
 test expects (as a value: key order aside).
 
 Run: /usr/bin/python3 test/core/protobuf_payload_check.py
-Last line: "N passed, M failed".
+Last line: "protobuf oracle: N passed, M failed"; make test runs it.
 """
 import json
 import sys
@@ -192,7 +192,7 @@ def main():
         check(json.loads(got) == json.loads(want), "decode %s %s" % (name, hexbytes[:16]),
               "got %s, want %s" % (got, want))
 
-    print("%d passed, %d failed" % (passed, failed))
+    print("protobuf oracle: %d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1
 
 

@@ -518,7 +518,7 @@ test_references(void)
 {
 	const char *money = "{\"type\":\"record\",\"name\":\"Money\",\"namespace\":\"m\",\"fields\":[{\"name\":\"cents\",\"type\":\"long\"}]}";
 	const char *order = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"total\",\"type\":\"m.Money\"},"
-		"{\"name\":\"lines\",\"type\":{\"type\":\"array\",\"items\":\"m.Money\"}},{\"name\":\"tip\",\"type\":[\"null\",\"m.Money\"]}]}";
+	"{\"name\":\"lines\",\"type\":{\"type\":\"array\",\"items\":\"m.Money\"}},{\"name\":\"tip\",\"type\":[\"null\",\"m.Money\"]}]}";
 	rg_reference ref = {"m.Money", money, strlen(money)};
 	rg_error	err;
 	rg_schema  *s = rg_avro_parse(order, strlen(order), &ref, 1, false, &err);

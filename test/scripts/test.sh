@@ -65,6 +65,10 @@ else
 fi
 rm -f tmp_core.log
 
+# 1a. the PROTOBUF payload cases of the core tests, against python3-protobuf
+/usr/bin/python3 test/core/protobuf_payload_check.py >tmp_check/protobuf_oracle.log 2>&1
+layer_counts "protobuf payload oracle" "protobuf oracle" tmp_check/protobuf_oracle.log
+
 # 1b. the fuzz targets over their seed corpus and past findings (libFuzzer, ASan)
 for target in smoke crashes; do
 	out=$(make -s -C test/fuzz $target 2>&1)
