@@ -38,7 +38,7 @@ now(void)
 
 /* Fill the record as payload_rate.sh's SQL values are: row i. */
 static void
-fill(avro_value_t * rec, long i)
+fill(avro_value_t *rec, long i)
 {
 	avro_value_t f;
 	avro_value_t branch;
