@@ -25,6 +25,7 @@
  */
 #include "avro_payload.h"
 #include "rg_json_text.h"
+#include "rg_utf8.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -464,7 +465,7 @@ emit_bytes(dec_state *d, const rg_avro_schema *r, const uint8_t *b, size_t n)
 {
 	if (r->type == RG_AVRO_STRING)
 	{
-		if (!avro_utf8_valid(b, n))
+		if (!rg_utf8_valid(b, n))
 			return dec_fail(d, RG_ERR_INVALID_PAYLOAD, "the string is not valid UTF-8");
 		if (d->out != NULL)
 			rg_json_write_string_n(d->out, (const char *) b, n);
@@ -778,7 +779,7 @@ decode_map(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int d
 				return false;
 			if (!avro_path_push(&d->path, AVRO_SEG_KEY, (const char *) k, n, 0))
 				return dec_nomem(d);
-			if (!avro_utf8_valid(k, n))
+			if (!rg_utf8_valid(k, n))
 				return dec_fail(d, RG_ERR_INVALID_PAYLOAD, "the map key is not valid UTF-8");
 			if (index++ > 0)
 				out_putc(d, ',');

@@ -17,6 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "avro_payload.h"
+#include "rg_utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -350,7 +351,7 @@ encode_string(enc_state *e, const rg_avro_schema *s, const avj_value *v)
 {
 	if (v->kind != AVJ_STRING)
 		return wrong_kind(e, s, v);
-	if (!avro_utf8_valid((const unsigned char *) v->text, v->len))
+	if (!rg_utf8_valid((const unsigned char *) v->text, v->len))
 		return enc_fail(e, "the string is not valid UTF-8");
 	write_bytes(e->out, v->text, v->len);
 	return true;

@@ -728,50 +728,7 @@ done:
 	return ok;
 }
 
-/* ---------- UTF-8, base64 ---------- */
-
-/* See avro_payload.h */
-bool
-avro_utf8_valid(const unsigned char *s, size_t len)
-{
-	size_t		i = 0;
-
-	while (i < len)
-	{
-		unsigned char c = s[i];
-		int			n;
-		int			k;
-		uint32_t	cp;
-
-		if (c < 0x80)
-		{
-			i++;
-			continue;
-		}
-		if ((c & 0xE0) == 0xC0)
-			n = 1, cp = c & 0x1F;
-		else if ((c & 0xF0) == 0xE0)
-			n = 2, cp = c & 0x0F;
-		else if ((c & 0xF8) == 0xF0)
-			n = 3, cp = c & 0x07;
-		else
-			return false;
-		if (i + (size_t) n >= len)
-			return false;
-		for (k = 1; k <= n; k++)
-		{
-			if ((s[i + k] & 0xC0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-			cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return false;
-		i += n + 1;
-	}
-	return true;
-}
-
+/* ---------- base64 ---------- */
 
 static const char b64[] =
 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

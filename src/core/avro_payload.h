@@ -126,8 +126,6 @@ extern void avro_base64_write(rg_buf *buf, const uint8_t *b, size_t n);
 /* Decode base64 (standard or URL-safe, padding optional); false if invalid. */
 extern bool avro_base64_parse(const char *s, size_t len, rg_buf *out);
 
-/* Is s (len bytes) valid UTF-8 (no surrogates, nothing past U+10FFFF)? */
-extern bool avro_utf8_valid(const unsigned char *s, size_t len);
 
 
 /* ---------- paths of values in messages ---------- */

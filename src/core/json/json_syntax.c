@@ -23,6 +23,7 @@
  */
 #include "json_internal.h"
 #include "rg_json_text.h"
+#include "rg_utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -362,39 +363,6 @@ read_hex4(jx_reader *r)
 	return v;
 }
 
-/* The length of a valid UTF-8 sequence at p (0 if invalid). */
-static size_t
-utf8_length(const unsigned char *p, const unsigned char *end)
-{
-	size_t		n;
-	unsigned	cp;
-	size_t		i;
-
-	if (*p < 0x80)
-		return 1;
-	if (*p >= 0xC2 && *p <= 0xDF)
-		n = 2;
-	else if (*p >= 0xE0 && *p <= 0xEF)
-		n = 3;
-	else if (*p >= 0xF0 && *p <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	if ((size_t) (end - p) < n)
-		return 0;
-	cp = *p & (0x3F >> (n - 1));
-	for (i = 1; i < n; i++)
-	{
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-		(n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	return n;
-}
-
 /* One escape sequence after the backslash, decoded into out. */
 static size_t
 read_escape(jx_reader *r, unsigned char *out)
@@ -515,7 +483,7 @@ read_string_text(jx_reader *r, size_t *len_out)
 		}
 		else
 		{
-			size_t		k = utf8_length(r->p, r->end);
+			size_t		k = rg_utf8_length(r->p, r->end);
 
 			if (k == 0)
 			{

@@ -29,6 +29,7 @@ extern "C"
 {
 #include "../rg_common.h"
 }
+#include "../rg_utf8.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -1276,47 +1277,6 @@ public:
 	}
 };
 
-/* Is s (len bytes) well-formed UTF-8 (no overlong forms, surrogates, or past U+10FFFF)? */
-bool
-utf8_ok(const unsigned char *s, size_t len)
-{
-	size_t		i = 0;
-
-	while (i < len)
-	{
-		unsigned char c = s[i];
-		size_t		n;
-		uint32_t	cp;
-		uint32_t	min;
-
-		if (c < 0x80)
-		{
-			i++;
-			continue;
-		}
-		if ((c & 0xe0) == 0xc0)
-			n = 1, cp = c & 0x1f, min = 0x80;
-		else if ((c & 0xf0) == 0xe0)
-			n = 2, cp = c & 0x0f, min = 0x800;
-		else if ((c & 0xf8) == 0xf0)
-			n = 3, cp = c & 0x07, min = 0x10000;
-		else
-			return false;
-		if (len - i <= n)
-			return false;
-		for (size_t k = 1; k <= n; k++)
-		{
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += n + 1;
-	}
-	return true;
-}
-
 /* The .proto keyword of a field type, for messages */
 const char *
 type_keyword(pb::FieldDescriptor::Type t)
@@ -1620,7 +1580,7 @@ private:
 		switch (f->type())
 		{
 			case pb::FieldDescriptor::TYPE_STRING:
-				if (utf8_ok(sub.p, (size_t) (sub.end - sub.p)))
+				if (rg_utf8_valid(sub.p, (size_t) (sub.end - sub.p)))
 					return true;
 				if (f->file()->syntax() == pb::FileDescriptor::SYNTAX_PROTO3)
 					return fail(bad, *path, "string is not UTF-8");
