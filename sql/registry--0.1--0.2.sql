@@ -79,6 +79,16 @@ CREATE TRIGGER config_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.c
 	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
 ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_write;
 
+-- ... a subject version written tells the caches of subject answers at
+-- commit (a row trigger too, enabled ALWAYS) ...
+CREATE FUNCTION registry.versions_after_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_after_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.versions_after_write() IS 'tells the processes that cache subject answers (latest version, lookup), at commit, that a subject version was written (also when a subscriber applies it)';
+REVOKE ALL ON FUNCTION registry.versions_after_write() FROM PUBLIC;
+CREATE TRIGGER versions_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_after_write();
+ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_write;
+
 -- ... and the sequences of a subscriber that is to take writes raised above
 -- the ids it holds
 CREATE FUNCTION registry.raise_id_sequences(OUT context text, OUT last_id bigint)

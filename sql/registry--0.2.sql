@@ -251,6 +251,10 @@ CREATE FUNCTION registry.config_after_write() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_config_after_write' LANGUAGE C;
 COMMENT ON FUNCTION registry.config_after_write() IS 'tells the processes that cache schema answers, at commit, that a config (a subject''s alias) changed';
 
+CREATE FUNCTION registry.versions_after_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_after_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.versions_after_write() IS 'tells the processes that cache subject answers (latest version, lookup), at commit, that a subject version was written (also when a subscriber applies it)';
+
 CREATE FUNCTION registry.versions_before_insert() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_versions_before_insert' LANGUAGE C;
 COMMENT ON FUNCTION registry.versions_before_insert() IS 'mode, version numbering and compatibility of a new subject version';
@@ -384,6 +388,9 @@ CREATE TRIGGER config_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry
 CREATE TRIGGER config_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.config
 	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
 ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_write;
+CREATE TRIGGER versions_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_after_write();
+ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_write;
 CREATE TRIGGER modes_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.modes
 	FOR EACH ROW EXECUTE FUNCTION registry.modes_before_write();
 

@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(176);
+SELECT plan(177);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -225,6 +225,8 @@ SELECT trigger_is('registry', 'subject_versions', 'versions_before_delete', 'reg
 	'subject_versions: versions_before_delete');
 SELECT trigger_is('registry', 'subject_versions', 'versions_after_delete', 'registry', 'versions_after_delete',
 	'subject_versions: versions_after_delete');
+SELECT trigger_is('registry', 'subject_versions', 'versions_after_write', 'registry', 'versions_after_write',
+	'subject_versions: versions_after_write (cache invalidation at commit)');
 SELECT trigger_is('registry', 'config', 'config_before_write', 'registry', 'config_before_write',
 	'config: config_before_write');
 SELECT trigger_is('registry', 'config', 'config_after_write', 'registry', 'config_after_write',
@@ -248,6 +250,7 @@ SELECT results_eq(
 		('registry.schemas', 'schemas_after_insert',     true, false, true,  false, false, 'O'),
 		('registry.schemas', 'schemas_before_write',     true, true,  true,  true,  false, 'O'),
 		('registry.subject_versions', 'versions_after_delete',  true, false, false, false, true,  'O'),
+		('registry.subject_versions', 'versions_after_write',   true, false, true,  true,  true,  'A'),
 		('registry.subject_versions', 'versions_before_delete', true, true,  false, false, true,  'O'),
 		('registry.subject_versions', 'versions_before_insert', true, true,  true,  false, false, 'O'),
 		('registry.subject_versions', 'versions_before_update', true, true,  false, true,  false, 'O'),
