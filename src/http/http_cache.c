@@ -171,11 +171,13 @@ is_subject_read(const char *method, const char *path)
 	return strcmp(method, "POST") == 0 && rest == NULL;
 }
 
-/* Append a string with its length, so that no two key parts run together. */
+/* Append a string after its length, so that no two key parts run together. */
 static void
 key_part(StringInfo key, const char *s, size_t len)
 {
-	appendStringInfo(key, "%zu:", len);
+	uint64		n = (uint64) len;
+
+	appendBinaryStringInfo(key, (const char *) &n, sizeof(n));
 	appendBinaryStringInfo(key, s, len);
 }
 
@@ -198,7 +200,7 @@ http_cache_key(const RestRequest *req, Oid role, StringInfo key)
 	resetStringInfo(key);
 	if (cls == HTTP_CACHE_SUBJECT)
 	{
-		appendStringInfo(key, "%u ", role);
+		appendBinaryStringInfo(key, (const char *) &role, sizeof(role));
 		key_part(key, req->method, strlen(req->method));
 	}
 	key_part(key, req->path, strlen(req->path));
