@@ -32,6 +32,7 @@
 PG_FUNCTION_INFO_V1(registry_schemas_after_delete);
 PG_FUNCTION_INFO_V1(registry_config_after_write);
 PG_FUNCTION_INFO_V1(registry_versions_after_write);
+PG_FUNCTION_INFO_V1(registry_caches_after_truncate);
 
 typedef struct RegistryShared
 {
@@ -191,5 +192,22 @@ registry_versions_after_write(PG_FUNCTION_ARGS)
 				 errmsg("versions_after_write: not called by trigger manager")));
 	register_bump_callback();
 	subject_pending = true;
+	return PointerGetDatum(NULL);
+}
+
+/*
+ * AFTER TRUNCATE ... FOR EACH STATEMENT on registry.schemas,
+ * registry.subject_versions and registry.config (enabled ALWAYS): no row
+ * trigger fires, yet every cached answer may be gone, so both generations
+ * move at commit.
+ */
+Datum
+registry_caches_after_truncate(PG_FUNCTION_ARGS)
+{
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("caches_after_truncate: not called by trigger manager")));
+	bump_pending();
 	return PointerGetDatum(NULL);
 }
