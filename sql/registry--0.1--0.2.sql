@@ -79,6 +79,30 @@ CREATE TRIGGER config_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.c
 	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
 ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_write;
 
+-- ... a subject version written tells the caches of subject answers at
+-- commit (a row trigger too, enabled ALWAYS), and so does a TRUNCATE of a
+-- table they read from (statement triggers, enabled ALWAYS) ...
+CREATE FUNCTION registry.versions_after_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_after_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.versions_after_write() IS 'tells the processes that cache subject answers (latest version, lookup), at commit, that a subject version was written (also when a subscriber applies it)';
+REVOKE ALL ON FUNCTION registry.versions_after_write() FROM PUBLIC;
+CREATE TRIGGER versions_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_after_write();
+ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_write;
+CREATE FUNCTION registry.caches_after_truncate() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_caches_after_truncate' LANGUAGE C;
+COMMENT ON FUNCTION registry.caches_after_truncate() IS 'tells the processes that cache schema content and subject answers, at commit, that a table they read from was truncated (also when a subscriber applies it)';
+REVOKE ALL ON FUNCTION registry.caches_after_truncate() FROM PUBLIC;
+CREATE TRIGGER schemas_after_truncate AFTER TRUNCATE ON registry.schemas
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.schemas ENABLE ALWAYS TRIGGER schemas_after_truncate;
+CREATE TRIGGER versions_after_truncate AFTER TRUNCATE ON registry.subject_versions
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_truncate;
+CREATE TRIGGER config_after_truncate AFTER TRUNCATE ON registry.config
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_truncate;
+
 -- ... and the sequences of a subscriber that is to take writes raised above
 -- the ids it holds
 CREATE FUNCTION registry.raise_id_sequences(OUT context text, OUT last_id bigint)

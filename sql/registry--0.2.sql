@@ -251,6 +251,14 @@ CREATE FUNCTION registry.config_after_write() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_config_after_write' LANGUAGE C;
 COMMENT ON FUNCTION registry.config_after_write() IS 'tells the processes that cache schema answers, at commit, that a config (a subject''s alias) changed';
 
+CREATE FUNCTION registry.versions_after_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_after_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.versions_after_write() IS 'tells the processes that cache subject answers (latest version, lookup), at commit, that a subject version was written (also when a subscriber applies it)';
+
+CREATE FUNCTION registry.caches_after_truncate() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_caches_after_truncate' LANGUAGE C;
+COMMENT ON FUNCTION registry.caches_after_truncate() IS 'tells the processes that cache schema content and subject answers, at commit, that a table they read from was truncated (also when a subscriber applies it)';
+
 CREATE FUNCTION registry.versions_before_insert() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_versions_before_insert' LANGUAGE C;
 COMMENT ON FUNCTION registry.versions_before_insert() IS 'mode, version numbering and compatibility of a new subject version';
@@ -384,6 +392,18 @@ CREATE TRIGGER config_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry
 CREATE TRIGGER config_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.config
 	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
 ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_write;
+CREATE TRIGGER versions_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_after_write();
+ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_write;
+CREATE TRIGGER schemas_after_truncate AFTER TRUNCATE ON registry.schemas
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.schemas ENABLE ALWAYS TRIGGER schemas_after_truncate;
+CREATE TRIGGER versions_after_truncate AFTER TRUNCATE ON registry.subject_versions
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_truncate;
+CREATE TRIGGER config_after_truncate AFTER TRUNCATE ON registry.config
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_truncate;
 CREATE TRIGGER modes_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.modes
 	FOR EACH ROW EXECUTE FUNCTION registry.modes_before_write();
 

@@ -76,6 +76,14 @@ collect_argument(void *cls, enum MHD_ValueKind kind, const char *key, const char
 	return MHD_YES;
 }
 
+/* a request's place in the answer caches */
+typedef struct CacheSlot
+{
+	HttpCacheClass cls;			/* HTTP_CACHE_NONE: not cacheable */
+	StringInfoData key;
+	uint64		generation;		/* the class's, read before the transaction */
+} CacheSlot;
+
 /* a response with a copy of body, its Content-Type and status */
 static struct MHD_Response *
 make_response(int status, const char *body, size_t len, const char *content_type,
@@ -158,12 +166,11 @@ read_rest_request(struct MHD_Connection *conn, const char *url, const char *meth
  * out of the transaction's memory first.  NULL with *retry set: the route
  * could not get a lock in time and may be tried again later; NULL with
  * *forward set: it tried to write on a standby.  A 200 to a cacheable read
- * (cache_key not NULL) is cached.
+ * (slot's class not HTTP_CACHE_NONE) is cached.
  */
 static struct MHD_Response *
-run_route(RestRequest *req, HttpRequest *hr, const char *cache_key,
-		  uint64 generation, unsigned int *status, bool *retry, int *route,
-		  bool *forward)
+run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
+		  unsigned int *status, bool *retry, int *route, bool *forward)
 {
 	RestResponse resp;
 
@@ -187,8 +194,12 @@ run_route(RestRequest *req, HttpRequest *hr, const char *cache_key,
 		*retry = true;
 		return NULL;
 	}
-	if (cache_key && resp.status == 200)
-		http_cache_store(cache_key, resp.body, resp.body_len, generation);
+	if (slot->cls != HTTP_CACHE_NONE && resp.status == 200)
+	{
+		HttpCachedAnswer answer = {resp.body, resp.body_len, resp.content_type, resp.route};
+
+		http_cache_store(slot->cls, &slot->key, &answer, slot->generation);
+	}
 	return make_response(resp.status, resp.body, resp.body_len,
 						 resp.content_type, status);
 }
@@ -267,9 +278,8 @@ forward_to_primary(RestRequest *req, Oid roleid, int route, unsigned int *status
  * forwarded to the primary.
  */
 static struct MHD_Response *
-serve_in_transaction(RestRequest *req, HttpRequest *hr, Oid role, const char *cache_key,
-					 uint64 generation, unsigned int *status, bool *retry,
-					 int *route)
+serve_in_transaction(RestRequest *req, HttpRequest *hr, Oid role, const CacheSlot *slot,
+					 unsigned int *status, bool *retry, int *route)
 {
 	struct MHD_Response *response = NULL;
 	char	   *activity = psprintf("%s %s", req->method, req->path);
@@ -282,8 +292,7 @@ serve_in_transaction(RestRequest *req, HttpRequest *hr, Oid role, const char *ca
 	pgstat_report_activity(STATE_RUNNING, activity);
 	PG_TRY();
 	{
-		response = run_route(req, hr, cache_key, generation, status, retry, route,
-							 &forward);
+		response = run_route(req, hr, slot, status, retry, route, &forward);
 	}
 	PG_CATCH();
 	{
@@ -299,43 +308,39 @@ serve_in_transaction(RestRequest *req, HttpRequest *hr, Oid role, const char *ca
 }
 
 /*
- * Serve one request as role: an immutable schema read from the cache
- * (when the role may read it) without the route's transaction, anything
- * else in one transaction, its response written by MHD after the commit.
- * NULL with *retry set: the route could not get a lock in time and may be
- * tried again later.
+ * Serve one request as role: a read whose answer is cached (when the role
+ * may use the route that made it) without the route's transaction,
+ * anything else in one transaction, its response written by MHD after the
+ * commit.  NULL with *retry set: the route could not get a lock in time
+ * and may be tried again later.
  */
 static struct MHD_Response *
 serve(struct MHD_Connection *conn, const char *url, const char *method,
 	  HttpRequest *hr, Oid role, unsigned int *status, bool *retry, int *route)
 {
-	static int	cached_route = -2;
-
 	RestRequest req;
 	struct MHD_Response *response;
 	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
-	char		cache_key[256];
-	bool		cacheable;
-	const char *body;
-	size_t		len;
+	CacheSlot	slot;
+	HttpCachedAnswer answer;
 
 	*retry = false;
 	read_rest_request(conn, url, method, hr, &req);
-	cacheable = http_cache_key(method, url, req.query, cache_key, sizeof(cache_key)) &&
-		registry_rest_accept_ok(req.accept);
+	initStringInfo(&slot.key);
+	slot.cls = registry_rest_accept_ok(req.accept) ?
+		http_cache_key(&req, role, &slot.key) : HTTP_CACHE_NONE;
 	*route = -1;
-	if (cached_route == -2)
-		cached_route = registry_rest_route_index("GET", "schemas/ids/*");
-	if (cacheable && http_cache_lookup(cache_key, &body, &len) &&
-		http_auth_may_use_cached(role, cached_route))
+	if (slot.cls != HTTP_CACHE_NONE && http_cache_lookup(slot.cls, &slot.key, &answer) &&
+		http_auth_may_use_cached(role, answer.route))
 	{
-		*route = cached_route;
-		response = make_response(200, body, len, REST_CONTENT_TYPE, status);
+		*route = answer.route;
+		response = make_response(200, answer.body, answer.len, answer.content_type, status);
 	}
 	else
-		response = serve_in_transaction(&req, hr, role, cacheable ? cache_key : NULL,
-										cacheable ? http_cache_generation() : 0,
-										status, retry, route);
+	{
+		slot.generation = slot.cls != HTTP_CACHE_NONE ? http_cache_generation(slot.cls) : 0;
+		response = serve_in_transaction(&req, hr, role, &slot, status, retry, route);
+	}
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextReset(RequestContext);
 	return response;

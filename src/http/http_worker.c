@@ -41,6 +41,7 @@
 #include "utils/timestamp.h"
 
 #include "http.h"
+#include "http_cache.h"
 #include "http_internal.h"
 #include "http_tls.h"
 
@@ -257,6 +258,8 @@ reload_config(void)
 
 	ConfigReloadPending = false;
 	ProcessConfigFile(PGC_SIGHUP);
+	/* a setting may change what an answer is: no cached one outlives it */
+	http_cache_reset();
 	ereport(LOG, (errmsg("registry REST API worker reloaded its configuration")));
 	http_auth_log_mode();
 	limit = http_size_connection_limit(&fd_limit);

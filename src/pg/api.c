@@ -17,10 +17,12 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datetime.h"
 #include "utils/jsonb.h"
 
 #include "catalog.h"
@@ -124,6 +126,8 @@ typedef struct Registered
 	char	   *refs;			/* jsonb text, in the caller's context */
 	char	   *metadata;		/* as stored (merged), or NULL */
 	char	   *rule_set;		/* as stored (merged), or NULL */
+	bool		inserted;		/* the version is new, made by this call */
+	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];	/* the schema's */
 } Registered;
 
 /*
@@ -157,6 +161,8 @@ registered(Registered *out, MemoryContext cxt, SubmittedSchema *s, int32 id, int
 	out->refs = MemoryContextStrdup(cxt, s->refs_json);
 	out->metadata = s->metadata ? MemoryContextStrdup(cxt, s->metadata) : NULL;
 	out->rule_set = s->rule_set ? MemoryContextStrdup(cxt, s->rule_set) : NULL;
+	out->inserted = false;
+	memcpy(out->fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
 }
 
 static void refuse_other_id(const char *context, int32 id, int32 want_id) pg_attribute_noreturn();
@@ -222,24 +228,20 @@ tag_list_arg(FunctionCallInfo fcinfo, int n)
 }
 
 /*
- * register_schema's arguments (subject, schema, schema_type, refs,
- * normalize, metadata, rule_set, id, version, tags_to_add, tags_to_remove,
- * propagate_tags).  Confluent treats an id <= 0 and version -1 as absent;
- * any other version below 1 is 42202.
+ * A registration's options after its schema arguments: the id and version
+ * asked for (Confluent treats an id <= 0 and version -1 as absent; any
+ * other version below 1 is 42202) and the schema tag operations (a NULL
+ * or empty list is none).
  */
 static void
-read_registration(FunctionCallInfo fcinfo, Registration *r)
+registration_options(Registration *r, bool has_id, int32 id, bool has_version,
+					 int32 version, const char *tags_to_add, const char *tags_to_remove,
+					 bool propagate)
 {
-	read_schema_args(fcinfo, &r->a, true);
-	r->a.normalize = bool_arg(fcinfo, 4);
-	r->a.metadata = jsonb_arg_text(fcinfo, 5);
-	r->a.rule_set = jsonb_arg_text(fcinfo, 6);
-	r->has_id = PG_NARGS() > 7 && !PG_ARGISNULL(7);
-	r->want_id = r->has_id ? PG_GETARG_INT32(7) : 0;
-	r->has_version = PG_NARGS() > 8 && !PG_ARGISNULL(8);
-	r->want_version = r->has_version ? PG_GETARG_INT32(8) : 0;
-	if (r->has_id && r->want_id < 1)
-		r->has_id = false;
+	r->has_id = has_id && id >= 1;
+	r->want_id = has_id ? id : 0;
+	r->has_version = has_version;
+	r->want_version = has_version ? version : 0;
 	/* -1 (latest): Confluent's version -1 always makes a new version */
 	r->latest_only = r->has_version && r->want_version == -1;
 	if (r->latest_only)
@@ -248,10 +250,32 @@ read_registration(FunctionCallInfo fcinfo, Registration *r)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_VERSION),
 				 errmsg("invalid version %d", r->want_version)));
-	r->tags_to_add = tag_list_arg(fcinfo, 9);
-	r->tags_to_remove = tag_list_arg(fcinfo, 10);
-	r->propagate_tags = bool_arg(fcinfo, 11);
+	r->tags_to_add = tags_to_add == NULL || strcmp(tags_to_add, "[]") == 0 ? NULL : tags_to_add;
+	r->tags_to_remove = tags_to_remove == NULL || strcmp(tags_to_remove, "[]") == 0 ?
+		NULL : tags_to_remove;
+	r->propagate_tags = propagate;
 	r->new_version = r->latest_only;
+}
+
+/*
+ * register_schema's arguments (subject, schema, schema_type, refs,
+ * normalize, metadata, rule_set, id, version, tags_to_add, tags_to_remove,
+ * propagate_tags).
+ */
+static void
+read_registration(FunctionCallInfo fcinfo, Registration *r)
+{
+	bool		has_id = PG_NARGS() > 7 && !PG_ARGISNULL(7);
+	bool		has_version = PG_NARGS() > 8 && !PG_ARGISNULL(8);
+
+	read_schema_args(fcinfo, &r->a, true);
+	r->a.normalize = bool_arg(fcinfo, 4);
+	r->a.metadata = jsonb_arg_text(fcinfo, 5);
+	r->a.rule_set = jsonb_arg_text(fcinfo, 6);
+	registration_options(r, has_id, has_id ? PG_GETARG_INT32(7) : 0,
+						 has_version, has_version ? PG_GETARG_INT32(8) : 0,
+						 jsonb_arg_text(fcinfo, 9), jsonb_arg_text(fcinfo, 10),
+						 bool_arg(fcinfo, 11));
 }
 
 /*
@@ -384,13 +408,18 @@ propagate_tags(SchemaArgs *a, const CatalogSchema *prev)
  * when asked (propagateSchemaTags), the data contract is merged, and
  * confluent:version is the new version's number when the request names a
  * version (or must make a new one) or the merged metadata has one already.
+ * latest is the latest live version's schema, NULL when there is none.
  */
 static void
-populate_from_previous(Registration *r, const CatalogSettings *settings, int32 new_version)
+populate_from_previous(Registration *r, const CatalogSettings *settings, int32 new_version,
+					   const CatalogSchema *latest)
 {
 	SchemaArgs *a = &r->a;
 	CatalogSchema prev;
-	bool		has_prev = catalog_latest_schema(a->context, a->subject, &prev);
+	bool		has_prev = latest != NULL;
+
+	if (has_prev)
+		prev = *latest;
 
 	if (is_blank(a->schema))
 	{
@@ -444,6 +473,27 @@ same_but_version_row(const CatalogSchema *row, SubmittedSchema *s)
 }
 
 /*
+ * The first of a subject's versions of schemas with the submission's text
+ * (newest first) that is the submission but for its metadata's
+ * confluent:version, into *found.
+ */
+static bool
+twin_but_version(const CatalogVersionRow *rows, int n, SubmittedSchema *s, CatalogVersion *found)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(rows[i].refs, s->refs_json) == 0 &&
+			same_text(dc_rule_set_canonical(rows[i].rule_set), s->rule_set) &&
+			same_but_version(rows[i].metadata, s->metadata))
+		{
+			*found = rows[i].version;
+			return true;
+		}
+	return false;
+}
+
+/*
  * Confluent's canLookup: a version of the subject (newest first) that is
  * the submitted schema but for its metadata's confluent:version, which a
  * re-registration of the same schema renumbers (or the request lacks).
@@ -455,23 +505,13 @@ find_but_version(SchemaArgs *a, SubmittedSchema *s, bool deleted, bool any,
 				 CatalogVersion *found)
 {
 	int			n;
-	int			i;
 	CatalogVersionRow *rows;
 
 	if (!any && dc_metadata_property(s->metadata, DC_CONFLUENT_VERSION) == NULL)
 		return false;
 	rows = catalog_versions_of_schema(a->context, a->subject, deleted, s->format->name,
 									  s->parsed->canonical, &n);
-
-	for (i = 0; i < n; i++)
-		if (strcmp(rows[i].refs, s->refs_json) == 0 &&
-			same_text(dc_rule_set_canonical(rows[i].rule_set), s->rule_set) &&
-			same_but_version(rows[i].metadata, s->metadata))
-		{
-			*found = rows[i].version;
-			return true;
-		}
-	return false;
+	return twin_but_version(rows, n, s, found);
 }
 
 /*
@@ -487,6 +527,32 @@ latest_is_submitted(SchemaArgs *a, SubmittedSchema *s, CatalogVersion *found)
 	return catalog_latest_version(a->context, a->subject, found) &&
 		catalog_get_schema(a->context, found->schema_id, &row) &&
 		same_but_version_row(&row, s);
+}
+
+/*
+ * The fast path's question: is the submission the latest version (version
+ * -1), else the subject's version asked for (already_registered), else a
+ * live version of it but for confluent:version (find_but_version)?  The
+ * last two in one statement when no version is asked for.  *content_id as
+ * already_registered gives it (not for version -1).
+ */
+static bool
+registered_fast(Registration *r, SubmittedSchema *s, int32 *content_id,
+				CatalogVersion *existing)
+{
+	CatalogVersionRow *rows;
+	int			n;
+
+	if (r->latest_only)
+		return latest_is_submitted(&r->a, s, existing);
+	if (r->has_version)
+		return already_registered(r, s, content_id, existing);
+	*content_id = catalog_submitted_in_subject(r->a.context, r->a.subject, s->fingerprint, false,
+											   s->format->name, s->parsed->canonical,
+											   existing, &rows, &n);
+	if (existing->version > 0 && (!r->has_id || r->want_id == existing->schema_id))
+		return true;
+	return twin_but_version(rows, n, s, existing);
 }
 
 /*
@@ -609,6 +675,9 @@ register_prepared(Registration *r, Registered *out)
 	int32		version;
 	rg_mode		mode;
 	bool		fast = false;
+	bool		looked;
+	CatalogSchema latest;
+	bool		has_latest;
 	const char *schema_before;
 	const char *refs_before;
 
@@ -625,20 +694,16 @@ register_prepared(Registration *r, Registered *out)
 	{
 		fast = true;
 		s = parse_registration(r);
-		if (r->latest_only ? latest_is_submitted(&r->a, s, &existing) :
-			(already_registered(r, s, &content_id, &existing) ||
-			 (!r->has_version && find_but_version(&r->a, s, false, true, &existing))))
+		if (registered_fast(r, s, &content_id, &existing))
 		{
 			registered(out, caller_cxt, s, existing.schema_id, existing.version);
 			return;
 		}
 	}
 
-	max_version = catalog_lock_subject(r->a.context, r->a.subject);
+	max_version = catalog_lock_subject_latest(r->a.context, r->a.subject, &latest, &has_latest);
 	/* under the lock: another session may just have registered it */
-	if (fast && (r->latest_only ? latest_is_submitted(&r->a, s, &existing) :
-				 (already_registered(r, s, &content_id, &existing) ||
-				  (!r->has_version && find_but_version(&r->a, s, false, true, &existing)))))
+	if (fast && registered_fast(r, s, &content_id, &existing))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;
@@ -648,14 +713,23 @@ register_prepared(Registration *r, Registered *out)
 	schema_before = r->a.schema;
 	refs_before = r->a.refs;
 	if (!rg_mode_is_import(mode))
-		populate_from_previous(r, &settings, max_version + 1);
+		populate_from_previous(r, &settings, max_version + 1, has_latest ? &latest : NULL);
+	/* the lookups under the lock already answered for this very submission */
+	looked = fast && !r->latest_only;
 	if (!fast || r->a.schema != schema_before || r->a.refs != refs_before)
+	{
 		s = parse_registration(r);
+		looked = false;
+	}
 	else if (!same_text(r->a.metadata, s->metadata) || !same_text(r->a.rule_set, s->rule_set))
+	{
 		registry_with_contract(s, r->a.metadata, r->a.rule_set);
+		looked = false;
+	}
 
-	if ((already_registered(r, s, &content_id, &existing) && !r->new_version) ||
-		(!r->has_version && !r->new_version && find_but_version(&r->a, s, false, false, &existing)) ||
+	if ((!looked && already_registered(r, s, &content_id, &existing) && !r->new_version) ||
+		(!looked && !r->has_version && !r->new_version &&
+		 find_but_version(&r->a, s, false, false, &existing)) ||
 		(rg_mode_is_import(mode) && imported_version_exists(r, content_id, &existing)))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
@@ -667,6 +741,7 @@ register_prepared(Registration *r, Registered *out)
 	version = r->has_version ? r->want_version : max_version + 1;
 	insert_checked_version(&r->a, id, version);
 	registered(out, caller_cxt, s, id, version);
+	out->inserted = true;
 }
 
 /* Register the schema a register_schema call gives. */
@@ -721,6 +796,90 @@ registry_register_schema_version(PG_FUNCTION_ARGS)
 
 	register_schema(fcinfo, &r);
 	PG_RETURN_DATUM(registered_row(fcinfo, &r));
+}
+
+/* A jsonb text as jsonb's output gives it (a column's ::text). */
+static char *
+jsonb_text(const char *json)
+{
+	Jsonb	   *jb;
+
+	if (json == NULL)
+		return NULL;
+	jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(json)));
+	return JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+}
+
+/* A fingerprint as Confluent's guid: its 16 bytes as a UUID's text. */
+static char *
+fingerprint_guid(const uint8 *fp)
+{
+	StringInfoData out;
+	int			i;
+
+	initStringInfo(&out);
+	for (i = 0; i < REGISTRY_FINGERPRINT_LEN; i++)
+	{
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			appendStringInfoChar(&out, '-');
+		appendStringInfo(&out, "%02x", fp[i]);
+	}
+	return out.data;
+}
+
+/* A timestamp as milliseconds since the Unix epoch, rounded down. */
+static int64
+timestamp_epoch_ms(TimestampTz ts)
+{
+	int64		us = ts + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
+
+	return us >= 0 ? us / 1000 : -((-us + 999) / 1000);
+}
+
+/*
+ * A registration as the REST route POST /subjects/{s}/versions asks for
+ * it, without the SQL call around register_schema_version (the route's
+ * gate checked its EXECUTE privilege): served is the subject as served,
+ * its alias already followed.  out is register_schema_version's row as
+ * the route reads it; a version this call made has its guid and
+ * registration time (the transaction's start, its created_at) too, an
+ * existing one has neither (has_ts false).
+ */
+void
+registry_register_submission(const char *served, const CatalogSubmission *b,
+							 CatalogSchemaRow *out)
+{
+	Registration r;
+	Registered	reg;
+
+	memset(&r, 0, sizeof(r));
+	r.a.qualified = pstrdup(served);
+	registry_split_subject_cstr(r.a.qualified, &r.a.context, &r.a.subject);
+	registry_validate_subject(r.a.qualified, r.a.subject);
+	r.a.schema = pstrdup(b->schema);
+	r.a.schema_type = pstrdup(b->schema_type);
+	r.a.refs = pstrdup(b->refs);
+	r.a.normalize = b->normalize;
+	r.a.metadata = b->metadata ? pstrdup(b->metadata) : NULL;
+	r.a.rule_set = b->rule_set ? pstrdup(b->rule_set) : NULL;
+	registration_options(&r, b->id != 0, b->id, b->version != 0, b->version,
+						 b->tags_to_add, b->tags_to_remove, b->propagate_tags);
+	register_prepared(&r, &reg);
+
+	memset(out, 0, sizeof(CatalogSchemaRow));
+	out->version = reg.version;
+	out->id = reg.id;
+	out->schema_type = pstrdup(reg.schema_type);
+	out->schema = reg.schema;
+	out->refs = strcmp(reg.refs, "[]") == 0 ? reg.refs : jsonb_text(reg.refs);
+	out->metadata = jsonb_text(reg.metadata);
+	out->rule_set = jsonb_text(reg.rule_set);
+	if (reg.inserted)
+	{
+		out->guid = fingerprint_guid(reg.fingerprint);
+		out->has_ts = true;
+		out->ts = timestamp_epoch_ms(GetCurrentTransactionStartTimestamp());
+	}
 }
 
 /*

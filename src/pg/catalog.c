@@ -79,6 +79,23 @@ static CatalogPlan plan_max_version = {
 	"SELECT COALESCE(max(version), 0) FROM registry.subject_versions WHERE context = $1 AND subject = $2",
 	2, {TEXTOID, TEXTOID}
 };
+
+/*
+ * The same read with the subject's latest live version's schema (as
+ * plan_latest_schema, NULLs when it has none) before the highest version,
+ * one row always.
+ */
+static CatalogPlan plan_max_version_latest = {
+	"SELECT s.context, s.id, s.schema_type, s.schema, s.refs::text, s.metadata::text, "
+	"s.rule_set::text, s.fingerprint, m.max_version FROM (SELECT COALESCE(max(version), 0) AS max_version "
+	"FROM registry.subject_versions WHERE context = $1 AND subject = $2) m "
+	"LEFT JOIN LATERAL (SELECT s.* FROM (SELECT v.schema_id FROM registry.subject_versions v "
+	"WHERE v.context = $1 AND v.subject = $2 AND NOT v.deleted ORDER BY v.version DESC LIMIT 1) l "
+	"JOIN LATERAL (SELECT * FROM registry.schemas s WHERE s.context = $1 AND s.id = l.schema_id "
+	"OFFSET 0) s ON true) s ON true",
+	2, {TEXTOID, TEXTOID}
+};
+#define Anum_max_version_latest		9
 static CatalogPlan plan_next_id = {
 	"SELECT pg_catalog.nextval(c.id_sequence)::integer FROM registry.contexts c WHERE c.context = $1",
 	1, {TEXTOID}
@@ -177,6 +194,34 @@ static CatalogPlan plan_versions_of_schema = {
 	"ORDER BY v.version DESC",
 	5, {TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID}
 };
+
+/*
+ * A submission in a subject, in one statement: kind 0, the schema with
+ * this identity in the context and the subject's version of it (as
+ * plan_schema_and_version; no row when the context has no such schema),
+ * then kind 1, the subject's versions of the schemas with the same text
+ * (as plan_versions_of_schema), newest first.
+ */
+static CatalogPlan plan_submitted_in_subject = {
+	"SELECT 0, s.id, v.version, v.deleted, NULL::bytea, NULL::text, NULL::text, NULL::text "
+	"FROM registry.schemas s "
+	"LEFT JOIN LATERAL (SELECT sv.version, sv.deleted FROM registry.subject_versions sv "
+	"   WHERE sv.context = $1 AND sv.subject = $2 AND sv.schema_id = s.id AND ($4 OR NOT sv.deleted) "
+	"   ORDER BY sv.deleted, sv.version DESC LIMIT 1) v ON true "
+	"WHERE s.context = $1 AND s.fingerprint = $3 "
+	"UNION ALL "
+	"SELECT 1, t.schema_id, t.version, t.deleted, t.fingerprint, t.refs, t.metadata, t.rule_set "
+	"FROM (WITH same AS MATERIALIZED (SELECT s.context, s.id, s.fingerprint, s.refs, s.metadata, "
+	"s.rule_set FROM registry.schemas s WHERE pg_catalog.md5(s.schema) = pg_catalog.md5($6) "
+	"AND s.schema = $6 AND s.schema_type = $5) "
+	"SELECT v.version, v.schema_id, v.deleted, c.fingerprint, c.refs::text AS refs, "
+	"c.metadata::text AS metadata, c.rule_set::text AS rule_set FROM same c CROSS JOIN LATERAL "
+	"(SELECT sv.version, sv.schema_id, sv.deleted FROM registry.subject_versions sv "
+	"WHERE sv.context = $1 AND sv.schema_id = c.id AND sv.subject = $2 AND ($4 OR NOT sv.deleted) "
+	"OFFSET 0) v WHERE c.context = $1) t "
+	"ORDER BY 1, 3 DESC",
+	6, {TEXTOID, TEXTOID, BYTEAOID, BOOLOID, TEXTOID, TEXTOID}
+};
 static CatalogPlan plan_latest_version = {
 	"SELECT " VERSION_COLUMNS " FROM registry.subject_versions v "
 	"WHERE v.context = $1 AND v.subject = $2 AND NOT v.deleted ORDER BY v.version DESC LIMIT 1",
@@ -201,17 +246,15 @@ static CatalogPlan plan_has_versions = {
 /*
  * The config and mode rows that can be in force for context $1 and subject
  * $2: the subject's, its context's, the global level's and :.__GLOBAL:'s
- * (config_scope.c merges them; the scope rule lives there).
+ * (config_scope.c merges them; the scope rule lives there), in one
+ * statement: config rows first (true), then mode rows (false).
  */
-static CatalogPlan plan_config_rows = {
-	"SELECT c.context, c.subject, c.compatibility, c.\"normalize\", c.settings::text "
+static CatalogPlan plan_scope_rows = {
+	"SELECT true, c.context, c.subject, c.compatibility, c.\"normalize\", c.settings::text "
 	"FROM registry.config c WHERE (c.context = $1 AND c.subject IN ($2, '')) "
-	"OR (c.context IN ('.', '.__GLOBAL') AND c.subject = '')",
-	2, {TEXTOID, TEXTOID}
-};
-static CatalogPlan plan_mode_rows = {
-	"SELECT m.context, m.subject, m.mode FROM registry.modes m "
-	"WHERE (m.context = $1 AND m.subject IN ($2, '')) "
+	"OR (c.context IN ('.', '.__GLOBAL') AND c.subject = '') "
+	"UNION ALL SELECT false, m.context, m.subject, m.mode, NULL::boolean, NULL::text "
+	"FROM registry.modes m WHERE (m.context = $1 AND m.subject IN ($2, '')) "
 	"OR (m.context IN ('.', '.__GLOBAL') AND m.subject = '')",
 	2, {TEXTOID, TEXTOID}
 };
@@ -250,6 +293,8 @@ static CatalogPlan plan_subject_alias = {
 	2, {TEXTOID, TEXTOID}
 };
 
+static void fill_schema(HeapTuple tup, MemoryContext cxt, CatalogSchema *out);
+
 /* --- one catalog call: connection, plans, columns ----------------------- */
 
 /*
@@ -277,27 +322,47 @@ catalog_disconnect(void)
 #define CATALOG_SEARCH_PATH "pg_catalog, pg_temp"
 
 /*
+ * Pin search_path to pg_catalog for the catalog statements that follow:
+ * names are qualified, but operators are not, so a caller's schemas cannot
+ * replace "=" in the registry's queries.  Returns the GUC nest level to
+ * give catalog_unpin_search_path(), 0 when it was pinned already (inside
+ * the registry's own SQL functions).  An error unwinds it with the
+ * (sub)transaction.
+ */
+int
+catalog_pin_search_path(void)
+{
+	int			nestlevel;
+
+	if (strcmp(namespace_search_path, CATALOG_SEARCH_PATH) == 0)
+		return 0;
+	nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", CATALOG_SEARCH_PATH,
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	return nestlevel;
+}
+
+/* Give back the search_path catalog_pin_search_path() pinned. */
+void
+catalog_unpin_search_path(int nestlevel)
+{
+	if (nestlevel > 0)
+		AtEOXact_GUC(true, nestlevel);
+}
+
+/*
  * Prepare a plan on first use and keep it for the backend's lifetime, then
- * run it, checking the SPI result code against expected.  Names are
- * qualified, but operators are not: the plan is prepared and run (and so
- * re-planned, when it must be) with search_path pinned to pg_catalog, so a
- * caller's schemas cannot replace "=" in the registry's queries.
+ * run it, checking the SPI result code against expected.  The plan is
+ * prepared and run (and so re-planned, when it must be) with search_path
+ * pinned to pg_catalog (catalog_pin_search_path).
  */
 void
 catalog_run(CatalogPlan *p, Datum *values, const char *nulls, int expected)
 {
-	bool		pin = strcmp(namespace_search_path, CATALOG_SEARCH_PATH) != 0;
-	int			save_nestlevel = 0;
+	int			nestlevel = catalog_pin_search_path();
 	int			rc;
 
-	/* already pinned inside the registry's own SQL functions */
-	if (pin)
-	{
-		save_nestlevel = NewGUCNestLevel();
-		(void) set_config_option("search_path", CATALOG_SEARCH_PATH,
-								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-								 true, 0, false);
-	}
 	if (p->plan == NULL)
 	{
 		SPIPlanPtr	plan = SPI_prepare(p->sql, p->nargs, p->argtypes);
@@ -310,8 +375,7 @@ catalog_run(CatalogPlan *p, Datum *values, const char *nulls, int expected)
 		p->plan = plan;
 	}
 	rc = SPI_execute_plan(p->plan, values, nulls, false, 0);
-	if (pin)
-		AtEOXact_GUC(true, save_nestlevel);
+	catalog_unpin_search_path(nestlevel);
 	if (rc != expected)
 		elog(ERROR, "SPI_execute_plan returned %s for \"%s\"",
 			 SPI_result_code_string(rc), p->sql);
@@ -408,6 +472,24 @@ ensure_context(const char *context)
 }
 
 /*
+ * Lock the subject's row (v: context, subject), creating the subject (and
+ * its context) first when it has none.
+ */
+static void
+lock_subject_row(const char *context, const char *subject, Datum *v)
+{
+	catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+	{
+		ensure_context(context);
+		catalog_run(&plan_insert_subject, v, NULL, SPI_OK_INSERT);
+		catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
+	}
+	if (SPI_processed != 1)
+		elog(ERROR, "could not lock subject \"%s\"", subject);
+}
+
+/*
  * Create the subject row if it is new, then lock it: every writer of one
  * subject (SQL API, REST, a DBA's INSERT) passes here, so version numbers
  * and compatibility checks see each other's committed work.  Returns the
@@ -423,17 +505,38 @@ catalog_lock_subject(const char *context, const char *subject)
 	catalog_connect();
 	v[0] = CStringGetTextDatum(context);
 	v[1] = CStringGetTextDatum(subject);
-	catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-	{
-		ensure_context(context);
-		catalog_run(&plan_insert_subject, v, NULL, SPI_OK_INSERT);
-		catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
-	}
-	if (SPI_processed != 1)
-		elog(ERROR, "could not lock subject \"%s\"", subject);
+	lock_subject_row(context, subject, v);
 	catalog_run(&plan_max_version, v, NULL, SPI_OK_SELECT);
 	max_version = catalog_int32(catalog_one_row(&plan_max_version), Anum_value);
+	catalog_disconnect();
+	return max_version;
+}
+
+/*
+ * catalog_lock_subject(), with the subject's latest live version's schema
+ * read in the same statement as the highest version: into *latest, *has_latest
+ * false when the subject has no live version.
+ */
+int32
+catalog_lock_subject_latest(const char *context, const char *subject, CatalogSchema *latest,
+							bool *has_latest)
+{
+	Datum		v[2];
+	int32		max_version;
+	HeapTuple	tup;
+	bool		isnull;
+	MemoryContext caller = catalog_connect();
+
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	lock_subject_row(context, subject, v);
+	catalog_run(&plan_max_version_latest, v, NULL, SPI_OK_SELECT);
+	tup = catalog_one_row(&plan_max_version_latest);
+	max_version = catalog_int32(tup, Anum_max_version_latest);
+	(void) catalog_datum(tup, Anum_schema_id, &isnull);
+	*has_latest = !isnull;
+	if (*has_latest)
+		fill_schema(tup, caller, latest);
 	catalog_disconnect();
 	return max_version;
 }
@@ -575,6 +678,20 @@ catalog_find_schema_in_subject(const char *context, const char *subject,
 	return id;
 }
 
+/* A schema row (plan_get_schema's columns) into out, its strings in cxt. */
+static void
+fill_schema(HeapTuple tup, MemoryContext cxt, CatalogSchema *out)
+{
+	out->context = catalog_text(tup, Anum_schema_context, cxt);
+	out->id = catalog_int32(tup, Anum_schema_id);
+	out->schema_type = catalog_text(tup, Anum_schema_schema_type, cxt);
+	out->schema = catalog_text(tup, Anum_schema_schema, cxt);
+	out->refs = catalog_text(tup, Anum_schema_refs, cxt);
+	out->metadata = catalog_text(tup, Anum_schema_metadata, cxt);
+	out->rule_set = catalog_text(tup, Anum_schema_rule_set, cxt);
+	copy_fingerprint(tup, Anum_schema_fingerprint, out->fingerprint);
+}
+
 /* Run a plan that answers at most one schema row, into out; false when none. */
 static bool
 schema_call(CatalogPlan *plan, Datum *v, CatalogSchema *out)
@@ -588,14 +705,7 @@ schema_call(CatalogPlan *plan, Datum *v, CatalogSchema *out)
 	if (found)
 	{
 		tup = SPI_tuptable->vals[0];
-		out->context = catalog_text(tup, Anum_schema_context, caller);
-		out->id = catalog_int32(tup, Anum_schema_id);
-		out->schema_type = catalog_text(tup, Anum_schema_schema_type, caller);
-		out->schema = catalog_text(tup, Anum_schema_schema, caller);
-		out->refs = catalog_text(tup, Anum_schema_refs, caller);
-		out->metadata = catalog_text(tup, Anum_schema_metadata, caller);
-		out->rule_set = catalog_text(tup, Anum_schema_rule_set, caller);
-		copy_fingerprint(tup, Anum_schema_fingerprint, out->fingerprint);
+		fill_schema(tup, caller, out);
 	}
 	catalog_disconnect();
 	return found;
@@ -740,6 +850,67 @@ catalog_versions_of_schema(const char *context, const char *subject, bool includ
 	return out;
 }
 
+/*
+ * A submission's schema in the context and the subject's versions of it
+ * (as catalog_find_schema_in_subject: the schema's id, 0 when the context
+ * has none, and *version the subject's version of it, version 0 when
+ * none) and the subject's versions of schemas with the same text (as
+ * catalog_versions_of_schema, into *rows and *n), in one statement.
+ */
+int32
+catalog_submitted_in_subject(const char *context, const char *subject,
+							 const uint8 *fingerprint, bool include_deleted,
+							 const char *schema_type, const char *schema,
+							 CatalogVersion *version, CatalogVersionRow **rows, int *n)
+{
+	Datum		v[6];
+	int32		id = 0;
+	uint64		i;
+	MemoryContext caller = catalog_connect();
+
+	memset(version, 0, sizeof(CatalogVersion));
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = PointerGetDatum(fingerprint_datum(fingerprint));
+	v[3] = BoolGetDatum(include_deleted);
+	v[4] = CStringGetTextDatum(schema_type);
+	v[5] = CStringGetTextDatum(schema);
+	catalog_run(&plan_submitted_in_subject, v, NULL, SPI_OK_SELECT);
+	*n = 0;
+	*rows = MemoryContextAllocZero(caller, sizeof(CatalogVersionRow) * (SPI_processed + 1));
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		CatalogVersionRow *row;
+		bool		isnull;
+		Datum		d;
+
+		if (catalog_int32(tup, 1) == 0)
+		{
+			id = catalog_int32(tup, 2);
+			d = catalog_datum(tup, 3, &isnull);
+			if (!isnull)
+			{
+				version->version = DatumGetInt32(d);
+				version->schema_id = id;
+				version->deleted = catalog_bool(tup, 4);
+				memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
+			}
+			continue;
+		}
+		row = &(*rows)[(*n)++];
+		row->version.version = catalog_int32(tup, 3);
+		row->version.schema_id = catalog_int32(tup, 2);
+		row->version.deleted = catalog_bool(tup, 4);
+		copy_fingerprint(tup, 5, row->version.fingerprint);
+		row->refs = catalog_text(tup, 6, caller);
+		row->metadata = catalog_text(tup, 7, caller);
+		row->rule_set = catalog_text(tup, 8, caller);
+	}
+	catalog_disconnect();
+	return id;
+}
+
 /* The latest live version of a subject, if it has one. */
 bool
 catalog_latest_version(const char *context, const char *subject, CatalogVersion *out)
@@ -779,9 +950,25 @@ catalog_subject_has_versions(const char *context, const char *subject, bool incl
 
 /* --- settings ------------------------------------------------------------------ */
 
+/* A config row of plan_scope_rows into row, its strings in cxt. */
+static void
+config_row(HeapTuple tup, MemoryContext cxt, CatalogConfigRow *row)
+{
+	bool		isnull;
+	Datum		d;
+
+	row->context = catalog_text(tup, 2, cxt);
+	row->subject = catalog_text(tup, 3, cxt);
+	row->compatibility = catalog_text(tup, 4, cxt);
+	d = catalog_datum(tup, 5, &isnull);
+	row->has_normalize = !isnull;
+	row->normalize = !isnull && DatumGetBool(d);
+	row->settings = catalog_text(tup, 6, cxt);
+}
+
 /*
  * The config rows and mode rows that can be in force for a subject (see
- * plan_config_rows), for config_scope.c to merge.
+ * plan_scope_rows), for config_scope.c to merge.
  */
 void
 catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
@@ -792,32 +979,25 @@ catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *o
 
 	v[0] = CStringGetTextDatum(context);
 	v[1] = CStringGetTextDatum(subject);
-	catalog_run(&plan_config_rows, v, NULL, SPI_OK_SELECT);
-	out->n_config = (int) SPI_processed;
+	catalog_run(&plan_scope_rows, v, NULL, SPI_OK_SELECT);
+	out->n_config = 0;
+	out->n_mode = 0;
 	out->config = MemoryContextAllocZero(caller, sizeof(CatalogConfigRow) * (SPI_processed + 1));
-	for (i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		CatalogConfigRow *row = &out->config[i];
-		bool		isnull;
-		Datum		d;
-
-		row->context = catalog_text(tup, 1, caller);
-		row->subject = catalog_text(tup, 2, caller);
-		row->compatibility = catalog_text(tup, 3, caller);
-		d = catalog_datum(tup, 4, &isnull);
-		row->has_normalize = !isnull;
-		row->normalize = !isnull && DatumGetBool(d);
-		row->settings = catalog_text(tup, 5, caller);
-	}
-	catalog_run(&plan_mode_rows, v, NULL, SPI_OK_SELECT);
-	out->n_mode = (int) SPI_processed;
 	out->mode = MemoryContextAllocZero(caller, sizeof(CatalogModeRow) * (SPI_processed + 1));
 	for (i = 0; i < SPI_processed; i++)
 	{
-		out->mode[i].context = catalog_text(SPI_tuptable->vals[i], 1, caller);
-		out->mode[i].subject = catalog_text(SPI_tuptable->vals[i], 2, caller);
-		out->mode[i].mode = catalog_text(SPI_tuptable->vals[i], 3, caller);
+		HeapTuple	tup = SPI_tuptable->vals[i];
+
+		if (catalog_bool(tup, 1))
+			config_row(tup, caller, &out->config[out->n_config++]);
+		else
+		{
+			CatalogModeRow *row = &out->mode[out->n_mode++];
+
+			row->context = catalog_text(tup, 2, caller);
+			row->subject = catalog_text(tup, 3, caller);
+			row->mode = catalog_text(tup, 4, caller);
+		}
 	}
 	catalog_disconnect();
 }

@@ -51,6 +51,8 @@ typedef struct CatalogRef
 } CatalogRef;
 
 extern int32 catalog_lock_subject(const char *context, const char *subject);
+extern int32 catalog_lock_subject_latest(const char *context, const char *subject,
+										 CatalogSchema *latest, bool *has_latest);
 extern int32 catalog_next_schema_id(const char *context);
 extern void catalog_advance_schema_id(const char *context, const char *subject, int32 id);
 extern void catalog_raise_id_floor(const char *context, int32 id);
@@ -86,6 +88,11 @@ extern CatalogVersionRow *catalog_versions_of_schema(const char *context, const 
 													 bool include_deleted,
 													 const char *schema_type,
 													 const char *schema, int *n);
+extern int32 catalog_submitted_in_subject(const char *context, const char *subject,
+										  const uint8 *fingerprint, bool include_deleted,
+										  const char *schema_type, const char *schema,
+										  CatalogVersion *version, CatalogVersionRow **rows,
+										  int *n);
 extern bool catalog_get_version(const char *context, const char *subject, int32 version,
 								bool include_deleted, CatalogVersion *out);
 extern bool catalog_subject_has_versions(const char *context, const char *subject,
@@ -266,8 +273,8 @@ extern int32 catalog_api_delete_version(const char *subject, const char *version
 extern List *catalog_api_delete_subject(const char *subject, bool permanent);
 extern void catalog_api_tag(const char *subject, const char *version,
 							const CatalogTagRequest *t, CatalogSchemaRow *out);
-extern void catalog_api_register(const char *subject, const CatalogSubmission *s,
-								 CatalogSchemaRow *out);
+extern void catalog_api_register(const char *subject, const char *served,
+								 const CatalogSubmission *s, CatalogSchemaRow *out);
 extern void catalog_api_lookup(const char *subject, const CatalogSubmission *s,
 							   bool deleted, CatalogSchemaRow *out);
 extern void catalog_api_check_compatibility(const char *subject,

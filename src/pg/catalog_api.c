@@ -16,6 +16,7 @@
 
 #include "catalog.h"
 #include "catalog_internal.h"
+#include "schemas.h"
 
 /*
  * A schema row: the columns of registry.subject_version from call (as r),
@@ -135,12 +136,6 @@ static CatalogPlan plan_delete_subject = {
 #define REGISTERED_COLUMNS \
 	"SELECT NULL::text, subject_version, schema_id, schema_type, stored_schema, schema_refs::text, " \
 	"schema_metadata::text, schema_rule_set::text, false, NULL::text, NULL::bigint FROM "
-static CatalogPlan plan_register = {
-	REGISTERED_COLUMNS "registry.register_schema_version("
-	"$1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8, $9, $10::jsonb, $11::jsonb, $12)",
-	12, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, INT4OID, INT4OID,
-	TEXTOID, TEXTOID, BOOLOID}
-};
 static CatalogPlan plan_tag = {
 	REGISTERED_COLUMNS "registry.tag_schema_version("
 	"$1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, $9::jsonb)",
@@ -565,29 +560,22 @@ submission_args(const char *subject, const CatalogSubmission *s, Datum *v)
 	v[3] = CStringGetTextDatum(s->refs);
 }
 
-/* register_schema_version(...): the registered schema (no subject). */
+/*
+ * A registration of the REST route: register_schema_version's work called
+ * in C, served under the subject as served (its alias followed); the
+ * guid and registration time of a version it did not make are read after.
+ * The search_path is pinned for the whole call, as for a statement.
+ */
 void
-catalog_api_register(const char *subject, const CatalogSubmission *s,
+catalog_api_register(const char *subject, const char *served, const CatalogSubmission *s,
 					 CatalogSchemaRow *out)
 {
-	Datum		v[12];
-	char		nulls[12] = "            ";
+	int			nestlevel = catalog_pin_search_path();
 
-	submission_args(subject, s, v);
-	v[4] = BoolGetDatum(s->normalize);
-	v[5] = text_or_null(s->metadata, nulls, 5);
-	v[6] = text_or_null(s->rule_set, nulls, 6);
-	v[7] = Int32GetDatum(s->id);
-	if (s->id == 0)
-		nulls[7] = 'n';
-	v[8] = Int32GetDatum(s->version);
-	if (s->version == 0)
-		nulls[8] = 'n';
-	v[9] = text_or_null(s->tags_to_add, nulls, 9);
-	v[10] = text_or_null(s->tags_to_remove, nulls, 10);
-	v[11] = BoolGetDatum(s->propagate_tags);
-	schema_row_call(&plan_register, v, nulls, out);
-	version_stamp(subject, out);
+	registry_register_submission(served, s, out);
+	if (!out->has_ts)
+		version_stamp(subject, out);
+	catalog_unpin_search_path(nestlevel);
 }
 
 /* tag_schema_version(...): the new version (no subject). */

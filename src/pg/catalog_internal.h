@@ -35,6 +35,8 @@ extern void catalog_disconnect(void);
 extern void catalog_run(CatalogPlan *p, Datum *values, const char *nulls,
 						int expected);
 extern HeapTuple catalog_one_row(CatalogPlan *p);
+extern int	catalog_pin_search_path(void);
+extern void catalog_unpin_search_path(int nestlevel);
 extern char *catalog_text(HeapTuple tup, int col, MemoryContext cxt);
 extern Datum catalog_datum(HeapTuple tup, int col, bool *isnull);
 extern int32 catalog_int32(HeapTuple tup, int col);

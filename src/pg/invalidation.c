@@ -31,16 +31,21 @@
 
 PG_FUNCTION_INFO_V1(registry_schemas_after_delete);
 PG_FUNCTION_INFO_V1(registry_config_after_write);
+PG_FUNCTION_INFO_V1(registry_versions_after_write);
+PG_FUNCTION_INFO_V1(registry_caches_after_truncate);
 
 typedef struct RegistryShared
 {
 	pg_atomic_uint64 schema_generation;
+	pg_atomic_uint64 subject_generation;
 } RegistryShared;
 
 static RegistryShared *shared = NULL;
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
-static bool delete_pending = false; /* bump at commit */
+static bool delete_pending = false; /* bump both at commit */
+static bool subject_pending = false;	/* bump the subject generation at
+										 * commit */
 static bool callback_registered = false;
 
 /* Ask for the shared counter's memory. */
@@ -63,7 +68,10 @@ registry_shmem_startup(void)
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	shared = ShmemInitStruct("registry", sizeof(RegistryShared), &found);
 	if (!found)
+	{
 		pg_atomic_init_u64(&shared->schema_generation, 1);
+		pg_atomic_init_u64(&shared->subject_generation, 1);
+	}
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -88,31 +96,56 @@ registry_schema_generation(void)
 	return pg_atomic_read_u64(&shared->schema_generation);
 }
 
-/* Bump the counter once a transaction that hard-deleted a schema commits. */
+/* The current subject generation, 0 when the counter does not exist. */
+uint64
+registry_subject_generation(void)
+{
+	if (shared == NULL)
+		return 0;
+	return pg_atomic_read_u64(&shared->subject_generation);
+}
+
+/*
+ * Bump the counters a transaction marked once it has committed (its
+ * changes are then visible to every new snapshot); forget them at abort.
+ */
 static void
 bump_at_commit(XactEvent event, void *arg)
 {
-	if (!delete_pending)
+	if (!delete_pending && !subject_pending)
 		return;
 	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT)
 	{
-		if (shared != NULL)
+		if (shared != NULL && delete_pending)
 			pg_atomic_fetch_add_u64(&shared->schema_generation, 1);
+		if (shared != NULL)
+			pg_atomic_fetch_add_u64(&shared->subject_generation, 1);
 		delete_pending = false;
+		subject_pending = false;
 	}
 	else if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+	{
 		delete_pending = false;
+		subject_pending = false;
+	}
 }
 
-/* Bump the counter when the current transaction commits. */
+/* Have bump_at_commit() called at the end of every transaction. */
 static void
-bump_pending(void)
+register_bump_callback(void)
 {
 	if (!callback_registered)
 	{
 		RegisterXactCallback(bump_at_commit, NULL);
 		callback_registered = true;
 	}
+}
+
+/* Bump both counters when the current transaction commits. */
+static void
+bump_pending(void)
+{
+	register_bump_callback();
 	delete_pending = true;
 }
 
@@ -141,6 +174,40 @@ registry_config_after_write(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("config_after_write: not called by trigger manager")));
+	bump_pending();
+	return PointerGetDatum(NULL);
+}
+
+/*
+ * AFTER INSERT OR UPDATE OR DELETE ... FOR EACH ROW on
+ * registry.subject_versions (enabled ALWAYS): what the subject's versions
+ * answer changes, so the subject generation moves at commit.
+ */
+Datum
+registry_versions_after_write(PG_FUNCTION_ARGS)
+{
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("versions_after_write: not called by trigger manager")));
+	register_bump_callback();
+	subject_pending = true;
+	return PointerGetDatum(NULL);
+}
+
+/*
+ * AFTER TRUNCATE ... FOR EACH STATEMENT on registry.schemas,
+ * registry.subject_versions and registry.config (enabled ALWAYS): no row
+ * trigger fires, yet every cached answer may be gone, so both generations
+ * move at commit.
+ */
+Datum
+registry_caches_after_truncate(PG_FUNCTION_ARGS)
+{
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("caches_after_truncate: not called by trigger manager")));
 	bump_pending();
 	return PointerGetDatum(NULL);
 }

@@ -2,7 +2,9 @@
  *
  * invalidation.h
  *	  The shared schema generation counter (bumped when a schema is
- *	  hard-deleted), for processes that cache schema content.
+ *	  hard-deleted) and subject generation counter (bumped when what a
+ *	  subject's versions answer changes), for processes that cache schema
+ *	  content and answers.
  *
  *-------------------------------------------------------------------------
  */
@@ -14,5 +16,6 @@ extern void registry_init_invalidation(void);
 
 /* 0 when the library was not preloaded (then nobody caches) */
 extern uint64 registry_schema_generation(void);
+extern uint64 registry_subject_generation(void);
 
 #endif							/* INVALIDATION_H */

@@ -789,7 +789,7 @@ h_register(RestCall *c)
 
 	if (!read_schema_body(c, &b, true))
 		return;
-	catalog_api_register(subject, &b, &row);
+	catalog_api_register(subject, c->subject, &b, &row);
 	/* RegisterSchemaResponse */
 	append_schema_row(&c->out, &row, false, true, row.schema, false);
 }

@@ -94,4 +94,11 @@ extern void registry_cache_adopt(const char *context, int32 id,
 extern const rg_schema *registry_stored_schema(const char *context, int32 id,
 											   const uint8 *fingerprint);
 
+/* api.c */
+
+/* A registration the REST route asks for, served under its subject as served. */
+extern void registry_register_submission(const char *served,
+										 const CatalogSubmission *submission,
+										 CatalogSchemaRow *out);
+
 #endif							/* SCHEMAS_H */

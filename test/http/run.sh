@@ -677,6 +677,63 @@ else
 fi
 req DELETE "/config/$RUN-al-x"
 
+# The workers cache GET /subjects/{s}/versions/{v} and lookups: every answer
+# after a registration, a delete, a config change and in a context is the
+# new one.  Each read is asked 6 times on fresh connections, so that every
+# worker has cached it before the change and answers after it.
+reads() {	# reads NAME METHOD PATH BODY STATUS JQ: all 6 answers are STATUS and satisfy JQ
+	local name=$1 method=$2 path=$3 body=$4 want=$5 cond=$6 i bad=""
+	for i in 1 2 3 4 5 6; do
+		if [ -n "$body" ]; then req "$method" "$path" "$body"; else req "$method" "$path"; fi
+		if [ "$STATUS" != "$want" ] || ! printf '%s' "$BODY" | jq -e "$cond" >/dev/null 2>&1; then
+			bad="answer $i: HTTP $STATUS $(short "$BODY")"
+			break
+		fi
+	done
+	check "$name" "$([ -z "$bad" ] && echo 0 || echo 1)" "$bad"
+}
+CS="$RUN-cache"
+req POST "/subjects/$CS/versions" "{\"schema\":$A1}"
+reads "subject cache: latest is version 1" GET "/subjects/$CS/versions/latest" "" 200 '.version == 1'
+reads "subject cache: version 1's schema" GET "/subjects/$CS/versions/1/schema" "" 200 '.type == "record"'
+reads "subject cache: lookup of version 1" POST "/subjects/$CS" "{\"schema\":$A1}" 200 '.version == 1'
+req POST "/subjects/$CS/versions" "{\"schema\":$A2}"
+expect "subject cache: a registration (version 2)" 200 '.id > 0'
+reads "subject cache: after a registration latest is version 2" GET "/subjects/$CS/versions/latest" "" 200 '.version == 2'
+reads "subject cache: lookup of version 2" POST "/subjects/$CS" "{\"schema\":$A2}" 200 '.version == 2'
+req DELETE "/subjects/$CS/versions/2"
+expect "subject cache: a soft delete of version 2" 200 '. == 2'
+reads "subject cache: after a delete latest is version 1 again" GET "/subjects/$CS/versions/latest" "" 200 '.version == 1'
+reads "subject cache: after a delete the lookup of version 2 is 40403" POST "/subjects/$CS" "{\"schema\":$A2}" 404 '.error_code == 40403'
+reads "subject cache: a deleted version with deleted=true" POST "/subjects/$CS?deleted=true" "{\"schema\":$A2}" 200 '.version == 2 and .deleted == true'
+req DELETE "/subjects/$CS/versions/2?permanent=true"
+expect "subject cache: a permanent delete of version 2" 200 '. == 2'
+reads "subject cache: after a permanent delete deleted=true finds nothing" POST "/subjects/$CS?deleted=true" "{\"schema\":$A2}" 404 '.error_code == 40403'
+CX="$RUN-cache-x"
+req POST "/subjects/$CX/versions" "{\"schema\":$A3}"
+reads "subject cache: another subject's latest" GET "/subjects/$CX/versions/latest" "" 200 ".version == 1 and .schema == $A3"
+req PUT "/config/$CX" "{\"alias\":\"$CS\"}"
+expect "subject cache: a config change (an alias)" 200 ".alias == \"$CS\""
+reads "subject cache: after the alias latest is the target's" GET "/subjects/$CX/versions/latest" "" 200 ".subject == \"$CS\" and .version == 1 and .schema == $A1"
+req DELETE "/config/$CX"
+reads "subject cache: without the alias latest is its own again" GET "/subjects/$CX/versions/latest" "" 200 ".subject == \"$CX\" and .schema == $A3"
+CC=":.cache$RUN:s"
+req POST "/subjects/$CC/versions" "{\"schema\":$A1}"
+reads "subject cache: latest in a context" GET "/subjects/$CC/versions/latest" "" 200 ".version == 1 and .subject == \"$CC\""
+reads "subject cache: lookup in a context" POST "/subjects/$CC" "{\"schema\":$A2}" 404 '.error_code == 40403'
+req POST "/subjects/$CC/versions" "{\"schema\":$A2}"
+reads "subject cache: after a registration in the context" GET "/subjects/$CC/versions/latest" "" 200 '.version == 2'
+reads "subject cache: the lookup in the context finds it" POST "/subjects/$CC" "{\"schema\":$A2}" 200 '.version == 2'
+req PUT "/mode/$CS" '{"mode":"READONLY"}'
+expect "subject cache: a mode change (READONLY)" 200 '.mode == "READONLY"'
+reads "subject cache: reads go on in READONLY" GET "/subjects/$CS/versions/latest" "" 200 '.version == 1'
+req POST "/subjects/$CS/versions" "{\"schema\":$A3}"
+expect "subject cache: a registration in READONLY is refused" 422 '.error_code == 42205'
+req DELETE "/mode/$CS"
+req POST "/subjects/$CS/versions" "{\"schema\":$A3}"
+expect "subject cache: after the mode is removed a registration" 200 '.id > 0'
+reads "subject cache: after the mode change and a registration latest is the new version" GET "/subjects/$CS/versions/latest" "" 200 ".version > 1 and .schema == $A3"
+
 # server metadata
 req GET /v1/metadata/id
 expect "GET /v1/metadata/id" 200 '(.id | type == "string") and (.scope.clusters | type == "object")'

@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(185);
+SELECT plan(186);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -234,6 +234,8 @@ SELECT trigger_is('registry', 'subject_versions', 'versions_before_delete', 'reg
 	'subject_versions: versions_before_delete');
 SELECT trigger_is('registry', 'subject_versions', 'versions_after_delete', 'registry', 'versions_after_delete',
 	'subject_versions: versions_after_delete');
+SELECT trigger_is('registry', 'subject_versions', 'versions_after_write', 'registry', 'versions_after_write',
+	'subject_versions: versions_after_write (cache invalidation at commit)');
 SELECT trigger_is('registry', 'config', 'config_before_write', 'registry', 'config_before_write',
 	'config: config_before_write');
 SELECT trigger_is('registry', 'config', 'config_after_write', 'registry', 'config_after_write',
@@ -249,19 +251,23 @@ SELECT results_eq(
 	   WHERE NOT t.tgisinternal AND t.tgrelid::regclass::text LIKE 'registry.%'
 	   ORDER BY 1, 2$$,
 	$$VALUES
-		('registry.config' COLLATE "C", 'config_after_write' COLLATE "C",        true, false, true,  true,  true,  'A' COLLATE "C"),
+		('registry.config' COLLATE "C", 'config_after_truncate' COLLATE "C",     false, false, false, false, false, 'A' COLLATE "C"),
+		('registry.config', 'config_after_write',        true, false, true,  true,  true,  'A'),
 		('registry.config', 'config_before_write',       true, true,  true,  true,  true,  'O'),
 		('registry.contexts', 'contexts_before_insert',  true, true,  true,  false, false, 'O'),
 		('registry.modes', 'modes_before_write',         true, true,  true,  true,  true,  'O'),
 		('registry.schemas', 'schemas_after_delete',     true, false, false, false, true, 'A'),
 		('registry.schemas', 'schemas_after_insert',     true, false, true,  false, false, 'O'),
+		('registry.schemas', 'schemas_after_truncate',   false, false, false, false, false, 'A'),
 		('registry.schemas', 'schemas_before_write',     true, true,  true,  true,  false, 'O'),
 		('registry.subject_versions', 'versions_after_delete',  true, false, false, false, true,  'O'),
+		('registry.subject_versions', 'versions_after_truncate', false, false, false, false, false, 'A'),
+		('registry.subject_versions', 'versions_after_write',   true, false, true,  true,  true,  'A'),
 		('registry.subject_versions', 'versions_before_delete', true, true,  false, false, true,  'O'),
 		('registry.subject_versions', 'versions_before_insert', true, true,  true,  false, false, 'O'),
 		('registry.subject_versions', 'versions_before_update', true, true,  false, true,  false, 'O'),
 		('registry.subjects', 'subjects_before_update',  true, true,  false, true,  false, 'O')$$,
-	'user triggers: row level, timing, events, enabled (the cache invalidation ALWAYS, for a logical replication subscriber''s apply)');
+	'user triggers: row level, timing, events, enabled (the cache invalidation ALWAYS, for a logical replication subscriber''s apply; the TRUNCATE ones statement level)');
 SELECT is_empty(
 	$$SELECT t.tgname FROM pg_trigger t
 	   WHERE NOT t.tgisinternal AND t.tgrelid = 'registry.schema_references'::regclass$$,

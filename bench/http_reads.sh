@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# bench/http_reads.sh: the reads clients make at start-up and with
+# use.latest.version, over HTTP, against pgbench -S with the same number of
+# clients on the same cluster, measured in the same run.
+#
+#   pgbench-S  pgbench -S -M prepared -cCLIENTS -j2 (pgbench -i -s 1 first):
+#              one indexed SELECT per transaction, the database's read floor
+#   latest     wrk -t2 -cCLIENTS: GET /subjects/{random subject}/versions/latest
+#   lookup     wrk -t2 -cCLIENTS: POST /subjects/{random subject} with the
+#              body of one of its versions (a lookup: is it registered?)
+# NSUBJECTS subjects get VERSIONS versions each of bench/http_get.sh's ~1 KB
+# record.  The registry has registry.http_workers = WORKERS (2).  Each round
+# runs the three in that order, DURATION seconds each after a 2 s warm-up;
+# figures are medians over ROUNDS rounds.  The answers come from the
+# workers' caches once each (subject, worker) has been read; the goal is
+# >= 0.8x of pgbench -S for both.
+#
+# Usage: bash bench/http_reads.sh   (env: ROUNDS=3 DURATION=10 CLIENTS=8 WORKERS=2 NSUBJECTS=200 VERSIONS=3)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/http_lib.sh"
+
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10}
+CLIENTS=${CLIENTS:-8}
+WORKERS=${WORKERS:-2}
+NSUBJECTS=${NSUBJECTS:-200}
+VERSIONS=${VERSIONS:-3}
+GOAL=0.8
+
+W=$(mktemp -d /tmp/registry-bench-http.XXXXXX)
+http_cluster_start "$WORKERS"
+trap 'bench_cluster_stop; rm -rf "$W"' EXIT
+bench_machine
+echo "# $CLIENTS clients, $WORKERS HTTP workers, $NSUBJECTS subjects x $VERSIONS versions, ${DURATION}s per run"
+
+bpsql <<SQL
+CREATE SCHEMA bench;
+CREATE FUNCTION bench.new_schema(n bigint) RETURNS text LANGUAGE sql AS \$\$
+  SELECT format('{"type":"record","name":"Order","namespace":"com.example.bench","doc":"%s",'
+    '"fields":[{"name":"id","type":"long"},{"name":"customer","type":"string"},'
+    '{"name":"amount","type":{"type":"bytes","logicalType":"decimal","precision":12,"scale":2}},'
+    '{"name":"currency","type":{"type":"enum","name":"Currency","symbols":["EUR","USD","GBP","JPY"]}},'
+    '{"name":"created","type":{"type":"long","logicalType":"timestamp-millis"}},'
+    '{"name":"tags","type":{"type":"array","items":"string"},"default":[]},'
+    '{"name":"attrs","type":{"type":"map","values":"string"},"default":{}},'
+    '{"name":"note","type":["null","string"],"default":null},'
+    '{"name":"qty","type":"int","default":1},'
+    '{"name":"status","type":"string","default":"new"},'
+    '{"name":"x%s","type":["null","string"],"default":null}]}', rtrim(repeat('bench record ', 18)), n) \$\$;
+DO \$\$
+BEGIN
+  FOR s IN 1 .. $NSUBJECTS LOOP
+    FOR v IN 1 .. $VERSIONS LOOP
+      PERFORM registry.register_schema('read-' || s, bench.new_schema(s * 100 + v));
+    END LOOP;
+  END LOOP;
+END \$\$;
+VACUUM ANALYZE;
+SQL
+pgbench -i -s 1 -q >/dev/null 2>&1
+
+# the Lua: a random subject per request; for the lookup, one of its versions' bodies
+{
+	echo "local n_subjects = $NSUBJECTS"
+	echo "local n_versions = $VERSIONS"
+	echo "local bodies = {}"
+	bpsql -c "SELECT s, v, pg_catalog.to_json(json_build_object('schema', bench.new_schema(s * 100 + v)))::text
+	            FROM generate_series(1, $NSUBJECTS) s, generate_series(1, $VERSIONS) v" |
+		while IFS='|' read -r s v body; do
+			echo "bodies[$(( (s - 1) * VERSIONS + v ))] = [==[$body]==]"
+		done
+	cat <<'LUA'
+local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
+local n = 0
+function setup(thread)
+	n = n + 1
+	thread:set("tid", n)
+end
+function init(args)
+	math.randomseed(tid * 7919 + os.time())
+	mode = args[1]
+end
+function request()
+	local s = math.random(n_subjects)
+	if mode == "lookup" then
+		local v = math.random(n_versions)
+		return wrk.format("POST", "/subjects/read-" .. s, headers, bodies[(s - 1) * n_versions + v])
+	end
+	return wrk.format("GET", "/subjects/read-" .. s .. "/versions/latest")
+end
+function done(summary, latency, requests)
+	local e = summary.errors
+	io.write(string.format("RESULT %d %d %.1f %.1f %d %d\n", summary.requests, summary.duration,
+		latency:percentile(50), latency:percentile(99), e.status,
+		e.connect + e.read + e.write + e.timeout))
+end
+LUA
+} >"$W/reads.lua"
+
+# a check of both answers before the runs
+curl -sf "http://127.0.0.1:$HTTP_PORT/subjects/read-1/versions/latest" | grep -q "\"version\":$VERSIONS" ||
+	{ echo "GET latest did not answer version $VERSIONS" >&2; exit 1; }
+body=$(bpsql -c "SELECT json_build_object('schema', bench.new_schema(101))::text")
+curl -sf -H 'Content-Type: application/vnd.schemaregistry.v1+json' --data "$body" \
+	"http://127.0.0.1:$HTTP_PORT/subjects/read-1" | grep -q '"version":1' ||
+	{ echo "the lookup did not answer version 1" >&2; exit 1; }
+
+: >"$W/results"
+pgb() {	# ROUND
+	local out
+	out=$(pgbench -n -S -M prepared -c "$CLIENTS" -j 2 -T "$DURATION" 2>&1) || { echo "$out" >&2; exit 1; }
+	echo "pgbench-S $1 $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') $(echo "$out" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') 0 0" >>"$W/results"
+}
+wrkrun() {	# MODE ROUND
+	local out
+	out=$(wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/reads.lua" "http://127.0.0.1:$HTTP_PORT/" -- "$1") ||
+		{ echo "$out" >&2; exit 1; }
+	echo "$out" | awk -v n="$1" -v r="$2" '/^RESULT/ {printf "%s %s %.1f %.3f %d %d\n", n, r, $2 / ($3 / 1e6), $4 / 1000, $6, $7}' >>"$W/results"
+}
+for r in $(seq "$ROUNDS"); do
+	pgbench -n -S -M prepared -c "$CLIENTS" -j 2 -T 2 >/dev/null 2>&1
+	pgb "$r"
+	for m in latest lookup; do
+		wrk -t2 -c"$CLIENTS" -d2s -s "$W/reads.lua" "http://127.0.0.1:$HTTP_PORT/" -- "$m" >/dev/null
+		wrkrun "$m" "$r"
+	done
+	echo "# round $r done"
+done
+
+echo
+python3 - "$W/results" "$GOAL" "$CLIENTS" <<'PY'
+import sys, statistics as st
+R = {}
+for l in open(sys.argv[1]):
+    name, rnd, tps, lat, non2xx, sock = l.split()
+    R.setdefault(name, []).append((float(tps), float(lat), int(non2xx), int(sock)))
+goal = float(sys.argv[2])
+base = st.median(x[0] for x in R["pgbench-S"])
+print("# %s clients; median of %d rounds; latency = pgbench average / wrk p50 (ms)" % (sys.argv[3], len(R["pgbench-S"])))
+print("%-10s %9s %11s %8s %7s %8s  %s" % ("run", "per_s", "x_pgbenchS", "lat_ms", "non2xx", "sockerr", "per round"))
+for n in ("pgbench-S", "latest", "lookup"):
+    v = R[n]
+    t = st.median(x[0] for x in v)
+    print("%-10s %9.0f %11.2f %8.3f %7d %8d  [%s]" % (n, t, t / base, st.median(x[1] for x in v),
+          sum(x[2] for x in v), sum(x[3] for x in v), " ".join("%.0f" % x[0] for x in v)))
+print()
+for n in ("latest", "lookup"):
+    t = st.median(x[0] for x in R[n])
+    print("%-7s / pgbench -S  %.2fx  (goal >= %.1fx: %s)" % (n, t / base, goal, "met" if t / base >= goal else "NOT MET"))
+PY
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
