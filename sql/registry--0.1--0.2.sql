@@ -79,30 +79,6 @@ CREATE TRIGGER config_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.c
 	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
 ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_write;
 
--- ... a subject version written tells the caches of subject answers at
--- commit (a row trigger too, enabled ALWAYS), and so does a TRUNCATE of a
--- table they read from (statement triggers, enabled ALWAYS) ...
-CREATE FUNCTION registry.versions_after_write() RETURNS trigger
-	AS 'MODULE_PATHNAME', 'registry_versions_after_write' LANGUAGE C;
-COMMENT ON FUNCTION registry.versions_after_write() IS 'tells the processes that cache subject answers (latest version, lookup), at commit, that a subject version was written (also when a subscriber applies it)';
-REVOKE ALL ON FUNCTION registry.versions_after_write() FROM PUBLIC;
-CREATE TRIGGER versions_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.subject_versions
-	FOR EACH ROW EXECUTE FUNCTION registry.versions_after_write();
-ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_write;
-CREATE FUNCTION registry.caches_after_truncate() RETURNS trigger
-	AS 'MODULE_PATHNAME', 'registry_caches_after_truncate' LANGUAGE C;
-COMMENT ON FUNCTION registry.caches_after_truncate() IS 'tells the processes that cache schema content and subject answers, at commit, that a table they read from was truncated (also when a subscriber applies it)';
-REVOKE ALL ON FUNCTION registry.caches_after_truncate() FROM PUBLIC;
-CREATE TRIGGER schemas_after_truncate AFTER TRUNCATE ON registry.schemas
-	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
-ALTER TABLE registry.schemas ENABLE ALWAYS TRIGGER schemas_after_truncate;
-CREATE TRIGGER versions_after_truncate AFTER TRUNCATE ON registry.subject_versions
-	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
-ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_truncate;
-CREATE TRIGGER config_after_truncate AFTER TRUNCATE ON registry.config
-	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
-ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_truncate;
-
 -- ... and the sequences of a subscriber that is to take writes raised above
 -- the ids it holds
 CREATE FUNCTION registry.raise_id_sequences(OUT context text, OUT last_id bigint)
@@ -136,42 +112,3 @@ $$;
 COMMENT ON FUNCTION registry.raise_id_sequences() IS 'moves the id sequence of every context above the highest schema id the context holds (never back), giving a context without one its sequence; for a logical replication subscriber that is to take writes, whose sequences replication does not carry';
 REVOKE ALL ON FUNCTION registry.raise_id_sequences() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION registry.raise_id_sequences() TO registry_admin;
-
--- Payloads in SQL: values as jsonb, messages in the wire format ---------------
-
-CREATE FUNCTION registry.encode(subject text, value jsonb, version text DEFAULT 'latest',
-	message text DEFAULT NULL)
-	RETURNS bytea
-	AS 'MODULE_PATHNAME', 'registry_encode'
-	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.encode(text, jsonb, text, text)
-	IS 'a value checked against a subject version''s schema and encoded as a Confluent wire-format message (message: the PROTOBUF message, by default the first)';
-
-CREATE FUNCTION registry.decode(payload bytea)
-	RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'registry_decode'
-	LANGUAGE C STABLE STRICT;
-COMMENT ON FUNCTION registry.decode(bytea)
-	IS 'a Confluent wire-format message decoded with the schema its id names (the default context, else the first context that has the id)';
-
-CREATE FUNCTION registry.decode(payload bytea, subject text, version text DEFAULT 'latest')
-	RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'registry_decode_as'
-	LANGUAGE C STABLE STRICT;
-COMMENT ON FUNCTION registry.decode(bytea, text, text)
-	IS 'a Confluent wire-format message read as a subject version''s schema reads it (schema resolution: defaults, promotions, aliases); the writer''s id is looked up in the subject''s context';
-
-CREATE FUNCTION registry.check_data(subject text, schema text, samples bytea[],
-	schema_type text DEFAULT 'AVRO', refs jsonb DEFAULT '[]')
-	RETURNS TABLE(path text, outcome text, samples integer, first_sample integer)
-	AS 'MODULE_PATHNAME', 'registry_check_data'
-	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.check_data(text, text, bytea[], text, jsonb)
-	IS 'stored wire-format messages read with a proposed schema as the reader: per path, what falls back to a default, is dropped or cannot be read, and how many samples';
-
-REVOKE ALL ON FUNCTION registry.encode(text, jsonb, text, text),
-	registry.decode(bytea), registry.decode(bytea, text, text),
-	registry.check_data(text, text, bytea[], text, jsonb) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION registry.encode(text, jsonb, text, text),
-	registry.decode(bytea), registry.decode(bytea, text, text),
-	registry.check_data(text, text, bytea[], text, jsonb) TO registry_reader;
