@@ -1,6 +1,7 @@
-# ALTER EXTENSION registry UPDATE from 0.1: the catalog becomes what a fresh
-# install of the default version is (pg_dump --schema-only compared), and
-# the data, the ids and the id sequences of every context survive.
+# ALTER EXTENSION registry UPDATE from 0.1 and from 0.2: the catalog becomes
+# what a fresh install of the default version is (pg_dump --schema-only
+# compared), and the data, the ids and the id sequences of every context
+# survive.
 use strict;
 use warnings;
 
@@ -71,20 +72,32 @@ DELETE FROM pg_depend WHERE deptype = 'e' AND refclassid = 'pg_extension'::regcl
 my $upgraded = schema_dump('old_install');
 my $fresh = schema_dump('fresh_install');
 ok(length($fresh) > 10000, 'the fresh install dumps a catalog');
-if ($upgraded eq $fresh)
+# same_catalog(DUMP, NAME): DUMP is the fresh install's, else the diff is shown
+sub same_catalog
 {
-	pass('an upgraded 0.1 has the catalog of a fresh install');
-}
-else
-{
+	my ($dump, $name) = @_;
+	return pass($name) if $dump eq $fresh;
 	my $tmp = PostgreSQL::Test::Utils::tempdir();
-	PostgreSQL::Test::Utils::append_to_file("$tmp/upgraded.sql", $upgraded);
+	PostgreSQL::Test::Utils::append_to_file("$tmp/upgraded.sql", $dump);
 	PostgreSQL::Test::Utils::append_to_file("$tmp/fresh.sql", $fresh);
 	my ($diff) = ('');
 	IPC::Run::run([ 'diff', '-u', "$tmp/fresh.sql", "$tmp/upgraded.sql" ], '>', \$diff);
-	fail('an upgraded 0.1 has the catalog of a fresh install');
+	fail($name);
 	diag(substr($diff, 0, 4000));
 }
+same_catalog($upgraded, 'an upgraded 0.1 has the catalog of a fresh install');
+
+# 0.2, from the script it landed with, updated the same way
+$node->safe_psql('postgres', 'CREATE DATABASE install_02');
+$node->safe_psql('install_02', "CREATE EXTENSION registry VERSION '0.2';" . $fill);
+is($node->safe_psql('install_02',
+		"SELECT extversion FROM pg_extension WHERE extname = 'registry'"),
+	'0.2', 'version 0.2 installs from its kept script');
+my $before_02 = $node->safe_psql('install_02', $data_query);
+$node->safe_psql('install_02', 'ALTER EXTENSION registry UPDATE');
+same_catalog(schema_dump('install_02'), 'an upgraded 0.2 has the catalog of a fresh install');
+is($node->safe_psql('install_02', $data_query), $before_02,
+	'every version, id and soft delete of 0.2 survives the update');
 
 is($node->safe_psql('old_install', $data_query), $before,
 	'every version, id and soft delete survives the update');
