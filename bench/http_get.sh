@@ -41,18 +41,7 @@ bench_machine
 
 bpsql <<SQL
 CREATE SCHEMA bench;
-CREATE FUNCTION bench.new_schema(n bigint) RETURNS text LANGUAGE sql AS \$\$
-  SELECT format('{"type":"record","name":"Order","namespace":"com.example.bench","doc":"%s",'
-    '"fields":[{"name":"id","type":"long"},{"name":"customer","type":"string"},'
-    '{"name":"amount","type":{"type":"bytes","logicalType":"decimal","precision":12,"scale":2}},'
-    '{"name":"currency","type":{"type":"enum","name":"Currency","symbols":["EUR","USD","GBP","JPY"]}},'
-    '{"name":"created","type":{"type":"long","logicalType":"timestamp-millis"}},'
-    '{"name":"tags","type":{"type":"array","items":"string"},"default":[]},'
-    '{"name":"attrs","type":{"type":"map","values":"string"},"default":{}},'
-    '{"name":"note","type":["null","string"],"default":null},'
-    '{"name":"qty","type":"int","default":1},'
-    '{"name":"status","type":"string","default":"new"},'
-    '{"name":"x%s","type":["null","string"],"default":null}]}', rtrim(repeat('bench record ', 18)), n) \$\$;
+\\i bench/new_schema.sql
 DO \$\$
 BEGIN
   FOR s IN 0 .. 19 LOOP
