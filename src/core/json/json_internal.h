@@ -270,4 +270,37 @@ extern js_regex *js_regex_compile(rg_arena *arena, const char *pattern,
 extern int	js_regex_search(const js_regex *re, const char *s, size_t len,
 							long *budget);
 
+/* ---------- payload values compared (json_instance.c) ---------- */
+
+/* the JSON type of a value as messages name it */
+extern const char *jv_value_type(const jx *v);
+
+/*
+ * Is a number an integer (1, 1.0, 1e2, not 1.5)?  Read from its lexeme,
+ * exactly: every digit past the decimal point, once the exponent has moved
+ * it, is a zero.
+ */
+extern bool jv_number_is_integer(const jx *v);
+
+/* Does v (a number) lie on the right side of a limit? */
+extern bool jv_within(const jx *v, const rg_js_number *limit, bool below, bool exclusive);
+
+/* Is v a multiple of m: exactly for integers, else within rounding. */
+extern bool jv_multiple_of(const jx *v, const rg_js_number *m);
+
+/* Are two numbers equal (1 and 1.0 are)? */
+extern bool jv_numbers_equal(const jx *a, const char *b_text, bool b_integer, long long b_int, double b_value);
+
+/* Is a value of the payload equal to a value the schema keeps (JSON Schema's equality)? */
+extern bool jv_equals_kept(const jx *v, const json_t *j, int depth);
+
+/* The member of an object named key, NULL if absent. */
+extern const jx *jv_member(const jx *obj, const char *key, size_t len);
+
+/* Are two payload values equal (JSON Schema's equality)? */
+extern bool jv_values_equal(const jx *a, const jx *b, int depth);
+
+/* A hash of a value consistent with jv_values_equal (numbers by their double). */
+extern uint64_t jv_value_hash(const jx *v, int depth);
+
 #endif							/* JSON_INTERNAL_H */

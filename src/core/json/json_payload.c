@@ -225,293 +225,6 @@ path_push(jv_ctx *ctx, const char *key, size_t key_len, int index)
 	s->index = index;
 }
 
-/* the JSON type of a value as messages name it */
-static const char *
-value_type(const jx *v)
-{
-	switch (v->type)
-	{
-		case JX_NULL:
-			return "null";
-		case JX_TRUE:
-		case JX_FALSE:
-			return "boolean";
-		case JX_INT:
-			return "integer";
-		case JX_DECIMAL:
-		case JX_SPECIAL:
-			return "number";
-		case JX_STRING:
-			return "string";
-		case JX_ARRAY:
-			return "array";
-		case JX_OBJECT:
-			return "object";
-	}
-	return "value";
-}
-
-/*
- * Is a number an integer (1, 1.0, 1e2, not 1.5)?  Read from its lexeme,
- * exactly: every digit past the decimal point, once the exponent has moved
- * it, is a zero.
- */
-static bool
-number_is_integer(const jx *v)
-{
-	const char *p = v->text;
-	const char *e;
-	const char *dot;
-	long		exp = 0;
-	long		point;
-	long		k;
-	long		n_digits = 0;
-	char		digits[1100];
-
-	if (v->type == JX_INT)
-		return true;
-	if (v->type != JX_DECIMAL)
-		return false;
-	if (*p == '-')
-		p++;
-	e = strpbrk(p, "eE");
-	dot = strchr(p, '.');
-	if (e)
-	{
-		errno = 0;
-		exp = strtol(e + 1, NULL, 10);
-		if (errno != 0)
-			return exp > 0;
-	}
-	for (k = 0; p[k] && p + k != e && n_digits < (long) sizeof(digits); k++)
-		if (p[k] != '.')
-			digits[n_digits++] = p[k];
-	point = (dot && (!e || dot < e) ? (long) (dot - p) : (e ? (long) (e - p) : (long) strlen(p))) + exp;
-	for (k = point < 0 ? 0 : point; k < n_digits; k++)
-		if (digits[k] != '0')
-			return false;
-	return true;
-}
-
-/* Does v (a number) lie on the right side of a limit? */
-static bool
-within(const jx *v, const rg_js_number *limit, bool below, bool exclusive)
-{
-	double		x = jx_number_value(v);
-
-	if (below)
-		return exclusive ? x < limit->value : x <= limit->value;
-	return exclusive ? x > limit->value : x >= limit->value;
-}
-
-/* Is v a multiple of m: exactly for integers, else within rounding. */
-static bool
-multiple_of(const jx *v, const rg_js_number *m)
-{
-	double		x;
-	double		q;
-
-	if (v->type == JX_INT && m->lexeme && strpbrk(m->lexeme, ".eE") == NULL)
-	{
-		char	   *end1;
-		char	   *end2;
-		long long	a;
-		long long	b;
-
-		errno = 0;
-		a = strtoll(v->text, &end1, 10);
-		b = strtoll(m->lexeme, &end2, 10);
-		if (errno == 0 && *end1 == '\0' && *end2 == '\0' && b != 0)
-			return a % b == 0;
-	}
-	x = jx_number_value(v);
-	q = x / m->value;
-	if (!isfinite(q))
-		return false;
-	return fabs(q - nearbyint(q)) <= 1e-9 * fmax(1.0, fabs(q));
-}
-
-/* Are two numbers equal (1 and 1.0 are)? */
-static bool
-numbers_equal(const jx *a, const char *b_text, bool b_integer, long long b_int, double b_value)
-{
-	if (a->type == JX_INT && b_integer)
-	{
-		char	   *end;
-		long long	n;
-
-		errno = 0;
-		n = strtoll(a->text, &end, 10);
-		if (errno == 0 && *end == '\0')
-			return n == b_int;
-	}
-	return jx_number_value(a) == b_value;
-}
-
-/* Is a value of the payload equal to a value the schema keeps (JSON Schema's equality)? */
-static bool
-equals_kept(const jx *v, const json_t *j, int depth)
-{
-	int			i;
-
-	if (rg_too_deep(depth))
-		return false;
-	switch (v->type)
-	{
-		case JX_NULL:
-			return json_is_null(j);
-		case JX_TRUE:
-			return json_is_true(j);
-		case JX_FALSE:
-			return json_is_false(j);
-		case JX_INT:
-		case JX_DECIMAL:
-			if (!json_is_number(j))
-				return false;
-			return numbers_equal(v, NULL, json_is_integer(j),
-								 json_is_integer(j) ? json_integer_value(j) : 0,
-								 json_number_value(j));
-		case JX_SPECIAL:
-			return false;
-		case JX_STRING:
-			return json_is_string(j) && json_string_length(j) == v->len &&
-				memcmp(json_string_value(j), v->text, v->len) == 0;
-		case JX_ARRAY:
-			if (!json_is_array(j) || json_array_size(j) != (size_t) v->n)
-				return false;
-			for (i = 0; i < v->n; i++)
-				if (!equals_kept(v->items[i], json_array_get(j, i), depth + 1))
-					return false;
-			return true;
-		case JX_OBJECT:
-			if (!json_is_object(j) || json_object_size(j) != (size_t) v->n)
-				return false;
-			for (i = 0; i < v->n; i++)
-			{
-				json_t	   *m = json_object_getn(j, v->members[i].key, v->members[i].key_len);
-
-				if (m == NULL || !equals_kept(v->members[i].value, m, depth + 1))
-					return false;
-			}
-			return true;
-	}
-	return false;
-}
-
-/* The member of an object named key, NULL if absent. */
-static const jx *
-member(const jx *obj, const char *key, size_t len)
-{
-	int			i;
-
-	for (i = 0; i < obj->n; i++)
-		if (obj->members[i].key_len == len && memcmp(obj->members[i].key, key, len) == 0)
-			return obj->members[i].value;
-	return NULL;
-}
-
-/* Are two payload values equal (JSON Schema's equality)? */
-static bool
-values_equal(const jx *a, const jx *b, int depth)
-{
-	int			i;
-
-	if (rg_too_deep(depth))
-		return false;
-	if ((a->type == JX_INT || a->type == JX_DECIMAL) &&
-		(b->type == JX_INT || b->type == JX_DECIMAL))
-	{
-		char	   *end;
-		long long	n = 0;
-		bool		integer = false;
-
-		if (b->type == JX_INT)
-		{
-			errno = 0;
-			n = strtoll(b->text, &end, 10);
-			integer = errno == 0 && *end == '\0';
-		}
-		return numbers_equal(a, b->text, integer, n, jx_number_value(b));
-	}
-	if (a->type != b->type)
-		return false;
-	switch (a->type)
-	{
-		case JX_STRING:
-			return a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
-		case JX_ARRAY:
-			if (a->n != b->n)
-				return false;
-			for (i = 0; i < a->n; i++)
-				if (!values_equal(a->items[i], b->items[i], depth + 1))
-					return false;
-			return true;
-		case JX_OBJECT:
-			if (a->n != b->n)
-				return false;
-			for (i = 0; i < a->n; i++)
-			{
-				const jx   *m = member(b, a->members[i].key, a->members[i].key_len);
-
-				if (m == NULL || !values_equal(a->members[i].value, m, depth + 1))
-					return false;
-			}
-			return true;
-		default:
-			return true;
-	}
-}
-
-/* A hash of a value consistent with values_equal (numbers by their double). */
-static uint64_t
-value_hash(const jx *v, int depth)
-{
-	uint64_t	h = 1469598103934665603ULL ^ (uint64_t) v->type;
-	size_t		k;
-	int			i;
-
-	if (depth > 64)
-		return h;
-	switch (v->type)
-	{
-		case JX_INT:
-		case JX_DECIMAL:
-			{
-				double		d = jx_number_value(v);
-				uint64_t	bits;
-
-				if (d == 0)
-					d = 0;		/* -0.0 and 0.0 */
-				memcpy(&bits, &d, sizeof(bits));
-				return bits * 1099511628211ULL;
-			}
-		case JX_STRING:
-			for (k = 0; k < v->len; k++)
-				h = (h ^ (unsigned char) v->text[k]) * 1099511628211ULL;
-			return h;
-		case JX_ARRAY:
-			for (i = 0; i < v->n; i++)
-				h = (h ^ value_hash(v->items[i], depth + 1)) * 1099511628211ULL;
-			return h;
-		case JX_OBJECT:
-			{
-				uint64_t	sum = 0;
-
-				for (i = 0; i < v->n; i++)
-				{
-					uint64_t	m = 1469598103934665603ULL;
-
-					for (k = 0; k < v->members[i].key_len; k++)
-						m = (m ^ (unsigned char) v->members[i].key[k]) * 1099511628211ULL;
-					sum += m ^ (value_hash(v->members[i].value, depth + 1) * 31);
-				}
-				return h ^ sum;
-			}
-		default:
-			return h;
-	}
-}
-
 /* Are the items of an array unique?  *first and *second name a pair that is not. */
 static bool
 items_unique(jv_ctx *ctx, const jx *v, int *first, int *second)
@@ -533,13 +246,13 @@ items_unique(jv_ctx *ctx, const jx *v, int *first, int *second)
 	{
 		size_t		at;
 
-		hashes[i] = value_hash(v->items[i], 0);
+		hashes[i] = jv_value_hash(v->items[i], 0);
 		if (!spend(ctx, 1))
 			return false;
 		for (at = hashes[i] & (cap - 1); slots[at] >= 0; at = (at + 1) & (cap - 1))
 		{
 			if (hashes[slots[at]] == hashes[i] &&
-				values_equal(v->items[slots[at]], v->items[i], 0))
+				jv_values_equal(v->items[slots[at]], v->items[i], 0))
 			{
 				*first = slots[at];
 				*second = i;
@@ -641,7 +354,7 @@ validate_string(jv_ctx *ctx, const rg_js *node, const jx *v)
 
 	if (v->type != JX_STRING)
 		return !node->u.string.requires_string ||
-			refuse(ctx, node, "type", "expected string, found %s", value_type(v));
+			refuse(ctx, node, "type", "expected string, found %s", jv_value_type(v));
 	n = code_points(v->text, v->len);
 	if (node->u.string.min_length.present && (int64_t) n < node->u.string.min_length.value)
 		return refuse(ctx, node, "minLength", "the string is %zu characters long, shorter than %lld",
@@ -677,24 +390,24 @@ validate_number(jv_ctx *ctx, const rg_js *node, const jx *v)
 	if (v->type != JX_INT && v->type != JX_DECIMAL)
 		return !node->u.number.requires_number ||
 			refuse(ctx, node, "type", "expected %s, found %s",
-				   node->u.number.requires_integer ? "integer" : "number", value_type(v));
-	if (node->u.number.requires_integer && !number_is_integer(v))
+				   node->u.number.requires_integer ? "integer" : "number", jv_value_type(v));
+	if (node->u.number.requires_integer && !jv_number_is_integer(v))
 		return refuse(ctx, node, "type", "expected integer, found number %s", v->text);
-	if (min->present && !within(v, min, false, node->u.number.exclusive_minimum_flag))
+	if (min->present && !jv_within(v, min, false, node->u.number.exclusive_minimum_flag))
 		return refuse(ctx, node, node->u.number.exclusive_minimum_flag ? "exclusiveMinimum" : "minimum",
 					  "%s is less than %s%s", v->text,
 					  node->u.number.exclusive_minimum_flag ? "or equal to " : "", min->lexeme);
-	if (max->present && !within(v, max, true, node->u.number.exclusive_maximum_flag))
+	if (max->present && !jv_within(v, max, true, node->u.number.exclusive_maximum_flag))
 		return refuse(ctx, node, node->u.number.exclusive_maximum_flag ? "exclusiveMaximum" : "maximum",
 					  "%s is greater than %s%s", v->text,
 					  node->u.number.exclusive_maximum_flag ? "or equal to " : "", max->lexeme);
-	if (xmin->present && !within(v, xmin, false, true))
+	if (xmin->present && !jv_within(v, xmin, false, true))
 		return refuse(ctx, node, "exclusiveMinimum", "%s is less than or equal to %s",
 					  v->text, xmin->lexeme);
-	if (xmax->present && !within(v, xmax, true, true))
+	if (xmax->present && !jv_within(v, xmax, true, true))
 		return refuse(ctx, node, "exclusiveMaximum", "%s is greater than or equal to %s",
 					  v->text, xmax->lexeme);
-	if (node->u.number.multiple_of.present && !multiple_of(v, &node->u.number.multiple_of))
+	if (node->u.number.multiple_of.present && !jv_multiple_of(v, &node->u.number.multiple_of))
 		return refuse(ctx, node, "multipleOf", "%s is not a multiple of %s", v->text,
 					  node->u.number.multiple_of.lexeme);
 	return true;
@@ -814,7 +527,7 @@ validate_object(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 
 	if (v->type != JX_OBJECT)
 		return !node->u.object.requires_object ||
-			refuse(ctx, node, "type", "expected object, found %s", value_type(v));
+			refuse(ctx, node, "type", "expected object, found %s", jv_value_type(v));
 	if (node->u.object.min_properties.present && v->n < node->u.object.min_properties.value)
 		return refuse(ctx, node, "minProperties", "the object has %d properties, fewer than %lld",
 					  v->n, (long long) node->u.object.min_properties.value);
@@ -827,7 +540,7 @@ validate_object(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 
 		if (!spend(ctx, v->n / 16 + 1))
 			return false;
-		if (member(v, name, strlen(name)) == NULL)
+		if (jv_member(v, name, strlen(name)) == NULL)
 			return refuse(ctx, node, "required", "the required property \"%s\" is missing", name);
 	}
 	if (!validate_members(ctx, node, v, depth))
@@ -836,10 +549,10 @@ validate_object(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 	{
 		const rg_js_prop_dependency *d = &node->u.object.property_dependencies[i];
 
-		if (member(v, d->name, strlen(d->name)) == NULL)
+		if (jv_member(v, d->name, strlen(d->name)) == NULL)
 			continue;
 		for (j = 0; j < d->n_requires; j++)
-			if (member(v, d->requires[j], strlen(d->requires[j])) == NULL)
+			if (jv_member(v, d->requires[j], strlen(d->requires[j])) == NULL)
 				return refuse(ctx, node, "dependencies",
 							  "the property \"%s\" requires the property \"%s\", which is missing",
 							  d->name, d->requires[j]);
@@ -850,7 +563,7 @@ validate_object(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 	{
 		const rg_js_member *d = &node->u.object.schema_dependencies[i];
 
-		if (member(v, d->name, strlen(d->name)) != NULL &&
+		if (jv_member(v, d->name, strlen(d->name)) != NULL &&
 			!validate(ctx, d->schema, v, depth + 1))
 			return false;
 	}
@@ -903,7 +616,7 @@ validate_array(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 
 	if (v->type != JX_ARRAY)
 		return !node->u.array.requires_array ||
-			refuse(ctx, node, "type", "expected array, found %s", value_type(v));
+			refuse(ctx, node, "type", "expected array, found %s", jv_value_type(v));
 	if (node->u.array.min_items.present && v->n < node->u.array.min_items.value)
 		return refuse(ctx, node, "minItems", "the array has %d items, fewer than %lld",
 					  v->n, (long long) node->u.array.min_items.value);
@@ -984,7 +697,7 @@ admits_type(const rg_js *node, const jx *v)
 			return v->type == JX_STRING;
 		case RG_JS_NUMBER:
 			return v->type == JX_INT || (v->type == JX_DECIMAL &&
-										 (!node->u.number.requires_integer || number_is_integer(v)));
+										 (!node->u.number.requires_integer || jv_number_is_integer(v)));
 		case RG_JS_OBJECT:
 			return v->type == JX_OBJECT;
 		case RG_JS_ARRAY:
@@ -1028,7 +741,7 @@ refuse_branches(jv_ctx *ctx, const rg_js *node, const jx *v, const char *keyword
 					 i == 0 ? "" : i + 1 == n ? " or " : ", ",
 					 required_type(node->u.combined.subschemas[i]));
 		}
-		return refuse(ctx, node, "type", "expected %s, found %s", types, value_type(v));
+		return refuse(ctx, node, "type", "expected %s, found %s", types, jv_value_type(v));
 	}
 	if (admitting >= 0 && ctx->quiet == 0)
 	{
@@ -1157,14 +870,14 @@ validate_values(jv_ctx *ctx, const rg_js *node, const jx *v)
 
 	if (node->kind == RG_JS_CONST)
 	{
-		if (equals_kept(v, node->u.constant.value->json, 0))
+		if (jv_equals_kept(v, node->u.constant.value->json, 0))
 			return true;
 		quote_kept(quoted, sizeof(quoted), node->u.constant.value);
 		return refuse(ctx, node, "const", "the value is not %s", quoted);
 	}
 	for (i = 0; i < node->u.enumeration.n_values; i++)
 	{
-		if (equals_kept(v, node->u.enumeration.values[i]->json, 0))
+		if (jv_equals_kept(v, node->u.enumeration.values[i]->json, 0))
 			return true;
 		if (!spend(ctx, 1))
 			return false;
@@ -1188,10 +901,10 @@ validate_kind(jv_ctx *ctx, const rg_js *node, const jx *v, int depth)
 			return refuse(ctx, node, "false", "no value is allowed here");
 		case RG_JS_BOOLEAN:
 			return v->type == JX_TRUE || v->type == JX_FALSE ||
-				refuse(ctx, node, "type", "expected boolean, found %s", value_type(v));
+				refuse(ctx, node, "type", "expected boolean, found %s", jv_value_type(v));
 		case RG_JS_NULL:
 			return v->type == JX_NULL ||
-				refuse(ctx, node, "type", "expected null, found %s", value_type(v));
+				refuse(ctx, node, "type", "expected null, found %s", jv_value_type(v));
 		case RG_JS_STRING:
 			return validate_string(ctx, node, v);
 		case RG_JS_NUMBER:
@@ -1528,7 +1241,7 @@ collect_notes(jv_ctx *ctx, const rg_js *schema, const jx *v, rg_strlist *notes, 
 			char		quoted[JV_QUOTE_MAX + 8];
 			bool		ok;
 
-			if (d == NULL || member(v, p->name, strlen(p->name)) != NULL)
+			if (d == NULL || jv_member(v, p->name, strlen(p->name)) != NULL)
 				continue;
 			quote_kept(quoted, sizeof(quoted), d);
 			path_push(ctx, p->name, strlen(p->name), 0);

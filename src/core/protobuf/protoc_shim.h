@@ -134,6 +134,18 @@ extern void rg_protoc_payload_free(rg_protoc_payload *out);
 
 #ifdef __cplusplus
 }
+
+#include <string>
+
+/* Shared by the two C++ files, protoc_shim.cpp and proto_dynamic.cpp */
+namespace	rg_shim
+{
+/* libprotobuf's logging silenced (it would print to stderr), once */
+	void		quiet_logging();
+
+/* A copy of s for C (rg_malloc_noerror), NULL on out of memory. */
+	unsigned char *copy_bytes(const std::string & s, size_t *len);
+}
 #endif
 
 #endif							/* RG_PROTOC_SHIM_H */
