@@ -75,31 +75,11 @@ static CatalogPlan plan_lock_subject = {
  * taken after the previous holder of the lock committed (a subquery of the
  * locking statement would still see the old snapshot).
  */
-static CatalogPlan plan_max_version = {
-	"SELECT COALESCE(max(version), 0) FROM registry.subject_versions WHERE context = $1 AND subject = $2",
-	2, {TEXTOID, TEXTOID}
-};
-
 /*
  * The same read with the subject's latest live version's schema (as
  * plan_latest_schema, NULLs when it has none) before the highest version,
  * one row always.
  */
-static CatalogPlan plan_max_version_latest = {
-	"SELECT s.context, s.id, s.schema_type, s.schema, s.refs::text, s.metadata::text, "
-	"s.rule_set::text, s.fingerprint, m.max_version FROM (SELECT COALESCE(max(version), 0) AS max_version "
-	"FROM registry.subject_versions WHERE context = $1 AND subject = $2) m "
-	"LEFT JOIN LATERAL (SELECT s.* FROM (SELECT v.schema_id FROM registry.subject_versions v "
-	"WHERE v.context = $1 AND v.subject = $2 AND NOT v.deleted ORDER BY v.version DESC LIMIT 1) l "
-	"JOIN LATERAL (SELECT * FROM registry.schemas s WHERE s.context = $1 AND s.id = l.schema_id "
-	"OFFSET 0) s ON true) s ON true",
-	2, {TEXTOID, TEXTOID}
-};
-#define Anum_max_version_latest		9
-static CatalogPlan plan_next_id = {
-	"SELECT pg_catalog.nextval(c.id_sequence)::integer FROM registry.contexts c WHERE c.context = $1",
-	1, {TEXTOID}
-};
 static CatalogPlan plan_advance_id = {
 	"SELECT registry.advance_schema_id($1, $2, $3)",
 	3, {TEXTOID, TEXTOID, INT4OID}
@@ -114,43 +94,14 @@ static CatalogPlan plan_raise_id_floor = {
 };
 
 /* the schema first, by its unique fingerprint: a plan that cannot scan a subject */
-static CatalogPlan plan_version_by_fp = {
-	"SELECT v.version, v.schema_id, v.deleted, $3 FROM registry.subject_versions v "
-	"WHERE v.context = $1 AND v.subject = $2 AND ($4 OR NOT v.deleted) "
-	"AND v.schema_id = (SELECT s.id FROM registry.schemas s WHERE s.context = $1 AND s.fingerprint = $3) "
-	"ORDER BY v.deleted, v.version DESC LIMIT 1",
-	4, {TEXTOID, TEXTOID, BYTEAOID, BOOLOID}
-};
-
 /*
  * The schema with this identity in the context, and the subject's version
  * of it if the subject has one: no row when the context has no such schema.
  */
-static CatalogPlan plan_schema_and_version = {
-	"SELECT s.id, v.version, v.deleted FROM registry.schemas s "
-	"LEFT JOIN LATERAL (SELECT sv.version, sv.deleted FROM registry.subject_versions sv "
-	"   WHERE sv.context = $1 AND sv.subject = $2 AND sv.schema_id = s.id AND ($4 OR NOT sv.deleted) "
-	"   ORDER BY sv.deleted, sv.version DESC LIMIT 1) v ON true "
-	"WHERE s.context = $1 AND s.fingerprint = $3",
-	4, {TEXTOID, TEXTOID, BYTEAOID, BOOLOID}
-};
-static CatalogPlan plan_get_schema = {
-	"SELECT context, id, schema_type, schema, refs::text, metadata::text, rule_set::text, fingerprint "
-	"FROM registry.schemas WHERE context = $1 AND id = $2",
-	2, {TEXTOID, INT4OID}
-};
 static CatalogPlan plan_schema_any_context = {
 	"SELECT context, id, schema_type, schema, refs::text, metadata::text, rule_set::text, fingerprint "
 	"FROM registry.schemas WHERE id = $1 ORDER BY context <> '.', context LIMIT 1",
 	1, {INT4OID}
-};
-static CatalogPlan plan_latest_schema = {
-	"SELECT s.context, s.id, s.schema_type, s.schema, s.refs::text, s.metadata::text, "
-	"s.rule_set::text, s.fingerprint FROM (SELECT v.schema_id FROM registry.subject_versions v "
-	"WHERE v.context = $1 AND v.subject = $2 AND NOT v.deleted ORDER BY v.version DESC LIMIT 1) l "
-	"JOIN LATERAL (SELECT * FROM registry.schemas s WHERE s.context = $1 AND s.id = l.schema_id "
-	"OFFSET 0) s ON true",
-	2, {TEXTOID, TEXTOID}
 };
 static CatalogPlan plan_insert_schema = {
 	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) "
@@ -183,18 +134,6 @@ static CatalogPlan plan_versions = {
  * choose to scan the whole context instead), then their versions in the
  * subject.
  */
-static CatalogPlan plan_versions_of_schema = {
-	"WITH same AS MATERIALIZED (SELECT s.context, s.id, s.fingerprint, s.refs, s.metadata, "
-	"s.rule_set FROM registry.schemas s WHERE pg_catalog.md5(s.schema) = pg_catalog.md5($5) "
-	"AND s.schema = $5 AND s.schema_type = $4) "
-	"SELECT v.version, v.schema_id, v.deleted, c.fingerprint, c.refs::text, c.metadata::text, "
-	"c.rule_set::text FROM same c CROSS JOIN LATERAL (SELECT sv.version, sv.schema_id, sv.deleted "
-	"FROM registry.subject_versions sv WHERE sv.context = $1 AND sv.schema_id = c.id "
-	"AND sv.subject = $2 AND ($3 OR NOT sv.deleted) OFFSET 0) v WHERE c.context = $1 "
-	"ORDER BY v.version DESC",
-	5, {TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID}
-};
-
 /*
  * A submission in a subject, in one statement: kind 0, the schema with
  * this identity in the context and the subject's version of it (as
@@ -202,41 +141,6 @@ static CatalogPlan plan_versions_of_schema = {
  * then kind 1, the subject's versions of the schemas with the same text
  * (as plan_versions_of_schema), newest first.
  */
-static CatalogPlan plan_submitted_in_subject = {
-	"SELECT 0, s.id, v.version, v.deleted, NULL::bytea, NULL::text, NULL::text, NULL::text "
-	"FROM registry.schemas s "
-	"LEFT JOIN LATERAL (SELECT sv.version, sv.deleted FROM registry.subject_versions sv "
-	"   WHERE sv.context = $1 AND sv.subject = $2 AND sv.schema_id = s.id AND ($4 OR NOT sv.deleted) "
-	"   ORDER BY sv.deleted, sv.version DESC LIMIT 1) v ON true "
-	"WHERE s.context = $1 AND s.fingerprint = $3 "
-	"UNION ALL "
-	"SELECT 1, t.schema_id, t.version, t.deleted, t.fingerprint, t.refs, t.metadata, t.rule_set "
-	"FROM (WITH same AS MATERIALIZED (SELECT s.context, s.id, s.fingerprint, s.refs, s.metadata, "
-	"s.rule_set FROM registry.schemas s WHERE pg_catalog.md5(s.schema) = pg_catalog.md5($6) "
-	"AND s.schema = $6 AND s.schema_type = $5) "
-	"SELECT v.version, v.schema_id, v.deleted, c.fingerprint, c.refs::text AS refs, "
-	"c.metadata::text AS metadata, c.rule_set::text AS rule_set FROM same c CROSS JOIN LATERAL "
-	"(SELECT sv.version, sv.schema_id, sv.deleted FROM registry.subject_versions sv "
-	"WHERE sv.context = $1 AND sv.schema_id = c.id AND sv.subject = $2 AND ($4 OR NOT sv.deleted) "
-	"OFFSET 0) v WHERE c.context = $1) t "
-	"ORDER BY 1, 3 DESC",
-	6, {TEXTOID, TEXTOID, BYTEAOID, BOOLOID, TEXTOID, TEXTOID}
-};
-static CatalogPlan plan_latest_version = {
-	"SELECT " VERSION_COLUMNS " FROM registry.subject_versions v "
-	"WHERE v.context = $1 AND v.subject = $2 AND NOT v.deleted ORDER BY v.version DESC LIMIT 1",
-	2, {TEXTOID, TEXTOID}
-};
-static CatalogPlan plan_get_version = {
-	"SELECT " VERSION_COLUMNS " FROM registry.subject_versions v "
-	"WHERE v.context = $1 AND v.subject = $2 AND v.version = $3 AND ($4 OR NOT v.deleted)",
-	4, {TEXTOID, TEXTOID, INT4OID, BOOLOID}
-};
-static CatalogPlan plan_has_versions = {
-	"SELECT 1 FROM registry.subject_versions WHERE context = $1 AND subject = $2 AND ($3 OR NOT deleted) LIMIT 1",
-	3, {TEXTOID, TEXTOID, BOOLOID}
-};
-
 /*
  * The settings in force for a subject: the most specific scope that sets
  * each one wins (subject, then its context, then global), else the
@@ -249,16 +153,6 @@ static CatalogPlan plan_has_versions = {
  * (config_scope.c merges them; the scope rule lives there), in one
  * statement: config rows first (true), then mode rows (false).
  */
-static CatalogPlan plan_scope_rows = {
-	"SELECT true, c.context, c.subject, c.compatibility, c.\"normalize\", c.settings::text "
-	"FROM registry.config c WHERE (c.context = $1 AND c.subject IN ($2, '')) "
-	"OR (c.context IN ('.', '.__GLOBAL') AND c.subject = '') "
-	"UNION ALL SELECT false, m.context, m.subject, m.mode, NULL::boolean, NULL::text "
-	"FROM registry.modes m WHERE (m.context = $1 AND m.subject IN ($2, '')) "
-	"OR (m.context IN ('.', '.__GLOBAL') AND m.subject = '')",
-	2, {TEXTOID, TEXTOID}
-};
-
 /* any live version in a mode's scope: global (".", ""), a context ("") or a subject */
 static CatalogPlan plan_scope_has_live_versions = {
 	"SELECT 1 FROM registry.subject_versions sv WHERE NOT sv.deleted"
@@ -287,12 +181,6 @@ static CatalogPlan plan_refs_to_json = {
 	"FROM unnest($1::text[], $2::text[], $3::int[]) WITH ORDINALITY AS t(n, s, v, o)",
 	3, {TEXTARRAYOID, TEXTARRAYOID, INT4ARRAYOID}
 };
-static CatalogPlan plan_subject_alias = {
-	"SELECT c.settings->>'alias' FROM registry.config c "
-	"WHERE c.context = $1 AND c.subject = $2",
-	2, {TEXTOID, TEXTOID}
-};
-
 static void fill_schema(HeapTuple tup, MemoryContext cxt, CatalogSchema *out);
 
 /* --- one catalog call: connection, plans, columns ----------------------- */
@@ -391,12 +279,10 @@ catalog_one_row(CatalogPlan *p)
 	return SPI_tuptable->vals[0];
 }
 
-/* A text column of a row of the current result, copied into cxt; NULL for NULL. */
+/* A text datum copied into cxt as a C string; NULL for NULL. */
 char *
-catalog_text(HeapTuple tup, int col, MemoryContext cxt)
+catalog_datum_text(Datum d, bool isnull, MemoryContext cxt)
 {
-	bool		isnull;
-	Datum		d = catalog_datum(tup, col, &isnull);
 	MemoryContext old;
 	char	   *s;
 
@@ -406,6 +292,16 @@ catalog_text(HeapTuple tup, int col, MemoryContext cxt)
 	s = TextDatumGetCString(d);
 	MemoryContextSwitchTo(old);
 	return s;
+}
+
+/* A text column of a row of the current result, copied into cxt; NULL for NULL. */
+char *
+catalog_text(HeapTuple tup, int col, MemoryContext cxt)
+{
+	bool		isnull;
+	Datum		d = catalog_datum(tup, col, &isnull);
+
+	return catalog_datum_text(d, isnull, cxt);
 }
 
 /* A column of a row of the current result. */
@@ -489,6 +385,19 @@ lock_subject_row(const char *context, const char *subject, Datum *v)
 		elog(ERROR, "could not lock subject \"%s\"", subject);
 }
 
+/* Lock the subject's row, creating the subject (and its context) first. */
+static void
+lock_subject(const char *context, const char *subject)
+{
+	Datum		v[2];
+
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	lock_subject_row(context, subject, v);
+	catalog_disconnect();
+}
+
 /*
  * Create the subject row if it is new, then lock it: every writer of one
  * subject (SQL API, REST, a DBA's INSERT) passes here, so version numbers
@@ -499,69 +408,30 @@ lock_subject_row(const char *context, const char *subject, Datum *v)
 int32
 catalog_lock_subject(const char *context, const char *subject)
 {
-	Datum		v[2];
-	int32		max_version;
-
-	catalog_connect();
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	lock_subject_row(context, subject, v);
-	catalog_run(&plan_max_version, v, NULL, SPI_OK_SELECT);
-	max_version = catalog_int32(catalog_one_row(&plan_max_version), Anum_value);
-	catalog_disconnect();
-	return max_version;
+	lock_subject(context, subject);
+	return catalog_max_version(context, subject);
 }
 
 /*
- * catalog_lock_subject(), with the subject's latest live version's schema
- * read in the same statement as the highest version: into *latest, *has_latest
- * false when the subject has no live version.
+ * catalog_lock_subject(), with the schema of the subject's latest live
+ * version read under the lock too: into *latest, *has_latest false when
+ * the subject has no live version.
  */
 int32
 catalog_lock_subject_latest(const char *context, const char *subject, CatalogSchema *latest,
 							bool *has_latest)
 {
-	Datum		v[2];
-	int32		max_version;
-	HeapTuple	tup;
-	bool		isnull;
-	MemoryContext caller = catalog_connect();
-
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	lock_subject_row(context, subject, v);
-	catalog_run(&plan_max_version_latest, v, NULL, SPI_OK_SELECT);
-	tup = catalog_one_row(&plan_max_version_latest);
-	max_version = catalog_int32(tup, Anum_max_version_latest);
-	(void) catalog_datum(tup, Anum_schema_id, &isnull);
-	*has_latest = !isnull;
-	if (*has_latest)
-		fill_schema(tup, caller, latest);
-	catalog_disconnect();
-	return max_version;
+	lock_subject(context, subject);
+	return catalog_max_version_latest(context, subject, latest, has_latest);
 }
 
-/* A new schema id from the context's sequence. */
-int32
-catalog_next_schema_id(const char *context)
+/* The context's row, inserted if missing (a context nothing has used yet). */
+void
+catalog_ensure_context(const char *context)
 {
-	Datum		v[1];
-	int32		id;
-
 	catalog_connect();
-	v[0] = CStringGetTextDatum(context);
-	catalog_run(&plan_next_id, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-	{
-		/* a context nothing has used yet */
-		ensure_context(context);
-		catalog_run(&plan_next_id, v, NULL, SPI_OK_SELECT);
-	}
-	if (SPI_processed != 1)
-		elog(ERROR, "context \"%s\" has no id sequence", context);
-	id = catalog_int32(SPI_tuptable->vals[0], Anum_value);
+	ensure_context(context);
 	catalog_disconnect();
-	return id;
 }
 
 /*
@@ -608,76 +478,6 @@ fill_version(HeapTuple tup, CatalogVersion *out)
 	copy_fingerprint(tup, Anum_version_fingerprint, out->fingerprint);
 }
 
-/*
- * Run a plan that answers at most one version row and fill out from it:
- * false when it answers none.
- */
-static bool
-version_call(CatalogPlan *p, Datum *v, CatalogVersion *out)
-{
-	bool		found;
-
-	catalog_connect();
-	catalog_run(p, v, NULL, SPI_OK_SELECT);
-	found = SPI_processed > 0;
-	if (found)
-		fill_version(SPI_tuptable->vals[0], out);
-	catalog_disconnect();
-	return found;
-}
-
-/* The subject's version of the schema with this identity (live ones first). */
-bool
-catalog_find_version_by_fingerprint(const char *context, const char *subject,
-									const uint8 *fingerprint, bool include_deleted,
-									CatalogVersion *out)
-{
-	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
-	PointerGetDatum(fingerprint_datum(fingerprint)), BoolGetDatum(include_deleted)};
-
-	return version_call(&plan_version_by_fp, v, out);
-}
-
-/*
- * One lookup for registration: the id of the schema with this identity in
- * the context (0 if none) and, in *version, the subject's version of it
- * (version 0 if the subject has none).
- */
-int32
-catalog_find_schema_in_subject(const char *context, const char *subject,
-							   const uint8 *fingerprint, bool include_deleted,
-							   CatalogVersion *version)
-{
-	Datum		v[4];
-	int32		id = 0;
-	HeapTuple	tup;
-	bool		isnull;
-	Datum		d;
-
-	memset(version, 0, sizeof(CatalogVersion));
-	catalog_connect();
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	v[2] = PointerGetDatum(fingerprint_datum(fingerprint));
-	v[3] = BoolGetDatum(include_deleted);
-	catalog_run(&plan_schema_and_version, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed > 0)
-	{
-		tup = SPI_tuptable->vals[0];
-		id = catalog_int32(tup, Anum_found_id);
-		d = catalog_datum(tup, Anum_found_version, &isnull);
-		if (!isnull)
-		{
-			version->version = DatumGetInt32(d);
-			version->schema_id = id;
-			version->deleted = catalog_bool(tup, Anum_found_deleted);
-			memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
-		}
-	}
-	catalog_disconnect();
-	return id;
-}
-
 /* A schema row (plan_get_schema's columns) into out, its strings in cxt. */
 static void
 fill_schema(HeapTuple tup, MemoryContext cxt, CatalogSchema *out)
@@ -711,17 +511,6 @@ schema_call(CatalogPlan *plan, Datum *v, CatalogSchema *out)
 	return found;
 }
 
-/* The schema row (context, id), if there is one. */
-bool
-catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
-{
-	Datum		v[2];
-
-	v[0] = CStringGetTextDatum(context);
-	v[1] = Int32GetDatum(id);
-	return schema_call(&plan_get_schema, v, out);
-}
-
 /*
  * The schema row with this id in the default context, else in the first
  * context (by name) that has it: the schema registry.schema_by_id(id)
@@ -734,17 +523,6 @@ catalog_schema_any_context(int32 id, CatalogSchema *out)
 
 	v[0] = Int32GetDatum(id);
 	return schema_call(&plan_schema_any_context, v, out);
-}
-
-/* The schema row of a subject's latest live version, if it has one. */
-bool
-catalog_latest_schema(const char *context, const char *subject, CatalogSchema *out)
-{
-	Datum		v[2];
-
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	return schema_call(&plan_latest_schema, v, out);
 }
 
 /*
@@ -817,190 +595,7 @@ catalog_versions(const char *context, const char *subject, bool include_deleted,
 	return out;
 }
 
-/*
- * The versions of a subject (newest first; soft-deleted ones when asked)
- * whose schema has this type and stored text, with their references,
- * metadata and rule set.
- */
-CatalogVersionRow *
-catalog_versions_of_schema(const char *context, const char *subject, bool include_deleted,
-						   const char *schema_type, const char *schema, int *n)
-{
-	Datum		v[5];
-	CatalogVersionRow *out;
-	uint64		i;
-	MemoryContext caller = catalog_connect();
-
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	v[2] = BoolGetDatum(include_deleted);
-	v[3] = CStringGetTextDatum(schema_type);
-	v[4] = CStringGetTextDatum(schema);
-	catalog_run(&plan_versions_of_schema, v, NULL, SPI_OK_SELECT);
-	*n = (int) SPI_processed;
-	out = MemoryContextAllocZero(caller, sizeof(CatalogVersionRow) * (SPI_processed + 1));
-	for (i = 0; i < SPI_processed; i++)
-	{
-		fill_version(SPI_tuptable->vals[i], &out[i].version);
-		out[i].refs = catalog_text(SPI_tuptable->vals[i], Anum_version_refs, caller);
-		out[i].metadata = catalog_text(SPI_tuptable->vals[i], Anum_version_metadata, caller);
-		out[i].rule_set = catalog_text(SPI_tuptable->vals[i], Anum_version_rule_set, caller);
-	}
-	catalog_disconnect();
-	return out;
-}
-
-/*
- * A submission's schema in the context and the subject's versions of it
- * (as catalog_find_schema_in_subject: the schema's id, 0 when the context
- * has none, and *version the subject's version of it, version 0 when
- * none) and the subject's versions of schemas with the same text (as
- * catalog_versions_of_schema, into *rows and *n), in one statement.
- */
-int32
-catalog_submitted_in_subject(const char *context, const char *subject,
-							 const uint8 *fingerprint, bool include_deleted,
-							 const char *schema_type, const char *schema,
-							 CatalogVersion *version, CatalogVersionRow **rows, int *n)
-{
-	Datum		v[6];
-	int32		id = 0;
-	uint64		i;
-	MemoryContext caller = catalog_connect();
-
-	memset(version, 0, sizeof(CatalogVersion));
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	v[2] = PointerGetDatum(fingerprint_datum(fingerprint));
-	v[3] = BoolGetDatum(include_deleted);
-	v[4] = CStringGetTextDatum(schema_type);
-	v[5] = CStringGetTextDatum(schema);
-	catalog_run(&plan_submitted_in_subject, v, NULL, SPI_OK_SELECT);
-	*n = 0;
-	*rows = MemoryContextAllocZero(caller, sizeof(CatalogVersionRow) * (SPI_processed + 1));
-	for (i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		CatalogVersionRow *row;
-		bool		isnull;
-		Datum		d;
-
-		if (catalog_int32(tup, 1) == 0)
-		{
-			id = catalog_int32(tup, 2);
-			d = catalog_datum(tup, 3, &isnull);
-			if (!isnull)
-			{
-				version->version = DatumGetInt32(d);
-				version->schema_id = id;
-				version->deleted = catalog_bool(tup, 4);
-				memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
-			}
-			continue;
-		}
-		row = &(*rows)[(*n)++];
-		row->version.version = catalog_int32(tup, 3);
-		row->version.schema_id = catalog_int32(tup, 2);
-		row->version.deleted = catalog_bool(tup, 4);
-		copy_fingerprint(tup, 5, row->version.fingerprint);
-		row->refs = catalog_text(tup, 6, caller);
-		row->metadata = catalog_text(tup, 7, caller);
-		row->rule_set = catalog_text(tup, 8, caller);
-	}
-	catalog_disconnect();
-	return id;
-}
-
-/* The latest live version of a subject, if it has one. */
-bool
-catalog_latest_version(const char *context, const char *subject, CatalogVersion *out)
-{
-	Datum		v[2] = {CStringGetTextDatum(context), CStringGetTextDatum(subject)};
-
-	return version_call(&plan_latest_version, v, out);
-}
-
-/* One version of a subject, if it has it (soft-deleted ones when asked). */
-bool
-catalog_get_version(const char *context, const char *subject, int32 version,
-					bool include_deleted, CatalogVersion *out)
-{
-	Datum		v[4] = {CStringGetTextDatum(context), CStringGetTextDatum(subject),
-	Int32GetDatum(version), BoolGetDatum(include_deleted)};
-
-	return version_call(&plan_get_version, v, out);
-}
-
-/* Does the subject have a version (soft-deleted ones counting when asked)? */
-bool
-catalog_subject_has_versions(const char *context, const char *subject, bool include_deleted)
-{
-	Datum		v[3];
-	bool		has;
-
-	catalog_connect();
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	v[2] = BoolGetDatum(include_deleted);
-	catalog_run(&plan_has_versions, v, NULL, SPI_OK_SELECT);
-	has = SPI_processed > 0;
-	catalog_disconnect();
-	return has;
-}
-
 /* --- settings ------------------------------------------------------------------ */
-
-/* A config row of plan_scope_rows into row, its strings in cxt. */
-static void
-config_row(HeapTuple tup, MemoryContext cxt, CatalogConfigRow *row)
-{
-	bool		isnull;
-	Datum		d;
-
-	row->context = catalog_text(tup, 2, cxt);
-	row->subject = catalog_text(tup, 3, cxt);
-	row->compatibility = catalog_text(tup, 4, cxt);
-	d = catalog_datum(tup, 5, &isnull);
-	row->has_normalize = !isnull;
-	row->normalize = !isnull && DatumGetBool(d);
-	row->settings = catalog_text(tup, 6, cxt);
-}
-
-/*
- * The config rows and mode rows that can be in force for a subject (see
- * plan_scope_rows), for config_scope.c to merge.
- */
-void
-catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
-{
-	Datum		v[2];
-	MemoryContext caller = catalog_connect();
-	uint64		i;
-
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	catalog_run(&plan_scope_rows, v, NULL, SPI_OK_SELECT);
-	out->n_config = 0;
-	out->n_mode = 0;
-	out->config = MemoryContextAllocZero(caller, sizeof(CatalogConfigRow) * (SPI_processed + 1));
-	out->mode = MemoryContextAllocZero(caller, sizeof(CatalogModeRow) * (SPI_processed + 1));
-	for (i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-
-		if (catalog_bool(tup, 1))
-			config_row(tup, caller, &out->config[out->n_config++]);
-		else
-		{
-			CatalogModeRow *row = &out->mode[out->n_mode++];
-
-			row->context = catalog_text(tup, 2, caller);
-			row->subject = catalog_text(tup, 3, caller);
-			row->mode = catalog_text(tup, 4, caller);
-		}
-	}
-	catalog_disconnect();
-}
 
 /*
  * Does the scope of a mode hold a live subject version?  context or
@@ -1149,23 +744,3 @@ catalog_refs_to_json(const CatalogRef *refs, int n)
 }
 
 /* --- aliases ------------------------------------------------------------------ */
-
-/*
- * The alias set in the subject's own config (its scope only, not the wider
- * ones), or NULL when it has none.
- */
-char *
-catalog_subject_alias(const char *context, const char *subject)
-{
-	Datum		v[2];
-	char	   *alias = NULL;
-	MemoryContext caller = catalog_connect();
-
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	catalog_run(&plan_subject_alias, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 1)
-		alias = catalog_text(SPI_tuptable->vals[0], Anum_value, caller);
-	catalog_disconnect();
-	return alias;
-}

@@ -1,13 +1,14 @@
 /*-------------------------------------------------------------------------
  *
  * catalog.h
- *	  The catalog module: the only C code with SPI and SQL text.  catalog.c
- *	  holds the statements run against the registry's tables, catalog_api.c
- *	  the REST routes' calls of the SQL API.
+ *	  The catalog module: the only C code that reads or writes the registry's
+ *	  tables.  catalog.c holds the SQL statements (the writes and the
+ *	  set-returning reads), catalog_scan.c the point reads as direct index
+ *	  scans, catalog_api.c the REST routes' calls of the SQL API.
  *
- * Every function here connects to SPI itself and finishes before it
- * returns (inside another SPI connection too: they nest), so callers never
- * connect.  What a function returns -- structs it fills, strings, arrays,
+ * Every function here connects to SPI itself (when it uses SPI) and
+ * finishes before it returns (inside another SPI connection too: they
+ * nest), so callers never connect.  What a function returns -- structs it fills, strings, arrays,
  * Lists -- is allocated in the memory context that was current when it was
  * called, captured before it connects; nothing returned lives in SPI's
  * memory.
@@ -21,7 +22,7 @@
 
 #define REGISTRY_FINGERPRINT_LEN 16
 
-/* --- catalog.c: the registry's tables ------------------------------------ */
+/* --- catalog.c and catalog_scan.c: the registry's tables --------------------- */
 
 typedef struct CatalogSchema
 {

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * catalog_internal.h
- *	  What the files of the catalog module (catalog.c, catalog_api.c)
+ *	  What the files of the catalog module (catalog.c, catalog_scan.c,
+ *	  catalog_api.c)
  *	  share: kept plans, the SPI connection of one catalog call and the
  *	  reading of result columns.  Nothing outside the module includes it.
  *
@@ -37,9 +38,18 @@ extern void catalog_run(CatalogPlan *p, Datum *values, const char *nulls,
 extern HeapTuple catalog_one_row(CatalogPlan *p);
 extern int	catalog_pin_search_path(void);
 extern void catalog_unpin_search_path(int nestlevel);
+extern char *catalog_datum_text(Datum d, bool isnull, MemoryContext cxt);
 extern char *catalog_text(HeapTuple tup, int col, MemoryContext cxt);
 extern Datum catalog_datum(HeapTuple tup, int col, bool *isnull);
 extern int32 catalog_int32(HeapTuple tup, int col);
 extern bool catalog_bool(HeapTuple tup, int col);
+
+/* catalog_scan.c: reads under a lock catalog.c took */
+extern int32 catalog_max_version(const char *context, const char *subject);
+extern int32 catalog_max_version_latest(const char *context, const char *subject,
+										CatalogSchema *latest, bool *has_latest);
+
+/* catalog.c: for catalog_scan.c */
+extern void catalog_ensure_context(const char *context);
 
 #endif							/* CATALOG_INTERNAL_H */

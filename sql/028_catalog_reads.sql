@@ -1,0 +1,73 @@
+-- The catalog's point reads are index scans (catalog_scan.c), not SQL:
+-- they must answer as the statements they replaced.  A backend remembers
+-- each subject's newest version number as a hint for the next read; the
+-- answers must not depend on it.
+CREATE FUNCTION regress.rec(n int) RETURNS text LANGUAGE sql AS $$
+	SELECT format('{"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"f%s","type":["null","int"],"default":null}]}', n)
+$$;
+SELECT registry.set_compatibility('NONE', 'reads-a') IS NOT NULL AS level_set;
+SELECT count(registry.register_schema('reads-a', regress.rec(k))) AS registered FROM generate_series(1, 3) k;
+SELECT version FROM registry.get_version('reads-a');
+-- the newest version soft-deleted: the hint (3) finds no live version at or above it
+SELECT count(*) AS deleted FROM registry.delete_version('reads-a', '3');
+SELECT version FROM registry.get_version('reads-a');
+SELECT version FROM registry.get_version('reads-a', '3', deleted => true);
+-- and removed for good: nothing at or above the hint
+SELECT count(*) AS removed FROM registry.delete_version('reads-a', '3', permanent => true);
+SELECT version FROM registry.get_version('reads-a');
+-- the next version counts from the versions there are
+SELECT subject_version FROM registry.register_schema_version('reads-a', regress.rec(4));
+SELECT registry.delete_config('reads-a') IS NOT NULL AS config_removed;
+-- every version soft-deleted: no latest (40401), but deleted ones when asked
+SELECT count(*) AS deleted FROM registry.delete_subject('reads-a');
+\set VERBOSITY terse
+SELECT count(*) AS live FROM registry.versions('reads-a');
+SELECT version FROM registry.get_version('reads-a');
+\set VERBOSITY default
+SELECT count(*) AS all_versions FROM registry.versions('reads-a', deleted => true);
+-- a deleted schema registered again: a new version, not the deleted one
+SELECT subject_version FROM registry.register_schema_version('reads-a', regress.rec(2));
+SELECT version FROM registry.get_version('reads-a');
+SELECT count(*) AS versions_deleted FROM registry.delete_subject('reads-a');
+SELECT count(*) AS versions_forgotten FROM registry.delete_subject('reads-a', permanent => true);
+
+-- a DBA's raw INSERT is seen by the reads that follow in its transaction
+BEGIN;
+SELECT registry.set_compatibility('NONE', 'reads-b') IS NOT NULL AS level_set;
+SELECT registry.register_schema('reads-b', regress.rec(1)) > 0 AS registered;
+SELECT registry.register_schema('reads-c', regress.rec(9)) AS c_id \gset
+INSERT INTO registry.subject_versions (subject, schema_id) VALUES ('reads-b', :c_id);
+SELECT version, id = :c_id AS inserted_schema FROM registry.get_version('reads-b');
+SELECT subject_version FROM registry.register_schema_version('reads-b', regress.rec(9));
+ROLLBACK;
+\set VERBOSITY terse
+SELECT count(*) AS after_rollback FROM registry.versions('reads-b');
+\set VERBOSITY default
+
+-- reads check the role's privileges as the statements did
+CREATE ROLE regress_reads_nobody;
+GRANT registry_reader TO regress_reads_nobody;
+REVOKE SELECT ON registry.config FROM registry_reader;
+SET ROLE regress_reads_nobody;
+\set VERBOSITY terse
+SELECT registry.get_compatibility('reads-d');
+\set VERBOSITY default
+RESET ROLE;
+GRANT SELECT ON registry.config TO registry_reader;
+SET ROLE regress_reads_nobody;
+SELECT registry.get_compatibility('reads-d');
+RESET ROLE;
+DROP ROLE regress_reads_nobody;
+
+-- row-level security on a registry table is refused, not read past
+ALTER TABLE registry.config ENABLE ROW LEVEL SECURITY;
+CREATE ROLE regress_reads_rls;
+GRANT registry_reader TO regress_reads_rls;
+SET ROLE regress_reads_rls;
+\set VERBOSITY terse
+SELECT registry.get_compatibility('reads-d');
+\set VERBOSITY default
+RESET ROLE;
+ALTER TABLE registry.config DISABLE ROW LEVEL SECURITY;
+DROP ROLE regress_reads_rls;
+DROP FUNCTION regress.rec(int);

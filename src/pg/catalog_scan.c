@@ -1,0 +1,918 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog_scan.c
+ *	  The catalog's point reads as direct B-tree scans of the registry's
+ *	  tables, the way PostgreSQL reads its own catalogs, instead of SQL
+ *	  statements: a registration reads its settings, its subject and the
+ *	  submitted schema a dozen times, and each read is one or two index
+ *	  probes that cost a few microseconds, where an SPI statement costs
+ *	  tens in executor start-up and shutdown alone.
+ *
+ *	  Each scan behaves as the statement it replaces: it takes a new
+ *	  snapshot after a command counter increment (as SPI does for a
+ *	  statement that may write), locks the table and index in
+ *	  AccessShareLock until the end of the transaction, and checks the
+ *	  current role's SELECT privilege on the table.  Row-level security
+ *	  would need the planner, so a table with it enabled is refused rather
+ *	  than read past its policies.  Writes stay SQL (catalog.c): they fire
+ *	  the tables' triggers and constraints.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/relscan.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "commands/sequence.h"
+#include "common/md5.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "common/hashfn.h"
+#include "utils/fmgroids.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
+
+#include "catalog.h"
+#include "catalog_internal.h"
+#include "registry.h"
+
+#define SCAN_MAX_KEYS 3
+
+/* one index scan of one registry table */
+typedef struct CatalogScan
+{
+	Relation	heap;
+	Relation	index;
+	Snapshot	snapshot;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	ScanKeyData keys[SCAN_MAX_KEYS];
+	int			nkeys;
+} CatalogScan;
+
+/* --- opening, keys, rows ---------------------------------------------------- */
+
+/* The oid of registry.<name>, a table or an index of the extension. */
+static Oid
+registry_relid(const char *name)
+{
+	Oid			nsp = get_namespace_oid("registry", false);
+	Oid			relid = get_relname_relid(name, nsp);
+
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation \"registry.%s\" does not exist", name)));
+	return relid;
+}
+
+/*
+ * Open registry.<name> for reading as a SELECT would: its lock, the
+ * current role's privilege, and no row-level security to bypass.
+ */
+static Relation
+open_table(const char *name)
+{
+	Relation	rel = table_open(registry_relid(name), AccessShareLock);
+	AclResult	acl = pg_class_aclcheck(RelationGetRelid(rel), GetUserId(), ACL_SELECT);
+
+	if (acl != ACLCHECK_OK)
+		aclcheck_error(acl, OBJECT_TABLE, name);
+	if (check_enable_rls(RelationGetRelid(rel), InvalidOid, false) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("row-level security on registry.%s is not supported", name),
+				 errdetail("The registry reads its tables as PostgreSQL reads its catalogs.")));
+	return rel;
+}
+
+/* Open table with its index for a scan, with no keys yet. */
+static void
+scan_open(CatalogScan *s, const char *table, const char *index)
+{
+	memset(s, 0, sizeof(CatalogScan));
+	s->heap = open_table(table);
+	s->index = index_open(registry_relid(index), AccessShareLock);
+	if (s->index->rd_index->indrelid != RelationGetRelid(s->heap))
+		elog(ERROR, "index \"%s\" is not on table \"%s\"", index, table);
+}
+
+/* Add "index column col <op> value" (strategy and proc: the B-tree operator's). */
+static void
+scan_key_op(CatalogScan *s, int col, StrategyNumber strategy, RegProcedure proc, Datum value)
+{
+	Assert(s->nkeys < SCAN_MAX_KEYS && s->scan == NULL);
+	ScanKeyEntryInitialize(&s->keys[s->nkeys++], 0, col, strategy, InvalidOid,
+						   s->index->rd_indcollation[col - 1], proc, value);
+}
+
+/* Add "index column col = value" (proc: the type's equality function). */
+static void
+scan_key(CatalogScan *s, int col, RegProcedure proc, Datum value)
+{
+	scan_key_op(s, col, BTEqualStrategyNumber, proc, value);
+}
+
+/* Add a text key. */
+static void
+scan_text_key(CatalogScan *s, int col, const char *value)
+{
+	scan_key(s, col, F_TEXTEQ, CStringGetTextDatum(value));
+}
+
+/*
+ * The next row of the scan in direction dir, false at its end; the first
+ * call takes the snapshot and starts the scan.
+ */
+static bool
+scan_next(CatalogScan *s, ScanDirection dir)
+{
+	if (s->scan == NULL)
+	{
+		CommandCounterIncrement();
+		s->snapshot = RegisterSnapshot(GetTransactionSnapshot());
+		s->scan = index_beginscan(s->heap, s->index, s->snapshot, s->nkeys, 0);
+		index_rescan(s->scan, s->keys, s->nkeys, NULL, 0);
+		s->slot = table_slot_create(s->heap, NULL);
+	}
+	CHECK_FOR_INTERRUPTS();
+	return index_getnext_slot(s->scan, dir, s->slot);
+}
+
+/* End the scan; the locks stay until the end of the transaction. */
+static void
+scan_close(CatalogScan *s)
+{
+	if (s->scan != NULL)
+	{
+		index_endscan(s->scan);
+		ExecDropSingleTupleTableSlot(s->slot);
+		UnregisterSnapshot(s->snapshot);
+	}
+	index_close(s->index, NoLock);
+	table_close(s->heap, NoLock);
+}
+
+/* A column of the scan's current row, by name. */
+static Datum
+col_datum(CatalogScan *s, const char *name, bool *isnull)
+{
+	AttrNumber	att = get_attnum(RelationGetRelid(s->heap), name);
+
+	if (att == InvalidAttrNumber)
+		elog(ERROR, "column \"%s\" of \"%s\" does not exist", name,
+			 RelationGetRelationName(s->heap));
+	return slot_getattr(s->slot, att, isnull);
+}
+
+/* A text column of the current row, copied into cxt; NULL for NULL. */
+static char *
+col_text(CatalogScan *s, const char *name, MemoryContext cxt)
+{
+	bool		isnull;
+	Datum		d = col_datum(s, name, &isnull);
+
+	return catalog_datum_text(d, isnull, cxt);
+}
+
+/* A jsonb column of the current row as jsonb's text form, in cxt; NULL for NULL. */
+static char *
+col_jsonb_text(CatalogScan *s, const char *name, MemoryContext cxt)
+{
+	bool		isnull;
+	Datum		d = col_datum(s, name, &isnull);
+	MemoryContext old;
+	Jsonb	   *jb;
+	char	   *str;
+
+	if (isnull)
+		return NULL;
+	old = MemoryContextSwitchTo(cxt);
+	jb = DatumGetJsonbP(d);
+	str = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	MemoryContextSwitchTo(old);
+	return str;
+}
+
+/* An integer column of the current row; 0 for NULL. */
+static int32
+col_int32(CatalogScan *s, const char *name)
+{
+	bool		isnull;
+	Datum		d = col_datum(s, name, &isnull);
+
+	return isnull ? 0 : DatumGetInt32(d);
+}
+
+/* A boolean column of the current row; false for NULL. */
+static bool
+col_bool(CatalogScan *s, const char *name)
+{
+	bool		isnull;
+	Datum		d = col_datum(s, name, &isnull);
+
+	return !isnull && DatumGetBool(d);
+}
+
+/* Does the text column of the current row equal value? */
+static bool
+col_text_is(CatalogScan *s, const char *name, const char *value)
+{
+	bool		isnull;
+	Datum		d = col_datum(s, name, &isnull);
+	text	   *t;
+
+	if (isnull)
+		return false;
+	t = DatumGetTextPP(d);
+	return VARSIZE_ANY_EXHDR(t) == strlen(value) &&
+		memcmp(VARDATA_ANY(t), value, VARSIZE_ANY_EXHDR(t)) == 0;
+}
+
+/* The fingerprint column of the current row, into out. */
+static void
+col_fingerprint(CatalogScan *s, uint8 *out)
+{
+	bool		isnull;
+	bytea	   *b = DatumGetByteaPP(col_datum(s, "fingerprint", &isnull));
+
+	if (isnull || VARSIZE_ANY_EXHDR(b) != REGISTRY_FINGERPRINT_LEN)
+		elog(ERROR, "unexpected fingerprint in registry.schemas");
+	memcpy(out, VARDATA_ANY(b), REGISTRY_FINGERPRINT_LEN);
+}
+
+/* A fingerprint as a bytea key value. */
+static Datum
+fingerprint_value(const uint8 *fp)
+{
+	bytea	   *b = palloc(VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
+
+	SET_VARSIZE(b, VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
+	memcpy(VARDATA(b), fp, REGISTRY_FINGERPRINT_LEN);
+	return PointerGetDatum(b);
+}
+
+/* --- schemas ------------------------------------------------------------------ */
+
+/* The current row of a registry.schemas scan into out, its strings in cxt. */
+static void
+fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
+{
+	out->context = col_text(s, "context", cxt);
+	out->id = col_int32(s, "id");
+	out->schema_type = col_text(s, "schema_type", cxt);
+	out->schema = col_text(s, "schema", cxt);
+	out->refs = col_jsonb_text(s, "refs", cxt);
+	out->metadata = col_jsonb_text(s, "metadata", cxt);
+	out->rule_set = col_jsonb_text(s, "rule_set", cxt);
+	col_fingerprint(s, out->fingerprint);
+}
+
+/* The schema row (context, id) into out (NULL: only found or not), its strings in cxt. */
+static bool
+schema_by_id(const char *context, int32 id, MemoryContext cxt, CatalogSchema *out)
+{
+	CatalogScan s;
+	bool		found;
+
+	scan_open(&s, "schemas", "schemas_pkey");
+	scan_text_key(&s, 1, context);
+	scan_key(&s, 2, F_INT4EQ, Int32GetDatum(id));
+	found = scan_next(&s, ForwardScanDirection);
+	if (found && out != NULL)
+		fill_schema(&s, cxt, out);
+	scan_close(&s);
+	return found;
+}
+
+/* The fingerprint of the schema (context, id). */
+static void
+schema_fingerprint(const char *context, int32 id, uint8 *out)
+{
+	CatalogScan s;
+
+	scan_open(&s, "schemas", "schemas_pkey");
+	scan_text_key(&s, 1, context);
+	scan_key(&s, 2, F_INT4EQ, Int32GetDatum(id));
+	if (!scan_next(&s, ForwardScanDirection))
+		elog(ERROR, "schema %d of context \"%s\" is missing", id, context);
+	col_fingerprint(&s, out);
+	scan_close(&s);
+}
+
+/* The id of the schema with this identity in the context, 0 when none. */
+static int32
+schema_id_by_fingerprint(const char *context, const uint8 *fingerprint)
+{
+	CatalogScan s;
+	int32		id = 0;
+
+	scan_open(&s, "schemas", "schemas_fingerprint_context_key");
+	scan_key(&s, 1, F_BYTEAEQ, fingerprint_value(fingerprint));
+	scan_text_key(&s, 2, context);
+	if (scan_next(&s, ForwardScanDirection))
+		id = col_int32(&s, "id");
+	scan_close(&s);
+	return id;
+}
+
+/* The schema row (context, id), if there is one. */
+bool
+catalog_get_schema(const char *context, int32 id, CatalogSchema *out)
+{
+	return schema_by_id(context, id, CurrentMemoryContext, out);
+}
+
+/* --- versions ----------------------------------------------------------------- */
+
+/* The current row of a registry.subject_versions scan into out (without its fingerprint). */
+static void
+fill_version(CatalogScan *s, CatalogVersion *out)
+{
+	memset(out, 0, sizeof(CatalogVersion));
+	out->version = col_int32(s, "version");
+	out->schema_id = col_int32(s, "schema_id");
+	out->deleted = col_bool(s, "deleted");
+}
+
+/* Open a scan of a subject's versions, by number. */
+static void
+subject_versions_open(CatalogScan *s, const char *context, const char *subject)
+{
+	scan_open(s, "subject_versions", "subject_versions_pkey");
+	scan_text_key(s, 1, context);
+	scan_text_key(s, 2, subject);
+}
+
+/*
+ * The subject's best version of schema id (live ones first, then the
+ * highest number; soft-deleted ones only when include_deleted) into out:
+ * false when it has none.
+ */
+static bool
+subject_version_of_schema(const char *context, const char *subject, int32 id,
+						  bool include_deleted, CatalogVersion *out)
+{
+	CatalogScan s;
+	CatalogVersion v;
+	bool		found = false;
+
+	scan_open(&s, "subject_versions", "subject_versions_schema_idx");
+	scan_text_key(&s, 1, context);
+	scan_key(&s, 2, F_INT4EQ, Int32GetDatum(id));
+	while (scan_next(&s, ForwardScanDirection))
+	{
+		if (!col_text_is(&s, "subject", subject))
+			continue;
+		fill_version(&s, &v);
+		if (v.deleted && !include_deleted)
+			continue;
+		if (!found || (out->deleted && !v.deleted) ||
+			(out->deleted == v.deleted && v.version > out->version))
+			*out = v;
+		found = true;
+	}
+	scan_close(&s);
+	return found;
+}
+
+/*
+ * A backward scan of a subject's versions reads a whole index page (some
+ * 250 versions) before it answers the newest, so the newest number this
+ * backend last saw for a subject bounds the next scan from below.  It is
+ * only a hint, in a small direct-mapped table: a scan from it that finds
+ * no live version is done again from the start.
+ */
+#define VERSION_HINTS 256
+
+typedef struct VersionHint
+{
+	char	   *context;		/* malloc'd; NULL: a free slot */
+	char	   *subject;
+	int32		version;
+} VersionHint;
+
+static VersionHint version_hints[VERSION_HINTS];
+
+/* The hint slot of a subject (another subject's when they collide). */
+static VersionHint *
+version_hint(const char *context, const char *subject)
+{
+	uint32		h = hash_combine(hash_bytes((const unsigned char *) context, strlen(context)),
+								 hash_bytes((const unsigned char *) subject, strlen(subject)));
+
+	return &version_hints[h % VERSION_HINTS];
+}
+
+/* The subject's hint, 0 when its slot holds another subject. */
+static int32
+hinted_version(const char *context, const char *subject)
+{
+	VersionHint *hint = version_hint(context, subject);
+
+	if (hint->context == NULL || strcmp(hint->context, context) != 0 ||
+		strcmp(hint->subject, subject) != 0)
+		return 0;
+	return hint->version;
+}
+
+/* Remember the subject's newest version number (when the memory is there). */
+static void
+remember_version(const char *context, const char *subject, int32 version)
+{
+	VersionHint *hint = version_hint(context, subject);
+
+	if (hint->context == NULL || strcmp(hint->context, context) != 0 ||
+		strcmp(hint->subject, subject) != 0)
+	{
+		free(hint->context);
+		free(hint->subject);
+		hint->context = strdup(context);
+		hint->subject = strdup(subject);
+		if (hint->context == NULL || hint->subject == NULL)
+		{
+			free(hint->context);
+			free(hint->subject);
+			hint->context = hint->subject = NULL;
+			return;
+		}
+	}
+	hint->version = version;
+}
+
+/*
+ * The subject's versions numbered from on (all when 0), newest first: the
+ * highest number (0 when none) and the newest live one into *latest
+ * (version 0 when none).
+ */
+static int32
+scan_newest(const char *context, const char *subject, int32 from, CatalogVersion *latest)
+{
+	CatalogScan s;
+	int32		max_version = 0;
+
+	memset(latest, 0, sizeof(CatalogVersion));
+	subject_versions_open(&s, context, subject);
+	if (from > 0)
+		scan_key_op(&s, 3, BTGreaterEqualStrategyNumber, F_INT4GE, Int32GetDatum(from));
+	while (scan_next(&s, BackwardScanDirection))
+	{
+		if (max_version == 0)
+			max_version = col_int32(&s, "version");
+		if (!col_bool(&s, "deleted"))
+		{
+			fill_version(&s, latest);
+			break;
+		}
+	}
+	scan_close(&s);
+	return max_version;
+}
+
+/*
+ * The subject's highest version number (soft-deleted ones count; 0 when it
+ * has none) and its latest live version into *latest (version 0 when none).
+ */
+static int32
+subject_max_and_latest(const char *context, const char *subject, CatalogVersion *latest)
+{
+	int32		from = hinted_version(context, subject);
+	int32		max_version = scan_newest(context, subject, from, latest);
+
+	if (from > 0 && latest->version == 0)
+		max_version = scan_newest(context, subject, 0, latest);
+	if (max_version > 0)
+		remember_version(context, subject, max_version);
+	if (latest->version > 0)
+		schema_fingerprint(context, latest->schema_id, latest->fingerprint);
+	return max_version;
+}
+
+/* The subject's highest version number, read after its row was locked. */
+int32
+catalog_max_version(const char *context, const char *subject)
+{
+	CatalogVersion latest;
+
+	return subject_max_and_latest(context, subject, &latest);
+}
+
+/*
+ * The subject's highest version number and the schema row of its latest
+ * live version into *latest (strings in the caller's context), *has_latest
+ * false when it has no live version.
+ */
+int32
+catalog_max_version_latest(const char *context, const char *subject, CatalogSchema *latest,
+						   bool *has_latest)
+{
+	CatalogVersion v;
+	int32		max_version = subject_max_and_latest(context, subject, &v);
+
+	*has_latest = v.version > 0 &&
+		schema_by_id(context, v.schema_id, CurrentMemoryContext, latest);
+	return max_version;
+}
+
+/* The latest live version of a subject, if it has one. */
+bool
+catalog_latest_version(const char *context, const char *subject, CatalogVersion *out)
+{
+	(void) subject_max_and_latest(context, subject, out);
+	return out->version > 0;
+}
+
+/* The schema row of a subject's latest live version, if it has one. */
+bool
+catalog_latest_schema(const char *context, const char *subject, CatalogSchema *out)
+{
+	bool		has_latest;
+
+	(void) catalog_max_version_latest(context, subject, out, &has_latest);
+	return has_latest;
+}
+
+/* One version of a subject, if it has it (soft-deleted ones when asked). */
+bool
+catalog_get_version(const char *context, const char *subject, int32 version,
+					bool include_deleted, CatalogVersion *out)
+{
+	CatalogScan s;
+	bool		found = false;
+
+	subject_versions_open(&s, context, subject);
+	scan_key(&s, 3, F_INT4EQ, Int32GetDatum(version));
+	if (scan_next(&s, ForwardScanDirection))
+	{
+		fill_version(&s, out);
+		found = include_deleted || !out->deleted;
+	}
+	scan_close(&s);
+	if (found)
+		schema_fingerprint(context, out->schema_id, out->fingerprint);
+	return found;
+}
+
+/* Does the subject have a version (soft-deleted ones counting when asked)? */
+bool
+catalog_subject_has_versions(const char *context, const char *subject, bool include_deleted)
+{
+	CatalogScan s;
+	bool		has = false;
+
+	subject_versions_open(&s, context, subject);
+	while (!has && scan_next(&s, ForwardScanDirection))
+		has = include_deleted || !col_bool(&s, "deleted");
+	scan_close(&s);
+	return has;
+}
+
+/* The subject's version of the schema with this identity (live ones first). */
+bool
+catalog_find_version_by_fingerprint(const char *context, const char *subject,
+									const uint8 *fingerprint, bool include_deleted,
+									CatalogVersion *out)
+{
+	(void) catalog_find_schema_in_subject(context, subject, fingerprint, include_deleted, out);
+	return out->version > 0;
+}
+
+/*
+ * One lookup for registration: the id of the schema with this identity in
+ * the context (0 if none) and, in *version, the subject's version of it
+ * (version 0 if the subject has none).
+ */
+int32
+catalog_find_schema_in_subject(const char *context, const char *subject,
+							   const uint8 *fingerprint, bool include_deleted,
+							   CatalogVersion *version)
+{
+	int32		id = schema_id_by_fingerprint(context, fingerprint);
+
+	memset(version, 0, sizeof(CatalogVersion));
+	if (id != 0 && subject_version_of_schema(context, subject, id, include_deleted, version))
+		memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
+	else
+		memset(version, 0, sizeof(CatalogVersion));
+	return id;
+}
+
+/* --- versions of schemas with the same text ------------------------------------ */
+
+/* newest first */
+static int
+version_row_cmp(const void *a, const void *b)
+{
+	const CatalogVersionRow *x = a;
+	const CatalogVersionRow *y = b;
+
+	if (x->version.version == y->version.version)
+		return 0;
+	return x->version.version < y->version.version ? 1 : -1;
+}
+
+/* A schema of the context with the submitted type and stored text. */
+typedef struct SameText
+{
+	int32		id;
+	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	char	   *refs;
+	char	   *metadata;
+	char	   *rule_set;
+} SameText;
+
+/*
+ * The context's schemas with this type and stored text, found by the md5
+ * of the text (registry.schemas_text_idx), into a palloc'd array.
+ */
+static SameText *
+schemas_with_text(const char *context, const char *schema_type, const char *schema, int *n)
+{
+	CatalogScan s;
+	char		md5[2 * MD5_DIGEST_LENGTH + 1];
+	const char *errstr = NULL;
+	SameText   *out;
+	int			cap = 4;
+
+	if (!pg_md5_hash(schema, strlen(schema), md5, &errstr))
+		elog(ERROR, "could not compute an MD5 hash: %s", errstr);
+	out = palloc(sizeof(SameText) * cap);
+	*n = 0;
+	scan_open(&s, "schemas", "schemas_text_idx");
+	scan_text_key(&s, 1, md5);
+	scan_text_key(&s, 2, context);
+	while (scan_next(&s, ForwardScanDirection))
+	{
+		if (!col_text_is(&s, "schema", schema) || !col_text_is(&s, "schema_type", schema_type))
+			continue;
+		if (*n == cap)
+			out = repalloc(out, sizeof(SameText) * (cap *= 2));
+		out[*n].id = col_int32(&s, "id");
+		col_fingerprint(&s, out[*n].fingerprint);
+		out[*n].refs = col_jsonb_text(&s, "refs", CurrentMemoryContext);
+		out[*n].metadata = col_jsonb_text(&s, "metadata", CurrentMemoryContext);
+		out[*n].rule_set = col_jsonb_text(&s, "rule_set", CurrentMemoryContext);
+		(*n)++;
+	}
+	scan_close(&s);
+	return out;
+}
+
+/* Append the subject's versions of schema c (soft-deleted ones when asked) to rows. */
+static void
+add_versions_of(const char *context, const char *subject, bool include_deleted,
+				const SameText *c, CatalogVersionRow **rows, int *n, int *cap)
+{
+	CatalogScan s;
+	CatalogVersionRow *row;
+
+	scan_open(&s, "subject_versions", "subject_versions_schema_idx");
+	scan_text_key(&s, 1, context);
+	scan_key(&s, 2, F_INT4EQ, Int32GetDatum(c->id));
+	while (scan_next(&s, ForwardScanDirection))
+	{
+		if (!col_text_is(&s, "subject", subject) || (!include_deleted && col_bool(&s, "deleted")))
+			continue;
+		if (*n == *cap)
+			*rows = repalloc(*rows, sizeof(CatalogVersionRow) * (*cap *= 2));
+		row = &(*rows)[(*n)++];
+		fill_version(&s, &row->version);
+		memcpy(row->version.fingerprint, c->fingerprint, REGISTRY_FINGERPRINT_LEN);
+		row->refs = c->refs;
+		row->metadata = c->metadata;
+		row->rule_set = c->rule_set;
+	}
+	scan_close(&s);
+}
+
+/*
+ * The versions of a subject (newest first; soft-deleted ones when asked)
+ * whose schema has this type and stored text, with their references,
+ * metadata and rule set.
+ */
+CatalogVersionRow *
+catalog_versions_of_schema(const char *context, const char *subject, bool include_deleted,
+						   const char *schema_type, const char *schema, int *n)
+{
+	int			n_same;
+	SameText   *same = schemas_with_text(context, schema_type, schema, &n_same);
+	int			cap = 4;
+	CatalogVersionRow *rows = palloc0(sizeof(CatalogVersionRow) * cap);
+
+	*n = 0;
+	for (int i = 0; i < n_same; i++)
+		add_versions_of(context, subject, include_deleted, &same[i], &rows, n, &cap);
+	if (*n > 1)
+		qsort(rows, *n, sizeof(CatalogVersionRow), version_row_cmp);
+	return rows;
+}
+
+/*
+ * A submission's schema in the context and the subject's versions of it
+ * (as catalog_find_schema_in_subject) and the subject's versions of
+ * schemas with the same text (as catalog_versions_of_schema, into *rows
+ * and *n).
+ */
+int32
+catalog_submitted_in_subject(const char *context, const char *subject,
+							 const uint8 *fingerprint, bool include_deleted,
+							 const char *schema_type, const char *schema,
+							 CatalogVersion *version, CatalogVersionRow **rows, int *n)
+{
+	int32		id = catalog_find_schema_in_subject(context, subject, fingerprint,
+													include_deleted, version);
+
+	*rows = catalog_versions_of_schema(context, subject, include_deleted, schema_type,
+									   schema, n);
+	return id;
+}
+
+/* --- settings ------------------------------------------------------------------ */
+
+/* Does the scope (context, subject) appear in the first n of keys? */
+static bool
+seen_scope(const char *(*keys)[2], int n, const char *context, const char *subject)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(keys[i][0], context) == 0 && strcmp(keys[i][1], subject) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The scopes whose config and mode can be in force for a subject: its own,
+ * its context's, the default context's and the global one; each once.
+ */
+static int
+scope_keys(const char *context, const char *subject, const char *(*keys)[2])
+{
+	const char *all[4][2] = {{context, subject}, {context, ""}, {".", ""}, {".__GLOBAL", ""}};
+	int			n = 0;
+
+	for (int i = 0; i < 4; i++)
+		if (!seen_scope(keys, n, all[i][0], all[i][1]))
+		{
+			keys[n][0] = all[i][0];
+			keys[n][1] = all[i][1];
+			n++;
+		}
+	return n;
+}
+
+/* Open a scan of registry.<table> (config or modes) at one scope. */
+static void
+scope_open(CatalogScan *s, const char *table, const char *index, const char *context,
+		   const char *subject)
+{
+	scan_open(s, table, index);
+	scan_text_key(s, 1, context);
+	scan_text_key(s, 2, subject);
+}
+
+/* The config row of the scan into row, its strings in cxt. */
+static void
+fill_config_row(CatalogScan *s, MemoryContext cxt, CatalogConfigRow *row)
+{
+	bool		isnull;
+	Datum		d;
+
+	row->context = col_text(s, "context", cxt);
+	row->subject = col_text(s, "subject", cxt);
+	row->compatibility = col_text(s, "compatibility", cxt);
+	d = col_datum(s, "normalize", &isnull);
+	row->has_normalize = !isnull;
+	row->normalize = !isnull && DatumGetBool(d);
+	row->settings = col_jsonb_text(s, "settings", cxt);
+}
+
+/*
+ * The config rows and mode rows that can be in force for a subject, for
+ * config_scope.c to merge.
+ */
+void
+catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
+{
+	const char *keys[4][2];
+	int			n = scope_keys(context, subject, keys);
+	MemoryContext cxt = CurrentMemoryContext;
+	CatalogScan s;
+
+	out->n_config = 0;
+	out->n_mode = 0;
+	out->config = palloc0(sizeof(CatalogConfigRow) * (n + 1));
+	out->mode = palloc0(sizeof(CatalogModeRow) * (n + 1));
+	for (int i = 0; i < n; i++)
+	{
+		scope_open(&s, "config", "config_pkey", keys[i][0], keys[i][1]);
+		if (scan_next(&s, ForwardScanDirection))
+			fill_config_row(&s, cxt, &out->config[out->n_config++]);
+		scan_close(&s);
+		scope_open(&s, "modes", "modes_pkey", keys[i][0], keys[i][1]);
+		if (scan_next(&s, ForwardScanDirection))
+		{
+			CatalogModeRow *row = &out->mode[out->n_mode++];
+
+			row->context = col_text(&s, "context", cxt);
+			row->subject = col_text(&s, "subject", cxt);
+			row->mode = col_text(&s, "mode", cxt);
+		}
+		scan_close(&s);
+	}
+}
+
+/* The text form of a JSON value as ->> gives it: NULL for null. */
+static char *
+jsonb_value_text(JsonbValue *v)
+{
+	if (v->type == jbvNull)
+		return NULL;
+	if (v->type == jbvString)
+		return pnstrdup(v->val.string.val, v->val.string.len);
+	return JsonbToCString(NULL, &JsonbValueToJsonb(v)->root, 0);
+}
+
+/*
+ * The alias set in the subject's own config (its scope only, not the wider
+ * ones), or NULL when it has none.
+ */
+char *
+catalog_subject_alias(const char *context, const char *subject)
+{
+	CatalogScan s;
+	char	   *alias = NULL;
+	bool		isnull;
+	Datum		d;
+	JsonbValue	v;
+
+	scope_open(&s, "config", "config_pkey", context, subject);
+	if (scan_next(&s, ForwardScanDirection))
+	{
+		d = col_datum(&s, "settings", &isnull);
+		if (!isnull &&
+			getKeyJsonValueFromContainer(&DatumGetJsonbP(d)->root, "alias", 5, &v) != NULL)
+			alias = jsonb_value_text(&v);
+	}
+	scan_close(&s);
+	return alias;
+}
+
+/* --- ids ---------------------------------------------------------------------- */
+
+/*
+ * The id sequence of a context, InvalidOid when the context has no row
+ * yet.
+ */
+static Oid
+context_sequence(const char *context)
+{
+	CatalogScan s;
+	Oid			seq = InvalidOid;
+	bool		isnull;
+	Datum		d;
+
+	scan_open(&s, "contexts", "contexts_pkey");
+	scan_text_key(&s, 1, context);
+	if (scan_next(&s, ForwardScanDirection))
+	{
+		d = col_datum(&s, "id_sequence", &isnull);
+		if (!isnull)
+			seq = DatumGetObjectId(d);
+	}
+	scan_close(&s);
+	return seq;
+}
+
+/*
+ * A new schema id from the context's sequence (nextval, with its privilege
+ * check), the context created first when nothing has used it yet.
+ */
+int32
+catalog_next_schema_id(const char *context)
+{
+	Oid			seq = context_sequence(context);
+	int64		id;
+
+	if (!OidIsValid(seq))
+	{
+		catalog_ensure_context(context);
+		seq = context_sequence(context);
+	}
+	if (!OidIsValid(seq))
+		elog(ERROR, "context \"%s\" has no id sequence", context);
+	id = nextval_internal(seq, true);
+	if (id > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("integer out of range")));
+	return (int32) id;
+}
