@@ -48,48 +48,21 @@ trap 'bench_cluster_stop; rm -rf "$W"' EXIT
 bench_machine
 echo "# fsync = $(bpsql -c 'SHOW fsync'), synchronous_commit = $(bpsql -c 'SHOW synchronous_commit'), ${DURATION}s per run, $CLIENTS client(s), level $LEVEL on the measured subjects"
 
-bpsql <<'SQL'
-CREATE SCHEMA bench;
-CREATE SEQUENCE bench.n;
-CREATE SEQUENCE bench.b_ids;
-CREATE TABLE bench.b_schemas (id bigint PRIMARY KEY, schema text NOT NULL);
-CREATE TABLE bench.b_versions (subject text, version bigint, schema_id bigint NOT NULL,
-                               PRIMARY KEY (subject, version));
-CREATE FUNCTION bench.new_schema(n text) RETURNS text LANGUAGE sql AS $$
-  SELECT format('{"type":"record","name":"Order","namespace":"com.example.bench","doc":"bench record",'
-    '"fields":[{"name":"id","type":"long"},{"name":"customer","type":"string"},'
-    '{"name":"amount","type":{"type":"bytes","logicalType":"decimal","precision":12,"scale":2}},'
-    '{"name":"currency","type":{"type":"enum","name":"Currency","symbols":["EUR","USD","GBP","JPY"]}},'
-    '{"name":"created","type":{"type":"long","logicalType":"timestamp-millis"}},'
-    '{"name":"tags","type":{"type":"array","items":"string"},"default":[]},'
-    '{"name":"attrs","type":{"type":"map","values":"string"},"default":{}},'
-    '{"name":"note","type":["null","string"],"default":null},'
-    '{"name":"qty","type":"int","default":1},'
-    '{"name":"status","type":"string","default":"new"},'
-    '{"name":"x%s","type":["null","string"],"default":null}]}', n) $$;
-DO $$
-BEGIN
-  PERFORM registry.set_compatibility('NONE', 'seed');
-  FOR k IN 1 .. 2000 LOOP
-    PERFORM registry.register_schema('seed', bench.new_schema('seed' || k));
-  END LOOP;
-END $$;
-VACUUM ANALYZE;
-SQL
+bpsql -f bench/register_setup.sql
 # pgbench client ids start at 0 (sql-0 ..), wrk threads at 1 (http-1 ..); the probe uses http-0
 bpsql -c "SELECT registry.set_compatibility('$LEVEL', p || c) FROM unnest(ARRAY['sql-', 'http-']) p, generate_series(0, $CLIENTS) c" >/dev/null
-echo "# schema text: $(bpsql -c "SELECT length(bench.new_schema('123456'))") B (SQL), ~5 B more over HTTP"
+echo "# schema text: $(bpsql -c "SELECT length(bench.reg_schema('123456'))") B (SQL), ~5 B more over HTTP"
 
 cat >"$W/baseline.sql" <<'PGB'
-WITH s AS (INSERT INTO bench.b_schemas (id, schema) SELECT nextval('bench.b_ids'), bench.new_schema(nextval('bench.n')::text) RETURNING id)
+WITH s AS (INSERT INTO bench.b_schemas (id, schema) SELECT nextval('bench.b_ids'), bench.reg_schema(nextval('bench.n')::text) RETURNING id)
 INSERT INTO bench.b_versions (subject, version, schema_id) SELECT 'c' || :client_id, id, id FROM s;
 PGB
 cat >"$W/sql-reg.sql" <<'PGB'
-SELECT registry.register_schema('sql-' || :client_id, bench.new_schema(nextval('bench.n')::text));
+SELECT registry.register_schema('sql-' || :client_id, bench.reg_schema(nextval('bench.n')::text));
 PGB
 
 # the HTTP body: {"schema": <the same text, JSON-escaped>}, x<n> made distinct
-schema=$(bpsql -c "SELECT bench.new_schema('@N@')")
+schema=$(bpsql -c "SELECT bench.reg_schema('@N@')")
 body=$(python3 -c 'import json,sys; print(json.dumps({"schema": sys.argv[1]}))' "$schema")
 pre=${body%%@N@*}
 post=${body#*@N@}

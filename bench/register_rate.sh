@@ -40,41 +40,23 @@ bench_machine
 echo "# ${DURATION}s per run, pgbench -M prepared, -j = -c"
 
 bpsql <<'SQL'
-CREATE SCHEMA bench;
-CREATE SEQUENCE bench.n;
-CREATE SEQUENCE bench.b_ids;
-CREATE TABLE bench.b_schemas (id bigint PRIMARY KEY, schema text NOT NULL);
-CREATE TABLE bench.b_versions (subject text, version bigint, schema_id bigint NOT NULL,
-                               PRIMARY KEY (subject, version));
--- a new schema, made distinct by n: 10 fixed fields plus optional "x<n>"
-CREATE FUNCTION bench.new_schema(n bigint) RETURNS text LANGUAGE sql AS $$
-  SELECT format('{"type":"record","name":"Order","namespace":"com.example.bench","doc":"bench record",'
-    '"fields":[{"name":"id","type":"long"},{"name":"customer","type":"string"},'
-    '{"name":"amount","type":{"type":"bytes","logicalType":"decimal","precision":12,"scale":2}},'
-    '{"name":"currency","type":{"type":"enum","name":"Currency","symbols":["EUR","USD","GBP","JPY"]}},'
-    '{"name":"created","type":{"type":"long","logicalType":"timestamp-millis"}},'
-    '{"name":"tags","type":{"type":"array","items":"string"},"default":[]},'
-    '{"name":"attrs","type":{"type":"map","values":"string"},"default":{}},'
-    '{"name":"note","type":["null","string"],"default":null},'
-    '{"name":"qty","type":"int","default":1},'
-    '{"name":"status","type":"string","default":"new"},'
-    '{"name":"x%s","type":["null","string"],"default":null}]}', n) $$;
+\i bench/register_tables.sql
 SQL
-echo "# schema text: $(bpsql -c "SELECT length(bench.new_schema(123456))") bytes"
+echo "# schema text: $(bpsql -c "SELECT length(bench.reg_schema('123456'))") bytes"
 
 W=$(mktemp -d /tmp/registry-bench-scripts.XXXXXX)
 trap 'bench_cluster_stop; rm -rf "$W"' EXIT
 cat >"$W/baseline.sql" <<'PGB'
-WITH s AS (INSERT INTO bench.b_schemas (id, schema) SELECT nextval('bench.b_ids'), bench.new_schema(nextval('bench.n')) RETURNING id)
+WITH s AS (INSERT INTO bench.b_schemas (id, schema) SELECT nextval('bench.b_ids'), bench.reg_schema(nextval('bench.n')::text) RETURNING id)
 INSERT INTO bench.b_versions (subject, version, schema_id) SELECT :tag || :client_id, id, id FROM s;
 PGB
 # compatibility NONE on each client's own subject (set before the run)
 cat >"$W/reg-none.sql" <<'PGB'
-SELECT registry.register_schema(:tag || '-none-' || :client_id, bench.new_schema(nextval('bench.n')));
+SELECT registry.register_schema(:tag || '-none-' || :client_id, bench.reg_schema(nextval('bench.n')::text));
 PGB
 # the global default level, BACKWARD; all clients on one subject
 cat >"$W/reg-bw.sql" <<'PGB'
-SELECT registry.register_schema(:tag || '-bw', bench.new_schema(nextval('bench.n')));
+SELECT registry.register_schema(:tag || '-bw', bench.reg_schema(nextval('bench.n')::text));
 PGB
 
 # run SCRIPT CLIENTS SECONDS TAG -> prints tps; pgbench -P output in $W/TAG.prog
