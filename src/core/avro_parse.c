@@ -79,44 +79,6 @@ static const char *const field_reserved[] = {
 static rg_avro_schema *parse_node(parse_ctx *ctx, json_t *node);
 static rg_avro_schema *lookup_named(parse_ctx *ctx, const char *name);
 
-/* See rg_avro.h */
-const char *
-rg_avro_type_name(rg_avro_type type)
-{
-	switch (type)
-	{
-		case RG_AVRO_NULL:
-			return "null";
-		case RG_AVRO_BOOLEAN:
-			return "boolean";
-		case RG_AVRO_INT:
-			return "int";
-		case RG_AVRO_LONG:
-			return "long";
-		case RG_AVRO_FLOAT:
-			return "float";
-		case RG_AVRO_DOUBLE:
-			return "double";
-		case RG_AVRO_BYTES:
-			return "bytes";
-		case RG_AVRO_STRING:
-			return "string";
-		case RG_AVRO_RECORD:
-			return "record";
-		case RG_AVRO_ENUM:
-			return "enum";
-		case RG_AVRO_ARRAY:
-			return "array";
-		case RG_AVRO_MAP:
-			return "map";
-		case RG_AVRO_UNION:
-			return "union";
-		case RG_AVRO_FIXED:
-			return "fixed";
-	}
-	return "unknown";
-}
-
 static void fail(parse_ctx *ctx, rg_errcode code, const char *fmt,...)
 			__attribute__((format(printf, 3, 4)));
 
@@ -506,19 +468,6 @@ keep(parse_ctx *ctx, json_t *value)
 }
 
 /*
- * A primitive written as its name ("long"): one shared node per type.  Such
- * a node has no properties, and nothing writes to a node without properties
- * once it is parsed (rg_avro_normalize leaves it alone), so every schema
- * may point at the same one: a record of fifty plain fields keeps no fifty
- * type nodes.  Indexed by rg_avro_type, which numbers the primitives first.
- */
-static rg_avro_schema plain_primitives[] = {
-	{.type = RG_AVRO_NULL}, {.type = RG_AVRO_BOOLEAN}, {.type = RG_AVRO_INT},
-	{.type = RG_AVRO_LONG}, {.type = RG_AVRO_FLOAT}, {.type = RG_AVRO_DOUBLE},
-	{.type = RG_AVRO_BYTES}, {.type = RG_AVRO_STRING}
-};
-
-/*
  * Names.get(): a primitive name gives the primitive; otherwise the
  * name is looked up in the current namespace, then without namespace.
  * The name itself is validated first, as Avro Java's Name constructor
@@ -530,7 +479,7 @@ lookup(parse_ctx *ctx, const char *name)
 	int			prim = primitive_type(name);
 
 	if (prim >= 0)
-		return &plain_primitives[prim];
+		return rg_avro_plain((rg_avro_type) prim);
 	return lookup_named(ctx, name);
 }
 
@@ -743,9 +692,10 @@ seen_free(seen_names *set)
 	set->slot = NULL;
 }
 
-/* A field's name (checked later, as Avro does), position and doc. */
+/* A field's name (checked later, as Avro does), position and doc (into x). */
 static bool
-parse_field_name(parse_ctx *ctx, json_t *fnode, rg_avro_field *f, int pos)
+parse_field_name(parse_ctx *ctx, json_t *fnode, rg_avro_field *f, int pos,
+				 rg_avro_field_extra *x)
 {
 	json_t	   *name_node = json_is_object(fnode) ? json_object_get(fnode, "name") : NULL;
 
@@ -758,7 +708,7 @@ parse_field_name(parse_ctx *ctx, json_t *fnode, rg_avro_field *f, int pos)
 	if (f->name == NULL)
 		return false;
 	f->position = pos;
-	f->doc = opt_dup(ctx, fnode, "doc");
+	x->doc = opt_dup(ctx, fnode, "doc");
 	return !ctx->failed;
 }
 
@@ -908,17 +858,44 @@ parse_field_default(parse_ctx *ctx, json_t *fnode, rg_avro_field *f)
 	return true;
 }
 
+/*
+ * A field's doc (x, so far), properties and aliases behind f->extra: the
+ * shared empty one when it has none, as most fields.
+ */
+static bool
+set_field_extra(parse_ctx *ctx, json_t *fnode, rg_avro_field *f,
+				rg_avro_field_extra *x)
+{
+	if (!collect_props(ctx, fnode, field_reserved, false, &x->props, &x->n_props) ||
+		!parse_alias_list(ctx, fnode, true, &x->aliases, &x->n_aliases))
+		return false;
+	if (x->doc == NULL && x->n_props == 0 && x->n_aliases == 0)
+	{
+		f->extra = &rg_avro_no_extra;
+		return true;
+	}
+	f->extra = rg_arena_alloc(ctx->arena, sizeof(rg_avro_field_extra));
+	if (f->extra == NULL)
+	{
+		OOM(ctx);
+		return false;
+	}
+	*f->extra = *x;
+	return true;
+}
+
 /* One record field, at position pos; see Schema.parse. */
 static bool
 parse_field(parse_ctx *ctx, json_t *fnode, rg_avro_field *f, int pos)
 {
-	return parse_field_name(ctx, fnode, f, pos) &&
+	rg_avro_field_extra x = {0};
+
+	return parse_field_name(ctx, fnode, f, pos, &x) &&
 		parse_field_type(ctx, fnode, f) &&
 		parse_field_order(ctx, fnode, f) &&
 		validate_name(ctx, f->name) &&
 		parse_field_default(ctx, fnode, f) &&
-		collect_props(ctx, fnode, field_reserved, false, &f->props, &f->n_props) &&
-		parse_alias_list(ctx, fnode, true, &f->aliases, &f->n_aliases);
+		set_field_extra(ctx, fnode, f, &x);
 }
 
 /*
@@ -1189,40 +1166,26 @@ parse_object(parse_ctx *ctx, json_t *node)
 	return s;
 }
 
-/* A union: no union directly inside, no two branches of the same name. */
-static rg_avro_schema *
-parse_union(parse_ctx *ctx, json_t *node)
+/*
+ * A union's branches are valid: no union directly inside, no two of the
+ * same name.  u is the union (for the message).
+ */
+static bool
+check_union(parse_ctx *ctx, const rg_avro_schema *u)
 {
-	rg_avro_schema *s = new_schema(ctx, RG_AVRO_UNION);
-	size_t		n = json_array_size(node);
-	size_t		i;
 	seen_names	seen;
+	int			i;
 
-	if (s == NULL)
-		return NULL;
-	s->branches = rg_arena_alloc(ctx->arena, sizeof(rg_avro_schema *) * (n ? n : 1));
-	if (s->branches == NULL)
+	if (!seen_init(ctx, &seen, u->n_branches))
+		return false;
+	for (i = 0; i < u->n_branches; i++)
 	{
-		OOM(ctx);
-		return NULL;
-	}
-	for (i = 0; i < n; i++)
-	{
-		s->branches[i] = parse_node(ctx, json_array_get(node, i));
-		if (s->branches[i] == NULL)
-			return NULL;
-	}
-	s->n_branches = (int) n;
-	if (!seen_init(ctx, &seen, n))
-		return NULL;
-	for (i = 0; i < n; i++)
-	{
-		rg_avro_schema *b = s->branches[i];
+		rg_avro_schema *b = u->branches[i];
 		const char *bn = b->fullname ? b->fullname : rg_avro_type_name(b->type);
 
 		if (b->type == RG_AVRO_UNION)
 		{
-			FAIL(ctx, "Nested union: %s", schema_text(ctx, s));
+			FAIL(ctx, "Nested union: %s", schema_text(ctx, u));
 			break;
 		}
 		if (!seen_add(&seen, bn))
@@ -1232,7 +1195,54 @@ parse_union(parse_ctx *ctx, json_t *node)
 		}
 	}
 	seen_free(&seen);
-	return i < n ? NULL : s;
+	return i == u->n_branches;
+}
+
+/*
+ * A union, parsed branch by branch, then checked; two plain primitives
+ * make a shared node (rg_avro_plain_pair), others a node of their own.
+ */
+static rg_avro_schema *
+parse_union(parse_ctx *ctx, json_t *node)
+{
+	rg_avro_schema *pair[2];
+	rg_avro_schema u = {.type = RG_AVRO_UNION};
+	rg_avro_schema *s;
+	size_t		n = json_array_size(node);
+	size_t		i;
+
+	u.branches = n == 2 ? pair :
+		rg_arena_alloc(ctx->arena, sizeof(rg_avro_schema *) * (n ? n : 1));
+	if (u.branches == NULL)
+	{
+		OOM(ctx);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+	{
+		u.branches[i] = parse_node(ctx, json_array_get(node, i));
+		if (u.branches[i] == NULL)
+			return NULL;
+	}
+	u.n_branches = (int) n;
+	if (!check_union(ctx, &u))
+		return NULL;
+	if (n == 2 && (s = rg_avro_plain_pair(pair[0], pair[1])) != NULL)
+		return s;
+	if (n == 2)
+	{
+		u.branches = rg_arena_alloc(ctx->arena, sizeof(pair));
+		if (u.branches == NULL)
+		{
+			OOM(ctx);
+			return NULL;
+		}
+		memcpy(u.branches, pair, sizeof(pair));
+	}
+	s = new_schema(ctx, RG_AVRO_UNION);
+	if (s != NULL)
+		*s = u;
+	return s;
 }
 
 /* Schema.parse(JsonNode, Names): dispatch on the JSON node's kind. */
@@ -1444,7 +1454,13 @@ parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *re
 		rg_buf_free(&buf);
 		goto fail;
 	}
-	schema->canonical = rg_arena_strndup(arena, buf.data, buf.len);
+	/* beside the arena, so that rg_schema_drop_text can free it */
+	schema->canonical = rg_malloc_near(arena, buf.len + 1);
+	if (schema->canonical != NULL)
+	{
+		memcpy(schema->canonical, buf.data, buf.len);
+		schema->canonical[buf.len] = '\0';
+	}
 	schema->canonical_len = buf.len;
 	rg_buf_free(&buf);
 	if (schema->canonical == NULL)

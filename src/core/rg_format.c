@@ -11,6 +11,7 @@
 #include "rg_avro.h"
 #include "rg_jsonschema.h"
 #include "rg_protobuf.h"
+#include "rg_alloc.h"
 
 #include <string.h>
 
@@ -20,6 +21,7 @@ const rg_format rg_format_avro = {
 	.can_read = rg_avro_can_read,
 	.has_top_level_field = rg_avro_has_top_level_field,
 	.release = rg_avro_model_release,
+	.write_text = rg_avro_write_text,
 	.lint = rg_avro_lint,
 	.encode = rg_avro_encode,
 	.decode = rg_avro_decode,
@@ -77,8 +79,9 @@ rg_format_lookup(const char *name)
 }
 
 /*
- * Release what the arena does not own (JSON values a model keeps), then
- * the arena, which holds the schema itself.
+ * Release what the arena does not own (JSON values a model keeps, the text
+ * of a format that keeps it beside the arena), then the arena, which holds
+ * the schema itself.
  */
 void
 rg_schema_free(rg_schema *schema)
@@ -87,7 +90,36 @@ rg_schema_free(rg_schema *schema)
 		return;
 	if (schema->format && schema->format->release && schema->model)
 		schema->format->release(schema->model);
+	(void) rg_schema_drop_text(schema);
 	rg_arena_destroy(schema->arena);
+}
+
+/* See rg_format.h */
+const char *
+rg_schema_text(const rg_schema *schema, rg_buf *buf, size_t *len)
+{
+	if (schema->canonical != NULL)
+	{
+		*len = schema->canonical_len;
+		return schema->canonical;
+	}
+	schema->format->write_text(schema, buf);
+	if (buf->oom || buf->data == NULL)
+		return NULL;
+	*len = buf->len;
+	return buf->data;
+}
+
+/* See rg_format.h */
+bool
+rg_schema_drop_text(rg_schema *schema)
+{
+	if (schema->format == NULL || schema->format->write_text == NULL ||
+		schema->canonical == NULL)
+		return false;
+	rg_free(schema->canonical);
+	schema->canonical = NULL;
+	return true;
 }
 
 /* See rg_format.h */

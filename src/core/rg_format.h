@@ -26,7 +26,11 @@ typedef struct rg_schema
 {
 	const struct rg_format *format;
 	rg_arena   *arena;
-	/* Confluent's stored form (canonicalString()), NUL-terminated */
+
+	/*
+	 * Confluent's stored form (canonicalString()), NUL-terminated; NULL once
+	 * rg_schema_drop_text dropped it (read it with rg_schema_text).
+	 */
 	char	   *canonical;
 	size_t		canonical_len;
 	/* the format's own model (rg_avro_schema * for AVRO) */
@@ -95,6 +99,15 @@ typedef struct rg_format
 	void		(*release) (void *model);
 
 	/*
+	 * Write the stored form again from the model into out, for a format whose
+	 * stored form is a function of its model (Avro's toString()): such a
+	 * schema may go without its text (rg_schema_drop_text), and its parse
+	 * allocates the text near the arena, not in it, so that dropping it frees
+	 * it.  NULL for the other formats, whose schemas keep their text.
+	 */
+	void		(*write_text) (const rg_schema *schema, rg_buf *out);
+
+	/*
 	 * Semantic lints: what the compatibility rules let through although it
 	 * loses or confuses data (a rename without an alias, a field number used
 	 * again).  Appends one message per finding about new_schema against the
@@ -155,6 +168,21 @@ extern bool rg_schema_has_top_level_field(const rg_schema *schema, const char *n
 
 /* Free a parsed schema: what its model holds outside the arena, then the arena. */
 extern void rg_schema_free(rg_schema *schema);
+
+/*
+ * The stored form of a schema: its text, or when that was dropped the
+ * format's writing of it into buf (which the caller rg_buf_frees); NULL on
+ * out of memory.  *len is its length.
+ */
+extern const char *rg_schema_text(const rg_schema *schema, rg_buf *buf,
+								  size_t *len);
+
+/*
+ * Free a schema's stored text when its format can write it again (the
+ * backend's parsed-schema cache keeps schemas without it); false when the
+ * text stays.  No one may hold the text any more.
+ */
+extern bool rg_schema_drop_text(rg_schema *schema);
 
 /* A format's parse proper: into arena, which it destroys on failure. */
 typedef rg_schema *(*rg_parse_body) (rg_arena *arena, const char *text, size_t len,

@@ -10,7 +10,8 @@
  *	- rg_avro_canonical_form and rg_avro_crc64;
  *	- the idempotence of the stored form: schema->canonical must parse
  *	  again, to the very same stored text and the same Parsing Canonical
- *	  Form (abort() otherwise, so libFuzzer records the input);
+ *	  Form (abort() otherwise, so libFuzzer records the input), and a
+ *	  parse kept without its text must write that text again;
  *
  * A is also parsed with normalize=true (same checks).  When both parse,
  * rg_avro_can_read runs both ways and rg_compat_check at FULL_TRANSITIVE
@@ -56,6 +57,26 @@ parse_one(const char *text, size_t len, bool normalize)
 }
 
 /*
+ * A schema kept without its text (as the backend's cache keeps it) writes
+ * the text of s again; again is a parse of that text, its own to drop.
+ */
+static void
+check_text_again(rg_schema *again, const rg_schema *s)
+{
+	rg_buf		buf;
+	size_t		len = 0;
+	const char *text;
+
+	if (!rg_schema_drop_text(again))
+		invariant_failed("an Avro schema keeps its text", s->canonical, NULL);
+	rg_buf_init(&buf);
+	text = rg_schema_text(again, &buf, &len);
+	if (text == NULL || len != s->canonical_len || memcmp(text, s->canonical, len) != 0)
+		invariant_failed("text written again differs", s->canonical, text);
+	rg_buf_free(&buf);
+}
+
+/*
  * The checks on one parsed schema: PCF and fingerprint, then the stored
  * form re-parsed (without normalize) must give itself back, with the
  * same PCF.
@@ -88,6 +109,7 @@ check_schema(const rg_schema *s)
 	if (strcmp(pcf, pcf2) != 0)
 		invariant_failed("PCF changed across the stored form", pcf, pcf2);
 
+	check_text_again(again, s);
 	free(pcf2);
 	free(pcf);
 	rg_schema_free(again);

@@ -155,8 +155,8 @@ jv_equals_kept(const jx *v, const json_t *j, int depth)
 			if (!json_is_number(j))
 				return false;
 			return jv_numbers_equal(v, NULL, json_is_integer(j),
-								 json_is_integer(j) ? json_integer_value(j) : 0,
-								 json_number_value(j));
+									json_is_integer(j) ? json_integer_value(j) : 0,
+									json_number_value(j));
 		case JX_SPECIAL:
 			return false;
 		case JX_STRING:
@@ -185,7 +185,7 @@ jv_equals_kept(const jx *v, const json_t *j, int depth)
 }
 
 /* See json_internal.h */
-const jx *
+const jx   *
 jv_member(const jx *obj, const char *key, size_t len)
 {
 	int			i;
@@ -297,4 +297,3 @@ jv_value_hash(const jx *v, int depth)
 			return h;
 	}
 }
-
