@@ -22,10 +22,10 @@ rg_avro_field_extra rg_avro_no_extra;
 
 /* One node per primitive, indexed by rg_avro_type, which numbers the primitives first. */
 static rg_avro_schema plain_primitives[] = {
-	{.type = RG_AVRO_NULL, .shared = true}, {.type = RG_AVRO_BOOLEAN, .shared = true},
-	{.type = RG_AVRO_INT, .shared = true}, {.type = RG_AVRO_LONG, .shared = true},
-	{.type = RG_AVRO_FLOAT, .shared = true}, {.type = RG_AVRO_DOUBLE, .shared = true},
-	{.type = RG_AVRO_BYTES, .shared = true}, {.type = RG_AVRO_STRING, .shared = true}
+	{.type = RG_AVRO_NULL,.shared = true}, {.type = RG_AVRO_BOOLEAN,.shared = true},
+	{.type = RG_AVRO_INT,.shared = true}, {.type = RG_AVRO_LONG,.shared = true},
+	{.type = RG_AVRO_FLOAT,.shared = true}, {.type = RG_AVRO_DOUBLE,.shared = true},
+	{.type = RG_AVRO_BYTES,.shared = true}, {.type = RG_AVRO_STRING,.shared = true}
 };
 
 #define N_PLAIN ((int) (sizeof(plain_primitives) / sizeof(plain_primitives[0])))

@@ -396,9 +396,9 @@ write_field(write_ctx *w, const rg_avro_field *f)
 		rg_buf_puts(w->buf, ",\"default\":");
 		rg_json_write_value(w->buf, f->default_value);
 	}
-	if (f->order == RG_AVRO_ORDER_DESCENDING)
+	if (f->extra->order == RG_AVRO_ORDER_DESCENDING)
 		write_str_field(w, "order", "descending");
-	else if (f->order == RG_AVRO_ORDER_IGNORE)
+	else if (f->extra->order == RG_AVRO_ORDER_IGNORE)
 		write_str_field(w, "order", "ignore");
 	if (f->extra->n_aliases > 0)
 	{

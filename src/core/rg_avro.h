@@ -60,8 +60,9 @@ typedef enum rg_avro_order
 struct rg_avro_schema;
 
 /*
- * What few fields have (a doc, aliases, custom properties), behind one
- * pointer so that a record of many plain fields stays small.
+ * What few fields have (a doc, aliases, custom properties, an order other
+ * than ascending), behind one pointer so that a record of many plain
+ * fields stays small.
  */
 typedef struct rg_avro_field_extra
 {
@@ -70,20 +71,19 @@ typedef struct rg_avro_field_extra
 	rg_avro_prop *props;
 	int			n_aliases;
 	int			n_props;
+	rg_avro_order order;
 } rg_avro_field_extra;
 
-/* the extra of a field without doc, aliases or properties (all empty) */
+/* the extra of a field with none of those (all empty, ascending) */
 extern rg_avro_field_extra rg_avro_no_extra;
 
-/* (pointers first, then the ints: a record holds one per field) */
+/* a record holds one per field, in order */
 typedef struct rg_avro_field
 {
 	const char *name;
 	struct rg_avro_schema *type;
 	json_t	   *default_value;	/* NULL when absent; JSON null is json_null() */
 	rg_avro_field_extra *extra; /* never NULL: &rg_avro_no_extra when empty */
-	int			position;
-	rg_avro_order order;
 } rg_avro_field;
 
 typedef struct rg_avro_schema

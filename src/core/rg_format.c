@@ -11,7 +11,6 @@
 #include "rg_avro.h"
 #include "rg_jsonschema.h"
 #include "rg_protobuf.h"
-#include "rg_alloc.h"
 
 #include <string.h>
 
@@ -21,6 +20,7 @@ const rg_format rg_format_avro = {
 	.can_read = rg_avro_can_read,
 	.has_top_level_field = rg_avro_has_top_level_field,
 	.release = rg_avro_model_release,
+	.parse_textless = rg_avro_parse_textless,
 	.write_text = rg_avro_write_text,
 	.lint = rg_avro_lint,
 	.encode = rg_avro_encode,
@@ -79,9 +79,8 @@ rg_format_lookup(const char *name)
 }
 
 /*
- * Release what the arena does not own (JSON values a model keeps, the text
- * of a format that keeps it beside the arena), then the arena, which holds
- * the schema itself.
+ * Release what the arena does not own (JSON values a model keeps), then
+ * the arena, which holds the schema itself.
  */
 void
 rg_schema_free(rg_schema *schema)
@@ -90,7 +89,6 @@ rg_schema_free(rg_schema *schema)
 		return;
 	if (schema->format && schema->format->release && schema->model)
 		schema->format->release(schema->model);
-	(void) rg_schema_drop_text(schema);
 	rg_arena_destroy(schema->arena);
 }
 
@@ -112,14 +110,24 @@ rg_schema_text(const rg_schema *schema, rg_buf *buf, size_t *len)
 
 /* See rg_format.h */
 bool
-rg_schema_drop_text(rg_schema *schema)
+rg_schema_keep_text(rg_schema *schema, rg_arena *arena, rg_buf *buf)
 {
-	if (schema->format == NULL || schema->format->write_text == NULL ||
-		schema->canonical == NULL)
-		return false;
-	rg_free(schema->canonical);
 	schema->canonical = NULL;
-	return true;
+	if (!buf->oom && buf->data != NULL)
+		schema->canonical = rg_arena_strndup(arena, buf->data, buf->len);
+	schema->canonical_len = schema->canonical != NULL ? buf->len : 0;
+	rg_buf_free(buf);
+	return schema->canonical != NULL;
+}
+
+/* See rg_format.h */
+rg_schema *
+rg_parse_for_model(const rg_format *format, const char *text, size_t len,
+				   const rg_reference *refs, int n_refs, rg_error *err)
+{
+	if (format->parse_textless != NULL)
+		return format->parse_textless(text, len, refs, n_refs, err);
+	return format->parse(text, len, refs, n_refs, false, err);
 }
 
 /* See rg_format.h */

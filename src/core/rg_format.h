@@ -28,8 +28,9 @@ typedef struct rg_schema
 	rg_arena   *arena;
 
 	/*
-	 * Confluent's stored form (canonicalString()), NUL-terminated; NULL once
-	 * rg_schema_drop_text dropped it (read it with rg_schema_text).
+	 * Confluent's stored form (canonicalString()), NUL-terminated; NULL in a
+	 * schema parsed without it (rg_parse_for_model): a reader that may meet
+	 * such a schema reads it with rg_schema_text.
 	 */
 	char	   *canonical;
 	size_t		canonical_len;
@@ -99,12 +100,15 @@ typedef struct rg_format
 	void		(*release) (void *model);
 
 	/*
-	 * Write the stored form again from the model into out, for a format whose
-	 * stored form is a function of its model (Avro's toString()): such a
-	 * schema may go without its text (rg_schema_drop_text), and its parse
-	 * allocates the text near the arena, not in it, so that dropping it frees
-	 * it.  NULL for the other formats, whose schemas keep their text.
+	 * For a format whose stored form is a function of its model (Avro's
+	 * toString()): parse without making the stored form (normalize off), for
+	 * a schema kept for its model (the backend's cache of stored schemas),
+	 * and write the stored form from the model into out when it is asked for.
+	 * NULL for the other formats, whose schemas always keep their text.
 	 */
+	rg_schema  *(*parse_textless) (const char *text, size_t len,
+								   const rg_reference *refs, int n_refs,
+								   rg_error *err);
 	void		(*write_text) (const rg_schema *schema, rg_buf *out);
 
 	/*
@@ -170,19 +174,28 @@ extern bool rg_schema_has_top_level_field(const rg_schema *schema, const char *n
 extern void rg_schema_free(rg_schema *schema);
 
 /*
- * The stored form of a schema: its text, or when that was dropped the
- * format's writing of it into buf (which the caller rg_buf_frees); NULL on
+ * The stored form of a schema: its text, or when it was parsed without it
+ * the format's writing of it into buf (which the caller rg_buf_frees); NULL on
  * out of memory.  *len is its length.
  */
 extern const char *rg_schema_text(const rg_schema *schema, rg_buf *buf,
 								  size_t *len);
 
 /*
- * Free a schema's stored text when its format can write it again (the
- * backend's parsed-schema cache keeps schemas without it); false when the
- * text stays.  No one may hold the text any more.
+ * Parse text (normalize off) for its model only: without the stored form
+ * when the format can write it again (parse_textless), else as parse.
  */
-extern bool rg_schema_drop_text(rg_schema *schema);
+extern rg_schema *rg_parse_for_model(const rg_format *format, const char *text,
+									 size_t len, const rg_reference *refs,
+									 int n_refs, rg_error *err);
+
+/*
+ * For a format's parse: keep what a writer left in buf as the schema's
+ * stored form (copied into arena) and free buf; false when the writer ran
+ * out of memory or went too deep (buf->too_deep, read before the call) or
+ * the copy found no memory.
+ */
+extern bool rg_schema_keep_text(rg_schema *schema, rg_arena *arena, rg_buf *buf);
 
 /* A format's parse proper: into arena, which it destroys on failure. */
 typedef rg_schema *(*rg_parse_body) (rg_arena *arena, const char *text, size_t len,

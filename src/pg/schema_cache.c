@@ -240,9 +240,6 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 				 errmsg("stored schema %d in context \"%s\" does not parse", id, context),
 				 errdetail("%s", err.message)));
 
-	/* kept without its text, which the format writes again when asked */
-	(void) rg_schema_drop_text(parsed);
-
 	/* the slot may have moved if resolving references added entries */
 	e = cache_slot(context, id, &found);
 	cache_entry_set(e, parsed, memory);
