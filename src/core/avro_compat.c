@@ -777,7 +777,7 @@ lookup_writer_field(ac_checker *c, const rg_avro_schema *w,
 	int			i,
 				j;
 
-	for (i = 0; i < rf->n_aliases; i++)
+	for (i = 0; i < rf->extra->n_aliases; i++)
 	{
 		const rg_avro_field *wf;
 		bool		dup = false;
@@ -785,13 +785,13 @@ lookup_writer_field(ac_checker *c, const rg_avro_schema *w,
 		/* the aliases are a set in Avro: repeats count once */
 		for (j = 0; j < i; j++)
 		{
-			if (rf->aliases[j] && rf->aliases[i] &&
-				strcmp(rf->aliases[j], rf->aliases[i]) == 0)
+			if (rf->extra->aliases[j] && rf->extra->aliases[i] &&
+				strcmp(rf->extra->aliases[j], rf->extra->aliases[i]) == 0)
 				dup = true;
 		}
 		if (dup)
 			continue;
-		wf = writer_field_named(c, w, rf->aliases[i], -1);
+		wf = writer_field_named(c, w, rf->extra->aliases[i], -1);
 		if (wf != NULL)
 		{
 			if (n == 0)
@@ -1008,12 +1008,13 @@ is_primitive(rg_avro_type t)
  * token, answer from the memo when the pair was seen (in progress counts
  * as compatible), else compute and remember.
  *
- * Pairs with a primitive side are not memoized.  In Avro Java every use of
+ * Pairs with a primitive or shared side are not memoized.  In Avro Java every use of
  * a primitive is its own object, so such a pair is only ever met once
  * (its parents' pairs are memoized); our model may share one node for all
- * uses of "int", which would make distinct positions collide in the memo
- * and report stale locations.  Such a pair cannot recurse, so leaving it
- * out changes nothing else.
+ * uses of "int" (and one for all uses of a union of two plain primitives,
+ * such as ["null","string"]), which would make distinct positions collide
+ * in the memo and report stale locations.  Such a pair cannot recurse, so
+ * leaving it out changes nothing else.
  */
 static ac_result *
 get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
@@ -1038,7 +1039,8 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 	if (token != NULL)
 		stack_push(c, loc, token);
 
-	memoize = !is_primitive(r->type) && !is_primitive(w->type);
+	memoize = !is_primitive(r->type) && !is_primitive(w->type) &&
+		!r->shared && !w->shared;
 	slot = NULL;
 	if (memoize)
 	{

@@ -808,8 +808,8 @@ reader_field(const rg_avro_schema *r, const char *name)
 		if (strcmp(r->fields[j].name, name) == 0)
 			return j;
 	for (j = 0; j < r->n_fields; j++)
-		for (k = 0; k < r->fields[j].n_aliases; k++)
-			if (strcmp(r->fields[j].aliases[k], name) == 0)
+		for (k = 0; k < r->fields[j].extra->n_aliases; k++)
+			if (strcmp(r->fields[j].extra->aliases[k], name) == 0)
 				return j;
 	return -1;
 }

@@ -143,8 +143,8 @@ field_matches(const rg_avro_field *f, const char *name)
 
 	if (strcmp(f->name, name) == 0)
 		return true;
-	for (i = 0; i < f->n_aliases; i++)
-		if (strcmp(f->aliases[i], name) == 0)
+	for (i = 0; i < f->extra->n_aliases; i++)
+		if (strcmp(f->extra->aliases[i], name) == 0)
 			return true;
 	return false;
 }

@@ -79,44 +79,6 @@ static const char *const field_reserved[] = {
 static rg_avro_schema *parse_node(parse_ctx *ctx, json_t *node);
 static rg_avro_schema *lookup_named(parse_ctx *ctx, const char *name);
 
-/* See rg_avro.h */
-const char *
-rg_avro_type_name(rg_avro_type type)
-{
-	switch (type)
-	{
-		case RG_AVRO_NULL:
-			return "null";
-		case RG_AVRO_BOOLEAN:
-			return "boolean";
-		case RG_AVRO_INT:
-			return "int";
-		case RG_AVRO_LONG:
-			return "long";
-		case RG_AVRO_FLOAT:
-			return "float";
-		case RG_AVRO_DOUBLE:
-			return "double";
-		case RG_AVRO_BYTES:
-			return "bytes";
-		case RG_AVRO_STRING:
-			return "string";
-		case RG_AVRO_RECORD:
-			return "record";
-		case RG_AVRO_ENUM:
-			return "enum";
-		case RG_AVRO_ARRAY:
-			return "array";
-		case RG_AVRO_MAP:
-			return "map";
-		case RG_AVRO_UNION:
-			return "union";
-		case RG_AVRO_FIXED:
-			return "fixed";
-	}
-	return "unknown";
-}
-
 static void fail(parse_ctx *ctx, rg_errcode code, const char *fmt,...)
 			__attribute__((format(printf, 3, 4)));
 
@@ -506,19 +468,6 @@ keep(parse_ctx *ctx, json_t *value)
 }
 
 /*
- * A primitive written as its name ("long"): one shared node per type.  Such
- * a node has no properties, and nothing writes to a node without properties
- * once it is parsed (rg_avro_normalize leaves it alone), so every schema
- * may point at the same one: a record of fifty plain fields keeps no fifty
- * type nodes.  Indexed by rg_avro_type, which numbers the primitives first.
- */
-static rg_avro_schema plain_primitives[] = {
-	{.type = RG_AVRO_NULL}, {.type = RG_AVRO_BOOLEAN}, {.type = RG_AVRO_INT},
-	{.type = RG_AVRO_LONG}, {.type = RG_AVRO_FLOAT}, {.type = RG_AVRO_DOUBLE},
-	{.type = RG_AVRO_BYTES}, {.type = RG_AVRO_STRING}
-};
-
-/*
  * Names.get(): a primitive name gives the primitive; otherwise the
  * name is looked up in the current namespace, then without namespace.
  * The name itself is validated first, as Avro Java's Name constructor
@@ -530,7 +479,7 @@ lookup(parse_ctx *ctx, const char *name)
 	int			prim = primitive_type(name);
 
 	if (prim >= 0)
-		return &plain_primitives[prim];
+		return rg_avro_plain((rg_avro_type) prim);
 	return lookup_named(ctx, name);
 }
 
@@ -691,61 +640,22 @@ parse_type_aliases(parse_ctx *ctx, json_t *node, rg_avro_schema *s)
 
 /*
  * The set of names a record's fields, an enum's symbols or a union's
- * branches have used so far, so that the first repeat is found in one
- * pass: a schema may list hundreds of thousands of them, and comparing
- * each with all before it would stall the process for minutes.
+ * branches have used so far (rg_name_set), for up to n names; false (out
+ * of memory reported) on OOM.
  */
-typedef struct seen_names
-{
-	const char **slot;			/* open addressing, NULL when free */
-	size_t		mask;
-} seen_names;
-
-/* An empty set for up to n names; false (out of memory reported) on OOM. */
 static bool
-seen_init(parse_ctx *ctx, seen_names *set, size_t n)
+seen_init(parse_ctx *ctx, rg_name_set *set, size_t n)
 {
-	size_t		size = 16;
-
-	while (size < 2 * n)
-		size *= 2;
-	set->slot = rg_calloc(size, sizeof(const char *));
-	set->mask = size - 1;
-	if (set->slot == NULL)
-	{
-		OOM(ctx);
-		return false;
-	}
-	return true;
+	if (rg_name_set_init(set, n))
+		return true;
+	OOM(ctx);
+	return false;
 }
 
-/* Add name; false when the set held it already. */
+/* A field's name (checked later, as Avro does) and doc (into x). */
 static bool
-seen_add(seen_names *set, const char *name)
-{
-	size_t		h = 5381;
-	const char *p;
-
-	for (p = name; *p; p++)
-		h = h * 33 + (unsigned char) *p;
-	for (h &= set->mask; set->slot[h] != NULL; h = (h + 1) & set->mask)
-		if (strcmp(set->slot[h], name) == 0)
-			return false;
-	set->slot[h] = name;
-	return true;
-}
-
-/* Free the set. */
-static void
-seen_free(seen_names *set)
-{
-	rg_free(set->slot);
-	set->slot = NULL;
-}
-
-/* A field's name (checked later, as Avro does), position and doc. */
-static bool
-parse_field_name(parse_ctx *ctx, json_t *fnode, rg_avro_field *f, int pos)
+parse_field_name(parse_ctx *ctx, json_t *fnode, rg_avro_field *f,
+				 rg_avro_field_extra *x)
 {
 	json_t	   *name_node = json_is_object(fnode) ? json_object_get(fnode, "name") : NULL;
 
@@ -757,8 +667,7 @@ parse_field_name(parse_ctx *ctx, json_t *fnode, rg_avro_field *f, int pos)
 	f->name = dup_text(ctx, name_node);
 	if (f->name == NULL)
 		return false;
-	f->position = pos;
-	f->doc = opt_dup(ctx, fnode, "doc");
+	x->doc = opt_dup(ctx, fnode, "doc");
 	return !ctx->failed;
 }
 
@@ -798,23 +707,24 @@ parse_field_type(parse_ctx *ctx, json_t *fnode, rg_avro_field *f)
 	return f->type != NULL;
 }
 
-/* A field's sort order: ascending unless it says otherwise. */
+/* A field's sort order (into x): ascending unless it says otherwise. */
 static bool
-parse_field_order(parse_ctx *ctx, json_t *fnode, rg_avro_field *f)
+parse_field_order(parse_ctx *ctx, json_t *fnode, const rg_avro_field *f,
+				  rg_avro_field_extra *x)
 {
 	json_t	   *order_node = json_object_get(fnode, "order");
 	const char *o;
 
-	f->order = RG_AVRO_ORDER_ASCENDING;
+	x->order = RG_AVRO_ORDER_ASCENDING;
 	if (order_node == NULL)
 		return true;
 	o = json_is_string(order_node) ? json_string_value(order_node) : "";
 	if (strcasecmp(o, "ascending") == 0)
-		f->order = RG_AVRO_ORDER_ASCENDING;
+		x->order = RG_AVRO_ORDER_ASCENDING;
 	else if (strcasecmp(o, "descending") == 0)
-		f->order = RG_AVRO_ORDER_DESCENDING;
+		x->order = RG_AVRO_ORDER_DESCENDING;
 	else if (strcasecmp(o, "ignore") == 0)
-		f->order = RG_AVRO_ORDER_IGNORE;
+		x->order = RG_AVRO_ORDER_IGNORE;
 	else
 	{
 		FAIL(ctx, "Invalid order for field %s: %s", f->name,
@@ -908,17 +818,45 @@ parse_field_default(parse_ctx *ctx, json_t *fnode, rg_avro_field *f)
 	return true;
 }
 
-/* One record field, at position pos; see Schema.parse. */
+/*
+ * A field's doc and order (x, so far), properties and aliases behind
+ * f->extra: the shared empty one when it has none, as most fields.
+ */
 static bool
-parse_field(parse_ctx *ctx, json_t *fnode, rg_avro_field *f, int pos)
+set_field_extra(parse_ctx *ctx, json_t *fnode, rg_avro_field *f,
+				rg_avro_field_extra *x)
 {
-	return parse_field_name(ctx, fnode, f, pos) &&
+	if (!collect_props(ctx, fnode, field_reserved, false, &x->props, &x->n_props) ||
+		!parse_alias_list(ctx, fnode, true, &x->aliases, &x->n_aliases))
+		return false;
+	if (x->doc == NULL && x->n_props == 0 && x->n_aliases == 0 &&
+		x->order == RG_AVRO_ORDER_ASCENDING)
+	{
+		f->extra = &rg_avro_no_extra;
+		return true;
+	}
+	f->extra = rg_arena_alloc(ctx->arena, sizeof(rg_avro_field_extra));
+	if (f->extra == NULL)
+	{
+		OOM(ctx);
+		return false;
+	}
+	*f->extra = *x;
+	return true;
+}
+
+/* One record field; see Schema.parse. */
+static bool
+parse_field(parse_ctx *ctx, json_t *fnode, rg_avro_field *f)
+{
+	rg_avro_field_extra x = {0};
+
+	return parse_field_name(ctx, fnode, f, &x) &&
 		parse_field_type(ctx, fnode, f) &&
-		parse_field_order(ctx, fnode, f) &&
+		parse_field_order(ctx, fnode, f, &x) &&
 		validate_name(ctx, f->name) &&
 		parse_field_default(ctx, fnode, f) &&
-		collect_props(ctx, fnode, field_reserved, false, &f->props, &f->n_props) &&
-		parse_alias_list(ctx, fnode, true, &f->aliases, &f->n_aliases);
+		set_field_extra(ctx, fnode, f, &x);
 }
 
 /*
@@ -956,24 +894,24 @@ parse_record(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 	json_t	   *fields = array_member(ctx, node, "Record", "fields",
 									  sizeof(rg_avro_field), &items, &n);
 	rg_avro_field *fs = items;
-	seen_names	seen;
+	rg_name_set seen;
 
 	if (fields == NULL)
 		return false;
 	for (i = 0; i < n; i++)
-		if (!parse_field(ctx, json_array_get(fields, i), &fs[i], (int) i))
+		if (!parse_field(ctx, json_array_get(fields, i), &fs[i]))
 			return false;
 	/* setFields(): field names are unique within a record */
 	if (!seen_init(ctx, &seen, n))
 		return false;
 	for (i = 0; i < n; i++)
-		if (!seen_add(&seen, fs[i].name))
+		if (!rg_name_set_add(&seen, fs[i].name))
 		{
 			FAIL(ctx, "Duplicate field %s in record %s", fs[i].name, s->fullname);
-			seen_free(&seen);
+			rg_name_set_free(&seen);
 			return false;
 		}
-	seen_free(&seen);
+	rg_name_set_free(&seen);
 	s->fields = fs;
 	s->n_fields = (int) n;
 	return true;
@@ -989,7 +927,7 @@ parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 	json_t	   *syms = array_member(ctx, node, "Enum", "symbols", sizeof(char *),
 									&items, &n);
 	json_t	   *def;
-	seen_names	seen;
+	rg_name_set seen;
 
 	if (syms == NULL || !seen_init(ctx, &seen, n))
 		return false;
@@ -1001,14 +939,14 @@ parse_enum(parse_ctx *ctx, rg_avro_schema *s, json_t *node)
 
 		if (ctx->failed || !validate_name(ctx, sym))
 			break;
-		if (!seen_add(&seen, sym))
+		if (!rg_name_set_add(&seen, sym))
 		{
 			FAIL(ctx, "Duplicate enum symbol: %s", sym);
 			break;
 		}
 		s->symbols[i] = sym;
 	}
-	seen_free(&seen);
+	rg_name_set_free(&seen);
 	if (i < n)
 		return false;
 	s->n_symbols = (int) n;
@@ -1189,50 +1127,83 @@ parse_object(parse_ctx *ctx, json_t *node)
 	return s;
 }
 
-/* A union: no union directly inside, no two branches of the same name. */
+/*
+ * A union's branches are valid: no union directly inside, no two of the
+ * same name.  u is the union (for the message).
+ */
+static bool
+check_union(parse_ctx *ctx, const rg_avro_schema *u)
+{
+	rg_name_set seen;
+	int			i;
+
+	if (!seen_init(ctx, &seen, u->n_branches))
+		return false;
+	for (i = 0; i < u->n_branches; i++)
+	{
+		rg_avro_schema *b = u->branches[i];
+		const char *bn = b->fullname ? b->fullname : rg_avro_type_name(b->type);
+
+		if (b->type == RG_AVRO_UNION)
+		{
+			FAIL(ctx, "Nested union: %s", schema_text(ctx, u));
+			break;
+		}
+		if (!rg_name_set_add(&seen, bn))
+		{
+			FAIL(ctx, "Duplicate in union:%s", bn);
+			break;
+		}
+	}
+	rg_name_set_free(&seen);
+	return i == u->n_branches;
+}
+
+/*
+ * A union, parsed branch by branch, then checked; two plain primitives
+ * make a shared node (rg_avro_plain_pair), others a node of their own.
+ */
 static rg_avro_schema *
 parse_union(parse_ctx *ctx, json_t *node)
 {
-	rg_avro_schema *s = new_schema(ctx, RG_AVRO_UNION);
+	rg_avro_schema *pair[2];
+	rg_avro_schema u = {.type = RG_AVRO_UNION};
+	rg_avro_schema *s;
 	size_t		n = json_array_size(node);
 	size_t		i;
-	seen_names	seen;
 
-	if (s == NULL)
-		return NULL;
-	s->branches = rg_arena_alloc(ctx->arena, sizeof(rg_avro_schema *) * (n ? n : 1));
-	if (s->branches == NULL)
+	u.branches = n == 2 ? pair :
+		rg_arena_alloc(ctx->arena, sizeof(rg_avro_schema *) * (n ? n : 1));
+	if (u.branches == NULL)
 	{
 		OOM(ctx);
 		return NULL;
 	}
 	for (i = 0; i < n; i++)
 	{
-		s->branches[i] = parse_node(ctx, json_array_get(node, i));
-		if (s->branches[i] == NULL)
+		u.branches[i] = parse_node(ctx, json_array_get(node, i));
+		if (u.branches[i] == NULL)
 			return NULL;
 	}
-	s->n_branches = (int) n;
-	if (!seen_init(ctx, &seen, n))
+	u.n_branches = (int) n;
+	if (!check_union(ctx, &u))
 		return NULL;
-	for (i = 0; i < n; i++)
+	if (n == 2 && (s = rg_avro_plain_pair(pair[0], pair[1])) != NULL)
+		return s;
+	if (n == 2)
 	{
-		rg_avro_schema *b = s->branches[i];
-		const char *bn = b->fullname ? b->fullname : rg_avro_type_name(b->type);
-
-		if (b->type == RG_AVRO_UNION)
+		u.branches = rg_arena_alloc(ctx->arena, sizeof(pair));
+		if (u.branches == NULL)
 		{
-			FAIL(ctx, "Nested union: %s", schema_text(ctx, s));
-			break;
+			OOM(ctx);
+			return NULL;
 		}
-		if (!seen_add(&seen, bn))
-		{
-			FAIL(ctx, "Duplicate in union:%s", bn);
-			break;
-		}
+		memcpy(u.branches, pair, sizeof(pair));
 	}
-	seen_free(&seen);
-	return i < n ? NULL : s;
+	s = new_schema(ctx, RG_AVRO_UNION);
+	if (s != NULL)
+		*s = u;
+	return s;
 }
 
 /* Schema.parse(JsonNode, Names): dispatch on the JSON node's kind. */
@@ -1336,21 +1307,39 @@ rg_avro_model_release(void *model)
 	}
 }
 
+/* The stored form of root, in the arena (Schema.toString()); false on failure. */
+static bool
+set_stored_form(parse_ctx *ctx, rg_schema *schema, const rg_avro_schema *root)
+{
+	rg_buf		buf;
+	bool		too_deep;
+
+	rg_buf_init(&buf);
+	rg_avro_write(&buf, root, true);
+	too_deep = buf.too_deep;
+	if (rg_schema_keep_text(schema, ctx->arena, &buf))
+		return true;
+	if (too_deep)
+		FAIL(ctx, "Schema nesting is too deep for the stack");
+	else
+		OOM(ctx);
+	return false;
+}
+
 /*
  * The parse into a new arena (destroyed on failure): references first
  * (their named types join the same name table and are marked
- * is_reference), then the main text; then the stored form (after
- * Confluent's normalize when asked).
+ * is_reference), then the main text; then (after Confluent's normalize
+ * when asked) the stored form, unless with_text is false.
  */
 static rg_schema *
-parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *refs,
-		   int n_refs, bool normalize, rg_error *err)
+parse_model(rg_arena *arena, const char *text, size_t len, const rg_reference *refs,
+			int n_refs, bool normalize, bool with_text, rg_error *err)
 {
 	parse_ctx	ctx;
 	rg_schema  *schema;
 	avro_model *model;
 	json_t	   *doc;
-	rg_buf		buf;
 	int			i;
 	bool		too_deep = false;
 
@@ -1433,25 +1422,8 @@ parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *re
 		goto fail;
 	}
 
-	rg_buf_init(&buf);
-	rg_avro_write(&buf, model->pub.root, true);
-	if (buf.oom || buf.data == NULL)
-	{
-		if (buf.too_deep)
-			FAIL(&ctx, "Schema nesting is too deep for the stack");
-		else
-			OOM(&ctx);
-		rg_buf_free(&buf);
+	if (with_text && !set_stored_form(&ctx, schema, model->pub.root))
 		goto fail;
-	}
-	schema->canonical = rg_arena_strndup(arena, buf.data, buf.len);
-	schema->canonical_len = buf.len;
-	rg_buf_free(&buf);
-	if (schema->canonical == NULL)
-	{
-		OOM(&ctx);
-		goto fail;
-	}
 	if (ctx.owned != NULL && json_array_size(ctx.owned) == 0)
 	{
 		json_decref(ctx.owned);
@@ -1468,6 +1440,23 @@ fail:
 	return NULL;
 }
 
+/* parse_model with the stored form, as a parse body */
+static rg_schema *
+parse_into(rg_arena *arena, const char *text, size_t len, const rg_reference *refs,
+		   int n_refs, bool normalize, rg_error *err)
+{
+	return parse_model(arena, text, len, refs, n_refs, normalize, true, err);
+}
+
+/* parse_model without the stored form (nor normalize), as a parse body */
+static rg_schema *
+parse_into_textless(rg_arena *arena, const char *text, size_t len,
+					const rg_reference *refs, int n_refs, bool normalize,
+					rg_error *err)
+{
+	return parse_model(arena, text, len, refs, n_refs, false, false, err);
+}
+
 /*
  * rg_format_avro's parse: the schema's arena in the current place, the
  * work (JSON documents, the writer's buffers) in scratch.
@@ -1477,4 +1466,13 @@ rg_avro_parse(const char *text, size_t len, const rg_reference *refs,
 			  int n_refs, bool normalize, rg_error *err)
 {
 	return rg_parse_in_scratch(parse_into, text, len, refs, n_refs, normalize, err);
+}
+
+/* rg_format_avro's parse_textless: the same, without the stored form */
+rg_schema *
+rg_avro_parse_textless(const char *text, size_t len, const rg_reference *refs,
+					   int n_refs, rg_error *err)
+{
+	return rg_parse_in_scratch(parse_into_textless, text, len, refs, n_refs,
+							   false, err);
 }

@@ -552,7 +552,7 @@ walk_entities(entity_walk *w, const rg_avro_schema *s, int depth)
 				if (path == NULL)
 					return false;
 				snprintf(path, n, "%s.%s", s->fullname, f->name);
-				if (!add_entity(w, path, RG_TAG_FIELD, f->props, f->n_props) ||
+				if (!add_entity(w, path, RG_TAG_FIELD, f->extra->props, f->extra->n_props) ||
 					!walk_entities(w, f->type, depth + 1))
 					return false;
 			}

@@ -389,29 +389,29 @@ write_field(write_ctx *w, const rg_avro_field *f)
 	rg_json_write_string(w->buf, f->name);
 	rg_buf_puts(w->buf, ",\"type\":");
 	write_schema(w, f->type);
-	if (f->doc)
-		write_str_field(w, "doc", f->doc);
+	if (f->extra->doc)
+		write_str_field(w, "doc", f->extra->doc);
 	if (f->default_value)
 	{
 		rg_buf_puts(w->buf, ",\"default\":");
 		rg_json_write_value(w->buf, f->default_value);
 	}
-	if (f->order == RG_AVRO_ORDER_DESCENDING)
+	if (f->extra->order == RG_AVRO_ORDER_DESCENDING)
 		write_str_field(w, "order", "descending");
-	else if (f->order == RG_AVRO_ORDER_IGNORE)
+	else if (f->extra->order == RG_AVRO_ORDER_IGNORE)
 		write_str_field(w, "order", "ignore");
-	if (f->n_aliases > 0)
+	if (f->extra->n_aliases > 0)
 	{
 		rg_buf_puts(w->buf, ",\"aliases\":[");
-		for (i = 0; i < f->n_aliases; i++)
+		for (i = 0; i < f->extra->n_aliases; i++)
 		{
 			if (i)
 				rg_buf_putc(w->buf, ',');
-			rg_json_write_string(w->buf, f->aliases[i]);
+			rg_json_write_string(w->buf, f->extra->aliases[i]);
 		}
 		rg_buf_putc(w->buf, ']');
 	}
-	write_props(w, f->props, f->n_props);
+	write_props(w, f->extra->props, f->extra->n_props);
 	rg_buf_putc(w->buf, '}');
 }
 
@@ -553,6 +553,15 @@ rg_avro_write(rg_buf *buf, const rg_avro_schema *schema, bool refs_as_names)
 	if (w.seen.oom)
 		buf->oom = true;
 	rg_free(w.seen.slots);
+}
+
+/* See rg_avro_api.h: the stored form is Schema.toString() of the root */
+void
+rg_avro_write_text(const rg_schema *schema, rg_buf *out)
+{
+	const rg_avro_parsed *parsed = schema->model;
+
+	rg_avro_write(out, parsed->root, true);
 }
 
 /*
@@ -919,8 +928,9 @@ static void
 norm_field(norm_ctx *n, rg_avro_field *f, const char *space)
 {
 	norm_schema(n, f->type, space);
-	sort_unique(f->aliases, &f->n_aliases);
-	norm_props(f->props, f->n_props, NULL);
+	/* (no-ops on the shared empty extra: nothing to sort) */
+	sort_unique(f->extra->aliases, &f->extra->n_aliases);
+	norm_props(f->extra->props, f->extra->n_props, NULL);
 	if (f->default_value)
 	{
 		json_t	   *d;

@@ -59,19 +59,31 @@ typedef enum rg_avro_order
 
 struct rg_avro_schema;
 
-/* (pointers first, then the ints: a record holds one per field) */
-typedef struct rg_avro_field
+/*
+ * What few fields have (a doc, aliases, custom properties, an order other
+ * than ascending), behind one pointer so that a record of many plain
+ * fields stays small.
+ */
+typedef struct rg_avro_field_extra
 {
-	const char *name;
-	struct rg_avro_schema *type;
 	const char *doc;			/* NULL when absent */
-	json_t	   *default_value;	/* NULL when absent; JSON null is json_null() */
 	const char **aliases;		/* unqualified, as written */
 	rg_avro_prop *props;
 	int			n_aliases;
 	int			n_props;
-	int			position;
 	rg_avro_order order;
+} rg_avro_field_extra;
+
+/* the extra of a field with none of those (all empty, ascending) */
+extern rg_avro_field_extra rg_avro_no_extra;
+
+/* a record holds one per field, in order */
+typedef struct rg_avro_field
+{
+	const char *name;
+	struct rg_avro_schema *type;
+	json_t	   *default_value;	/* NULL when absent; JSON null is json_null() */
+	rg_avro_field_extra *extra; /* never NULL: &rg_avro_no_extra when empty */
 } rg_avro_field;
 
 typedef struct rg_avro_schema
@@ -87,6 +99,8 @@ typedef struct rg_avro_schema
 	int			n_aliases;
 	bool		is_error;		/* record declared "type":"error" */
 	bool		is_reference;	/* defined by a schema reference */
+	bool		shared;			/* one static node for many uses (a plain
+								 * primitive, a union of two): no identity */
 
 	/* record */
 	rg_avro_field *fields;
@@ -140,6 +154,14 @@ extern const char *rg_avro_type_name(rg_avro_type type);
  * (a record level takes three: object, fields array, field object).
  */
 #define RG_JSON_MAX_NESTING 1000
+
+/*
+ * avro_nodes.c: the shared node of a primitive written as its name, and
+ * the shared union of two such nodes (NULL unless both are, distinct).
+ */
+extern rg_avro_schema *rg_avro_plain(rg_avro_type primitive);
+extern rg_avro_schema *rg_avro_plain_pair(const rg_avro_schema *first,
+										  const rg_avro_schema *second);
 
 /* Jackson-style compact JSON output of a string, a double, any value */
 extern void rg_json_write_string(rg_buf *buf, const char *s);

@@ -26,6 +26,14 @@ extern rg_schema *rg_avro_parse(const char *text, size_t len,
 extern bool rg_avro_can_read(const rg_schema *reader, const rg_schema *writer,
 							 rg_strlist *out);
 
+/* rg_format_avro's parse_textless (avro_parse.c) */
+extern rg_schema *rg_avro_parse_textless(const char *text, size_t len,
+										 const rg_reference *refs, int n_refs,
+										 rg_error *err);
+
+/* rg_format_avro's write_text (avro_write.c): the stored form, from the model */
+extern void rg_avro_write_text(const rg_schema *schema, rg_buf *out);
+
 /*
  * rg_format_avro's has_top_level_field (avro_fields.c): a field of the
  * root record, by name

@@ -117,6 +117,43 @@ rg_strlist_pushf(rg_strlist *list, const char *fmt,...)
 	return true;
 }
 
+/* See rg_common.h */
+bool
+rg_name_set_init(rg_name_set *set, size_t n)
+{
+	size_t		size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	set->slot = rg_calloc(size, sizeof(const char *));
+	set->mask = size - 1;
+	return set->slot != NULL;
+}
+
+/* See rg_common.h */
+bool
+rg_name_set_add(rg_name_set *set, const char *name)
+{
+	size_t		h = 5381;
+	const char *p;
+
+	for (p = name; *p; p++)
+		h = h * 33 + (unsigned char) *p;
+	for (h &= set->mask; set->slot[h] != NULL; h = (h + 1) & set->mask)
+		if (strcmp(set->slot[h], name) == 0)
+			return false;
+	set->slot[h] = name;
+	return true;
+}
+
+/* Free the set. */
+void
+rg_name_set_free(rg_name_set *set)
+{
+	rg_free(set->slot);
+	set->slot = NULL;
+}
+
 /* An empty buffer (nothing allocated yet). */
 void
 rg_buf_init(rg_buf *buf)

@@ -84,6 +84,25 @@ extern bool rg_strlist_pushf(rg_strlist *list, const char *fmt,...)
 			__attribute__((format(printf, 2, 3)));
 
 /*
+ * A set of names (borrowed, not copied), so that the first repeat in a
+ * list is found in one pass: a schema may list hundreds of thousands of
+ * names, and comparing each with all before it would stall the process
+ * for minutes.
+ */
+typedef struct rg_name_set
+{
+	const char **slot;			/* open addressing, NULL when free */
+	size_t		mask;
+} rg_name_set;
+
+/* An empty set for up to n names; false on out of memory. */
+extern bool rg_name_set_init(rg_name_set *set, size_t n);
+
+/* Add name; false when the set held it already. */
+extern bool rg_name_set_add(rg_name_set *set, const char *name);
+extern void rg_name_set_free(rg_name_set *set);
+
+/*
  * A growable byte buffer on rg_malloc, for building output text.  A writer
  * stopped by rg_too_deep sets too_deep and oom (so that appends stop and
  * every oom check sees the failure).

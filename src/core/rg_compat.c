@@ -252,8 +252,9 @@ utf16_prefix(const char *s, size_t len, size_t limit, bool *over)
 static bool
 push_schema_info(rg_strlist *out, const rg_prior_version *p)
 {
-	const char *text = p->schema->canonical ? p->schema->canonical : "";
-	size_t		len = p->schema->canonical ? p->schema->canonical_len : 0;
+	rg_buf		stored;
+	size_t		len;
+	const char *text;
 	size_t		cut;
 	bool		over;
 	rg_buf		buf;
@@ -261,6 +262,13 @@ push_schema_info(rg_strlist *out, const rg_prior_version *p)
 
 	if (p->version > 0 && !rg_strlist_pushf(out, "{oldSchemaVersion: %d}", p->version))
 		return false;
+	rg_buf_init(&stored);
+	text = rg_schema_text(p->schema, &stored, &len);
+	if (text == NULL)
+	{
+		rg_buf_free(&stored);
+		return false;
+	}
 	cut = utf16_prefix(text, len, RG_COMPAT_MAX_OLD_SCHEMA, &over);
 	rg_buf_init(&buf);
 	if (over)
@@ -277,6 +285,7 @@ push_schema_info(rg_strlist *out, const rg_prior_version *p)
 	}
 	ok = !buf.oom && rg_strlist_push(out, buf.data);
 	rg_buf_free(&buf);
+	rg_buf_free(&stored);
 	return ok;
 }
 

@@ -20,6 +20,8 @@ const rg_format rg_format_avro = {
 	.can_read = rg_avro_can_read,
 	.has_top_level_field = rg_avro_has_top_level_field,
 	.release = rg_avro_model_release,
+	.parse_textless = rg_avro_parse_textless,
+	.write_text = rg_avro_write_text,
 	.lint = rg_avro_lint,
 	.encode = rg_avro_encode,
 	.decode = rg_avro_decode,
@@ -88,6 +90,44 @@ rg_schema_free(rg_schema *schema)
 	if (schema->format && schema->format->release && schema->model)
 		schema->format->release(schema->model);
 	rg_arena_destroy(schema->arena);
+}
+
+/* See rg_format.h */
+const char *
+rg_schema_text(const rg_schema *schema, rg_buf *buf, size_t *len)
+{
+	if (schema->canonical != NULL)
+	{
+		*len = schema->canonical_len;
+		return schema->canonical;
+	}
+	schema->format->write_text(schema, buf);
+	if (buf->oom || buf->data == NULL)
+		return NULL;
+	*len = buf->len;
+	return buf->data;
+}
+
+/* See rg_format.h */
+bool
+rg_schema_keep_text(rg_schema *schema, rg_arena *arena, rg_buf *buf)
+{
+	schema->canonical = NULL;
+	if (!buf->oom && buf->data != NULL)
+		schema->canonical = rg_arena_strndup(arena, buf->data, buf->len);
+	schema->canonical_len = schema->canonical != NULL ? buf->len : 0;
+	rg_buf_free(buf);
+	return schema->canonical != NULL;
+}
+
+/* See rg_format.h */
+rg_schema *
+rg_parse_for_model(const rg_format *format, const char *text, size_t len,
+				   const rg_reference *refs, int n_refs, rg_error *err)
+{
+	if (format->parse_textless != NULL)
+		return format->parse_textless(text, len, refs, n_refs, err);
+	return format->parse(text, len, refs, n_refs, false, err);
 }
 
 /* See rg_format.h */

@@ -26,7 +26,12 @@ typedef struct rg_schema
 {
 	const struct rg_format *format;
 	rg_arena   *arena;
-	/* Confluent's stored form (canonicalString()), NUL-terminated */
+
+	/*
+	 * Confluent's stored form (canonicalString()), NUL-terminated; NULL in a
+	 * schema parsed without it (rg_parse_for_model): a reader that may meet
+	 * such a schema reads it with rg_schema_text.
+	 */
 	char	   *canonical;
 	size_t		canonical_len;
 	/* the format's own model (rg_avro_schema * for AVRO) */
@@ -95,6 +100,18 @@ typedef struct rg_format
 	void		(*release) (void *model);
 
 	/*
+	 * For a format whose stored form is a function of its model (Avro's
+	 * toString()): parse without making the stored form (normalize off), for
+	 * a schema kept for its model (the backend's cache of stored schemas),
+	 * and write the stored form from the model into out when it is asked for.
+	 * NULL for the other formats, whose schemas always keep their text.
+	 */
+	rg_schema  *(*parse_textless) (const char *text, size_t len,
+								   const rg_reference *refs, int n_refs,
+								   rg_error *err);
+	void		(*write_text) (const rg_schema *schema, rg_buf *out);
+
+	/*
 	 * Semantic lints: what the compatibility rules let through although it
 	 * loses or confuses data (a rename without an alias, a field number used
 	 * again).  Appends one message per finding about new_schema against the
@@ -155,6 +172,30 @@ extern bool rg_schema_has_top_level_field(const rg_schema *schema, const char *n
 
 /* Free a parsed schema: what its model holds outside the arena, then the arena. */
 extern void rg_schema_free(rg_schema *schema);
+
+/*
+ * The stored form of a schema: its text, or when it was parsed without it
+ * the format's writing of it into buf (which the caller rg_buf_frees); NULL on
+ * out of memory.  *len is its length.
+ */
+extern const char *rg_schema_text(const rg_schema *schema, rg_buf *buf,
+								  size_t *len);
+
+/*
+ * Parse text (normalize off) for its model only: without the stored form
+ * when the format can write it again (parse_textless), else as parse.
+ */
+extern rg_schema *rg_parse_for_model(const rg_format *format, const char *text,
+									 size_t len, const rg_reference *refs,
+									 int n_refs, rg_error *err);
+
+/*
+ * For a format's parse: keep what a writer left in buf as the schema's
+ * stored form (copied into arena) and free buf; false when the writer ran
+ * out of memory or went too deep (buf->too_deep, read before the call) or
+ * the copy found no memory.
+ */
+extern bool rg_schema_keep_text(rg_schema *schema, rg_arena *arena, rg_buf *buf);
 
 /* A format's parse proper: into arena, which it destroys on failure. */
 typedef rg_schema *(*rg_parse_body) (rg_arena *arena, const char *text, size_t len,

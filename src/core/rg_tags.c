@@ -421,18 +421,16 @@ copy_text(const char *text, size_t n, size_t *out_len, rg_error *err)
 	return s;
 }
 
-/* The format's rewrite of the stored form with the changes, into out. */
+/* The format's rewrite of the stored form (text, len) with the changes, into out. */
 static bool
-apply_changes(const rg_format *format, rg_arena *arena, const rg_schema *schema,
-			  const rg_tag_change *changes, int n_changes, rg_buf *out,
-			  rg_error *err)
+apply_changes(const rg_format *format, rg_arena *arena, const char *text,
+			  size_t len, const rg_tag_change *changes, int n_changes,
+			  rg_buf *out, rg_error *err)
 {
 	if (format == &rg_format_avro)
-		return rg_avro_apply_tags(arena, schema->canonical, schema->canonical_len,
-								  changes, n_changes, out, err);
+		return rg_avro_apply_tags(arena, text, len, changes, n_changes, out, err);
 	if (format == &rg_format_json)
-		return rg_json_apply_tags(arena, schema->canonical, schema->canonical_len,
-								  changes, n_changes, out, err);
+		return rg_json_apply_tags(arena, text, len, changes, n_changes, out, err);
 	rg_error_set(err, RG_ERR_INVALID_SCHEMA, "schema tags are not supported for %s schemas",
 				 format->name);
 	return false;
@@ -448,18 +446,26 @@ rg_schema_rewrite_tags(const rg_schema *schema, const rg_schema_tags *add,
 	rg_tag_change *changes = NULL;
 	int			n_changes = 0;
 	bool		ok = false;
+	rg_buf		stored;
+	const char *text = NULL;
+	size_t		len = 0;
 
+	rg_buf_init(&stored);
 	if (arena != NULL)
 		changes = merge_changes(arena, add, n_add, remove, n_remove, &n_changes);
-	if (changes == NULL)
-		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
+	if (changes != NULL)
+		text = rg_schema_text(schema, &stored, &len);
+	if (changes == NULL || text == NULL)
+		rg_error_set(err, stored.too_deep ? RG_ERR_INVALID_SCHEMA : RG_ERR_NOMEM,
+					 stored.too_deep ? "schema too deeply nested" : "out of memory");
 	else if (n_changes == 0)
 	{
-		rg_buf_append(out, schema->canonical, schema->canonical_len);
+		rg_buf_append(out, text, len);
 		ok = true;
 	}
 	else
-		ok = apply_changes(schema->format, arena, schema, changes, n_changes, out, err);
+		ok = apply_changes(schema->format, arena, text, len, changes, n_changes, out, err);
+	rg_buf_free(&stored);
 	if (ok && out->oom)
 	{
 		rg_error_set(err, out->too_deep ? RG_ERR_INVALID_SCHEMA : RG_ERR_NOMEM,

@@ -209,12 +209,13 @@ compute_fingerprint(const rg_schema *parsed, const CatalogRef *refs, int n,
  * child of the current one (*memory; a caller that keeps the schema moves
  * it under the cache), so the schema and everything it holds go with that
  * context; NULL with *err set and nothing left behind when it does not
- * parse.
+ * parse.  for_model (normalize off) parses for the model only, without
+ * the stored form when the format can write it again (rg_parse_for_model).
  */
 static rg_schema *
 parse_with_refs(const char *context, const rg_format *format, const char *text,
-				CatalogRef *refs, int nrefs, bool normalize, rg_error *err,
-				MemoryContext *memory)
+				CatalogRef *refs, int nrefs, bool normalize, bool for_model,
+				rg_error *err, MemoryContext *memory)
 {
 	ResolvedRefs resolved = {0};
 	MemoryContext old;
@@ -232,7 +233,12 @@ parse_with_refs(const char *context, const rg_format *format, const char *text,
 									ALLOCSET_SMALL_MAXSIZE);
 	old = MemoryContextSwitchTo(*memory);
 	rg_error_clear(err);
-	parsed = format->parse(text, strlen(text), resolved.refs, resolved.n, normalize, err);
+	if (for_model)
+		parsed = rg_parse_for_model(format, text, strlen(text), resolved.refs,
+									resolved.n, err);
+	else
+		parsed = format->parse(text, strlen(text), resolved.refs, resolved.n,
+							   normalize, err);
 	MemoryContextSwitchTo(old);
 	if (parsed == NULL)
 	{
@@ -347,7 +353,7 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	s->metadata = dc_metadata_canonical(metadata);
 	s->rule_set = dc_rule_set_canonical(rule_set);
 	refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
-	s->parsed = parse_with_refs(context, s->format, text, refs, nrefs, normalize, &err,
+	s->parsed = parse_with_refs(context, s->format, text, refs, nrefs, normalize, false, &err,
 								&s->memory);
 	if (s->parsed == NULL)
 	{
@@ -382,7 +388,9 @@ registry_with_contract(SubmittedSchema *s, const char *metadata, const char *rul
 
 /*
  * Parse a stored schema row with its references into a memory context of
- * its own (*memory); NULL with *err set when it no longer parses.
+ * its own (*memory), for its model: an AVRO schema keeps no stored form
+ * (rg_schema_text writes it when asked); NULL with *err set when it no
+ * longer parses.
  */
 rg_schema *
 registry_parse_stored(const char *context, const CatalogSchema *row, rg_error *err,
@@ -392,7 +400,7 @@ registry_parse_stored(const char *context, const CatalogSchema *row, rg_error *e
 	CatalogRef *refs = catalog_parse_refs(row->refs, &nrefs);
 
 	return parse_with_refs(context, registry_format(row->schema_type), row->schema,
-						   refs, nrefs, false, err, memory);
+						   refs, nrefs, false, true, err, memory);
 }
 
 /* Remember (a copy of) what the SQL API is about to insert into registry.schemas. */

@@ -64,7 +64,11 @@ extern bool registry_schema_is_blank(const char *text);
 extern void registry_with_contract(SubmittedSchema *s, const char *metadata,
 								   const char *rule_set);
 
-/* Parse a stored row with its references; NULL with *err set if it does not parse. */
+/*
+ * Parse a stored row with its references for its model (without the stored
+ * form when the format can write it again: rg_schema_text); NULL with *err
+ * set if it does not parse.
+ */
 extern rg_schema *registry_parse_stored(const char *context, const CatalogSchema *row,
 										rg_error *err, MemoryContext *memory);
 

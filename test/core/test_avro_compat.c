@@ -309,6 +309,11 @@ test_record_fields(void)
 				 "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"string\"},{\"name\":\"b\",\"type\":\"string\"}]}",
 				 TM("/fields/0/type", "INT", "STRING") " | " TM("/fields/1/type", "INT", "STRING"),
 				 "same primitive pair at two positions");
+	/* one node for every ["null","int"]: still distinct locations */
+	INCOMPATIBLE("{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":[\"null\",\"int\"]},{\"name\":\"b\",\"type\":[\"null\",\"int\"]}]}",
+				 "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"X\"]}},{\"name\":\"b\",\"type\":\"E\"}]}",
+				 MUB("/fields/0/type", "ENUM") " | " MUB("/fields/1/type", "ENUM"),
+				 "same union of primitives against one named type at two positions");
 }
 
 static void

@@ -17,6 +17,31 @@
 static char errbuf[RG_ERROR_MAX];
 static rg_errcode errcode;
 
+/*
+ * A stored form parsed for its model only (as the backend's cache parses
+ * stored schemas) keeps no text and writes that text again (every stored
+ * form below goes through this).
+ */
+static void
+check_text_again(const char *text, const rg_reference *refs, int n_refs)
+{
+	rg_error	err;
+	rg_schema  *s = rg_parse_for_model(&rg_format_avro, text, strlen(text), refs, n_refs, &err);
+	rg_buf		buf;
+	size_t		len = 0;
+	const char *again;
+
+	RG_CHECK(s != NULL && s->canonical == NULL, "parsed without its text: %s", text);
+	if (s == NULL)
+		return;
+	rg_buf_init(&buf);
+	again = rg_schema_text(s, &buf, &len);
+	RG_CHECK(again != NULL && len == strlen(text) && strcmp(again, text) == 0,
+			 "text written again: %s", text);
+	rg_buf_free(&buf);
+	rg_schema_free(s);
+}
+
 /* Stored form of text (malloc'd), or NULL with errbuf set. */
 static char *
 stored_refs(const char *text, const rg_reference *refs, int n_refs, bool normalize)
@@ -38,6 +63,7 @@ stored_refs(const char *text, const rg_reference *refs, int n_refs, bool normali
 	if (strlen(out) != s->canonical_len)
 		printf("# canonical_len mismatch\n");
 	rg_schema_free(s);
+	check_text_again(out, refs, n_refs);
 	return out;
 }
 
@@ -218,7 +244,7 @@ test_model(void)
 	RG_CHECK(r->fields[0].type->type == RG_AVRO_ENUM && r->fields[0].type->n_symbols == 2, "model: enum");
 	RG_CHECK_STR(r->fields[0].type->enum_default, "Y", "model: enum default");
 	RG_CHECK_STR(r->fields[0].type->fullname, "n.E", "model: enum inherits namespace");
-	RG_CHECK(r->fields[0].n_aliases == 1 && strcmp(r->fields[0].aliases[0], "aa") == 0, "model: field alias unqualified");
+	RG_CHECK(r->fields[0].extra->n_aliases == 1 && strcmp(r->fields[0].extra->aliases[0], "aa") == 0, "model: field alias unqualified");
 	RG_CHECK(r->fields[0].default_value == NULL, "model: no default");
 	RG_CHECK(r->fields[1].type->n_branches == 3, "model: union branches");
 	RG_CHECK(r->fields[1].type->branches[1] == r->fields[0].type, "model: enum reference is the same object");
@@ -232,9 +258,11 @@ test_model(void)
 			 strcmp(r->fields[2].type->props[3].key, "z") == 0 &&
 			 json_integer_value(r->fields[2].type->props[1].value) == 9, "model: props in input order");
 	RG_CHECK(r->fields[3].type->type == RG_AVRO_FIXED && r->fields[3].type->size == 3, "model: fixed size");
-	RG_CHECK(r->fields[3].order == RG_AVRO_ORDER_IGNORE && r->fields[3].position == 3, "model: order, position");
-	RG_CHECK(r->fields[3].n_props == 1 && strcmp(r->fields[3].props[0].key, "q") == 0, "model: field props");
+	RG_CHECK(r->fields[3].extra->order == RG_AVRO_ORDER_IGNORE && r->fields[2].extra->order == RG_AVRO_ORDER_ASCENDING, "model: order");
+	RG_CHECK(r->fields[3].extra->n_props == 1 && strcmp(r->fields[3].extra->props[0].key, "q") == 0, "model: field props");
 	RG_CHECK_STR(rg_avro_type_name(RG_AVRO_FIXED), "fixed", "type name");
+	RG_CHECK(r->fields[1].type != rg_avro_plain_pair(rg_avro_plain(RG_AVRO_NULL), r->fields[0].type),
+			 "model: a union with a named branch is not shared");
 	rg_schema_free(s);
 
 	RG_CHECK(rg_format_lookup("AVRO") == &rg_format_avro, "lookup AVRO");
@@ -243,6 +271,44 @@ test_model(void)
 	RG_CHECK(rg_format_lookup(NULL) == NULL, "lookup NULL");
 	RG_CHECK(rg_format_avro.parse == rg_avro_parse && strcmp(rg_format_avro.name, "AVRO") == 0, "format table");
 	rg_schema_free(NULL);
+}
+
+/*
+ * Plain fields share their type nodes and their empty extra; a union of two
+ * plain primitives is one static node; anything with properties is not.
+ */
+static void
+test_shared_nodes(void)
+{
+	const char *text =
+	"{\"type\":\"record\",\"name\":\"R\",\"fields\":["
+	"{\"name\":\"a\",\"type\":[\"null\",\"string\"],\"default\":null},"
+	"{\"name\":\"b\",\"type\":[\"null\",\"string\"]},"
+	"{\"name\":\"c\",\"type\":[\"string\",\"null\"]},"
+	"{\"name\":\"d\",\"type\":[\"null\",{\"type\":\"string\",\"x\":1}]},"
+	"{\"name\":\"e\",\"type\":[\"null\",\"string\",\"long\"],\"doc\":\"D\"}]}";
+	rg_error	err;
+	rg_schema  *s = rg_avro_parse(text, strlen(text), NULL, 0, false, &err);
+	rg_avro_schema *r;
+
+	RG_CHECK(s != NULL, "shared: parses");
+	if (s == NULL)
+		return;
+	r = ((rg_avro_parsed *) s->model)->root;
+	RG_CHECK(r->fields[0].type == r->fields[1].type && r->fields[0].type->shared,
+			 "shared: one node for every [null, string]");
+	RG_CHECK(r->fields[2].type != r->fields[0].type && r->fields[2].type->shared &&
+			 r->fields[2].type->branches[0]->type == RG_AVRO_STRING,
+			 "shared: [string, null] is another node, in its order");
+	RG_CHECK(!r->fields[3].type->shared && !r->fields[4].type->shared,
+			 "shared: not a branch with properties, not three branches");
+	RG_CHECK(r->fields[0].extra == &rg_avro_no_extra && r->fields[3].extra == &rg_avro_no_extra,
+			 "shared: the empty extra");
+	RG_CHECK(r->fields[4].extra != &rg_avro_no_extra && strcmp(r->fields[4].extra->doc, "D") == 0,
+			 "shared: a doc gets an extra of its own");
+	RG_CHECK(rg_avro_plain_pair(rg_avro_plain(RG_AVRO_INT), rg_avro_plain(RG_AVRO_INT)) == NULL,
+			 "shared: no pair of one primitive twice");
+	rg_schema_free(s);
 }
 
 static void
@@ -592,6 +658,7 @@ main(void)
 	test_primitives_and_variants();
 	test_namespaces();
 	test_model();
+	test_shared_nodes();
 	test_defaults();
 	test_errors();
 	test_references();

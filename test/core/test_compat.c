@@ -56,6 +56,18 @@ mock_can_read(const rg_schema *reader, const rg_schema *writer,
 static const rg_format mock_format = {"MOCK", NULL, mock_can_read};
 static const rg_format other_format = {"OTHER", NULL, mock_can_read};
 
+/* a mock format's stored form written again from the model: "again:<name>" */
+static void
+mock_write_text(const rg_schema *schema, rg_buf *out)
+{
+	rg_buf_puts(out, "again:");
+	rg_buf_puts(out, (const char *) schema->model);
+}
+
+static const rg_format textless_format = {
+	.name = "MOCK",.can_read = mock_can_read,.write_text = mock_write_text,
+};
+
 /* A schema named `name` (the model is just the name) with stored text. */
 static rg_schema
 mock_schema(const char *name, const char *canonical)
@@ -294,6 +306,28 @@ test_forward_transitive(void)
 	RG_CHECK_STR(mock_calls, "v2<new;v1<new;", "FORWARD_TRANSITIVE order");
 }
 
+/* An earlier version kept without its text: the message has the text written again. */
+static void
+test_old_schema_written_again(void)
+{
+	static const mock_rule rules[] = {{"new", "v1", {"m"}}};
+	rg_schema	n = mock_schema("new", "N");
+	rg_schema	v1 = mock_schema("v1", "S1");
+	rg_prior_version prev[] = {{&v1, 1}};
+	int			cnt;
+	bool		ok;
+
+	v1.format = &textless_format;
+	v1.canonical = NULL;
+	set_rules(rules, 1);
+	ok = run(RG_COMPAT_BACKWARD, &n, prev, 1, &cnt);
+	RG_CHECK(!ok && cnt == 4, "text-less old schema: 4 messages");
+	RG_CHECK_STR(joined,
+				 "m | {oldSchemaVersion: 1} | {oldSchema: 'again:v1'}"
+				 " | {validateFields: 'false', compatibility: 'BACKWARD'}",
+				 "text-less old schema: its text written again");
+}
+
 static void
 test_full(void)
 {
@@ -492,6 +526,7 @@ main(void)
 	test_forward();
 	test_forward_transitive();
 	test_full();
+	test_old_schema_written_again();
 	test_full_transitive();
 	test_schema_info();
 	test_different_type();

@@ -10,7 +10,8 @@
  *	- rg_avro_canonical_form and rg_avro_crc64;
  *	- the idempotence of the stored form: schema->canonical must parse
  *	  again, to the very same stored text and the same Parsing Canonical
- *	  Form (abort() otherwise, so libFuzzer records the input);
+ *	  Form (abort() otherwise, so libFuzzer records the input), and
+ *	  parsed for its model only it must write that text again;
  *
  * A is also parsed with normalize=true (same checks).  When both parse,
  * rg_avro_can_read runs both ways and rg_compat_check at FULL_TRANSITIVE
@@ -56,6 +57,31 @@ parse_one(const char *text, size_t len, bool normalize)
 }
 
 /*
+ * The stored form of s parsed for its model only (as the backend's cache
+ * parses stored schemas) keeps no text and writes that text again.
+ */
+static void
+check_text_again(const rg_schema *s)
+{
+	rg_error	err;
+	rg_schema  *kept = rg_parse_for_model(&rg_format_avro, s->canonical, s->canonical_len,
+										  NULL, 0, &err);
+	rg_buf		buf;
+	size_t		len = 0;
+	const char *text;
+
+	if (kept == NULL || kept->canonical != NULL)
+		invariant_failed("stored form parsed for its model", s->canonical,
+						 kept == NULL ? err.message : kept->canonical);
+	rg_buf_init(&buf);
+	text = rg_schema_text(kept, &buf, &len);
+	if (text == NULL || len != s->canonical_len || memcmp(text, s->canonical, len) != 0)
+		invariant_failed("text written again differs", s->canonical, text);
+	rg_buf_free(&buf);
+	rg_schema_free(kept);
+}
+
+/*
  * The checks on one parsed schema: PCF and fingerprint, then the stored
  * form re-parsed (without normalize) must give itself back, with the
  * same PCF.
@@ -88,6 +114,7 @@ check_schema(const rg_schema *s)
 	if (strcmp(pcf, pcf2) != 0)
 		invariant_failed("PCF changed across the stored form", pcf, pcf2);
 
+	check_text_again(s);
 	free(pcf2);
 	free(pcf);
 	rg_schema_free(again);

@@ -192,26 +192,19 @@ static bool
 write_canonical(js_ctx *ctx, rg_schema *schema, bool normalize)
 {
 	rg_buf		buf;
+	bool		too_deep;
 
 	rg_buf_init(&buf);
 	if (!jx_render(&buf, ctx->docs[0].root, normalize))
-	{
-		if (buf.too_deep)
-			js_fail(ctx, "#: schema nesting is too deep for the stack");
-		else
-			js_oom(ctx);
-		rg_buf_free(&buf);
-		return false;
-	}
-	schema->canonical = rg_arena_strndup(ctx->arena, buf.data, buf.len);
-	schema->canonical_len = buf.len;
-	rg_buf_free(&buf);
-	if (schema->canonical == NULL)
-	{
+		buf.oom = true;
+	too_deep = buf.too_deep;
+	if (rg_schema_keep_text(schema, ctx->arena, &buf))
+		return true;
+	if (too_deep)
+		js_fail(ctx, "#: schema nesting is too deep for the stack");
+	else
 		js_oom(ctx);
-		return false;
-	}
-	return true;
+	return false;
 }
 
 /* Build the diff's index of every object node's properties. */
