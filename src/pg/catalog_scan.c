@@ -28,6 +28,7 @@
 #include "access/tableam.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_index.h"
 #include "commands/sequence.h"
 #include "common/md5.h"
 #include "executor/tuptable.h"
@@ -96,6 +97,59 @@ open_table(const char *name)
 	return rel;
 }
 
+/*
+ * The leading key columns of the indexes the scans use, as the extension's
+ * scripts create them (NULL: the expression md5(schema)).
+ */
+typedef struct IndexKeys
+{
+	const char *index;
+	const char *cols[3];
+} IndexKeys;
+
+static const IndexKeys index_keys[] = {
+	{"schemas_pkey", {"context", "id"}},
+	{"schemas_fingerprint_context_key", {"fingerprint", "context"}},
+	{"schemas_text_idx", {NULL, "context"}},
+	{"subject_versions_pkey", {"context", "subject", "version"}},
+	{"subject_versions_schema_idx", {"context", "schema_id"}},
+	{"config_pkey", {"context", "subject"}},
+	{"modes_pkey", {"context", "subject"}},
+	{"contexts_pkey", {"context"}},
+};
+
+/*
+ * Refuse an index that is not on the table or whose key columns are not
+ * the ones the scans give keys for (an index dropped and made again by
+ * hand under the same name, say): its answers would be wrong.
+ */
+static void
+check_index_keys(CatalogScan *s, const char *table, const char *index)
+{
+	Form_pg_index form = s->index->rd_index;
+	bool		ok = form->indrelid == RelationGetRelid(s->heap) && form->indisvalid;
+	bool		known = false;
+
+	for (int i = 0; ok && i < lengthof(index_keys); i++)
+	{
+		if (strcmp(index_keys[i].index, index) != 0)
+			continue;
+		known = true;
+		for (int k = 0; ok && k < 3 && (k == 0 || index_keys[i].cols[k] != NULL); k++)
+		{
+			const char *col = index_keys[i].cols[k];
+			AttrNumber	want = col ? get_attnum(RelationGetRelid(s->heap), col) : 0;
+
+			ok = k < form->indnkeyatts && form->indkey.values[k] == want;
+		}
+	}
+	if (!ok || !known)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("index registry.%s is not the registry's index on registry.%s", index, table),
+				 errhint("Make it again as the extension's script does, or reinstall the extension.")));
+}
+
 /* Open table with its index for a scan, with no keys yet. */
 static void
 scan_open(CatalogScan *s, const char *table, const char *index)
@@ -103,8 +157,7 @@ scan_open(CatalogScan *s, const char *table, const char *index)
 	memset(s, 0, sizeof(CatalogScan));
 	s->heap = open_table(table);
 	s->index = index_open(registry_relid(index), AccessShareLock);
-	if (s->index->rd_index->indrelid != RelationGetRelid(s->heap))
-		elog(ERROR, "index \"%s\" is not on table \"%s\"", index, table);
+	check_index_keys(s, table, index);
 }
 
 /* Add "index column col <op> value" (strategy and proc: the B-tree operator's). */
