@@ -22,21 +22,13 @@
 #include "catalog_internal.h"
 #include "registry.h"
 
-/* the columns of a version row (plan_version_by_fp, plan_versions, ...) */
+/* the columns of a version row (plan_versions) */
 #define Anum_version_version		1
 #define Anum_version_schema_id		2
 #define Anum_version_deleted		3
 #define Anum_version_fingerprint	4
-#define Anum_version_refs			5	/* plan_versions_of_schema only */
-#define Anum_version_metadata		6
-#define Anum_version_rule_set		7
 
-/* the columns of plan_schema_and_version */
-#define Anum_found_id				1
-#define Anum_found_version			2
-#define Anum_found_deleted			3
-
-/* the columns of plan_get_schema */
+/* the columns of plan_schema_any_context */
 #define Anum_schema_context			1
 #define Anum_schema_id				2
 #define Anum_schema_schema_type		3
@@ -70,16 +62,6 @@ static CatalogPlan plan_lock_subject = {
 	2, {TEXTOID, TEXTOID}
 };
 
-/*
- * Read after the lock, in a statement of its own: its snapshot is then
- * taken after the previous holder of the lock committed (a subquery of the
- * locking statement would still see the old snapshot).
- */
-/*
- * The same read with the subject's latest live version's schema (as
- * plan_latest_schema, NULLs when it has none) before the highest version,
- * one row always.
- */
 static CatalogPlan plan_advance_id = {
 	"SELECT registry.advance_schema_id($1, $2, $3)",
 	3, {TEXTOID, TEXTOID, INT4OID}
@@ -93,11 +75,6 @@ static CatalogPlan plan_raise_id_floor = {
 	2, {TEXTOID, INT4OID}
 };
 
-/* the schema first, by its unique fingerprint: a plan that cannot scan a subject */
-/*
- * The schema with this identity in the context, and the subject's version
- * of it if the subject has one: no row when the context has no such schema.
- */
 static CatalogPlan plan_schema_any_context = {
 	"SELECT context, id, schema_type, schema, refs::text, metadata::text, rule_set::text, fingerprint "
 	"FROM registry.schemas WHERE id = $1 ORDER BY context <> '.', context LIMIT 1",
@@ -128,31 +105,6 @@ static CatalogPlan plan_versions = {
 	3, {TEXTOID, TEXTOID, BOOLOID}
 };
 
-/*
- * The schemas with the text first (schemas_text_idx, in any context: the
- * context is matched after, so no plan kept from a near-empty table can
- * choose to scan the whole context instead), then their versions in the
- * subject.
- */
-/*
- * A submission in a subject, in one statement: kind 0, the schema with
- * this identity in the context and the subject's version of it (as
- * plan_schema_and_version; no row when the context has no such schema),
- * then kind 1, the subject's versions of the schemas with the same text
- * (as plan_versions_of_schema), newest first.
- */
-/*
- * The settings in force for a subject: the most specific scope that sets
- * each one wins (subject, then its context, then global), else the
- * default.  This one query is the rule; registry.effective_mode() and its
- * siblings in SQL call it too.
- */
-/*
- * The config and mode rows that can be in force for context $1 and subject
- * $2: the subject's, its context's, the global level's and :.__GLOBAL:'s
- * (config_scope.c merges them; the scope rule lives there), in one
- * statement: config rows first (true), then mode rows (false).
- */
 /* any live version in a mode's scope: global (".", ""), a context ("") or a subject */
 static CatalogPlan plan_scope_has_live_versions = {
 	"SELECT 1 FROM registry.subject_versions sv WHERE NOT sv.deleted"
@@ -478,7 +430,7 @@ fill_version(HeapTuple tup, CatalogVersion *out)
 	copy_fingerprint(tup, Anum_version_fingerprint, out->fingerprint);
 }
 
-/* A schema row (plan_get_schema's columns) into out, its strings in cxt. */
+/* A schema row (plan_schema_any_context's columns) into out, its strings in cxt. */
 static void
 fill_schema(HeapTuple tup, MemoryContext cxt, CatalogSchema *out)
 {

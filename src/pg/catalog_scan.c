@@ -39,6 +39,7 @@
 #include "utils/fmgroids.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
@@ -450,7 +451,7 @@ subject_version_of_schema(const char *context, const char *subject, int32 id,
 
 typedef struct VersionHint
 {
-	char	   *context;		/* malloc'd; NULL: a free slot */
+	char	   *context;		/* in TopMemoryContext; NULL: a free slot */
 	char	   *subject;
 	int32		version;
 } VersionHint;
@@ -479,7 +480,7 @@ hinted_version(const char *context, const char *subject)
 	return hint->version;
 }
 
-/* Remember the subject's newest version number (when the memory is there). */
+/* Remember the subject's newest version number, for the backend's life. */
 static void
 remember_version(const char *context, const char *subject, int32 version)
 {
@@ -488,17 +489,17 @@ remember_version(const char *context, const char *subject, int32 version)
 	if (hint->context == NULL || strcmp(hint->context, context) != 0 ||
 		strcmp(hint->subject, subject) != 0)
 	{
-		free(hint->context);
-		free(hint->subject);
-		hint->context = strdup(context);
-		hint->subject = strdup(subject);
-		if (hint->context == NULL || hint->subject == NULL)
+		/* both copied before the slot changes: an error leaves it whole */
+		char	   *c = MemoryContextStrdup(TopMemoryContext, context);
+		char	   *sub = MemoryContextStrdup(TopMemoryContext, subject);
+
+		if (hint->context != NULL)
 		{
-			free(hint->context);
-			free(hint->subject);
-			hint->context = hint->subject = NULL;
-			return;
+			pfree(hint->context);
+			pfree(hint->subject);
 		}
+		hint->context = c;
+		hint->subject = sub;
 	}
 	hint->version = version;
 }
@@ -534,7 +535,8 @@ scan_newest(const char *context, const char *subject, int32 from, CatalogVersion
 
 /*
  * The subject's highest version number (soft-deleted ones count; 0 when it
- * has none) and its latest live version into *latest (version 0 when none).
+ * has none) and its latest live version into *latest (version 0 when none;
+ * without its fingerprint, which the callers that need it read).
  */
 static int32
 subject_max_and_latest(const char *context, const char *subject, CatalogVersion *latest)
@@ -546,8 +548,6 @@ subject_max_and_latest(const char *context, const char *subject, CatalogVersion 
 		max_version = scan_newest(context, subject, 0, latest);
 	if (max_version > 0)
 		remember_version(context, subject, max_version);
-	if (latest->version > 0)
-		schema_fingerprint(context, latest->schema_id, latest->fingerprint);
 	return max_version;
 }
 
@@ -582,7 +582,10 @@ bool
 catalog_latest_version(const char *context, const char *subject, CatalogVersion *out)
 {
 	(void) subject_max_and_latest(context, subject, out);
-	return out->version > 0;
+	if (out->version == 0)
+		return false;
+	schema_fingerprint(context, out->schema_id, out->fingerprint);
+	return true;
 }
 
 /* The schema row of a subject's latest live version, if it has one. */
