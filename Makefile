@@ -49,7 +49,7 @@ $(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/*/*.h src/core/protobu
 # extension and installed beside PostgreSQL's programs
 CLI = src/cli/registry-check
 all: $(CLI)
-$(CLI): $(wildcard src/cli/*.c src/core/*.c src/core/*/*.c src/core/*.h src/core/*/*.h src/core/*.cpp src/core/*/*.cpp)
+$(CLI): $(PROTO_DESC_H) $(wildcard src/cli/*.c src/core/*.c src/core/*/*.c src/core/*.h src/core/*/*.h src/core/*.cpp src/core/*/*.cpp)
 	$(MAKE) -C src/cli CC='$(CC)' CXX='$(CXX)' WERROR='$(WERROR)'
 install: install-cli
 install-cli: $(CLI)

@@ -7,6 +7,11 @@
 #             with the schema text (~0.9 KB) into a plain "schemas" table
 #             (id from a sequence, PK) and a row into a plain "versions"
 #             table (PK subject, version): bench/register_rate.sh's baseline
+#   two-ins   the issue's wording taken literally: BEGIN; INSERT; INSERT;
+#             END; into the same tables, four statements, pgbench's default
+#             (simple) query protocol, as issue 13's "plain two-INSERT
+#             transaction run by pgbench" (4,689/s there) was measured;
+#             two-prep the same with -M prepared
 #   sql-reg   pgbench -cCLIENTS: SELECT registry.register_schema('sql-<client>', ...)
 #             (the SQL API, no HTTP; to split HTTP from registry cost)
 #   http-2w   wrk -tCLIENTS -cCLIENTS (one keep-alive connection per wrk thread):
@@ -57,6 +62,13 @@ cat >"$W/baseline.sql" <<'PGB'
 WITH s AS (INSERT INTO bench.b_schemas (id, schema) SELECT nextval('bench.b_ids'), bench.reg_schema(nextval('bench.n')::text) RETURNING id)
 INSERT INTO bench.b_versions (subject, version, schema_id) SELECT 'c' || :client_id, id, id FROM s;
 PGB
+cat >"$W/two-ins.sql" <<'PGB'
+BEGIN;
+INSERT INTO bench.b_schemas (id, schema) VALUES (nextval('bench.b_ids'), bench.reg_schema(nextval('bench.n')::text));
+INSERT INTO bench.b_versions (subject, version, schema_id) VALUES ('c' || :client_id, currval('bench.b_ids'), currval('bench.b_ids'));
+END;
+PGB
+cp "$W/two-ins.sql" "$W/two-prep.sql"
 cat >"$W/sql-reg.sql" <<'PGB'
 SELECT registry.register_schema('sql-' || :client_id, bench.reg_schema(nextval('bench.n')::text));
 PGB
@@ -94,9 +106,9 @@ curl -sf -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
 	{ echo "probe registration over HTTP failed" >&2; exit 1; }
 
 : >"$W/results"
-pgb() {	# NAME ROUND SECONDS
+pgb() {	# NAME ROUND SECONDS [PROTOCOL]
 	local out
-	out=$(pgbench -n -M prepared -c $CLIENTS -j $CLIENTS -T "$3" -f "$W/$1.sql" 2>&1) || { echo "$out" >&2; exit 1; }
+	out=$(pgbench -n -M "${4:-prepared}" -c $CLIENTS -j $CLIENTS -T "$3" -f "$W/$1.sql" 2>&1) || { echo "$out" >&2; exit 1; }
 	echo "$out" | grep -q "number of failed transactions: 0" || { echo "$out" >&2; exit 1; }
 	echo "$1 $2 $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') $(echo "$out" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') 0 0" >>"$W/results"
 }
@@ -112,6 +124,8 @@ pgbench -n -M prepared -c $CLIENTS -j $CLIENTS -T 2 -f "$W/sql-reg.sql" >/dev/nu
 wrk -t$CLIENTS -c$CLIENTS -d2s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- w >/dev/null
 for r in $(seq "$ROUNDS"); do
 	pgb baseline "$r" "$DURATION"
+	pgb two-ins "$r" "$DURATION" simple
+	pgb two-prep "$r" "$DURATION"
 	pgb sql-reg "$r" "$DURATION"
 	httprun http-2w "$r" "$DURATION" "r${r}a"
 	http_set_workers 4
@@ -133,7 +147,7 @@ goal = float(sys.argv[2])
 base = st.median(x[0] for x in R["baseline"])
 print("# %s client(s); median of %d rounds; latency = pgbench average / wrk p50 (ms)" % (sys.argv[3], len(R["baseline"])))
 print("%-9s %9s %11s %8s %7s %8s  %s" % ("run", "tps", "x_baseline", "lat_ms", "non2xx", "sockerr", "tps per round"))
-for n in ("baseline", "sql-reg", "http-2w", "http-4w"):
+for n in ("baseline", "two-ins", "two-prep", "sql-reg", "http-2w", "http-4w"):
     v = R[n]
     t = st.median(x[0] for x in v)
     print("%-9s %9.0f %11.2f %8.2f %7d %8d  [%s]" % (n, t, t / base, st.median(x[1] for x in v),
@@ -145,6 +159,9 @@ print("http-2w / baseline  %.2fx  (goal >= %.1fx: %s)" % (h / base, goal, "met" 
 print("http-2w / sql-reg   %.2fx  (cost of the HTTP layer and of 2 workers serving %s client(s))" % (h / s, sys.argv[3]))
 print("http-4w / http-2w   %.2fx" % (st.median(x[0] for x in R["http-4w"]) / h))
 print("sql-reg / baseline  %.2fx" % (s / base))
+for n in ("two-ins", "two-prep"):
+    b = st.median(x[0] for x in R[n])
+    print("http-2w / %-8s  %.2fx  (goal >= %.1fx against the issue's literal baseline: %s)" % (n, h / b, goal, "met" if h / b >= goal else "NOT MET"))
 PY
 echo "# versions at the end: $(bpsql -c "SELECT string_agg(subject || '=' || n, ' ' ORDER BY subject) FROM (SELECT subject, count(*) n FROM registry.subject_versions GROUP BY subject) t")"
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

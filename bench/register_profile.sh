@@ -25,7 +25,7 @@ LEVEL=${LEVEL:-BACKWARD}
 http_cluster_start 2 "fsync = $FSYNC
 synchronous_commit = on"
 W=$(mktemp -d /tmp/registry-bench-prof.XXXXXX)
-trap 'bench_cluster_stop; rm -rf "$W"' EXIT
+trap 'bench_cluster_stop; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 bench_machine
 bpsql -f bench/register_setup.sql
 bpsql -c "SELECT registry.set_compatibility('$LEVEL', 'prof')" >/dev/null

@@ -53,6 +53,11 @@ $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h: $(PROTO_INC)/%.proto
 # named here so that make keeps the generated source after a build
 $(CORE_BUILD)/protobuf/gen/google/protobuf/descriptor.pb-c.o: $(PROTO_DESC).c
 
+# never removed as intermediate files: the builds including this fragment
+# share them, and one build deleting the header while another compiles
+# against it broke parallel builds
+.SECONDARY: $(PROTO_DESC).c $(PROTO_DESC_H)
+
 $(CORE_BUILD)/%.o: $(CORE_DIR)/%.c | $(PROTO_DESC_H)
 	@mkdir -p $(@D)
 	$(CORE_CC) $(CORE_CFLAGS) $(CORE_CPPFLAGS) -MMD -MP -c -o $@ $<

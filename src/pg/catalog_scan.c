@@ -37,12 +37,14 @@
 #include "utils/builtins.h"
 #include "common/hashfn.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "catalog.h"
 #include "catalog_internal.h"
@@ -60,22 +62,80 @@ typedef struct CatalogScan
 	TupleTableSlot *slot;
 	ScanKeyData keys[SCAN_MAX_KEYS];
 	int			nkeys;
+	bool		rekeyed;		/* new keys since the last index_rescan */
 } CatalogScan;
 
 /* --- opening, keys, rows ---------------------------------------------------- */
+
+/*
+ * The oids of registry.<name> this backend has looked up, with whether an
+ * index's key columns were checked: two syscache probes and a key check
+ * per scan saved.  Forgotten at any relcache or namespace invalidation (a
+ * table or index dropped, renamed, altered or made again, the schema
+ * renamed), so an entry never outlives what it names.
+ */
+typedef struct RelidEntry
+{
+	const char *name;			/* a string literal of this file */
+	Oid			relid;
+	bool		keys_checked;
+} RelidEntry;
+
+#define RELID_CACHE_SIZE 16
+
+static RelidEntry relid_cache[RELID_CACHE_SIZE];
+static int	relid_cache_n = 0;
+static bool relid_callbacks_registered = false;
+
+/* Forget every cached oid (a relcache invalidation callback). */
+static void
+forget_relids(Datum arg, Oid relid)
+{
+	relid_cache_n = 0;
+}
+
+/* Forget every cached oid (a syscache invalidation callback). */
+static void
+forget_relids_namespace(Datum arg, int cacheid, uint32 hashvalue)
+{
+	relid_cache_n = 0;
+}
+
+/* The cache entry of registry.<name>, looked up and added when missing. */
+static RelidEntry *
+relid_entry(const char *name)
+{
+	Oid			nsp;
+	Oid			relid;
+
+	for (int i = 0; i < relid_cache_n; i++)
+		if (strcmp(relid_cache[i].name, name) == 0)
+			return &relid_cache[i];
+	if (!relid_callbacks_registered)
+	{
+		CacheRegisterRelcacheCallback(forget_relids, (Datum) 0);
+		CacheRegisterSyscacheCallback(NAMESPACEOID, forget_relids_namespace, (Datum) 0);
+		relid_callbacks_registered = true;
+	}
+	nsp = get_namespace_oid("registry", false);
+	relid = get_relname_relid(name, nsp);
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation \"registry.%s\" does not exist", name)));
+	if (relid_cache_n == RELID_CACHE_SIZE)
+		relid_cache_n = 0;
+	relid_cache[relid_cache_n].name = name;
+	relid_cache[relid_cache_n].relid = relid;
+	relid_cache[relid_cache_n].keys_checked = false;
+	return &relid_cache[relid_cache_n++];
+}
 
 /* The oid of registry.<name>, a table or an index of the extension. */
 static Oid
 registry_relid(const char *name)
 {
-	Oid			nsp = get_namespace_oid("registry", false);
-	Oid			relid = get_relname_relid(name, nsp);
-
-	if (!OidIsValid(relid))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation \"registry.%s\" does not exist", name)));
-	return relid;
+	return relid_entry(name)->relid;
 }
 
 /*
@@ -127,9 +187,13 @@ static const IndexKeys index_keys[] = {
 static void
 check_index_keys(CatalogScan *s, const char *table, const char *index)
 {
+	RelidEntry *entry = relid_entry(index);
 	Form_pg_index form = s->index->rd_index;
 	bool		ok = form->indrelid == RelationGetRelid(s->heap) && form->indisvalid;
 	bool		known = false;
+
+	if (entry->keys_checked && entry->relid == RelationGetRelid(s->index))
+		return;
 
 	for (int i = 0; ok && i < lengthof(index_keys); i++)
 	{
@@ -149,6 +213,7 @@ check_index_keys(CatalogScan *s, const char *table, const char *index)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("index registry.%s is not the registry's index on registry.%s", index, table),
 				 errhint("Make it again as the extension's script does, or reinstall the extension.")));
+	entry->keys_checked = true;
 }
 
 /* Open table with its index for a scan, with no keys yet. */
@@ -165,7 +230,7 @@ scan_open(CatalogScan *s, const char *table, const char *index)
 static void
 scan_key_op(CatalogScan *s, int col, StrategyNumber strategy, RegProcedure proc, Datum value)
 {
-	Assert(s->nkeys < SCAN_MAX_KEYS && s->scan == NULL);
+	Assert(s->nkeys < SCAN_MAX_KEYS);
 	ScanKeyEntryInitialize(&s->keys[s->nkeys++], 0, col, strategy, InvalidOid,
 						   s->index->rd_indcollation[col - 1], proc, value);
 }
@@ -185,8 +250,21 @@ scan_text_key(CatalogScan *s, int col, const char *value)
 }
 
 /*
+ * Drop the scan's keys for as many new ones, to be probed in the same
+ * snapshot: one read of several rows (the scopes of a subject's settings)
+ * opens its table once and sees one state of it.
+ */
+static void
+scan_rekey(CatalogScan *s)
+{
+	s->nkeys = 0;
+	s->rekeyed = true;
+}
+
+/*
  * The next row of the scan in direction dir, false at its end; the first
- * call takes the snapshot and starts the scan.
+ * call takes the snapshot and starts the scan, the first after
+ * scan_rekey() starts it again with the new keys.
  */
 static bool
 scan_next(CatalogScan *s, ScanDirection dir)
@@ -199,6 +277,12 @@ scan_next(CatalogScan *s, ScanDirection dir)
 		index_rescan(s->scan, s->keys, s->nkeys, NULL, 0);
 		s->slot = table_slot_create(s->heap, NULL);
 	}
+	else if (s->rekeyed)
+	{
+		Assert(s->nkeys == s->scan->numberOfKeys);
+		index_rescan(s->scan, s->keys, s->nkeys, NULL, 0);
+	}
+	s->rekeyed = false;
 	CHECK_FOR_INTERRUPTS();
 	return index_getnext_slot(s->scan, dir, s->slot);
 }
@@ -217,16 +301,25 @@ scan_close(CatalogScan *s)
 	table_close(s->heap, NoLock);
 }
 
-/* A column of the scan's current row, by name. */
+/*
+ * A column of the scan's current row, by name: found in the open table's
+ * descriptor (a few string comparisons, where a syscache probe hashes).
+ */
 static Datum
 col_datum(CatalogScan *s, const char *name, bool *isnull)
 {
-	AttrNumber	att = get_attnum(RelationGetRelid(s->heap), name);
+	TupleDesc	desc = RelationGetDescr(s->heap);
 
-	if (att == InvalidAttrNumber)
-		elog(ERROR, "column \"%s\" of \"%s\" does not exist", name,
-			 RelationGetRelationName(s->heap));
-	return slot_getattr(s->slot, att, isnull);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+			return slot_getattr(s->slot, att->attnum, isnull);
+	}
+	elog(ERROR, "column \"%s\" of \"%s\" does not exist", name,
+		 RelationGetRelationName(s->heap));
+	pg_unreachable();
 }
 
 /* A text column of the current row, copied into cxt; NULL for NULL. */
@@ -835,6 +928,15 @@ scope_open(CatalogScan *s, const char *table, const char *index, const char *con
 	scan_text_key(s, 2, subject);
 }
 
+/* Point an open scope scan at another scope. */
+static void
+scope_rekey(CatalogScan *s, const char *context, const char *subject)
+{
+	scan_rekey(s);
+	scan_text_key(s, 1, context);
+	scan_text_key(s, 2, subject);
+}
+
 /* The config row of the scan into row, its strings in cxt. */
 static void
 fill_config_row(CatalogScan *s, MemoryContext cxt, CatalogConfigRow *row)
@@ -861,29 +963,35 @@ catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *o
 	const char *keys[4][2];
 	int			n = scope_keys(context, subject, keys);
 	MemoryContext cxt = CurrentMemoryContext;
-	CatalogScan s;
+	CatalogScan config;
+	CatalogScan modes;
 
 	out->n_config = 0;
 	out->n_mode = 0;
 	out->config = palloc0(sizeof(CatalogConfigRow) * (n + 1));
 	out->mode = palloc0(sizeof(CatalogModeRow) * (n + 1));
+	scope_open(&config, "config", "config_pkey", keys[0][0], keys[0][1]);
+	scope_open(&modes, "modes", "modes_pkey", keys[0][0], keys[0][1]);
 	for (int i = 0; i < n; i++)
 	{
-		scope_open(&s, "config", "config_pkey", keys[i][0], keys[i][1]);
-		if (scan_next(&s, ForwardScanDirection))
-			fill_config_row(&s, cxt, &out->config[out->n_config++]);
-		scan_close(&s);
-		scope_open(&s, "modes", "modes_pkey", keys[i][0], keys[i][1]);
-		if (scan_next(&s, ForwardScanDirection))
+		if (i > 0)
+		{
+			scope_rekey(&config, keys[i][0], keys[i][1]);
+			scope_rekey(&modes, keys[i][0], keys[i][1]);
+		}
+		if (scan_next(&config, ForwardScanDirection))
+			fill_config_row(&config, cxt, &out->config[out->n_config++]);
+		if (scan_next(&modes, ForwardScanDirection))
 		{
 			CatalogModeRow *row = &out->mode[out->n_mode++];
 
-			row->context = col_text(&s, "context", cxt);
-			row->subject = col_text(&s, "subject", cxt);
-			row->mode = col_text(&s, "mode", cxt);
+			row->context = col_text(&modes, "context", cxt);
+			row->subject = col_text(&modes, "subject", cxt);
+			row->mode = col_text(&modes, "mode", cxt);
 		}
-		scan_close(&s);
 	}
+	scan_close(&modes);
+	scan_close(&config);
 }
 
 /* The text form of a JSON value as ->> gives it: NULL for null. */
