@@ -73,7 +73,7 @@ run: deps
 stop:
 	bash test/scripts/run.sh stop
 
-core-check:
+core-check: $(PROTO_DESC_H)
 	$(MAKE) -C test/core check
 
 test: deps
@@ -86,11 +86,12 @@ indent:
 
 # src/tools/typedefs.list, the typedef names indent must know: from the
 # debugging information of the extension, the unit tests, the fuzz targets
-# and the bench server (run it after adding a typedef)
+# and the bench programs (run it after adding a typedef)
 typedefs: all
 	$(MAKE) -C test/core all
 	$(MAKE) -C test/fuzz all
 	mkdir -p build
 	$(CC) -g -c -o build/mhd_trivial.o bench/mhd_trivial.c
-	bash src/tools/find_typedefs.sh $(OBJS) build/mhd_trivial.o \
+	$(CC) -g -c -o build/burst_client.o bench/burst_client.c
+	bash src/tools/find_typedefs.sh $(OBJS) build/mhd_trivial.o build/burst_client.o \
 		$$(ls src/cli/registry-check test/core/test_* test/fuzz/fuzz_* | grep -vE '\.(c|h|log)$$') > src/tools/typedefs.list

@@ -109,7 +109,7 @@ curl -sf -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
 pgb() {	# NAME ROUND SECONDS [PROTOCOL]
 	local out
 	out=$(pgbench -n -M "${4:-prepared}" -c $CLIENTS -j $CLIENTS -T "$3" -f "$W/$1.sql" 2>&1) || { echo "$out" >&2; exit 1; }
-	echo "$out" | grep -q "number of failed transactions: 0" || { echo "$out" >&2; exit 1; }
+	[[ $out == *"number of failed transactions: 0 "* ]] || { echo "$out" >&2; exit 1; }
 	echo "$1 $2 $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') $(echo "$out" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') 0 0" >>"$W/results"
 }
 httprun() {	# NAME ROUND SECONDS TAG
@@ -159,9 +159,9 @@ print("http-2w / baseline  %.2fx  (goal >= %.1fx: %s)" % (h / base, goal, "met" 
 print("http-2w / sql-reg   %.2fx  (cost of the HTTP layer and of 2 workers serving %s client(s))" % (h / s, sys.argv[3]))
 print("http-4w / http-2w   %.2fx" % (st.median(x[0] for x in R["http-4w"]) / h))
 print("sql-reg / baseline  %.2fx" % (s / base))
-for n in ("two-ins", "two-prep"):
+for n, what in (("two-ins", "the issue's baseline as worded"), ("two-prep", "the same, prepared")):
     b = st.median(x[0] for x in R[n])
-    print("http-2w / %-8s  %.2fx  (goal >= %.1fx against the issue's literal baseline: %s)" % (n, h / b, goal, "met" if h / b >= goal else "NOT MET"))
+    print("http-2w / %-8s  %.2fx  (goal >= %.1fx against %s: %s)" % (n, h / b, goal, what, "met" if h / b >= goal else "NOT MET"))
 PY
 echo "# versions at the end: $(bpsql -c "SELECT string_agg(subject || '=' || n, ' ' ORDER BY subject) FROM (SELECT subject, count(*) n FROM registry.subject_versions GROUP BY subject) t")"
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -67,7 +67,7 @@ run() {
 	done
 	out=$(pgbench -n -M prepared -c "$c" -j "$c" -T "$t" -P 2 -D tag="$tag" -f "$W/$name.sql" 2>"$W/$tag.prog") ||
 		{ cat "$W/$tag.prog" >&2; echo "$out" >&2; exit 1; }
-	echo "$out" | grep -q "number of failed transactions: 0" || { echo "$out" >&2; exit 1; }
+	[[ $out == *"number of failed transactions: 0 "* ]] || { echo "$out" >&2; exit 1; }
 	echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p'
 }
 progress() {	# the -P tps column of a run, space separated
