@@ -57,11 +57,6 @@ static CatalogPlan plan_insert_subject = {
 	"INSERT INTO registry.subjects (context, subject) VALUES ($1, $2) ON CONFLICT (context, subject) DO NOTHING",
 	2, {TEXTOID, TEXTOID}
 };
-static CatalogPlan plan_lock_subject = {
-	"SELECT 1 FROM registry.subjects WHERE context = $1 AND subject = $2 FOR UPDATE",
-	2, {TEXTOID, TEXTOID}
-};
-
 static CatalogPlan plan_advance_id = {
 	"SELECT registry.advance_schema_id($1, $2, $3)",
 	3, {TEXTOID, TEXTOID, INT4OID}
@@ -320,34 +315,24 @@ ensure_context(const char *context)
 }
 
 /*
- * Lock the subject's row (v: context, subject), creating the subject (and
- * its context) first when it has none.
+ * Lock the subject's row, creating the subject (and its context) first
+ * when it has none.
  */
-static void
-lock_subject_row(const char *context, const char *subject, Datum *v)
-{
-	catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-	{
-		ensure_context(context);
-		catalog_run(&plan_insert_subject, v, NULL, SPI_OK_INSERT);
-		catalog_run(&plan_lock_subject, v, NULL, SPI_OK_SELECT);
-	}
-	if (SPI_processed != 1)
-		elog(ERROR, "could not lock subject \"%s\"", subject);
-}
-
-/* Lock the subject's row, creating the subject (and its context) first. */
 static void
 lock_subject(const char *context, const char *subject)
 {
 	Datum		v[2];
 
+	if (catalog_lock_subject_row(context, subject))
+		return;
 	catalog_connect();
 	v[0] = CStringGetTextDatum(context);
 	v[1] = CStringGetTextDatum(subject);
-	lock_subject_row(context, subject, v);
+	ensure_context(context);
+	catalog_run(&plan_insert_subject, v, NULL, SPI_OK_INSERT);
 	catalog_disconnect();
+	if (!catalog_lock_subject_row(context, subject))
+		elog(ERROR, "could not lock subject \"%s\"", subject);
 }
 
 /*

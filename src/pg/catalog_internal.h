@@ -44,7 +44,8 @@ extern Datum catalog_datum(HeapTuple tup, int col, bool *isnull);
 extern int32 catalog_int32(HeapTuple tup, int col);
 extern bool catalog_bool(HeapTuple tup, int col);
 
-/* catalog_scan.c: reads under a lock catalog.c took */
+/* catalog_scan.c: the subject's row lock, and reads under it */
+extern bool catalog_lock_subject_row(const char *context, const char *subject);
 extern int32 catalog_max_version(const char *context, const char *subject);
 extern int32 catalog_max_version_latest(const char *context, const char *subject,
 										CatalogSchema *latest, bool *has_latest);

@@ -14,8 +14,9 @@
  *	  AccessShareLock until the end of the transaction, and checks the
  *	  current role's SELECT privilege on the table.  Row-level security
  *	  would need the planner, so a table with it enabled is refused rather
- *	  than read past its policies.  Writes stay SQL (catalog.c): they fire
- *	  the tables' triggers and constraints.
+ *	  than read past its policies.  The subject's row lock is taken here
+ *	  too, as SELECT ... FOR UPDATE takes it; the writes stay SQL
+ *	  (catalog.c): they fire the tables' triggers and constraints.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,6 +34,7 @@
 #include "common/md5.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "common/hashfn.h"
@@ -68,8 +70,8 @@ typedef struct CatalogScan
 /* --- opening, keys, rows ---------------------------------------------------- */
 
 /*
- * The oids of registry.<name> this backend has looked up, with whether an
- * index's key columns were checked: two syscache probes and a key check
+ * The oids of registry.<name> this backend has looked up, with the index
+ * whose key columns were checked under that name: two syscache probes and a key check
  * per scan saved.  Forgotten at any relcache or namespace invalidation (a
  * table or index dropped, renamed, altered or made again, the schema
  * renamed), so an entry never outlives what it names.
@@ -78,7 +80,7 @@ typedef struct RelidEntry
 {
 	const char *name;			/* a string literal of this file */
 	Oid			relid;
-	bool		keys_checked;
+	Oid			keys_checked;	/* the index whose key columns were checked */
 } RelidEntry;
 
 #define RELID_CACHE_SIZE 16
@@ -127,7 +129,7 @@ relid_entry(const char *name)
 		relid_cache_n = 0;
 	relid_cache[relid_cache_n].name = name;
 	relid_cache[relid_cache_n].relid = relid;
-	relid_cache[relid_cache_n].keys_checked = false;
+	relid_cache[relid_cache_n].keys_checked = InvalidOid;
 	return &relid_cache[relid_cache_n++];
 }
 
@@ -177,6 +179,7 @@ static const IndexKeys index_keys[] = {
 	{"config_pkey", {"context", "subject"}},
 	{"modes_pkey", {"context", "subject"}},
 	{"contexts_pkey", {"context"}},
+	{"subjects_pkey", {"context", "subject"}},
 };
 
 /*
@@ -192,7 +195,7 @@ check_index_keys(CatalogScan *s, const char *table, const char *index)
 	bool		ok = form->indrelid == RelationGetRelid(s->heap) && form->indisvalid;
 	bool		known = false;
 
-	if (entry->keys_checked && entry->relid == RelationGetRelid(s->index))
+	if (entry->keys_checked == RelationGetRelid(s->index))
 		return;
 
 	for (int i = 0; ok && i < lengthof(index_keys); i++)
@@ -213,7 +216,12 @@ check_index_keys(CatalogScan *s, const char *table, const char *index)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("index registry.%s is not the registry's index on registry.%s", index, table),
 				 errhint("Make it again as the extension's script does, or reinstall the extension.")));
-	entry->keys_checked = true;
+
+	/*
+	 * the open index's oid: a lookup again after an invalidation may name
+	 * another
+	 */
+	entry->keys_checked = RelationGetRelid(s->index);
 }
 
 /* Open table with its index for a scan, with no keys yet. */
@@ -230,7 +238,7 @@ scan_open(CatalogScan *s, const char *table, const char *index)
 static void
 scan_key_op(CatalogScan *s, int col, StrategyNumber strategy, RegProcedure proc, Datum value)
 {
-	Assert(s->nkeys < SCAN_MAX_KEYS);
+	Assert(s->nkeys < SCAN_MAX_KEYS && (s->scan == NULL || s->rekeyed));
 	ScanKeyEntryInitialize(&s->keys[s->nkeys++], 0, col, strategy, InvalidOid,
 						   s->index->rd_indcollation[col - 1], proc, value);
 }
@@ -279,7 +287,10 @@ scan_next(CatalogScan *s, ScanDirection dir)
 	}
 	else if (s->rekeyed)
 	{
-		Assert(s->nkeys == s->scan->numberOfKeys);
+		/* a B-tree scan keeps room for as many keys as it began with */
+		if (s->nkeys != s->scan->numberOfKeys)
+			elog(ERROR, "a scan of %s re-keyed with %d keys instead of %d",
+				 RelationGetRelationName(s->index), s->nkeys, s->scan->numberOfKeys);
 		index_rescan(s->scan, s->keys, s->nkeys, NULL, 0);
 	}
 	s->rekeyed = false;
@@ -884,6 +895,93 @@ catalog_submitted_in_subject(const char *context, const char *subject,
 	*rows = catalog_versions_of_schema(context, subject, include_deleted, schema_type,
 									   schema, n);
 	return id;
+}
+
+/* --- the subject lock ---------------------------------------------------------- */
+
+/*
+ * The current role may lock rows of the open table FOR UPDATE: it needs
+ * UPDATE on the table or on one of its columns, as the statement does.
+ */
+static void
+check_row_lock_privilege(Relation rel)
+{
+	Oid			relid = RelationGetRelid(rel);
+
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK &&
+		pg_attribute_aclcheck_all(relid, GetUserId(), ACL_UPDATE, ACLMASK_ANY) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, RelationGetRelationName(rel));
+}
+
+/* Does the scan's current row still have the key (context, subject)? */
+static bool
+subject_row_is(CatalogScan *s, const char *context, const char *subject)
+{
+	return col_text_is(s, "context", context) && col_text_is(s, "subject", subject);
+}
+
+/*
+ * Lock the subject's row FOR UPDATE as "SELECT 1 FROM registry.subjects
+ * WHERE context = $1 AND subject = $2 FOR UPDATE" does (its privilege, its
+ * RowShareLock on the table, a wait for a concurrent locker, the newest version of the row; in
+ * REPEATABLE READ or SERIALIZABLE a concurrent change is a serialization
+ * failure); false when the subject has no row, or its row went away while
+ * this waited.  One index probe and the lock, where the statement costs an
+ * executor start-up for the lock-rows plan.
+ */
+bool
+catalog_lock_subject_row(const char *context, const char *subject)
+{
+	CatalogScan s;
+	bool		locked = false;
+
+	scan_open(&s, "subjects", "subjects_pkey");
+	check_row_lock_privilege(s.heap);
+	/* the table lock of a statement with FOR UPDATE, above AccessShareLock */
+	LockRelationOid(RelationGetRelid(s.heap), RowShareLock);
+	scan_text_key(&s, 1, context);
+	scan_text_key(&s, 2, subject);
+	if (scan_next(&s, ForwardScanDirection))
+	{
+		TM_FailureData tmfd;
+		TM_Result	result;
+
+		result = table_tuple_lock(s.heap, &s.slot->tts_tid, s.snapshot, s.slot,
+								  GetCurrentCommandId(true), LockTupleExclusive,
+								  LockWaitBlock, TUPLE_LOCK_FLAG_FIND_LAST_VERSION, &tmfd);
+		switch (result)
+		{
+			case TM_Ok:
+
+				/*
+				 * a newer version found after a wait must still be the
+				 * subject's
+				 */
+				locked = !tmfd.traversed || subject_row_is(&s, context, subject);
+				break;
+			case TM_SelfModified:
+
+				/*
+				 * changed by this transaction since the snapshot: as the
+				 * statement, skip it
+				 */
+				break;
+			case TM_Updated:
+			case TM_Deleted:
+				/* the statement's error, which says "update" for a delete too */
+				if (IsolationUsesXactSnapshot())
+					ereport(ERROR,
+							(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+							 errmsg("could not serialize access due to concurrent update")));
+				if (result == TM_Updated)
+					elog(ERROR, "unexpected table_tuple_lock status: %u", result);
+				break;			/* deleted meanwhile: the subject has no row */
+			default:
+				elog(ERROR, "unexpected table_tuple_lock status: %u", result);
+		}
+	}
+	scan_close(&s);
+	return locked;
 }
 
 /* --- settings ------------------------------------------------------------------ */

@@ -1,0 +1,102 @@
+# The subject's row lock, taken without SQL (catalog_lock_subject_row),
+# behaves as the "SELECT ... FOR UPDATE" it replaced: a second writer of
+# the subject waits for the first and then takes the next version; a DBA's
+# EXCLUSIVE lock on registry.subjects holds writers back; a REPEATABLE READ
+# writer whose subject was removed after its snapshot gets a serialization
+# failure (40001, worded as the statement words it); a role without UPDATE
+# on registry.subjects is refused.  Every check passes on the SQL lock too.
+use strict;
+use warnings;
+
+use FindBin;
+use lib "$FindBin::Bin/..";
+use PostgreSQL::Test::Utils;
+use RegistryTest;
+use Test::More;
+
+my $node = registry_node('subject_lock');
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION registry');
+
+# a record schema made distinct by its field's name
+sub schema
+{
+	my ($field) = @_;
+	return qq({"type":"record","name":"R","fields":[{"name":"$field","type":["null","int"],"default":null}]});
+}
+
+$node->safe_psql('postgres', "SELECT registry.set_compatibility('NONE', 'lk')");
+$node->safe_psql('postgres', "SELECT registry.register_schema('lk', '" . schema('a') . "')");
+
+# --- a second writer waits for the first, then takes the next version
+my $first = $node->background_psql('postgres', on_error_stop => 0);
+$first->query_safe('BEGIN');
+is($first->query_safe("SELECT subject_version FROM registry.register_schema_version('lk', '" . schema('b') . "')"),
+	'2', 'the first writer takes version 2 and holds the subject');
+
+my $second = $node->background_psql('postgres', on_error_stop => 0);
+my $second_pid = $second->query_safe('SELECT pg_backend_pid()');
+$second->query_until(qr/sent/,
+	"\\echo sent\nSELECT 'v=' || subject_version FROM registry.register_schema_version('lk', '" . schema('c') . "');\n");
+ok( $node->poll_query_until('postgres',
+		"SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = $second_pid"),
+	'the second writer waits for the subject lock');
+$first->query_safe('COMMIT');
+my $out = $second->query('SELECT 1');
+like($out, qr/v=3/, 'after the first commits, the second takes version 3');
+is($node->safe_psql('postgres',
+		"SELECT string_agg(version::text, ',' ORDER BY version) FROM registry.subject_versions WHERE subject = 'lk'"),
+	'1,2,3', 'versions 1, 2 and 3, no gap');
+
+# --- RowShareLock on the table, as FOR UPDATE takes: a DBA's EXCLUSIVE
+# table lock holds writers back until it is released
+my $dba = $node->background_psql('postgres', on_error_stop => 0);
+$dba->query_safe('BEGIN');
+$dba->query_safe('LOCK TABLE registry.subjects IN EXCLUSIVE MODE');
+$second->query_until(qr/sent/,
+	"\\echo sent\nSELECT 'v=' || subject_version FROM registry.register_schema_version('lk', '" . schema('x') . "');\n");
+ok( $node->poll_query_until('postgres',
+		"SELECT wait_event_type = 'Lock' AND wait_event = 'relation' FROM pg_stat_activity WHERE pid = $second_pid"),
+	'a writer waits for a DBA\'s EXCLUSIVE lock on registry.subjects');
+$dba->query_safe('COMMIT');
+$out = $second->query('SELECT 1');
+like($out, qr/v=4/, 'and registers once it is released');
+
+# --- REPEATABLE READ: the subject removed after the snapshot was taken
+$node->safe_psql('postgres', "SELECT registry.register_schema('gone', '" . schema('a') . "')");
+my $rr = $node->background_psql('postgres', on_error_stop => 0);
+$rr->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+$rr->query_safe('SELECT count(*) FROM registry.subjects');
+$node->safe_psql('postgres',
+	"SELECT registry.delete_subject('gone'); SELECT registry.delete_subject('gone', permanent => true)");
+is($node->safe_psql('postgres', "SELECT count(*) FROM registry.subjects WHERE subject = 'gone'"),
+	'0', 'the subject row is gone');
+$rr->{stderr} = '';
+$rr->query("SELECT registry.register_schema('gone', '" . schema('b') . "')");
+like($rr->{stderr}, qr/ERROR:  could not serialize access due to concurrent update/,
+	'a REPEATABLE READ writer whose subject was removed gets a serialization failure');
+$rr->query('ROLLBACK');
+
+# --- the row lock needs UPDATE on registry.subjects, as FOR UPDATE does
+$node->safe_psql('postgres', q{
+	CREATE ROLE lock_probe LOGIN;
+	GRANT registry_writer TO lock_probe;
+});
+is($node->safe_psql('postgres',
+		"SET ROLE lock_probe; SELECT subject_version FROM registry.register_schema_version('lk', '" . schema('d') . "')"),
+	'5', 'a registry_writer registers');
+$node->safe_psql('postgres', q{
+	REVOKE UPDATE (created_at) ON registry.subjects FROM registry_writer;
+});
+my ($rc, $stdout, $stderr) = $node->psql('postgres',
+	"SET ROLE lock_probe; SELECT registry.register_schema('lk', '" . schema('e') . "')");
+like($stderr, qr/permission denied for table subjects/,
+	'without UPDATE on registry.subjects the lock is refused');
+is($node->safe_psql('postgres', "SELECT max(version) FROM registry.subject_versions WHERE subject = 'lk'"),
+	'5', 'and nothing was registered');
+
+$first->quit;
+$second->quit;
+$dba->quit;
+$rr->quit;
+done_testing();
