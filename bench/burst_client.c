@@ -70,7 +70,7 @@ slurp(const char *path)
 static int
 connect_local(void)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+	struct sockaddr_in a = {.sin_family = AF_INET,.sin_port = htons(port)};
 	struct timeval tv = {.tv_sec = 30};
 	int			fd = socket(AF_INET, SOCK_STREAM, 0);
 	int			one = 1;

@@ -35,6 +35,7 @@
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
+#include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "common/hashfn.h"
@@ -922,8 +923,9 @@ subject_row_is(CatalogScan *s, const char *context, const char *subject)
 
 /*
  * Lock the subject's row FOR UPDATE as "SELECT 1 FROM registry.subjects
- * WHERE context = $1 AND subject = $2 FOR UPDATE" does (its privilege, its
- * RowShareLock on the table, a wait for a concurrent locker, the newest version of the row; in
+ * WHERE context = $1 AND subject = $2 FOR UPDATE" does (refused in a
+ * read-only transaction and on a standby, which forwards the write to the
+ * primary on that error; its privilege, its RowShareLock on the table, a wait for a concurrent locker, the newest version of the row; in
  * REPEATABLE READ or SERIALIZABLE a concurrent change is a serialization
  * failure); false when the subject has no row, or its row went away while
  * this waited.  One index probe and the lock, where the statement costs an
@@ -935,6 +937,8 @@ catalog_lock_subject_row(const char *context, const char *subject)
 	CatalogScan s;
 	bool		locked = false;
 
+	/* a standby or a read-only transaction refuses it as the statement: 25006 */
+	PreventCommandIfReadOnly("SELECT FOR UPDATE");
 	scan_open(&s, "subjects", "subjects_pkey");
 	check_row_lock_privilege(s.heap);
 	/* the table lock of a statement with FOR UPDATE, above AccessShareLock */

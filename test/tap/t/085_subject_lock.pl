@@ -3,8 +3,8 @@
 # the subject waits for the first and then takes the next version; a DBA's
 # EXCLUSIVE lock on registry.subjects holds writers back; a REPEATABLE READ
 # writer whose subject was removed after its snapshot gets a serialization
-# failure (40001, worded as the statement words it); a role without UPDATE
-# on registry.subjects is refused.  Every check passes on the SQL lock too.
+# failure (40001, worded as the statement words it); a read-only transaction
+# is refused (25006); a role without UPDATE on registry.subjects is refused.  Every check passes on the SQL lock too.
 use strict;
 use warnings;
 
@@ -76,6 +76,13 @@ $rr->query("SELECT registry.register_schema('gone', '" . schema('b') . "')");
 like($rr->{stderr}, qr/ERROR:  could not serialize access due to concurrent update/,
 	'a REPEATABLE READ writer whose subject was removed gets a serialization failure');
 $rr->query('ROLLBACK');
+
+# --- a read-only transaction refuses the lock as it refuses the statement
+# (25006, the error a standby forwards a write to the primary on)
+my ($ro_rc, $ro_out, $ro_err) = $node->psql('postgres',
+	"BEGIN READ ONLY; SELECT registry.register_schema('lk', '" . schema('r') . "')");
+like($ro_err, qr/cannot execute SELECT FOR UPDATE in a read-only transaction/,
+	'a read-only transaction cannot take the subject lock');
 
 # --- the row lock needs UPDATE on registry.subjects, as FOR UPDATE does
 $node->safe_psql('postgres', q{
