@@ -3,14 +3,17 @@
  * from CLIENTS threads with one keep-alive connection each, timed from the
  * first request to the last answer (built and run by bench/register_burst.sh).
  *
- * Each client sends REQUESTS / CLIENTS requests, one after the other, as
- * pgbench -t does: client i's j-th request is k = j * CLIENTS + i, posting
+ * MODE quota: each client sends REQUESTS / CLIENTS requests, one after the
+ * other, as pgbench -t does (client i's j-th request is k = j * CLIENTS +
+ * i), so the run ends when the slowest connection is done.  MODE pool: the
+ * clients take the next k from a shared counter, so every client is busy
+ * until the last request, as under pgbench -T or wrk -d.  Request k posts
  * PRE <tag>_<k> POST to /subjects/<prefix><k % subjects>/versions, so every
  * request registers a new schema and subjects fill evenly.  A client stops
  * at its first socket error (none is expected).  Prints
  *   RESULT <200 answers> <seconds> <other answers> <socket errors>
  *
- * Usage: burst_client PORT CLIENTS REQUESTS SUBJECTS PREFIX TAG PREFILE POSTFILE
+ * Usage: burst_client PORT CLIENTS REQUESTS SUBJECTS PREFIX TAG PREFILE POSTFILE quota|pool
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -30,6 +33,9 @@
 static int	port;
 static int	clients;
 static int	per_client;
+static int	requests;
+static int	pool;				/* the shared counter instead of quotas */
+static atomic_int next_request;
 static int	subjects;
 static const char *prefix;
 static const char *tag;
@@ -159,13 +165,15 @@ client(void *arg)
 		atomic_fetch_add(&sockerr, 1);
 		return NULL;
 	}
-	for (int j = 0; j < per_client; j++)
+	for (int j = 0;; j++)
 	{
-		int			k = j * clients + i;
+		int			k = pool ? atomic_fetch_add(&next_request, 1) : j * clients + i;
 		int			blen;
 		int			hlen;
 		int			status;
 
+		if (pool ? k >= requests : j >= per_client)
+			break;
 		blen = snprintf(body, cap, "%s%s_%d%s", pre, tag, k, post);
 		hlen = snprintf(req, cap, "POST /subjects/%s%d/versions HTTP/1.1\r\n"
 						"Host: 127.0.0.1\r\n"
@@ -186,16 +194,16 @@ client(void *arg)
 int
 main(int argc, char **argv)
 {
-	int			requests;
 	pthread_t  *t;
 	struct timespec a,
 				b;
 
-	if (argc != 9)
+	if (argc != 10 || (strcmp(argv[9], "quota") != 0 && strcmp(argv[9], "pool") != 0))
 	{
-		fprintf(stderr, "usage: burst_client PORT CLIENTS REQUESTS SUBJECTS PREFIX TAG PREFILE POSTFILE\n");
+		fprintf(stderr, "usage: burst_client PORT CLIENTS REQUESTS SUBJECTS PREFIX TAG PREFILE POSTFILE quota|pool\n");
 		return 2;
 	}
+	pool = strcmp(argv[9], "pool") == 0;
 	port = atoi(argv[1]);
 	clients = atoi(argv[2]);
 	requests = atoi(argv[3]);

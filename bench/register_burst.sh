@@ -17,12 +17,15 @@
 #   http      bench/burst_client.c (built here): CLIENTS threads, one
 #             keep-alive connection each, REQUESTS / CLIENTS registrations
 #             each (as pgbench -t), request k to subject k % 20, each a new
-#             schema
+#             schema: the run lasts as long as its slowest connection
+#   http-pool the same client taking requests from a shared counter, so all
+#             connections stay busy to the end (as under pgbench -T or wrk
+#             -d, the throughput the other bench scripts measure)
 # Every run does REQUESTS transactions and is timed from its first request
 # to its last answer; the HTTP rate counts 200 answers only, and a run with
 # fewer than REQUESTS of them stops the script.  For each fsync setting the
 # cluster runs with each number of HTTP workers in WORKERS (restarted in
-# between), every run is warmed up first, and each round runs the five in
+# between), every run is warmed up first, and each round runs the six in
 # an order rotated by one per round, sql-reg and http on fresh subjects;
 # the figures are medians over ROUNDS rounds.  The schema is
 # bench/register_rate.sh's 11-field record made distinct by its last
@@ -94,19 +97,24 @@ SELECT registry.register_schema(:prefix::text || :s, bench.reg_schema(nextval('b
 PGB
 
 : >"$W/results"
-# NAME PHASE ROUND: one run of any of the five
+# NAME PHASE ROUND: one run of any of the six
 run() {
-	if [ "$1" != http ]; then
+	local mode=quota
+	case $1 in
+	http) ;;
+	http-pool) mode=pool ;;
+	*)
 		pgb "$@"
 		return
-	fi
-	subjects_none "h-$2-$3-"
-	"$W/burst_client" "$HTTP_PORT" "$CLIENTS" "$REQUESTS" "$SUBJECTS" "h-$2-$3-" "r$3_${2//-/_}" "$W/pre" "$W/post" |
-		awk -v p="$2" -v r="$3" -v n="$REQUESTS" '/^RESULT/ {
-			if ($2 < n) { print "only " $2 " of " n " registrations answered 200: " $0 > "/dev/stderr"; exit 1 }
-			printf "http %s %s %.1f %d %d\n", p, r, $2 / $3, $4, $5 }' >>"$W/results"
+		;;
+	esac
+	subjects_none "$1-$2-$3-"
+	"$W/burst_client" "$HTTP_PORT" "$CLIENTS" "$REQUESTS" "$SUBJECTS" "$1-$2-$3-" "r$3_${2//-/_}_$mode" "$W/pre" "$W/post" $mode |
+		awk -v n="$1" -v p="$2" -v r="$3" -v want="$REQUESTS" '/^RESULT/ {
+			if ($2 < want) { print "only " $2 " of " want " registrations answered 200: " $0 > "/dev/stderr"; exit 1 }
+			printf "%s %s %s %.1f %d %d\n", n, p, r, $2 / $3, $4, $5 }' >>"$W/results"
 }
-names=(two-ins two-prep one-cte sql-reg http)
+names=(two-ins two-prep one-cte sql-reg http http-pool)
 for fs in $FSYNCS; do
 	bpsql -c "ALTER SYSTEM SET fsync = $fs" -c "SELECT pg_reload_conf()" >/dev/null
 	for w in $WORKERS; do
@@ -133,7 +141,7 @@ for l in open(sys.argv[1]):
     name, phase, rnd, tps, non200, sock = l.split()
     R.setdefault((phase, name), []).append((float(tps), int(non200), int(sock)))
 goal = float(sys.argv[2])
-names = ("two-ins", "two-prep", "one-cte", "sql-reg", "http")
+names = ("two-ins", "two-prep", "one-cte", "sql-reg", "http", "http-pool")
 http = {}
 for phase in dict.fromkeys(k[0] for k in R):
     fs, w = phase.split("-")
@@ -144,20 +152,21 @@ for phase in dict.fromkeys(k[0] for k in R):
     for n in names:
         print("%-9s %9.0f %12.2f  [%s]" % (n, med[n], med[n] / med["two-ins"],
               " ".join("%.0f" % x[0] for x in R[(phase, n)])))
-    bad = sum(x[1] + x[2] for x in R[(phase, "http")])
+    bad = sum(x[1] + x[2] for h in ("http", "http-pool") for x in R[(phase, h)])
     print("http non-200 answers and socket errors: %d" % bad)
-    for b in ("two-ins", "two-prep", "one-cte"):
-        v = med["http"] / med[b]
-        print("http / %-8s %.2fx  (goal >= %.1fx: %s)" % (b, v, goal, "met" if v >= goal and bad == 0 else "NOT MET"))
-    print("http / sql-reg  %.2fx" % (med["http"] / med["sql-reg"]))
+    for h in ("http", "http-pool"):
+        for b in ("two-ins", "two-prep", "one-cte"):
+            v = med[h] / med[b]
+            print("%-9s / %-8s %.2fx  (goal >= %.1fx: %s)" % (h, b, v, goal, "met" if v >= goal and bad == 0 else "NOT MET"))
+    print("http      / sql-reg  %.2fx" % (med["http"] / med["sql-reg"]))
     print()
 for fs in dict.fromkeys(k[0] for k in http):
     ws = [w for (f, w) in http if f == fs]
     for w in ws[1:]:
         print("fsync = %s: http with %s workers / with %s  %.2fx (same run)" % (fs, w, ws[0], http[(fs, w)] / http[(fs, ws[0])]))
 PY
-got=$(bpsql -c "SELECT count(*) FROM registry.subject_versions WHERE subject LIKE 'h-%'")
-want=$(($(echo $FSYNCS | wc -w) * $(echo $WORKERS | wc -w) * (ROUNDS + 1) * REQUESTS))
+got=$(bpsql -c "SELECT count(*) FROM registry.subject_versions WHERE subject LIKE 'http-%'")
+want=$((2 * $(echo $FSYNCS | wc -w) * $(echo $WORKERS | wc -w) * (ROUNDS + 1) * REQUESTS))
 echo "# versions registered over HTTP: $got (expected $want, warm-ups included)"
 [ "$got" -eq "$want" ] || { echo "registered versions missing" >&2; exit 1; }
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
