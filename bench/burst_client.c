@@ -105,6 +105,22 @@ write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
+/* Read more of a response into buf (NUL-terminated after *have); 0 on success. */
+static int
+recv_more(int fd, char *buf, size_t *have, size_t cap)
+{
+	ssize_t		r;
+
+	if (*have + 1 >= cap)
+		return -1;
+	r = recv(fd, buf + *have, cap - 1 - *have, 0);
+	if (r <= 0)
+		return -1;
+	*have += r;
+	buf[*have] = '\0';
+	return 0;
+}
+
 /* Read one HTTP response (Content-Length framed); its status, or -1. */
 static int
 read_response(int fd, char *buf, size_t cap)
@@ -115,19 +131,10 @@ read_response(int fd, char *buf, size_t cap)
 	int			status;
 	char	   *cl;
 
-	while (end == NULL)
-	{
-		ssize_t		r;
-
-		if (have + 1 >= cap)
+	buf[0] = '\0';
+	while ((end = strstr(buf, "\r\n\r\n")) == NULL)
+		if (recv_more(fd, buf, &have, cap) != 0)
 			return -1;
-		r = recv(fd, buf + have, cap - 1 - have, 0);
-		if (r <= 0)
-			return -1;
-		have += r;
-		buf[have] = '\0';
-		end = strstr(buf, "\r\n\r\n");
-	}
 	if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
 		return -1;
 	end[2] = '\0';				/* the search stays in the header block */
@@ -136,16 +143,8 @@ read_response(int fd, char *buf, size_t cap)
 	if (cl != NULL)
 		clen = strtol(cl + 17, NULL, 10);
 	while (have < (size_t) (end + 4 - buf) + clen)
-	{
-		ssize_t		r;
-
-		if (have + 1 >= cap)
+		if (recv_more(fd, buf, &have, cap) != 0)
 			return -1;
-		r = recv(fd, buf + have, cap - 1 - have, 0);
-		if (r <= 0)
-			return -1;
-		have += r;
-	}
 	return status;
 }
 

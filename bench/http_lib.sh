@@ -32,6 +32,16 @@ http_wait() {
 	exit 1
 }
 
+# BODY_PRE and BODY_POST: the body {"schema": <bench.reg_schema's record,
+# JSON-escaped>} split where its distinguishing field name goes
+http_register_body() {
+	local schema body
+	schema=$(bpsql -c "SELECT bench.reg_schema('@N@')")
+	body=$(python3 -c 'import json,sys; print(json.dumps({"schema": sys.argv[1]}))' "$schema")
+	BODY_PRE=${body%%@N@*}
+	BODY_POST=${body#*@N@}
+}
+
 # http_set_workers K: registry.http_workers is PGC_POSTMASTER, so restart
 http_set_workers() {
 	bpsql -c "ALTER SYSTEM SET registry.http_workers = $1"

@@ -58,26 +58,17 @@ bpsql -f bench/register_setup.sql
 bpsql -c "SELECT registry.set_compatibility('$LEVEL', p || c) FROM unnest(ARRAY['sql-', 'http-']) p, generate_series(0, $CLIENTS) c" >/dev/null
 echo "# schema text: $(bpsql -c "SELECT length(bench.reg_schema('123456'))") B (SQL), ~5 B more over HTTP"
 
-cat >"$W/baseline.sql" <<'PGB'
-WITH s AS (INSERT INTO bench.b_schemas (id, schema) SELECT nextval('bench.b_ids'), bench.reg_schema(nextval('bench.n')::text) RETURNING id)
-INSERT INTO bench.b_versions (subject, version, schema_id) SELECT 'c' || :client_id, id, id FROM s;
-PGB
-cat >"$W/two-ins.sql" <<'PGB'
-BEGIN;
-INSERT INTO bench.b_schemas (id, schema) VALUES (nextval('bench.b_ids'), bench.reg_schema(nextval('bench.n')::text));
-INSERT INTO bench.b_versions (subject, version, schema_id) VALUES ('c' || :client_id, currval('bench.b_ids'), currval('bench.b_ids'));
-END;
-PGB
-cp "$W/two-ins.sql" "$W/two-prep.sql"
+cp bench/baseline_cte.sql "$W/baseline.sql"
+cp bench/baseline_two_insert.sql "$W/two-ins.sql"
+cp bench/baseline_two_insert.sql "$W/two-prep.sql"
 cat >"$W/sql-reg.sql" <<'PGB'
 SELECT registry.register_schema('sql-' || :client_id, bench.reg_schema(nextval('bench.n')::text));
 PGB
 
 # the HTTP body: {"schema": <the same text, JSON-escaped>}, x<n> made distinct
-schema=$(bpsql -c "SELECT bench.reg_schema('@N@')")
-body=$(python3 -c 'import json,sys; print(json.dumps({"schema": sys.argv[1]}))' "$schema")
-pre=${body%%@N@*}
-post=${body#*@N@}
+http_register_body
+pre=$BODY_PRE
+post=$BODY_POST
 {
 	wrk_lua_thread_numbers
 	cat <<LUA

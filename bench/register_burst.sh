@@ -56,23 +56,14 @@ cc -O2 -Wall -pthread -o "$W/burst_client" bench/burst_client.c
 bpsql -f bench/register_setup.sql
 echo "# $REQUESTS registrations per run, $CLIENTS clients, $SUBJECTS subjects at NONE, HTTP workers: $WORKERS, $ROUNDS rounds"
 
-cat >"$W/two-ins.sql" <<'PGB'
-BEGIN;
-INSERT INTO bench.b_schemas (id, schema) VALUES (nextval('bench.b_ids'), bench.reg_schema(nextval('bench.n')::text));
-INSERT INTO bench.b_versions (subject, version, schema_id) VALUES ('c' || :client_id, currval('bench.b_ids'), currval('bench.b_ids'));
-END;
-PGB
-cp "$W/two-ins.sql" "$W/two-prep.sql"
-cat >"$W/one-cte.sql" <<'PGB'
-WITH s AS (INSERT INTO bench.b_schemas (id, schema) SELECT nextval('bench.b_ids'), bench.reg_schema(nextval('bench.n')::text) RETURNING id)
-INSERT INTO bench.b_versions (subject, version, schema_id) SELECT 'c' || :client_id, id, id FROM s;
-PGB
+cp bench/baseline_two_insert.sql "$W/two-ins.sql"
+cp bench/baseline_two_insert.sql "$W/two-prep.sql"
+cp bench/baseline_cte.sql "$W/one-cte.sql"
 
 # the HTTP body: {"schema": <the same text, JSON-escaped>}, made distinct by the client
-schema=$(bpsql -c "SELECT bench.reg_schema('@N@')")
-body=$(python3 -c 'import json,sys; print(json.dumps({"schema": sys.argv[1]}))' "$schema")
-printf '%s\n' "${body%%@N@*}" >"$W/pre"
-printf '%s\n' "${body#*@N@}" >"$W/post"
+http_register_body
+printf '%s\n' "$BODY_PRE" >"$W/pre"
+printf '%s\n' "$BODY_POST" >"$W/post"
 
 # subjects PREFIX0 .. PREFIX<SUBJECTS-1> at level NONE
 subjects_none() {

@@ -29,14 +29,10 @@ trap 'bench_cluster_stop; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 bench_machine
 bpsql -f bench/register_setup.sql
 bpsql -c "SELECT registry.set_compatibility('$LEVEL', 'prof')" >/dev/null
-cat >"$W/baseline.sql" <<'PGB'
-WITH s AS (INSERT INTO bench.b_schemas (id, schema) SELECT nextval('bench.b_ids'), bench.reg_schema(nextval('bench.n')::text) RETURNING id)
-INSERT INTO bench.b_versions (subject, version, schema_id) SELECT 'c' || :client_id, id, id FROM s;
-PGB
-schema=$(bpsql -c "SELECT bench.reg_schema('@N@')")
-body=$(python3 -c 'import json,sys; print(json.dumps({"schema": sys.argv[1]}))' "$schema")
-pre=${body%%@N@*}
-post=${body#*@N@}
+cp bench/baseline_cte.sql "$W/baseline.sql"
+http_register_body
+pre=$BODY_PRE
+post=$BODY_POST
 cat >"$W/reg.lua" <<LUA
 local pre = [==[$pre]==]
 local post = [==[$post]==]

@@ -437,6 +437,15 @@ fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
 	col_fingerprint(s, out->fingerprint);
 }
 
+/* Open a scan of the schema row (context, id). */
+static void
+schema_open(CatalogScan *s, const char *context, int32 id)
+{
+	scan_open(s, "schemas", "schemas_pkey");
+	scan_text_key(s, 1, context);
+	scan_key(s, 2, F_INT4EQ, Int32GetDatum(id));
+}
+
 /* The schema row (context, id) into out (NULL: only found or not), its strings in cxt. */
 static bool
 schema_by_id(const char *context, int32 id, MemoryContext cxt, CatalogSchema *out)
@@ -444,9 +453,7 @@ schema_by_id(const char *context, int32 id, MemoryContext cxt, CatalogSchema *ou
 	CatalogScan s;
 	bool		found;
 
-	scan_open(&s, "schemas", "schemas_pkey");
-	scan_text_key(&s, 1, context);
-	scan_key(&s, 2, F_INT4EQ, Int32GetDatum(id));
+	schema_open(&s, context, id);
 	found = scan_next(&s, ForwardScanDirection);
 	if (found && out != NULL)
 		fill_schema(&s, cxt, out);
@@ -460,9 +467,7 @@ schema_fingerprint(const char *context, int32 id, uint8 *out)
 {
 	CatalogScan s;
 
-	scan_open(&s, "schemas", "schemas_pkey");
-	scan_text_key(&s, 1, context);
-	scan_key(&s, 2, F_INT4EQ, Int32GetDatum(id));
+	schema_open(&s, context, id);
 	if (!scan_next(&s, ForwardScanDirection))
 		elog(ERROR, "schema %d of context \"%s\" is missing", id, context);
 	col_fingerprint(&s, out);
@@ -513,6 +518,15 @@ subject_versions_open(CatalogScan *s, const char *context, const char *subject)
 	scan_text_key(s, 2, subject);
 }
 
+/* Open a scan of the context's versions (of any subject) of schema id. */
+static void
+versions_of_id_open(CatalogScan *s, const char *context, int32 id)
+{
+	scan_open(s, "subject_versions", "subject_versions_schema_idx");
+	scan_text_key(s, 1, context);
+	scan_key(s, 2, F_INT4EQ, Int32GetDatum(id));
+}
+
 /*
  * The subject's best version of schema id (live ones first, then the
  * highest number; soft-deleted ones only when include_deleted) into out:
@@ -526,9 +540,7 @@ subject_version_of_schema(const char *context, const char *subject, int32 id,
 	CatalogVersion v;
 	bool		found = false;
 
-	scan_open(&s, "subject_versions", "subject_versions_schema_idx");
-	scan_text_key(&s, 1, context);
-	scan_key(&s, 2, F_INT4EQ, Int32GetDatum(id));
+	versions_of_id_open(&s, context, id);
 	while (scan_next(&s, ForwardScanDirection))
 	{
 		if (!col_text_is(&s, "subject", subject))
@@ -763,8 +775,6 @@ catalog_find_schema_in_subject(const char *context, const char *subject,
 	memset(version, 0, sizeof(CatalogVersion));
 	if (id != 0 && subject_version_of_schema(context, subject, id, include_deleted, version))
 		memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
-	else
-		memset(version, 0, sizeof(CatalogVersion));
 	return id;
 }
 
@@ -837,9 +847,7 @@ add_versions_of(const char *context, const char *subject, bool include_deleted,
 	CatalogScan s;
 	CatalogVersionRow *row;
 
-	scan_open(&s, "subject_versions", "subject_versions_schema_idx");
-	scan_text_key(&s, 1, context);
-	scan_key(&s, 2, F_INT4EQ, Int32GetDatum(c->id));
+	versions_of_id_open(&s, context, c->id);
 	while (scan_next(&s, ForwardScanDirection))
 	{
 		if (!col_text_is(&s, "subject", subject) || (!include_deleted && col_bool(&s, "deleted")))
@@ -923,11 +931,12 @@ subject_row_is(CatalogScan *s, const char *context, const char *subject)
 
 /*
  * Lock the subject's row FOR UPDATE as "SELECT 1 FROM registry.subjects
- * WHERE context = $1 AND subject = $2 FOR UPDATE" does (refused in a
- * read-only transaction and on a standby, which forwards the write to the
- * primary on that error; its privilege, its RowShareLock on the table, a wait for a concurrent locker, the newest version of the row; in
- * REPEATABLE READ or SERIALIZABLE a concurrent change is a serialization
- * failure); false when the subject has no row, or its row went away while
+ * WHERE context = $1 AND subject = $2 FOR UPDATE" does: refused in a
+ * read-only transaction and on a standby (which forwards the write to the
+ * primary on that error), its privilege, its RowShareLock on the table, a
+ * wait for a concurrent locker, the newest version of the row, and in
+ * REPEATABLE READ or SERIALIZABLE a serialization failure when the row
+ * changed.  False when the subject has no row, or its row went away while
  * this waited.  One index probe and the lock, where the statement costs an
  * executor start-up for the lock-rows plan.
  */
@@ -956,19 +965,11 @@ catalog_lock_subject_row(const char *context, const char *subject)
 		switch (result)
 		{
 			case TM_Ok:
-
-				/*
-				 * a newer version found after a wait must still be the
-				 * subject's
-				 */
+				/* a newer version found after a wait must be the subject's */
 				locked = !tmfd.traversed || subject_row_is(&s, context, subject);
 				break;
 			case TM_SelfModified:
-
-				/*
-				 * changed by this transaction since the snapshot: as the
-				 * statement, skip it
-				 */
+				/* changed by this transaction since: skipped, as there */
 				break;
 			case TM_Updated:
 			case TM_Deleted:
