@@ -170,7 +170,7 @@ wait_for_worker_role(void)
 		ResetLatch(MyLatch);
 	}
 	if (ShutdownRequestPending)
-		proc_exit(0);
+		proc_exit(1);			/* as a serving worker does */
 	pg_atomic_write_u32(&connect_shared->connect_failed, 0);
 	ereport(LOG,
 			(errmsg("registry REST API worker restarts to connect as role \"%s\"",

@@ -258,6 +258,7 @@ registry_http_init(void)
 	if (process_shared_preload_libraries_in_progress)
 	{
 		http_connect_init();
+		http_listen_init();
 		register_workers();
 	}
 }

@@ -8,7 +8,8 @@
  * (http_worker.c), the request transport (http_request.c), framing
  * checks (http_framing.c), request bodies (http_body.c), slow-sender
  * deadlines (http_deadline.c), lock-wait retries (http_retry.c), the
- * connection limit (http_limits.c), who a request runs as (http_auth.c),
+ * connection limit (http_limits.c), the shared listening socket
+ * (http_listen.c), who a request runs as (http_auth.c),
  * the workers' own connection (http_connect.c) and, on a standby, writes
  * forwarded to the primary (http_forward.c).  Nothing here is used outside
  * src/http.
@@ -148,6 +149,19 @@ extern unsigned int http_size_connection_limit(long *fd_limit);
 extern void http_note_connection_limit(struct MHD_Daemon *daemon,
 									   unsigned int limit, TimestampTz now);
 extern void http_connection_limit_note_reset(void);
+
+/* http_listen.c: the shared listening socket and who accepts */
+struct sockaddr_storage;
+extern bool http_resolve_listen_address(const char *spec, int port,
+										struct sockaddr_storage *out);
+extern void http_listen_init(void);
+extern int	http_listen_join(int slot, const struct sockaddr_storage *addr);
+extern void http_listen_leave(void);
+extern void http_listen_note_load(struct MHD_Daemon *daemon);
+extern void http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
+							  TimestampTz now, bool readable);
+extern bool http_listen_deferring(TimestampTz now);
+extern long http_listen_wakeup_ms(TimestampTz now, long timeout);
 
 /* http_forward.c: on a standby, writes run on the primary */
 typedef struct HttpForwardAnswer

@@ -7,10 +7,12 @@
  * libmicrohttpd runs without any thread of its own (MHD_USE_EPOLL): its
  * epoll descriptor is waited on, with the worker's latch, in one wait
  * event set made once, and MHD_run() is called from this process, so only
- * this process touches PostgreSQL state.  Several workers share the port
- * (SO_REUSEPORT).  The loop also resumes requests waiting for a lock
- * (http_retry.c) and sweeps connections for slow senders
- * (http_deadline.c); requests themselves are served in http_request.c.
+ * this process touches PostgreSQL state.  The workers share one listening
+ * socket, and the worker holding the fewest connections accepts and hands
+ * the connection to libmicrohttpd (http_listen.c).  The loop also resumes
+ * requests waiting for a lock (http_retry.c) and sweeps connections for
+ * slow senders (http_deadline.c); requests themselves are served in
+ * http_request.c.
  * With a TLS certificate and key (http_tls.c) the daemon serves HTTPS
  * only, and with unusable ones it is not started at all.
  *
@@ -59,8 +61,17 @@ static char *daemon_address = NULL;
 static unsigned int daemon_connection_limit = 0;
 static HttpTls daemon_tls;		/* its certificate and key, when HTTPS */
 
-/* the latch, postmaster death and the daemon's epoll descriptor */
+/* this worker's number among them (0 ..), its slot in http_listen.c */
+static int	worker_slot = 0;
+
+/* the shared listening socket while the worker serves it, else -1 */
+static int	listen_fd = -1;
+
+/* the latch, postmaster death, the daemon's epoll descriptor, listen_fd */
 static WaitEventSet *wait_set = NULL;
+
+/* the same without listen_fd, while new connections are left to others */
+static WaitEventSet *quiet_set = NULL;
 
 /* SIGTERM: leave the loop */
 static void
@@ -73,51 +84,48 @@ handle_sigterm(SIGNAL_ARGS)
 	errno = save_errno;
 }
 
-/* registry.http_listen_addresses: 'localhost', '*', or one IP address */
-static bool
-resolve_listen_address(const char *spec, int port, struct sockaddr_storage *out)
+/*
+ * a wait event set: latch, postmaster death, the daemon if running and,
+ * with_listen, the shared socket
+ */
+static WaitEventSet *
+make_wait_set(bool with_listen)
 {
-	struct addrinfo hints;
-	struct addrinfo *res = NULL;
-	char		portstr[16];
-	const char *host = spec;
+	WaitEventSet *set = CreateWaitEventSet(TopMemoryContext, 4);
 
-	if (spec == NULL || spec[0] == '\0' || strcmp(spec, "*") == 0)
-		host = NULL;
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-	if (host && strcmp(host, "localhost") == 0)
-	{
-		host = "127.0.0.1";
-		hints.ai_family = AF_INET;
-	}
-	if (host == NULL)
-		hints.ai_family = AF_INET;
-	snprintf(portstr, sizeof(portstr), "%d", port);
-	if (getaddrinfo(host, portstr, &hints, &res) != 0 || res == NULL)
-		return false;
-	memset(out, 0, sizeof(*out));
-	memcpy(out, res->ai_addr, res->ai_addrlen);
-	freeaddrinfo(res);
-	return true;
-}
-
-/* the wait event set: latch, postmaster death, and the daemon if running */
-static void
-build_wait_set(void)
-{
-	wait_set = CreateWaitEventSet(TopMemoryContext, 3);
-	AddWaitEventToSet(wait_set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
-	AddWaitEventToSet(wait_set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	AddWaitEventToSet(set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 	if (daemon_handle)
 	{
 		const union MHD_DaemonInfo *info;
 
 		info = MHD_get_daemon_info(daemon_handle, MHD_DAEMON_INFO_EPOLL_FD);
-		AddWaitEventToSet(wait_set, WL_SOCKET_READABLE, info->epoll_fd, NULL, NULL);
+		AddWaitEventToSet(set, WL_SOCKET_READABLE, info->epoll_fd, NULL, NULL);
 	}
+	if (with_listen && listen_fd >= 0)
+		AddWaitEventToSet(set, WL_SOCKET_READABLE, listen_fd, NULL, &listen_fd);
+	return set;
+}
+
+/* the wait event sets: with the shared socket, and one without it */
+static void
+build_wait_sets(void)
+{
+	wait_set = make_wait_set(true);
+	if (listen_fd >= 0)
+		quiet_set = make_wait_set(false);
+}
+
+/* the wait event sets freed */
+static void
+free_wait_sets(void)
+{
+	if (wait_set)
+		FreeWaitEventSet(wait_set);
+	if (quiet_set)
+		FreeWaitEventSet(quiet_set);
+	wait_set = NULL;
+	quiet_set = NULL;
 }
 
 /* stop the daemon, its waiting requests resumed so they are closed too */
@@ -130,8 +138,36 @@ stop_daemon(void)
 		MHD_stop_daemon(daemon_handle);
 		daemon_handle = NULL;
 	}
+	http_listen_leave();
+	listen_fd = -1;
 	http_tls_set_serving(false);
 	http_tls_release(&daemon_tls);
+}
+
+/*
+ * the daemon's listening options: its own socket on addr (SO_REUSEPORT),
+ * or none when it is given the connections accepted from the shared one
+ */
+static void
+set_listen_options(struct MHD_OptionItem *opts, const struct sockaddr_storage *addr)
+{
+	int			n = 0;
+
+	if (listen_fd < 0)
+	{
+		opts[n++] = (struct MHD_OptionItem)
+		{
+			MHD_OPTION_SOCK_ADDR, 0, (void *) addr
+		};
+		opts[n++] = (struct MHD_OptionItem)
+		{
+			MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL
+		};
+	}
+	opts[n] = (struct MHD_OptionItem)
+	{
+		MHD_OPTION_END, 0, NULL
+	};
 }
 
 /* the daemon's TLS options: daemon_tls's certificate and key, or none */
@@ -172,24 +208,29 @@ start_daemon(unsigned int connection_limit, long fd_limit, HttpTls *tls)
 	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 	bool		https = (tls->mode == HTTP_TLS_ON);
 	struct MHD_OptionItem tls_options[4];
+	struct MHD_OptionItem listen_options[3];
 
-	if (!resolve_listen_address(registry_http_listen_addresses, registry_http_port, &addr))
+	if (!http_resolve_listen_address(registry_http_listen_addresses, registry_http_port, &addr))
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIG_FILE_ERROR),
 				 errmsg("could not resolve registry.http_listen_addresses \"%s\"",
 						registry_http_listen_addresses)));
 	if (addr.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	listen_fd = http_listen_join(worker_slot, &addr);
+	if (listen_fd >= 0)
+		flags |= MHD_USE_NO_LISTEN_SOCKET;
+	set_listen_options(listen_options, &addr);
 	daemon_tls = *tls;
 	memset(tls, 0, sizeof(*tls));
 	if (https)
 		flags |= MHD_USE_TLS;
 	set_tls_options(tls_options, https);
-	daemon_handle = MHD_start_daemon(flags, (uint16_t) registry_http_port,
+	daemon_handle = MHD_start_daemon(flags,
+									 (uint16_t) (listen_fd >= 0 ? 0 : registry_http_port),
 									 NULL, NULL,
 									 http_access_handler, NULL,
-									 MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &addr,
-									 MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
+									 MHD_OPTION_ARRAY, listen_options,
 									 MHD_OPTION_UNESCAPE_CALLBACK, http_keep_escaped, NULL,
 									 MHD_OPTION_NOTIFY_COMPLETED, http_request_completed, NULL,
 									 MHD_OPTION_NOTIFY_CONNECTION, http_connection_notify, NULL,
@@ -199,10 +240,14 @@ start_daemon(unsigned int connection_limit, long fd_limit, HttpTls *tls)
 									 MHD_OPTION_ARRAY, tls_options,
 									 MHD_OPTION_END);
 	if (daemon_handle == NULL)
+	{
+		http_listen_leave();
+		listen_fd = -1;
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIG_FILE_ERROR),
 				 errmsg("could not listen on %s:%d for the registry REST API",
 						registry_http_listen_addresses, registry_http_port)));
+	}
 	http_tls_set_serving(https);
 	daemon_port = registry_http_port;
 	daemon_connection_limit = connection_limit;
@@ -230,16 +275,14 @@ restart_daemon(HttpTls *tls)
 	long		fd_limit;
 
 	stop_daemon();
-	if (wait_set)
-		FreeWaitEventSet(wait_set);
-	wait_set = NULL;
+	free_wait_sets();
 	if (registry_http_port != 0 && tls->mode != HTTP_TLS_BROKEN)
 	{
 		limit = http_size_connection_limit(&fd_limit);
 		start_daemon(limit, fd_limit, tls);
 	}
 	http_tls_release(tls);
-	build_wait_set();
+	build_wait_sets();
 }
 
 /*
@@ -289,15 +332,32 @@ next_wakeup_ms(TimestampTz now)
 	if (MHD_get_timeout(daemon_handle, &mhd_timeout) == MHD_YES && mhd_timeout < (MHD_UNSIGNED_LONG_LONG) timeout)
 		timeout = (long) mhd_timeout;
 	timeout = http_retry_wakeup_ms(now, timeout);
+	timeout = http_listen_wakeup_ms(now, timeout);
 	return http_deadline_wakeup_ms(timeout);
 }
 
-/* the worker: connect, start the daemon, wait and serve until SIGTERM */
+/* did the wait report a connection waiting on the shared socket? */
+static bool
+listen_ready(const WaitEvent *events, int nevents)
+{
+	int			i;
+
+	for (i = 0; i < nevents; i++)
+		if (events[i].user_data == &listen_fd && (events[i].events & WL_SOCKET_READABLE))
+			return true;
+	return false;
+}
+
+/*
+ * the worker: connect, start the daemon, wait and serve until SIGTERM; then
+ * exit to be started again bgw_restart_time later (at shutdown, not at all)
+ */
 void
 registry_http_worker_main(Datum main_arg)
 {
 	HttpTls		tls;
 
+	worker_slot = DatumGetInt32(main_arg);
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, handle_sigterm);
 	BackgroundWorkerUnblockSignals();
@@ -312,11 +372,17 @@ registry_http_worker_main(Datum main_arg)
 
 	while (!shutdown_requested)
 	{
-		WaitEvent	events[3];
+		WaitEvent	events[4];
 		TimestampTz now = GetCurrentTimestamp();
+		WaitEventSet *set = wait_set;
+		int			nevents;
+		bool		listen_woke;
 
-		(void) WaitEventSetWait(wait_set, next_wakeup_ms(now), events,
-								lengthof(events), PG_WAIT_EXTENSION);
+		if (quiet_set && http_listen_deferring(now))
+			set = quiet_set;
+		nevents = WaitEventSetWait(set, next_wakeup_ms(now), events,
+								   lengthof(events), PG_WAIT_EXTENSION);
+		listen_woke = (set == wait_set && listen_ready(events, nevents));
 		ResetLatch(MyLatch);
 
 		/*
@@ -331,10 +397,14 @@ registry_http_worker_main(Datum main_arg)
 			continue;
 		now = GetCurrentTimestamp();
 		http_resume_due_requests(now);
+		/* new connections first: the daemon reads them in the same run */
+		http_listen_serve(daemon_handle, daemon_connection_limit, now, listen_woke);
 		MHD_run(daemon_handle);
+		http_listen_note_load(daemon_handle);
 		http_deadline_sweep(now);
 		http_note_connection_limit(daemon_handle, daemon_connection_limit, now);
 	}
 	stop_daemon();
-	proc_exit(0);
+	/* 1: a worker stopped by pg_terminate_backend() is started again */
+	proc_exit(1);
 }

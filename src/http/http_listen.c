@@ -1,0 +1,460 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_listen.c
+ *	  The REST API's listening socket, one for all the workers, and which
+ *	  worker accepts a connection: the one holding the fewest.
+ *
+ * A worker serves its connections one request at a time, so a worker
+ * holding three keep-alive connections while another holds one leaves
+ * half the workers idle for most of the load.  Separate sockets sharing
+ * the port (SO_REUSEPORT) let the kernel place each connection by a hash
+ * of its addresses, blind to load.  So the postmaster binds one socket
+ * when it creates shared memory, and every worker inherits it.  It
+ * listens only while a worker serves it: the first worker to serve calls
+ * listen(), the last to stop shuts it down, so a cluster without a serving
+ * worker refuses connections instead of leaving them waiting.
+ *
+ * A worker accepts from the socket itself and hands the connection to
+ * libmicrohttpd (MHD_add_connection) while no other serving worker holds
+ * fewer connections than it does.  Otherwise it leaves the socket alone
+ * for DEFER_MS and then takes one connection still waiting, if any: the
+ * worker holding fewer may be busy with a long request.
+ *
+ * The socket is bound to the address and port in force at server start.
+ * After a reload moves them, each worker listens on its own socket, as
+ * libmicrohttpd does by itself, until they are moved back or the server
+ * restarts.  Every process the postmaster starts holds the descriptor
+ * (close-on-exec, so no program they run does); only the workers use it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+
+#include "http.h"
+#include "http_internal.h"
+
+/* registry.http_workers' maximum: one load slot each */
+#define MAX_WORKERS 64
+/* a slot whose worker does not serve the shared socket */
+#define NOT_SERVING PG_UINT32_MAX
+/* how long a worker holding more leaves new connections to the others */
+#define DEFER_MS 5
+/* connections taken per wake-up, so that open ones are served meanwhile */
+#define ACCEPT_BATCH 8
+
+#define LISTEN_TRANCHE "registry http listen"
+
+/* shared: who serves the socket, and how many connections each holds */
+typedef struct HttpListenShared
+{
+	LWLock	   *lock;			/* over serving and the socket's listening */
+	int			serving;
+	pg_atomic_uint32 load[MAX_WORKERS];
+} HttpListenShared;
+
+/* what one accept gave */
+typedef enum AcceptResult
+{
+	ACCEPT_TAKEN,
+	ACCEPT_NONE,				/* nothing waiting */
+	ACCEPT_FAILED				/* out of descriptors or the like */
+} AcceptResult;
+
+static HttpListenShared *listen_shared = NULL;
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+/* bound by the postmaster, inherited by its children */
+static int	shared_fd = -1;
+static struct sockaddr_storage shared_addr;
+
+/* this worker: its slot while it serves the shared socket, else -1 */
+static int	my_slot = -1;
+static uint32 my_load = 0;
+static TimestampTz defer_until = 0;
+static bool leave_registered = false;
+static TimestampTz accept_failure_logged = 0;
+
+/* the length of addr's family's socket address */
+static socklen_t
+address_length(const struct sockaddr_storage *addr)
+{
+	return addr->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+		sizeof(struct sockaddr_in);
+}
+
+/* registry.http_listen_addresses: 'localhost', '*', or one IP address */
+bool
+http_resolve_listen_address(const char *spec, int port, struct sockaddr_storage *out)
+{
+	struct addrinfo hints;
+	struct addrinfo *res = NULL;
+	char		portstr[16];
+	const char *host = spec;
+
+	if (spec == NULL || spec[0] == '\0' || strcmp(spec, "*") == 0)
+		host = NULL;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	if (host && strcmp(host, "localhost") == 0)
+	{
+		host = "127.0.0.1";
+		hints.ai_family = AF_INET;
+	}
+	if (host == NULL)
+		hints.ai_family = AF_INET;
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	if (getaddrinfo(host, portstr, &hints, &res) != 0 || res == NULL)
+		return false;
+	memset(out, 0, sizeof(*out));
+	memcpy(out, res->ai_addr, res->ai_addrlen);
+	freeaddrinfo(res);
+	return true;
+}
+
+/* Make a socket for addr, bound with libmicrohttpd's options; -1 if not. */
+static int
+bind_socket(const struct sockaddr_storage *addr)
+{
+	int			one = 1;
+	int			fd;
+
+	fd = socket(addr->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
+		setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) != 0 ||
+		(addr->ss_family == AF_INET6 &&
+		 setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) != 0) ||
+		bind(fd, (const struct sockaddr *) addr, address_length(addr)) != 0)
+	{
+		int			save_errno = errno;
+
+		close(fd);
+		errno = save_errno;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * In the postmaster: bind the shared socket for the address and port in
+ * force, or (after a crash, the socket kept) make it stop listening until
+ * a worker serves it again.
+ */
+static void
+prepare_shared_socket(void)
+{
+	struct sockaddr_storage addr;
+
+	if (shared_fd >= 0)
+	{
+		int			listening = 0;
+		socklen_t	len = sizeof(listening);
+
+		if (getsockopt(shared_fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) == 0 &&
+			listening)
+			(void) shutdown(shared_fd, SHUT_RDWR);
+		return;
+	}
+	if (registry_http_port == 0 ||
+		!http_resolve_listen_address(registry_http_listen_addresses, registry_http_port, &addr))
+		return;					/* no workers, or they say why */
+	shared_fd = bind_socket(&addr);
+	if (shared_fd < 0)
+	{
+		ereport(LOG,
+				(errcode_for_socket_access(),
+				 errmsg("could not bind the registry REST API's socket on %s:%d: %m",
+						registry_http_listen_addresses, registry_http_port),
+				 errdetail("Each HTTP worker listens on its own socket instead.")));
+		return;
+	}
+	shared_addr = addr;
+}
+
+/* Ask for the shared slots' memory and their lock. */
+static void
+listen_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(MAXALIGN(sizeof(HttpListenShared)));
+	RequestNamedLWLockTranche(LISTEN_TRANCHE, 1);
+}
+
+/* Attach to (or make) the shared slots; in the postmaster, the socket. */
+static void
+listen_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	listen_shared = ShmemInitStruct("registry http listen", sizeof(HttpListenShared), &found);
+	if (!found)
+	{
+		int			i;
+
+		listen_shared->lock = &(GetNamedLWLockTranche(LISTEN_TRANCHE))->lock;
+		listen_shared->serving = 0;
+		for (i = 0; i < MAX_WORKERS; i++)
+			pg_atomic_init_u32(&listen_shared->load[i], NOT_SERVING);
+	}
+	LWLockRelease(AddinShmemInitLock);
+	if (!IsUnderPostmaster && IsPostmasterEnvironment)
+		prepare_shared_socket();
+}
+
+/* At server start: the shared socket's hooks. */
+void
+http_listen_init(void)
+{
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = listen_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = listen_shmem_startup;
+}
+
+/* Are a and b the same address and port? */
+static bool
+same_address(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+	{
+		const struct sockaddr_in *x = (const struct sockaddr_in *) a;
+		const struct sockaddr_in *y = (const struct sockaddr_in *) b;
+
+		return x->sin_port == y->sin_port &&
+			x->sin_addr.s_addr == y->sin_addr.s_addr;
+	}
+	if (a->ss_family == AF_INET6)
+	{
+		const struct sockaddr_in6 *x = (const struct sockaddr_in6 *) a;
+		const struct sockaddr_in6 *y = (const struct sockaddr_in6 *) b;
+
+		return x->sin6_port == y->sin6_port &&
+			x->sin6_scope_id == y->sin6_scope_id &&
+			memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr)) == 0;
+	}
+	return false;
+}
+
+/* At the worker's exit: it no longer serves the socket. */
+static void
+leave_at_exit(int code, Datum arg)
+{
+	http_listen_leave();
+}
+
+/*
+ * Serve the shared socket as worker slot, if it is bound to addr: it
+ * listens from now on.  Returns its descriptor, or -1: the worker then
+ * listens on its own socket.
+ */
+int
+http_listen_join(int slot, const struct sockaddr_storage *addr)
+{
+	if (shared_fd < 0 || listen_shared == NULL || slot < 0 || slot >= MAX_WORKERS)
+		return -1;
+	if (!same_address(addr, &shared_addr))
+	{
+		ereport(LOG,
+				(errmsg("registry REST API worker listens on its own socket"),
+				 errdetail("The address or port changed since the server started; until it restarts, the kernel places each connection on a worker.")));
+		return -1;
+	}
+	LWLockAcquire(listen_shared->lock, LW_EXCLUSIVE);
+	if (listen(shared_fd, SOMAXCONN) != 0)
+	{
+		int			save_errno = errno;
+
+		LWLockRelease(listen_shared->lock);
+		errno = save_errno;
+		ereport(LOG,
+				(errcode_for_socket_access(),
+				 errmsg("could not listen on the registry REST API's shared socket: %m"),
+				 errdetail("The worker listens on its own socket.")));
+		return -1;
+	}
+	listen_shared->serving++;
+	pg_atomic_write_u32(&listen_shared->load[slot], 0);
+	LWLockRelease(listen_shared->lock);
+	my_slot = slot;
+	my_load = 0;
+	defer_until = 0;
+	if (!leave_registered)
+		before_shmem_exit(leave_at_exit, (Datum) 0);
+	leave_registered = true;
+	return shared_fd;
+}
+
+/* The worker stops serving the shared socket; the last one shuts it. */
+void
+http_listen_leave(void)
+{
+	if (my_slot < 0)
+		return;
+	LWLockAcquire(listen_shared->lock, LW_EXCLUSIVE);
+	pg_atomic_write_u32(&listen_shared->load[my_slot], NOT_SERVING);
+	if (--listen_shared->serving == 0)
+		(void) shutdown(shared_fd, SHUT_RDWR);
+	LWLockRelease(listen_shared->lock);
+	my_slot = -1;
+}
+
+/* the connections daemon holds */
+static uint32
+connections_held(struct MHD_Daemon *daemon)
+{
+	const union MHD_DaemonInfo *info;
+
+	info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+	return info ? info->num_connections : 0;
+}
+
+/* Publish how many connections this worker holds, when that changed. */
+void
+http_listen_note_load(struct MHD_Daemon *daemon)
+{
+	uint32		held;
+
+	if (my_slot < 0)
+		return;
+	held = connections_held(daemon);
+	if (held != my_load)
+		pg_atomic_write_u32(&listen_shared->load[my_slot], held);
+	my_load = held;
+}
+
+/* Does another serving worker hold fewer connections than held? */
+static bool
+another_holds_fewer(uint32 held)
+{
+	int			i;
+
+	for (i = 0; i < registry_http_workers && i < MAX_WORKERS; i++)
+		if (i != my_slot && pg_atomic_read_u32(&listen_shared->load[i]) < held)
+			return true;
+	return false;
+}
+
+/* Accept one waiting connection and give it to daemon. */
+static AcceptResult
+accept_one(struct MHD_Daemon *daemon)
+{
+	struct sockaddr_storage peer;
+	socklen_t	len;
+	int			fd;
+
+	do
+	{
+		len = sizeof(peer);
+		fd = accept4(shared_fd, (struct sockaddr *) &peer, &len,
+					 SOCK_NONBLOCK | SOCK_CLOEXEC);
+	} while (fd < 0 && (errno == EINTR || errno == ECONNABORTED));
+	if (fd < 0)
+		return (errno == EAGAIN || errno == EWOULDBLOCK) ? ACCEPT_NONE : ACCEPT_FAILED;
+	/* if the daemon cannot take it, it closes it and logs why */
+	(void) MHD_add_connection(daemon, fd, (struct sockaddr *) &peer, len);
+	http_listen_note_load(daemon);
+	return ACCEPT_TAKEN;
+}
+
+/* LOG a failed accept (no descriptor left, say): once a minute at most. */
+static void
+note_accept_failure(TimestampTz now)
+{
+	if (accept_failure_logged != 0 &&
+		!TimestampDifferenceExceeds(accept_failure_logged, now, 60 * 1000))
+		return;
+	ereport(LOG,
+			(errcode_for_socket_access(),
+			 errmsg("registry REST API worker could not accept a connection: %m"),
+			 errdetail("It tries again in a few milliseconds.")));
+	accept_failure_logged = now;
+}
+
+/*
+ * Take the connections waiting on the shared socket that this worker
+ * should: while no other serving worker holds fewer and it has room below
+ * limit.  Else leave the socket to the others for DEFER_MS; once that has
+ * passed, take one connection still waiting whatever the others hold.
+ * readable says the socket had one waiting when the worker woke.
+ */
+void
+http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
+				  TimestampTz now, bool readable)
+{
+	bool		overdue = false;
+	int			i;
+
+	if (my_slot < 0)
+		return;
+	if (defer_until != 0)
+	{
+		if (now < defer_until)
+			return;
+		defer_until = 0;
+		overdue = true;
+	}
+	else if (!readable)
+		return;
+	for (i = 0; i < ACCEPT_BATCH; i++)
+	{
+		uint32		held = connections_held(daemon);
+		AcceptResult result;
+
+		if (held >= limit || (!overdue && another_holds_fewer(held)))
+			break;
+		result = accept_one(daemon);
+		if (result == ACCEPT_NONE)
+			return;
+		if (result == ACCEPT_FAILED)
+		{
+			note_accept_failure(now);
+			break;
+		}
+		overdue = false;
+	}
+	if (i < ACCEPT_BATCH)
+		defer_until = now + DEFER_MS * 1000;
+}
+
+/* Is the shared socket left to the other workers now? */
+bool
+http_listen_deferring(TimestampTz now)
+{
+	return defer_until != 0 && now < defer_until;
+}
+
+/* how long the loop may sleep: at most until the deferral ends */
+long
+http_listen_wakeup_ms(TimestampTz now, long timeout)
+{
+	long		ms;
+
+	if (defer_until == 0)
+		return timeout;
+	ms = (long) ((defer_until - now + 999) / 1000);
+	return Max(Min(ms, timeout), 0);
+}
