@@ -6,7 +6,7 @@
 #             (MHD_USE_EPOLL, one process, external epoll loop), a fixed
 #             JSON body as long as the registry's answer, keep-alive kept
 #   reg-1w    the registry, registry.http_workers = 1
-#   reg-2w    the registry, registry.http_workers = 2 (SO_REUSEPORT)
+#   reg-2w    the registry, registry.http_workers = 2 (one shared socket)
 # NSCHEMAS distinct ~1 KB Avro schemas (the 11-field record of
 # bench/register_rate.sh with a longer doc) are registered first; the wrk Lua script asks for
 # a random one of their ids per request (the trivial server ignores the

@@ -58,7 +58,7 @@ define_postmaster_settings(void)
 							"Number of HTTP worker processes sharing the REST API port.",
 							NULL,
 							&registry_http_workers,
-							2, 1, 64,
+							2, 1, HTTP_MAX_WORKERS,
 							PGC_POSTMASTER, 0,
 							NULL, NULL, NULL);
 	DefineCustomStringVariable("registry.database",

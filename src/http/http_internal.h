@@ -151,6 +151,7 @@ extern void http_note_connection_limit(struct MHD_Daemon *daemon,
 extern void http_connection_limit_note_reset(void);
 
 /* http_listen.c: the shared listening socket and who accepts */
+#define HTTP_MAX_WORKERS 64		/* registry.http_workers' maximum */
 struct sockaddr_storage;
 extern bool http_resolve_listen_address(const char *spec, int port,
 										struct sockaddr_storage *out);

@@ -27,8 +27,8 @@
 
 /*
  * Descriptors kept out of the connection budget: fd.c's reserve
- * (NUM_RESERVED_FDS, 10) plus libmicrohttpd's listening socket, epoll and
- * wake-up descriptors and this worker's wait event set.
+ * (NUM_RESERVED_FDS, 10) plus the listening socket, libmicrohttpd's epoll
+ * and wake-up descriptors and this worker's two wait event sets.
  */
 #define RESERVED_FDS 16
 /* the fewest descriptors PostgreSQL's file cache keeps in a worker */

@@ -18,19 +18,21 @@
  * libmicrohttpd (MHD_add_connection) while no other serving worker holds
  * fewer connections than it does.  Otherwise it leaves the socket alone
  * for DEFER_MS and then takes one connection still waiting, if any: the
- * worker holding fewer may be busy with a long request.
+ * worker holding fewer may be busy with a long request.  A worker at its
+ * connection limit leaves the socket alone until one of its connections
+ * closes.
  *
  * The socket is bound to the address and port in force at server start.
  * After a reload moves them, each worker listens on its own socket, as
  * libmicrohttpd does by itself, until they are moved back or the server
- * restarts.  Every process the postmaster starts holds the descriptor
+ * restarts; the first address and port stay bound (not listening) until
+ * then.  Every process the postmaster starts holds the descriptor
  * (close-on-exec, so no program they run does); only the workers use it.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -47,12 +49,12 @@
 #include "http.h"
 #include "http_internal.h"
 
-/* registry.http_workers' maximum: one load slot each */
-#define MAX_WORKERS 64
 /* a slot whose worker does not serve the shared socket */
 #define NOT_SERVING PG_UINT32_MAX
 /* how long a worker holding more leaves new connections to the others */
 #define DEFER_MS 5
+/* how long a worker that could not accept (no descriptor left) waits */
+#define FAILURE_DEFER_MS 100
 /* connections taken per wake-up, so that open ones are served meanwhile */
 #define ACCEPT_BATCH 8
 
@@ -63,7 +65,7 @@ typedef struct HttpListenShared
 {
 	LWLock	   *lock;			/* over serving and the socket's listening */
 	int			serving;
-	pg_atomic_uint32 load[MAX_WORKERS];
+	pg_atomic_uint32 load[HTTP_MAX_WORKERS];
 } HttpListenShared;
 
 /* what one accept gave */
@@ -86,6 +88,8 @@ static struct sockaddr_storage shared_addr;
 static int	my_slot = -1;
 static uint32 my_load = 0;
 static TimestampTz defer_until = 0;
+static bool full = false;		/* at the limit: no accepting until one closes */
+static uint32 full_limit = 0;
 static bool leave_registered = false;
 static TimestampTz accept_failure_logged = 0;
 
@@ -215,7 +219,7 @@ listen_shmem_startup(void)
 
 		listen_shared->lock = &(GetNamedLWLockTranche(LISTEN_TRANCHE))->lock;
 		listen_shared->serving = 0;
-		for (i = 0; i < MAX_WORKERS; i++)
+		for (i = 0; i < HTTP_MAX_WORKERS; i++)
 			pg_atomic_init_u32(&listen_shared->load[i], NOT_SERVING);
 	}
 	LWLockRelease(AddinShmemInitLock);
@@ -274,7 +278,7 @@ leave_at_exit(int code, Datum arg)
 int
 http_listen_join(int slot, const struct sockaddr_storage *addr)
 {
-	if (shared_fd < 0 || listen_shared == NULL || slot < 0 || slot >= MAX_WORKERS)
+	if (shared_fd < 0 || listen_shared == NULL || slot < 0 || slot >= HTTP_MAX_WORKERS)
 		return -1;
 	if (!same_address(addr, &shared_addr))
 	{
@@ -302,6 +306,7 @@ http_listen_join(int slot, const struct sockaddr_storage *addr)
 	my_slot = slot;
 	my_load = 0;
 	defer_until = 0;
+	full = false;
 	if (!leave_registered)
 		before_shmem_exit(leave_at_exit, (Datum) 0);
 	leave_registered = true;
@@ -344,6 +349,8 @@ http_listen_note_load(struct MHD_Daemon *daemon)
 	if (held != my_load)
 		pg_atomic_write_u32(&listen_shared->load[my_slot], held);
 	my_load = held;
+	if (full && held < full_limit)
+		full = false;
 }
 
 /* Does another serving worker hold fewer connections than held? */
@@ -352,7 +359,7 @@ another_holds_fewer(uint32 held)
 {
 	int			i;
 
-	for (i = 0; i < registry_http_workers && i < MAX_WORKERS; i++)
+	for (i = 0; i < HTTP_MAX_WORKERS; i++)
 		if (i != my_slot && pg_atomic_read_u32(&listen_shared->load[i]) < held)
 			return true;
 	return false;
@@ -397,9 +404,10 @@ note_accept_failure(TimestampTz now)
 /*
  * Take the connections waiting on the shared socket that this worker
  * should: while no other serving worker holds fewer and it has room below
- * limit.  Else leave the socket to the others for DEFER_MS; once that has
- * passed, take one connection still waiting whatever the others hold.
- * readable says the socket had one waiting when the worker woke.
+ * limit.  Else leave the socket to the others: for DEFER_MS, after which it
+ * takes one connection still waiting whatever the others hold; or, at the
+ * limit, until one of its connections closes.  readable says the socket
+ * had a connection waiting when the worker woke.
  */
 void
 http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
@@ -408,11 +416,11 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 	bool		overdue = false;
 	int			i;
 
-	if (my_slot < 0)
+	if (my_slot < 0 || full)
 		return;
 	if (defer_until != 0)
 	{
-		if (now < defer_until)
+		if (http_listen_deferring(now))
 			return;
 		defer_until = 0;
 		overdue = true;
@@ -424,26 +432,41 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 		uint32		held = connections_held(daemon);
 		AcceptResult result;
 
-		if (held >= limit || (!overdue && another_holds_fewer(held)))
-			break;
+		if (held >= limit)
+		{
+			full = true;
+			full_limit = limit;
+			return;
+		}
+		if (!overdue && another_holds_fewer(held))
+		{
+			defer_until = now + DEFER_MS * 1000;
+			return;
+		}
 		result = accept_one(daemon);
 		if (result == ACCEPT_NONE)
 			return;
 		if (result == ACCEPT_FAILED)
 		{
 			note_accept_failure(now);
-			break;
+			defer_until = now + FAILURE_DEFER_MS * 1000;
+			return;
 		}
 		overdue = false;
 	}
-	if (i < ACCEPT_BATCH)
-		defer_until = now + DEFER_MS * 1000;
 }
 
-/* Is the shared socket left to the other workers now? */
+/*
+ * Is the shared socket left to the other workers now?  (A deferral longer
+ * than any the worker sets means the clock was set back: it is over.)
+ */
 bool
 http_listen_deferring(TimestampTz now)
 {
+	if (full)
+		return true;
+	if (defer_until != 0 && defer_until - now > FAILURE_DEFER_MS * 1000)
+		defer_until = now;
 	return defer_until != 0 && now < defer_until;
 }
 
@@ -453,7 +476,7 @@ http_listen_wakeup_ms(TimestampTz now, long timeout)
 {
 	long		ms;
 
-	if (defer_until == 0)
+	if (defer_until == 0 || full)
 		return timeout;
 	ms = (long) ((defer_until - now + 999) / 1000);
 	return Max(Min(ms, timeout), 0);

@@ -20,7 +20,6 @@
  */
 #include "postgres.h"
 
-#include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 

@@ -5,7 +5,9 @@
 # The port listens while a worker serves it and refuses once none does; a
 # reload that moves the port moves the listening with it (each worker then
 # on its own socket) and a reload back returns to the shared socket; a
-# worker that is stopped is replaced and takes its share again; with
+# worker that is stopped is replaced and takes its share again; workers
+# at their connection limit leave new connections waiting without polling
+# and serve them once a connection closes; with
 # registry.http_port = 0 the port refuses.
 use strict;
 use warnings;
@@ -165,6 +167,63 @@ $node->{_registry_http_port} = $port;
 ok(wait_listening($offset, $port, 2), 'moved back, both workers listen on the first port');
 is(spread($port, 4), 'held 2 2 listening 1', '  ... on the one shared socket, connections spread again');
 is(listen_state($moved), 'refused', '  ... and the other port refuses');
+
+# at the connection limit a worker leaves the socket alone (no polling)
+# until one of its connections closes; the waiting connection is then served
+my $full = PostgreSQL::Test::Utils::tempdir() . '/full.py';
+open($fh, '>', $full) or die;
+print $fh <<'PY';
+import socket, sys, time
+port = int(sys.argv[1])
+pids = sys.argv[2:]
+
+def ask(s):
+    s.sendall(b'GET /config HTTP/1.1\r\nHost: x\r\n\r\n')
+
+def answered(s, timeout):
+    s.settimeout(timeout)
+    try:
+        return s.recv(4096).startswith(b'HTTP/1.1 200')
+    except socket.timeout:
+        return False
+
+def switches():
+    n = 0
+    for pid in pids:
+        for line in open('/proc/%s/status' % pid):
+            if line.startswith('voluntary_ctxt_switches'):
+                n += int(line.split()[1])
+    return n
+
+held = []
+for i in range(2):
+    s = socket.create_connection(('127.0.0.1', port), timeout=10)
+    ask(s)
+    if not answered(s, 10):
+        print('not served'); sys.exit(1)
+    held.append(s)
+    time.sleep(0.05)
+waiting = socket.create_connection(('127.0.0.1', port), timeout=10)
+ask(waiting)
+before = switches()
+early = answered(waiting, 1.0)
+wakeups = switches() - before
+held[0].close()
+late = answered(waiting, 10)
+print('early %s late %s quiet %s' % (early, late, wakeups < 30))
+PY
+close($fh);
+$offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', "registry.http_max_connections = 1\n");
+$node->reload;
+ok(wait_listening($offset, $port, 2), 'with one connection per worker both listen again');
+{
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ 'python3', $full, $port, worker_pids() ], '>', \$out, '2>', \$err);
+	chomp $out;
+	is($out, 'early False late True quiet True',
+		'both workers full: a third connection waits, the workers idle, and it is served once one closes');
+}
 
 # registry.http_port = 0: the workers stop serving, and the port refuses
 $node->append_conf('postgresql.conf', "registry.http_port = 0\n");
