@@ -433,32 +433,39 @@ in_short_transaction(void (*step) (void *arg), void *arg)
 	return ok;
 }
 
-/* http_auth_identify's question and answer */
+/* http_auth_identify's question and answer, and what follows in its transaction */
 typedef struct IdentifyStep
 {
 	struct MHD_Connection *conn;
 	HttpRefusal *refusal;
 	Oid			role;
+	HttpAuthThen then;
+	void	   *then_arg;
 } IdentifyStep;
 
-/* identify() as a step of a short transaction */
+/* identify(), then the caller's step, as a short transaction */
 static void
 identify_step(void *arg)
 {
 	IdentifyStep *st = (IdentifyStep *) arg;
 
 	st->role = identify(st->conn, st->refusal);
+	if (OidIsValid(st->role) && st->then)
+		st->then(st->role, st->then_arg);
 }
 
 /*
- * Decide the role a request runs as, in a transaction of its own.  False
- * with the refusal (401 or 403, or 500 if the catalogs failed) set when it
- * may not run.
+ * Decide the role a request runs as, in a transaction of its own, and run
+ * then(role, then_arg) in it too when the role may go on (a cached answer
+ * is looked up and its route's gate checked there, so a cached read takes
+ * one transaction).  False with the refusal (401 or 403, or 500 if the
+ * catalogs failed) set when the request may not run.
  */
 bool
-http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal)
+http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal,
+				   HttpAuthThen then, void *then_arg)
 {
-	IdentifyStep st = {conn, refusal, InvalidOid};
+	IdentifyStep st = {conn, refusal, InvalidOid, then, then_arg};
 
 	if (!in_short_transaction(identify_step, &st))
 	{
@@ -472,33 +479,15 @@ http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal)
 	return OidIsValid(*role);
 }
 
-/* http_auth_may_use_cached's question and answer */
-typedef struct CachedStep
-{
-	Oid			role;
-	int			route;
-	bool		ok;
-} CachedStep;
-
-/* the route's gate for the role, as a step of a short transaction */
-static void
-cached_step(void *arg)
-{
-	CachedStep *st = (CachedStep *) arg;
-
-	st->ok = registry_rest_route_permitted(st->route, st->role);
-}
-
 /*
  * May role have the cached answer of route?  The cache answers without the
- * route's transaction, so its gate is checked here, in a short one.
+ * route's transaction, so its gate is checked here, in the caller's (the
+ * identifying one).
  */
 bool
 http_auth_may_use_cached(Oid role, int route)
 {
-	CachedStep	st = {role, route, false};
-
-	return in_short_transaction(cached_step, &st) && st.ok;
+	return registry_rest_route_permitted(route, role);
 }
 
 /*

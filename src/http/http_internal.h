@@ -83,8 +83,10 @@ typedef struct HttpRoleSave
 } HttpRoleSave;
 
 /* http_auth.c: who a request runs as */
+typedef void (*HttpAuthThen) (Oid role, void *arg);
 extern bool http_auth_identify(struct MHD_Connection *conn, Oid *role,
-							   HttpRefusal *refusal);
+							   HttpRefusal *refusal, HttpAuthThen then,
+							   void *then_arg);
 extern bool http_auth_may_use_cached(Oid role, int route);
 extern void http_auth_become(Oid role, HttpRoleSave *save);
 extern void http_auth_restore(const HttpRoleSave *save);

@@ -307,40 +307,64 @@ serve_in_transaction(RestRequest *req, HttpRequest *hr, Oid role, const CacheSlo
 	return response;
 }
 
-/*
- * Serve one request as role: a read whose answer is cached (when the role
- * may use the route that made it) without the route's transaction,
- * anything else in one transaction, its response written by MHD after the
- * commit.  NULL with *retry set: the route could not get a lock in time
- * and may be tried again later.
- */
-static struct MHD_Response *
-serve(struct MHD_Connection *conn, const char *url, const char *method,
-	  HttpRequest *hr, Oid role, unsigned int *status, bool *retry, int *route)
+/* a request as it is served: what it asks, and its place in the caches */
+typedef struct ServeState
 {
+	struct MHD_Connection *conn;
+	const char *url;
+	const char *method;
+	HttpRequest *hr;
 	RestRequest req;
-	struct MHD_Response *response;
-	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
 	CacheSlot	slot;
 	HttpCachedAnswer answer;
+	bool		cached;			/* answer is cached and the role may have it */
+} ServeState;
+
+/*
+ * Read the request and look for its answer in the caches, checking the
+ * cached route's gate for role: a step of the identifying transaction.
+ */
+static void
+look_up_request(Oid role, void *arg)
+{
+	ServeState *st = (ServeState *) arg;
+	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
+
+	read_rest_request(st->conn, st->url, st->method, st->hr, &st->req);
+	initStringInfo(&st->slot.key);
+	st->slot.cls = registry_rest_accept_ok(st->req.accept) ?
+		http_cache_key(&st->req, role, &st->slot.key) : HTTP_CACHE_NONE;
+	st->slot.generation = st->slot.cls != HTTP_CACHE_NONE ?
+		http_cache_generation(st->slot.cls) : 0;
+	st->cached = st->slot.cls != HTTP_CACHE_NONE &&
+		http_cache_lookup(st->slot.cls, &st->slot.key, &st->answer) &&
+		http_auth_may_use_cached(role, st->answer.route);
+	MemoryContextSwitchTo(oldcxt);
+}
+
+/*
+ * Serve the request looked up as role: from the cache without the route's
+ * transaction, or in one transaction, its response written by MHD after
+ * the commit.  NULL with *retry set: the route could not get a lock in
+ * time and may be tried again later.
+ */
+static struct MHD_Response *
+serve(ServeState *st, Oid role, unsigned int *status, bool *retry, int *route)
+{
+	struct MHD_Response *response;
+	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
 
 	*retry = false;
-	read_rest_request(conn, url, method, hr, &req);
-	initStringInfo(&slot.key);
-	slot.cls = registry_rest_accept_ok(req.accept) ?
-		http_cache_key(&req, role, &slot.key) : HTTP_CACHE_NONE;
 	*route = -1;
-	if (slot.cls != HTTP_CACHE_NONE && http_cache_lookup(slot.cls, &slot.key, &answer) &&
-		http_auth_may_use_cached(role, answer.route))
+	if (st->cached)
 	{
-		*route = answer.route;
-		response = make_response(200, answer.body, answer.len, answer.content_type, status);
+		*route = st->answer.route;
+		response = make_response(200, st->answer.body, st->answer.len,
+								 st->answer.content_type, status);
 	}
 	else
-	{
-		slot.generation = slot.cls != HTTP_CACHE_NONE ? http_cache_generation(slot.cls) : 0;
-		response = serve_in_transaction(&req, hr, role, &slot, status, retry, route);
-	}
+		response = serve_in_transaction(&st->req, st->hr, role, &st->slot,
+										status, retry, route);
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextReset(RequestContext);
 	return response;
@@ -426,6 +450,7 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	int			route = -1;
 	Oid			role;
 	HttpRefusal refusal;
+	ServeState	st;
 
 	http_conn_answering(hr->hc);
 	if (hr->too_large || hr->over_memory)
@@ -433,10 +458,15 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	/* lock waits count in the time it takes to answer */
 	if (hr->answer_start == 0)
 		hr->answer_start = GetCurrentTimestamp();
-	if (!http_auth_identify(conn, &role, &refusal))
+	memset(&st, 0, sizeof(st));
+	st.conn = conn;
+	st.url = url;
+	/* HEAD is GET without the body, which libmicrohttpd leaves out */
+	st.method = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ? MHD_HTTP_METHOD_GET : method;
+	st.hr = hr;
+	if (!http_auth_identify(conn, &role, &refusal, look_up_request, &st))
 		return answer_refusal(conn, hr, &refusal);
-	response = serve(conn, url, strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ?
-					 MHD_HTTP_METHOD_GET : method, hr, role, &status, &retry, &route);
+	response = serve(&st, role, &status, &retry, &route);
 	if (retry)
 	{
 		http_wait_for_retry(conn, hr);
