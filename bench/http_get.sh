@@ -11,7 +11,9 @@
 # bench/register_rate.sh with a longer doc) are registered first; the wrk Lua script asks for
 # a random one of their ids per request (the trivial server ignores the
 # path).  Load: wrk -t2 -c32 -dDURATION, keep-alive; unloaded latency:
-# wrk -t1 -c1 -dDURATION_C1.  Each round runs trivial, reg-1w, reg-2w (a
+# wrk -t1 -c1 -dDURATION_C1; a new connection per request (clients that
+# do not keep connections, each placed on a worker anew): wrk -t2 -c16
+# -dDURATION_C1 with "Connection: close".  Each round runs trivial, reg-1w, reg-2w (a
 # restart between the registry runs, http_workers is PGC_POSTMASTER),
 # each after a 2 s warm-up; figures are medians over ROUNDS rounds.
 #
@@ -83,12 +85,15 @@ LUA
 TRIV_PORT=$(bench_free_port)
 while [ "$TRIV_PORT" = "$HTTP_PORT" ]; do TRIV_PORT=$(bench_free_port); done
 
-# wrkrun NAME ROUND MODE(c32|c1) SECONDS PORT  -> appends to $W/results
+# wrkrun NAME ROUND MODE(c32|c1|close) SECONDS PORT  -> appends to $W/results
 wrkrun() {
 	local out args
-	if [ "$3" = c32 ]; then args="-t2 -c32"; else args="-t1 -c1"; fi
-	# shellcheck disable=SC2086
-	out=$(wrk $args -d"$4"s -s "$W/get.lua" "http://127.0.0.1:$5/") || { echo "$out" >&2; exit 1; }
+	case $3 in
+	c32) args=(-t2 -c32) ;;
+	c1) args=(-t1 -c1) ;;
+	close) args=(-t2 -c16 -H "Connection: close") ;;
+	esac
+	out=$(wrk "${args[@]}" -d"$4"s -s "$W/get.lua" "http://127.0.0.1:$5/") || { echo "$out" >&2; exit 1; }
 	echo "$out" | grep '^RESULT' | sed "s/^RESULT/$1 $2 $3/" >>"$W/results"
 }
 warm() { wrk -t2 -c32 -d2s -s "$W/get.lua" "http://127.0.0.1:$1/" >/dev/null; }
@@ -102,6 +107,7 @@ for r in $(seq "$ROUNDS"); do
 	warm "$TRIV_PORT"
 	wrkrun trivial "$r" c32 "$DURATION" "$TRIV_PORT"
 	wrkrun trivial "$r" c1 "$DURATION_C1" "$TRIV_PORT"
+	wrkrun trivial "$r" close "$DURATION_C1" "$TRIV_PORT"
 	kill "$TRIV_PID"; wait "$TRIV_PID" 2>/dev/null || true; TRIV_PID=
 
 	for k in 1 2; do
@@ -110,6 +116,7 @@ for r in $(seq "$ROUNDS"); do
 		warm "$HTTP_PORT"
 		wrkrun "reg-${k}w" "$r" c32 "$DURATION" "$HTTP_PORT"
 		wrkrun "reg-${k}w" "$r" c1 "$DURATION_C1" "$HTTP_PORT"
+		wrkrun "reg-${k}w" "$r" close "$DURATION_C1" "$HTTP_PORT"
 	done
 	echo "# round $r done"
 done
@@ -123,7 +130,8 @@ for name, rnd, mode, reqs, dur, p50, p99, status, conn, rd, wr, to in rows:
         non2xx=int(status), sock=int(conn) + int(rd) + int(wr) + int(to)))
 med = lambda k, f: st.median(x[f] for x in R[k])
 names = ["trivial", "reg-1w", "reg-2w"]
-for mode, title in (("c32", "wrk -t2 -c32 -d%ss, keep-alive" % sys.argv[2]), ("c1", "wrk -t1 -c1 -d%ss (unloaded latency)" % sys.argv[3])):
+for mode, title in (("c32", "wrk -t2 -c32 -d%ss, keep-alive" % sys.argv[2]), ("c1", "wrk -t1 -c1 -d%ss (unloaded latency)" % sys.argv[3]),
+                    ("close", "wrk -t2 -c16 -d%ss, Connection: close (a new connection per request)" % sys.argv[3])):
     print()
     print("# %s; median of %d rounds (req/s of each round in brackets)" % (title, len(R[("trivial", mode)])))
     print("%-8s %10s %9s %9s %7s %8s  %s" % ("server", "req/s", "p50_us", "p99_us", "non2xx", "sockerr", "rounds"))
@@ -147,6 +155,8 @@ print("c1 p50 latency  reg-1w / trivial  %.2fx  (%.0f vs %.0f us; latency: p50 <
 print("c1 p50 latency  reg-2w / trivial  %.2fx" % (l_2 / l_t))
 print("c1 p99 latency  reg-1w            %.0f us (trivial %.0f us; latency: p99 <= 2 ms: %s)" % (q_1, q_t, goal(q_1 <= 2000)))
 print("c1 req/s        reg-1w / trivial  %.2fx  (%.0f vs %.0f)" % (c_1 / c_t, c_1, c_t))
+n_t, n_1, n_2 = (med((n, "close"), "rps") for n in names)
+print("close req/s     reg-1w / trivial  %.2fx, reg-2w / trivial %.2fx  (%.0f, %.0f vs %.0f)" % (n_1 / n_t, n_2 / n_t, n_1, n_2, n_t))
 print("errors (non-2xx + socket) over all runs: %d  (errors target: 0 -> %s)" % (err, goal(err == 0)))
 PY
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -17,8 +17,10 @@
  * A worker accepts from the socket itself and hands the connection to
  * libmicrohttpd (MHD_add_connection) while no other serving worker holds
  * fewer connections than it does.  Otherwise it leaves the socket alone
- * for DEFER_MS and then takes one connection still waiting, if any: the
- * worker holding fewer may be busy with a long request.  A worker at its
+ * until a worker's count changes (which wakes the workers leaving
+ * connections to others, to decide again) or DEFER_MS passes, and then
+ * takes one connection still waiting, if any: the worker holding fewer may
+ * be busy with a long request.  A worker at its
  * connection limit leaves the socket alone until one of its connections
  * closes.
  *
@@ -43,6 +45,7 @@
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 
@@ -66,6 +69,8 @@ typedef struct HttpListenShared
 	LWLock	   *lock;			/* over serving and the socket's listening */
 	int			serving;
 	pg_atomic_uint32 load[HTTP_MAX_WORKERS];
+	pg_atomic_uint32 yielding[HTTP_MAX_WORKERS];	/* leaving it to others */
+	Latch	   *latch[HTTP_MAX_WORKERS];
 } HttpListenShared;
 
 /* what one accept gave */
@@ -88,6 +93,7 @@ static struct sockaddr_storage shared_addr;
 static int	my_slot = -1;
 static uint32 my_load = 0;
 static TimestampTz defer_until = 0;
+static bool yielding = false;	/* the deferral leaves connections to others */
 static bool full = false;		/* at the limit: no accepting until one closes */
 static uint32 full_limit = 0;
 static bool leave_registered = false;
@@ -220,7 +226,11 @@ listen_shmem_startup(void)
 		listen_shared->lock = &(GetNamedLWLockTranche(LISTEN_TRANCHE))->lock;
 		listen_shared->serving = 0;
 		for (i = 0; i < HTTP_MAX_WORKERS; i++)
+		{
 			pg_atomic_init_u32(&listen_shared->load[i], NOT_SERVING);
+			pg_atomic_init_u32(&listen_shared->yielding[i], 0);
+			listen_shared->latch[i] = NULL;
+		}
 	}
 	LWLockRelease(AddinShmemInitLock);
 	if (!IsUnderPostmaster && IsPostmasterEnvironment)
@@ -301,11 +311,14 @@ http_listen_join(int slot, const struct sockaddr_storage *addr)
 		return -1;
 	}
 	listen_shared->serving++;
+	listen_shared->latch[slot] = MyLatch;
+	pg_atomic_write_u32(&listen_shared->yielding[slot], 0);
 	pg_atomic_write_u32(&listen_shared->load[slot], 0);
 	LWLockRelease(listen_shared->lock);
 	my_slot = slot;
 	my_load = 0;
 	defer_until = 0;
+	yielding = false;
 	full = false;
 	if (!leave_registered)
 		before_shmem_exit(leave_at_exit, (Datum) 0);
@@ -320,6 +333,7 @@ http_listen_leave(void)
 	if (my_slot < 0)
 		return;
 	LWLockAcquire(listen_shared->lock, LW_EXCLUSIVE);
+	pg_atomic_write_u32(&listen_shared->yielding[my_slot], 0);
 	pg_atomic_write_u32(&listen_shared->load[my_slot], NOT_SERVING);
 	if (--listen_shared->serving == 0)
 		(void) shutdown(shared_fd, SHUT_RDWR);
@@ -337,7 +351,23 @@ connections_held(struct MHD_Daemon *daemon)
 	return info ? info->num_connections : 0;
 }
 
-/* Publish how many connections this worker holds, when that changed. */
+/* Wake the workers leaving new connections to others. */
+static void
+wake_yielding_workers(void)
+{
+	int			i;
+
+	for (i = 0; i < HTTP_MAX_WORKERS; i++)
+		if (i != my_slot && pg_atomic_read_u32(&listen_shared->yielding[i]) != 0 &&
+			listen_shared->latch[i] != NULL)
+			SetLatch(listen_shared->latch[i]);
+}
+
+/*
+ * Publish how many connections this worker holds, when that changed, and
+ * wake those who left connections to others: who should take them may
+ * have changed.
+ */
 void
 http_listen_note_load(struct MHD_Daemon *daemon)
 {
@@ -347,7 +377,12 @@ http_listen_note_load(struct MHD_Daemon *daemon)
 		return;
 	held = connections_held(daemon);
 	if (held != my_load)
+	{
 		pg_atomic_write_u32(&listen_shared->load[my_slot], held);
+		/* the new load is seen, or the yielding flag read below is */
+		pg_memory_barrier();
+		wake_yielding_workers();
+	}
 	my_load = held;
 	if (full && held < full_limit)
 		full = false;
@@ -402,12 +437,43 @@ note_accept_failure(TimestampTz now)
 }
 
 /*
+ * Leave new connections to a worker holding fewer, until a worker's count
+ * changes (it wakes this one) or DEFER_MS passes.  Whether
+ * another still holds fewer is asked again after the flag is up: either
+ * that worker's new load is seen here, or it sees the flag.
+ */
+static bool
+yield_to_others(uint32 held, TimestampTz now)
+{
+	pg_atomic_write_u32(&listen_shared->yielding[my_slot], 1);
+	pg_memory_barrier();
+	if (!another_holds_fewer(held))
+	{
+		pg_atomic_write_u32(&listen_shared->yielding[my_slot], 0);
+		return false;
+	}
+	yielding = true;
+	defer_until = now + DEFER_MS * 1000;
+	return true;
+}
+
+/* The deferral is over (or cut short). */
+static void
+end_deferral(void)
+{
+	if (yielding)
+		pg_atomic_write_u32(&listen_shared->yielding[my_slot], 0);
+	yielding = false;
+	defer_until = 0;
+}
+
+/*
  * Take the connections waiting on the shared socket that this worker
  * should: while no other serving worker holds fewer and it has room below
- * limit.  Else leave the socket to the others: for DEFER_MS, after which it
- * takes one connection still waiting whatever the others hold; or, at the
- * limit, until one of its connections closes.  readable says the socket
- * had a connection waiting when the worker woke.
+ * limit.  Else leave them to the others (yield_to_others); once DEFER_MS
+ * has passed, take one still waiting whatever the others hold.  At the
+ * limit, leave the socket alone until one of its connections closes.
+ * readable says the socket had a connection waiting when the worker woke.
  */
 void
 http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
@@ -420,10 +486,13 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 		return;
 	if (defer_until != 0)
 	{
-		if (http_listen_deferring(now))
+		bool		expired = !http_listen_deferring(now);
+
+		/* woken while yielding: go on yielding while another holds fewer */
+		if (!expired && (!yielding || another_holds_fewer(connections_held(daemon))))
 			return;
-		defer_until = 0;
-		overdue = true;
+		overdue = expired;
+		end_deferral();
 	}
 	else if (!readable)
 		return;
@@ -438,11 +507,8 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 			full_limit = limit;
 			return;
 		}
-		if (!overdue && another_holds_fewer(held))
-		{
-			defer_until = now + DEFER_MS * 1000;
+		if (!overdue && another_holds_fewer(held) && yield_to_others(held, now))
 			return;
-		}
 		result = accept_one(daemon);
 		if (result == ACCEPT_NONE)
 			return;
@@ -466,7 +532,7 @@ http_listen_deferring(TimestampTz now)
 	if (full)
 		return true;
 	if (defer_until != 0 && defer_until - now > FAILURE_DEFER_MS * 1000)
-		defer_until = now;
+		defer_until = now;		/* no longer than it set: the clock went back */
 	return defer_until != 0 && now < defer_until;
 }
 
