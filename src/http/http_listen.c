@@ -326,6 +326,18 @@ http_listen_join(int slot, const struct sockaddr_storage *addr)
 	return shared_fd;
 }
 
+/* Wake the workers leaving new connections to others. */
+static void
+wake_yielding_workers(void)
+{
+	int			i;
+
+	for (i = 0; i < HTTP_MAX_WORKERS; i++)
+		if (i != my_slot && pg_atomic_read_u32(&listen_shared->yielding[i]) != 0 &&
+			listen_shared->latch[i] != NULL)
+			SetLatch(listen_shared->latch[i]);
+}
+
 /* The worker stops serving the shared socket; the last one shuts it. */
 void
 http_listen_leave(void)
@@ -338,7 +350,13 @@ http_listen_leave(void)
 	if (--listen_shared->serving == 0)
 		(void) shutdown(shared_fd, SHUT_RDWR);
 	LWLockRelease(listen_shared->lock);
+	/* those leaving connections to this worker decide again */
+	pg_memory_barrier();
+	wake_yielding_workers();
 	my_slot = -1;
+	defer_until = 0;
+	yielding = false;
+	full = false;
 }
 
 /* the connections daemon holds */
@@ -349,18 +367,6 @@ connections_held(struct MHD_Daemon *daemon)
 
 	info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
 	return info ? info->num_connections : 0;
-}
-
-/* Wake the workers leaving new connections to others. */
-static void
-wake_yielding_workers(void)
-{
-	int			i;
-
-	for (i = 0; i < HTTP_MAX_WORKERS; i++)
-		if (i != my_slot && pg_atomic_read_u32(&listen_shared->yielding[i]) != 0 &&
-			listen_shared->latch[i] != NULL)
-			SetLatch(listen_shared->latch[i]);
 }
 
 /*
@@ -382,6 +388,9 @@ http_listen_note_load(struct MHD_Daemon *daemon)
 		/* the new load is seen, or the yielding flag read below is */
 		pg_memory_barrier();
 		wake_yielding_workers();
+		/* yielding with fewer now: decide again at once */
+		if (yielding && held < my_load)
+			SetLatch(MyLatch);
 	}
 	my_load = held;
 	if (full && held < full_limit)
@@ -529,6 +538,8 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 bool
 http_listen_deferring(TimestampTz now)
 {
+	if (my_slot < 0)
+		return false;
 	if (full)
 		return true;
 	if (defer_until != 0 && defer_until - now > FAILURE_DEFER_MS * 1000)
@@ -542,7 +553,7 @@ http_listen_wakeup_ms(TimestampTz now, long timeout)
 {
 	long		ms;
 
-	if (defer_until == 0 || full)
+	if (my_slot < 0 || defer_until == 0 || full)
 		return timeout;
 	ms = (long) ((defer_until - now + 999) / 1000);
 	return Max(Min(ms, timeout), 0);
