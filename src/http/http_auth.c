@@ -480,17 +480,6 @@ http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal,
 }
 
 /*
- * May role have the cached answer of route?  The cache answers without the
- * route's transaction, so its gate is checked here, in the caller's (the
- * identifying one).
- */
-bool
-http_auth_may_use_cached(Oid role, int route)
-{
-	return registry_rest_route_permitted(route, role);
-}
-
-/*
  * Run the rest of the current transaction as role (saving who ran it); an
  * abort restores the worker's own role, http_auth_restore() does after a
  * commit.

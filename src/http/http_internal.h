@@ -87,7 +87,6 @@ typedef void (*HttpAuthThen) (Oid role, void *arg);
 extern bool http_auth_identify(struct MHD_Connection *conn, Oid *role,
 							   HttpRefusal *refusal, HttpAuthThen then,
 							   void *then_arg);
-extern bool http_auth_may_use_cached(Oid role, int route);
 extern void http_auth_become(Oid role, HttpRoleSave *save);
 extern void http_auth_restore(const HttpRoleSave *save);
 extern void http_auth_log_mode(void);

@@ -322,7 +322,8 @@ typedef struct ServeState
 
 /*
  * Read the request and look for its answer in the caches, checking the
- * cached route's gate for role: a step of the identifying transaction.
+ * cached route's gate for role (the cache answers without the route's
+ * transaction): a step of the identifying transaction.
  */
 static void
 look_up_request(Oid role, void *arg)
@@ -338,7 +339,7 @@ look_up_request(Oid role, void *arg)
 		http_cache_generation(st->slot.cls) : 0;
 	st->cached = st->slot.cls != HTTP_CACHE_NONE &&
 		http_cache_lookup(st->slot.cls, &st->slot.key, &st->answer) &&
-		http_auth_may_use_cached(role, st->answer.route);
+		registry_rest_route_permitted(st->answer.route, role);
 	MemoryContextSwitchTo(oldcxt);
 }
 
