@@ -31,6 +31,14 @@ ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_trunc
 CREATE TRIGGER config_after_truncate AFTER TRUNCATE ON registry.config
 	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
 ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_truncate;
+-- a mode written tells the settings caches at commit, as a config written does
+CREATE TRIGGER modes_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.modes
+	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
+ALTER TABLE registry.modes ENABLE ALWAYS TRIGGER modes_after_write;
+CREATE TRIGGER modes_after_truncate AFTER TRUNCATE ON registry.modes
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.modes ENABLE ALWAYS TRIGGER modes_after_truncate;
+COMMENT ON FUNCTION registry.config_after_write() IS 'tells the processes that cache schema answers and settings, at commit, that a config (a subject''s alias, a setting) or a mode changed';
 
 -- Payloads in SQL: values as jsonb, messages in the wire format ---------------
 

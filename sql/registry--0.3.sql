@@ -249,7 +249,7 @@ COMMENT ON FUNCTION registry.schemas_after_delete() IS 'tells the processes that
 
 CREATE FUNCTION registry.config_after_write() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_config_after_write' LANGUAGE C;
-COMMENT ON FUNCTION registry.config_after_write() IS 'tells the processes that cache schema answers, at commit, that a config (a subject''s alias) changed';
+COMMENT ON FUNCTION registry.config_after_write() IS 'tells the processes that cache schema answers and settings, at commit, that a config (a subject''s alias, a setting) or a mode changed';
 
 CREATE FUNCTION registry.versions_after_write() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_versions_after_write' LANGUAGE C;
@@ -404,6 +404,13 @@ ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_trunc
 CREATE TRIGGER config_after_truncate AFTER TRUNCATE ON registry.config
 	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
 ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_truncate;
+-- a mode written tells the settings caches at commit, as a config written does
+CREATE TRIGGER modes_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.modes
+	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
+ALTER TABLE registry.modes ENABLE ALWAYS TRIGGER modes_after_write;
+CREATE TRIGGER modes_after_truncate AFTER TRUNCATE ON registry.modes
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.modes ENABLE ALWAYS TRIGGER modes_after_truncate;
 CREATE TRIGGER modes_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.modes
 	FOR EACH ROW EXECUTE FUNCTION registry.modes_before_write();
 

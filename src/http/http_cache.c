@@ -27,8 +27,6 @@
  */
 #include "postgres.h"
 
-#include "access/xlog.h"
-#include "access/xlogrecovery.h"
 #include "common/hashfn.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -98,18 +96,11 @@ cache_flush(ResponseCache *c)
 	cache_create(c);
 }
 
-/*
- * The generation answers of a class computed now belong to: the shared
- * schema or subject generation, or on a standby the replay position (its
- * top bit set, so that the two never meet).
- */
+/* The generation answers of a class computed now belong to (invalidation.c's rule). */
 static uint64
 current_generation(HttpCacheClass cls)
 {
-	if (RecoveryInProgress())
-		return UINT64CONST(0x8000000000000000) | GetXLogReplayRecPtr(NULL);
-	return cls == HTTP_CACHE_SCHEMA ? registry_schema_generation() :
-		registry_subject_generation();
+	return registry_cache_generation(cls == HTTP_CACHE_SUBJECT);
 }
 
 /* Empty a cache when what it holds may have changed since it was filled. */

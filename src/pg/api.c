@@ -532,12 +532,14 @@ latest_is_submitted(SchemaArgs *a, SubmittedSchema *s, CatalogVersion *found)
 /*
  * The fast path's question: is the submission the latest version (version
  * -1), else the subject's version asked for (already_registered), else a
- * live version of it but for confluent:version (find_but_version)?  The
- * last two in one statement when no version is asked for.  *content_id as
- * already_registered gives it (not for version -1).
+ * live version of it but for confluent:version (find_but_version)?
+ * *content_id as already_registered gives it (not for version -1).  Before
+ * the subject's lock (under_lock false) a schema new to the context is
+ * answered "no" at once: the check under the lock, which every
+ * registration that goes on makes, looks for its twins.
  */
 static bool
-registered_fast(Registration *r, SubmittedSchema *s, int32 *content_id,
+registered_fast(Registration *r, SubmittedSchema *s, bool under_lock, int32 *content_id,
 				CatalogVersion *existing)
 {
 	CatalogVersionRow *rows;
@@ -547,11 +549,14 @@ registered_fast(Registration *r, SubmittedSchema *s, int32 *content_id,
 		return latest_is_submitted(&r->a, s, existing);
 	if (r->has_version)
 		return already_registered(r, s, content_id, existing);
-	*content_id = catalog_submitted_in_subject(r->a.context, r->a.subject, s->fingerprint, false,
-											   s->format->name, s->parsed->canonical,
-											   existing, &rows, &n);
+	*content_id = catalog_find_schema_in_subject(r->a.context, r->a.subject, s->fingerprint,
+												 false, existing);
 	if (existing->version > 0 && (!r->has_id || r->want_id == existing->schema_id))
 		return true;
+	if (*content_id == 0 && !under_lock)
+		return false;
+	rows = catalog_versions_of_schema(r->a.context, r->a.subject, false, s->format->name,
+									  s->parsed->canonical, &n);
 	return twin_but_version(rows, n, s, existing);
 }
 
@@ -694,7 +699,7 @@ register_prepared(Registration *r, Registered *out)
 	{
 		fast = true;
 		s = parse_registration(r);
-		if (registered_fast(r, s, &content_id, &existing))
+		if (registered_fast(r, s, false, &content_id, &existing))
 		{
 			registered(out, caller_cxt, s, existing.schema_id, existing.version);
 			return;
@@ -703,7 +708,7 @@ register_prepared(Registration *r, Registered *out)
 
 	max_version = catalog_lock_subject_latest(r->a.context, r->a.subject, &latest, &has_latest);
 	/* under the lock: another session may just have registered it */
-	if (fast && registered_fast(r, s, &content_id, &existing))
+	if (fast && registered_fast(r, s, true, &content_id, &existing))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;

@@ -89,11 +89,6 @@ extern CatalogVersionRow *catalog_versions_of_schema(const char *context, const 
 													 bool include_deleted,
 													 const char *schema_type,
 													 const char *schema, int *n);
-extern int32 catalog_submitted_in_subject(const char *context, const char *subject,
-										  const uint8 *fingerprint, bool include_deleted,
-										  const char *schema_type, const char *schema,
-										  CatalogVersion *version, CatalogVersionRow **rows,
-										  int *n);
 extern bool catalog_get_version(const char *context, const char *subject, int32 version,
 								bool include_deleted, CatalogVersion *out);
 extern bool catalog_subject_has_versions(const char *context, const char *subject,

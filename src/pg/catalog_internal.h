@@ -2,7 +2,7 @@
  *
  * catalog_internal.h
  *	  What the files of the catalog module (catalog.c, catalog_scan.c,
- *	  catalog_api.c)
+ *	  catalog_api.c, scope_cache.c)
  *	  share: kept plans, the SPI connection of one catalog call and the
  *	  reading of result columns.  Nothing outside the module includes it.
  *
@@ -49,6 +49,17 @@ extern bool catalog_lock_subject_row(const char *context, const char *subject);
 extern int32 catalog_max_version(const char *context, const char *subject);
 extern int32 catalog_max_version_latest(const char *context, const char *subject,
 										CatalogSchema *latest, bool *has_latest);
+
+/* scope_cache.c: config and mode rows, and aliases, kept across transactions */
+extern uint64 scope_cache_generation(void);
+extern bool scope_cache_rows(uint64 gen, const char *context, const char *subject,
+							 CatalogScopeRows *out);
+extern void scope_cache_keep_rows(uint64 gen, const char *context, const char *subject,
+								  const CatalogScopeRows *rows);
+extern bool scope_cache_alias(uint64 gen, const char *context, const char *subject,
+							  char **alias);
+extern void scope_cache_keep_alias(uint64 gen, const char *context, const char *subject,
+								   const char *alias);
 
 /* catalog.c: for catalog_scan.c */
 extern void catalog_ensure_context(const char *context);

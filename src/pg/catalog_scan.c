@@ -30,6 +30,8 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_trigger.h"
+#include "commands/trigger.h"
 #include "commands/sequence.h"
 #include "common/md5.h"
 #include "executor/tuptable.h"
@@ -886,26 +888,6 @@ catalog_versions_of_schema(const char *context, const char *subject, bool includ
 	return rows;
 }
 
-/*
- * A submission's schema in the context and the subject's versions of it
- * (as catalog_find_schema_in_subject) and the subject's versions of
- * schemas with the same text (as catalog_versions_of_schema, into *rows
- * and *n).
- */
-int32
-catalog_submitted_in_subject(const char *context, const char *subject,
-							 const uint8 *fingerprint, bool include_deleted,
-							 const char *schema_type, const char *schema,
-							 CatalogVersion *version, CatalogVersionRow **rows, int *n)
-{
-	int32		id = catalog_find_schema_in_subject(context, subject, fingerprint,
-													include_deleted, version);
-
-	*rows = catalog_versions_of_schema(context, subject, include_deleted, schema_type,
-									   schema, n);
-	return id;
-}
-
 /* --- the subject lock ---------------------------------------------------------- */
 
 /*
@@ -991,6 +973,9 @@ catalog_lock_subject_row(const char *context, const char *subject)
 
 /* --- settings ------------------------------------------------------------------ */
 
+static void scan_scope_rows(const char *context, const char *subject, CatalogScopeRows *out);
+static char *scan_subject_alias(const char *context, const char *subject);
+
 /* Does the scope (context, subject) appear in the first n of keys? */
 static bool
 seen_scope(const char *(*keys)[2], int n, const char *context, const char *subject)
@@ -1057,11 +1042,72 @@ fill_config_row(CatalogScan *s, MemoryContext cxt, CatalogConfigRow *row)
 }
 
 /*
+ * Is a trigger of this name on the table, for these events, enabled ALWAYS
+ * (so that it fires in every replication role)?
+ */
+static bool
+has_always_trigger(Relation rel, const char *name, int16 type)
+{
+	TriggerDesc *td = rel->trigdesc;
+
+	for (int i = 0; td != NULL && i < td->numtriggers; i++)
+		if (strcmp(td->triggers[i].tgname, name) == 0)
+			return td->triggers[i].tgenabled == TRIGGER_FIRES_ALWAYS &&
+				(td->triggers[i].tgtype & type) == type;
+	return false;
+}
+
+/*
+ * The generation at which settings may come from the scope cache now, 0
+ * when they must be scanned.  The tables are opened as a scan opens them
+ * (locks, privileges), and both must have the triggers that move the
+ * generation when a row of theirs changes.
+ */
+static uint64
+scope_cache_open(void)
+{
+	uint64		gen = scope_cache_generation();
+	const int16 rows = TRIGGER_TYPE_ROW | TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE |
+	TRIGGER_TYPE_DELETE;
+	const char *tables[2][3] = {
+		{"config", "config_after_write", "config_after_truncate"},
+		{"modes", "modes_after_write", "modes_after_truncate"},
+	};
+
+	if (gen == 0)
+		return 0;
+	for (int i = 0; i < 2; i++)
+	{
+		Relation	rel = open_table(tables[i][0]);
+
+		if (!has_always_trigger(rel, tables[i][1], rows) ||
+			!has_always_trigger(rel, tables[i][2], TRIGGER_TYPE_TRUNCATE))
+			gen = 0;
+		table_close(rel, NoLock);
+	}
+	return gen;
+}
+
+/*
  * The config rows and mode rows that can be in force for a subject, for
- * config_scope.c to merge.
+ * config_scope.c to merge: kept ones while they cannot have changed, else
+ * scanned.
  */
 void
 catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
+{
+	uint64		gen = scope_cache_open();
+
+	if (gen != 0 && scope_cache_rows(gen, context, subject, out))
+		return;
+	scan_scope_rows(context, subject, out);
+	if (gen != 0)
+		scope_cache_keep_rows(gen, context, subject, out);
+}
+
+/* The config rows and mode rows that can be in force for a subject, scanned. */
+static void
+scan_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
 {
 	const char *keys[4][2];
 	int			n = scope_keys(context, subject, keys);
@@ -1114,6 +1160,21 @@ jsonb_value_text(JsonbValue *v)
  */
 char *
 catalog_subject_alias(const char *context, const char *subject)
+{
+	uint64		gen = scope_cache_open();
+	char	   *alias;
+
+	if (gen != 0 && scope_cache_alias(gen, context, subject, &alias))
+		return alias;
+	alias = scan_subject_alias(context, subject);
+	if (gen != 0)
+		scope_cache_keep_alias(gen, context, subject, alias);
+	return alias;
+}
+
+/* The alias in a subject's own config, scanned. */
+static char *
+scan_subject_alias(const char *context, const char *subject)
 {
 	CatalogScan s;
 	char	   *alias = NULL;

@@ -11,7 +11,9 @@
  * the transaction has committed, so a reader that re-reads after seeing the
  * new value can no longer see the deleted row.  A config change bumps it
  * too: a subject's alias picks the context of a /schemas/ids/{id}?subject=
- * answer.  Both are row triggers enabled ALWAYS: a logical replication
+ * answer; so does a mode change, which the settings cache of each process
+ * (scope_cache.c) must hear of as it hears of config changes.  All are row
+ * triggers enabled ALWAYS: a logical replication
  * subscriber applies rows in the replica role and fires row triggers only,
  * and its caches must hear of the deletes it applies.
  *
@@ -20,6 +22,8 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "access/xlog.h"
+#include "access/xlogrecovery.h"
 #include "commands/trigger.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -96,6 +100,22 @@ registry_schema_generation(void)
 	return pg_atomic_read_u64(&shared->schema_generation);
 }
 
+/*
+ * The generation of what a process caches now: the shared schema (also
+ * config and mode) or subject generation, or on a standby, where no
+ * trigger runs and changes arrive by WAL replay, the replay position (its
+ * top bit set, so that the two never meet).  0 when nobody may cache.
+ */
+uint64
+registry_cache_generation(bool subjects)
+{
+	if (shared == NULL)
+		return 0;
+	if (RecoveryInProgress())
+		return UINT64CONST(0x8000000000000000) | GetXLogReplayRecPtr(NULL);
+	return subjects ? registry_subject_generation() : registry_schema_generation();
+}
+
 /* The current subject generation, 0 when the counter does not exist. */
 uint64
 registry_subject_generation(void)
@@ -162,10 +182,11 @@ registry_schemas_after_delete(PG_FUNCTION_ARGS)
 }
 
 /*
- * AFTER INSERT OR UPDATE OR DELETE ... FOR EACH ROW on registry.config
- * (enabled ALWAYS): a subject's alias decides which context a cached
- * /schemas/ids/{id}?subject= answer came from, so a config change empties
- * the caches as a hard delete does.
+ * AFTER INSERT OR UPDATE OR DELETE ... FOR EACH ROW on registry.config and
+ * registry.modes (enabled ALWAYS): a subject's alias decides which context
+ * a cached /schemas/ids/{id}?subject= answer came from, and the settings
+ * caches hold configs and modes, so a change empties the caches as a hard
+ * delete does.
  */
 Datum
 registry_config_after_write(PG_FUNCTION_ARGS)

@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(186);
+SELECT plan(187);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -242,6 +242,8 @@ SELECT trigger_is('registry', 'config', 'config_after_write', 'registry', 'confi
 	'config: config_after_write (cache invalidation at commit)');
 SELECT trigger_is('registry', 'modes', 'modes_before_write', 'registry', 'modes_before_write',
 	'modes: modes_before_write');
+SELECT trigger_is('registry', 'modes', 'modes_after_write', 'registry', 'config_after_write',
+	'modes: modes_after_write (settings cache invalidation at commit, as for config)');
 -- timing and events (tgtype bits: 1 ROW, 2 BEFORE, 4 INSERT, 8 DELETE, 16 UPDATE)
 SELECT results_eq(
 	$$SELECT t.tgrelid::regclass::text COLLATE "C", t.tgname::text COLLATE "C",
@@ -255,6 +257,8 @@ SELECT results_eq(
 		('registry.config', 'config_after_write',        true, false, true,  true,  true,  'A'),
 		('registry.config', 'config_before_write',       true, true,  true,  true,  true,  'O'),
 		('registry.contexts', 'contexts_before_insert',  true, true,  true,  false, false, 'O'),
+		('registry.modes', 'modes_after_truncate',       false, false, false, false, false, 'A'),
+		('registry.modes', 'modes_after_write',          true, false, true,  true,  true,  'A'),
 		('registry.modes', 'modes_before_write',         true, true,  true,  true,  true,  'O'),
 		('registry.schemas', 'schemas_after_delete',     true, false, false, false, true, 'A'),
 		('registry.schemas', 'schemas_after_insert',     true, false, true,  false, false, 'O'),

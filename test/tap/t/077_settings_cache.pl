@@ -1,0 +1,105 @@
+# The settings each process keeps across transactions (scope_cache.c): a
+# config or mode written in another session, by the SQL API, by a raw
+# UPDATE or by a TRUNCATE, is in force for the HTTP workers' next request;
+# with an invalidating trigger disabled nothing is kept; a transaction's
+# own uncommitted config is in force for it.
+use strict;
+use warnings;
+
+use FindBin;
+use lib "$FindBin::Bin/..";
+use PostgreSQL::Test::Utils;
+use RegistryTest;
+use Test::More;
+
+my $node = registry_node('settings_cache');
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION registry');
+ok(wait_for_rest($node), 'the REST API answers');
+
+# record(N): a record whose fields after the first are optional, so that
+# record(N + 1) is backward compatible with record(N)
+sub record
+{
+	my ($n, $first) = @_;
+	$first //= 'int';
+	my @fields = (qq({\\"name\\":\\"a\\",\\"type\\":\\"$first\\"}));
+	push @fields, qq({\\"name\\":\\"f$_\\",\\"type\\":\\"int\\",\\"default\\":0}) for 1 .. $n;
+	return '{\"type\":\"record\",\"name\":\"R\",\"fields\":[' . join(',', @fields) . ']}';
+}
+# the schema text itself, not a JSON string's contents
+sub plain { return $_[0] =~ s/\\"/"/gr; }
+my $incompatible = qq({"schema":") . record(0, 'string') . '"}';
+
+my ($status, $out) = rest($node, 'POST', '/subjects/s/versions', qq({"schema":") . record(0) . '"}');
+is($status, 200, 'a first version of s');
+
+# ANSWERS(METHOD, PATH, BODY): 6 requests on fresh connections, so that
+# each of the 2 workers answers (and keeps settings) several times
+sub answers
+{
+	my ($method, $path, $body) = @_;
+	my @got;
+	push @got, join(' ', rest($node, $method, $path, $body)) for 1 .. 6;
+	return @got;
+}
+sub all_match
+{
+	my ($re, $name, @got) = @_;
+	is(scalar(grep { $_ =~ $re } @got), 6, $name) or diag(join("\n", @got));
+}
+
+my @check = ('POST', '/compatibility/subjects/s/versions/latest', $incompatible);
+all_match(qr/"is_compatible":false/, 'under BACKWARD a type change is incompatible', answers(@check));
+$node->safe_psql('postgres', q{SELECT registry.set_compatibility('NONE', 's')});
+all_match(qr/"is_compatible":true/,
+	'NONE set through the SQL API is in force for the workers at once', answers(@check));
+$node->safe_psql('postgres', q{UPDATE registry.config SET compatibility = 'BACKWARD' WHERE subject = 's'});
+all_match(qr/"is_compatible":false/, 'a raw UPDATE of registry.config is in force at once',
+	answers(@check));
+
+# modes: each registration a new schema, so that none is answered as registered already
+my $n = 1;
+sub registrations
+{
+	my @got;
+	for (1 .. 6)
+	{
+		$n++;
+		push @got, join(' ', rest($node, 'POST', '/subjects/s/versions',
+			qq({"schema":") . record($n) . '"}'));
+	}
+	return @got;
+}
+all_match(qr/^200 /, 'registrations under READWRITE', registrations());
+$node->safe_psql('postgres', q{SELECT registry.set_mode('READONLY', 's')});
+all_match(qr/^422 .*42205/, 'READONLY set through the SQL API refuses the next registrations',
+	registrations());
+$node->safe_psql('postgres', 'TRUNCATE registry.modes');
+all_match(qr/^200 /, 'after a TRUNCATE of registry.modes the subject is writable again',
+	registrations());
+
+# without the mode trigger no settings are kept: a write it does not hear of is still seen
+$node->safe_psql('postgres', 'ALTER TABLE registry.modes DISABLE TRIGGER modes_after_write');
+all_match(qr/^200 /, 'registrations with the trigger disabled', registrations());
+$node->safe_psql('postgres', q{INSERT INTO registry.modes (context, subject, mode) VALUES ('.', 's', 'READONLY')});
+all_match(qr/^422 .*42205/, 'a mode written while the trigger is disabled is in force at once',
+	registrations());
+$node->safe_psql('postgres', q{
+ALTER TABLE registry.modes ENABLE ALWAYS TRIGGER modes_after_write;
+DELETE FROM registry.modes});
+all_match(qr/^200 /, 'writable again once the mode is deleted', registrations());
+
+# a transaction's own uncommitted config, after this backend kept the committed one
+like($node->safe_psql('postgres', q{
+SELECT 'kept: ' || registry.set_compatibility('BACKWARD', 's');
+SELECT count(*) FROM registry.check_compatibility('s', '} . plain(record(0, 'string')) . q{');
+BEGIN;
+SELECT registry.set_compatibility('NONE', 's');
+SELECT 'registered: ' || (registry.register_schema('s', '} . plain(record(0, 'string')) . q{') > 0);
+ROLLBACK;}), qr/registered: true/, 'a transaction registers under the level it set itself');
+($status, $out) = rest($node, 'GET', '/config/s?defaultToGlobal=true');
+like($out, qr/"compatibilityLevel": ?"BACKWARD"/, 'and after its rollback s is BACKWARD again');
+
+$node->stop;
+done_testing();
