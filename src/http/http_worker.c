@@ -45,6 +45,7 @@
 #include "http_cache.h"
 #include "http_internal.h"
 #include "http_tls.h"
+#include "rest.h"
 
 /* seconds a connection may stay idle (libmicrohttpd's own timeout) */
 #define IDLE_TIMEOUT_S 60
@@ -362,6 +363,7 @@ registry_http_worker_main(Datum main_arg)
 	BackgroundWorkerUnblockSignals();
 
 	http_worker_connect();
+	registry_rest_session_init();
 	http_request_init();
 	pgstat_report_appname("registry http");
 	http_limits_remember_base();

@@ -619,7 +619,7 @@ schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
 	row.rule_set = s->rule_set;
 	memcpy(row.fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
 	registry_set_pending_insert(a->context, s);
-	if (catalog_insert_schema(&row))
+	if (catalog_insert_schema(&row, r->has_id))
 	{
 		registry_cache_adopt(a->context, id, s);
 		return id;

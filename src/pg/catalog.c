@@ -75,10 +75,22 @@ static CatalogPlan plan_schema_any_context = {
 	"FROM registry.schemas WHERE id = $1 ORDER BY context <> '.', context LIMIT 1",
 	1, {INT4OID}
 };
+#define INSERT_SCHEMA \
+	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) " \
+	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8) "
+#define INSERT_SCHEMA_TYPES {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
+
+/* a schema with an id asked for: the id may be taken too */
+static CatalogPlan plan_insert_schema_at = {
+	INSERT_SCHEMA "ON CONFLICT DO NOTHING", 8, INSERT_SCHEMA_TYPES
+};
+
+/*
+ * a schema with an id from the context's sequence, which is new (the floor
+ * only rises): only the identity can be taken, one arbiter index to probe
+ */
 static CatalogPlan plan_insert_schema = {
-	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) "
-	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8) ON CONFLICT DO NOTHING",
-	8, {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
+	INSERT_SCHEMA "ON CONFLICT (fingerprint, context) DO NOTHING", 8, INSERT_SCHEMA_TYPES
 };
 static CatalogPlan plan_insert_version = {
 	"INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ($1, $2, $3, $4)",
@@ -176,6 +188,18 @@ catalog_pin_search_path(void)
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 							 true, 0, false);
 	return nestlevel;
+}
+
+/*
+ * Make the catalog's search_path the session's own, for a process that runs
+ * nothing else (the HTTP worker): catalog_pin_search_path() then has
+ * nothing to do.  Outside a transaction is fine: the setting's check reads
+ * no catalog.
+ */
+void
+catalog_set_session_search_path(void)
+{
+	SetConfigOption("search_path", CATALOG_SEARCH_PATH, PGC_USERSET, PGC_S_SESSION);
 }
 
 /* Give back the search_path catalog_pin_search_path() pinned. */
@@ -278,15 +302,15 @@ catalog_bool(HeapTuple tup, int col)
 	return isnull ? false : DatumGetBool(d);
 }
 
-/* A fingerprint as a bytea parameter. */
-static bytea *
-fingerprint_datum(const uint8 *fp)
+/* A fingerprint as a bytea value (see catalog.h). */
+Datum
+catalog_fingerprint_datum(const uint8 *fp)
 {
 	bytea	   *b = palloc(VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
 
 	SET_VARSIZE(b, VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
 	memcpy(VARDATA(b), fp, REGISTRY_FINGERPRINT_LEN);
-	return b;
+	return PointerGetDatum(b);
 }
 
 /* The fingerprint column col of tup, into out. */
@@ -464,11 +488,11 @@ catalog_schema_any_context(int32 id, CatalogSchema *out)
 
 /*
  * Insert a schema row; false when a concurrent transaction committed the
- * same identity (or took the id) first, after waiting for it, as unique
- * indexes do.
+ * same identity (or, for an id asked for, took the id) first, after waiting
+ * for it, as unique indexes do.
  */
 bool
-catalog_insert_schema(const CatalogSchema *s)
+catalog_insert_schema(const CatalogSchema *s, bool id_asked)
 {
 	Datum		v[8];
 	char		nulls[8] = "        ";
@@ -488,8 +512,9 @@ catalog_insert_schema(const CatalogSchema *s)
 		v[6] = CStringGetTextDatum(s->rule_set);
 	else
 		nulls[6] = 'n';
-	v[7] = PointerGetDatum(fingerprint_datum(s->fingerprint));
-	catalog_run(&plan_insert_schema, v, nulls, SPI_OK_INSERT);
+	v[7] = catalog_fingerprint_datum(s->fingerprint);
+	catalog_run(id_asked ? &plan_insert_schema_at : &plan_insert_schema, v, nulls,
+				SPI_OK_INSERT);
 	inserted = SPI_processed == 1;
 	catalog_disconnect();
 	return inserted;

@@ -24,6 +24,12 @@
 
 /* --- catalog.c and catalog_scan.c: the registry's tables --------------------- */
 
+/* the catalog's search_path for the whole session (a process serving only REST requests) */
+extern void catalog_set_session_search_path(void);
+
+/* a fingerprint as a bytea value */
+extern Datum catalog_fingerprint_datum(const uint8 *fp);
+
 typedef struct CatalogSchema
 {
 	char	   *context;
@@ -68,7 +74,7 @@ extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out
 extern bool catalog_schema_any_context(int32 id, CatalogSchema *out);
 extern bool catalog_latest_schema(const char *context, const char *subject,
 								  CatalogSchema *out);
-extern bool catalog_insert_schema(const CatalogSchema *schema);
+extern bool catalog_insert_schema(const CatalogSchema *schema, bool id_asked);
 extern void catalog_insert_version(const char *context, const char *subject,
 								   int32 version, int32 schema_id);
 extern CatalogVersion *catalog_versions(const char *context, const char *subject,

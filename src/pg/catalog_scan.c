@@ -412,17 +412,6 @@ col_fingerprint(CatalogScan *s, uint8 *out)
 	memcpy(out, VARDATA_ANY(b), REGISTRY_FINGERPRINT_LEN);
 }
 
-/* A fingerprint as a bytea key value. */
-static Datum
-fingerprint_value(const uint8 *fp)
-{
-	bytea	   *b = palloc(VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
-
-	SET_VARSIZE(b, VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
-	memcpy(VARDATA(b), fp, REGISTRY_FINGERPRINT_LEN);
-	return PointerGetDatum(b);
-}
-
 /* --- schemas ------------------------------------------------------------------ */
 
 /* The current row of a registry.schemas scan into out, its strings in cxt. */
@@ -484,7 +473,7 @@ schema_id_by_fingerprint(const char *context, const uint8 *fingerprint)
 	int32		id = 0;
 
 	scan_open(&s, "schemas", "schemas_fingerprint_context_key");
-	scan_key(&s, 1, F_BYTEAEQ, fingerprint_value(fingerprint));
+	scan_key(&s, 1, F_BYTEAEQ, catalog_fingerprint_datum(fingerprint));
 	scan_text_key(&s, 2, context);
 	if (scan_next(&s, ForwardScanDirection))
 		id = col_int32(&s, "id");

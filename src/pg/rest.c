@@ -27,6 +27,7 @@
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 
+#include "catalog.h"
 #include "confluent_messages.h"
 #include "registry.h"
 #include "rest.h"
@@ -563,6 +564,13 @@ request_text_valid(RestCall *c)
 		!pg_verifymbstr(c->req->body, c->req->body_len, true))
 		return false;
 	return true;
+}
+
+/* Prepare a process that serves only REST requests (see rest.h). */
+void
+registry_rest_session_init(void)
+{
+	catalog_set_session_search_path();
 }
 
 /* Answer one REST request (see rest.h): refuse what cannot be routed, else run the route. */

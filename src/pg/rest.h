@@ -42,6 +42,13 @@ typedef struct RestResponse
  */
 extern void registry_rest(const RestRequest *req, RestResponse *resp);
 
+/*
+ * Prepare a process that serves only REST requests (the HTTP worker, once
+ * connected): the catalog's search_path is set for the session, so that no
+ * request pins and unpins it.
+ */
+extern void registry_rest_session_init(void);
+
 /* the index of the route with this method and pattern, -1 if none */
 extern int	registry_rest_route_index(const char *method, const char *pattern);
 
