@@ -15,10 +15,6 @@ SELECT guid = md5(schema)::uuid AS confluent_guid, guid = encode(fingerprint, 'h
 SELECT count(*) AS guid_not_the_fingerprint FROM registry.schemas
  WHERE guid IS DISTINCT FROM encode(fingerprint, 'hex')::uuid;
 SELECT guid AS g FROM registry.schemas WHERE context = '.' AND id = :ga \gset
--- a raw INSERT's guid is replaced by its fingerprint's, as its fingerprint is
-INSERT INTO registry.schemas (schema, guid)
-	VALUES ('{"type":"fixed","name":"RawGuid","size":3}', '00000000-0000-0000-0000-000000000001')
-	RETURNING guid = encode(fingerprint, 'hex')::uuid AS raw_guid_is_the_fingerprint;
 -- with metadata, another identity: another guid
 SELECT registry.register_schema('guid-m', '{"type":"record","name":"G","fields":[{"name":"a","type":"int"}]}',
 	metadata => '{"properties":{"owner":"g"}}') AS gm \gset

@@ -8,12 +8,6 @@
 
 \echo Use "ALTER EXTENSION registry UPDATE TO '0.3'" to load this file. \quit
 
--- The guid is set with the fingerprint by the insert trigger: a generated
--- column's expression is compiled again for every INSERT statement
-ALTER TABLE registry.schemas ALTER COLUMN guid DROP EXPRESSION;
-ALTER TABLE registry.schemas ALTER COLUMN guid SET NOT NULL;
-COMMENT ON COLUMN registry.schemas.guid IS 'the fingerprint as a UUID (set by the insert trigger): Confluent''s guid of the schema, the same in every context that has it';
-
 -- A subject version written tells the caches of subject answers at commit (a
 -- row trigger, enabled ALWAYS), and so does a TRUNCATE of a table they read
 -- from (statement triggers, enabled ALWAYS)

@@ -32,7 +32,7 @@ CREATE TABLE registry.schemas (
 	rule_set	jsonb,
 	fingerprint	bytea NOT NULL,
 	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
-	guid		uuid NOT NULL,	-- the fingerprint as a UUID (set by the insert trigger)
+	guid		uuid GENERATED ALWAYS AS (pg_catalog.encode(fingerprint, 'hex')::uuid) STORED,
 	PRIMARY KEY (context, id),
 	UNIQUE (fingerprint, context)	-- not (context, ...): lookups by (context, id) keep to the primary key
 );
@@ -40,7 +40,7 @@ CREATE INDEX schemas_guid_idx ON registry.schemas (guid);
 COMMENT ON TABLE registry.schemas IS 'schemas by id within a context; the same content (schema, references, metadata, rule set) has one id';
 COMMENT ON COLUMN registry.schemas.schema IS 'Confluent''s stored form of the schema (set by the insert trigger)';
 COMMENT ON COLUMN registry.schemas.fingerprint IS 'MD5 identity over the stored schema, references, metadata and rule set (set by the insert trigger)';
-COMMENT ON COLUMN registry.schemas.guid IS 'the fingerprint as a UUID (set by the insert trigger): Confluent''s guid of the schema, the same in every context that has it';
+COMMENT ON COLUMN registry.schemas.guid IS 'the fingerprint as a UUID: Confluent''s guid of the schema, the same in every context that has it';
 
 CREATE TABLE registry.subjects (
 	context		text NOT NULL DEFAULT '.' REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,

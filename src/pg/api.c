@@ -532,14 +532,13 @@ latest_is_submitted(SchemaArgs *a, SubmittedSchema *s, CatalogVersion *found)
 /*
  * The fast path's question: is the submission the latest version (version
  * -1), else the subject's version asked for (already_registered), else a
- * live version of it but for confluent:version (find_but_version)?
- * *content_id as already_registered gives it (not for version -1).  Before
- * the subject's lock (under_lock false) a schema new to the context is
- * answered "no" at once: the check under the lock, which every
- * registration that goes on makes, looks for its twins.
+ * live version of it but for confluent:version (find_but_version)?  The
+ * versions of schemas with the same text are looked up only when the
+ * exact identity has no version to answer with.  *content_id as
+ * already_registered gives it (not for version -1).
  */
 static bool
-registered_fast(Registration *r, SubmittedSchema *s, bool under_lock, int32 *content_id,
+registered_fast(Registration *r, SubmittedSchema *s, int32 *content_id,
 				CatalogVersion *existing)
 {
 	CatalogVersionRow *rows;
@@ -553,8 +552,6 @@ registered_fast(Registration *r, SubmittedSchema *s, bool under_lock, int32 *con
 												 false, existing);
 	if (existing->version > 0 && (!r->has_id || r->want_id == existing->schema_id))
 		return true;
-	if (*content_id == 0 && !under_lock)
-		return false;
 	rows = catalog_versions_of_schema(r->a.context, r->a.subject, false, s->format->name,
 									  s->parsed->canonical, &n);
 	return twin_but_version(rows, n, s, existing);
@@ -619,7 +616,7 @@ schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
 	row.rule_set = s->rule_set;
 	memcpy(row.fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
 	registry_set_pending_insert(a->context, s);
-	if (catalog_insert_schema(&row, r->has_id))
+	if (catalog_insert_schema(&row))
 	{
 		registry_cache_adopt(a->context, id, s);
 		return id;
@@ -699,7 +696,7 @@ register_prepared(Registration *r, Registered *out)
 	{
 		fast = true;
 		s = parse_registration(r);
-		if (registered_fast(r, s, false, &content_id, &existing))
+		if (registered_fast(r, s, &content_id, &existing))
 		{
 			registered(out, caller_cxt, s, existing.schema_id, existing.version);
 			return;
@@ -708,7 +705,7 @@ register_prepared(Registration *r, Registered *out)
 
 	max_version = catalog_lock_subject_latest(r->a.context, r->a.subject, &latest, &has_latest);
 	/* under the lock: another session may just have registered it */
-	if (fast && registered_fast(r, s, true, &content_id, &existing))
+	if (fast && registered_fast(r, s, &content_id, &existing))
 	{
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;

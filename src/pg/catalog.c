@@ -75,22 +75,10 @@ static CatalogPlan plan_schema_any_context = {
 	"FROM registry.schemas WHERE id = $1 ORDER BY context <> '.', context LIMIT 1",
 	1, {INT4OID}
 };
-#define INSERT_SCHEMA \
-	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) " \
-	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8) "
-#define INSERT_SCHEMA_TYPES {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
-
-/* a schema with an id asked for: the id may be taken too */
-static CatalogPlan plan_insert_schema_at = {
-	INSERT_SCHEMA "ON CONFLICT DO NOTHING", 8, INSERT_SCHEMA_TYPES
-};
-
-/*
- * a schema with an id from the context's sequence, which is new (the floor
- * only rises): only the identity can be taken, one arbiter index to probe
- */
 static CatalogPlan plan_insert_schema = {
-	INSERT_SCHEMA "ON CONFLICT (fingerprint, context) DO NOTHING", 8, INSERT_SCHEMA_TYPES
+	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) "
+	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8) ON CONFLICT DO NOTHING",
+	8, {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
 };
 static CatalogPlan plan_insert_version = {
 	"INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ($1, $2, $3, $4)",
@@ -488,11 +476,11 @@ catalog_schema_any_context(int32 id, CatalogSchema *out)
 
 /*
  * Insert a schema row; false when a concurrent transaction committed the
- * same identity (or, for an id asked for, took the id) first, after waiting
- * for it, as unique indexes do.
+ * same identity (or took the id) first, after waiting for it, as unique
+ * indexes do.
  */
 bool
-catalog_insert_schema(const CatalogSchema *s, bool id_asked)
+catalog_insert_schema(const CatalogSchema *s)
 {
 	Datum		v[8];
 	char		nulls[8] = "        ";
@@ -513,8 +501,7 @@ catalog_insert_schema(const CatalogSchema *s, bool id_asked)
 	else
 		nulls[6] = 'n';
 	v[7] = catalog_fingerprint_datum(s->fingerprint);
-	catalog_run(id_asked ? &plan_insert_schema_at : &plan_insert_schema, v, nulls,
-				SPI_OK_INSERT);
+	catalog_run(&plan_insert_schema, v, nulls, SPI_OK_INSERT);
 	inserted = SPI_processed == 1;
 	catalog_disconnect();
 	return inserted;

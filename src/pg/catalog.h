@@ -74,7 +74,7 @@ extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out
 extern bool catalog_schema_any_context(int32 id, CatalogSchema *out);
 extern bool catalog_latest_schema(const char *context, const char *subject,
 								  CatalogSchema *out);
-extern bool catalog_insert_schema(const CatalogSchema *schema, bool id_asked);
+extern bool catalog_insert_schema(const CatalogSchema *schema);
 extern void catalog_insert_version(const char *context, const char *subject,
 								   int32 version, int32 schema_id);
 extern CatalogVersion *catalog_versions(const char *context, const char *subject,

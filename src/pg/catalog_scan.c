@@ -1031,8 +1031,9 @@ fill_config_row(CatalogScan *s, MemoryContext cxt, CatalogConfigRow *row)
 }
 
 /*
- * Is a trigger of this name on the table, for these events, enabled ALWAYS
- * (so that it fires in every replication role)?
+ * Is a trigger of this name on the table, for these events on every row
+ * (no WHEN condition, no column list), enabled ALWAYS (so that it fires in
+ * every replication role)?
  */
 static bool
 has_always_trigger(Relation rel, const char *name, int16 type)
@@ -1040,20 +1041,25 @@ has_always_trigger(Relation rel, const char *name, int16 type)
 	TriggerDesc *td = rel->trigdesc;
 
 	for (int i = 0; td != NULL && i < td->numtriggers; i++)
-		if (strcmp(td->triggers[i].tgname, name) == 0)
-			return td->triggers[i].tgenabled == TRIGGER_FIRES_ALWAYS &&
-				(td->triggers[i].tgtype & type) == type;
+	{
+		Trigger    *t = &td->triggers[i];
+
+		if (strcmp(t->tgname, name) == 0)
+			return t->tgenabled == TRIGGER_FIRES_ALWAYS && (t->tgtype & type) == type &&
+				t->tgqual == NULL && t->tgnattr == 0;
+	}
 	return false;
 }
 
 /*
  * The generation at which settings may come from the scope cache now, 0
- * when they must be scanned.  The tables are opened as a scan opens them
- * (locks, privileges), and both must have the triggers that move the
- * generation when a row of theirs changes.
+ * when they must be scanned.  The tables the read needs (config, and modes
+ * unless config_only) are opened as a scan opens them (locks, privileges),
+ * and each must have the triggers that move the generation when a row of
+ * theirs changes.
  */
 static uint64
-scope_cache_open(void)
+scope_cache_open(bool config_only)
 {
 	uint64		gen = scope_cache_generation();
 	const int16 rows = TRIGGER_TYPE_ROW | TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE |
@@ -1065,7 +1071,7 @@ scope_cache_open(void)
 
 	if (gen == 0)
 		return 0;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < (config_only ? 1 : 2); i++)
 	{
 		Relation	rel = open_table(tables[i][0]);
 
@@ -1085,7 +1091,7 @@ scope_cache_open(void)
 void
 catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
 {
-	uint64		gen = scope_cache_open();
+	uint64		gen = scope_cache_open(false);
 
 	if (gen != 0 && scope_cache_rows(gen, context, subject, out))
 		return;
@@ -1150,7 +1156,7 @@ jsonb_value_text(JsonbValue *v)
 char *
 catalog_subject_alias(const char *context, const char *subject)
 {
-	uint64		gen = scope_cache_open();
+	uint64		gen = scope_cache_open(true);
 	char	   *alias;
 
 	if (gen != 0 && scope_cache_alias(gen, context, subject, &alias))

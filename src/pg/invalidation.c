@@ -128,12 +128,20 @@ registry_subject_generation(void)
 /*
  * Bump the counters a transaction marked once it has committed (its
  * changes are then visible to every new snapshot); forget them at abort.
+ * A prepared transaction would commit where this callback cannot see it,
+ * so a transaction that marked any is not prepared.
  */
 static void
 bump_at_commit(XactEvent event, void *arg)
 {
 	if (!delete_pending && !subject_pending)
 		return;
+	if (event == XACT_EVENT_PRE_PREPARE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot PREPARE a transaction that wrote the registry's tables"),
+				 errdetail("The registry's caches hear of a change when its transaction commits, and a prepared transaction commits in another session."),
+				 errhint("Commit the registry's changes in a transaction of their own.")));
 	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT)
 	{
 		if (shared != NULL && delete_pending)

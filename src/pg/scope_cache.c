@@ -13,7 +13,8 @@
  * config or mode written anywhere moves that generation at its commit (row
  * and TRUNCATE triggers enabled ALWAYS, so a logical replication subscriber
  * and a restore hear of them too), and on a standby any replay does.  A
- * generation that moved empties the cache.
+ * generation that moved empties the cache, and so does any relcache
+ * invalidation (DDL that changes the tables without firing a trigger).
  *
  * The rows are used only where a scan would give the same: in a READ
  * COMMITTED transaction (each statement sees the latest commits) that has
@@ -33,6 +34,7 @@
 #include "access/xact.h"
 #include "common/hashfn.h"
 #include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
 
 #include "catalog.h"
@@ -56,11 +58,30 @@ typedef struct ScopeEntry
 static MemoryContext scope_cxt = NULL;
 static HTAB *scopes = NULL;
 static uint64 scopes_generation = 0;
+static bool scopes_stale = false;	/* a relcache invalidation came */
+static bool callback_registered = false;
+
+/*
+ * Forget everything at any relcache invalidation: a change no row trigger
+ * announces (triggers disabled and enabled again, the extension dropped and
+ * made again, a table rewritten) comes with one, processed when the tables
+ * are locked, before the cache is looked at.
+ */
+static void
+scopes_forget(Datum arg, Oid relid)
+{
+	scopes_stale = true;
+}
 
 /* The generation the cache may be used at now, 0 when a scan must answer. */
 uint64
 scope_cache_generation(void)
 {
+	if (!callback_registered)
+	{
+		CacheRegisterRelcacheCallback(scopes_forget, (Datum) 0);
+		callback_registered = true;
+	}
 	if (XactIsoLevel != XACT_READ_COMMITTED ||
 		TransactionIdIsValid(GetTopTransactionIdIfAny()))
 		return 0;
@@ -83,6 +104,7 @@ scopes_reset(uint64 gen)
 	scopes = hash_create("registry scope cache", 256, &ctl,
 						 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	scopes_generation = gen;
+	scopes_stale = false;
 }
 
 /* The hash of a scope: its context's, seeded with its subject's. */
@@ -106,7 +128,7 @@ scope_entry(uint64 gen, const char *context, const char *subject, bool create)
 	ScopeEntry *e;
 	bool		found;
 
-	if (scopes == NULL || gen != scopes_generation)
+	if (scopes == NULL || gen != scopes_generation || scopes_stale)
 		scopes_reset(gen);
 	e = hash_search(scopes, &key, HASH_FIND, NULL);
 	if (e != NULL)

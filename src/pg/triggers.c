@@ -20,7 +20,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
-#include "utils/uuid.h"
 
 #include "catalog.h"
 #include "compatibility.h"
@@ -48,27 +47,6 @@ registry_check_next_version(const char *subject, int32 version, int32 max_versio
 }
 
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
-
-/*
- * The row with its guid, the fingerprint as a UUID.  Before 0.3 (an
- * install not yet updated) the column is generated and computes itself.
- */
-static HeapTuple
-with_guid(HeapTuple tup, TupleDesc desc, const uint8 *fp)
-{
-	int			attno = trigger_row_column(desc, "guid");
-	pg_uuid_t  *guid;
-	Datum		value;
-	bool		isnull = false;
-
-	if (TupleDescAttr(desc, attno - 1)->attgenerated != '\0')
-		return tup;
-	StaticAssertStmt(UUID_LEN == REGISTRY_FINGERPRINT_LEN, "a fingerprint is a UUID's size");
-	guid = palloc(sizeof(pg_uuid_t));
-	memcpy(guid->data, fp, UUID_LEN);
-	value = UUIDPGetDatum(guid);
-	return heap_modify_tuple_by_cols(tup, desc, 1, &attno, &value, &isnull);
-}
 
 /*
  * BEFORE INSERT OR UPDATE on registry.schemas.  An insert from the SQL API
@@ -133,7 +111,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 
 	if (has_id && registry_is_pending_insert(context, schema_type, schema, refs,
 											 metadata, rule_set, has_fp ? fp : NULL))
-		return PointerGetDatum(with_guid(tup, desc, fp));
+		return PointerGetDatum(tup);
 
 	registry_check_not_subscriber();
 	s = registry_parse_submitted(context, schema_type, schema, refs, metadata,
@@ -161,8 +139,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	values[6] = dc_jsonb_datum(s->metadata, &nulls[6]);
 	attnos[7] = trigger_row_column(desc, "rule_set");
 	values[7] = dc_jsonb_datum(s->rule_set, &nulls[7]);
-	tup = heap_modify_tuple_by_cols(tup, desc, 8, attnos, values, nulls);
-	return PointerGetDatum(with_guid(tup, desc, s->fingerprint));
+	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 8, attnos, values, nulls));
 }
 
 /*

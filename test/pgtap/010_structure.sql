@@ -51,7 +51,8 @@ SELECT col_not_null('registry', 'schemas', 'fingerprint', 'schemas.fingerprint N
 SELECT col_is_null('registry', 'schemas', 'metadata', 'schemas.metadata nullable');
 SELECT col_is_null('registry', 'schemas', 'rule_set', 'schemas.rule_set nullable');
 SELECT col_type_is('registry', 'schemas', 'guid', 'uuid', 'schemas.guid is uuid');
-SELECT col_not_null('registry', 'schemas', 'guid', 'schemas.guid is NOT NULL (set with the fingerprint by the insert trigger)');
+SELECT is((SELECT attgenerated FROM pg_attribute WHERE attrelid = 'registry.schemas'::regclass AND attname = 'guid'),
+	's'::"char", 'schemas.guid is a stored generated column (of the fingerprint)');
 SELECT col_default_is('registry', 'schemas', 'schema_type', 'AVRO', 'schemas.schema_type defaults to AVRO');
 -- subjects
 SELECT col_type_is('registry', 'subjects', 'context', 'text', 'subjects.context is text');

@@ -12,7 +12,7 @@ use PostgreSQL::Test::Utils;
 use RegistryTest;
 use Test::More;
 
-my $node = registry_node('settings_cache');
+my $node = registry_node('settings_cache', conf => 'max_prepared_transactions = 2');
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION registry');
 ok(wait_for_rest($node), 'the REST API answers');
@@ -89,6 +89,55 @@ $node->safe_psql('postgres', q{
 ALTER TABLE registry.modes ENABLE ALWAYS TRIGGER modes_after_write;
 DELETE FROM registry.modes});
 all_match(qr/^200 /, 'writable again once the mode is deleted', registrations());
+
+# a mode written while its trigger is off, the trigger back on in the same
+# transaction: no row trigger announced it, the relcache invalidation does
+$node->safe_psql('postgres', q{
+BEGIN;
+ALTER TABLE registry.modes DISABLE TRIGGER modes_after_write;
+INSERT INTO registry.modes (context, subject, mode) VALUES ('.', 's', 'READONLY');
+ALTER TABLE registry.modes ENABLE ALWAYS TRIGGER modes_after_write;
+COMMIT});
+all_match(qr/^422 .*42205/, 'a mode written with the trigger off and on again is in force at once',
+	registrations());
+$node->safe_psql('postgres', 'DELETE FROM registry.modes');
+all_match(qr/^200 /, 'and writable again once it is deleted', registrations());
+
+# a prepared transaction commits where no cache hears of it: refused
+my ($ret, $stdout, $stderr) = $node->psql('postgres', q{
+BEGIN;
+SELECT registry.set_mode('READONLY', 's');
+PREPARE TRANSACTION 'mode'});
+like($stderr, qr/cannot PREPARE a transaction that wrote the registry's tables/,
+	'a transaction that wrote a mode is not prepared');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM pg_prepared_xacts'), '0', 'nothing is left prepared');
+all_match(qr/^200 /, 'and the mode it set is not in force', registrations());
+
+# the settings are kept: in a transaction that has written nothing the
+# second and later reads probe no config or modes index; one that has
+# written probes them each time
+my $probes = q{(pg_stat_get_xact_numscans('registry.config_pkey'::regclass)
+	+ pg_stat_get_xact_numscans('registry.modes_pkey'::regclass))};
+# probes(PRELUDE): the probe counts after one read and after three more, in one transaction
+sub probes
+{
+	my ($prelude) = @_;
+	my $read = q{SELECT count(*) FROM registry.config_in_force('.', 'kept');};
+	my @out = split /\n/, $node->safe_psql('postgres', qq{
+BEGIN;
+$prelude
+$read
+SELECT 'probes ' || $probes;
+$read $read $read
+SELECT 'probes ' || $probes;
+COMMIT});
+	return map { /^probes (\d+)/ ? $1 : () } @out;
+}
+my ($after_one, $after_four) = probes('');
+cmp_ok($after_one, '>', 0, 'the first read probes the config and modes indexes');
+is($after_four, $after_one, 'three more reads probe nothing: the settings were kept');
+($after_one, $after_four) = probes(q{INSERT INTO registry.subjects (context, subject) VALUES ('.', 'w');});
+cmp_ok($after_four, '>', $after_one, 'after a write each read probes again');
 
 # a transaction's own uncommitted config, after this backend kept the committed one
 like($node->safe_psql('postgres', q{
