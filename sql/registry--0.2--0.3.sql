@@ -78,3 +78,39 @@ REVOKE ALL ON FUNCTION registry.encode(text, jsonb, text, text),
 GRANT EXECUTE ON FUNCTION registry.encode(text, jsonb, text, text),
 	registry.decode(bytea), registry.decode(bytea, text, text),
 	registry.check_data(text, text, bytea[], text, jsonb) TO registry_reader;
+
+-- Lookups by guid go by the fingerprint, whose bytes the guid is, through
+-- the (fingerprint, context) key: the guid's own index was one more to keep
+-- up on every schema written
+DROP INDEX registry.schemas_guid_idx;
+
+CREATE OR REPLACE FUNCTION registry.schema_by_guid(guid uuid)
+	RETURNS registry.schema_info
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	result registry.schema_info;
+BEGIN
+	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+		   NULL, NULL, NULL, s.created_at
+	  INTO result
+	  FROM registry.schemas s WHERE s.fingerprint = pg_catalog.uuid_send(schema_by_guid.guid)
+	 ORDER BY s.context <> '.', s.context LIMIT 1;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'schema % not found', schema_by_guid.guid USING ERRCODE = 'R0403';
+	END IF;
+	RETURN result;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_by_guid(uuid) IS 'the schema with this guid: in the default context, else in the first context that has it';
+
+CREATE OR REPLACE FUNCTION registry.schema_ids_by_guid(guid uuid, OUT context text, OUT id integer)
+	RETURNS SETOF record
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		SELECT s.context, s.id FROM registry.schemas s
+		 WHERE s.fingerprint = pg_catalog.uuid_send(schema_ids_by_guid.guid)
+		 ORDER BY s.context, s.id;
+	END;
+COMMENT ON FUNCTION registry.schema_ids_by_guid(uuid) IS 'the id the schema with this guid has in each context that has it';

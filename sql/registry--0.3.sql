@@ -34,9 +34,9 @@ CREATE TABLE registry.schemas (
 	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
 	guid		uuid GENERATED ALWAYS AS (pg_catalog.encode(fingerprint, 'hex')::uuid) STORED,
 	PRIMARY KEY (context, id),
-	UNIQUE (fingerprint, context)	-- not (context, ...): lookups by (context, id) keep to the primary key
+	UNIQUE (fingerprint, context)	-- not (context, ...): lookups by (context, id) keep to the primary key,
+									-- and by guid (uuid_send(guid) = fingerprint) to this one
 );
-CREATE INDEX schemas_guid_idx ON registry.schemas (guid);
 COMMENT ON TABLE registry.schemas IS 'schemas by id within a context; the same content (schema, references, metadata, rule set) has one id';
 COMMENT ON COLUMN registry.schemas.schema IS 'Confluent''s stored form of the schema (set by the insert trigger)';
 COMMENT ON COLUMN registry.schemas.fingerprint IS 'MD5 identity over the stored schema, references, metadata and rule set (set by the insert trigger)';
@@ -737,7 +737,7 @@ BEGIN
 	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
 		   NULL, NULL, NULL, s.created_at
 	  INTO result
-	  FROM registry.schemas s WHERE s.guid = schema_by_guid.guid
+	  FROM registry.schemas s WHERE s.fingerprint = pg_catalog.uuid_send(schema_by_guid.guid)
 	 ORDER BY s.context <> '.', s.context LIMIT 1;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'schema % not found', schema_by_guid.guid USING ERRCODE = 'R0403';
@@ -752,7 +752,7 @@ CREATE FUNCTION registry.schema_ids_by_guid(guid uuid, OUT context text, OUT id 
 	LANGUAGE sql STABLE
 	BEGIN ATOMIC
 		SELECT s.context, s.id FROM registry.schemas s
-		 WHERE s.guid = schema_ids_by_guid.guid
+		 WHERE s.fingerprint = pg_catalog.uuid_send(schema_ids_by_guid.guid)
 		 ORDER BY s.context, s.id;
 	END;
 COMMENT ON FUNCTION registry.schema_ids_by_guid(uuid) IS 'the id the schema with this guid has in each context that has it';

@@ -793,6 +793,39 @@ typedef struct SameText
 	char	   *rule_set;
 } SameText;
 
+/* the longest text whose md5 text_md5() keeps */
+#define TEXT_MD5_KEPT_MAX	65536
+
+/*
+ * The md5 of a stored text as registry.schemas_text_idx keys it, into md5.
+ * The last text's is kept (up to TEXT_MD5_KEPT_MAX bytes): a registration
+ * asks for it before and again after it takes the subject's lock.
+ */
+static void
+text_md5(const char *schema, char *md5)
+{
+	static char *kept_text = NULL;
+	static char kept_md5[2 * MD5_DIGEST_LENGTH + 1];
+	size_t		len = strlen(schema);
+	const char *errstr = NULL;
+
+	if (kept_text != NULL && strcmp(kept_text, schema) == 0)
+	{
+		memcpy(md5, kept_md5, sizeof(kept_md5));
+		return;
+	}
+	if (!pg_md5_hash(schema, len, md5, &errstr))
+		elog(ERROR, "could not compute an MD5 hash: %s", errstr);
+	if (kept_text != NULL)
+		pfree(kept_text);
+	kept_text = NULL;
+	if (len <= TEXT_MD5_KEPT_MAX)
+	{
+		kept_text = MemoryContextStrdup(TopMemoryContext, schema);
+		memcpy(kept_md5, md5, sizeof(kept_md5));
+	}
+}
+
 /*
  * The context's schemas with this type and stored text, found by the md5
  * of the text (registry.schemas_text_idx), into a palloc'd array.
@@ -802,12 +835,10 @@ schemas_with_text(const char *context, const char *schema_type, const char *sche
 {
 	CatalogScan s;
 	char		md5[2 * MD5_DIGEST_LENGTH + 1];
-	const char *errstr = NULL;
 	SameText   *out;
 	int			cap = 4;
 
-	if (!pg_md5_hash(schema, strlen(schema), md5, &errstr))
-		elog(ERROR, "could not compute an MD5 hash: %s", errstr);
+	text_md5(schema, md5);
 	out = palloc(sizeof(SameText) * cap);
 	*n = 0;
 	scan_open(&s, "schemas", "schemas_text_idx");

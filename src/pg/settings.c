@@ -28,8 +28,10 @@
 #include "commands/trigger.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "catalog.h"
@@ -49,10 +51,29 @@ PG_FUNCTION_INFO_V1(registry_modes_before_write);
 /* registry.force_mode: set_mode's force, for the one statement it runs */
 static bool registry_force_mode = false;
 
-/* Define the GUCs of the settings rules. */
+/* receives_registry()'s last answer, while subscribed_known */
+static bool subscribed_known = false;
+static bool subscribed = false;
+static uint64 subscribed_invalidations = 0;
+
+/* A catalog row the subscriber answer depends on changed: ask again. */
+static void
+forget_subscribed(Datum arg, int cacheid, uint32 hashvalue)
+{
+	subscribed_known = false;
+	subscribed_invalidations++;
+}
+
+/*
+ * Define the GUCs of the settings rules; the subscriber answer is kept
+ * until a subscription's tables, a relation or a schema change.
+ */
 void
 registry_init_settings(void)
 {
+	CacheRegisterSyscacheCallback(SUBSCRIPTIONRELMAP, forget_subscribed, (Datum) 0);
+	CacheRegisterSyscacheCallback(RELOID, forget_subscribed, (Datum) 0);
+	CacheRegisterSyscacheCallback(NAMESPACEOID, forget_subscribed, (Datum) 0);
 	DefineCustomBoolVariable("registry.force_mode",
 							 "Lets set_mode switch a scope with live subjects to IMPORT.",
 							 "Set for one transaction by registry.set_mode(..., force => true).",
@@ -122,12 +143,20 @@ receives_registry(void)
  * A subscriber of the registry is read-only (42205): a write there would
  * take ids and keys that the publisher gives too, and the subscription
  * would stop when they arrive.  Its apply fires none of the triggers that
- * call this.
+ * call this.  The answer is kept between calls: every registration asks.
  */
 void
 registry_check_not_subscriber(void)
 {
-	if (receives_registry())
+	if (!subscribed_known)
+	{
+		uint64		before = subscribed_invalidations;
+
+		subscribed = receives_registry();
+		/* kept unless an invalidation came in while it was read */
+		subscribed_known = subscribed_invalidations == before;
+	}
+	if (subscribed)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
 				 errmsg("the registry of this database is a logical replication subscriber"),

@@ -129,8 +129,8 @@ SELECT fk_ok('registry', 'schema_references', ARRAY['context', 'schema_id'], 're
 SELECT has_index('registry', 'schemas', 'schemas_text_idx', 'schemas_text_idx finds schemas by stored text');
 SELECT has_index('registry', 'subject_versions', 'subject_versions_schema_idx', ARRAY['context', 'schema_id'],
 	'index subject_versions (context, schema_id)');
-SELECT has_index('registry', 'schemas', 'schemas_guid_idx', ARRAY['guid'],
-	'schemas are found by guid across contexts');
+SELECT hasnt_index('registry', 'schemas', 'schemas_guid_idx',
+	'schemas are found by guid through the (fingerprint, context) key, the guid being the fingerprint''s bytes');
 SELECT has_index('registry', 'schema_references', 'schema_references_target_idx', ARRAY['context', 'ref_subject', 'ref_version'],
 	'index schema_references (context, ref_subject, ref_version)');
 SELECT index_is_unique('registry', 'schemas', 'schemas_fingerprint_context_key',

@@ -67,10 +67,18 @@ SELECT count(*) FROM pg_tables t WHERE t.schemaname = 'registry'
 my $sub = registry_node('sub');
 $sub->start;
 $sub->safe_psql('postgres', 'CREATE EXTENSION registry');
+# a session that wrote before there was a subscription (rolled back, so
+# that the tables stay empty) must not keep that answer
+my $early = $sub->background_psql('postgres', on_error_stop => 0);
+$early->query_safe(q{BEGIN; SELECT registry.register_schema('early-value', '"int"'); ROLLBACK;});
 my $connstr = $pub->connstr . ' dbname=postgres';
 $sub->safe_psql('postgres',
 	"CREATE SUBSCRIPTION registry CONNECTION '$connstr' PUBLICATION registry");
 $sub->wait_for_subscription_sync($pub, 'registry');
+$early->query(q{SELECT registry.register_schema('early-value', '"int"')});
+like($early->{stderr}, qr/the registry of this database is a logical replication subscriber/,
+	'a session that wrote before the subscription is refused after it');
+$early->quit;
 ok(wait_for_rest($sub), 'the subscriber serves REST');
 
 # each table's rows, in one text per table (the default context's row and
