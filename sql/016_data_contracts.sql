@@ -210,3 +210,28 @@ SELECT registry.register_schema(':.dc:canlookup', '"float"', 'AVRO', '[]', false
 SELECT registry.register_schema(':.dc:canlookup', '"float"', 'AVRO', '[]', false, '{"properties":{"owner":"x"}}') IS NOT NULL AS cl2;
 SELECT registry.register_schema(':.dc:canlookup', '"float"') = :cl1 AS same_as_v1;
 SELECT * FROM registry.versions(':.dc:canlookup');
+-- canLookup of a version stored without metadata: the same schema with only confluent:version
+-- (any number) is that version; with other metadata it is a new version of the same text
+SELECT registry.register_schema(':.dc:plain', '"double"') AS pl1 \gset
+SELECT registry.register_schema(':.dc:plain', '"double"', 'AVRO', '[]', false,
+	'{"properties":{"confluent:version":"1"}}') = :pl1 AS cv1_is_v1;
+SELECT registry.register_schema(':.dc:plain', '"double"', 'AVRO', '[]', false,
+	'{"properties":{"confluent:version":"7"}}') = :pl1 AS cv7_is_v1;
+SELECT subject_version, schema_metadata FROM registry.register_schema_version(':.dc:plain', '"double"', 'AVRO', '[]', false,
+	'{"properties":{"owner":"y"}}');
+SELECT subject_version FROM registry.register_schema_version(':.dc:plain', '"double"', 'AVRO', '[]', false,
+	'{"properties":{"owner":"y","confluent:version":"1"}}');
+SELECT version, schema_id = :pl1 AS first_id, deleted FROM registry.subject_versions
+ WHERE context = '.dc' AND subject = 'plain' ORDER BY version;
+-- a version stored without metadata but with a rule set is found by its text, whatever identity
+-- its row has (0.1 hashed the rule set as given, not in its canonical form)
+SET session_replication_role = replica;
+INSERT INTO registry.subjects (context, subject) VALUES ('.dc', 'oldrules');
+INSERT INTO registry.schemas (context, id, schema, rule_set, fingerprint)
+	VALUES ('.dc', 9001, '"string"', '{"domainRules":[{"name":"r","type":"CEL","expr":"true"}]}',
+			decode(md5('not the canonical identity'), 'hex'));
+INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ('.dc', 'oldrules', 1, 9001);
+RESET session_replication_role;
+SELECT registry.register_schema(':.dc:oldrules', '"string"', 'AVRO', '[]', false, NULL,
+	'{"domainRules":[{"name":"r","type":"CEL","expr":"true"}]}') AS old_rules_id;
+SELECT count(*) AS oldrules_versions FROM registry.subject_versions WHERE context = '.dc' AND subject = 'oldrules';

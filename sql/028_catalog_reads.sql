@@ -81,4 +81,25 @@ SELECT registry.get_compatibility('reads-d');
 \set VERBOSITY default
 ROLLBACK;
 SELECT registry.get_compatibility('reads-d');
+-- so is the stored-text index made again keeping other rows than the ones
+-- with metadata; one keeping every row (as made before) is read as well
+BEGIN;
+ALTER INDEX registry.schemas_text_idx RENAME TO schemas_text_idx_kept;
+CREATE INDEX schemas_text_idx ON registry.schemas (pg_catalog.md5(schema), context) WHERE rule_set IS NOT NULL;
+\set VERBOSITY terse
+SELECT registry.register_schema('reads-text', '"int"');
+\set VERBOSITY default
+ROLLBACK;
+BEGIN;
+ALTER INDEX registry.schemas_text_idx RENAME TO schemas_text_idx_kept;
+CREATE INDEX schemas_text_idx ON registry.schemas (pg_catalog.md5(schema), context);
+SELECT registry.register_schema('reads-text', '"int"') AS text_v1 \gset
+SELECT registry.register_schema('reads-text', '"int"', 'AVRO', '[]', false,
+	'{"properties":{"owner":"o"}}') <> :text_v1 AS other_metadata_new_id;
+SELECT registry.register_schema('reads-text', '"int"', 'AVRO', '[]', false,
+	'{"properties":{"confluent:version":"1"}}') = :text_v1 AS cv_is_v1,
+	registry.register_schema('reads-text', '"int"', 'AVRO', '[]', false,
+	'{"properties":{"owner":"o","confluent:version":"5"}}') <> :text_v1 AS cv_owner_is_v2;
+SELECT version FROM registry.subject_versions WHERE subject = 'reads-text' ORDER BY version;
+ROLLBACK;
 DROP FUNCTION regress.rec(int);

@@ -84,6 +84,12 @@ GRANT EXECUTE ON FUNCTION registry.encode(text, jsonb, text, text),
 -- up on every schema written
 DROP INDEX registry.schemas_guid_idx;
 
+-- The stored-text index keeps only schemas with a data contract: one
+-- without metadata or rule set is found by its fingerprint
+DROP INDEX registry.schemas_text_idx;
+CREATE INDEX schemas_text_idx ON registry.schemas (pg_catalog.md5(schema), context)
+	WHERE metadata IS NOT NULL OR rule_set IS NOT NULL;
+
 CREATE OR REPLACE FUNCTION registry.schema_by_guid(guid uuid)
 	RETURNS registry.schema_info
 	LANGUAGE plpgsql STABLE

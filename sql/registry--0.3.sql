@@ -62,8 +62,11 @@ CREATE TABLE registry.subject_versions (
 	FOREIGN KEY (context, schema_id) REFERENCES registry.schemas (context, id) ON UPDATE RESTRICT ON DELETE RESTRICT
 );
 CREATE INDEX subject_versions_schema_idx ON registry.subject_versions (context, schema_id);
--- the schemas of a context with a given stored text (canLookup: the same schema but for its metadata)
-CREATE INDEX schemas_text_idx ON registry.schemas (pg_catalog.md5(schema), context);
+-- the schemas of a context with a given stored text and a data contract (canLookup: the same
+-- schema but for its metadata); one without metadata or rule set is found by its fingerprint, so
+-- most schemas are not in this index
+CREATE INDEX schemas_text_idx ON registry.schemas (pg_catalog.md5(schema), context)
+	WHERE metadata IS NOT NULL OR rule_set IS NOT NULL;
 COMMENT ON TABLE registry.subject_versions IS 'versions of each subject; soft-deleted versions keep their number, which is never reused';
 
 CREATE TABLE registry.schema_references (

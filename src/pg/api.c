@@ -506,11 +506,13 @@ find_but_version(SchemaArgs *a, SubmittedSchema *s, bool deleted, bool any,
 {
 	int			n;
 	CatalogVersionRow *rows;
+	uint8		plain[REGISTRY_FINGERPRINT_LEN];
 
 	if (!any && dc_metadata_property(s->metadata, DC_CONFLUENT_VERSION) == NULL)
 		return false;
+	registry_plain_fingerprint(s, plain);
 	rows = catalog_versions_of_schema(a->context, a->subject, deleted, s->format->name,
-									  s->parsed->canonical, &n);
+									  s->parsed->canonical, plain, &n);
 	return twin_but_version(rows, n, s, found);
 }
 
@@ -543,6 +545,7 @@ registered_fast(Registration *r, SubmittedSchema *s, int32 *content_id,
 {
 	CatalogVersionRow *rows;
 	int			n;
+	uint8		plain[REGISTRY_FINGERPRINT_LEN];
 
 	if (r->latest_only)
 		return latest_is_submitted(&r->a, s, existing);
@@ -552,8 +555,9 @@ registered_fast(Registration *r, SubmittedSchema *s, int32 *content_id,
 												 false, existing);
 	if (existing->version > 0 && (!r->has_id || r->want_id == existing->schema_id))
 		return true;
+	registry_plain_fingerprint(s, plain);
 	rows = catalog_versions_of_schema(r->a.context, r->a.subject, false, s->format->name,
-									  s->parsed->canonical, &n);
+									  s->parsed->canonical, plain, &n);
 	return twin_but_version(rows, n, s, existing);
 }
 

@@ -94,7 +94,9 @@ typedef struct CatalogVersionRow
 extern CatalogVersionRow *catalog_versions_of_schema(const char *context, const char *subject,
 													 bool include_deleted,
 													 const char *schema_type,
-													 const char *schema, int *n);
+													 const char *schema,
+													 const uint8 *plain_fingerprint,
+													 int *n);
 extern bool catalog_get_version(const char *context, const char *subject, int32 version,
 								bool include_deleted, CatalogVersion *out);
 extern bool catalog_subject_has_versions(const char *context, const char *subject,

@@ -36,6 +36,7 @@
 #include "common/md5.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
 #include "storage/lmgr.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
@@ -165,18 +166,20 @@ open_table(const char *name)
 
 /*
  * The leading key columns of the indexes the scans use, as the extension's
- * scripts create them (NULL: the expression md5(schema)).
+ * scripts create them (NULL: the expression md5(schema)), and the columns
+ * a partial index may keep the rows of ("a IS NOT NULL OR b IS NOT NULL").
  */
 typedef struct IndexKeys
 {
 	const char *index;
 	const char *cols[3];
+	const char *not_null[2];
 } IndexKeys;
 
 static const IndexKeys index_keys[] = {
 	{"schemas_pkey", {"context", "id"}},
 	{"schemas_fingerprint_context_key", {"fingerprint", "context"}},
-	{"schemas_text_idx", {NULL, "context"}},
+	{"schemas_text_idx", {NULL, "context"}, {"metadata", "rule_set"}},
 	{"subject_versions_pkey", {"context", "subject", "version"}},
 	{"subject_versions_schema_idx", {"context", "schema_id"}},
 	{"config_pkey", {"context", "subject"}},
@@ -185,10 +188,43 @@ static const IndexKeys index_keys[] = {
 	{"subjects_pkey", {"context", "subject"}},
 };
 
+/* Is expr "col IS NOT NULL" on the open table? */
+static bool
+is_not_null_test(CatalogScan *s, Node *expr, const char *col)
+{
+	NullTest   *test = (NullTest *) expr;
+
+	return IsA(expr, NullTest) && test->nulltesttype == IS_NOT_NULL && !test->argisrow &&
+		IsA(test->arg, Var) &&
+		((Var *) test->arg)->varattno == get_attnum(RelationGetRelid(s->heap), col);
+}
+
 /*
- * Refuse an index that is not on the table or whose key columns are not
- * the ones the scans give keys for (an index dropped and made again by
- * hand under the same name, say): its answers would be wrong.
+ * Does the open index keep every row, or (not_null given) either every row
+ * or just those where one of the two columns is not null, as the script
+ * writes it?
+ */
+static bool
+index_predicate_ok(CatalogScan *s, const char *const *not_null)
+{
+	List	   *pred = RelationGetIndexPredicate(s->index);
+	BoolExpr   *or;
+
+	if (pred == NIL)
+		return true;
+	if (not_null[0] == NULL || list_length(pred) != 1 || !is_orclause(linitial(pred)))
+		return false;
+	or = linitial_node(BoolExpr, pred);
+	return list_length(or->args) == 2 &&
+		is_not_null_test(s, linitial(or->args), not_null[0]) &&
+		is_not_null_test(s, lsecond(or->args), not_null[1]);
+}
+
+/*
+ * Refuse an index that is not on the table, whose key columns are not the
+ * ones the scans give keys for or that leaves out rows the scans expect
+ * (an index dropped and made again by hand under the same name, say): its
+ * answers would be wrong.
  */
 static void
 check_index_keys(CatalogScan *s, const char *table, const char *index)
@@ -213,6 +249,7 @@ check_index_keys(CatalogScan *s, const char *table, const char *index)
 
 			ok = k < form->indnkeyatts && form->indkey.values[k] == want;
 		}
+		ok = ok && index_predicate_ok(s, index_keys[i].not_null);
 	}
 	if (!ok || !known)
 		ereport(ERROR,
@@ -826,37 +863,77 @@ text_md5(const char *schema, char *md5)
 	}
 }
 
+/* Append the current schemas row to same (a palloc'd array of *cap). */
+static void
+add_same_text(CatalogScan *s, SameText **same, int *n, int *cap)
+{
+	SameText   *c;
+
+	if (*n == *cap)
+		*same = repalloc(*same, sizeof(SameText) * (*cap *= 2));
+	c = &(*same)[(*n)++];
+	c->id = col_int32(s, "id");
+	col_fingerprint(s, c->fingerprint);
+	c->refs = col_jsonb_text(s, "refs", CurrentMemoryContext);
+	c->metadata = col_jsonb_text(s, "metadata", CurrentMemoryContext);
+	c->rule_set = col_jsonb_text(s, "rule_set", CurrentMemoryContext);
+}
+
+/* Is the current schemas row of this type and stored text? */
+static bool
+schema_row_is(CatalogScan *s, const char *schema_type, const char *schema)
+{
+	return col_text_is(s, "schema", schema) && col_text_is(s, "schema_type", schema_type);
+}
+
+/* Has the current schemas row metadata or a rule set? */
+static bool
+has_contract(CatalogScan *s)
+{
+	bool		no_metadata;
+	bool		no_rule_set;
+
+	(void) col_datum(s, "metadata", &no_metadata);
+	(void) col_datum(s, "rule_set", &no_rule_set);
+	return !(no_metadata && no_rule_set);
+}
+
 /*
- * The context's schemas with this type and stored text, found by the md5
- * of the text (registry.schemas_text_idx), into a palloc'd array.
+ * The context's schemas with this type and stored text: those with
+ * metadata or a rule set found by the md5 of the text
+ * (registry.schemas_text_idx, which keeps only those), and the one with
+ * neither whose identity is plain_fingerprint (the text's with the
+ * caller's references: one with other references is no twin), into a
+ * palloc'd array.
  */
 static SameText *
-schemas_with_text(const char *context, const char *schema_type, const char *schema, int *n)
+schemas_with_text(const char *context, const char *schema_type, const char *schema,
+				  const uint8 *plain_fingerprint, int *n)
 {
 	CatalogScan s;
 	char		md5[2 * MD5_DIGEST_LENGTH + 1];
-	SameText   *out;
 	int			cap = 4;
+	SameText   *out = palloc(sizeof(SameText) * cap);
 
-	text_md5(schema, md5);
-	out = palloc(sizeof(SameText) * cap);
 	*n = 0;
+	text_md5(schema, md5);
 	scan_open(&s, "schemas", "schemas_text_idx");
 	scan_text_key(&s, 1, md5);
 	scan_text_key(&s, 2, context);
 	while (scan_next(&s, ForwardScanDirection))
 	{
-		if (!col_text_is(&s, "schema", schema) || !col_text_is(&s, "schema_type", schema_type))
-			continue;
-		if (*n == cap)
-			out = repalloc(out, sizeof(SameText) * (cap *= 2));
-		out[*n].id = col_int32(&s, "id");
-		col_fingerprint(&s, out[*n].fingerprint);
-		out[*n].refs = col_jsonb_text(&s, "refs", CurrentMemoryContext);
-		out[*n].metadata = col_jsonb_text(&s, "metadata", CurrentMemoryContext);
-		out[*n].rule_set = col_jsonb_text(&s, "rule_set", CurrentMemoryContext);
-		(*n)++;
+		/* an index made before it kept only these has the others too */
+		if (has_contract(&s) && schema_row_is(&s, schema_type, schema))
+			add_same_text(&s, &out, n, &cap);
 	}
+	scan_close(&s);
+
+	scan_open(&s, "schemas", "schemas_fingerprint_context_key");
+	scan_key(&s, 1, F_BYTEAEQ, catalog_fingerprint_datum(plain_fingerprint));
+	scan_text_key(&s, 2, context);
+	if (scan_next(&s, ForwardScanDirection) && !has_contract(&s) &&
+		schema_row_is(&s, schema_type, schema))
+		add_same_text(&s, &out, n, &cap);
 	scan_close(&s);
 	return out;
 }
@@ -889,14 +966,18 @@ add_versions_of(const char *context, const char *subject, bool include_deleted,
 /*
  * The versions of a subject (newest first; soft-deleted ones when asked)
  * whose schema has this type and stored text, with their references,
- * metadata and rule set.
+ * metadata and rule set: of those with neither metadata nor a rule set,
+ * only the versions of plain_fingerprint (the identity of the text with
+ * the caller's references alone).
  */
 CatalogVersionRow *
 catalog_versions_of_schema(const char *context, const char *subject, bool include_deleted,
-						   const char *schema_type, const char *schema, int *n)
+						   const char *schema_type, const char *schema,
+						   const uint8 *plain_fingerprint, int *n)
 {
 	int			n_same;
-	SameText   *same = schemas_with_text(context, schema_type, schema, &n_same);
+	SameText   *same = schemas_with_text(context, schema_type, schema, plain_fingerprint,
+										 &n_same);
 	int			cap = 4;
 	CatalogVersionRow *rows = palloc0(sizeof(CatalogVersionRow) * cap);
 

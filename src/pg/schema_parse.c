@@ -377,6 +377,16 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	return s;
 }
 
+/* The identity of a submitted schema's text and references (see schemas.h). */
+void
+registry_plain_fingerprint(const SubmittedSchema *s, uint8 *out)
+{
+	if (s->metadata == NULL && s->rule_set == NULL)
+		memcpy(out, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
+	else
+		compute_fingerprint(s->parsed, s->refs, s->nrefs, NULL, NULL, out);
+}
+
 /* A submitted schema's data contract replaced (see schemas.h). */
 void
 registry_with_contract(SubmittedSchema *s, const char *metadata, const char *rule_set)

@@ -65,6 +65,14 @@ extern void registry_with_contract(SubmittedSchema *s, const char *metadata,
 								   const char *rule_set);
 
 /*
+ * The identity of the submitted schema's text and references alone, without
+ * metadata and rule set (its own when it has neither): a stored schema
+ * without either that could be its twin (the same but for
+ * confluent:version) has this one.
+ */
+extern void registry_plain_fingerprint(const SubmittedSchema *s, uint8 *out);
+
+/*
  * Parse a stored row with its references for its model (without the stored
  * form when the format can write it again: rg_schema_text); NULL with *err
  * set if it does not parse.

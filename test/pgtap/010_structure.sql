@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(187);
+SELECT plan(188);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -127,6 +127,8 @@ SELECT fk_ok('registry', 'schema_references', ARRAY['context', 'schema_id'], 're
 	'schema_references (context, schema_id) -> schemas (context, id)');
 
 SELECT has_index('registry', 'schemas', 'schemas_text_idx', 'schemas_text_idx finds schemas by stored text');
+SELECT is((SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid = 'registry.schemas_text_idx'::regclass),
+	'((metadata IS NOT NULL) OR (rule_set IS NOT NULL))', 'schemas_text_idx keeps only schemas with a data contract');
 SELECT has_index('registry', 'subject_versions', 'subject_versions_schema_idx', ARRAY['context', 'schema_id'],
 	'index subject_versions (context, schema_id)');
 SELECT hasnt_index('registry', 'schemas', 'schemas_guid_idx',
