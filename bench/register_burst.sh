@@ -27,7 +27,8 @@
 # cluster runs with each number of HTTP workers in WORKERS (restarted in
 # between), every run is warmed up first, and each round runs the six in
 # an order rotated by one per round, sql-reg and http on fresh subjects;
-# the figures are medians over ROUNDS rounds.  The schema is
+# the figures are medians over ROUNDS rounds, with the cluster's CPU (utime +
+# stime of all its processes, from /proc) per HTTP registration.  The schema is
 # bench/register_rate.sh's 11-field record made distinct by its last
 # optional field.  A "seed" subject of 2,000 versions is analyzed first
 # (bench/register_setup.sql).  fsync is set with ALTER SYSTEM (a reload,
@@ -88,6 +89,16 @@ SELECT registry.register_schema(:prefix::text || :s, bench.reg_schema(nextval('b
 PGB
 
 : >"$W/results"
+: >"$W/cpu"
+# the CPU ticks (utime + stime) of the cluster's processes so far
+cluster_ticks() {
+	local pm t=0 p
+	pm=$(head -1 "$BENCH_DIR/data/postmaster.pid")
+	for p in $pm $(pgrep -P "$pm"); do
+		t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+	done
+	echo "$t"
+}
 # NAME PHASE ROUND: one run of any of the six
 run() {
 	local mode=quota
@@ -100,10 +111,13 @@ run() {
 		;;
 	esac
 	subjects_none "$1-$2-$3-"
+	local t0
+	t0=$(cluster_ticks)
 	"$W/burst_client" "$HTTP_PORT" "$CLIENTS" "$REQUESTS" "$SUBJECTS" "$1-$2-$3-" "r$3_${2//-/_}_$mode" "$W/pre" "$W/post" $mode |
 		awk -v n="$1" -v p="$2" -v r="$3" -v want="$REQUESTS" '/^RESULT/ {
 			if ($2 < want) { print "only " $2 " of " want " registrations answered 200: " $0 > "/dev/stderr"; exit 1 }
 			printf "%s %s %s %.1f %d %d\n", n, p, r, $2 / $3, $4, $5 }' >>"$W/results"
+	echo "$1 $2 $3 $((($(cluster_ticks) - t0) * 1000000 / $(getconf CLK_TCK) / REQUESTS))" >>"$W/cpu"
 }
 names=(two-ins two-prep one-cte sql-reg http http-pool)
 for fs in $FSYNCS; do
@@ -125,8 +139,13 @@ for fs in $FSYNCS; do
 done
 
 echo
-python3 - "$W/results" "$GOAL" <<'PY'
+python3 - "$W/results" "$GOAL" "$W/cpu" <<'PY'
 import sys, statistics as st
+CPU = {}
+for l in open(sys.argv[3]):
+    name, phase, rnd, us = l.split()
+    if rnd != "0":
+        CPU.setdefault((phase, name), []).append(int(us))
 R = {}
 for l in open(sys.argv[1]):
     name, phase, rnd, tps, non200, sock = l.split()
@@ -150,6 +169,9 @@ for phase in dict.fromkeys(k[0] for k in R):
             v = med[h] / med[b]
             print("%-9s / %-8s %.2fx  (goal >= %.1fx: %s)" % (h, b, v, goal, "met" if v >= goal and bad == 0 else "NOT MET"))
     print("http      / sql-reg  %.2fx" % (med["http"] / med["sql-reg"]))
+    for h in ("http", "http-pool"):
+        print("%-9s cluster CPU per registration: %d us (median; utime + stime of all its processes)"
+              % (h, st.median(CPU[(phase, h)])))
     print()
 for fs in dict.fromkeys(k[0] for k in http):
     ws = [w for (f, w) in http if f == fs]
