@@ -532,6 +532,18 @@ latest_is_submitted(SchemaArgs *a, SubmittedSchema *s, CatalogVersion *found)
 }
 
 /*
+ * Would the plain-identity probe of the twin lookup only find the exact
+ * schema again, whose live versions in the subject (none) the exact lookup
+ * has just read?  So when the submission has no data contract (its
+ * identity is its plain one) and the exact lookup found no version.
+ */
+static bool
+exact_is_plain(SubmittedSchema *s, const CatalogVersion *exact)
+{
+	return s->metadata == NULL && s->rule_set == NULL && exact->version == 0;
+}
+
+/*
  * The fast path's question: is the submission the latest version (version
  * -1), else the subject's version asked for (already_registered), else a
  * live version of it but for confluent:version (find_but_version)?  The
@@ -557,7 +569,8 @@ registered_fast(Registration *r, SubmittedSchema *s, int32 *content_id,
 		return true;
 	registry_plain_fingerprint(s, plain);
 	rows = catalog_versions_of_schema(r->a.context, r->a.subject, false, s->format->name,
-									  s->parsed->canonical, plain, &n);
+									  s->parsed->canonical,
+									  exact_is_plain(s, existing) ? NULL : plain, &n);
 	return twin_but_version(rows, n, s, existing);
 }
 

@@ -903,8 +903,8 @@ has_contract(CatalogScan *s)
  * metadata or a rule set found by the md5 of the text
  * (registry.schemas_text_idx, which keeps only those), and the one with
  * neither whose identity is plain_fingerprint (the text's with the
- * caller's references: one with other references is no twin), into a
- * palloc'd array.
+ * caller's references: one with other references is no twin; none when
+ * plain_fingerprint is NULL), into a palloc'd array.
  */
 static SameText *
 schemas_with_text(const char *context, const char *schema_type, const char *schema,
@@ -927,6 +927,8 @@ schemas_with_text(const char *context, const char *schema_type, const char *sche
 			add_same_text(&s, &out, n, &cap);
 	}
 	scan_close(&s);
+	if (plain_fingerprint == NULL)
+		return out;
 
 	scan_open(&s, "schemas", "schemas_fingerprint_context_key");
 	scan_key(&s, 1, F_BYTEAEQ, catalog_fingerprint_datum(plain_fingerprint));
@@ -968,7 +970,7 @@ add_versions_of(const char *context, const char *subject, bool include_deleted,
  * whose schema has this type and stored text, with their references,
  * metadata and rule set: of those with neither metadata nor a rule set,
  * only the versions of plain_fingerprint (the identity of the text with
- * the caller's references alone).
+ * the caller's references alone), none when it is NULL.
  */
 CatalogVersionRow *
 catalog_versions_of_schema(const char *context, const char *subject, bool include_deleted,
