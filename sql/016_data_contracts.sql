@@ -217,6 +217,13 @@ SELECT registry.register_schema(':.dc:plain', '"double"', 'AVRO', '[]', false,
 	'{"properties":{"confluent:version":"1"}}') = :pl1 AS cv1_is_v1;
 SELECT registry.register_schema(':.dc:plain', '"double"', 'AVRO', '[]', false,
 	'{"properties":{"confluent:version":"7"}}') = :pl1 AS cv7_is_v1;
+-- that lookup comes before the mode, as Confluent's lookup before register: in READONLY the
+-- twin is still answered, and only a new version is refused
+SELECT registry.set_mode('READONLY', ':.dc:plain');
+SELECT registry.register_schema(':.dc:plain', '"double"', 'AVRO', '[]', false,
+	'{"properties":{"confluent:version":"3"}}') = :pl1 AS readonly_twin_is_v1;
+SELECT regress.try($$SELECT registry.register_schema(':.dc:plain', '"float"')$$);
+SELECT registry.set_mode('READWRITE', ':.dc:plain');
 SELECT subject_version, schema_metadata FROM registry.register_schema_version(':.dc:plain', '"double"', 'AVRO', '[]', false,
 	'{"properties":{"owner":"y"}}');
 SELECT subject_version FROM registry.register_schema_version(':.dc:plain', '"double"', 'AVRO', '[]', false,
