@@ -8,6 +8,10 @@
 #   latest     wrk -t2 -cCLIENTS: GET /subjects/{random subject}/versions/latest
 #   lookup     wrk -t2 -cCLIENTS: POST /subjects/{random subject} with the
 #              body of one of its versions (a lookup: is it registered?)
+#   latest-nc, lookup-nc  the same with a query parameter of their own on
+#              every request (?nc=..., which the routes ignore and the
+#              workers' caches of answers key by): no answer comes from a
+#              cache, as for a subject read the first time (no goal)
 # NSUBJECTS subjects get VERSIONS versions each of bench/http_get.sh's ~1 KB
 # record.  The registry has registry.http_workers = WORKERS (2).  Each round
 # runs the three in that order, DURATION seconds each after a 2 s warm-up;
@@ -70,13 +74,17 @@ function init(args)
 	math.randomseed(tid * 7919 + os.time())
 	mode = args[1]
 end
+local count = 0
 function request()
 	local s = math.random(n_subjects)
-	if mode == "lookup" then
+	local q = ""
+	count = count + 1
+	if mode:sub(-3) == "-nc" then q = "?nc=" .. tid .. "x" .. count end
+	if mode:sub(1, 6) == "lookup" then
 		local v = math.random(n_versions)
-		return wrk.format("POST", "/subjects/read-" .. s, headers, bodies[(s - 1) * n_versions + v])
+		return wrk.format("POST", "/subjects/read-" .. s .. q, headers, bodies[(s - 1) * n_versions + v])
 	end
-	return wrk.format("GET", "/subjects/read-" .. s .. "/versions/latest")
+	return wrk.format("GET", "/subjects/read-" .. s .. "/versions/latest" .. q)
 end
 function done(summary, latency, requests)
 	local e = summary.errors
@@ -110,7 +118,7 @@ wrkrun() {	# MODE ROUND
 for r in $(seq "$ROUNDS"); do
 	pgbench -n -S -M prepared -c "$CLIENTS" -j 2 -T 2 >/dev/null 2>&1
 	pgb "$r"
-	for m in latest lookup; do
+	for m in latest lookup latest-nc lookup-nc; do
 		wrk -t2 -c"$CLIENTS" -d2s -s "$W/reads.lua" "http://127.0.0.1:$HTTP_PORT/" -- "$m" >/dev/null
 		wrkrun "$m" "$r"
 	done
@@ -128,7 +136,7 @@ goal = float(sys.argv[2])
 base = st.median(x[0] for x in R["pgbench-S"])
 print("# %s clients; median of %d rounds; latency = pgbench average / wrk p50 (ms)" % (sys.argv[3], len(R["pgbench-S"])))
 print("%-10s %9s %11s %8s %7s %8s  %s" % ("run", "per_s", "x_pgbenchS", "lat_ms", "non2xx", "sockerr", "per round"))
-for n in ("pgbench-S", "latest", "lookup"):
+for n in ("pgbench-S", "latest", "lookup", "latest-nc", "lookup-nc"):
     v = R[n]
     t = st.median(x[0] for x in v)
     print("%-10s %9.0f %11.2f %8.3f %7d %8d  [%s]" % (n, t, t / base, st.median(x[1] for x in v),
@@ -137,5 +145,8 @@ print()
 for n in ("latest", "lookup"):
     t = st.median(x[0] for x in R[n])
     print("%-7s / pgbench -S  %.2fx  (goal >= %.1fx: %s)" % (n, t / base, goal, "met" if t / base >= goal else "NOT MET"))
+for n in ("latest", "lookup"):
+    t = st.median(x[0] for x in R[n + "-nc"])
+    print("%-7s no answer cached / pgbench -S  %.2fx  (no goal)" % (n, t / base))
 PY
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -13,10 +13,18 @@
 #     workers), as requests per second: on the small cluster over its 100
 #     subjects; on the large one over the same 100 ("large": the same
 #     working set in a database 1,000 times as big) and over all of them
-#     ("large-all": the workers' caches then seldom hold the answer).
+#     ("large-all": the workers' caches then seldom hold the answer);
+#     and GET latest and lookup once more with a query parameter unique to
+#     each request, so that no worker's cache of answers holds one
+#     ("small-nc" and "large-all-nc": the catalog's path at both sizes);
+#   - pgbench's read of a random subject's version 10 and its schema row by
+#     SQL ("small-sql" over 100 subjects, "large-all-sql" over all): the
+#     database's own point reads at both sizes, the yardstick for the -nc
+#     ratios.
 # SHARED_BUFFERS (default 1GB) is set on both clusters.
 # Prints the large cluster's medians as ratios of the small one's (goal:
-# >= 0.9, i.e. within 10%; start-up under a second).  Built at
+# >= 0.9, i.e. within 10%; start-up under a second), and large-all-nc as a
+# ratio of small-nc.  Built at
 # compatibility NONE and measured with fsync off: the CPU cost (durable
 # commits are register_rate.sh's).
 set -euo pipefail
@@ -105,11 +113,12 @@ for c in small large; do on "$c" bpsql -c "$SETUP" >/dev/null; done
 
 # wrk scripts: MODE latest | lookup | register over subjects PREFIX0 ..
 # PREFIX(N-1); the schema text of (subject i, version v) is
-# schema_text(LO + 10 i + v - 1)
+# schema_text(LO + 10 i + v - 1); NC 1: each request has a query
+# parameter of its own (the routes ignore it; the answer caches key by it)
 lua() {
 	wrk_lua_thread_numbers
 	cat <<LUA
-local mode, prefix, nsub, lo = "$1", "$2", $3, $4
+local mode, prefix, nsub, lo, nc = "$1", "$2", $3, $4, ${5:-0}
 function init(args)
 	math.randomseed(tid * 7919 + os.time())
 	counter = 0
@@ -122,12 +131,14 @@ end
 function request()
 	local i = math.random(nsub) - 1
 	local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
+	local q = ""
+	counter = counter + 1
+	if nc == 1 then q = "?nc=" .. tid .. "x" .. counter end
 	if mode == "latest" then
-		return wrk.format("GET", "/subjects/" .. prefix .. i .. "/versions/latest")
+		return wrk.format("GET", "/subjects/" .. prefix .. i .. "/versions/latest" .. q)
 	elseif mode == "lookup" then
-		return wrk.format("POST", "/subjects/" .. prefix .. i, headers, schema("n" .. (lo + 10 * i + math.random(10) - 1)))
+		return wrk.format("POST", "/subjects/" .. prefix .. i .. q, headers, schema("n" .. (lo + 10 * i + math.random(10) - 1)))
 	else
-		counter = counter + 1
 		return wrk.format("POST", "/subjects/" .. prefix .. i .. "/versions", headers,
 			schema("new" .. tid .. "x" .. counter .. "x" .. math.random(1000000000)))
 	end
@@ -140,15 +151,28 @@ end
 LUA
 }
 
-# rate LABEL NAME MODE PREFIX NSUB LO: one wrk run on cluster NAME over
+# rate LABEL NAME MODE PREFIX NSUB LO [NC]: one wrk run on cluster NAME over
 # subjects PREFIX0 .. PREFIX(NSUB-1), appended to $W/results as LABEL
 rate() {
-	lua "$3" "$4" "$5" "$6" >"$W/$1-$3.lua"
+	lua "$3" "$4" "$5" "$6" "${7:-0}" >"$W/$1-$3.lua"
 	wrk -t2 -c"$CLIENTS" -d2s -s "$W/$1-$3.lua" "$(url "$2")/" >/dev/null	# warm
 	local out
 	out=$(wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/$1-$3.lua" "$(url "$2")/" | grep '^RESULT')
 	echo "$1 $3 $out" >>"$W/results"
 	echo "# $1 $3: $(echo "$out" | awk '{printf "%.0f req/s, p50 %.0f us, %d errors", $2 / ($3 / 1e6), $4, $5}')"
+}
+
+# sql_rate LABEL NAME NSUB: pgbench's point read of subject s<random> version 10
+# with its schema row on cluster NAME, appended to $W/results as LABEL
+sql_rate() {
+	local out tps
+	printf '%s\n' "\\set k random(0, $(($3 - 1)))" \
+		"SELECT s.id, s.fingerprint FROM registry.subject_versions sv JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id WHERE sv.context = '.' AND sv.subject = 's' || :k AND sv.version = 10;" \
+		>"$W/$1.sql"
+	out=$(on "$2" pgbench -n -M prepared -c "$CLIENTS" -j 2 -T "$DURATION" -f "$W/$1.sql" 2>&1) || { echo "$out" >&2; exit 1; }
+	tps=$(echo "$out" | sed -n 's/^tps = \([0-9]*\).*/\1/p')
+	echo "$1 read RESULT $tps 1000000 0 0" >>"$W/results"
+	echo "# $1 read: $tps tps"
 }
 
 # workers_up NAME: until both HTTP workers of cluster NAME run
@@ -205,7 +229,12 @@ for r in $(seq "$ROUNDS"); do
 		rate small small "$mode" s 100 0
 		rate large large "$mode" s 100 0
 		rate large-all large "$mode" s "$SUBJECTS" 0
+		[ "$mode" = register ] && continue
+		rate small-nc small "$mode" s 100 0 1
+		rate large-all-nc large "$mode" s "$SUBJECTS" 0 1
 	done
+	sql_rate small-sql small 100
+	sql_rate large-all-sql large "$SUBJECTS"
 	echo "# round $r done"
 done
 
@@ -223,5 +252,11 @@ print(f"  start-up (ms)         {s:12.0f} {l:7.0f}           -    {l / s:5.2f}x 
 for mode in ("latest", "lookup", "register"):
     s, l, a = m("small", mode), m("large", mode), m("large-all", mode)
     print(f"  {mode:<10} (req/s)   {s:12.0f} {l:7.0f} {a:11.0f}    {l / s:5.2f}x  (>= 0.90x)      {a / s:5.2f}x")
+print("# no answer cached (a query parameter per request): small-nc (1,000)   large-all-nc   large-all-nc / small-nc (goal)")
+for mode in ("latest", "lookup"):
+    s, a = m("small-nc", mode), m("large-all-nc", mode)
+    print(f"  {mode:<10} (req/s)   {s:12.0f} {a:14.0f}    {a / s:5.2f}x  (>= 0.90x)")
+s, a = m("small-sql", "read"), m("large-all-sql", "read")
+print(f"  SQL point read (tps)  {s:12.0f} {a:14.0f}    {a / s:5.2f}x  (pgbench: the database's own at both sizes)")
 PY
 echo "# total run time $(($(date +%s) - t0)) s"

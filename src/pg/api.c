@@ -902,24 +902,69 @@ registry_register_submission(const char *served, const CatalogSubmission *b,
 }
 
 /*
- * The live version a tag request names ('latest' or N): 40401 when the
- * subject has no live versions, 40402 when it lacks that one.
+ * The version a request names ('latest' or N; soft-deleted ones count
+ * when include_deleted), Confluent's way: after the version id's own
+ * check, 40401 when the subject has no such versions, else 40402 when it
+ * lacks that one.  named is the subject as the message names it.  The
+ * version without its fingerprint, and its registration time.
  */
 static void
-tagged_version(SchemaArgs *a, const char *version_arg, CatalogVersion *v)
+requested_version(const char *context, const char *subject, const char *named,
+				  const char *version_arg, bool include_deleted, CatalogVersion *v,
+				  TimestampTz *created_at)
 {
 	int32		n = DatumGetInt32(DirectFunctionCall1(registry_parse_version,
 													  CStringGetTextDatum(version_arg)));
 
-	if (!catalog_subject_has_versions(a->context, a->subject, false))
+	if (catalog_read_version(context, subject, n, include_deleted, v, created_at))
+		return;
+	if (!catalog_subject_has_versions(context, subject, include_deleted))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
-				 errmsg("subject \"%s\" not found", a->qualified)));
-	if (n == -1 ? !catalog_latest_version(a->context, a->subject, v) :
-		!catalog_get_version(a->context, a->subject, n, false, v))
+				 errmsg("subject \"%s\" not found", named)));
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
+			 errmsg("version %s not found", version_arg)));
+}
+
+/*
+ * GET /subjects/{s}/versions/{v} without the SQL call around get_version
+ * (the route's gate checked its EXECUTE privilege): get_version's row,
+ * with the schema's guid and the version's registration time.  served is
+ * the subject as served, its alias already followed; named as the
+ * request spelled it, for the messages.
+ */
+void
+registry_read_version(const char *served, const char *named, const char *version_arg,
+					  bool include_deleted, CatalogSchemaRow *out)
+{
+	char	   *context;
+	char	   *subject;
+	CatalogVersion v;
+	CatalogSchema s;
+	TimestampTz created_at;
+
+	registry_split_subject_cstr(served, &context, &subject);
+	requested_version(context, subject, named, version_arg, include_deleted, &v, &created_at);
+	/* hard-deleted with its schema since the version was read */
+	if (!catalog_get_schema(context, v.schema_id, &s))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
 				 errmsg("version %s not found", version_arg)));
+	memset(out, 0, sizeof(CatalogSchemaRow));
+	out->subject = strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0 ? subject :
+		psprintf(":%s:%s", context, subject);
+	out->version = v.version;
+	out->id = s.id;
+	out->schema_type = s.schema_type;
+	out->schema = s.schema;
+	out->refs = s.refs;
+	out->metadata = s.metadata;
+	out->rule_set = s.rule_set;
+	out->deleted = v.deleted;
+	out->guid = fingerprint_guid(s.fingerprint);
+	out->has_ts = true;
+	out->ts = timestamp_epoch_ms(created_at);
 }
 
 /*
@@ -985,7 +1030,7 @@ registry_tag_schema_version(PG_FUNCTION_ARGS)
 	(void) dc_rule_set_canonical(jsonb_arg_text(fcinfo, 6));
 	r.a.rule_set = tagged_rule_set(&r.a, r.want_version, jsonb_arg_text(fcinfo, 6),
 								   jsonb_arg_text(fcinfo, 7), jsonb_arg_text(fcinfo, 8));
-	tagged_version(&r.a, version_arg, &v);
+	requested_version(r.a.context, r.a.subject, r.a.qualified, version_arg, false, &v, NULL);
 	if (!catalog_get_schema(r.a.context, v.schema_id, &stored))
 		elog(ERROR, "schema %d of a live version not found", v.schema_id);
 	r.a.schema_type = stored.schema_type;
@@ -1043,10 +1088,38 @@ find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
 }
 
 /*
+ * A lookup (lookup_schema, POST /subjects/{s}): the version of the subject
+ * that holds this schema (soft-deleted ones when deleted), with its
+ * schema row into *stored.  40401 when the subject has no versions, 40403
+ * when none of them is this schema.
+ */
+static SubmittedSchema *
+look_up(SchemaArgs *a, bool deleted, CatalogVersion *found, CatalogSchema *stored)
+{
+	CatalogSettings settings;
+	SubmittedSchema *s;
+
+	if (!catalog_subject_has_versions(a->context, a->subject, deleted))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
+				 errmsg("subject \"%s\" not found", a->qualified)));
+	catalog_effective_settings(a->context, a->subject, &settings);
+	if (!a->normalize)
+		a->normalize = settings.normalize;
+	if (is_blank(a->schema))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+				 errmsg("schema not found in subject \"%s\"", a->qualified),
+				 errdetail("The schema is empty.")));
+	s = find_submitted(a, &settings, deleted, found);
+	if (!catalog_get_schema(a->context, found->schema_id, stored))
+		memset(stored, 0, sizeof(CatalogSchema));
+	return s;
+}
+
+/*
  * lookup_schema(subject, schema, schema_type, refs, normalize, deleted,
- * metadata, rule_set): the version of the subject that holds this schema.
- * 40401 when the subject has no versions, 40403 when none of them is this
- * schema.
+ * metadata, rule_set): look_up()'s answer as a row.
  */
 Datum
 registry_lookup_schema(PG_FUNCTION_ARGS)
@@ -1054,7 +1127,6 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	SchemaArgs	a;
 	SubmittedSchema *s;
 	bool		deleted = bool_arg(fcinfo, 5);
-	CatalogSettings settings;
 	CatalogVersion found;
 	CatalogSchema stored;
 	TupleDesc	desc;
@@ -1065,21 +1137,7 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	desc = begin_row_call(fcinfo, &a, 4);
 	a.metadata = jsonb_arg_text(fcinfo, 6);
 	a.rule_set = jsonb_arg_text(fcinfo, 7);
-	if (!catalog_subject_has_versions(a.context, a.subject, deleted))
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
-				 errmsg("subject \"%s\" not found", a.qualified)));
-	catalog_effective_settings(a.context, a.subject, &settings);
-	if (!a.normalize)
-		a.normalize = settings.normalize;
-	if (is_blank(a.schema))
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
-				 errmsg("schema not found in subject \"%s\"", a.qualified),
-				 errdetail("The schema is empty.")));
-	s = find_submitted(&a, &settings, deleted, &found);
-	if (!catalog_get_schema(a.context, found.schema_id, &stored))
-		memset(&stored, 0, sizeof(stored));
+	s = look_up(&a, deleted, &found, &stored);
 	values[0] = CStringGetTextDatum(a.qualified);
 	values[1] = Int32GetDatum(found.version);
 	values[2] = Int32GetDatum(found.schema_id);
@@ -1092,6 +1150,53 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 	values[8] = BoolGetDatum(found.deleted);
 	tuple = heap_form_tuple(desc, values, nulls);
 	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
+}
+
+/*
+ * POST /subjects/{s} without the SQL call around lookup_schema (the
+ * route's gate checked its EXECUTE privilege): lookup_schema's row, with
+ * the guid of the schema found and the version's registration time.
+ * served is the subject as served, its alias already followed.
+ */
+void
+registry_lookup_submission(const char *served, const CatalogSubmission *b,
+						   bool include_deleted, CatalogSchemaRow *out)
+{
+	SchemaArgs	a;
+	SubmittedSchema *s;
+	CatalogVersion found;
+	CatalogSchema stored;
+	CatalogVersion v;
+	TimestampTz created_at;
+
+	memset(&a, 0, sizeof(a));
+	a.qualified = pstrdup(served);
+	registry_split_subject_cstr(a.qualified, &a.context, &a.subject);
+	a.schema = pstrdup(b->schema);
+	a.schema_type = pstrdup(b->schema_type);
+	a.refs = pstrdup(b->refs);
+	a.normalize = b->normalize;
+	a.metadata = b->metadata ? pstrdup(b->metadata) : NULL;
+	a.rule_set = b->rule_set ? pstrdup(b->rule_set) : NULL;
+	s = look_up(&a, include_deleted, &found, &stored);
+
+	memset(out, 0, sizeof(CatalogSchemaRow));
+	out->subject = a.qualified;
+	out->version = found.version;
+	out->id = found.schema_id;
+	out->schema_type = pstrdup(s->format->name);
+	out->schema = pnstrdup(s->parsed->canonical, s->parsed->canonical_len);
+	out->refs = strcmp(s->refs_json, "[]") == 0 ? pstrdup("[]") : jsonb_text(s->refs_json);
+	out->metadata = stored.metadata;
+	out->rule_set = stored.rule_set;
+	out->deleted = found.deleted;
+	if (stored.schema != NULL)
+		out->guid = fingerprint_guid(stored.fingerprint);
+	if (catalog_read_version(a.context, a.subject, found.version, true, &v, &created_at))
+	{
+		out->has_ts = true;
+		out->ts = timestamp_epoch_ms(created_at);
+	}
 }
 
 /*

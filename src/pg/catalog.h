@@ -18,6 +18,7 @@
 #ifndef CATALOG_H
 #define CATALOG_H
 
+#include "datatype/timestamp.h"
 #include "nodes/pg_list.h"
 
 #define REGISTRY_FINGERPRINT_LEN 16
@@ -99,6 +100,9 @@ extern CatalogVersionRow *catalog_versions_of_schema(const char *context, const 
 													 int *n);
 extern bool catalog_get_version(const char *context, const char *subject, int32 version,
 								bool include_deleted, CatalogVersion *out);
+extern bool catalog_read_version(const char *context, const char *subject, int32 version,
+								 bool include_deleted, CatalogVersion *out,
+								 TimestampTz *created_at);
 extern bool catalog_subject_has_versions(const char *context, const char *subject,
 										 bool include_deleted);
 
@@ -271,6 +275,9 @@ extern void catalog_api_latest_with_metadata(const char *subject, const char *pr
 											 bool deleted, CatalogSchemaRow *out);
 extern void catalog_api_get_version(const char *subject, const char *version,
 									bool deleted, CatalogSchemaRow *out);
+extern void catalog_api_read_version(const char *subject, const char *served,
+									 const char *version, bool deleted,
+									 CatalogSchemaRow *out);
 extern List *catalog_api_referenced_by(const char *subject, const char *version);
 extern int32 catalog_api_delete_version(const char *subject, const char *version,
 										bool permanent);
@@ -279,8 +286,9 @@ extern void catalog_api_tag(const char *subject, const char *version,
 							const CatalogTagRequest *t, CatalogSchemaRow *out);
 extern void catalog_api_register(const char *subject, const char *served,
 								 const CatalogSubmission *s, CatalogSchemaRow *out);
-extern void catalog_api_lookup(const char *subject, const CatalogSubmission *s,
-							   bool deleted, CatalogSchemaRow *out);
+extern void catalog_api_lookup(const char *subject, const char *served,
+							   const CatalogSubmission *s, bool deleted,
+							   CatalogSchemaRow *out);
 extern void catalog_api_check_compatibility(const char *subject,
 											const CatalogSubmission *s,
 											const char *version, bool verbose,

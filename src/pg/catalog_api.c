@@ -151,10 +151,6 @@ static CatalogPlan plan_version_stamp = {
 	"JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id",
 	2, {TEXTOID, INT4OID}
 };
-static CatalogPlan plan_lookup = {
-	SCHEMA_ROW_FROM("registry.lookup_schema($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::jsonb)"),
-	8, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID, TEXTOID, TEXTOID}
-};
 static CatalogPlan plan_check = {
 	"SELECT is_compatible, messages FROM registry.check_compatibility($1, $2, $3, $4::jsonb, $5, $6, $7, "
 	"$8::jsonb, $9::jsonb)",
@@ -601,20 +597,34 @@ catalog_api_tag(const char *subject, const char *version, const CatalogTagReques
 	version_stamp(subject, out);
 }
 
-/* lookup_schema(...): the subject's version that holds the schema. */
+/*
+ * A lookup of the REST route: lookup_schema's work called in C, in the
+ * subject as served (its alias followed), with the guid and registration
+ * time of the version found.  The search_path is pinned for the whole
+ * call, as for a statement.
+ */
 void
-catalog_api_lookup(const char *subject, const CatalogSubmission *s, bool deleted,
-				   CatalogSchemaRow *out)
+catalog_api_lookup(const char *subject, const char *served, const CatalogSubmission *s,
+				   bool deleted, CatalogSchemaRow *out)
 {
-	Datum		v[8];
-	char		nulls[9] = "        ";
+	int			nestlevel = catalog_pin_search_path();
 
-	submission_args(subject, s, v);
-	v[4] = BoolGetDatum(s->normalize);
-	v[5] = BoolGetDatum(deleted);
-	v[6] = text_or_null(s->metadata, nulls, 6);
-	v[7] = text_or_null(s->rule_set, nulls, 7);
-	schema_row_call(&plan_lookup, v, nulls, out);
+	registry_lookup_submission(served, s, deleted, out);
+	catalog_unpin_search_path(nestlevel);
+}
+
+/*
+ * GET /subjects/{s}/versions/{v} of the REST route: get_version's work
+ * called in C, as catalog_api_lookup calls lookup_schema's.
+ */
+void
+catalog_api_read_version(const char *subject, const char *served, const char *version,
+						 bool deleted, CatalogSchemaRow *out)
+{
+	int			nestlevel = catalog_pin_search_path();
+
+	registry_read_version(served, subject, version, deleted, out);
+	catalog_unpin_search_path(nestlevel);
 }
 
 /* check_compatibility(...) against version (NULL: every live version). */

@@ -743,10 +743,14 @@ catalog_latest_schema(const char *context, const char *subject, CatalogSchema *o
 	return has_latest;
 }
 
-/* One version of a subject, if it has it (soft-deleted ones when asked). */
-bool
-catalog_get_version(const char *context, const char *subject, int32 version,
-					bool include_deleted, CatalogVersion *out)
+/*
+ * Version number version of a subject, if it has it (soft-deleted ones
+ * when asked), without its fingerprint; its registration time into
+ * *created_at when that is not NULL.
+ */
+static bool
+version_by_number(const char *context, const char *subject, int32 version,
+				  bool include_deleted, CatalogVersion *out, TimestampTz *created_at)
 {
 	CatalogScan s;
 	bool		found = false;
@@ -755,13 +759,48 @@ catalog_get_version(const char *context, const char *subject, int32 version,
 	scan_key(&s, 3, F_INT4EQ, Int32GetDatum(version));
 	if (scan_next(&s, ForwardScanDirection))
 	{
+		bool		isnull;
+
 		fill_version(&s, out);
 		found = include_deleted || !out->deleted;
+		if (created_at != NULL)
+			*created_at = DatumGetTimestampTz(col_datum(&s, "created_at", &isnull));
 	}
 	scan_close(&s);
+	return found;
+}
+
+/* One version of a subject, if it has it (soft-deleted ones when asked). */
+bool
+catalog_get_version(const char *context, const char *subject, int32 version,
+					bool include_deleted, CatalogVersion *out)
+{
+	bool		found = version_by_number(context, subject, version, include_deleted, out, NULL);
+
 	if (found)
 		schema_fingerprint(context, out->schema_id, out->fingerprint);
 	return found;
+}
+
+/*
+ * The version a read names, without its fingerprint, and its registration
+ * time: number version, or for -1 the newest (the newest live one unless
+ * include_deleted).  False when the subject lacks it.
+ */
+bool
+catalog_read_version(const char *context, const char *subject, int32 version,
+					 bool include_deleted, CatalogVersion *out, TimestampTz *created_at)
+{
+	if (version == -1)
+	{
+		CatalogVersion latest;
+		int32		max_version = subject_max_and_latest(context, subject, &latest);
+
+		version = include_deleted ? max_version : latest.version;
+		if (version == 0)
+			return false;
+	}
+	return version_by_number(context, subject, version, include_deleted, out, created_at);
 }
 
 /* Does the subject have a version (soft-deleted ones counting when asked)? */

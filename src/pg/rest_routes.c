@@ -580,7 +580,7 @@ h_version_get(RestCall *c)
 	CatalogSchemaRow row;
 	const char *subject = path_subject_version(c);
 
-	catalog_api_get_version(subject, c->version, rest_param_bool(c, "deleted"), &row);
+	catalog_api_read_version(subject, c->subject, c->version, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -631,7 +631,7 @@ h_version_schema(RestCall *c)
 	CatalogSchemaRow row;
 	const char *subject = path_subject_version(c);
 
-	catalog_api_get_version(subject, c->version, rest_param_bool(c, "deleted"), &row);
+	catalog_api_read_version(subject, c->subject, c->version, rest_param_bool(c, "deleted"), &row);
 	appendStringInfoString(&c->out, formatted_schema(c, &row, row.subject));
 }
 
@@ -805,7 +805,7 @@ h_lookup(RestCall *c)
 	c->lookup = true;
 	if (!read_schema_body(c, &b, true))
 		return;
-	catalog_api_lookup(subject, &b, rest_param_bool(c, "deleted"), &row);
+	catalog_api_lookup(subject, c->subject, &b, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema, true);
 }
 

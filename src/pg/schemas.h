@@ -113,4 +113,14 @@ extern void registry_register_submission(const char *served,
 										 const CatalogSubmission *submission,
 										 CatalogSchemaRow *out);
 
+/* A version the REST route reads, of its subject as served. */
+extern void registry_read_version(const char *served, const char *named,
+								  const char *version_arg, bool include_deleted,
+								  CatalogSchemaRow *out);
+
+/* A lookup the REST route asks for, in its subject as served. */
+extern void registry_lookup_submission(const char *served,
+									   const CatalogSubmission *submission,
+									   bool include_deleted, CatalogSchemaRow *out);
+
 #endif							/* SCHEMAS_H */

@@ -758,6 +758,29 @@ req GET "/subjects/$S3/versions/2"
 expect_error "GET a soft-deleted version -> 40402" 404 40402
 req GET "/subjects/$S3/versions/2?deleted=true"
 expect "GET a soft-deleted version with deleted=true" 200 '.version == 2'
+# latest is the newest live version; with deleted=true the newest of all, soft-deleted or not
+req GET "/subjects/$S3/versions/latest"
+expect "GET latest with the newest versions soft-deleted -> the newest live one" 200 '.version == 1 and .deleted == false'
+# the row the SQL API gives for it, with the schema's guid and the version's registration time
+WANT=$(sql "SELECT json_build_object('id', v.id, 'schema', v.schema, 'guid', s.guid::text,
+	'ts', floor(extract(epoch FROM sv.created_at) * 1000)::bigint)
+	FROM registry.get_version('$S3', 'latest', true) v
+	JOIN registry.subject_versions sv ON sv.context = '.' AND sv.subject = '$S3' AND sv.version = v.version
+	JOIN registry.schemas s ON s.context = '.' AND s.id = v.id")
+req GET "/subjects/$S3/versions/latest?deleted=true"
+expect "GET latest?deleted=true -> the newest version, soft-deleted, as the SQL API's row" 200 \
+	".version == 3 and .deleted == true and ({id, schema, guid, ts} == $WANT)"
+req GET "/subjects/$S3/versions/-1?deleted=true"
+expect "GET -1?deleted=true is latest?deleted=true" 200 '.version == 3 and .deleted == true'
+req GET "/subjects/$S3/versions/3/schema?deleted=true"
+expect "GET 3/schema?deleted=true: the soft-deleted version's schema" 200 ". == ($A3 | fromjson)"
+req GET "/subjects/$S3/versions/3/schema"
+expect_error "GET 3/schema of a soft-deleted version -> 40402" 404 40402
+# the version id is checked before the subject, as Confluent parses it first
+req GET "/subjects/$RUN-del-none/versions/x1"
+expect_error "GET an invalid version of a missing subject -> 42202" 422 42202
+req GET "/subjects/$RUN-del-none/versions/1"
+expect_error "GET a version of a missing subject -> 40401" 404 40401
 req DELETE "/subjects/$S3/versions/2"
 expect_error "soft delete twice -> 40406" 404 40406
 req DELETE "/subjects/$S3/versions/1?permanent=true"
