@@ -855,6 +855,20 @@ timestamp_epoch_ms(TimestampTz ts)
 	return us >= 0 ? us / 1000 : -((-us + 999) / 1000);
 }
 
+/* The schema arguments of a REST route's submission, in its subject as served. */
+static void
+submission_schema_args(SchemaArgs *a, const char *served, const CatalogSubmission *b)
+{
+	a->qualified = pstrdup(served);
+	registry_split_subject_cstr(a->qualified, &a->context, &a->subject);
+	a->schema = pstrdup(b->schema);
+	a->schema_type = pstrdup(b->schema_type);
+	a->refs = pstrdup(b->refs);
+	a->normalize = b->normalize;
+	a->metadata = b->metadata ? pstrdup(b->metadata) : NULL;
+	a->rule_set = b->rule_set ? pstrdup(b->rule_set) : NULL;
+}
+
 /*
  * A registration as the REST route POST /subjects/{s}/versions asks for
  * it, without the SQL call around register_schema_version (the route's
@@ -872,15 +886,8 @@ registry_register_submission(const char *served, const CatalogSubmission *b,
 	Registered	reg;
 
 	memset(&r, 0, sizeof(r));
-	r.a.qualified = pstrdup(served);
-	registry_split_subject_cstr(r.a.qualified, &r.a.context, &r.a.subject);
+	submission_schema_args(&r.a, served, b);
 	registry_validate_subject(r.a.qualified, r.a.subject);
-	r.a.schema = pstrdup(b->schema);
-	r.a.schema_type = pstrdup(b->schema_type);
-	r.a.refs = pstrdup(b->refs);
-	r.a.normalize = b->normalize;
-	r.a.metadata = b->metadata ? pstrdup(b->metadata) : NULL;
-	r.a.rule_set = b->rule_set ? pstrdup(b->rule_set) : NULL;
 	registration_options(&r, b->id != 0, b->id, b->version != 0, b->version,
 						 b->tags_to_add, b->tags_to_remove, b->propagate_tags);
 	register_prepared(&r, &reg);
@@ -952,8 +959,7 @@ registry_read_version(const char *served, const char *named, const char *version
 				(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
 				 errmsg("version %s not found", version_arg)));
 	memset(out, 0, sizeof(CatalogSchemaRow));
-	out->subject = strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0 ? subject :
-		psprintf(":%s:%s", context, subject);
+	out->subject = registry_qualify_subject(context, subject);
 	out->version = v.version;
 	out->id = s.id;
 	out->schema_type = s.schema_type;
@@ -1170,14 +1176,7 @@ registry_lookup_submission(const char *served, const CatalogSubmission *b,
 	TimestampTz created_at;
 
 	memset(&a, 0, sizeof(a));
-	a.qualified = pstrdup(served);
-	registry_split_subject_cstr(a.qualified, &a.context, &a.subject);
-	a.schema = pstrdup(b->schema);
-	a.schema_type = pstrdup(b->schema_type);
-	a.refs = pstrdup(b->refs);
-	a.normalize = b->normalize;
-	a.metadata = b->metadata ? pstrdup(b->metadata) : NULL;
-	a.rule_set = b->rule_set ? pstrdup(b->rule_set) : NULL;
+	submission_schema_args(&a, served, b);
 	s = look_up(&a, include_deleted, &found, &stored);
 
 	memset(out, 0, sizeof(CatalogSchemaRow));

@@ -286,9 +286,8 @@ extern void catalog_api_tag(const char *subject, const char *version,
 							const CatalogTagRequest *t, CatalogSchemaRow *out);
 extern void catalog_api_register(const char *subject, const char *served,
 								 const CatalogSubmission *s, CatalogSchemaRow *out);
-extern void catalog_api_lookup(const char *subject, const char *served,
-							   const CatalogSubmission *s, bool deleted,
-							   CatalogSchemaRow *out);
+extern void catalog_api_lookup(const char *served, const CatalogSubmission *s,
+							   bool deleted, CatalogSchemaRow *out);
 extern void catalog_api_check_compatibility(const char *subject,
 											const CatalogSubmission *s,
 											const char *version, bool verbose,

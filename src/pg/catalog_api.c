@@ -604,8 +604,8 @@ catalog_api_tag(const char *subject, const char *version, const CatalogTagReques
  * call, as for a statement.
  */
 void
-catalog_api_lookup(const char *subject, const char *served, const CatalogSubmission *s,
-				   bool deleted, CatalogSchemaRow *out)
+catalog_api_lookup(const char *served, const CatalogSubmission *s, bool deleted,
+				   CatalogSchemaRow *out)
 {
 	int			nestlevel = catalog_pin_search_path();
 

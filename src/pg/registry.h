@@ -59,6 +59,7 @@ extern void registry_split_subject_cstr(const char *qualified, char **context,
 										char **subject);
 extern void registry_validate_subject(const char *qualified, const char *subject);
 extern bool registry_context_name_valid(const char *context);
+extern char *registry_qualify_subject(const char *context, const char *subject);
 extern void registry_validate_version_context(const char *context, const char *subject);
 extern char *registry_served_subject(const char *qualified);
 extern Datum registry_parse_version(PG_FUNCTION_ARGS);

@@ -800,12 +800,12 @@ h_lookup(RestCall *c)
 {
 	CatalogSubmission b;
 	CatalogSchemaRow row;
-	const char *subject = route_subject(c, c->seg[1]);
 
+	(void) route_subject(c, c->seg[1]);
 	c->lookup = true;
 	if (!read_schema_body(c, &b, true))
 		return;
-	catalog_api_lookup(subject, c->subject, &b, rest_param_bool(c, "deleted"), &row);
+	catalog_api_lookup(c->subject, &b, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema, true);
 }
 

@@ -149,6 +149,18 @@ registry_validate_subject(const char *qualified, const char *subject)
 }
 
 /*
+ * Confluent's spelling of a subject in a context (registry.qualify_subject):
+ * the bare name in the default context, else ":ctx:name".
+ */
+char *
+registry_qualify_subject(const char *context, const char *subject)
+{
+	if (strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0)
+		return pstrdup(subject);
+	return psprintf(":%s:%s", context, subject);
+}
+
+/*
  * A subject version's context (a raw INSERT's row included) must be one
  * that holds versions; else 42208 naming the qualified subject.
  */
@@ -156,8 +168,7 @@ void
 registry_validate_version_context(const char *context, const char *subject)
 {
 	if (!context_holds_versions(context))
-		report_invalid_subject(strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0 ? subject :
-							   psprintf(":%s:%s", context, subject));
+		report_invalid_subject(registry_qualify_subject(context, subject));
 }
 
 /*
@@ -235,9 +246,7 @@ registry_served_subject(const char *qualified)
 	registry_split_subject_cstr(alias, &alias_context, &alias_subject);
 	if (strcmp(alias_context, REGISTRY_DEFAULT_CONTEXT) == 0)
 		alias_context = context;
-	if (strcmp(alias_context, REGISTRY_DEFAULT_CONTEXT) == 0)
-		return alias_subject;
-	return psprintf(":%s:%s", alias_context, alias_subject);
+	return registry_qualify_subject(alias_context, alias_subject);
 }
 
 /* registry.served_subject(subject): see registry_served_subject() */

@@ -1194,8 +1194,11 @@ req DELETE "/subjects/$JA/versions/1"
 expect_error "deleting a referenced version -> 42206" 422 42206
 req DELETE "/subjects/$JA"
 expect_error "deleting a referenced subject -> 42206" 422 42206
+req GET "/subjects/$JC/versions/1"
+JC_REFS=$(printf '%s' "$BODY" | jq -c '.references')
 req POST "/subjects/$JC" "$JC_BODY"
-expect "lookup with references" 200 ".id == $JCID and .version == 1"
+expect "lookup with references: its references as GET gives them" 200 \
+	".id == $JCID and .version == 1 and (.references | length) > 0 and .references == $JC_REFS"
 JBEFORE=$(snapshot)
 req POST "/subjects/$JC-x/versions" "$(printf '%s' "$JC_BODY" | jq -c 'del(.references)')"
 expect_error "the same schema without its references: unresolvable \$ref -> 42201" 422 42201
