@@ -39,6 +39,31 @@ bench_cluster_stop() {
 	fi
 }
 
+# the CPU ticks (utime + stime, in 1/CLK_TCK s) of the cluster's processes
+# so far: the postmaster's, its children's (the HTTP workers among them)
+# and those of the children that have exited (the postmaster's cutime +
+# cstime: a pgbench client's backend is gone when its run ends)
+bench_cluster_ticks() {
+	local pm t p
+	pm=$(head -1 "$BENCH_DIR/data/postmaster.pid")
+	t=$(awk '{print $16 + $17}' "/proc/$pm/stat")
+	for p in $pm $(pgrep -P "$pm"); do
+		t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+	done
+	echo "$t"
+}
+
+# after a pgbench run: until its backends have exited (at most 2 s), so
+# that bench_cluster_ticks counts their CPU
+bench_clients_gone() {
+	local pm i
+	pm=$(head -1 "$BENCH_DIR/data/postmaster.pid")
+	for i in $(seq 40); do
+		pgrep -P "$pm" -f '\[local\]' >/dev/null || return 0
+		sleep 0.05
+	done
+}
+
 # psql with the options every bench wants; extra args follow
 bpsql() {
 	psql -qAtX -v ON_ERROR_STOP=1 "$@"

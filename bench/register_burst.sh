@@ -90,34 +90,25 @@ PGB
 
 : >"$W/results"
 : >"$W/cpu"
-# the CPU ticks (utime + stime) of the cluster's processes so far
-cluster_ticks() {
-	local pm t=0 p
-	pm=$(head -1 "$BENCH_DIR/data/postmaster.pid")
-	for p in $pm $(pgrep -P "$pm"); do
-		t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
-	done
-	echo "$t"
-}
-# NAME PHASE ROUND: one run of any of the six
+# NAME PHASE ROUND: one run of any of the six, with the cluster's CPU per transaction
 run() {
-	local mode=quota
-	case $1 in
-	http) ;;
-	http-pool) mode=pool ;;
-	*)
-		pgb "$@"
-		return
-		;;
-	esac
-	subjects_none "$1-$2-$3-"
 	local t0
-	t0=$(cluster_ticks)
+	t0=$(bench_cluster_ticks)
+	case $1 in
+	http | http-pool) http_run "$@" ;;
+	*) pgb "$@" && bench_clients_gone ;;
+	esac
+	echo "$1 $2 $3 $((($(bench_cluster_ticks) - t0) * 1000000 / $(getconf CLK_TCK) / REQUESTS))" >>"$W/cpu"
+}
+# NAME PHASE ROUND: an HTTP run (http: REQUESTS / CLIENTS per connection; http-pool: a shared counter)
+http_run() {
+	local mode=quota
+	[ "$1" = http-pool ] && mode=pool
+	subjects_none "$1-$2-$3-"
 	"$W/burst_client" "$HTTP_PORT" "$CLIENTS" "$REQUESTS" "$SUBJECTS" "$1-$2-$3-" "r$3_${2//-/_}_$mode" "$W/pre" "$W/post" $mode |
 		awk -v n="$1" -v p="$2" -v r="$3" -v want="$REQUESTS" '/^RESULT/ {
 			if ($2 < want) { print "only " $2 " of " want " registrations answered 200: " $0 > "/dev/stderr"; exit 1 }
 			printf "%s %s %s %.1f %d %d\n", n, p, r, $2 / $3, $4, $5 }' >>"$W/results"
-	echo "$1 $2 $3 $((($(cluster_ticks) - t0) * 1000000 / $(getconf CLK_TCK) / REQUESTS))" >>"$W/cpu"
 }
 names=(two-ins two-prep one-cte sql-reg http http-pool)
 for fs in $FSYNCS; do
@@ -169,9 +160,13 @@ for phase in dict.fromkeys(k[0] for k in R):
             v = med[h] / med[b]
             print("%-9s / %-8s %.2fx  (goal >= %.1fx: %s)" % (h, b, v, goal, "met" if v >= goal and bad == 0 else "NOT MET"))
     print("http      / sql-reg  %.2fx" % (med["http"] / med["sql-reg"]))
+    cpu = {n: st.median(CPU[(phase, n)]) for n in names}
     for h in ("http", "http-pool"):
         print("%-9s cluster CPU per registration: %d us (median; utime + stime of all its processes)"
-              % (h, st.median(CPU[(phase, h)])))
+              % (h, cpu[h]))
+    for h in ("http", "http-pool"):
+        print("%-9s cluster CPU: two-ins's per transaction (%d us) / its per registration  %.2fx"
+              "  (the same ratio, freed of the clients' share of the CPUs)" % (h, cpu["two-ins"], cpu["two-ins"] / cpu[h]))
     print()
 for fs in dict.fromkeys(k[0] for k in http):
     ws = [w for (f, w) in http if f == fs]
