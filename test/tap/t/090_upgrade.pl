@@ -1,5 +1,6 @@
-# ALTER EXTENSION registry UPDATE from 0.1 and from 0.2: the catalog becomes
-# what a fresh install of the default version is (pg_dump --schema-only
+# ALTER EXTENSION registry UPDATE from 0.1, 0.2 and 0.3 (from its kept
+# script, and as the script's first form made it): the catalog becomes what
+# a fresh install of the default version is (pg_dump --schema-only
 # compared), and the data, the ids and the id sequences of every context
 # survive.
 use strict;
@@ -64,6 +65,7 @@ DELETE FROM pg_depend WHERE deptype = 'e' AND refclassid = 'pg_extension'::regcl
 	IPC::Run::run([ 'pg_dump', '--schema-only', '--no-owner', '-d', $node->connstr("${db}_copy") ],
 		'>', \$stdout, '2>', \$stderr)
 	  or die "pg_dump $db failed: $stderr";
+	$node->safe_psql('postgres', "DROP DATABASE ${db}_copy");
 	# comments, and pg_dump's per-dump \\restrict keys, are not the catalog
 	$stdout =~ s/^--.*\n//mg;
 	$stdout =~ s/^\\(un)?restrict .*\n//mg;
@@ -98,6 +100,46 @@ $node->safe_psql('install_02', 'ALTER EXTENSION registry UPDATE');
 same_catalog(schema_dump('install_02'), 'an upgraded 0.2 has the catalog of a fresh install');
 is($node->safe_psql('install_02', $data_query), $before_02,
 	'every version, id and soft delete of 0.2 survives the update');
+
+# 0.3, from its kept script, updated the same way
+$node->safe_psql('postgres', 'CREATE DATABASE install_03');
+$node->safe_psql('install_03', "CREATE EXTENSION registry VERSION '0.3';" . $fill);
+my $before_03 = $node->safe_psql('install_03', $data_query);
+$node->safe_psql('install_03', 'ALTER EXTENSION registry UPDATE');
+same_catalog(schema_dump('install_03'), 'an upgraded 0.3 has the catalog of a fresh install');
+is($node->safe_psql('install_03', $data_query), $before_03,
+	'every version, id and soft delete of 0.3 survives the update');
+
+# 0.3 as the first form of its script (2026-12-01) made it: the guid index,
+# the stored-text index over every schema, no triggers on registry.modes,
+# the guid lookups by the guid column
+$node->safe_psql('postgres', 'CREATE DATABASE install_03_first');
+$node->safe_psql('install_03_first', "CREATE EXTENSION registry VERSION '0.3';" . $fill . q{
+CREATE INDEX schemas_guid_idx ON registry.schemas (guid);
+DROP INDEX registry.schemas_text_idx;
+CREATE INDEX schemas_text_idx ON registry.schemas (pg_catalog.md5(schema), context);
+DROP TRIGGER modes_after_write ON registry.modes;
+DROP TRIGGER modes_after_truncate ON registry.modes;
+COMMENT ON FUNCTION registry.config_after_write() IS 'tells the processes that cache schema answers, at commit, that a config (a subject''s alias) changed';
+CREATE OR REPLACE FUNCTION registry.schema_ids_by_guid(guid uuid, OUT context text, OUT id integer)
+	RETURNS SETOF record
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		SELECT s.context, s.id FROM registry.schemas s
+		 WHERE s.guid = schema_ids_by_guid.guid
+		 ORDER BY s.context, s.id;
+	END;
+});
+isnt(schema_dump('install_03_first'), $fresh, 'the first form of 0.3 differs from a fresh install');
+my $before_03_first = $node->safe_psql('install_03_first', $data_query);
+$node->safe_psql('install_03_first', 'ALTER EXTENSION registry UPDATE');
+same_catalog(schema_dump('install_03_first'),
+	'an upgraded first-form 0.3 has the catalog of a fresh install');
+is($node->safe_psql('install_03_first', $data_query), $before_03_first,
+	'every version, id and soft delete of the first-form 0.3 survives the update');
+is($node->safe_psql('install_03_first',
+		q{SELECT count(*) FROM registry.schema_ids_by_guid((SELECT guid FROM registry.schemas WHERE context = '.ctx' LIMIT 1))}),
+	'1', 'the updated guid lookup finds a schema');
 
 is($node->safe_psql('old_install', $data_query), $before,
 	'every version, id and soft delete survives the update');
