@@ -102,4 +102,23 @@ SELECT registry.register_schema('reads-text', '"int"', 'AVRO', '[]', false,
 	'{"properties":{"owner":"o","confluent:version":"5"}}') <> :text_v1 AS cv_owner_is_v2;
 SELECT version FROM registry.subject_versions WHERE subject = 'reads-text' ORDER BY version;
 ROLLBACK;
+-- get_version and resolve_version are the C reads of GET
+-- /subjects/{s}/versions/{v}: the same rows and errors as that route, a
+-- NULL argument an error
+SELECT count(registry.register_schema('reads-c', regress.rec(k))) AS registered FROM generate_series(1, 2) k;
+SELECT count(*) AS deleted FROM registry.delete_version('reads-c', '2');
+SELECT subject, version, schema_type, refs, metadata, rule_set, deleted FROM registry.get_version('reads-c');
+SELECT version, deleted FROM registry.get_version('reads-c', '-1', deleted => true);
+SELECT * FROM registry.resolve_version('reads-c', 'latest');
+SELECT * FROM registry.resolve_version('reads-c', 'LATEST', true);
+SELECT (registry.get_version('reads-c', '1')).schema = (SELECT schema FROM registry.schemas s
+	JOIN registry.subject_versions v ON v.context = s.context AND v.schema_id = s.id
+	WHERE v.subject = 'reads-c' AND v.version = 1) AS stored_text;
+SELECT regress.try($$SELECT registry.resolve_version('reads-c', '2')$$);
+SELECT regress.try($$SELECT registry.resolve_version('reads-none', '1')$$);
+SELECT regress.try($$SELECT registry.resolve_version('reads-c', 'x')$$);
+SELECT regress.try($$SELECT registry.get_version(NULL)$$);
+SELECT regress.try($$SELECT registry.get_version('reads-c', NULL)$$);
+SELECT regress.try($$SELECT registry.resolve_version(NULL, '1')$$);
+SELECT count(*) AS rows FROM registry.get_version('reads-c', '1', NULL);
 DROP FUNCTION regress.rec(int);

@@ -1,7 +1,8 @@
 /*
  * registry--0.3--0.4.sql: from 0.3 to 0.4.
  *
- * 0.4's catalog is 0.3's as its script now stands.  Installs of 0.3 made
+ * 0.4 reads versions in C (resolve_version, get_version); the rest of its
+ * catalog is 0.3's as its script now stands.  Installs of 0.3 made
  * with that script's earlier forms (2026-12-01 and 2026-12-02) lack some
  * of it; each statement here brings one difference to 0.4 and leaves an
  * install that already has it as it is, so that ALTER EXTENSION registry
@@ -74,3 +75,16 @@ CREATE OR REPLACE FUNCTION registry.schema_ids_by_guid(guid uuid, OUT context te
 		 WHERE s.fingerprint = pg_catalog.uuid_send(schema_ids_by_guid.guid)
 		 ORDER BY s.context, s.id;
 	END;
+
+-- Which version a subject's 'latest', -1 or N names, and that version's
+-- row, are read by the C code that serves GET /subjects/{s}/versions/{v}:
+-- Confluent's 40401 and 40402 have one home
+CREATE OR REPLACE FUNCTION registry.resolve_version(subject text, version text, deleted boolean DEFAULT false,
+	OUT context text, OUT subject_name text, OUT version_number integer)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_resolve_version'
+	LANGUAGE C STABLE;
+CREATE OR REPLACE FUNCTION registry.get_version(subject text, version text DEFAULT 'latest', deleted boolean DEFAULT false)
+	RETURNS registry.subject_version
+	AS 'MODULE_PATHNAME', 'registry_get_version'
+	LANGUAGE C STABLE;

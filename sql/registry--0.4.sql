@@ -635,53 +635,14 @@ COMMENT ON FUNCTION registry.versions(text, boolean, boolean) IS 'version number
 CREATE FUNCTION registry.resolve_version(subject text, version text, deleted boolean DEFAULT false,
 	OUT context text, OUT subject_name text, OUT version_number integer)
 	RETURNS record
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	q record := registry.split_subject(registry.served_subject(resolve_version.subject));
-	wanted integer := registry.parse_version(resolve_version.version);
-BEGIN
-	context := q.context;
-	subject_name := q.subject;
-	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv
-				   WHERE sv.context = q.context AND sv.subject = q.subject
-					 AND (resolve_version.deleted OR NOT sv.deleted)) THEN
-		RAISE EXCEPTION 'subject "%" not found', resolve_version.subject USING ERRCODE = 'R0401';
-	END IF;
-	IF wanted = -1 THEN
-		SELECT max(sv.version) INTO resolve_version.version_number FROM registry.subject_versions sv
-		 WHERE sv.context = q.context AND sv.subject = q.subject AND (resolve_version.deleted OR NOT sv.deleted);
-	ELSE
-		SELECT sv.version INTO resolve_version.version_number FROM registry.subject_versions sv
-		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = wanted
-		   AND (resolve_version.deleted OR NOT sv.deleted);
-		IF NOT FOUND THEN
-			RAISE EXCEPTION 'version % not found', resolve_version.version USING ERRCODE = 'R0402';
-		END IF;
-	END IF;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_resolve_version'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.resolve_version(text, text, boolean) IS 'resolves "latest"/-1/N of a subject to a version number, with Confluent''s errors';
 
 CREATE FUNCTION registry.get_version(subject text, version text DEFAULT 'latest', deleted boolean DEFAULT false)
 	RETURNS registry.subject_version
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	r record := registry.resolve_version(get_version.subject, get_version.version, get_version.deleted);
-	result registry.subject_version;
-BEGIN
-	SELECT registry.qualify_subject(sv.context, sv.subject), sv.version, s.id, s.schema_type,
-		   s.schema, s.refs, s.metadata, s.rule_set, sv.deleted
-	  INTO result
-	  FROM registry.subject_versions sv
-	  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
-	 WHERE sv.context = r.context AND sv.subject = r.subject_name AND sv.version = r.version_number;
-	RETURN result;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_get_version'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.get_version(text, text, boolean) IS 'one version of a subject ("latest" or a number)';
 
 CREATE FUNCTION registry.latest_with_metadata(subject text, properties jsonb, deleted boolean DEFAULT false)

@@ -39,6 +39,8 @@ PG_FUNCTION_INFO_V1(registry_lookup_schema);
 PG_FUNCTION_INFO_V1(registry_check_compatibility);
 PG_FUNCTION_INFO_V1(registry_lint);
 PG_FUNCTION_INFO_V1(registry_tag_schema_version);
+PG_FUNCTION_INFO_V1(registry_resolve_version);
+PG_FUNCTION_INFO_V1(registry_get_version);
 
 /* The arguments every function here starts with, read once. */
 typedef struct SchemaArgs
@@ -71,6 +73,22 @@ jsonb_arg_text(FunctionCallInfo fcinfo, int n)
 }
 
 /*
+ * The subject argument (the first) as the caller spelled it into *named,
+ * and as it is served (its alias followed); NULL is an error, not a NULL
+ * result, so a caller never mistakes "nothing happened" for success.
+ */
+static char *
+served_subject_arg(FunctionCallInfo fcinfo, const char **named)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("subject must not be null")));
+	*named = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	return registry_served_subject(*named);
+}
+
+/*
  * Arguments common to every function here: (subject, schema, schema_type,
  * refs, ...).  NULL subject or schema is an error, not a NULL result, so a
  * caller never mistakes "nothing happened" for success.
@@ -78,16 +96,14 @@ jsonb_arg_text(FunctionCallInfo fcinfo, int n)
 static void
 read_schema_args(FunctionCallInfo fcinfo, SchemaArgs *a, bool validate_subject)
 {
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("subject must not be null")));
+	const char *named;
+
+	a->qualified = served_subject_arg(fcinfo, &named);
 	if (PG_ARGISNULL(1))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("schema must not be null"),
 				 errdetail("%s", confluent_text(CW_EMPTY_SCHEMA))));
-	a->qualified = registry_served_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	registry_split_subject_cstr(a->qualified, &a->context, &a->subject);
 	if (validate_subject)
 		registry_validate_subject(a->qualified, a->subject);
@@ -935,11 +951,12 @@ requested_version(const char *context, const char *subject, const char *named,
 }
 
 /*
- * GET /subjects/{s}/versions/{v} without the SQL call around get_version
- * (the route's gate checked its EXECUTE privilege): get_version's row,
+ * One version of a subject, as get_version() and GET
+ * /subjects/{s}/versions/{v} (which calls it without the SQL call, its
+ * gate having checked get_version's EXECUTE privilege) answer: its row,
  * with the schema's guid and the version's registration time.  served is
- * the subject as served, its alias already followed; named as the
- * request spelled it, for the messages.
+ * the subject as served, its alias already followed; named as the caller
+ * spelled it, for the messages.
  */
 void
 registry_read_version(const char *served, const char *named, const char *version_arg,
@@ -971,6 +988,83 @@ registry_read_version(const char *served, const char *named, const char *version
 	out->guid = fingerprint_guid(s.fingerprint);
 	out->has_ts = true;
 	out->ts = timestamp_epoch_ms(created_at);
+}
+
+/*
+ * The subject and version arguments of resolve_version() and
+ * get_version(): the subject as spelled, the same as served, and the
+ * version; NULL is an error, as for every function here.
+ */
+static void
+version_call_args(FunctionCallInfo fcinfo, const char **named, const char **served,
+				  const char **version_arg)
+{
+	*served = served_subject_arg(fcinfo, named);
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("version must not be null")));
+	*version_arg = text_to_cstring(PG_GETARG_TEXT_PP(1));
+}
+
+/*
+ * resolve_version(subject, version, deleted): the context, subject and
+ * number of the version named ('latest', -1 or N), with Confluent's
+ * errors (requested_version()).
+ */
+Datum
+registry_resolve_version(PG_FUNCTION_ARGS)
+{
+	const char *named;
+	const char *served;
+	const char *version_arg;
+	char	   *context;
+	char	   *subject;
+	CatalogVersion v;
+	TupleDesc	desc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	version_call_args(fcinfo, &named, &served, &version_arg);
+	registry_split_subject_cstr(served, &context, &subject);
+	requested_version(context, subject, named, version_arg, bool_arg(fcinfo, 2), &v, NULL);
+	values[0] = CStringGetTextDatum(context);
+	values[1] = CStringGetTextDatum(subject);
+	values[2] = Int32GetDatum(v.version);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/*
+ * get_version(subject, version, deleted): registry_read_version()'s row
+ * as a registry.subject_version.
+ */
+Datum
+registry_get_version(PG_FUNCTION_ARGS)
+{
+	const char *named;
+	const char *served;
+	const char *version_arg;
+	CatalogSchemaRow r;
+	TupleDesc	desc;
+	Datum		values[9];
+	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	version_call_args(fcinfo, &named, &served, &version_arg);
+	registry_read_version(served, named, version_arg, bool_arg(fcinfo, 2), &r);
+	values[0] = CStringGetTextDatum(r.subject);
+	values[1] = Int32GetDatum(r.version);
+	values[2] = Int32GetDatum(r.id);
+	values[3] = CStringGetTextDatum(r.schema_type);
+	values[4] = CStringGetTextDatum(r.schema);
+	values[5] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r.refs));
+	values[6] = dc_jsonb_datum(r.metadata, &nulls[6]);
+	values[7] = dc_jsonb_datum(r.rule_set, &nulls[7]);
+	values[8] = BoolGetDatum(r.deleted);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 
 /*
