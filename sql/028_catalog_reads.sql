@@ -121,4 +121,40 @@ SELECT regress.try($$SELECT registry.get_version(NULL)$$);
 SELECT regress.try($$SELECT registry.get_version('reads-c', NULL)$$);
 SELECT regress.try($$SELECT registry.resolve_version(NULL, '1')$$);
 SELECT count(*) AS rows FROM registry.get_version('reads-c', '1', NULL);
+-- A transitive check reads each version's schema where this backend last
+-- found its row (a hint) and its parsed form from the backend's cache; its
+-- answers must not depend on either, when rows move or an id is given to
+-- other content.
+CREATE FUNCTION regress.trec(n int, a_type text DEFAULT 'int') RETURNS text LANGUAGE sql AS $$
+	SELECT format('{"type":"record","name":"T","fields":[{"name":"a","type":"%s"},{"name":"t%s","type":["null","int"],"default":null}]}', a_type, n)
+$$;
+SELECT registry.set_compatibility('NONE', 'reads-t') IS NOT NULL AS level_set;
+SELECT count(registry.register_schema('reads-t', regress.trec(k))) AS registered FROM generate_series(1, 3) k;
+SELECT registry.set_compatibility('BACKWARD_TRANSITIVE', 'reads-t') IS NOT NULL AS level_set;
+SELECT is_compatible FROM registry.check_compatibility('reads-t', regress.trec(4), version => NULL);
+-- every row moved: the hints lead nowhere or to other rows
+VACUUM FULL registry.schemas;
+SELECT is_compatible FROM registry.check_compatibility('reads-t', regress.trec(4), version => NULL);
+SELECT is_compatible, cardinality(messages) > 0 AS has_messages
+  FROM registry.check_compatibility('reads-t', regress.trec(4, 'string'), version => NULL,
+		verbose => true);
+-- version 3's id, freed by a hard delete, imported again with a: string
+SELECT id AS t3_id FROM registry.get_version('reads-t', '3') \gset
+SELECT count(*) AS deleted FROM registry.delete_version('reads-t', '3');
+SELECT count(*) AS removed FROM registry.delete_version('reads-t', '3', permanent => true);
+SELECT count(*) AS schema_rows FROM registry.schemas WHERE context = '.' AND id = :t3_id;
+SELECT registry.set_mode('IMPORT', force => true);
+-- (every version checked: version => NULL; the default is the latest)
+-- by raw INSERTs, which leave this backend's cache as it was
+INSERT INTO registry.schemas (id, schema) VALUES (:t3_id, regress.trec(3, 'string'));
+INSERT INTO registry.subject_versions (subject, version, schema_id) VALUES ('reads-t', 4, :t3_id);
+SELECT registry.delete_mode();
+-- the check reads version 4 as it now is: an int cannot read its string,
+-- nor a string the ints of versions 1 and 2
+SELECT is_compatible FROM registry.check_compatibility('reads-t', regress.trec(5), version => NULL);
+SELECT is_compatible FROM registry.check_compatibility('reads-t', regress.trec(5, 'string'), version => NULL);
+SELECT registry.set_compatibility('NONE', 'reads-t') IS NOT NULL AS level_set;
+SELECT count(*) AS deleted FROM registry.delete_subject('reads-t');
+SELECT count(*) AS removed FROM registry.delete_subject('reads-t', permanent => true);
+DROP FUNCTION regress.trec(int, text);
 DROP FUNCTION regress.rec(int);

@@ -104,6 +104,9 @@ typedef struct ac_checker
 	size_t		bytes;			/* allocated, against AC_MAX_BYTES */
 	bool		oom;
 	const char *failure;		/* set when the check is aborted */
+	/* the writer record names were last missed in, and how often */
+	const rg_avro_schema *miss_record;
+	int			misses;
 	/* name index of the writer record last searched (see writer_field_named) */
 	const rg_avro_schema *fidx_record;
 	int		   *fidx_slots;		/* field position + 1, 0 = empty */
@@ -216,12 +219,13 @@ stopped(ac_checker *c)
 /*
  * Count one unit of work; false (the check stopped with its failure set)
  * past the budget.  Also where a long check gives a pending cancel its
- * chance.
+ * chance, at its first unit and every 64th.
  */
 static bool
 count_work(ac_checker *c)
 {
-	rg_check_interrupts();
+	if ((c->work & 63) == 0)
+		rg_check_interrupts();
 	if (++c->work > AC_MAX_WORK)
 	{
 		c->failure = "schema comparison too large";
@@ -423,7 +427,7 @@ memo_reserve(ac_checker *c)
 
 	if (c->memo != NULL && (c->memo_used + 1) * 2 <= c->memo_cap)
 		return true;
-	cap = c->memo_cap ? c->memo_cap * 2 : 64;
+	cap = c->memo_cap ? c->memo_cap * 2 : 16;
 	tab = ac_alloc(c, sizeof(ac_memo_entry) * cap);
 	if (tab == NULL)
 		return false;
@@ -702,12 +706,34 @@ field_index(ac_checker *c, const rg_avro_schema *w)
 }
 
 /*
+ * Is a field's name this name?  Compared inline: field names are short,
+ * and a wide record's check compares one pair of them per field.
+ */
+static inline bool
+field_is_named(const rg_avro_field *f, const char *name)
+{
+	const char *a = f->name;
+
+	if (a == NULL)
+		return false;
+	while (*a != '\0' && *a == *name)
+	{
+		a++;
+		name++;
+	}
+	return *a == *name;
+}
+
+/*
  * The writer field with this name (field names are unique in a record).
  * hint is the reader field's position: schemas usually evolve by
- * appending, so the field is most often at the same position.  Otherwise a
- * wide record is searched through a name index, since a field the writer
- * lacks would cost a scan of every writer field; a narrow one is scanned.
+ * appending, so the field is most often at the same position.  Otherwise
+ * the record is scanned; a wide one that keeps missing names (each a scan
+ * of every writer field) is searched through a name index instead, built
+ * once the same record has missed AC_SCANNED_MISSES names, as one added
+ * field misses one name in each version a transitive check reads.
  */
+#define AC_SCANNED_MISSES 4
 static const rg_avro_field *
 writer_field_named(ac_checker *c, const rg_avro_schema *w, const char *name, int hint)
 {
@@ -715,10 +741,14 @@ writer_field_named(ac_checker *c, const rg_avro_schema *w, const char *name, int
 
 	if (name == NULL)
 		return NULL;
-	if (hint >= 0 && hint < w->n_fields && w->fields[hint].name != NULL &&
-		strcmp(w->fields[hint].name, name) == 0)
+	if (hint >= 0 && hint < w->n_fields && field_is_named(&w->fields[hint], name))
 		return &w->fields[hint];
-	if (w->n_fields >= 16 && field_index(c, w))
+	if (c->miss_record != w)
+	{
+		c->miss_record = w;
+		c->misses = 0;
+	}
+	if (w->n_fields >= 16 && c->misses >= AC_SCANNED_MISSES && field_index(c, w))
 	{
 		size_t		h = name_hash(name) & (c->fidx_cap - 1);
 
@@ -733,9 +763,10 @@ writer_field_named(ac_checker *c, const rg_avro_schema *w, const char *name, int
 	}
 	for (i = 0; i < w->n_fields; i++)
 	{
-		if (w->fields[i].name != NULL && strcmp(w->fields[i].name, name) == 0)
+		if (field_is_named(&w->fields[i], name))
 			return &w->fields[i];
 	}
+	c->misses++;
 	return NULL;
 }
 
@@ -1031,7 +1062,15 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 		c->failure = "null schema in compatibility check";
 		return NULL;
 	}
-	if (c->depth >= AC_MAX_DEPTH || rg_too_deep(c->depth))
+	if (c->depth >= AC_MAX_DEPTH)
+	{
+		c->failure = "schema nesting too deep for the compatibility check";
+		return NULL;
+	}
+	/* two uses of one primitive type: nothing to compare, nothing to keep */
+	if (r->type == w->type && is_primitive(r->type))
+		return count_work(c) ? (ac_result *) &ac_compatible : NULL;
+	if (rg_too_deep(c->depth))
 	{
 		c->failure = "schema nesting too deep for the compatibility check";
 		return NULL;

@@ -22,12 +22,6 @@
 #include "catalog_internal.h"
 #include "registry.h"
 
-/* the columns of a version row (plan_versions) */
-#define Anum_version_version		1
-#define Anum_version_schema_id		2
-#define Anum_version_deleted		3
-#define Anum_version_fingerprint	4
-
 /* the columns of plan_schema_any_context */
 #define Anum_schema_context			1
 #define Anum_schema_id				2
@@ -90,16 +84,6 @@ static CatalogPlan plan_insert_version = {
  * subquery by the schema's whole key: a plan kept from a near-empty table
  * (a join's) could otherwise scan every schema of the context per version.
  */
-#define VERSION_COLUMNS \
-	"v.version, v.schema_id, v.deleted, (SELECT s.fingerprint FROM registry.schemas s " \
-	"WHERE s.context = v.context AND s.id = v.schema_id)"
-
-static CatalogPlan plan_versions = {
-	"SELECT " VERSION_COLUMNS " FROM registry.subject_versions v "
-	"WHERE v.context = $1 AND v.subject = $2 AND ($3 OR NOT v.deleted) ORDER BY v.version",
-	3, {TEXTOID, TEXTOID, BOOLOID}
-};
-
 /* any live version in a mode's scope: global (".", ""), a context ("") or a subject */
 static CatalogPlan plan_scope_has_live_versions = {
 	"SELECT 1 FROM registry.subject_versions sv WHERE NOT sv.deleted"
@@ -417,16 +401,6 @@ catalog_raise_id_floor(const char *context, int32 id)
 
 /* --- schemas and versions --------------------------------------------------- */
 
-/* A version row of the current result into out. */
-static void
-fill_version(HeapTuple tup, CatalogVersion *out)
-{
-	out->version = catalog_int32(tup, Anum_version_version);
-	out->schema_id = catalog_int32(tup, Anum_version_schema_id);
-	out->deleted = catalog_bool(tup, Anum_version_deleted);
-	copy_fingerprint(tup, Anum_version_fingerprint, out->fingerprint);
-}
-
 /* A schema row (plan_schema_any_context's columns) into out, its strings in cxt. */
 static void
 fill_schema(HeapTuple tup, MemoryContext cxt, CatalogSchema *out)
@@ -521,27 +495,6 @@ catalog_insert_version(const char *context, const char *subject,
 	v[3] = Int32GetDatum(schema_id);
 	catalog_run(&plan_insert_version, v, NULL, SPI_OK_INSERT);
 	catalog_disconnect();
-}
-
-/* Versions of a subject in ascending order. */
-CatalogVersion *
-catalog_versions(const char *context, const char *subject, bool include_deleted, int *n)
-{
-	Datum		v[3];
-	CatalogVersion *out;
-	uint64		i;
-	MemoryContext caller = catalog_connect();
-
-	v[0] = CStringGetTextDatum(context);
-	v[1] = CStringGetTextDatum(subject);
-	v[2] = BoolGetDatum(include_deleted);
-	catalog_run(&plan_versions, v, NULL, SPI_OK_SELECT);
-	*n = (int) SPI_processed;
-	out = MemoryContextAllocZero(caller, sizeof(CatalogVersion) * (SPI_processed + 1));
-	for (i = 0; i < SPI_processed; i++)
-		fill_version(SPI_tuptable->vals[i], &out[i]);
-	catalog_disconnect();
-	return out;
 }
 
 /* --- settings ------------------------------------------------------------------ */
