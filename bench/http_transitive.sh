@@ -25,7 +25,8 @@ set -euo pipefail
 
 REPS=${REPS:-200}
 BUDGET_S=${BUDGET_S:-8}
-GOAL_MS=10
+GOAL_MS=10		# transitive-warm (bench/README.md#targets)
+ISSUE_MS=5		# issue 13: the check over HTTP
 
 http_cluster_start 1
 bench_machine
@@ -76,9 +77,9 @@ for n in 1 100 1000; do
 	            FROM (SELECT bench.time_check('t-$n', bench.schema_json($n), $REPS, ${BUDGET_S}000 / 2) a) t, unnest(a) x GROUP BY a" >>"$W/sql"
 done
 
-python3 - "$HTTP_PORT" "$W" "$REPS" "$BUDGET_S" "$GOAL_MS" <<'PY'
+python3 - "$HTTP_PORT" "$W" "$REPS" "$BUDGET_S" "$GOAL_MS" "$ISSUE_MS" <<'PY'
 import http.client, json, statistics as st, sys, time
-port, w, reps, budget, goal = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+port, w, reps, budget, goal, issue = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
 conn = http.client.HTTPConnection("127.0.0.1", port)
 hdr = {"Content-Type": "application/vnd.schemaregistry.v1+json"}
 
@@ -120,7 +121,7 @@ for n in (1, 100, 1000):
     print("%-34s %10.3f %8.3f %6d %12.1f %12.3f" % ("POST compatibility N=%d" % n, m, p, k, m / res[1][0], sql[n]))
 m1000 = res[1000][0]
 print()
-print("N=1000 HTTP median %.2f ms -> goal <= %g ms: %s" % (m1000, goal, "MET" if m1000 <= goal else "NOT MET"))
+print("N=1000 HTTP median %.2f ms -> transitive-warm <= %g ms: %s; issue 13 <= %g ms: %s" % (m1000, goal, "MET" if m1000 <= goal else "NOT MET", issue, "MET" if m1000 <= issue else "NOT MET"))
 print("t(1000)/t(100) %.1f  (transitive-linearity: <= 15 floor, <= 11 target);  t(1000)/t(1) %.1f" % (m1000 / res[100][0], m1000 / res[1][0]))
 print("HTTP / SQL at N=1000 %.2fx;  HTTP minus SQL at N=1 %.3f ms (per-request HTTP+transaction overhead)" % (m1000 / sql[1000], res[1][0] - sql[1]))
 PY
