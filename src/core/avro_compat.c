@@ -104,9 +104,7 @@ typedef struct ac_checker
 	size_t		bytes;			/* allocated, against AC_MAX_BYTES */
 	bool		oom;
 	const char *failure;		/* set when the check is aborted */
-	/* the writer record names were last missed in, and how often */
-	const rg_avro_schema *miss_record;
-	int			misses;
+	long		scanned;		/* writer fields compared by scans */
 	/* name index of the writer record last searched (see writer_field_named) */
 	const rg_avro_schema *fidx_record;
 	int		   *fidx_slots;		/* field position + 1, 0 = empty */
@@ -725,15 +723,23 @@ field_is_named(const rg_avro_field *f, const char *name)
 }
 
 /*
+ * Field comparisons a check may spend scanning writer records for names
+ * not at their reader position before wide records are searched through a
+ * name index instead (see writer_field_named).
+ */
+#define AC_SCAN_BUDGET 256
+
+/*
  * The writer field with this name (field names are unique in a record).
  * hint is the reader field's position: schemas usually evolve by
  * appending, so the field is most often at the same position.  Otherwise
- * the record is scanned; a wide one that keeps missing names (each a scan
- * of every writer field) is searched through a name index instead, built
- * once the same record has missed AC_SCANNED_MISSES names, as one added
- * field misses one name in each version a transitive check reads.
+ * the record is scanned, until the check has spent AC_SCAN_BUDGET
+ * comparisons on scans: then a wide record is searched through a name
+ * index.  One added field misses one name in each version a transitive
+ * check reads, cheaper scanned than indexed; a field inserted near the
+ * front of a wide record shifts all those after it, which would cost a
+ * scan each.
  */
-#define AC_SCANNED_MISSES 4
 static const rg_avro_field *
 writer_field_named(ac_checker *c, const rg_avro_schema *w, const char *name, int hint)
 {
@@ -743,12 +749,7 @@ writer_field_named(ac_checker *c, const rg_avro_schema *w, const char *name, int
 		return NULL;
 	if (hint >= 0 && hint < w->n_fields && field_is_named(&w->fields[hint], name))
 		return &w->fields[hint];
-	if (c->miss_record != w)
-	{
-		c->miss_record = w;
-		c->misses = 0;
-	}
-	if (w->n_fields >= 16 && c->misses >= AC_SCANNED_MISSES && field_index(c, w))
+	if (w->n_fields >= 16 && c->scanned >= AC_SCAN_BUDGET && field_index(c, w))
 	{
 		size_t		h = name_hash(name) & (c->fidx_cap - 1);
 
@@ -764,9 +765,12 @@ writer_field_named(ac_checker *c, const rg_avro_schema *w, const char *name, int
 	for (i = 0; i < w->n_fields; i++)
 	{
 		if (field_is_named(&w->fields[i], name))
+		{
+			c->scanned += i + 1;
 			return &w->fields[i];
+		}
 	}
-	c->misses++;
+	c->scanned += w->n_fields;
 	return NULL;
 }
 

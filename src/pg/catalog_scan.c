@@ -634,10 +634,11 @@ add_fingerprints(const char *context, const CatalogScan *versions_scan,
 				 CatalogVersion *versions, int n)
 {
 	CatalogScan s;
-	uint32		context_hash = hash_bytes((const unsigned char *) context, strlen(context));
+	uint32		context_hash;
 	BlockNumber nblocks;
 	bool		keyed = false;
 
+	context_hash = hash_bytes((const unsigned char *) context, strlen(context));
 	scan_open(&s, "schemas", "schemas_pkey");
 	scan_share_snapshot(&s, versions_scan);
 	nblocks = RelationGetNumberOfBlocks(s.heap);

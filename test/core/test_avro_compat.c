@@ -687,7 +687,7 @@ test_depth_guard(void)
 static char *
 wide_record(const char *before, int n, const char *after)
 {
-	static char buf[8192];
+	static char buf[16384];
 	int			i;
 
 	snprintf(buf, sizeof(buf), "{\"type\":\"record\",\"name\":\"W\",\"fields\":[%s", before);
@@ -735,6 +735,24 @@ test_wide_records(void)
 	free(reader_alias);
 	free(reader_retyped);
 	free(writer_short);
+
+	/*
+	 * 300 fields: the first lookups of a shifted record are scans, the later
+	 * ones go through the name index; both find the same fields
+	 */
+	writer = wide_record("", 300, "");
+	reader_extra = wide_record("{\"name\":\"extra\",\"type\":\"long\"}", 300, "");
+	reader_retyped = wide_record("{\"name\":\"extra\",\"type\":\"long\",\"default\":0}", 299,
+								 ",{\"name\":\"f299\",\"type\":\"string\"}");
+	INCOMPATIBLE(reader_extra, writer,
+				 "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'extra' at path '/fields/0' in the %s schema has no default value and is missing in the %s schema', additionalInfo:'extra'}",
+				 "300 fields, shifted: only the new field is missing");
+	INCOMPATIBLE(reader_retyped, writer,
+				 "{errorType:'TYPE_MISMATCH', description:'The type (path '/fields/300/type') of a field in the %s schema does not match with the %s schema', additionalInfo:'reader type: STRING not compatible with writer type: INT'}",
+				 "300 fields, shifted: the last field's type is checked through the index");
+	free(writer);
+	free(reader_extra);
+	free(reader_retyped);
 }
 
 int
