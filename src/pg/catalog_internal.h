@@ -2,16 +2,22 @@
  *
  * catalog_internal.h
  *	  What the files of the catalog module (catalog.c, catalog_scan.c,
- *	  catalog_api.c, scope_cache.c)
- *	  share: kept plans, the SPI connection of one catalog call and the
- *	  reading of result columns.  Nothing outside the module includes it.
+ *	  catalog_scopes.c, catalog_api.c, scope_cache.c) share: kept plans,
+ *	  the SPI connection of one catalog call and the reading of result
+ *	  columns; the direct index scans and the reading of their rows.
+ *	  Nothing outside the module includes it.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef CATALOG_INTERNAL_H
 #define CATALOG_INTERNAL_H
 
+#include "access/genam.h"
 #include "access/htup.h"
+#include "access/sdir.h"
+#include "executor/tuptable.h"
+#include "utils/rel.h"
+#include "utils/snapshot.h"
 
 /*
  * A statement with typed parameters, prepared on first use and kept for the
@@ -43,6 +49,35 @@ extern char *catalog_text(HeapTuple tup, int col, MemoryContext cxt);
 extern Datum catalog_datum(HeapTuple tup, int col, bool *isnull);
 extern int32 catalog_int32(HeapTuple tup, int col);
 extern bool catalog_bool(HeapTuple tup, int col);
+
+/*
+ * catalog_scan.c: one index scan of one registry table, read as
+ * PostgreSQL reads its catalogs (see the file's header)
+ */
+#define SCAN_MAX_KEYS 3
+
+/* one index scan of one registry table */
+typedef struct CatalogScan
+{
+	Relation	heap;
+	Relation	index;
+	Snapshot	snapshot;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	ScanKeyData keys[SCAN_MAX_KEYS];
+	int			nkeys;
+	bool		rekeyed;		/* new keys since the last index_rescan */
+} CatalogScan;
+
+extern Relation catalog_open_table(const char *name);
+extern void catalog_scan_open(CatalogScan *s, const char *table, const char *index);
+extern void catalog_scan_text_key(CatalogScan *s, int col, const char *value);
+extern void catalog_scan_rekey(CatalogScan *s);
+extern bool catalog_scan_next(CatalogScan *s, ScanDirection dir);
+extern void catalog_scan_close(CatalogScan *s);
+extern Datum catalog_scan_datum(CatalogScan *s, const char *name, bool *isnull);
+extern char *catalog_scan_text(CatalogScan *s, const char *name, MemoryContext cxt);
+extern char *catalog_scan_jsonb_text(CatalogScan *s, const char *name, MemoryContext cxt);
 
 /* catalog_scan.c: the subject's row lock, and reads under it */
 extern bool catalog_lock_subject_row(const char *context, const char *subject);

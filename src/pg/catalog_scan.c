@@ -16,7 +16,9 @@
  *	  would need the planner, so a table with it enabled is refused rather
  *	  than read past its policies.  The subject's row lock is taken here
  *	  too, as SELECT ... FOR UPDATE takes it; the writes stay SQL
- *	  (catalog.c): they fire the tables' triggers and constraints.
+ *	  (catalog.c): they fire the tables' triggers and constraints.  The
+ *	  reads of the settings and contexts use these scans from
+ *	  catalog_scopes.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,9 +32,6 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_index.h"
-#include "catalog/pg_trigger.h"
-#include "commands/trigger.h"
-#include "commands/sequence.h"
 #include "common/md5.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
@@ -56,21 +55,6 @@
 #include "catalog.h"
 #include "catalog_internal.h"
 #include "registry.h"
-
-#define SCAN_MAX_KEYS 3
-
-/* one index scan of one registry table */
-typedef struct CatalogScan
-{
-	Relation	heap;
-	Relation	index;
-	Snapshot	snapshot;
-	IndexScanDesc scan;
-	TupleTableSlot *slot;
-	ScanKeyData keys[SCAN_MAX_KEYS];
-	int			nkeys;
-	bool		rekeyed;		/* new keys since the last index_rescan */
-} CatalogScan;
 
 /* --- opening, keys, rows ---------------------------------------------------- */
 
@@ -149,8 +133,8 @@ registry_relid(const char *name)
  * Open registry.<name> for reading as a SELECT would: its lock, the
  * current role's privilege, and no row-level security to bypass.
  */
-static Relation
-open_table(const char *name)
+Relation
+catalog_open_table(const char *name)
 {
 	Relation	rel = table_open(registry_relid(name), AccessShareLock);
 	AclResult	acl = pg_class_aclcheck(RelationGetRelid(rel), GetUserId(), ACL_SELECT);
@@ -266,11 +250,11 @@ check_index_keys(CatalogScan *s, const char *table, const char *index)
 }
 
 /* Open table with its index for a scan, with no keys yet. */
-static void
-scan_open(CatalogScan *s, const char *table, const char *index)
+void
+catalog_scan_open(CatalogScan *s, const char *table, const char *index)
 {
 	memset(s, 0, sizeof(CatalogScan));
-	s->heap = open_table(table);
+	s->heap = catalog_open_table(table);
 	s->index = index_open(registry_relid(index), AccessShareLock);
 	check_index_keys(s, table, index);
 }
@@ -292,8 +276,8 @@ scan_key(CatalogScan *s, int col, RegProcedure proc, Datum value)
 }
 
 /* Add a text key. */
-static void
-scan_text_key(CatalogScan *s, int col, const char *value)
+void
+catalog_scan_text_key(CatalogScan *s, int col, const char *value)
 {
 	scan_key(s, col, F_TEXTEQ, CStringGetTextDatum(value));
 }
@@ -303,8 +287,8 @@ scan_text_key(CatalogScan *s, int col, const char *value)
  * snapshot: one read of several rows (the scopes of a subject's settings)
  * opens its table once and sees one state of it.
  */
-static void
-scan_rekey(CatalogScan *s)
+void
+catalog_scan_rekey(CatalogScan *s)
 {
 	s->nkeys = 0;
 	s->rekeyed = true;
@@ -313,10 +297,10 @@ scan_rekey(CatalogScan *s)
 /*
  * The next row of the scan in direction dir, false at its end; the first
  * call takes the snapshot and starts the scan, the first after
- * scan_rekey() starts it again with the new keys.
+ * catalog_scan_rekey() starts it again with the new keys.
  */
-static bool
-scan_next(CatalogScan *s, ScanDirection dir)
+bool
+catalog_scan_next(CatalogScan *s, ScanDirection dir)
 {
 	if (s->scan == NULL)
 	{
@@ -372,8 +356,8 @@ scan_fetch_tid(CatalogScan *s, ItemPointer tid, BlockNumber nblocks)
 }
 
 /* End the scan; the locks stay until the end of the transaction. */
-static void
-scan_close(CatalogScan *s)
+void
+catalog_scan_close(CatalogScan *s)
 {
 	if (s->scan != NULL)
 		index_endscan(s->scan);
@@ -389,8 +373,8 @@ scan_close(CatalogScan *s)
  * A column of the scan's current row, by name: found in the open table's
  * descriptor (a few string comparisons, where a syscache probe hashes).
  */
-static Datum
-col_datum(CatalogScan *s, const char *name, bool *isnull)
+Datum
+catalog_scan_datum(CatalogScan *s, const char *name, bool *isnull)
 {
 	TupleDesc	desc = RelationGetDescr(s->heap);
 
@@ -407,21 +391,21 @@ col_datum(CatalogScan *s, const char *name, bool *isnull)
 }
 
 /* A text column of the current row, copied into cxt; NULL for NULL. */
-static char *
-col_text(CatalogScan *s, const char *name, MemoryContext cxt)
+char *
+catalog_scan_text(CatalogScan *s, const char *name, MemoryContext cxt)
 {
 	bool		isnull;
-	Datum		d = col_datum(s, name, &isnull);
+	Datum		d = catalog_scan_datum(s, name, &isnull);
 
 	return catalog_datum_text(d, isnull, cxt);
 }
 
 /* A jsonb column of the current row as jsonb's text form, in cxt; NULL for NULL. */
-static char *
-col_jsonb_text(CatalogScan *s, const char *name, MemoryContext cxt)
+char *
+catalog_scan_jsonb_text(CatalogScan *s, const char *name, MemoryContext cxt)
 {
 	bool		isnull;
-	Datum		d = col_datum(s, name, &isnull);
+	Datum		d = catalog_scan_datum(s, name, &isnull);
 	MemoryContext old;
 	Jsonb	   *jb;
 	char	   *str;
@@ -440,7 +424,7 @@ static int32
 col_int32(CatalogScan *s, const char *name)
 {
 	bool		isnull;
-	Datum		d = col_datum(s, name, &isnull);
+	Datum		d = catalog_scan_datum(s, name, &isnull);
 
 	return isnull ? 0 : DatumGetInt32(d);
 }
@@ -450,7 +434,7 @@ static bool
 col_bool(CatalogScan *s, const char *name)
 {
 	bool		isnull;
-	Datum		d = col_datum(s, name, &isnull);
+	Datum		d = catalog_scan_datum(s, name, &isnull);
 
 	return !isnull && DatumGetBool(d);
 }
@@ -460,7 +444,7 @@ static bool
 col_text_is(CatalogScan *s, const char *name, const char *value)
 {
 	bool		isnull;
-	Datum		d = col_datum(s, name, &isnull);
+	Datum		d = catalog_scan_datum(s, name, &isnull);
 	text	   *t;
 
 	if (isnull)
@@ -475,7 +459,7 @@ static void
 col_fingerprint(CatalogScan *s, uint8 *out)
 {
 	bool		isnull;
-	bytea	   *b = DatumGetByteaPP(col_datum(s, "fingerprint", &isnull));
+	bytea	   *b = DatumGetByteaPP(catalog_scan_datum(s, "fingerprint", &isnull));
 
 	if (isnull || VARSIZE_ANY_EXHDR(b) != REGISTRY_FINGERPRINT_LEN)
 		elog(ERROR, "unexpected fingerprint in registry.schemas");
@@ -488,13 +472,13 @@ col_fingerprint(CatalogScan *s, uint8 *out)
 static void
 fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
 {
-	out->context = col_text(s, "context", cxt);
+	out->context = catalog_scan_text(s, "context", cxt);
 	out->id = col_int32(s, "id");
-	out->schema_type = col_text(s, "schema_type", cxt);
-	out->schema = col_text(s, "schema", cxt);
-	out->refs = col_jsonb_text(s, "refs", cxt);
-	out->metadata = col_jsonb_text(s, "metadata", cxt);
-	out->rule_set = col_jsonb_text(s, "rule_set", cxt);
+	out->schema_type = catalog_scan_text(s, "schema_type", cxt);
+	out->schema = catalog_scan_text(s, "schema", cxt);
+	out->refs = catalog_scan_jsonb_text(s, "refs", cxt);
+	out->metadata = catalog_scan_jsonb_text(s, "metadata", cxt);
+	out->rule_set = catalog_scan_jsonb_text(s, "rule_set", cxt);
 	col_fingerprint(s, out->fingerprint);
 }
 
@@ -502,8 +486,8 @@ fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
 static void
 schema_open(CatalogScan *s, const char *context, int32 id)
 {
-	scan_open(s, "schemas", "schemas_pkey");
-	scan_text_key(s, 1, context);
+	catalog_scan_open(s, "schemas", "schemas_pkey");
+	catalog_scan_text_key(s, 1, context);
 	scan_key(s, 2, F_INT4EQ, Int32GetDatum(id));
 }
 
@@ -515,10 +499,10 @@ schema_by_id(const char *context, int32 id, MemoryContext cxt, CatalogSchema *ou
 	bool		found;
 
 	schema_open(&s, context, id);
-	found = scan_next(&s, ForwardScanDirection);
+	found = catalog_scan_next(&s, ForwardScanDirection);
 	if (found && out != NULL)
 		fill_schema(&s, cxt, out);
-	scan_close(&s);
+	catalog_scan_close(&s);
 	return found;
 }
 
@@ -529,10 +513,10 @@ schema_fingerprint(const char *context, int32 id, uint8 *out)
 	CatalogScan s;
 
 	schema_open(&s, context, id);
-	if (!scan_next(&s, ForwardScanDirection))
+	if (!catalog_scan_next(&s, ForwardScanDirection))
 		elog(ERROR, "schema %d of context \"%s\" is missing", id, context);
 	col_fingerprint(&s, out);
-	scan_close(&s);
+	catalog_scan_close(&s);
 }
 
 /* The id of the schema with this identity in the context, 0 when none. */
@@ -542,12 +526,12 @@ schema_id_by_fingerprint(const char *context, const uint8 *fingerprint)
 	CatalogScan s;
 	int32		id = 0;
 
-	scan_open(&s, "schemas", "schemas_fingerprint_context_key");
+	catalog_scan_open(&s, "schemas", "schemas_fingerprint_context_key");
 	scan_key(&s, 1, F_BYTEAEQ, catalog_fingerprint_datum(fingerprint));
-	scan_text_key(&s, 2, context);
-	if (scan_next(&s, ForwardScanDirection))
+	catalog_scan_text_key(&s, 2, context);
+	if (catalog_scan_next(&s, ForwardScanDirection))
 		id = col_int32(&s, "id");
-	scan_close(&s);
+	catalog_scan_close(&s);
 	return id;
 }
 
@@ -574,9 +558,9 @@ fill_version(CatalogScan *s, CatalogVersion *out)
 static void
 subject_versions_open(CatalogScan *s, const char *context, const char *subject)
 {
-	scan_open(s, "subject_versions", "subject_versions_pkey");
-	scan_text_key(s, 1, context);
-	scan_text_key(s, 2, subject);
+	catalog_scan_open(s, "subject_versions", "subject_versions_pkey");
+	catalog_scan_text_key(s, 1, context);
+	catalog_scan_text_key(s, 2, subject);
 }
 
 /*
@@ -639,7 +623,7 @@ add_fingerprints(const char *context, const CatalogScan *versions_scan,
 	bool		keyed = false;
 
 	context_hash = hash_bytes((const unsigned char *) context, strlen(context));
-	scan_open(&s, "schemas", "schemas_pkey");
+	catalog_scan_open(&s, "schemas", "schemas_pkey");
 	scan_share_snapshot(&s, versions_scan);
 	nblocks = RelationGetNumberOfBlocks(s.heap);
 	for (int i = 0; i < n; i++)
@@ -651,11 +635,11 @@ add_fingerprints(const char *context, const CatalogScan *versions_scan,
 			SchemaTidHint *hint = schema_tid_hint(context_hash, id);
 
 			if (keyed)
-				scan_rekey(&s);
-			scan_text_key(&s, 1, context);
+				catalog_scan_rekey(&s);
+			catalog_scan_text_key(&s, 1, context);
 			scan_key(&s, 2, F_INT4EQ, Int32GetDatum(id));
 			keyed = true;
-			if (!scan_next(&s, ForwardScanDirection))
+			if (!catalog_scan_next(&s, ForwardScanDirection))
 				elog(ERROR, "schema %d of context \"%s\" is missing", id, context);
 			hint->context_hash = context_hash;
 			hint->id = id;
@@ -663,7 +647,7 @@ add_fingerprints(const char *context, const CatalogScan *versions_scan,
 		}
 		col_fingerprint(&s, versions[i].fingerprint);
 	}
-	scan_close(&s);
+	catalog_scan_close(&s);
 }
 
 /*
@@ -681,7 +665,7 @@ catalog_versions(const char *context, const char *subject, bool include_deleted,
 
 	*n = 0;
 	subject_versions_open(&s, context, subject);
-	while (scan_next(&s, ForwardScanDirection))
+	while (catalog_scan_next(&s, ForwardScanDirection))
 	{
 		if (!include_deleted && col_bool(&s, "deleted"))
 			continue;
@@ -695,7 +679,7 @@ catalog_versions(const char *context, const char *subject, bool include_deleted,
 	}
 	if (*n > 0)
 		add_fingerprints(context, &s, out, *n);
-	scan_close(&s);
+	catalog_scan_close(&s);
 	return out;
 }
 
@@ -703,8 +687,8 @@ catalog_versions(const char *context, const char *subject, bool include_deleted,
 static void
 versions_of_id_open(CatalogScan *s, const char *context, int32 id)
 {
-	scan_open(s, "subject_versions", "subject_versions_schema_idx");
-	scan_text_key(s, 1, context);
+	catalog_scan_open(s, "subject_versions", "subject_versions_schema_idx");
+	catalog_scan_text_key(s, 1, context);
 	scan_key(s, 2, F_INT4EQ, Int32GetDatum(id));
 }
 
@@ -722,7 +706,7 @@ subject_version_of_schema(const char *context, const char *subject, int32 id,
 	bool		found = false;
 
 	versions_of_id_open(&s, context, id);
-	while (scan_next(&s, ForwardScanDirection))
+	while (catalog_scan_next(&s, ForwardScanDirection))
 	{
 		if (!col_text_is(&s, "subject", subject))
 			continue;
@@ -734,7 +718,7 @@ subject_version_of_schema(const char *context, const char *subject, int32 id,
 			*out = v;
 		found = true;
 	}
-	scan_close(&s);
+	catalog_scan_close(&s);
 	return found;
 }
 
@@ -817,7 +801,7 @@ scan_newest(const char *context, const char *subject, int32 from, CatalogVersion
 	subject_versions_open(&s, context, subject);
 	if (from > 0)
 		scan_key_op(&s, 3, BTGreaterEqualStrategyNumber, F_INT4GE, Int32GetDatum(from));
-	while (scan_next(&s, BackwardScanDirection))
+	while (catalog_scan_next(&s, BackwardScanDirection))
 	{
 		if (max_version == 0)
 			max_version = col_int32(&s, "version");
@@ -827,7 +811,7 @@ scan_newest(const char *context, const char *subject, int32 from, CatalogVersion
 			break;
 		}
 	}
-	scan_close(&s);
+	catalog_scan_close(&s);
 	return max_version;
 }
 
@@ -910,16 +894,16 @@ version_by_number(const char *context, const char *subject, int32 version,
 
 	subject_versions_open(&s, context, subject);
 	scan_key(&s, 3, F_INT4EQ, Int32GetDatum(version));
-	if (scan_next(&s, ForwardScanDirection))
+	if (catalog_scan_next(&s, ForwardScanDirection))
 	{
 		bool		isnull;
 
 		fill_version(&s, out);
 		found = include_deleted || !out->deleted;
 		if (created_at != NULL)
-			*created_at = DatumGetTimestampTz(col_datum(&s, "created_at", &isnull));
+			*created_at = DatumGetTimestampTz(catalog_scan_datum(&s, "created_at", &isnull));
 	}
-	scan_close(&s);
+	catalog_scan_close(&s);
 	return found;
 }
 
@@ -964,9 +948,9 @@ catalog_subject_has_versions(const char *context, const char *subject, bool incl
 	bool		has = false;
 
 	subject_versions_open(&s, context, subject);
-	while (!has && scan_next(&s, ForwardScanDirection))
+	while (!has && catalog_scan_next(&s, ForwardScanDirection))
 		has = include_deleted || !col_bool(&s, "deleted");
-	scan_close(&s);
+	catalog_scan_close(&s);
 	return has;
 }
 
@@ -1066,9 +1050,9 @@ add_same_text(CatalogScan *s, SameText **same, int *n, int *cap)
 	c = &(*same)[(*n)++];
 	c->id = col_int32(s, "id");
 	col_fingerprint(s, c->fingerprint);
-	c->refs = col_jsonb_text(s, "refs", CurrentMemoryContext);
-	c->metadata = col_jsonb_text(s, "metadata", CurrentMemoryContext);
-	c->rule_set = col_jsonb_text(s, "rule_set", CurrentMemoryContext);
+	c->refs = catalog_scan_jsonb_text(s, "refs", CurrentMemoryContext);
+	c->metadata = catalog_scan_jsonb_text(s, "metadata", CurrentMemoryContext);
+	c->rule_set = catalog_scan_jsonb_text(s, "rule_set", CurrentMemoryContext);
 }
 
 /* Is the current schemas row of this type and stored text? */
@@ -1085,8 +1069,8 @@ has_contract(CatalogScan *s)
 	bool		no_metadata;
 	bool		no_rule_set;
 
-	(void) col_datum(s, "metadata", &no_metadata);
-	(void) col_datum(s, "rule_set", &no_rule_set);
+	(void) catalog_scan_datum(s, "metadata", &no_metadata);
+	(void) catalog_scan_datum(s, "rule_set", &no_rule_set);
 	return !(no_metadata && no_rule_set);
 }
 
@@ -1109,26 +1093,26 @@ schemas_with_text(const char *context, const char *schema_type, const char *sche
 
 	*n = 0;
 	text_md5(schema, md5);
-	scan_open(&s, "schemas", "schemas_text_idx");
-	scan_text_key(&s, 1, md5);
-	scan_text_key(&s, 2, context);
-	while (scan_next(&s, ForwardScanDirection))
+	catalog_scan_open(&s, "schemas", "schemas_text_idx");
+	catalog_scan_text_key(&s, 1, md5);
+	catalog_scan_text_key(&s, 2, context);
+	while (catalog_scan_next(&s, ForwardScanDirection))
 	{
 		/* an index made before it kept only these has the others too */
 		if (has_contract(&s) && schema_row_is(&s, schema_type, schema))
 			add_same_text(&s, &out, n, &cap);
 	}
-	scan_close(&s);
+	catalog_scan_close(&s);
 	if (plain_fingerprint == NULL)
 		return out;
 
-	scan_open(&s, "schemas", "schemas_fingerprint_context_key");
+	catalog_scan_open(&s, "schemas", "schemas_fingerprint_context_key");
 	scan_key(&s, 1, F_BYTEAEQ, catalog_fingerprint_datum(plain_fingerprint));
-	scan_text_key(&s, 2, context);
-	if (scan_next(&s, ForwardScanDirection) && !has_contract(&s) &&
+	catalog_scan_text_key(&s, 2, context);
+	if (catalog_scan_next(&s, ForwardScanDirection) && !has_contract(&s) &&
 		schema_row_is(&s, schema_type, schema))
 		add_same_text(&s, &out, n, &cap);
-	scan_close(&s);
+	catalog_scan_close(&s);
 	return out;
 }
 
@@ -1141,7 +1125,7 @@ add_versions_of(const char *context, const char *subject, bool include_deleted,
 	CatalogVersionRow *row;
 
 	versions_of_id_open(&s, context, c->id);
-	while (scan_next(&s, ForwardScanDirection))
+	while (catalog_scan_next(&s, ForwardScanDirection))
 	{
 		if (!col_text_is(&s, "subject", subject) || (!include_deleted && col_bool(&s, "deleted")))
 			continue;
@@ -1154,7 +1138,7 @@ add_versions_of(const char *context, const char *subject, bool include_deleted,
 		row->metadata = c->metadata;
 		row->rule_set = c->rule_set;
 	}
-	scan_close(&s);
+	catalog_scan_close(&s);
 }
 
 /*
@@ -1225,13 +1209,13 @@ catalog_lock_subject_row(const char *context, const char *subject)
 
 	/* a standby or a read-only transaction refuses it as the statement: 25006 */
 	PreventCommandIfReadOnly("SELECT FOR UPDATE");
-	scan_open(&s, "subjects", "subjects_pkey");
+	catalog_scan_open(&s, "subjects", "subjects_pkey");
 	check_row_lock_privilege(s.heap);
 	/* the table lock of a statement with FOR UPDATE, above AccessShareLock */
 	LockRelationOid(RelationGetRelid(s.heap), RowShareLock);
-	scan_text_key(&s, 1, context);
-	scan_text_key(&s, 2, subject);
-	if (scan_next(&s, ForwardScanDirection))
+	catalog_scan_text_key(&s, 1, context);
+	catalog_scan_text_key(&s, 2, subject);
+	if (catalog_scan_next(&s, ForwardScanDirection))
 	{
 		TM_FailureData tmfd;
 		TM_Result	result;
@@ -1262,286 +1246,6 @@ catalog_lock_subject_row(const char *context, const char *subject)
 				elog(ERROR, "unexpected table_tuple_lock status: %u", result);
 		}
 	}
-	scan_close(&s);
+	catalog_scan_close(&s);
 	return locked;
-}
-
-/* --- settings ------------------------------------------------------------------ */
-
-static void scan_scope_rows(const char *context, const char *subject, CatalogScopeRows *out);
-static char *scan_subject_alias(const char *context, const char *subject);
-
-/* Does the scope (context, subject) appear in the first n of keys? */
-static bool
-seen_scope(const char *(*keys)[2], int n, const char *context, const char *subject)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(keys[i][0], context) == 0 && strcmp(keys[i][1], subject) == 0)
-			return true;
-	return false;
-}
-
-/*
- * The scopes whose config and mode can be in force for a subject: its own,
- * its context's, the default context's and the global one; each once.
- */
-static int
-scope_keys(const char *context, const char *subject, const char *(*keys)[2])
-{
-	const char *all[4][2] = {{context, subject}, {context, ""}, {".", ""}, {".__GLOBAL", ""}};
-	int			n = 0;
-
-	for (int i = 0; i < 4; i++)
-		if (!seen_scope(keys, n, all[i][0], all[i][1]))
-		{
-			keys[n][0] = all[i][0];
-			keys[n][1] = all[i][1];
-			n++;
-		}
-	return n;
-}
-
-/* Open a scan of registry.<table> (config or modes) at one scope. */
-static void
-scope_open(CatalogScan *s, const char *table, const char *index, const char *context,
-		   const char *subject)
-{
-	scan_open(s, table, index);
-	scan_text_key(s, 1, context);
-	scan_text_key(s, 2, subject);
-}
-
-/* Point an open scope scan at another scope. */
-static void
-scope_rekey(CatalogScan *s, const char *context, const char *subject)
-{
-	scan_rekey(s);
-	scan_text_key(s, 1, context);
-	scan_text_key(s, 2, subject);
-}
-
-/* The config row of the scan into row, its strings in cxt. */
-static void
-fill_config_row(CatalogScan *s, MemoryContext cxt, CatalogConfigRow *row)
-{
-	bool		isnull;
-	Datum		d;
-
-	row->context = col_text(s, "context", cxt);
-	row->subject = col_text(s, "subject", cxt);
-	row->compatibility = col_text(s, "compatibility", cxt);
-	d = col_datum(s, "normalize", &isnull);
-	row->has_normalize = !isnull;
-	row->normalize = !isnull && DatumGetBool(d);
-	row->settings = col_jsonb_text(s, "settings", cxt);
-}
-
-/*
- * Is a trigger of this name on the table, for these events on every row
- * (no WHEN condition, no column list), enabled ALWAYS (so that it fires in
- * every replication role)?
- */
-static bool
-has_always_trigger(Relation rel, const char *name, int16 type)
-{
-	TriggerDesc *td = rel->trigdesc;
-
-	for (int i = 0; td != NULL && i < td->numtriggers; i++)
-	{
-		Trigger    *t = &td->triggers[i];
-
-		if (strcmp(t->tgname, name) == 0)
-			return t->tgenabled == TRIGGER_FIRES_ALWAYS && (t->tgtype & type) == type &&
-				t->tgqual == NULL && t->tgnattr == 0;
-	}
-	return false;
-}
-
-/*
- * The generation at which settings may come from the scope cache now, 0
- * when they must be scanned.  The tables the read needs (config, and modes
- * unless config_only) are opened as a scan opens them (locks, privileges),
- * and each must have the triggers that move the generation when a row of
- * theirs changes.
- */
-static uint64
-scope_cache_open(bool config_only)
-{
-	uint64		gen = scope_cache_generation();
-	const int16 rows = TRIGGER_TYPE_ROW | TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE |
-	TRIGGER_TYPE_DELETE;
-	const char *tables[2][3] = {
-		{"config", "config_after_write", "config_after_truncate"},
-		{"modes", "modes_after_write", "modes_after_truncate"},
-	};
-
-	if (gen == 0)
-		return 0;
-	for (int i = 0; i < (config_only ? 1 : 2); i++)
-	{
-		Relation	rel = open_table(tables[i][0]);
-
-		if (!has_always_trigger(rel, tables[i][1], rows) ||
-			!has_always_trigger(rel, tables[i][2], TRIGGER_TYPE_TRUNCATE))
-			gen = 0;
-		table_close(rel, NoLock);
-	}
-	return gen;
-}
-
-/*
- * The config rows and mode rows that can be in force for a subject, for
- * config_scope.c to merge: kept ones while they cannot have changed, else
- * scanned.
- */
-void
-catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
-{
-	uint64		gen = scope_cache_open(false);
-
-	if (gen != 0 && scope_cache_rows(gen, context, subject, out))
-		return;
-	scan_scope_rows(context, subject, out);
-	if (gen != 0)
-		scope_cache_keep_rows(gen, context, subject, out);
-}
-
-/* The config rows and mode rows that can be in force for a subject, scanned. */
-static void
-scan_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
-{
-	const char *keys[4][2];
-	int			n = scope_keys(context, subject, keys);
-	MemoryContext cxt = CurrentMemoryContext;
-	CatalogScan config;
-	CatalogScan modes;
-
-	out->n_config = 0;
-	out->n_mode = 0;
-	out->config = palloc0(sizeof(CatalogConfigRow) * (n + 1));
-	out->mode = palloc0(sizeof(CatalogModeRow) * (n + 1));
-	scope_open(&config, "config", "config_pkey", keys[0][0], keys[0][1]);
-	scope_open(&modes, "modes", "modes_pkey", keys[0][0], keys[0][1]);
-	for (int i = 0; i < n; i++)
-	{
-		if (i > 0)
-		{
-			scope_rekey(&config, keys[i][0], keys[i][1]);
-			scope_rekey(&modes, keys[i][0], keys[i][1]);
-		}
-		if (scan_next(&config, ForwardScanDirection))
-			fill_config_row(&config, cxt, &out->config[out->n_config++]);
-		if (scan_next(&modes, ForwardScanDirection))
-		{
-			CatalogModeRow *row = &out->mode[out->n_mode++];
-
-			row->context = col_text(&modes, "context", cxt);
-			row->subject = col_text(&modes, "subject", cxt);
-			row->mode = col_text(&modes, "mode", cxt);
-		}
-	}
-	scan_close(&modes);
-	scan_close(&config);
-}
-
-/* The text form of a JSON value as ->> gives it: NULL for null. */
-static char *
-jsonb_value_text(JsonbValue *v)
-{
-	if (v->type == jbvNull)
-		return NULL;
-	if (v->type == jbvString)
-		return pnstrdup(v->val.string.val, v->val.string.len);
-	return JsonbToCString(NULL, &JsonbValueToJsonb(v)->root, 0);
-}
-
-/*
- * The alias set in the subject's own config (its scope only, not the wider
- * ones), or NULL when it has none.
- */
-char *
-catalog_subject_alias(const char *context, const char *subject)
-{
-	uint64		gen = scope_cache_open(true);
-	char	   *alias;
-
-	if (gen != 0 && scope_cache_alias(gen, context, subject, &alias))
-		return alias;
-	alias = scan_subject_alias(context, subject);
-	if (gen != 0)
-		scope_cache_keep_alias(gen, context, subject, alias);
-	return alias;
-}
-
-/* The alias in a subject's own config, scanned. */
-static char *
-scan_subject_alias(const char *context, const char *subject)
-{
-	CatalogScan s;
-	char	   *alias = NULL;
-	bool		isnull;
-	Datum		d;
-	JsonbValue	v;
-
-	scope_open(&s, "config", "config_pkey", context, subject);
-	if (scan_next(&s, ForwardScanDirection))
-	{
-		d = col_datum(&s, "settings", &isnull);
-		if (!isnull &&
-			getKeyJsonValueFromContainer(&DatumGetJsonbP(d)->root, "alias", 5, &v) != NULL)
-			alias = jsonb_value_text(&v);
-	}
-	scan_close(&s);
-	return alias;
-}
-
-/* --- ids ---------------------------------------------------------------------- */
-
-/*
- * The id sequence of a context, InvalidOid when the context has no row
- * yet.
- */
-static Oid
-context_sequence(const char *context)
-{
-	CatalogScan s;
-	Oid			seq = InvalidOid;
-	bool		isnull;
-	Datum		d;
-
-	scan_open(&s, "contexts", "contexts_pkey");
-	scan_text_key(&s, 1, context);
-	if (scan_next(&s, ForwardScanDirection))
-	{
-		d = col_datum(&s, "id_sequence", &isnull);
-		if (!isnull)
-			seq = DatumGetObjectId(d);
-	}
-	scan_close(&s);
-	return seq;
-}
-
-/*
- * A new schema id from the context's sequence (nextval, with its privilege
- * check), the context created first when nothing has used it yet.
- */
-int32
-catalog_next_schema_id(const char *context)
-{
-	Oid			seq = context_sequence(context);
-	int64		id;
-
-	if (!OidIsValid(seq))
-	{
-		catalog_ensure_context(context);
-		seq = context_sequence(context);
-	}
-	if (!OidIsValid(seq))
-		elog(ERROR, "context \"%s\" has no id sequence", context);
-	id = nextval_internal(seq, true);
-	if (id > PG_INT32_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("integer out of range")));
-	return (int32) id;
 }
