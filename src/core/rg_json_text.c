@@ -11,6 +11,8 @@
 #include "rg_json_text.h"
 
 #include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rg_alloc.h"
@@ -180,4 +182,23 @@ rg_json_write_string_n(rg_buf *buf, const char *s, size_t len)
 	}
 	rg_buf_append(buf, (const char *) run, p - run);
 	rg_buf_putc(buf, '"');
+}
+
+/*
+ * Why text is not JSON, with its line and column, as jansson reads it;
+ * false when jansson reads it as a JSON value.
+ */
+bool
+rg_json_syntax_error(const char *text, size_t len, char *why, size_t why_size)
+{
+	json_error_t err;
+	json_t	   *doc = json_loadb(text, len, JSON_DECODE_ANY, &err);
+
+	if (doc != NULL)
+	{
+		json_decref(doc);
+		return false;
+	}
+	snprintf(why, why_size, "line %d, column %d: %s", err.line, err.column, err.text);
+	return true;
 }

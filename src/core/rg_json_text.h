@@ -25,6 +25,12 @@ extern char *rg_json_strip_comments(const char *text, size_t len);
 extern bool rg_json_nesting_ok(const char *text, size_t len, int max_nesting, size_t *at);
 
 /*
+ * Why text is not JSON ("line L, column C: reason", into why), as jansson
+ * reads it; false when it is a JSON value.
+ */
+extern bool rg_json_syntax_error(const char *text, size_t len, char *why, size_t why_size);
+
+/*
  * A string of len bytes of UTF-8 as Jackson writes it, quotes included:
  * '"', '\\' and control characters escaped (\b \t \n \f \r, else
  * \u00XX), everything else raw, but a lone surrogate (kept as its three

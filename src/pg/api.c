@@ -736,6 +736,10 @@ register_prepared(Registration *r, Registered *out)
 		}
 	}
 
+	mode = registry_mode(settings.mode);
+	/* refused before the lock would make the subject (and its context) */
+	if (rg_mode_is_read_only(mode))
+		check_registration_mode(r, mode);
 	max_version = catalog_lock_subject_latest(r->a.context, r->a.subject, &latest, &has_latest);
 	/* under the lock: another session may just have registered it */
 	if (fast && registered_fast(r, s, &content_id, &existing))
@@ -743,7 +747,6 @@ register_prepared(Registration *r, Registered *out)
 		registered(out, caller_cxt, s, existing.schema_id, existing.version);
 		return;
 	}
-	mode = registry_mode(settings.mode);
 	check_registration_mode(r, mode);
 	schema_before = r->a.schema;
 	refs_before = r->a.refs;

@@ -62,6 +62,10 @@ extern int32 catalog_lock_subject(const char *context, const char *subject);
 extern int32 catalog_lock_subject_latest(const char *context, const char *subject,
 										 CatalogSchema *latest, bool *has_latest);
 extern int32 catalog_next_schema_id(const char *context);
+
+/* catalog_fence.c: on a new WAL timeline, ids move past what an old primary handed out */
+extern void catalog_fence_ids(void);
+extern void registry_init_id_fence(void);
 extern void catalog_advance_schema_id(const char *context, const char *subject, int32 id);
 extern void catalog_raise_id_floor(const char *context, int32 id);
 

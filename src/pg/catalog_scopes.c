@@ -273,9 +273,53 @@ context_sequence(const char *context)
 	return seq;
 }
 
+/* The refusal of a registration once a context has handed out every id. */
+static void
+ids_exhausted(const char *context)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+			 errmsg("context \"%s\" has no schema id left", context),
+			 errdetail("No new schema id is left in context %s: ids go up to %d. Register in another context.",
+					   context, PG_INT32_MAX)));
+}
+
+/*
+ * nextval of a context's sequence; a sequence at its end (or past the
+ * integer range) is the registry's own 42205, not the sequence's error,
+ * so the REST API answers 422 and clients do not retry.
+ */
+static int64
+draw_id(Oid seq, const char *context)
+{
+	int64		id = 0;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		id = nextval_internal(seq, true);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED)
+			PG_RE_THROW();
+		FlushErrorState();
+		ids_exhausted(context);
+	}
+	PG_END_TRY();
+	if (id > PG_INT32_MAX)
+		ids_exhausted(context);
+	return id;
+}
+
 /*
  * A new schema id from the context's sequence (nextval, with its privilege
- * check), the context created first when nothing has used it yet.
+ * check), the context created first when nothing has used it yet; on a new
+ * WAL timeline, after the ids an old primary may have handed out.
  */
 int32
 catalog_next_schema_id(const char *context)
@@ -290,10 +334,7 @@ catalog_next_schema_id(const char *context)
 	}
 	if (!OidIsValid(seq))
 		elog(ERROR, "context \"%s\" has no id sequence", context);
-	id = nextval_internal(seq, true);
-	if (id > PG_INT32_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("integer out of range")));
+	catalog_fence_ids();
+	id = draw_id(seq, context);
 	return (int32) id;
 }

@@ -12,6 +12,7 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
+#include "catalog.h"
 #include "http.h"
 #include "invalidation.h"
 #include "metrics.h"
@@ -35,6 +36,7 @@ _PG_init(void)
 	if (IsBinaryUpgrade)
 		return;
 	registry_init_settings();
+	registry_init_id_fence();
 	registry_init_schema_cache();
 	registry_init_invalidation();
 	registry_init_metrics();

@@ -79,6 +79,7 @@ extern void registry_init_settings(void);
 extern rg_mode registry_mode(const char *name);
 extern rg_compat_level registry_level(const char *name);
 extern void registry_check_importing(const char *context, const char *subject, rg_mode mode);
+extern void registry_check_scope_writable(const char *context, const char *subject);
 extern void registry_check_writable(const char *context, const char *subject,
 									rg_mode mode);
 extern void registry_check_not_subscriber(void);

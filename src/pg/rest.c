@@ -31,6 +31,7 @@
 #include "confluent_messages.h"
 #include "registry.h"
 #include "rest.h"
+#include "rg_json_text.h"
 #include "rest_internal.h"
 
 PG_FUNCTION_INFO_V1(registry_rest_sql);
@@ -419,6 +420,23 @@ parse_json_body(void *arg)
 	jp->result = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(jp->text)));
 }
 
+/* Jackson's default nesting limit, which Confluent's request reader has */
+#define REST_BODY_MAX_NESTING 1000
+
+/*
+ * Why a body is not JSON, with where: jansson's reading of it (a body
+ * jansson reads but jsonb refuses holds a string PostgreSQL cannot store).
+ */
+static char *
+json_failure(const char *text, size_t len)
+{
+	char		why[256];
+
+	if (rg_json_syntax_error(text, len, why, sizeof(why)))
+		return psprintf("Invalid JSON at %s", why);
+	return pstrdup("Invalid JSON: a string holds a character that cannot be stored (\\u0000)");
+}
+
 /*
  * The request body as a JSON object (jsonb).  Malformed JSON, invalid
  * UTF-8, a NUL byte or a body that is not an object is a 400 as Jackson's
@@ -431,6 +449,7 @@ rest_body_object(RestCall *c)
 	Jsonb	   *jb = NULL;
 	char	   *text;
 	char	   *failure = NULL;
+	size_t		at;
 
 	if (req->body == NULL || req->body_len == 0)
 	{
@@ -443,6 +462,13 @@ rest_body_object(RestCall *c)
 		return NULL;
 	}
 	text = pnstrdup(req->body, req->body_len);
+	if (!rg_json_nesting_ok(text, req->body_len, REST_BODY_MAX_NESTING, &at))
+	{
+		rest_error(c, 400, 400,
+				   psprintf("Document nesting depth exceeds the maximum allowed (%d) at character %zu",
+							REST_BODY_MAX_NESTING, at + 1));
+		return NULL;
+	}
 	{
 		JsonParse	jp = {text, NULL};
 		ErrorData  *edata = call_in_subtransaction(parse_json_body, &jp);
@@ -450,8 +476,8 @@ rest_body_object(RestCall *c)
 		jb = jp.result;
 		if (edata)
 		{
-			failure = edata->detail ? psprintf("%s: %s", edata->message, edata->detail)
-				: pstrdup(edata->message);
+			/* the reason in the client's terms, never PostgreSQL's text */
+			failure = json_failure(text, req->body_len);
 			FreeErrorData(edata);
 			jb = NULL;
 		}

@@ -26,7 +26,7 @@
 #include "schemas.h"
 #include "tags.h"
 
-#define REGISTRY_VERSION_STRING "0.4.0"
+#define REGISTRY_VERSION_STRING "0.5.0"
 
 /* --- JSON pieces ---------------------------------------------------------- */
 

@@ -280,8 +280,8 @@ registry_effective_normalize(PG_FUNCTION_ARGS)
 }
 
 /* Refuse a write to (context, subject) when the mode in force is read-only. */
-static void
-check_scope_writable(const char *context, const char *subject)
+void
+registry_check_scope_writable(const char *context, const char *subject)
 {
 	registry_check_writable(context, subject,
 							registry_mode(settings_in_force(context, subject).mode));
@@ -291,8 +291,8 @@ check_scope_writable(const char *context, const char *subject)
 Datum
 registry_check_writable_sql(PG_FUNCTION_ARGS)
 {
-	check_scope_writable(text_to_cstring(PG_GETARG_TEXT_PP(0)),
-						 text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	registry_check_scope_writable(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+								  text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	PG_RETURN_VOID();
 }
 
@@ -351,7 +351,7 @@ registry_config_before_write(PG_FUNCTION_ARGS)
 	context = trigger_row_text(row, desc, "context");
 	subject = trigger_row_text(row, desc, "subject");
 	if (context != NULL && subject != NULL)
-		check_scope_writable(context, subject);
+		registry_check_scope_writable(context, subject);
 	if (TRIGGER_FIRED_BY_DELETE(trig->tg_event))
 		return PointerGetDatum(trig->tg_trigtuple);
 	level = trigger_row_text(row, desc, "compatibility");

@@ -15,11 +15,13 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/timestamp.h"
 
 #include "catalog.h"
 #include "compatibility.h"
@@ -74,9 +76,9 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	uint8		fp[REGISTRY_FINGERPRINT_LEN];
 	bool		has_fp = false;
 	SubmittedSchema *s;
-	int			attnos[8];
-	Datum		values[8];
-	bool		nulls[8] = {false, false, false, false, false, false, false, false};
+	int			attnos[9];
+	Datum		values[9];
+	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
 
 	(void) trigger_row_data(fcinfo, "schemas_before_write");
 	if (TRIGGER_FIRED_BY_UPDATE(trig->tg_event))
@@ -114,6 +116,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 		return PointerGetDatum(tup);
 
 	registry_check_not_subscriber();
+	registry_check_scope_writable(context, "");
 	s = registry_parse_submitted(context, schema_type, schema, refs, metadata,
 								 rule_set, false, NULL);
 	if (!has_id)
@@ -139,7 +142,27 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	values[6] = dc_jsonb_datum(s->metadata, &nulls[6]);
 	attnos[7] = trigger_row_column(desc, "rule_set");
 	values[7] = dc_jsonb_datum(s->rule_set, &nulls[7]);
-	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 8, attnos, values, nulls));
+	attnos[8] = trigger_row_column(desc, "created_at");
+	values[8] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
+	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 9, attnos, values, nulls));
+}
+
+/*
+ * A raw insert's version row with what the registry sets: its number (the
+ * next one when none was given) and its creation time, never a writer's.
+ */
+static HeapTuple
+version_row_as_registered(HeapTuple tup, TupleDesc desc, int32 version)
+{
+	int			attnos[2];
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	attnos[0] = trigger_row_column(desc, "version");
+	values[0] = Int32GetDatum(version);
+	attnos[1] = trigger_row_column(desc, "created_at");
+	values[1] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
+	return heap_modify_tuple_by_cols(tup, desc, 2, attnos, values, nulls);
 }
 
 /*
@@ -192,17 +215,11 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	registry_check_writable(context, subject, mode);
 	importing = rg_mode_is_import(mode);
 
-	if (!has_version)
-	{
-		int			attno = trigger_row_column(desc, "version");
-		Datum		v = Int32GetDatum(max_version + 1);
-		bool		n = false;
-
-		version = max_version + 1;
-		result = heap_modify_tuple_by_cols(tup, desc, 1, &attno, &v, &n);
-	}
-	else if (!importing)
+	if (has_version && !importing)
 		registry_check_next_version(subject, version, max_version);
+	if (!has_version)
+		version = max_version + 1;
+	result = version_row_as_registered(tup, desc, version);
 
 	if (!importing)
 	{

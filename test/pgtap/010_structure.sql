@@ -209,8 +209,9 @@ SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
 	     AND p.proname NOT IN ('contexts_before_insert', 'schemas_after_insert',
-							   'versions_after_delete', 'advance_schema_id', 'raise_id_sequences')$$,
-	'only the triggers that keep references and clean up after a hard delete, the context trigger, advance_schema_id and raise_id_sequences are SECURITY DEFINER');
+							   'versions_after_delete', 'advance_schema_id', 'raise_id_sequences',
+							   'fence_id_sequences')$$,
+	'only the triggers that keep references and clean up after a hard delete, the context trigger, advance_schema_id, raise_id_sequences and fence_id_sequences are SECURITY DEFINER');
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
@@ -272,6 +273,7 @@ SELECT results_eq(
 		('registry.subject_versions', 'versions_before_delete', true, true,  false, false, true,  'O'),
 		('registry.subject_versions', 'versions_before_insert', true, true,  true,  false, false, 'O'),
 		('registry.subject_versions', 'versions_before_update', true, true,  false, true,  false, 'O'),
+		('registry.subjects', 'subjects_before_insert',  true, true,  true,  false, false, 'O'),
 		('registry.subjects', 'subjects_before_update',  true, true,  false, true,  false, 'O')$$,
 	'user triggers: row level, timing, events, enabled (the cache invalidation ALWAYS, for a logical replication subscriber''s apply; the TRUNCATE ones statement level)');
 SELECT is_empty(

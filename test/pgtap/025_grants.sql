@@ -39,6 +39,8 @@ SELECT set_eq(
 	$$VALUES
 		('column', 'registry.subjects.created_at', 'registry_writer', 'UPDATE'),
 		('function', 'registry.advance_schema_id(text,text,integer)', 'registry_writer', 'EXECUTE'),
+		('function', 'registry.fence_id_sequences()', 'registry_writer', 'EXECUTE'),
+		('function', 'registry.wal_timeline()', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.avro_canonical_form(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.avro_fingerprint(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_context(text)', 'registry_reader', 'EXECUTE'),
