@@ -62,6 +62,19 @@ SELECT status, response
 	FROM regress.rest('POST', '/compatibility/subjects/:.bounds:wide/versions/latest', NULL,
 		jsonb_build_object('schemaType', 'JSON', 'schema', regress.json_wide(3000, 'integer'))::text);
 SELECT clock_timestamp() - :'t0'::timestamptz < interval '10 seconds' AS stopped_in_time;
+-- a cancel reaches the diff's loops: with statement_timeout at a tenth of
+-- the time the check takes to reach its budget, 57014 comes within half of it
+SELECT clock_timestamp() AS t0 \gset
+SELECT regress.try(format('SELECT * FROM registry.check_compatibility(%L, %L, %L)',
+	':.bounds:wide', regress.json_wide(3000, 'integer'), 'JSON')) LIKE 'R2201:%' AS too_large;
+SELECT greatest((extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000)::int, 1) AS check_ms \gset
+SELECT greatest(:check_ms / 10, 1) AS cancel_ms \gset
+SELECT regress.json_wide(3000, 'integer') AS wide_update \gset
+SET statement_timeout = :cancel_ms;
+SELECT clock_timestamp() AS t0 \gset
+SELECT is_compatible FROM registry.check_compatibility(':.bounds:wide', :'wide_update', 'JSON');
+RESET statement_timeout;
+SELECT extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 1000 < :check_ms / 2.0 AS cancelled_early;
 -- a registration meets the same bound
 RESET ROLE;
 SELECT regress.try(format('SELECT registry.register_schema(%L, %L, %L)',
