@@ -177,12 +177,19 @@ typedef struct pd_list
 	uint64_t	n_incompatible; /* shared lists counted, saturating */
 } pd_list;
 
-/* the differences of a pair of referenced message types, by their entries */
+/*
+ * The differences of pairs of referenced message types, by their entries,
+ * with the slice of c->entered their diff pushed on the stack (a kept diff
+ * holds only where none of those is on the stack: the recursion guard
+ * would cut there).
+ */
 typedef struct pd_type_memo
 {
 	const pd_entry **orig;
 	const pd_entry **upd;
 	pd_list    *diffs;
+	int		   *from;			/* c->entered[from .. to) */
+	int		   *to;
 	size_t		cap;			/* a power of two, or 0 */
 	size_t		used;
 } pd_type_memo;
@@ -391,22 +398,57 @@ type_memo_slot(const pd_type_memo *m, const pd_entry *o, const pd_entry *u)
 	return i;
 }
 
-/* The differences of a pair of types compared before, or NULL. */
+/*
+ * The differences of a pair of types compared before, or NULL: none kept,
+ * or a message their diff entered is on the stack now.
+ */
 static const pd_list *
-type_memo_get(const pd_checker *c, const pd_entry *o, const pd_entry *u)
+type_memo_get(pd_checker *c, const pd_entry *o, const pd_entry *u)
 {
 	const pd_type_memo *m = c->type_memo;
 	size_t		i;
+	int			k;
+	int			j;
 
 	if (m == NULL || m->cap == 0)
 		return NULL;
 	i = type_memo_slot(m, o, u);
-	return m->orig[i] != NULL ? &m->diffs[i] : NULL;
+	if (m->orig[i] == NULL ||
+		!spend(c, (long) (m->to[i] - m->from[i]) * (c->n_stack + 1) / 16 + 1))
+		return NULL;
+	for (k = m->from[i]; k < m->to[i]; k++)
+		for (j = 0; j < c->n_stack; j++)
+			if (c->entered[k] == c->stack[j])
+				return NULL;
+	return &m->diffs[i];
 }
 
-/* Keep the differences of a pair of types (absent so far). */
+/* Log a message pushed on the stack (for type_memo_get). */
 static void
-type_memo_put(pd_checker *c, const pd_entry *o, const pd_entry *u, const pd_list *diffs)
+log_entered(pd_checker *c, const pc_msg *m)
+{
+	if (c->n_entered == c->cap_entered)
+	{
+		int			ncap = c->cap_entered ? c->cap_entered * 2 : 64;
+		const pc_msg **ne = rg_arena_alloc(c->arena, ncap * sizeof(*ne));
+
+		if (ne == NULL)
+		{
+			c->oom = true;
+			return;
+		}
+		if (c->n_entered)
+			memcpy(ne, c->entered, c->n_entered * sizeof(*ne));
+		c->entered = ne;
+		c->cap_entered = ncap;
+	}
+	c->entered[c->n_entered++] = m;
+}
+
+/* Keep the differences of a pair of types (unless kept already), entered[from ..] with them. */
+static void
+type_memo_put(pd_checker *c, const pd_entry *o, const pd_entry *u, const pd_list *diffs,
+			  int from)
 {
 	pd_type_memo *m = c->type_memo;
 	size_t		i;
@@ -424,7 +466,10 @@ type_memo_put(pd_checker *c, const pd_entry *o, const pd_entry *u, const pd_list
 		m->orig = rg_arena_alloc(c->arena, ncap * sizeof(*m->orig));
 		m->upd = rg_arena_alloc(c->arena, ncap * sizeof(*m->upd));
 		m->diffs = rg_arena_alloc(c->arena, ncap * sizeof(*m->diffs));
-		if (m->orig == NULL || m->upd == NULL || m->diffs == NULL)
+		m->from = rg_arena_alloc(c->arena, ncap * sizeof(*m->from));
+		m->to = rg_arena_alloc(c->arena, ncap * sizeof(*m->to));
+		if (m->orig == NULL || m->upd == NULL || m->diffs == NULL ||
+			m->from == NULL || m->to == NULL)
 		{
 			*m = old;
 			c->oom = true;
@@ -439,12 +484,18 @@ type_memo_put(pd_checker *c, const pd_entry *o, const pd_entry *u, const pd_list
 				m->orig[j] = old.orig[i];
 				m->upd[j] = old.upd[i];
 				m->diffs[j] = old.diffs[i];
+				m->from[j] = old.from[i];
+				m->to[j] = old.to[i];
 			}
 	}
 	i = type_memo_slot(m, o, u);
+	if (m->orig[i] != NULL)
+		return;					/* kept already, for other stacks */
 	m->orig[i] = o;
 	m->upd[i] = u;
 	m->diffs[i] = *diffs;
+	m->from[i] = from;
+	m->to[i] = c->n_entered;
 	m->used++;
 }
 
@@ -717,6 +768,7 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 	const pd_list *memo;
 	int			saved_hit;
 	int			entry_depth;
+	int			entered_from;
 	char	   *buf;
 	char	   *tok;
 	char	   *dot;
@@ -744,9 +796,11 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 
 	/*
 	 * The same pair of types compared before gives the same differences
-	 * (their paths start at the type's local name), unless the recursion
-	 * guard stopped at a message the earlier comparison found on the stack
-	 * outside it: such a result is not kept.
+	 * (their paths start at the type's local name) when the recursion
+	 * guard cuts the same messages: not when it cut one the earlier
+	 * comparison found on the stack outside it (such a result is not
+	 * kept), nor when a message it entered is on the stack now
+	 * (type_memo_get).
 	 */
 	if ((memo = type_memo_get(c, ot->named, ut->named)) != NULL)
 	{
@@ -758,6 +812,7 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 	saved_hit = c->min_hit;
 	c->min_hit = INT_MAX;
 	entry_depth = c->n_stack;
+	entered_from = c->n_entered;
 
 	/* a sub-context whose path is the local name of the type */
 	memset(&sub, 0, sizeof(sub));
@@ -793,7 +848,7 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 						ut->named->msg, ut->named->file, uscope);
 	}
 	if (c->min_hit >= entry_depth && !c->failure && !c->oom)
-		type_memo_put(c, ot->named, ut->named, &subdiffs);
+		type_memo_put(c, ot->named, ut->named, &subdiffs, entered_from);
 	if (saved_hit < c->min_hit)
 		c->min_hit = saved_hit;
 	list_add_shared(c, ctx->diffs, &subdiffs);
@@ -1438,6 +1493,8 @@ compare_message(pd_checker *c, pd_ctx *ctx,
 	if (!on_stack(c, om))
 	{
 		entered = stack_push(c, om);
+		if (entered)
+			log_entered(c, om);
 		if (entered)
 			compare_fields(c, ctx, om, of, um, uf);
 	}
