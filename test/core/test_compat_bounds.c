@@ -37,19 +37,18 @@ now(void)
 }
 
 /* a growable text */
-typedef struct text
+typedef struct tbuf
 {
 	char	   *s;
 	size_t		n;
 	size_t		cap;
-} text;
+} tbuf;
 
 /* Append printf-style to t. */
-static void
-add(text *t, const char *fmt,...) __attribute__((format(printf, 2, 3)));
+static void add(tbuf *t, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 
 static void
-add(text *t, const char *fmt,...)
+add(tbuf *t, const char *fmt,...)
 {
 	va_list		ap;
 	int			need;
@@ -72,7 +71,8 @@ typedef enum chain_kind
 {
 	CHAIN_PROPERTIES,			/* draft 7: an object of two $refs */
 	CHAIN_PREFIX_ITEMS,			/* 2020-12: a tuple of two $refs */
-	CHAIN_ALL_OF				/* draft 7: allOf of the two previous definitions */
+	CHAIN_ALL_OF				/* draft 7: allOf of the two previous
+								 * definitions */
 } chain_kind;
 
 /*
@@ -82,7 +82,7 @@ typedef enum chain_kind
 static char *
 chain_schema(chain_kind kind, int levels, int max_length)
 {
-	text		t = {0};
+	tbuf		t = {0};
 	const char *defs = kind == CHAIN_PREFIX_ITEMS ? "$defs" : "definitions";
 	int			k;
 
@@ -263,7 +263,7 @@ test_json_all_of_chain(int levels)
 static char *
 wide_any_of(int n, const char *type)
 {
-	text		t = {0};
+	tbuf		t = {0};
 	int			i;
 
 	add(&t, "{\"anyOf\":[");
@@ -429,7 +429,7 @@ test_pattern_properties(void)
 static char *
 proto_chain(int levels, const char *bottom_type)
 {
-	text		t = {0};
+	tbuf		t = {0};
 	int			k;
 
 	add(&t, "syntax = \"proto3\";\npackage lib;\nmessage M0 { %s v = 1; }\n", bottom_type);
@@ -555,24 +555,24 @@ static void
 test_proto_recursive_memo(void)
 {
 	static const char main_text[] =
-		"syntax = \"proto3\"; package app; import \"dep.proto\"; "
-		"message Root { lib.M1 r0 = 1; lib.M0 r1 = 2; lib.M4 r2 = 3; }";
+	"syntax = \"proto3\"; package app; import \"dep.proto\"; "
+	"message Root { lib.M1 r0 = 1; lib.M0 r1 = 2; lib.M4 r2 = 3; }";
 	static const char lib_a[] =
-		"syntax = \"proto3\"; package lib;\n"
-		"message M0 { M4 f0 = 1; }\n"
-		"message M1 { M3 f0 = 1; }\n"
-		"message M2 { string f0 = 1; M3 f1 = 2; M1 f2 = 3; }\n"
-		"message M3 { M1 f0 = 1; double f1 = 2; M5 f2 = 3; }\n"
-		"message M4 { M5 f0 = 1; M2 f1 = 2; M1 f2 = 3; }\n"
-		"message M5 { int32 f0 = 1; M1 f1 = 2; M2 f2 = 3; M1 f3 = 4; }\n";
+	"syntax = \"proto3\"; package lib;\n"
+	"message M0 { M4 f0 = 1; }\n"
+	"message M1 { M3 f0 = 1; }\n"
+	"message M2 { string f0 = 1; M3 f1 = 2; M1 f2 = 3; }\n"
+	"message M3 { M1 f0 = 1; double f1 = 2; M5 f2 = 3; }\n"
+	"message M4 { M5 f0 = 1; M2 f1 = 2; M1 f2 = 3; }\n"
+	"message M5 { int32 f0 = 1; M1 f1 = 2; M2 f2 = 3; M1 f3 = 4; }\n";
 	static const char lib_b[] =
-		"syntax = \"proto3\"; package lib;\n"
-		"message M0 { M4 f0 = 1; }\n"
-		"message M1 { fixed32 f0 = 1; }\n"
-		"message M2 { string f0 = 1; M3 f1 = 2; sint32 f2 = 3; }\n"
-		"message M3 { M1 f0 = 1; double f1 = 2; M5 f2 = 3; }\n"
-		"message M4 { M5 f0 = 1; M2 f1 = 2; M3 f2 = 3; }\n"
-		"message M5 { int32 f0 = 1; M1 f1 = 2; M2 f2 = 3; M1 f3 = 4; }\n";
+	"syntax = \"proto3\"; package lib;\n"
+	"message M0 { M4 f0 = 1; }\n"
+	"message M1 { fixed32 f0 = 1; }\n"
+	"message M2 { string f0 = 1; M3 f1 = 2; sint32 f2 = 3; }\n"
+	"message M3 { M1 f0 = 1; double f1 = 2; M5 f2 = 3; }\n"
+	"message M4 { M5 f0 = 1; M2 f1 = 2; M3 f2 = 3; }\n"
+	"message M5 { int32 f0 = 1; M1 f1 = 2; M2 f2 = 3; M1 f3 = 4; }\n";
 	rg_reference ra = {"dep.proto", lib_a, sizeof(lib_a) - 1};
 	rg_reference rb = {"dep.proto", lib_b, sizeof(lib_b) - 1};
 	rg_error	err;

@@ -1096,7 +1096,8 @@ typedef struct jd_walk
 {
 	jd_checker *c;
 	bool		incompatible_only;
-	const char **prefixes;		/* of the shared lists entered, outermost first */
+	const char **prefixes;		/* of the shared lists entered, outermost
+								 * first */
 	int			n_prefixes;
 	int			limit;			/* differences to list */
 	int			listed;

@@ -45,7 +45,7 @@
 #define MATCH_MAX_COUNT 1000
 
 /* See json_internal.h */
-const char js_regex_too_large[] =
+const char	js_regex_too_large[] =
 "a pattern too large for the bounded matcher (over 100000 bytes, or over 20000 "
 "instructions once its counted repetitions are spelled out)";
 
@@ -825,7 +825,11 @@ expanded_size(re_parser *r, const re_node *n, int depth)
 			sub = expanded_size(r, n->subs[0], depth + 1) + 1;
 			if (sub > MATCH_MAX_PROGRAM)
 				return MATCH_MAX_PROGRAM + 1;
-			/* the copies of the minimum, then one (unbounded) or max - min more */
+
+			/*
+			 * the copies of the minimum, then one (unbounded) or max - min
+			 * more
+			 */
 			size += sub * n->min + 1;
 			size += n->max < 0 ? sub + 2 : (long) (n->max - n->min) * (sub + 1);
 			break;

@@ -387,10 +387,10 @@ list_compatible(const pd_list *l)
 static size_t
 type_memo_slot(const pd_type_memo *m, const pd_entry *o, const pd_entry *u)
 {
-	uint64_t	h = (uint64_t) (uintptr_t) o * 0x9E3779B97F4A7C15ULL ^
-		((uint64_t) (uintptr_t) u + 0x632BE59BD9B4E019ULL);
+	uint64_t	h = (uint64_t) (uintptr_t) o * 0x9E3779B97F4A7C15ULL;
 	size_t		i;
 
+	h ^= (uint64_t) (uintptr_t) u + 0x632BE59BD9B4E019ULL;
 	h ^= h >> 29;
 	for (i = (size_t) h & (m->cap - 1); m->orig[i] != NULL; i = (i + 1) & (m->cap - 1))
 		if (m->orig[i] == o && m->upd[i] == u)
@@ -796,11 +796,10 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 
 	/*
 	 * The same pair of types compared before gives the same differences
-	 * (their paths start at the type's local name) when the recursion
-	 * guard cuts the same messages: not when it cut one the earlier
-	 * comparison found on the stack outside it (such a result is not
-	 * kept), nor when a message it entered is on the stack now
-	 * (type_memo_get).
+	 * (their paths start at the type's local name) when the recursion guard
+	 * cuts the same messages: not when it cut one the earlier comparison
+	 * found on the stack outside it (such a result is not kept), nor when a
+	 * message it entered is on the stack now (type_memo_get).
 	 */
 	if ((memo = type_memo_get(c, ot->named, ut->named)) != NULL)
 	{
