@@ -223,6 +223,31 @@ done:
 	free(r);
 }
 
+/* 2^70 differences: more than 64 bits count; the line says so. */
+static void
+test_json_chain_uncountable(void)
+{
+	char	   *w = chain_schema(CHAIN_PROPERTIES, 70, 10);
+	char	   *r = chain_schema(CHAIN_PROPERTIES, 70, 5);
+	rg_schema  *ws = json_parse(w);
+	rg_schema  *rs = json_parse(r);
+	verdict		v;
+
+	if (ws != NULL && rs != NULL)
+	{
+		v = check(rg_json_can_read, rs, ws);
+		RG_CHECK(!v.ok && v.n == RG_COMPAT_MAX_MESSAGES + 1 &&
+				 strstr(v.last, "more incompatible differences than can be counted") != NULL,
+				 "a chain of 70: the line says there are more than can be counted (%s)", v.last);
+	}
+	else
+		RG_CHECK(false, "a chain of 70: schemas load");
+	rg_schema_free(ws);
+	rg_schema_free(rs);
+	free(w);
+	free(r);
+}
+
 /* allOf chains: an incompatible pair matches nothing, so only the widened case doubles. */
 static void
 test_json_all_of_chain(int levels)
@@ -608,6 +633,7 @@ main(void)
 	test_json_chain(CHAIN_PROPERTIES, "$ref/properties", 60);
 	test_json_chain(CHAIN_PREFIX_ITEMS, "prefixItems", 18);
 	test_json_chain(CHAIN_PREFIX_ITEMS, "prefixItems", 60);
+	test_json_chain_uncountable();
 	test_json_all_of_chain(18);
 	test_json_all_of_chain(60);
 	test_json_budget();

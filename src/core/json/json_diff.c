@@ -1245,7 +1245,8 @@ list_differences(jd_checker *c, const jd_list *diffs, bool incompatible_only,
 	}
 	total = incompatible_only ? diffs->n_incompatible : 0;
 	if (w.listed == w.limit && total > (uint64_t) w.limit)
-		rg_compat_push_more(out, total - (uint64_t) w.limit);
+		rg_compat_push_more(out, total == UINT64_MAX ? UINT64_MAX :
+							total - (uint64_t) w.limit);
 	return true;
 }
 
