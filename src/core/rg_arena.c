@@ -38,6 +38,7 @@ struct rg_arena
 {
 	rg_block   *head;
 	size_t		next_size;		/* payload size of the next normal block */
+	size_t		total;			/* bytes of every block, headers included */
 };
 
 #define ALIGN_UP(n) (((n) + RG_ARENA_ALIGN - 1) & ~((size_t) RG_ARENA_ALIGN - 1))
@@ -101,6 +102,7 @@ arena_take(rg_arena *arena, size_t size, size_t align)
 		nb = rg_malloc_near(arena, BLOCK_HEADER + size);
 		if (nb == NULL)
 			return NULL;
+		arena->total += BLOCK_HEADER + size;
 		nb->used = nb->size = size;
 		if (b != NULL)
 		{
@@ -124,6 +126,7 @@ arena_take(rg_arena *arena, size_t size, size_t align)
 	nb = rg_malloc_near(arena, BLOCK_HEADER + bsize);
 	if (nb == NULL)
 		return NULL;
+	arena->total += BLOCK_HEADER + bsize;
 	nb->size = bsize;
 	nb->used = size;
 	nb->next = b;
@@ -164,4 +167,11 @@ char *
 rg_arena_strdup(rg_arena *arena, const char *s)
 {
 	return rg_arena_strndup(arena, s, strlen(s));
+}
+
+/* See rg_arena.h */
+size_t
+rg_arena_bytes(const rg_arena *arena)
+{
+	return arena->total;
 }

@@ -28,6 +28,9 @@ extern void rg_arena_destroy(rg_arena *arena);
 /* Aligned, zeroed memory that lives as long as the arena; NULL on OOM. */
 extern void *rg_arena_alloc(rg_arena *arena, size_t size);
 
+/* How many bytes the arena has taken from the memory handlers so far. */
+extern size_t rg_arena_bytes(const rg_arena *arena);
+
 /* Copy a NUL-terminated string (or n bytes plus a NUL) into the arena. */
 extern char *rg_arena_strdup(rg_arena *arena, const char *s);
 extern char *rg_arena_strndup(rg_arena *arena, const char *s, size_t n);

@@ -497,3 +497,28 @@ rg_compat_verdict(rg_compat_level level, rg_compat_policy policy, rg_lint_mode l
 		rg_compat_close(messages, level, validate_fields);
 	return compatible;
 }
+
+/* See rg_compat.h */
+bool
+rg_compat_too_large(const rg_strlist *messages, int from)
+{
+	int			i;
+
+	for (i = from < 0 ? 0 : from; i < messages->n; i++)
+		if (strcmp(messages->items[i], RG_COMPAT_TOO_LARGE) == 0)
+			return true;
+	return false;
+}
+
+/* See rg_compat.h */
+void
+rg_compat_push_more(rg_strlist *messages, uint64_t n)
+{
+	if (n == UINT64_MAX)
+		rg_strlist_push(messages, "{errorType:\"TOO_MANY_DIFFERENCES\", description:\""
+						"more incompatible differences than can be counted are not listed\"}");
+	else
+		rg_strlist_pushf(messages, "{errorType:\"TOO_MANY_DIFFERENCES\", description:\""
+						 "%llu more incompatible differences are not listed\"}",
+						 (unsigned long long) n);
+}

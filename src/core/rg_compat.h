@@ -15,6 +15,27 @@
 
 #include "rg_format.h"
 
+/*
+ * The message of a check that stopped at its format's budget of work or
+ * memory (Avro, JSON Schema and Protobuf alike); the extension answers
+ * such a check with 42201 rather than with the message.
+ */
+#define RG_COMPAT_TOO_LARGE \
+	"Unexpected exception during compatibility check: schema comparison too large"
+
+/* Did the check that added messages[from..] stop at its budget? */
+extern bool rg_compat_too_large(const rg_strlist *messages, int from);
+
+/*
+ * The most differences one check lists: past them, one line says how many
+ * more there are (a schema whose definitions each use the previous one
+ * twice can have 2^60 differences).
+ */
+#define RG_COMPAT_MAX_MESSAGES 10000
+
+/* The line after RG_COMPAT_MAX_MESSAGES differences: n more not listed. */
+extern void rg_compat_push_more(rg_strlist *messages, uint64_t n);
+
 typedef enum rg_compat_level
 {
 	RG_COMPAT_NONE = 0,

@@ -123,7 +123,10 @@ prior_versions(const char *context, CompatCandidate candidate, CompatRule rule,
 	return prior;
 }
 
-/* Check a schema against the given versions (see compatibility.h). */
+/*
+ * Check a schema against the given versions (see compatibility.h).  A
+ * check the core stopped at its budget is 42201, not an answer.
+ */
 bool
 registry_check_versions(const char *context, CompatCandidate candidate,
 						CompatRule rule, const CatalogVersion *versions,
@@ -142,9 +145,18 @@ registry_check_versions(const char *context, CompatCandidate candidate,
 		n_prior = n;
 		prior = prior_versions(context, candidate, rule, versions, &n_prior);
 	}
-	return rg_compat_verdict(rule.level, rule.policy, rule.lint, rule.validate_fields,
-							 candidate.schema, prior, n_prior, messages->n > before,
-							 messages);
+	if (rg_compat_verdict(rule.level, rule.policy, rule.lint, rule.validate_fields,
+						  candidate.schema, prior, n_prior, messages->n > before,
+						  messages))
+		return true;
+	if (rg_compat_too_large(messages, before))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("schema comparison too large"),
+				 errdetail("Schema comparison too large: comparing the schema with an earlier "
+						   "version would take more work or memory than a compatibility check "
+						   "may use.")));
+	return false;
 }
 
 /*

@@ -1770,6 +1770,67 @@ tags_rest_cases() {
 }
 tags_rest_cases
 
+# --- bounds on a compatibility check (doc/design.md#limits) -----------------
+# A reader's POST /compatibility with a schema whose 60 definitions each use
+# the previous one twice answers in time with 10,000 messages and the count
+# of the rest; a comparison past the budget (anyOf of 3,000 objects against
+# 3,000) and a nested counted repetition in patternProperties are 422 42201,
+# quickly; the workers survive (same pids) and serve the next request.
+bounds_cases() {
+	local S="$RUN-bounds" pids0 pids1 t0 t1
+	python3 - "$TMP" <<'PYEOF'
+import json, sys
+tmp = sys.argv[1]
+def chain(n, ml):
+    d = {"a0": {"type": "string", "maxLength": ml}}
+    for k in range(1, n + 1):
+        ref = {"$ref": "#/definitions/a%d" % (k - 1)}
+        d["a%d" % k] = {"type": "object", "properties": {"x": ref, "y": ref}}
+    return json.dumps({"definitions": d, "$ref": "#/definitions/a%d" % n})
+def wide(n, t):
+    return json.dumps({"anyOf": [{"type": "object", "properties": {"p%d" % k: {"type": t}, "q": {"type": t}},
+                                  "required": ["p%d" % k]} for k in range(n)]})
+def pattern(extra):
+    s = {"type": "object", "patternProperties": {"((a{1,1000}){1,1000}){1,1000}": {"type": "string"}},
+         "additionalProperties": False}
+    if extra:
+        s["properties"] = {"aaa": {"type": "string"}}
+    return json.dumps(s)
+for name, schema in [("chain10", chain(60, 10)), ("chain5", chain(60, 5)), ("wide_s", wide(3000, "string")),
+                     ("wide_i", wide(3000, "integer")), ("pat", pattern(False)), ("pat_extra", pattern(True))]:
+    open("%s/bounds_%s.json" % (tmp, name), "w").write(json.dumps({"schemaType": "JSON", "schema": schema}))
+PYEOF
+	req POST "/subjects/$S-chain/versions" "@$TMP/bounds_chain10.json"
+	expect "bounds: a 60-level JSON chain registers" 200 '.id | type == "number"'
+	req POST "/subjects/$S-wide/versions" "@$TMP/bounds_wide_s.json"
+	expect "bounds: an anyOf of 3,000 objects registers" 200 '.id | type == "number"'
+	req POST "/subjects/$S-pattern/versions" "@$TMP/bounds_pat.json"
+	expect "bounds: a nested counted repetition in patternProperties registers" 200 '.id | type == "number"'
+	pids0=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+	t0=$(date +%s%N)
+	req POST "/compatibility/subjects/$S-chain/versions/latest?verbose=true" "@$TMP/bounds_chain5.json"
+	t1=$(date +%s%N)
+	expect "bounds: 2^60 differences: 10,000 messages, the count of the rest, Confluent's closing lines" 200 \
+		'.is_compatible == false and (.messages | length) == 10004 and (.messages[10000] | test("1152921504606836976 more incompatible differences"))'
+	check "bounds: the 60-level chain answered within 5 s ($(((t1 - t0) / 1000000)) ms)" \
+		$([ $(((t1 - t0) / 1000000)) -lt 5000 ]; echo $?) ""
+	t0=$(date +%s%N)
+	req POST "/compatibility/subjects/$S-wide/versions/latest" "@$TMP/bounds_wide_i.json"
+	t1=$(date +%s%N)
+	expect_error "bounds: a comparison past the budget is 422 42201" 422 42201
+	check "bounds: ... within 10 s ($(((t1 - t0) / 1000000)) ms)" $([ $(((t1 - t0) / 1000000)) -lt 10000 ]; echo $?) ""
+	req POST "/subjects/$S-wide/versions" "@$TMP/bounds_wide_i.json"
+	expect_error "bounds: so is its registration" 422 42201
+	req POST "/compatibility/subjects/$S-pattern/versions/latest" "@$TMP/bounds_pat_extra.json"
+	expect_error "bounds: a nested counted repetition in patternProperties is 422 42201" 422 42201
+	pids1=$(sql "SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' ORDER BY pid")
+	check "bounds: the workers survive (same pids)" $([ -n "$pids0" ] && [ "$pids0" = "$pids1" ]; echo $?) \
+		"before: $pids0 after: $pids1"
+	req GET "/subjects/$S-chain/versions"
+	expect "bounds: and serve the next request" 200 '. == [1]'
+}
+bounds_cases
+
 req GET /
 expect "the server is up at the end" 200 '. == {}'
 

@@ -25,6 +25,8 @@
  */
 #include "json_diff_internal.h"
 
+#include "rg_compat.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +34,9 @@
 
 /* passes of the fixed point before giving up (each adds a pair) */
 #define JD_MAX_PASSES 64
+
+/* a cancel gets its chance every this many steps */
+#define JD_INTERRUPT_EVERY 4096
 
 typedef enum jd_state
 {
@@ -49,33 +54,111 @@ typedef struct jd_memo_entry
 } jd_memo_entry;
 
 /* ----------------------------------------------------------------------
+ * The budget
+ * ---------------------------------------------------------------------- */
+
+/* See json_diff_internal.h */
+void *
+rg_jd_alloc(jd_checker *c, size_t size)
+{
+	void	   *p;
+
+	if (c->oom || c->too_large)
+		return NULL;
+	c->bytes += size;
+	if (c->bytes > JD_MAX_BYTES)
+	{
+		c->too_large = true;
+		return NULL;
+	}
+	p = rg_arena_alloc(c->arena, size);
+	if (p == NULL)
+		c->oom = true;
+	return p;
+}
+
+/* See json_diff_internal.h */
+bool
+rg_jd_spend(jd_checker *c, long n)
+{
+	long		before = c->steps;
+
+	c->steps += n;
+	if (before / JD_INTERRUPT_EVERY != c->steps / JD_INTERRUPT_EVERY)
+		rg_check_interrupts();
+	if (c->steps > JD_MAX_STEPS)
+		c->too_large = true;
+	return !c->too_large;
+}
+
+/* See json_diff_internal.h */
+bool
+rg_jd_stopped(const jd_checker *c)
+{
+	return c->oom || c->too_large || c->failure != NULL;
+}
+
+/* a + b, saturating */
+static uint64_t
+add_saturating(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* ----------------------------------------------------------------------
  * Lists, paths, contexts
  * ---------------------------------------------------------------------- */
 
-/* Append one difference to a list; sets c->oom on failure. */
-static void
-list_push(jd_checker *c, jd_list *list, jd_type type, const char *path)
+/* Room for one more item; false (c->oom or c->too_large set) without. */
+static bool
+list_grow(jd_checker *c, jd_list *list)
 {
+	if (!rg_jd_spend(c, 1))
+		return false;
 	if (list->n == list->cap)
 	{
 		int			ncap = list->cap ? list->cap * 2 : 4;
-		jd_diff    *items = rg_arena_alloc(c->arena, (size_t) ncap * sizeof(*items));
+		jd_diff    *items = rg_jd_alloc(c, (size_t) ncap * sizeof(*items));
 
 		if (items == NULL)
-		{
-			c->oom = true;
-			return;
-		}
+			return false;
 		if (list->n > 0)
 			memcpy(items, list->items, (size_t) list->n * sizeof(*items));
 		list->items = items;
 		list->cap = ncap;
 	}
-	list->items[list->n].type = type;
-	list->items[list->n].path = path;
-	list->n++;
+	return true;
+}
+
+/* Append one difference to a list. */
+static void
+list_push(jd_checker *c, jd_list *list, jd_type type, const char *path)
+{
+	jd_diff    *d;
+
+	if (!list_grow(c, list))
+		return;
+	d = &list->items[list->n++];
+	memset(d, 0, sizeof(*d));
+	d->type = type;
+	d->path = path;
 	if (!rg_jd_type_compatible(type, c->lenient))
-		list->n_incompatible++;
+		list->n_incompatible = add_saturating(list->n_incompatible, 1);
+}
+
+/* Append an item as it is (a difference or a shared list). */
+static void
+list_push_item(jd_checker *c, jd_list *list, const jd_diff *item)
+{
+	if (item->type != JD_N_TYPES)
+	{
+		list_push(c, list, item->type, item->path);
+		return;
+	}
+	if (!list_grow(c, list))
+		return;
+	list->items[list->n++] = *item;
+	list->n_incompatible = add_saturating(list->n_incompatible, item->sub_incompatible);
 }
 
 /*
@@ -98,12 +181,9 @@ path_render(jd_checker *c, const jd_seg *seg, const char *rest)
 		len += strlen(s->name) + (s->parent != NULL ? 1 : 0);
 	if (rest_len > 0)
 		len += 1 + rest_len;
-	out = rg_arena_alloc(c->arena, len + 1);
+	out = rg_jd_alloc(c, len + 1);
 	if (out == NULL)
-	{
-		c->oom = true;
 		return "";
-	}
 	/* fill from the end: rest, then each segment before its child */
 	p = out + len;
 	*p = '\0';
@@ -186,23 +266,27 @@ rg_jd_append(jd_ctx *ctx, const jd_ctx *from)
 	int			i;
 
 	for (i = 0; i < from->diffs.n; i++)
-		list_push(ctx->c, &ctx->diffs, from->diffs.items[i].type, from->diffs.items[i].path);
+		list_push_item(ctx->c, &ctx->diffs, &from->diffs.items[i]);
 }
 
-/* Add differences relative to a nested pair, rebased onto ctx's path. */
+/*
+ * Add the differences of a nested pair at ctx's path: shared, not copied
+ * (the pair's list is final; its items are read through the reference).
+ */
 static void
 append_rebased(jd_ctx *ctx, const jd_list *rel)
 {
-	int			i;
+	jd_diff		ref;
 
-	for (i = 0; i < rel->n; i++)
-	{
-		const char *path = rel->items[i].path;
-
-		if (ctx->path != NULL)
-			path = path_render(ctx->c, ctx->path, path);
-		list_push(ctx->c, &ctx->diffs, rel->items[i].type, path);
-	}
+	if (rel->n == 0)
+		return;
+	memset(&ref, 0, sizeof(ref));
+	ref.type = JD_N_TYPES;
+	ref.path = ctx->path != NULL ? path_render(ctx->c, ctx->path, NULL) : NULL;
+	ref.sub_items = rel->items;
+	ref.sub_n = rel->n;
+	ref.sub_incompatible = rel->n_incompatible;
+	list_push_item(ctx->c, &ctx->diffs, &ref);
 }
 
 /* ----------------------------------------------------------------------
@@ -244,7 +328,7 @@ memo_put(jd_checker *c, jd_memo *m, jd_memo_entry *e)
 	if ((m->used + 1) * 2 > m->cap)
 	{
 		int			ncap = m->cap ? m->cap * 2 : 64;
-		jd_memo_entry **ns = rg_arena_alloc(c->arena, (size_t) ncap * sizeof(*ns));
+		jd_memo_entry **ns = rg_jd_alloc(c, (size_t) ncap * sizeof(*ns));
 
 		if (ns == NULL)
 			return false;
@@ -280,7 +364,7 @@ static void compare_types(jd_ctx *ctx, const rg_js *orig, const rg_js *upd);
 static const jd_list *
 compare_memoized(jd_checker *c, const rg_js *orig, const rg_js *upd)
 {
-	static const jd_list none = {NULL, 0, 0, 0};
+	static const jd_list none;
 	jd_memo_entry *e = memo_get(&c->memo, orig, upd);
 	jd_ctx		sub;
 
@@ -295,7 +379,7 @@ compare_memoized(jd_checker *c, const rg_js *orig, const rg_js *upd)
 		c->optimism_used = true;
 		return &none;
 	}
-	e = rg_arena_alloc(c->arena, sizeof(*e));
+	e = rg_jd_alloc(c, sizeof(*e));
 	if (e != NULL)
 	{
 		e->orig = orig;
@@ -304,7 +388,8 @@ compare_memoized(jd_checker *c, const rg_js *orig, const rg_js *upd)
 	}
 	if (e == NULL || !memo_put(c, &c->memo, e))
 	{
-		c->oom = true;
+		if (!c->too_large)
+			c->oom = true;
 		return &none;
 	}
 	memset(&sub, 0, sizeof(sub));
@@ -491,14 +576,13 @@ static int
 distinct_subschemas(jd_checker *c, const rg_js *s, const rg_js ***out)
 {
 	int			n = s->u.combined.n_subschemas;
-	const rg_js **v = rg_arena_alloc(c->arena, (size_t) (n + 1) * sizeof(*v));
+	const rg_js **v = rg_jd_alloc(c, (size_t) (n + 1) * sizeof(*v));
 	int			k = 0;
 	int			i;
 	int			j;
 
 	if (v == NULL)
 	{
-		c->oom = true;
 		*out = NULL;
 		return 0;
 	}
@@ -508,6 +592,11 @@ distinct_subschemas(jd_checker *c, const rg_js *s, const rg_js ***out)
 
 		if (x == NULL)
 			continue;
+		if (!rg_jd_spend(c, k + 1))
+		{
+			*out = NULL;
+			return 0;
+		}
 		for (j = 0; j < k; j++)
 			if (rg_jd_same_schema(v[j], x, 0))
 				break;
@@ -560,18 +649,19 @@ compare_criteria(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 
 /* Kuhn's augmenting path from left vertex i; true if it found one. */
 static bool
-augment(int i, const bool *edge, int nu, bool *seen, int *owner, int depth)
+augment(jd_checker *c, int i, const bool *edge, int nu, bool *seen, int *owner,
+		int depth)
 {
 	int			j;
 
-	if (rg_too_deep(depth))
+	if (rg_too_deep(depth) || !rg_jd_spend(c, nu))
 		return false;
 	for (j = 0; j < nu; j++)
 	{
-		if (!edge[i * nu + j] || seen[j])
+		if (!edge[(size_t) i * nu + j] || seen[j])
 			continue;
 		seen[j] = true;
-		if (owner[j] < 0 || augment(owner[j], edge, nu, seen, owner, depth + 1))
+		if (owner[j] < 0 || augment(c, owner[j], edge, nu, seen, owner, depth + 1))
 		{
 			owner[j] = i;
 			return true;
@@ -591,47 +681,46 @@ match_subschemas(jd_ctx *ctx, rg_js_criterion oc, const rg_js **os, int no,
 				 const rg_js **us, int nu)
 {
 	jd_checker *c = ctx->c;
-	bool	   *edge = rg_arena_alloc(c->arena, (size_t) (no * nu + 1) * sizeof(bool));
-	jd_ctx	   *subs = rg_arena_alloc(c->arena, (size_t) (no * nu + 1) * sizeof(jd_ctx));
-	bool	   *seen = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(bool));
-	int		   *owner = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(int));
+	bool	   *edge = rg_jd_alloc(c, ((size_t) no * nu + 1) * sizeof(bool));
+	jd_ctx	   *subs = rg_jd_alloc(c, ((size_t) no * nu + 1) * sizeof(jd_ctx));
+	bool	   *seen = rg_jd_alloc(c, (size_t) (nu + 1) * sizeof(bool));
+	int		   *owner = rg_jd_alloc(c, (size_t) (nu + 1) * sizeof(int));
 	char		name[JD_INDEX_SEGMENT_SIZE];
 	int			matched = 0;
 	int			i;
 	int			j;
 
 	if (edge == NULL || subs == NULL || seen == NULL || owner == NULL)
-	{
-		c->oom = true;
 		return;
-	}
-	for (i = 0; i < no; i++)
+	for (i = 0; i < no && !rg_jd_stopped(c); i++)
 	{
 		jd_seg		seg;
 
 		rg_jd_enter(ctx, &seg, rg_jd_index_segment(name, criterion_name(oc), i));
 		for (j = 0; j < nu; j++)
 		{
-			jd_ctx	   *sub = &subs[i * nu + j];
+			jd_ctx	   *sub = &subs[(size_t) i * nu + j];
 
 			rg_jd_subcontext(sub, ctx);
 			rg_jd_compare(sub, os[i], us[j]);
-			edge[i * nu + j] = rg_jd_compatible(sub);
+			edge[(size_t) i * nu + j] = rg_jd_compatible(sub);
 		}
 		rg_jd_leave(ctx, &seg);
 	}
 	for (j = 0; j < nu; j++)
 		owner[j] = -1;
-	for (i = 0; i < no; i++)
+	for (i = 0; i < no && !rg_jd_stopped(c); i++)
 	{
 		memset(seen, 0, (size_t) nu * sizeof(bool));
-		if (augment(i, edge, nu, seen, owner, 0))
+		if (augment(c, i, edge, nu, seen, owner, 0))
 			matched++;
 	}
+	if (rg_jd_stopped(c))
+		return;
 	for (i = 0; i < no; i++)
 		for (j = 0; j < nu; j++)
 			if (owner[j] == i)
-				rg_jd_append(ctx, &subs[i * nu + j]);
+				rg_jd_append(ctx, &subs[(size_t) i * nu + j]);
 	if (matched < (no < nu ? no : nu))
 		rg_jd_add(ctx, JD_COMBINED_TYPE_SUBSCHEMAS_CHANGED);
 }
@@ -838,7 +927,7 @@ rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd)
 		rg_jd_add(ctx, JD_SCHEMA_REMOVED);
 		return;
 	}
-	if (c->oom || c->failure)
+	if (rg_jd_stopped(c) || !rg_jd_spend(c, 1))
 		return;
 	if (rg_too_deep(c->depth))
 	{
@@ -901,7 +990,8 @@ grow_seed(jd_checker *c, int *added)
 /*
  * SchemaDiff.compare(original, update) into diffs: passes until no cycle
  * was assumed compatible, or the pairs found incompatible stop growing.
- * False (with c->oom or c->failure) when it could not finish.
+ * False (with c->oom, c->too_large or c->failure) when it could not
+ * finish.
  */
 static bool
 run_passes(jd_checker *c, const rg_js *orig, const rg_js *upd, jd_list *diffs)
@@ -918,14 +1008,15 @@ run_passes(jd_checker *c, const rg_js *orig, const rg_js *upd, jd_list *diffs)
 		memset(&c->memo, 0, sizeof(c->memo));
 		c->optimism_used = false;
 		rg_jd_compare(&ctx, orig, upd);
-		if (c->oom || c->failure)
+		if (rg_jd_stopped(c))
 			return false;
 		*diffs = ctx.diffs;
 		if (!c->optimism_used)
 			return true;
 		if (!grow_seed(c, &added))
 		{
-			c->oom = true;
+			if (!c->too_large)
+				c->oom = true;
 			return false;
 		}
 		if (added == 0)
@@ -946,6 +1037,16 @@ push_failure(rg_strlist *out, const char *why)
 	if (buf.oom || !rg_strlist_push(out, buf.data))
 		rg_strlist_push(out, JD_UNEXPECTED "out of memory");
 	rg_buf_free(&buf);
+}
+
+/* Why a stopped diff stopped, as its message says it. */
+static void
+push_stop(const jd_checker *c, rg_strlist *out)
+{
+	if (c->too_large)
+		rg_strlist_push(out, RG_COMPAT_TOO_LARGE);
+	else
+		push_failure(out, c->oom ? "out of memory" : c->failure);
 }
 
 /*
@@ -978,7 +1079,7 @@ run_diff(jd_checker *c, const rg_schema *original, const rg_schema *update,
 	c->upd_draft = um->draft;
 	if (!run_passes(c, om->root, um->root, diffs))
 	{
-		push_failure(out, c->oom ? "out of memory" : c->failure);
+		push_stop(c, out);
 		rg_arena_destroy(c->arena);
 		c->arena = NULL;
 		return false;
@@ -986,25 +1087,167 @@ run_diff(jd_checker *c, const rg_schema *original, const rg_schema *update,
 	return true;
 }
 
-/* Append Confluent's message for d; false (after saying so) on out of memory. */
-static bool
-push_message(rg_strlist *out, const jd_diff *d)
+/* ----------------------------------------------------------------------
+ * Listing the differences
+ * ---------------------------------------------------------------------- */
+
+/* the walk over a list whose nested lists are shared */
+typedef struct jd_walk
 {
-	rg_buf		path;
-	rg_buf		msg;
+	jd_checker *c;
+	bool		incompatible_only;
+	const char **prefixes;		/* of the shared lists entered, outermost
+								 * first */
+	int			n_prefixes;
+	int			limit;			/* differences to list */
+	int			listed;
+	rg_strlist *out;
+	bool		with_type;		/* "TYPE #/path" rather than the message */
+	bool		failed;			/* out of memory */
+} jd_walk;
+
+/*
+ * The full path of a difference: each shared list's path, then the
+ * difference's own, joined as path_render joins a prefix and the rest
+ * (a "/" only before a non-empty rest).
+ */
+static char *
+walk_path(jd_walk *w, const char *path)
+{
+	size_t		len = strlen(path);
+	size_t		n;
+	char	   *out;
+	char	   *p;
+	int			i;
+
+	for (i = 0; i < w->n_prefixes; i++)
+		if (w->prefixes[i] != NULL)
+			len += strlen(w->prefixes[i]) + 1;
+	if ((out = rg_malloc_noerror(len + 3)) == NULL)
+		return NULL;
+	p = out + len + 2;
+	*p = '\0';
+	n = strlen(path);
+	p -= n;
+	memcpy(p, path, n);
+	for (i = w->n_prefixes - 1; i >= 0; i--)
+	{
+		if (w->prefixes[i] == NULL)
+			continue;
+		if (*p != '\0')
+			*--p = '/';
+		n = strlen(w->prefixes[i]);
+		p -= n;
+		memcpy(p, w->prefixes[i], n);
+	}
+	*--p = '/';
+	*--p = '#';
+	if (p != out)
+		memmove(out, p, strlen(p) + 1);
+	return out;
+}
+
+/* List one difference; false when the walk is over. */
+static bool
+walk_emit(jd_walk *w, jd_type type, const char *rel)
+{
+	char	   *path = walk_path(w, rel);
 	bool		ok;
 
-	rg_buf_init(&path);
-	rg_buf_puts(&path, "#/");
-	rg_buf_puts(&path, d->path);
-	rg_buf_init(&msg);
-	rg_jd_format_message(&msg, d->type, path.oom ? "" : path.data);
-	ok = !path.oom && !msg.oom && rg_strlist_push(out, msg.data);
+	if (path == NULL)
+	{
+		w->failed = true;
+		return false;
+	}
+	if (w->with_type)
+		ok = rg_strlist_pushf(w->out, "%s %s", rg_jd_types[type].name, path);
+	else
+	{
+		rg_buf		msg;
+
+		rg_buf_init(&msg);
+		rg_jd_format_message(&msg, type, path);
+		ok = !msg.oom && rg_strlist_push(w->out, msg.data);
+		rg_buf_free(&msg);
+	}
+	rg_free(path);
 	if (!ok)
-		rg_strlist_push(out, JD_UNEXPECTED "out of memory");
-	rg_buf_free(&path);
-	rg_buf_free(&msg);
-	return ok;
+		w->failed = true;
+	return ok && ++w->listed < w->limit;
+}
+
+/*
+ * List the differences of items in order, shared lists in place (those
+ * without an incompatible difference skipped when only those are
+ * listed); false when the walk is over (the limit reached, or stopped).
+ */
+static bool
+walk_list(jd_walk *w, const jd_diff *items, int n, int depth)
+{
+	int			i;
+
+	if (rg_too_deep(depth) || depth >= RG_MAX_RECURSION)
+	{
+		w->c->failure = "schema nested too deeply";
+		return false;
+	}
+	for (i = 0; i < n; i++)
+	{
+		const jd_diff *d = &items[i];
+
+		if (!rg_jd_spend(w->c, 1))
+			return false;
+		if (d->type != JD_N_TYPES)
+		{
+			if (w->incompatible_only && rg_jd_type_compatible(d->type, w->c->lenient))
+				continue;
+			if (!walk_emit(w, d->type, d->path))
+				return false;
+			continue;
+		}
+		if (w->incompatible_only && d->sub_incompatible == 0)
+			continue;
+		w->prefixes[w->n_prefixes++] = d->path;
+		if (!walk_list(w, d->sub_items, d->sub_n, depth + 1))
+			return false;
+		w->n_prefixes--;
+	}
+	return true;
+}
+
+/*
+ * List the differences of a finished diff into out: at most
+ * RG_COMPAT_MAX_MESSAGES, then one line saying how many more there are.
+ * False (with the reason in out) when the listing could not finish.
+ */
+static bool
+list_differences(jd_checker *c, const jd_list *diffs, bool incompatible_only,
+				 bool with_type, rg_strlist *out)
+{
+	jd_walk		w;
+	uint64_t	total;
+
+	memset(&w, 0, sizeof(w));
+	w.c = c;
+	w.incompatible_only = incompatible_only;
+	w.with_type = with_type;
+	w.limit = RG_COMPAT_MAX_MESSAGES;
+	w.out = out;
+	w.prefixes = rg_jd_alloc(c, sizeof(char *) * (RG_MAX_RECURSION + 1));
+	if (w.prefixes != NULL)
+		(void) walk_list(&w, diffs->items, diffs->n, 0);
+	if (w.failed)
+		c->oom = true;
+	if (rg_jd_stopped(c))
+	{
+		push_stop(c, out);
+		return false;
+	}
+	total = incompatible_only ? diffs->n_incompatible : 0;
+	if (w.listed == w.limit && total > (uint64_t) w.limit)
+		rg_compat_push_more(out, total == UINT64_MAX ? UINT64_MAX :
+							total - (uint64_t) w.limit);
+	return true;
 }
 
 /*
@@ -1017,21 +1260,13 @@ can_read(const rg_schema *reader, const rg_schema *writer, bool lenient, rg_strl
 {
 	jd_checker	c;
 	jd_list		diffs;
-	bool		ok = true;
-	bool		push_message_failed = false;
-	int			i;
+	bool		ok;
 
 	if (!run_diff(&c, writer, reader, lenient, &diffs, out))
 		return false;
-	for (i = 0; i < diffs.n && !push_message_failed; i++)
-	{
-		const jd_diff *d = &diffs.items[i];
-
-		if (rg_jd_type_compatible(d->type, lenient))
-			continue;
-		ok = false;
-		push_message_failed = !push_message(out, d);
-	}
+	ok = diffs.n_incompatible == 0;
+	if (!ok)
+		(void) list_differences(&c, &diffs, true, false, out);
 	rg_arena_destroy(c.arena);
 	return ok;
 }
@@ -1052,9 +1287,9 @@ rg_json_can_read_lenient(const rg_schema *reader, const rg_schema *writer, rg_st
 
 /*
  * Every difference, compatible ones included, as "TYPE #/path" in
- * Confluent's order (SchemaDiff.compare(original, update)); for tests and
- * diagnostics.  False when the diff could not run (the reason is then the
- * only line).
+ * Confluent's order (SchemaDiff.compare(original, update)), at most
+ * RG_COMPAT_MAX_MESSAGES of them; for tests and diagnostics.  False when
+ * the diff could not run (the reason is then the last line).
  */
 extern bool rg_json_differences(const rg_schema *original, const rg_schema *update,
 								bool lenient, rg_strlist *out);
@@ -1066,13 +1301,11 @@ rg_json_differences(const rg_schema *original, const rg_schema *update,
 {
 	jd_checker	c;
 	jd_list		diffs;
-	int			i;
+	bool		ok;
 
 	if (!run_diff(&c, original, update, lenient, &diffs, out))
 		return false;
-	for (i = 0; i < diffs.n; i++)
-		rg_strlist_pushf(out, "%s #/%s", rg_jd_types[diffs.items[i].type].name,
-						 diffs.items[i].path);
+	ok = list_differences(&c, &diffs, false, true, out);
 	rg_arena_destroy(c.arena);
-	return true;
+	return ok;
 }

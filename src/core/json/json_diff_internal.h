@@ -201,11 +201,22 @@ extern bool rg_jd_type_compatible(jd_type type, bool lenient);
 /* Append Confluent's message for one difference (its two "%s" left in). */
 extern void rg_jd_format_message(rg_buf *buf, jd_type type, const char *path);
 
-/* one difference, its path relative to the pair being compared ("" = its root) */
+/*
+ * One difference, its path relative to the pair being compared ("" = its
+ * root); or (type JD_N_TYPES) the differences of a nested pair, shared
+ * rather than copied: a schema whose definitions each use the previous
+ * one twice has twice as many differences at each level, and copying
+ * them would cost as much as listing them.  A shared list is read from
+ * the path in `path` (NULL: the pair's own root), its items' paths
+ * relative to it.
+ */
 typedef struct jd_diff
 {
 	jd_type		type;
 	const char *path;
+	const struct jd_diff *sub_items;	/* JD_N_TYPES: the shared list */
+	int			sub_n;
+	uint64_t	sub_incompatible;	/* its incompatible differences */
 } jd_diff;
 
 /* a list of differences in the checker's arena */
@@ -214,7 +225,7 @@ typedef struct jd_list
 	jd_diff    *items;
 	int			n;
 	int			cap;
-	int			n_incompatible;
+	uint64_t	n_incompatible; /* nested lists counted, saturating */
 } jd_list;
 
 /* a segment of the current path; segments are linked to their parent */
@@ -234,6 +245,15 @@ typedef struct jd_memo
 	int			used;
 } jd_memo;
 
+/*
+ * The budget of one diff: steps (pairs compared, differences recorded,
+ * patterns matched, differences listed) and the memory of its
+ * bookkeeping.  Past either the check stops with RG_COMPAT_TOO_LARGE,
+ * which the extension answers as 42201.  Real schemas stay far below.
+ */
+#define JD_MAX_STEPS 20000000L
+#define JD_MAX_BYTES ((size_t) 256 * 1024 * 1024)
+
 /* one run of the diff */
 typedef struct jd_checker
 {
@@ -245,9 +265,36 @@ typedef struct jd_checker
 	jd_memo		seed;			/* pairs an earlier pass found incompatible */
 	bool		optimism_used;	/* a cycle was assumed compatible */
 	bool		oom;
+	bool		too_large;		/* over the budget of steps or memory */
 	const char *failure;		/* why the diff could not finish */
 	int			depth;
+	long		steps;			/* against JD_MAX_STEPS */
+	size_t		bytes;			/* allocated, against JD_MAX_BYTES */
+	struct jd_pattern **patterns;	/* compiled patternProperties keys */
+	int			n_pattern_slots;
 } jd_checker;
+
+/* Has the diff stopped (out of memory, over its budget, failed)? */
+extern bool rg_jd_stopped(const jd_checker *c);
+
+/*
+ * Memory from the checker's arena, counted against its budget; NULL with
+ * c->oom or c->too_large set.
+ */
+extern void *rg_jd_alloc(jd_checker *c, size_t size);
+
+/*
+ * Count n steps of work against the budget (and give a pending cancel its
+ * chance now and then); false, with c->too_large set, past it.
+ */
+extern bool rg_jd_spend(jd_checker *c, long n);
+
+/*
+ * Does a patternProperties key (Java's syntax) match somewhere in name
+ * (Matcher.find())?  Compiled once per diff by the registry's bounded
+ * matcher; a pattern it cannot compile stops the diff (c->failure).
+ */
+extern bool rg_jd_pattern_finds(jd_checker *c, const char *pattern, const char *name);
 
 /* a Context: the path from the pair being compared, and its differences */
 typedef struct jd_ctx

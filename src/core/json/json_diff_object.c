@@ -21,15 +21,15 @@
  * of 64 or more) are not modelled.  Pattern properties are tried in
  * document order (Confluent keys them by java.util.regex.Pattern, whose
  * hash is the object's identity, so its order is arbitrary), and a
- * pattern is matched as a POSIX extended regular expression searched
- * anywhere in the name (Matcher.find()), with \d and \D translated
- * and back-references refused.
+ * pattern is searched anywhere in the name (Matcher.find()) by the
+ * registry's one bounded matcher (json_match.c, which payload validation
+ * uses too).
  *
  *-------------------------------------------------------------------------
  */
 #include "json_diff_internal.h"
+#include "json_internal.h"
 
-#include <regex.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -397,12 +397,12 @@ static bool
 names_union(jd_checker *c, const jd_names *a, const jd_names *b, struct jd_union *out)
 {
 	int			total = a->n + b->n;
-	jd_pair_index *seq = rg_arena_alloc(c->arena, (size_t) (total + 1) * sizeof(*seq));
-	jd_pair_index *res = rg_arena_alloc(c->arena, (size_t) (total + 1) * sizeof(*res));
-	uint32_t   *h = rg_arena_alloc(c->arena, (size_t) (total + 1) * sizeof(uint32_t));
-	int		   *order = rg_arena_alloc(c->arena, (size_t) (total + 1) * sizeof(int));
-	int		   *b_of_a = rg_arena_alloc(c->arena, (size_t) (a->n + 1) * sizeof(int));
-	bool	   *in_a = rg_arena_alloc(c->arena, (size_t) (b->n + 1) * sizeof(bool));
+	jd_pair_index *seq = rg_jd_alloc(c, (size_t) (total + 1) * sizeof(*seq));
+	jd_pair_index *res = rg_jd_alloc(c, (size_t) (total + 1) * sizeof(*res));
+	uint32_t   *h = rg_jd_alloc(c, (size_t) (total + 1) * sizeof(uint32_t));
+	int		   *order = rg_jd_alloc(c, (size_t) (total + 1) * sizeof(int));
+	int		   *b_of_a = rg_jd_alloc(c, (size_t) (a->n + 1) * sizeof(int));
+	bool	   *in_a = rg_jd_alloc(c, (size_t) (b->n + 1) * sizeof(bool));
 	int			n = 0;
 	int			i;
 
@@ -454,53 +454,82 @@ names_union(jd_checker *c, const jd_names *a, const jd_names *b, struct jd_union
  * ---------------------------------------------------------------------- */
 
 /*
- * The pattern (Java regex source) as a POSIX extended expression in ere:
- * \d and \D spelled out, other escapes kept (glibc reads \w, \s, \b).
- * False for a back-reference, which the POSIX matcher may take
- * exponential time over: such a pattern is taken to match nothing.
+ * A patternProperties key compiled for one diff.  NULL: it uses what the
+ * matcher does not have (a back reference, a lookaround), and it is taken
+ * to match nothing, as before the matcher was ours.
  */
-static bool
-pattern_to_ere(const char *pattern, rg_buf *ere)
+typedef struct jd_pattern
 {
-	const char *p;
+	const char *source;
+	js_regex   *re;
+	struct jd_pattern *next;
+} jd_pattern;
 
-	for (p = pattern; *p; p++)
+/* buckets of the compiled patterns */
+#define JD_PATTERN_SLOTS 64
+
+/* The compiled form of a pattern, compiled once per diff; NULL if it has none. */
+static js_regex *
+compiled_pattern(jd_checker *c, const char *source)
+{
+	uintptr_t	h = ((uintptr_t) source >> 4) % JD_PATTERN_SLOTS;
+	jd_pattern *p;
+	const char *error = NULL;
+
+	if (c->patterns == NULL &&
+		(c->patterns = rg_jd_alloc(c, sizeof(jd_pattern *) * JD_PATTERN_SLOTS)) == NULL)
+		return NULL;
+	for (p = c->patterns[h]; p != NULL; p = p->next)
+		if (p->source == source)
+			return p->re;
+	if ((p = rg_jd_alloc(c, sizeof(jd_pattern))) == NULL)
+		return NULL;
+	/* its parse is linear in its length; its program is bounded */
+	if (!rg_jd_spend(c, (long) strlen(source) + 1))
+		return NULL;
+	p->source = source;
+	p->re = js_regex_compile(c->arena, source, &error);
+	if (p->re == NULL && error == js_regex_too_large)
 	{
-		if (p[0] != '\\' || p[1] == '\0')
-		{
-			rg_buf_putc(ere, *p);
-			continue;
-		}
-		p++;
-		if (*p >= '1' && *p <= '9')
-			return false;
-		if (*p == 'd')
-			rg_buf_puts(ere, "[0-9]");
-		else if (*p == 'D')
-			rg_buf_puts(ere, "[^0-9]");
-		else
-			rg_buf_append(ere, p - 1, 2);
+		/* too large to match within bounds: the check is */
+		c->too_large = true;
+		return NULL;
 	}
-	return !ere->oom;
+	if (p->re != NULL)
+	{
+		c->bytes += js_regex_bytes(p->re);
+		if (c->bytes > JD_MAX_BYTES)
+		{
+			c->too_large = true;
+			return NULL;
+		}
+	}
+	p->next = c->patterns[h];
+	c->patterns[h] = p;
+	return p->re;
 }
 
-/* Does the pattern match somewhere in name (Matcher.find())? */
-static bool
-pattern_finds(const char *pattern, const char *name)
+/* See json_diff_internal.h */
+bool
+rg_jd_pattern_finds(jd_checker *c, const char *pattern, const char *name)
 {
-	rg_buf		ere;
-	regex_t		re;
-	bool		found = false;
+	js_regex   *re;
+	long		budget = 20000000L;
+	int			r;
 
-	rg_buf_init(&ere);
-	if (pattern_to_ere(pattern, &ere) &&
-		regcomp(&re, ere.data ? ere.data : "", REG_EXTENDED | REG_NOSUB) == 0)
+	if (rg_jd_stopped(c) || (re = compiled_pattern(c, pattern)) == NULL)
+		return false;
+	r = js_regex_search(re, name, strlen(name), &budget);
+	if (r == -2)
+		c->oom = true;
+	/* the steps it took count against the diff's budget */
+	if (!rg_jd_spend(c, 20000000L - budget) || r < 0)
 	{
-		found = regexec(&re, name, 0, NULL, 0) == 0;
-		regfree(&re);
+		if (r == -1)
+			c->too_large = true;
+		return false;
 	}
-	rg_buf_free(&ere);
-	return found;
+	return r == 1;
 }
 
 /*
@@ -564,13 +593,13 @@ content_is_open(const jd_content *m)
  * the additional keyword is absent.
  */
 static const rg_js *
-content_partial(const jd_content *m, const char *key)
+content_partial(jd_checker *c, const jd_content *m, const char *key)
 {
 	const rg_js *u = m->unevaluated;
 	int			i;
 
 	for (i = 0; key != NULL && i < m->n_patterns; i++)
-		if (pattern_finds(m->patterns[i].name, key))
+		if (rg_jd_pattern_finds(c, m->patterns[i].name, key))
 			return m->patterns[i].schema;
 	if (m->additional != NULL)
 		return m->additional;
@@ -636,7 +665,7 @@ member_removed(jd_ctx *ctx, const rg_js *member, const jd_content *upd, const ch
 		rg_jd_add(ctx, t->open);
 		return;
 	}
-	partial = content_partial(upd, key);
+	partial = content_partial(ctx->c, upd, key);
 	if (partial != NULL)
 		compare_with_partial(ctx, member, partial, t->covered, t->not_covered);
 	else
@@ -703,7 +732,7 @@ property_added(jd_ctx *ctx, const rg_js *o, const rg_js *prop, bool required, co
 			rg_jd_add(ctx, JD_OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL);
 		return;
 	}
-	partial = content_partial(&orig, key);
+	partial = content_partial(ctx->c, &orig, key);
 	if (partial != NULL)
 		compare_with_partial(ctx, partial, prop,
 							 JD_PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
@@ -777,8 +806,8 @@ compare_prop_dependencies(jd_ctx *ctx, const rg_js *o, const rg_js *u)
 	const rg_js_prop_dependency *ud = u->u.object.property_dependencies;
 	int			no = o->u.object.n_property_dependencies;
 	int			nu = u->u.object.n_property_dependencies;
-	const char **ov = rg_arena_alloc(c->arena, (size_t) (no + 1) * sizeof(*ov));
-	const char **uv = rg_arena_alloc(c->arena, (size_t) (nu + 1) * sizeof(*uv));
+	const char **ov = rg_jd_alloc(c, (size_t) (no + 1) * sizeof(*ov));
+	const char **uv = rg_jd_alloc(c, (size_t) (nu + 1) * sizeof(*uv));
 	jd_names	on;
 	jd_names	un;
 	struct jd_union keys;
@@ -963,7 +992,7 @@ item_added(jd_ctx *ctx, const rg_js *o, const rg_js *item)
 				  JD_ITEM_ADDED_TO_OPEN_CONTENT_MODEL);
 		return;
 	}
-	partial = content_partial(&orig, NULL);
+	partial = content_partial(ctx->c, &orig, NULL);
 	if (partial != NULL)
 		compare_with_partial(ctx, partial, item,
 							 JD_ITEM_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,

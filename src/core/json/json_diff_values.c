@@ -561,6 +561,7 @@ rg_jd_same_schema(const rg_js *a, const rg_js *b, int depth)
 {
 	if (a == b)
 		return true;
+	rg_check_interrupts();
 	if (rg_too_deep(depth) || a->kind != b->kind || !same_common(a, b))
 		return false;
 	return same_kind_fields(a, b, depth);

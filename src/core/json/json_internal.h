@@ -264,6 +264,15 @@ extern js_regex *js_regex_compile(rg_arena *arena, const char *pattern,
 								  const char **error);
 
 /*
+ * The error of js_regex_compile for a pattern over its size bounds (the
+ * others are features the matcher does not have); compare the pointer.
+ */
+extern const char js_regex_too_large[];
+
+/* what compiling a pattern took from its arena, in bytes */
+extern size_t js_regex_bytes(const js_regex *re);
+
+/*
  * Is there a match anywhere in s (len bytes of UTF-8)?  1 yes, 0 no, -1
  * when *budget (decremented by the work done) runs out, -2 out of memory.
  */

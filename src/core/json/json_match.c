@@ -29,14 +29,25 @@
 
 #include <string.h>
 
-/* most instructions a compiled pattern may have */
+/*
+ * most instructions a compiled pattern may have (with counted repetitions
+ * spelled out: checked before any code is generated)
+ */
 #define MATCH_MAX_PROGRAM 20000
+
+/* the longest pattern compiled (a pattern's nodes cost ~100 bytes per byte) */
+#define MATCH_MAX_PATTERN 100000
 
 /* deepest group nesting a pattern may have */
 #define MATCH_MAX_GROUPS 200
 
 /* most repetitions a counted quantifier may ask for */
 #define MATCH_MAX_COUNT 1000
+
+/* See json_internal.h */
+const char	js_regex_too_large[] =
+"a pattern too large for the bounded matcher (over 100000 bytes, or over 20000 "
+"instructions once its counted repetitions are spelled out)";
 
 typedef enum match_op
 {
@@ -85,6 +96,7 @@ struct js_regex
 {
 	match_inst *prog;
 	int			n;
+	size_t		bytes;			/* what compiling it took from the arena */
 };
 
 /* the kinds of a parsed pattern's nodes */
@@ -122,9 +134,18 @@ typedef struct re_parser
 	match_inst *prog;
 	int			n_prog;
 	int			cap_prog;
+	size_t		bytes;			/* allocated from the arena */
 } re_parser;
 
 static re_node *parse_alternation(re_parser *r, int depth);
+
+/* Memory from the arena, counted in r->bytes; NULL when out of memory. */
+static void *
+re_alloc(re_parser *r, size_t size)
+{
+	r->bytes += size;
+	return rg_arena_alloc(r->arena, size);
+}
 
 /* Fail with a message (the first one wins). */
 static void *
@@ -139,7 +160,7 @@ re_fail(re_parser *r, const char *message)
 static re_node *
 new_node(re_parser *r, re_kind kind)
 {
-	re_node    *n = rg_arena_alloc(r->arena, sizeof(re_node));
+	re_node    *n = re_alloc(r, sizeof(re_node));
 
 	if (n == NULL)
 		return re_fail(r, "out of memory");
@@ -170,8 +191,8 @@ class_add(re_parser *r, match_class *cls, uint32_t lo, uint32_t hi)
 	if (cls->n == cls->cap)
 	{
 		int			cap = cls->cap ? cls->cap * 2 : 8;
-		uint32_t   *nlo = rg_arena_alloc(r->arena, sizeof(uint32_t) * cap);
-		uint32_t   *nhi = rg_arena_alloc(r->arena, sizeof(uint32_t) * cap);
+		uint32_t   *nlo = re_alloc(r, sizeof(uint32_t) * cap);
+		uint32_t   *nhi = re_alloc(r, sizeof(uint32_t) * cap);
 
 		if (nlo == NULL || nhi == NULL)
 			return re_fail(r, "out of memory") != NULL;
@@ -327,7 +348,7 @@ static re_node *
 parse_class(re_parser *r)
 {
 	re_node    *n = new_node(r, RE_CLASS);
-	match_class *cls = rg_arena_alloc(r->arena, sizeof(match_class));
+	match_class *cls = re_alloc(r, sizeof(match_class));
 	bool		first = true;
 
 	if (n == NULL || cls == NULL)
@@ -468,7 +489,7 @@ parse_atom(re_parser *r, int depth, bool *done)
 			if (builtin)
 			{
 				if ((n = new_node(r, RE_CLASS)) == NULL ||
-					(n->cls = rg_arena_alloc(r->arena, sizeof(match_class))) == NULL)
+					(n->cls = re_alloc(r, sizeof(match_class))) == NULL)
 					return re_fail(r, "out of memory");
 				memset(n->cls, 0, sizeof(match_class));
 				n->cls->builtins = builtin;
@@ -559,7 +580,7 @@ push_node(re_parser *r, re_node ***list, int *n, int *cap, re_node *node)
 	if (*n == *cap)
 	{
 		int			ncap = *cap ? *cap * 2 : 4;
-		re_node   **items = rg_arena_alloc(r->arena, sizeof(re_node *) * ncap);
+		re_node   **items = re_alloc(r, sizeof(re_node *) * ncap);
 
 		if (items == NULL)
 			return re_fail(r, "out of memory") != NULL;
@@ -637,13 +658,13 @@ emit(re_parser *r, match_op op)
 {
 	if (r->n_prog >= MATCH_MAX_PROGRAM)
 	{
-		re_fail(r, "a pattern too large for the validator");
+		re_fail(r, js_regex_too_large);
 		return -1;
 	}
 	if (r->n_prog == r->cap_prog)
 	{
 		int			cap = r->cap_prog ? r->cap_prog * 2 : 64;
-		match_inst *prog = rg_arena_alloc(r->arena, sizeof(match_inst) * cap);
+		match_inst *prog = re_alloc(r, sizeof(match_inst) * cap);
 
 		if (prog == NULL)
 		{
@@ -689,7 +710,7 @@ gen_repeat(re_parser *r, const re_node *n, int depth)
 	}
 	if (n->max <= n->min)
 		return true;
-	exits = rg_arena_alloc(r->arena, sizeof(int) * (n->max - n->min));
+	exits = re_alloc(r, sizeof(int) * (n->max - n->min));
 	if (exits == NULL)
 		return re_fail(r, "out of memory") != NULL;
 	for (i = n->min; i < n->max; i++)
@@ -742,7 +763,7 @@ gen(re_parser *r, const re_node *n, int depth)
 			return gen_repeat(r, n, depth);
 		case RE_ALT:
 			{
-				int		   *jumps = rg_arena_alloc(r->arena, sizeof(int) * n->n);
+				int		   *jumps = re_alloc(r, sizeof(int) * n->n);
 
 				if (jumps == NULL)
 					return re_fail(r, "out of memory") != NULL;
@@ -774,6 +795,50 @@ gen(re_parser *r, const re_node *n, int depth)
 	return true;
 }
 
+/*
+ * The size of n's code once its counted repetitions are spelled out:
+ * instructions, with every node counted at least once (an empty body
+ * repeated still costs the generator a visit).  Saturates just past
+ * MATCH_MAX_PROGRAM, so nested counts ("((a{1,1000}){1,1000}){1,1000}")
+ * are refused before any code is generated for them.
+ */
+static long
+expanded_size(re_parser *r, const re_node *n, int depth)
+{
+	long		size = 1;
+	long		sub;
+	int			i;
+
+	if (rg_too_deep(depth))
+	{
+		re_fail(r, "a pattern nested too deeply");
+		return MATCH_MAX_PROGRAM + 1;
+	}
+	switch (n->kind)
+	{
+		case RE_CAT:
+		case RE_ALT:
+			for (i = 0; i < n->n && size <= MATCH_MAX_PROGRAM; i++)
+				size += expanded_size(r, n->subs[i], depth + 1) + 1;
+			break;
+		case RE_REPEAT:
+			sub = expanded_size(r, n->subs[0], depth + 1) + 1;
+			if (sub > MATCH_MAX_PROGRAM)
+				return MATCH_MAX_PROGRAM + 1;
+
+			/*
+			 * the copies of the minimum, then one (unbounded) or max - min
+			 * more
+			 */
+			size += sub * n->min + 1;
+			size += n->max < 0 ? sub + 2 : (long) (n->max - n->min) * (sub + 1);
+			break;
+		default:
+			break;
+	}
+	return size > MATCH_MAX_PROGRAM ? MATCH_MAX_PROGRAM + 1 : size;
+}
+
 /* See json_internal.h */
 js_regex *
 js_regex_compile(rg_arena *arena, const char *pattern, const char **error)
@@ -786,9 +851,17 @@ js_regex_compile(rg_arena *arena, const char *pattern, const char **error)
 	r.arena = arena;
 	r.p = (const unsigned char *) pattern;
 	r.end = r.p + strlen(pattern);
+	if (r.end - r.p > MATCH_MAX_PATTERN)
+	{
+		*error = js_regex_too_large;
+		return NULL;
+	}
 	root = parse_alternation(&r, 0);
 	if (root != NULL && r.error == NULL && r.p < r.end)
 		re_fail(&r, "an unmatched ')'");
+	if (root != NULL && r.error == NULL &&
+		expanded_size(&r, root, 0) > MATCH_MAX_PROGRAM)
+		re_fail(&r, js_regex_too_large);
 	if (root != NULL && r.error == NULL && gen(&r, root, 0))
 		emit(&r, OP_MATCH);
 	if (r.error != NULL || root == NULL)
@@ -803,7 +876,15 @@ js_regex_compile(rg_arena *arena, const char *pattern, const char **error)
 	}
 	re->prog = r.prog;
 	re->n = r.n_prog;
+	re->bytes = r.bytes + sizeof(js_regex);
 	return re;
+}
+
+/* See json_internal.h */
+size_t
+js_regex_bytes(const js_regex *re)
+{
+	return re->bytes;
 }
 
 /* Java's \w: [a-zA-Z_0-9] */

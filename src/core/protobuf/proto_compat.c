@@ -44,12 +44,24 @@
  */
 #include "proto_compat_internal.h"
 
+#include "rg_compat.h"
+
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* message bodies compared before we give up (cyclic-free fan-out blowup) */
-#define PD_MAX_WORK 500000L
+/*
+ * The budget of one diff: work (messages and fields compared, differences
+ * recorded and listed) and the memory of its bookkeeping.  Past either the
+ * check stops with RG_COMPAT_TOO_LARGE, which the extension answers as
+ * 42201.  Real schemas stay far below.
+ */
+#define PD_MAX_WORK 20000000L
+#define PD_MAX_BYTES ((size_t) 256 * 1024 * 1024)
+
+/* a cancel gets its chance every this many units of work */
+#define PD_INTERRUPT_EVERY 1024
 
 #define PD_UNEXPECTED "Unexpected exception during compatibility check: "
 
@@ -141,10 +153,20 @@ static const struct
  * The diff state
  * ---------------------------------------------------------------------- */
 
+/*
+ * One difference; or (type PD_N_TYPES) the differences of a referenced
+ * message type, shared rather than copied: a type used twice by each of a
+ * chain of types has twice as many differences at each level, and copying
+ * them would cost as much as listing them.  Paths are whole ("#/..."), so
+ * a shared list reads the same wherever it is used.
+ */
 typedef struct pd_diff
 {
 	pd_type		type;
 	const char *path;
+	const struct pd_diff *sub_items;	/* PD_N_TYPES: the shared list */
+	int			sub_n;
+	uint64_t	sub_incompatible;
 } pd_diff;
 
 typedef struct pd_list
@@ -152,7 +174,25 @@ typedef struct pd_list
 	pd_diff    *items;
 	int			n;
 	int			cap;
+	uint64_t	n_incompatible; /* shared lists counted, saturating */
 } pd_list;
+
+/*
+ * The differences of pairs of referenced message types, by their entries,
+ * with the slice of c->entered their diff pushed on the stack (a kept diff
+ * holds only where none of those is on the stack: the recursion guard
+ * would cut there).
+ */
+typedef struct pd_type_memo
+{
+	const pd_entry **orig;
+	const pd_entry **upd;
+	pd_list    *diffs;
+	int		   *from;			/* c->entered[from .. to) */
+	int		   *to;
+	size_t		cap;			/* a power of two, or 0 */
+	size_t		used;
+} pd_type_memo;
 
 /* Confluent's Context: a difference list and the current path */
 typedef struct pd_ctx
@@ -207,10 +247,42 @@ tag_token(pd_checker *c, int32_t tag)
 	return rg_pd_strdup(c, num);
 }
 
-/* Append a difference of a type at path to a list. */
-static void
-list_add(pd_checker *c, pd_list *l, pd_type type, const char *path)
+/*
+ * Count units of work, and the checker's memory, against the budget (and
+ * give a pending cancel its chance now and then); false, with c->failure
+ * set, past it.
+ */
+static bool
+spend(pd_checker *c, long n)
 {
+	long		before = c->work;
+
+	if (c->failure || c->oom)
+		return false;
+	c->work += n;
+	if (before / PD_INTERRUPT_EVERY != c->work / PD_INTERRUPT_EVERY)
+		rg_check_interrupts();
+	if (c->work > PD_MAX_WORK || rg_arena_bytes(c->arena) > PD_MAX_BYTES)
+	{
+		c->failure = "schema comparison too large";
+		return false;
+	}
+	return true;
+}
+
+/* a + b, saturating */
+static uint64_t
+add_saturating(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Room for one more item in a list; false (oom or failure set) without. */
+static bool
+list_grow(pd_checker *c, pd_list *l)
+{
+	if (!spend(c, 1))
+		return false;
 	if (l->n == l->cap)
 	{
 		int			ncap = l->cap ? l->cap * 2 : 16;
@@ -219,16 +291,47 @@ list_add(pd_checker *c, pd_list *l, pd_type type, const char *path)
 		if (ni == NULL)
 		{
 			c->oom = true;
-			return;
+			return false;
 		}
 		if (l->n)
 			memcpy(ni, l->items, l->n * sizeof(*ni));
 		l->items = ni;
 		l->cap = ncap;
 	}
-	l->items[l->n].type = type;
-	l->items[l->n].path = path;
-	l->n++;
+	return true;
+}
+
+/* Append a difference of a type at path to a list. */
+static void
+list_add(pd_checker *c, pd_list *l, pd_type type, const char *path)
+{
+	pd_diff    *d;
+
+	if (!list_grow(c, l))
+		return;
+	d = &l->items[l->n++];
+	memset(d, 0, sizeof(*d));
+	d->type = type;
+	d->path = path;
+	if (!pd_types[type].compatible)
+		l->n_incompatible = add_saturating(l->n_incompatible, 1);
+}
+
+/* Append a finished list to another, shared. */
+static void
+list_add_shared(pd_checker *c, pd_list *l, const pd_list *sub)
+{
+	pd_diff    *d;
+
+	if (sub->n == 0 || !list_grow(c, l))
+		return;
+	d = &l->items[l->n++];
+	memset(d, 0, sizeof(*d));
+	d->type = PD_N_TYPES;
+	d->sub_items = sub->items;
+	d->sub_n = sub->n;
+	d->sub_incompatible = sub->n_incompatible;
+	l->n_incompatible = add_saturating(l->n_incompatible, sub->n_incompatible);
 }
 
 /* ctx.addDifference: "#/" + the path joined with '/' */
@@ -277,12 +380,123 @@ add_diff_at(pd_checker *c, pd_ctx *ctx, const char *tok, pd_type type)
 static bool
 list_compatible(const pd_list *l)
 {
-	int			i;
+	return l->n_incompatible == 0;
+}
 
-	for (i = 0; i < l->n; i++)
-		if (!pd_types[l->items[i].type].compatible)
-			return false;
-	return true;
+/* The memo slot of a pair of types (its orig NULL when absent). */
+static size_t
+type_memo_slot(const pd_type_memo *m, const pd_entry *o, const pd_entry *u)
+{
+	uint64_t	h = (uint64_t) (uintptr_t) o * 0x9E3779B97F4A7C15ULL;
+	size_t		i;
+
+	h ^= (uint64_t) (uintptr_t) u + 0x632BE59BD9B4E019ULL;
+	h ^= h >> 29;
+	for (i = (size_t) h & (m->cap - 1); m->orig[i] != NULL; i = (i + 1) & (m->cap - 1))
+		if (m->orig[i] == o && m->upd[i] == u)
+			break;
+	return i;
+}
+
+/*
+ * The differences of a pair of types compared before, or NULL: none kept,
+ * or a message their diff entered is on the stack now.
+ */
+static const pd_list *
+type_memo_get(pd_checker *c, const pd_entry *o, const pd_entry *u)
+{
+	const pd_type_memo *m = c->type_memo;
+	size_t		i;
+	int			k;
+	int			j;
+
+	if (m == NULL || m->cap == 0)
+		return NULL;
+	i = type_memo_slot(m, o, u);
+	if (m->orig[i] == NULL ||
+		!spend(c, (long) (m->to[i] - m->from[i]) * (c->n_stack + 1) / 16 + 1))
+		return NULL;
+	for (k = m->from[i]; k < m->to[i]; k++)
+		for (j = 0; j < c->n_stack; j++)
+			if (c->entered[k] == c->stack[j])
+				return NULL;
+	return &m->diffs[i];
+}
+
+/* Log a message pushed on the stack (for type_memo_get). */
+static void
+log_entered(pd_checker *c, const pc_msg *m)
+{
+	if (c->n_entered == c->cap_entered)
+	{
+		int			ncap = c->cap_entered ? c->cap_entered * 2 : 64;
+		const pc_msg **ne = rg_arena_alloc(c->arena, ncap * sizeof(*ne));
+
+		if (ne == NULL)
+		{
+			c->oom = true;
+			return;
+		}
+		if (c->n_entered)
+			memcpy(ne, c->entered, c->n_entered * sizeof(*ne));
+		c->entered = ne;
+		c->cap_entered = ncap;
+	}
+	c->entered[c->n_entered++] = m;
+}
+
+/* Keep the differences of a pair of types (unless kept already), entered[from ..] with them. */
+static void
+type_memo_put(pd_checker *c, const pd_entry *o, const pd_entry *u, const pd_list *diffs,
+			  int from)
+{
+	pd_type_memo *m = c->type_memo;
+	size_t		i;
+
+	if (m == NULL && (m = c->type_memo = rg_arena_alloc(c->arena, sizeof(*m))) == NULL)
+	{
+		c->oom = true;
+		return;
+	}
+	if ((m->used + 1) * 2 > m->cap)
+	{
+		pd_type_memo old = *m;
+		size_t		ncap = m->cap ? m->cap * 2 : 64;
+
+		m->orig = rg_arena_alloc(c->arena, ncap * sizeof(*m->orig));
+		m->upd = rg_arena_alloc(c->arena, ncap * sizeof(*m->upd));
+		m->diffs = rg_arena_alloc(c->arena, ncap * sizeof(*m->diffs));
+		m->from = rg_arena_alloc(c->arena, ncap * sizeof(*m->from));
+		m->to = rg_arena_alloc(c->arena, ncap * sizeof(*m->to));
+		if (m->orig == NULL || m->upd == NULL || m->diffs == NULL ||
+			m->from == NULL || m->to == NULL)
+		{
+			*m = old;
+			c->oom = true;
+			return;
+		}
+		m->cap = ncap;
+		for (i = 0; i < old.cap; i++)
+			if (old.orig[i] != NULL)
+			{
+				size_t		j = type_memo_slot(m, old.orig[i], old.upd[i]);
+
+				m->orig[j] = old.orig[i];
+				m->upd[j] = old.upd[i];
+				m->diffs[j] = old.diffs[i];
+				m->from[j] = old.from[i];
+				m->to[j] = old.to[i];
+			}
+	}
+	i = type_memo_slot(m, o, u);
+	if (m->orig[i] != NULL)
+		return;					/* kept already, for other stacks */
+	m->orig[i] = o;
+	m->upd[i] = u;
+	m->diffs[i] = *diffs;
+	m->from[i] = from;
+	m->to[i] = c->n_entered;
+	m->used++;
 }
 
 /* ----------------------------------------------------------------------
@@ -551,10 +765,13 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 	const char *uln;
 	pd_ctx		sub;
 	pd_list		subdiffs;
+	const pd_list *memo;
+	int			saved_hit;
+	int			entry_depth;
+	int			entered_from;
 	char	   *buf;
 	char	   *tok;
 	char	   *dot;
-	int			i;
 
 	if (ot->named == NULL || ut->named == NULL || ot->named->msg == NULL ||
 		ut->named->msg == NULL)
@@ -576,6 +793,25 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 		return;
 	if (rg_pd_file_same(c, ot->named->file, ut->named->file, 0))
 		return;
+
+	/*
+	 * The same pair of types compared before gives the same differences
+	 * (their paths start at the type's local name) when the recursion guard
+	 * cuts the same messages: not when it cut one the earlier comparison
+	 * found on the stack outside it (such a result is not kept), nor when a
+	 * message it entered is on the stack now (type_memo_get).
+	 */
+	if ((memo = type_memo_get(c, ot->named, ut->named)) != NULL)
+	{
+		list_add_shared(c, ctx->diffs, memo);
+		if (!list_compatible(memo))
+			add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
+		return;
+	}
+	saved_hit = c->min_hit;
+	c->min_hit = INT_MAX;
+	entry_depth = c->n_stack;
+	entered_from = c->n_entered;
 
 	/* a sub-context whose path is the local name of the type */
 	memset(&sub, 0, sizeof(sub));
@@ -610,8 +846,11 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 		compare_message(c, &sub, ot->named->msg, ot->named->file, oscope,
 						ut->named->msg, ut->named->file, uscope);
 	}
-	for (i = 0; i < subdiffs.n; i++)
-		list_add(c, ctx->diffs, subdiffs.items[i].type, subdiffs.items[i].path);
+	if (c->min_hit >= entry_depth && !c->failure && !c->oom)
+		type_memo_put(c, ot->named, ut->named, &subdiffs, entered_from);
+	if (saved_hit < c->min_hit)
+		c->min_hit = saved_hit;
+	list_add_shared(c, ctx->diffs, &subdiffs);
 	if (!list_compatible(&subdiffs))
 		add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
 }
@@ -669,7 +908,8 @@ compare_field(pd_checker *c, pd_ctx *ctx, const pd_field *of, const pd_field *uf
 	const char *on = of->f->name ? of->f->name : "";
 	const char *un = uf->f->name ? uf->f->name : "";
 
-	rg_check_interrupts();
+	if (!spend(c, 1))
+		return;
 	if (strcmp(on, un) != 0)
 		add_diff(c, ctx, PD_FIELD_NAME_CHANGED);
 	field_ptype(&c->orig, of->f, &ot);
@@ -966,15 +1206,22 @@ compare_types(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us
  * One message (MessageSchemaDiff)
  * ---------------------------------------------------------------------- */
 
-/* Is the message being compared further up (a recursive type)? */
+/*
+ * Is the message being compared further up (a recursive type)?  Where it
+ * was found is kept in c->min_hit (see compare_message_types).
+ */
 static bool
-on_stack(const pd_checker *c, const pc_msg *m)
+on_stack(pd_checker *c, const pc_msg *m)
 {
 	int			i;
 
 	for (i = 0; i < c->n_stack; i++)
 		if (c->stack[i] == m)
+		{
+			if (i < c->min_hit)
+				c->min_hit = i;
 			return true;
+		}
 	return false;
 }
 
@@ -1236,9 +1483,8 @@ compare_message(pd_checker *c, pd_ctx *ctx,
 		c->depth--;
 		return;
 	}
-	if (++c->work > PD_MAX_WORK)
+	if (!spend(c, 1))
 	{
-		c->failure = "schema comparison too large";
 		c->depth--;
 		return;
 	}
@@ -1246,6 +1492,8 @@ compare_message(pd_checker *c, pd_ctx *ctx,
 	if (!on_stack(c, om))
 	{
 		entered = stack_push(c, om);
+		if (entered)
+			log_entered(c, om);
 		if (entered)
 			compare_fields(c, ctx, om, of, um, uf);
 	}
@@ -1352,6 +1600,7 @@ run_diff(pd_checker *c, const rg_schema *original, const rg_schema *update,
 		rg_strlist_push(out, PD_UNEXPECTED "out of memory");
 		return false;
 	}
+	c->min_hit = INT_MAX;
 	if (!rg_pd_build_side(c, &c->orig, om) || !rg_pd_build_side(c, &c->upd, um))
 	{
 		if (c->failure == NULL)
@@ -1383,6 +1632,114 @@ run_diff(pd_checker *c, const rg_schema *original, const rg_schema *update,
 	return true;
 }
 
+/* the walk over a list whose referenced types' lists are shared */
+typedef struct pd_walk
+{
+	pd_checker *c;
+	bool		incompatible_only;
+	bool		with_type;		/* "TYPE #/path" rather than the message */
+	int			limit;
+	int			listed;
+	rg_strlist *out;
+	bool		failed;			/* out of memory */
+} pd_walk;
+
+/* List one difference; false when the walk is over. */
+static bool
+walk_emit(pd_walk *w, const pd_diff *d)
+{
+	rg_buf		buf;
+	bool		ok;
+
+	rg_buf_init(&buf);
+	if (w->with_type)
+	{
+		rg_buf_puts(&buf, pd_types[d->type].name);
+		rg_buf_puts(&buf, " ");
+		rg_buf_puts(&buf, d->path);
+	}
+	else
+	{
+		rg_buf_puts(&buf, "{errorType:\"");
+		rg_buf_puts(&buf, pd_types[d->type].name);
+		rg_buf_puts(&buf, "\", description:\"");
+		if (pd_types[d->type].pre)
+		{
+			rg_buf_puts(&buf, pd_types[d->type].pre);
+			rg_buf_puts(&buf, d->path);
+			rg_buf_puts(&buf, pd_types[d->type].post);
+		}
+		rg_buf_puts(&buf, "\"}");
+	}
+	ok = !buf.oom && rg_strlist_push(w->out, buf.data);
+	rg_buf_free(&buf);
+	if (!ok)
+		w->failed = true;
+	return ok && ++w->listed < w->limit;
+}
+
+/* List a list's differences in order, shared lists in place; false when the walk is over. */
+static bool
+walk_list(pd_walk *w, const pd_diff *items, int n, int depth)
+{
+	int			i;
+
+	if (depth > PD_MAX_DEPTH || rg_too_deep(depth))
+	{
+		w->c->failure = "schema nested too deeply";
+		return false;
+	}
+	for (i = 0; i < n; i++)
+	{
+		const pd_diff *d = &items[i];
+
+		if (!spend(w->c, 1))
+			return false;
+		if (d->type != PD_N_TYPES)
+		{
+			if (w->incompatible_only && pd_types[d->type].compatible)
+				continue;
+			if (!walk_emit(w, d))
+				return false;
+		}
+		else if ((!w->incompatible_only || d->sub_incompatible > 0) &&
+				 !walk_list(w, d->sub_items, d->sub_n, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * List the differences of a finished diff into out: at most
+ * RG_COMPAT_MAX_MESSAGES, then one line saying how many more there are;
+ * false (the reason in out) when the listing could not finish.
+ */
+static bool
+list_differences(pd_checker *c, const pd_list *diffs, bool incompatible_only,
+				 bool with_type, rg_strlist *out)
+{
+	pd_walk		w;
+
+	memset(&w, 0, sizeof(w));
+	w.c = c;
+	w.incompatible_only = incompatible_only;
+	w.with_type = with_type;
+	w.limit = RG_COMPAT_MAX_MESSAGES;
+	w.out = out;
+	(void) walk_list(&w, diffs->items, diffs->n, 0);
+	if (w.failed || c->failure)
+	{
+		rg_strlist_pushf(out, "%s%s", PD_UNEXPECTED,
+						 w.failed ? "out of memory" : c->failure);
+		return false;
+	}
+	if (incompatible_only && w.listed == w.limit &&
+		diffs->n_incompatible > (uint64_t) w.limit)
+		rg_compat_push_more(out, diffs->n_incompatible == UINT64_MAX ? UINT64_MAX :
+							diffs->n_incompatible - (uint64_t) w.limit);
+	return true;
+}
+
 /*
  * Can `reader` read what `writer` wrote?  Confluent's
  * reader.isBackwardCompatible(writer) = SchemaDiff.compare(original =
@@ -1394,47 +1751,22 @@ rg_protobuf_can_read(const rg_schema *reader, const rg_schema *writer, rg_strlis
 {
 	pd_checker	c;
 	pd_list		diffs;
-	bool		ok = true;
-	int			i;
+	bool		ok;
 
 	if (!run_diff(&c, writer, reader, &diffs, out))
 		return false;
-	for (i = 0; i < diffs.n; i++)
-	{
-		const pd_diff *d = &diffs.items[i];
-		rg_buf		buf;
-
-		if (pd_types[d->type].compatible)
-			continue;
-		ok = false;
-		rg_buf_init(&buf);
-		rg_buf_puts(&buf, "{errorType:\"");
-		rg_buf_puts(&buf, pd_types[d->type].name);
-		rg_buf_puts(&buf, "\", description:\"");
-		if (pd_types[d->type].pre)
-		{
-			rg_buf_puts(&buf, pd_types[d->type].pre);
-			rg_buf_puts(&buf, d->path);
-			rg_buf_puts(&buf, pd_types[d->type].post);
-		}
-		rg_buf_puts(&buf, "\"}");
-		if (buf.oom || !rg_strlist_push(out, buf.data))
-		{
-			rg_buf_free(&buf);
-			rg_strlist_push(out, PD_UNEXPECTED "out of memory");
-			break;
-		}
-		rg_buf_free(&buf);
-	}
+	ok = diffs.n_incompatible == 0;
+	if (!ok)
+		(void) list_differences(&c, &diffs, true, false, out);
 	rg_arena_destroy(c.arena);
 	return ok;
 }
 
 /*
  * Every difference, compatible ones included, as "TYPE #/path" in
- * Confluent's order (SchemaDiff.compare(original, update)); for tests and
- * diagnostics.  Returns false when the diff could not run (the reason is
- * then the only line).
+ * Confluent's order (SchemaDiff.compare(original, update)), at most
+ * RG_COMPAT_MAX_MESSAGES of them; for tests and diagnostics.  Returns
+ * false when the diff could not run (the reason is then the last line).
  */
 extern bool rg_protobuf_differences(const rg_schema *original,
 									const rg_schema *update, rg_strlist *out);
@@ -1445,12 +1777,11 @@ rg_protobuf_differences(const rg_schema *original, const rg_schema *update, rg_s
 {
 	pd_checker	c;
 	pd_list		diffs;
-	int			i;
+	bool		ok;
 
 	if (!run_diff(&c, original, update, &diffs, out))
 		return false;
-	for (i = 0; i < diffs.n; i++)
-		rg_strlist_pushf(out, "%s %s", pd_types[diffs.items[i].type].name, diffs.items[i].path);
+	ok = list_differences(&c, &diffs, false, true, out);
 	rg_arena_destroy(c.arena);
-	return true;
+	return ok;
 }

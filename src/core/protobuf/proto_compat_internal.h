@@ -80,7 +80,15 @@ typedef struct pd_checker
 	int			n_stack;
 	int			cap_stack;
 	int			depth;
-	long		work;
+	long		work;			/* against PD_MAX_WORK */
+	/* lowest stack index the recursion guard found a message at */
+	int			min_hit;
+	/* every message pushed on the stack, in order (see type_memo_get) */
+	const pc_msg **entered;
+	int			n_entered;
+	int			cap_entered;
+	/* the differences of referenced message types compared so far */
+	struct pd_type_memo *type_memo;
 	/* file_same memo: n_orig_files x n_upd_files, 0 unknown, 1 same, 2 not */
 	unsigned char *same_memo;
 	bool		oom;
