@@ -20,9 +20,15 @@
  * until a worker's count changes (which wakes the workers leaving
  * connections to others, to decide again) or DEFER_MS passes, and then
  * takes one connection still waiting, if any: the worker holding fewer may
- * be busy with a long request.  A worker at its
- * connection limit leaves the socket alone until one of its connections
- * closes.
+ * be busy with a long request.  A worker at its connection limit, with no
+ * other holding fewer, makes room as nginx does: for each connection it
+ * accepts over the limit, it closes its connection least recently active
+ * that is not being answered (an idle keep-alive connection, or one that
+ * has not sent a whole request; http_deadline.c); libmicrohttpd's own
+ * limit is HTTP_ACCEPT_BATCH higher, for the ones taken before those they
+ * replace are closed.  Only while every one of
+ * its connections is being answered does it leave the socket alone, until
+ * one closes or its request ends.
  *
  * The socket is bound to the address and port in force at server start.
  * After a reload moves them, each worker listens on its own socket, as
@@ -58,8 +64,6 @@
 #define DEFER_MS 5
 /* how long a worker that could not accept (no descriptor left) waits */
 #define FAILURE_DEFER_MS 100
-/* connections taken per wake-up, so that open ones are served meanwhile */
-#define ACCEPT_BATCH 8
 
 #define LISTEN_TRANCHE "registry http listen"
 
@@ -94,7 +98,7 @@ static int	my_slot = -1;
 static uint32 my_load = 0;
 static TimestampTz defer_until = 0;
 static bool yielding = false;	/* the deferral leaves connections to others */
-static bool full = false;		/* at the limit: no accepting until one closes */
+static bool full = false;		/* at the limit, every connection answered */
 static uint32 full_limit = 0;
 static bool leave_registered = false;
 static TimestampTz accept_failure_logged = 0;
@@ -393,7 +397,8 @@ http_listen_note_load(struct MHD_Daemon *daemon)
 			SetLatch(MyLatch);
 	}
 	my_load = held;
-	if (full && held < full_limit)
+	/* full: room again once a connection closed or may be closed */
+	if (full && (held < full_limit || http_conn_evictable()))
 		full = false;
 }
 
@@ -477,12 +482,33 @@ end_deferral(void)
 }
 
 /*
+ * At the connection limit: may a connection be taken in place of one of
+ * the worker's own?  Only while one of them is neither being answered nor
+ * already closing, and while fewer than HTTP_ACCEPT_BATCH taken so are
+ * still waiting for libmicrohttpd to close the ones they replace.  With
+ * every connection being answered, the socket is left alone until one
+ * closes or its request ends (http_listen_note_load).
+ */
+static bool
+may_replace(uint32 held, unsigned int limit)
+{
+	if (held >= limit + HTTP_ACCEPT_BATCH)
+		return false;			/* the next pass, once those are closed */
+	if (http_conn_evictable())
+		return true;
+	full = true;
+	full_limit = limit;
+	return false;
+}
+
+/*
  * Take the connections waiting on the shared socket that this worker
- * should: while no other serving worker holds fewer and it has room below
- * limit.  Else leave them to the others (yield_to_others); once DEFER_MS
- * has passed, take one still waiting whatever the others hold.  At the
- * limit, leave the socket alone until one of its connections closes.
- * readable says the socket had a connection waiting when the worker woke.
+ * should: while no other serving worker holds fewer.  Else leave them to
+ * the others (yield_to_others); once DEFER_MS has passed, take one still
+ * waiting whatever the others hold.  At the limit, each connection taken
+ * closes the worker's connection least recently active that is not being
+ * answered (may_replace).  readable says the socket had a connection
+ * waiting when the worker woke.
  */
 void
 http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
@@ -505,22 +531,21 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 	}
 	else if (!readable)
 		return;
-	for (i = 0; i < ACCEPT_BATCH; i++)
+	for (i = 0; i < HTTP_ACCEPT_BATCH; i++)
 	{
 		uint32		held = connections_held(daemon);
 		AcceptResult result;
 
-		if (held >= limit)
-		{
-			full = true;
-			full_limit = limit;
-			return;
-		}
 		if (!overdue && another_holds_fewer(held) && yield_to_others(held, now))
+			return;
+		if (held >= limit && !may_replace(held, limit))
 			return;
 		result = accept_one(daemon);
 		if (result == ACCEPT_NONE)
 			return;
+		/* over the limit: the connection least recently active makes room */
+		if (result == ACCEPT_TAKEN && held >= limit)
+			(void) http_conn_evict(1);
 		if (result == ACCEPT_FAILED)
 		{
 			note_accept_failure(now);

@@ -236,7 +236,8 @@ start_daemon(unsigned int connection_limit, long fd_limit, HttpTls *tls)
 									 MHD_OPTION_NOTIFY_CONNECTION, http_connection_notify, NULL,
 									 MHD_OPTION_URI_LOG_CALLBACK, http_request_line_received, NULL,
 									 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) IDLE_TIMEOUT_S,
-									 MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+									 MHD_OPTION_CONNECTION_LIMIT,
+									 connection_limit + HTTP_ACCEPT_BATCH,
 									 MHD_OPTION_ARRAY, tls_options,
 									 MHD_OPTION_END);
 	if (daemon_handle == NULL)
