@@ -65,6 +65,8 @@ typedef struct HttpRequest
 	TimestampTz retry_at;
 	int			retries;
 	TimestampTz answer_start;	/* when it was first served, 0 before */
+	/* on a standby, its write forwarded to the primary (http_forward.c) */
+	struct HttpForward *forward;
 } HttpRequest;
 
 /* why a request is refused before it is served (http_auth.c) */
@@ -181,12 +183,24 @@ typedef struct HttpForwardAnswer
 	int			status;
 	char	   *body;
 	size_t		len;
+	int			route;			/* the request's route index, -1 if none */
 } HttpForwardAnswer;
 
+typedef struct HttpForward HttpForward;
+
+extern void http_forward_init(void);
+extern int	http_forward_wait_fd(void);
 extern bool http_forward_wanted(int sqlerrcode);
 extern char *http_forward_role_name(Oid roleid);
-extern void http_forward(const RestRequest *req, const char *role, int route,
-						 HttpForwardAnswer *answer);
+extern bool http_forward_start(HttpRequest *hr, const RestRequest *req,
+							   const char *role, int route,
+							   HttpForwardAnswer *answer);
+extern void http_forward_suspend(struct MHD_Connection *conn, HttpRequest *hr);
+extern const HttpForwardAnswer *http_forward_answer(HttpRequest *hr);
+extern void http_forward_forget(HttpRequest *hr);
+extern void http_forward_run(TimestampTz now);
+extern long http_forward_wakeup_ms(TimestampTz now, long timeout);
+extern void http_forward_resume_all(void);
 extern void http_forward_failed(const RestRequest *req, int route,
 								HttpForwardAnswer *answer);
 
