@@ -198,13 +198,28 @@ expire_slow_requests(TimestampTz now)
 }
 
 /*
+ * May the connection be closed to make room: not being answered nor
+ * closing, and last active (accepted, or its request begun or ended)
+ * before the time given?
+ */
+static bool
+evictable(HttpConn *hc, TimestampTz before)
+{
+	TimestampTz active = (hc->phase == CONN_IDLE) ? hc->idle_since : hc->request_start;
+
+	return hc->phase != CONN_ANSWERING && hc->fd >= 0 && !hc->closing &&
+		active < before;
+}
+
+/*
  * Make room for new connections: close up to n of the connections least
  * recently active that are not being answered (idle, or still sending
- * their request), by shutting their sockets; libmicrohttpd closes them in
- * its next run.  Returns how many were closed.
+ * their request) and were last active before the time given, by shutting
+ * their sockets; libmicrohttpd closes them in its next run.  Returns how
+ * many were closed.
  */
 int
-http_conn_evict(int n)
+http_conn_evict(int n, TimestampTz before)
 {
 	dlist_iter	it;
 	int			closed = 0;
@@ -215,7 +230,7 @@ http_conn_evict(int n)
 
 		if (closed >= n)
 			break;
-		if (hc->phase == CONN_ANSWERING || hc->fd < 0 || hc->closing)
+		if (!evictable(hc, before))
 			continue;
 		(void) shutdown(hc->fd, SHUT_RDWR);
 		/* closing: neither closed again nor answered 408 */
@@ -226,9 +241,9 @@ http_conn_evict(int n)
 	return closed;
 }
 
-/* Could http_conn_evict() close a connection now? */
+/* Could http_conn_evict() close a connection last active before then? */
 bool
-http_conn_evictable(void)
+http_conn_evictable(TimestampTz before)
 {
 	dlist_iter	it;
 
@@ -236,7 +251,7 @@ http_conn_evictable(void)
 	{
 		HttpConn   *hc = dlist_container(HttpConn, node, it.cur);
 
-		if (hc->phase != CONN_ANSWERING && hc->fd >= 0 && !hc->closing)
+		if (evictable(hc, before))
 			return true;
 	}
 	return false;

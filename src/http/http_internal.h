@@ -134,8 +134,8 @@ extern HttpConn *http_conn_state(struct MHD_Connection *conn);
 extern void http_conn_receiving(HttpConn *hc);
 extern void http_conn_answering(HttpConn *hc);
 extern void http_conn_idle(HttpConn *hc);
-extern int	http_conn_evict(int n);
-extern bool http_conn_evictable(void);
+extern int	http_conn_evict(int n, TimestampTz before);
+extern bool http_conn_evictable(TimestampTz before);
 extern void http_deadline_sweep(TimestampTz now);
 extern long http_deadline_wakeup_ms(long timeout);
 

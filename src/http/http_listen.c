@@ -398,7 +398,7 @@ http_listen_note_load(struct MHD_Daemon *daemon)
 	}
 	my_load = held;
 	/* full: room again once a connection closed or may be closed */
-	if (full && (held < full_limit || http_conn_evictable()))
+	if (full && (held < full_limit || http_conn_evictable(GetCurrentTimestamp())))
 		full = false;
 }
 
@@ -483,18 +483,19 @@ end_deferral(void)
 
 /*
  * At the connection limit: may a connection be taken in place of one of
- * the worker's own?  Only while one of them is neither being answered nor
- * already closing, and while fewer than HTTP_ACCEPT_BATCH taken so are
+ * the worker's own?  Only while one of them, active before this pass, is
+ * neither being answered nor already closing, and while fewer than HTTP_ACCEPT_BATCH taken so are
  * still waiting for libmicrohttpd to close the ones they replace.  With
  * every connection being answered, the socket is left alone until one
  * closes or its request ends (http_listen_note_load).
  */
 static bool
-may_replace(uint32 held, unsigned int limit)
+may_replace(uint32 held, unsigned int limit, TimestampTz now)
 {
 	if (held >= limit + HTTP_ACCEPT_BATCH)
 		return false;			/* the next pass, once those are closed */
-	if (http_conn_evictable())
+	/* not one accepted in this pass: it has not had a chance to send */
+	if (http_conn_evictable(now))
 		return true;
 	full = true;
 	full_limit = limit;
@@ -538,14 +539,14 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 
 		if (!overdue && another_holds_fewer(held) && yield_to_others(held, now))
 			return;
-		if (held >= limit && !may_replace(held, limit))
+		if (held >= limit && !may_replace(held, limit, now))
 			return;
 		result = accept_one(daemon);
 		if (result == ACCEPT_NONE)
 			return;
 		/* over the limit: the connection least recently active makes room */
 		if (result == ACCEPT_TAKEN && held >= limit)
-			(void) http_conn_evict(1);
+			(void) http_conn_evict(1, now);
 		if (result == ACCEPT_FAILED)
 		{
 			note_accept_failure(now);

@@ -143,7 +143,6 @@ stop_daemon(void)
 	{
 		http_resume_all_requests();
 		http_forward_resume_all();
-		MHD_run(daemon_handle);	/* the forwards' requests answered, if it can */
 		MHD_stop_daemon(daemon_handle);
 		daemon_handle = NULL;
 	}

@@ -23,8 +23,8 @@ my $port = http_port($node);
 # The client: opens N connections that send nothing (raising its own open
 # file limit for them), then opens M fresh ones, one after the other, each
 # sending GET /config; prints how many of those were answered 200 within
-# 2 s and the longest wait, then how many of the silent connections the
-# server closed.  Every wait is bounded.
+# 2 s and the longest wait (it stops after two misses), then how many of
+# the silent connections the server closed.  Every wait is bounded.
 my $client = PostgreSQL::Test::Utils::tempdir() . '/idle.py';
 open(my $fh, '>', $client) or die;
 print $fh <<'PY';
@@ -64,12 +64,17 @@ def fresh():
     return ok, time.time() - t0
 
 answered = 0
+missed = 0
 worst = 0.0
 for i in range(m):
     ok, t = fresh()
     if ok and t < 2.0:
         answered += 1
+    else:
+        missed += 1
     worst = max(worst, t)
+    if missed >= 2:
+        break                   # bounded: two misses say enough
 closed = 0
 for s in idle:
     s.settimeout(0)
