@@ -515,10 +515,15 @@ start_connecting(HttpForward *f, const char *conninfo, bool own)
 		return false;
 	}
 	f->pg = PQconnectStartParams(keywords, values, false);
-	f->conninfo = strdup(conninfo);
 	f->reused = false;
+	if (f->pg == NULL)
+	{
+		fail(f, "could not start a connection");
+		return false;
+	}
 	n_busy++;
-	if (f->pg == NULL || f->conninfo == NULL || PQstatus(f->pg) == CONNECTION_BAD)
+	f->conninfo = strdup(conninfo);
+	if (f->conninfo == NULL || PQstatus(f->pg) == CONNECTION_BAD)
 	{
 		fail(f, "could not start a connection");
 		return false;
@@ -898,7 +903,7 @@ http_forward_run(TimestampTz now)
 		HttpForward *f = dlist_container(HttpForward, node, it.cur);
 
 		if (f->step == FWD_REPLAY || now >= f->deadline ||
-			(f->step == FWD_QUEUED && n_busy + n_idle < HTTP_FORWARDS_MAX))
+			(f->step == FWD_QUEUED && n_busy < HTTP_FORWARDS_MAX))
 			advance_guarded(f, now);
 	}
 }
