@@ -173,6 +173,8 @@ extern void http_listen_leave(void);
 extern void http_listen_note_load(struct MHD_Daemon *daemon);
 extern void http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 							  TimestampTz now, bool readable);
+extern void http_listen_own_socket_room(struct MHD_Daemon *daemon, unsigned int limit,
+										TimestampTz now);
 extern bool http_listen_deferring(TimestampTz now);
 extern long http_listen_wakeup_ms(TimestampTz now, long timeout);
 

@@ -32,7 +32,9 @@
  *
  * The socket is bound to the address and port in force at server start.
  * After a reload moves them, each worker listens on its own socket, as
- * libmicrohttpd does by itself, until they are moved back or the server
+ * libmicrohttpd does by itself (a worker at its limit then closes idle
+ * connections for those waiting in its own socket's queue,
+ * http_listen_own_socket_room), until they are moved back or the server
  * restarts; the first address and port stay bound (not listening) until
  * then.  Every process the postmaster starts holds the descriptor
  * (close-on-exec, so no program they run does); only the workers use it.
@@ -43,6 +45,7 @@
 
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -102,6 +105,7 @@ static bool full = false;		/* at the limit, every connection answered */
 static uint32 full_limit = 0;
 static bool leave_registered = false;
 static TimestampTz accept_failure_logged = 0;
+static bool room_made = false;	/* on its own socket: closed some for others */
 
 /* the length of addr's family's socket address */
 static socklen_t
@@ -555,6 +559,48 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 		}
 		overdue = false;
 	}
+}
+
+/*
+ * On the worker's own socket (after a reload moved the address or port),
+ * libmicrohttpd accepts by itself and stops at its limit (limit +
+ * HTTP_ACCEPT_BATCH): with connections waiting in that socket's queue
+ * (its length is TCP_INFO's tcpi_unacked for a listening socket), close
+ * as many of the connections least recently active that are not being
+ * answered, at most HTTP_ACCEPT_BATCH.  libmicrohttpd closes them in its
+ * next run and accepts in their place in the one after (its listening
+ * socket goes back in its epoll set once it is below its limit): the latch
+ * makes both come at once.
+ */
+void
+http_listen_own_socket_room(struct MHD_Daemon *daemon, unsigned int limit,
+							TimestampTz now)
+{
+	const union MHD_DaemonInfo *info;
+	struct tcp_info ti;
+	socklen_t	len = sizeof(ti);
+
+	if (my_slot >= 0)
+		return;
+	info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+	if (info == NULL || info->listen_fd < 0 ||
+		getsockopt(info->listen_fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+		ti.tcpi_unacked == 0)
+	{
+		room_made = false;
+		return;
+	}
+	if (connections_held(daemon) >= limit + HTTP_ACCEPT_BATCH)
+	{
+		room_made = http_conn_evict(Min((int) ti.tcpi_unacked, HTTP_ACCEPT_BATCH), now) > 0;
+		if (!room_made)
+			return;				/* every connection answered: wait for one */
+	}
+	else if (room_made)
+		room_made = false;		/* closed now: the next run accepts */
+	else
+		return;
+	SetLatch(MyLatch);
 }
 
 /*

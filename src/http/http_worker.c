@@ -414,6 +414,7 @@ registry_http_worker_main(Datum main_arg)
 		http_listen_serve(daemon_handle, daemon_connection_limit, now, listen_woke);
 		MHD_run(daemon_handle);
 		http_listen_note_load(daemon_handle);
+		http_listen_own_socket_room(daemon_handle, daemon_connection_limit, now);
 		http_deadline_sweep(now);
 		http_note_connection_limit(daemon_handle, daemon_connection_limit, now);
 	}

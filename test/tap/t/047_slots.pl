@@ -4,7 +4,8 @@
 # registry.http_max_connections = 1000 per worker, where a worker at its
 # limit closes its connections least recently active that are not being
 # answered (idle keep-alive ones, and those that sent no whole request) to
-# make room, oldest first.
+# make room, oldest first; also on a socket of its own, after a reload
+# moved the port.
 use strict;
 use warnings;
 
@@ -93,9 +94,9 @@ close($fh);
 # run the client: (fresh answered in time, its line)
 sub flood
 {
-	my ($n, $m) = @_;
+	my ($n, $m, $to) = @_;
 	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'python3', $client, $port, $n, $m ], '>', \$out, '2>', \$err,
+	IPC::Run::run([ 'python3', $client, $to // $port, $n, $m ], '>', \$out, '2>', \$err,
 		IPC::Run::timeout(180));
 	chomp $out;
 	diag($err) if $err ne '';
@@ -142,6 +143,19 @@ like(slurp_file($node->logfile, $offset), qr/reached its limit of 1000 connectio
 
 my ($status) = rest($node, 'GET', '/config');
 is($status, 200, 'the workers serve on');
+
+# after a reload moving the port each worker listens on its own socket,
+# libmicrohttpd accepting: a worker at its limit closes idle connections
+# for those waiting in its socket's queue all the same
+my $moved = PostgreSQL::Test::Cluster::get_free_port();
+$offset = -s $node->logfile;
+$node->append_conf('postgresql.conf', "registry.http_port = $moved\n");
+$node->reload;
+@limits = wait_listening($offset, 2);
+like(slurp_file($node->logfile, $offset), qr/registry REST API worker listens on its own socket/,
+	'the port moved: each worker on its own socket');
+($answered, $line) = flood(3000, 10, $moved);
+is($answered, 10, "each worker on its own socket, 3,000 silent connections: every fresh request answered within 2 s ($line)");
 
 $node->stop;
 done_testing();
