@@ -102,7 +102,7 @@ typedef enum ForwardStep
 {
 	FWD_QUEUED,					/* waiting for a connection to the primary */
 	FWD_CONNECTING,				/* PQconnectPoll() */
-	FWD_BEGIN,					/* BEGIN; SET LOCAL ROLE ...; statement_timeout */
+	FWD_BEGIN,					/* BEGIN as the role, its time limit */
 	FWD_REST,					/* registry.rest() */
 	FWD_COMMIT,					/* COMMIT; the WAL insert position */
 	FWD_REPLAY,					/* this standby's replay catching up */
