@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * http_deadline.c
- *	  The worker's connections, and the deadline of a request still
- *	  arriving (registry.http_request_timeout, 408).
+ *	  The worker's connections: the deadline of a request still arriving
+ *	  (registry.http_request_timeout, 408), and which are closed first when
+ *	  the worker runs out of connection slots.
  *
  * A slow sender must not hold a connection slot (and body memory)
  * forever, yet libmicrohttpd's own timeout only counts idle time.  So
@@ -14,6 +15,14 @@
  * request, and over HTTPS the handshake before it, must arrive within
  * registry.http_request_timeout of the accept, so that connections that
  * send nothing, or stall their handshake, cannot hold every slot.
+ *
+ * The connections are kept in the order they were last active in: moved
+ * to the end when a request begins to arrive and when one ends.  A worker
+ * at its connection limit with connections waiting to be accepted closes
+ * the first of them that are not being answered (idle keep-alive
+ * connections, and those that have not sent a whole request), as nginx
+ * does when it runs out of connections, so that connections that send
+ * nothing cannot keep new clients waiting (http_listen.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -56,6 +65,8 @@ http_conn_receiving(HttpConn *hc)
 	{
 		hc->phase = CONN_RECEIVING;
 		hc->request_start = GetCurrentTimestamp();
+		/* the most recently active: the last to be closed for room */
+		dlist_move_tail(&open_connections, &hc->node);
 	}
 }
 
@@ -71,10 +82,11 @@ http_conn_answering(HttpConn *hc)
 void
 http_conn_idle(HttpConn *hc)
 {
-	if (hc)
+	if (hc && !hc->closing)
 	{
 		hc->phase = CONN_IDLE;
 		hc->idle_since = GetCurrentTimestamp();
+		dlist_move_tail(&open_connections, &hc->node);
 	}
 }
 
@@ -160,6 +172,7 @@ answer_timeout(HttpConn *hc)
 		(void) send(hc->fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
 	(void) shutdown(hc->fd, SHUT_RDWR);
 	hc->phase = CONN_ANSWERING;
+	hc->closing = true;
 }
 
 /* hold every request still arriving to registry.http_request_timeout */
@@ -182,6 +195,66 @@ expire_slow_requests(TimestampTz now)
 									   registry_http_request_timeout * 1000))
 			answer_timeout(hc);
 	}
+}
+
+/*
+ * May the connection be closed to make room: not being answered nor
+ * closing, and last active (accepted, or its request begun or ended)
+ * before the time given?
+ */
+static bool
+evictable(HttpConn *hc, TimestampTz before)
+{
+	TimestampTz active = (hc->phase == CONN_IDLE) ? hc->idle_since : hc->request_start;
+
+	return hc->phase != CONN_ANSWERING && hc->fd >= 0 && !hc->closing &&
+		active < before;
+}
+
+/*
+ * Make room for new connections: close up to n of the connections least
+ * recently active that are not being answered (idle, or still sending
+ * their request) and were last active before the time given, by shutting
+ * their sockets; libmicrohttpd closes them in its next run.  Returns how
+ * many were closed.
+ */
+int
+http_conn_evict(int n, TimestampTz before)
+{
+	dlist_iter	it;
+	int			closed = 0;
+
+	dlist_foreach(it, &open_connections)
+	{
+		HttpConn   *hc = dlist_container(HttpConn, node, it.cur);
+
+		if (closed >= n)
+			break;
+		if (!evictable(hc, before))
+			continue;
+		(void) shutdown(hc->fd, SHUT_RDWR);
+		/* closing: neither closed again nor answered 408 */
+		hc->phase = CONN_ANSWERING;
+		hc->closing = true;
+		closed++;
+	}
+	return closed;
+}
+
+/* Could http_conn_evict() close a connection last active before then? */
+bool
+http_conn_evictable(TimestampTz before)
+{
+	dlist_iter	it;
+
+	dlist_foreach(it, &open_connections)
+	{
+		HttpConn   *hc = dlist_container(HttpConn, node, it.cur);
+
+		if (evictable(hc, before))
+			return true;
+	}
+	return false;
 }
 
 /* from the loop: check the connections, every SWEEP_MS */

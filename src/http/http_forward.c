@@ -12,20 +12,32 @@
  * waits until its own replay has reached the primary's WAL position after
  * that commit, so the client's next read on this standby sees the write.
  *
- * Each worker keeps one connection to the primary, made on first use and
- * again when it broke or registry.primary_conninfo changed.  Connecting and
- * every round trip are non-blocking and waited for on the worker's latch,
- * all within registry.forward_timeout; the replay wait is bounded by
- * registry.forward_replay_wait.  A primary that cannot be reached, or fails,
- * gives Confluent's forwarding error for the route (50003), its reason in
- * the server log only.  The forward connects only to a server that accepts
- * writes (target_session_attrs=read-write unless the string says
- * otherwise): a standby, be it a cascading standby's upstream or this one,
- * is refused at connect.
+ * The worker never waits for the primary: a forward is a state machine
+ * (connect, begin as the role, registry.rest(), commit, replay) driven
+ * from the worker's loop, its libpq socket in an epoll set that is itself
+ * in the worker's wait event set, while its HTTP connection is suspended
+ * in libmicrohttpd (as a lock wait is, http_retry.c) and resumed with the
+ * answer.  Several forwards run at once, each on its own connection to
+ * the primary: up to HTTP_FORWARDS_MAX per worker, those beyond wait for
+ * one to end.  Connections are kept for the next forwards (a few idle
+ * ones), and made again when broken or registry.primary_conninfo
+ * changed.  Everything up to the commit's answer is bounded by
+ * registry.forward_timeout, and the replay wait by
+ * registry.forward_replay_wait.  A primary that cannot be reached, or
+ * fails, gives Confluent's forwarding error for the route (50003), its
+ * reason in the server log only.  The forward connects only to a server
+ * that accepts writes (target_session_attrs=read-write unless the string
+ * says otherwise): a standby, be it a cascading standby's upstream or
+ * this one, is refused at connect.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
 
 #include "libpq-fe.h"
 
@@ -33,9 +45,8 @@
 #include "access/xlog.h"
 #include "access/xlog_internal.h"
 #include "access/xlogrecovery.h"
+#include "lib/ilist.h"
 #include "miscadmin.h"
-#include "pgstat.h"
-#include "storage/latch.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/json.h"
@@ -47,8 +58,13 @@
 #include "http_internal.h"
 #include "rest.h"
 
-/* the longest pause between two looks at the replay position (ms) */
+/* the first and the longest pause between two looks at the replay position (ms) */
+#define REPLAY_POLL_FIRST_MS 1
 #define REPLAY_POLL_MAX_MS 10
+/* idle connections to the primary kept for the next forwards */
+#define IDLE_KEPT 2
+/* socket events handled per pass of the loop */
+#define EVENTS_PER_PASS 16
 
 /* what a route answers when its write cannot be forwarded */
 typedef struct ForwardFailure
@@ -81,12 +97,60 @@ static const ForwardFailure other_failure = {
 	NULL, NULL, CW_FORWARD_OTHER, CW_LEADER_UNKNOWN
 };
 
-/* the worker's connection to the primary, and the string it was made from */
-static PGconn *primary_conn = NULL;
-static char *primary_conn_conninfo = NULL;
+/* where a forward is */
+typedef enum ForwardStep
+{
+	FWD_QUEUED,					/* waiting for a connection to the primary */
+	FWD_CONNECTING,				/* PQconnectPoll() */
+	FWD_BEGIN,					/* BEGIN as the role, its time limit */
+	FWD_REST,					/* registry.rest() */
+	FWD_COMMIT,					/* COMMIT; the WAL insert position */
+	FWD_REPLAY,					/* this standby's replay catching up */
+	FWD_DONE					/* answered: the connection is resumed */
+} ForwardStep;
 
-/* the worker's latch was set while it waited here: set it again after */
-static bool latch_was_set = false;
+/* one write being forwarded, in its own memory context */
+struct HttpForward
+{
+	dlist_node	node;			/* in forwards */
+	MemoryContext cxt;
+	HttpRequest *hr;			/* its request, suspended */
+	RestRequest req;			/* a copy, in cxt */
+	char	   *role;
+	int			route;
+	TimestampTz deadline;		/* registry.forward_timeout from its start */
+	ForwardStep step;
+	PGconn	   *pg;				/* its connection to the primary, if any */
+	char	   *conninfo;		/* what pg was made from (malloc) */
+	bool		reused;			/* pg was kept from an earlier forward */
+	int			sock;			/* the socket in the epoll set, else -1 */
+	PGresult   *results[3];		/* of the statement in flight */
+	int			nresults;
+	bool		results_ok;
+	XLogRecPtr	lsn;			/* the primary's, after the commit */
+	TimestampTz replay_deadline;
+	TimestampTz next_poll;
+	long		pause;
+	HttpForwardAnswer answer;	/* in cxt */
+};
+
+/* an idle connection to the primary, kept for the next forward */
+typedef struct IdleConn
+{
+	PGconn	   *pg;
+	char	   *conninfo;		/* malloc */
+} IdleConn;
+
+/* the forwards of this worker, oldest first */
+static dlist_head forwards = DLIST_STATIC_INIT(forwards);
+
+/* connections to the primary: idle ones, and how many forwards hold one */
+static IdleConn idle_conns[IDLE_KEPT];
+static int	n_idle = 0;
+static int	n_busy = 0;
+
+/* the epoll set of the forwards' sockets, in the worker's wait event set */
+static int	forward_epoll = -1;
 
 /*
  * Should this request's answer come from the primary?  Only on a standby,
@@ -134,18 +198,6 @@ effective_conninfo(bool *own)
 	return s ? s : "";
 }
 
-/* drop the connection to the primary */
-static void
-disconnect_primary(void)
-{
-	if (primary_conn != NULL)
-		PQfinish(primary_conn);
-	primary_conn = NULL;
-	if (primary_conn_conninfo != NULL)
-		pfree(primary_conn_conninfo);
-	primary_conn_conninfo = NULL;
-}
-
 /* log why a forward failed (the client is told only Confluent's words) */
 static void
 log_failure(const char *what, PGconn *conn)
@@ -156,34 +208,6 @@ log_failure(const char *what, PGconn *conn)
 			(errcode(ERRCODE_CONNECTION_FAILURE),
 			 errmsg("registry could not forward a write to the primary: %s", what),
 			 reason[0] ? errdetail_internal("%s", reason) : 0));
-}
-
-/*
- * Wait until the connection's socket is ready for events (WL_SOCKET_*),
- * or the deadline passes (false).  The worker stays responsive to
- * postmaster death; a latch set meanwhile is remembered.
- */
-static bool
-wait_for_socket(PGconn *conn, int events, TimestampTz deadline)
-{
-	for (;;)
-	{
-		long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
-		int			rc;
-
-		if (left <= 0 || PQsocket(conn) == PGINVALID_SOCKET)
-			return false;
-		rc = WaitLatchOrSocket(MyLatch,
-							   WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH | events,
-							   PQsocket(conn), left, PG_WAIT_EXTENSION);
-		if (rc & WL_LATCH_SET)
-		{
-			ResetLatch(MyLatch);
-			latch_was_set = true;
-		}
-		if (rc & (WL_SOCKET_READABLE | WL_SOCKET_WRITEABLE))
-			return true;
-	}
 }
 
 /*
@@ -253,212 +277,6 @@ connection_parameters(const char *conninfo, bool own, const char ***keywords,
 	return true;
 }
 
-/* connect to the primary without blocking, by the deadline; NULL if not */
-static PGconn *
-connect_primary(const char *conninfo, bool own, TimestampTz deadline)
-{
-	const char **keywords;
-	const char **values;
-	PGconn	   *conn;
-	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
-
-	if (!connection_parameters(conninfo, own, &keywords, &values))
-		return NULL;
-	conn = PQconnectStartParams(keywords, values, false);
-	if (conn == NULL || PQstatus(conn) == CONNECTION_BAD)
-	{
-		log_failure("could not start a connection", conn);
-		if (conn)
-			PQfinish(conn);
-		return NULL;
-	}
-	while (st != PGRES_POLLING_OK)
-	{
-		if (st == PGRES_POLLING_FAILED ||
-			!wait_for_socket(conn, st == PGRES_POLLING_READING ?
-							 WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE, deadline))
-		{
-			log_failure(st == PGRES_POLLING_FAILED ? "could not connect" :
-						"timed out connecting (registry.forward_timeout)", conn);
-			PQfinish(conn);
-			return NULL;
-		}
-		st = PQconnectPoll(conn);
-	}
-	if (PQsetnonblocking(conn, 1) != 0)
-	{
-		log_failure("could not make the connection non-blocking", conn);
-		PQfinish(conn);
-		return NULL;
-	}
-	return conn;
-}
-
-/* the kept connection to the primary, made when there is none fit for use */
-static PGconn *
-primary_connection(TimestampTz deadline, bool *reused)
-{
-	bool		own;
-	const char *conninfo = effective_conninfo(&own);
-
-	*reused = false;
-	if (primary_conn != NULL &&
-		(PQstatus(primary_conn) != CONNECTION_OK ||
-		 PQtransactionStatus(primary_conn) != PQTRANS_IDLE ||
-		 strcmp(primary_conn_conninfo, conninfo) != 0))
-		disconnect_primary();
-	if (primary_conn != NULL)
-	{
-		*reused = true;
-		return primary_conn;
-	}
-	primary_conn = connect_primary(conninfo, own, deadline);
-	if (primary_conn != NULL)
-		primary_conn_conninfo = MemoryContextStrdup(TopMemoryContext, conninfo);
-	return primary_conn;
-}
-
-/* send what libpq has buffered, by the deadline */
-static bool
-flush_query(PGconn *conn, TimestampTz deadline)
-{
-	int			r;
-
-	while ((r = PQflush(conn)) == 1)
-	{
-		if (!wait_for_socket(conn, WL_SOCKET_READABLE | WL_SOCKET_WRITEABLE, deadline))
-			return false;
-		if (PQconsumeInput(conn) == 0)
-			return false;
-	}
-	return r == 0;
-}
-
-/*
- * The results of the query just sent, by the deadline: up to max of them
- * in results[] (the caller clears them), their count in *n.  False when
- * the deadline passed, the connection failed or a statement failed.
- */
-static bool
-collect_results(PGconn *conn, TimestampTz deadline, PGresult **results, int max, int *n)
-{
-	PGresult   *res;
-	bool		ok = true;
-
-	*n = 0;
-	if (!flush_query(conn, deadline))
-		return false;
-	for (;;)
-	{
-		while (PQisBusy(conn))
-		{
-			if (!wait_for_socket(conn, WL_SOCKET_READABLE, deadline) ||
-				PQconsumeInput(conn) == 0)
-				return false;
-		}
-		res = PQgetResult(conn);
-		if (res == NULL)
-			break;
-		if (PQresultStatus(res) != PGRES_COMMAND_OK &&
-			PQresultStatus(res) != PGRES_TUPLES_OK)
-			ok = false;
-		if (*n < max)
-			results[(*n)++] = res;
-		else
-			PQclear(res);
-	}
-	return ok;
-}
-
-/* clear the results collect_results() kept */
-static void
-clear_results(PGresult **results, int n)
-{
-	int			i;
-
-	for (i = 0; i < n; i++)
-		PQclear(results[i]);
-}
-
-/*
- * Begin the primary's transaction as the request's role, its statements
- * limited to what is left of the forward's time.
- */
-static bool
-begin_as_role(PGconn *conn, const char *role, TimestampTz deadline)
-{
-	long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
-	char	   *sql = psprintf("BEGIN; SET LOCAL ROLE %s; SET LOCAL statement_timeout = %ld",
-							   quote_identifier(role), Max(left, 1));
-	PGresult   *results[3];
-	int			n = 0;
-	bool		ok;
-
-	ok = PQsendQuery(conn, sql) && collect_results(conn, deadline, results, 3, &n);
-	clear_results(results, n);
-	pfree(sql);
-	return ok;
-}
-
-/*
- * Run the request as registry.rest() on the primary: its status and body.
- */
-static bool
-run_rest(PGconn *conn, const RestRequest *req, TimestampTz deadline,
-		 HttpForwardAnswer *answer)
-{
-	const char *values[6];
-	PGresult   *res[1];
-	int			n = 0;
-	bool		ok;
-
-	values[0] = req->method;
-	values[1] = req->path;
-	values[2] = req->query;
-	values[3] = req->body ? pnstrdup(req->body, req->body_len) : NULL;
-	values[4] = req->content_type;
-	values[5] = req->accept;
-	ok = PQsendQueryParams(conn,
-						   "SELECT status, response FROM registry.rest($1, $2, $3, $4, $5, $6)",
-						   6, NULL, values, NULL, NULL, 0) &&
-		collect_results(conn, deadline, res, 1, &n);
-	if (ok && (n != 1 || PQntuples(res[0]) != 1 || PQgetisnull(res[0], 0, 0) ||
-			   PQgetisnull(res[0], 0, 1)))
-		ok = false;
-	if (ok)
-	{
-		answer->status = atoi(PQgetvalue(res[0], 0, 0));
-		answer->len = PQgetlength(res[0], 0, 1);
-		answer->body = pnstrdup(PQgetvalue(res[0], 0, 1), answer->len);
-	}
-	clear_results(res, n);
-	return ok;
-}
-
-/*
- * Commit on the primary, and read its WAL insert position after the commit:
- * the standby has the write once its replay reaches it.
- */
-static bool
-commit_and_locate(PGconn *conn, TimestampTz deadline, XLogRecPtr *lsn)
-{
-	PGresult   *res[2];
-	int			n = 0;
-	bool		ok;
-	uint32		hi,
-				lo;
-
-	ok = PQsendQuery(conn, "COMMIT; SELECT pg_catalog.pg_current_wal_insert_lsn()") &&
-		collect_results(conn, deadline, res, 2, &n);
-	if (ok && (n != 2 || strcmp(PQcmdStatus(res[0]), "COMMIT") != 0 ||
-			   PQntuples(res[1]) != 1 ||
-			   sscanf(PQgetvalue(res[1], 0, 0), "%X/%X", &hi, &lo) != 2))
-		ok = false;
-	if (ok)
-		*lsn = ((uint64) hi << 32) | lo;
-	clear_results(res, n);
-	return ok;
-}
 
 /*
  * The end of the last record before an insert position: where the insert
@@ -475,35 +293,6 @@ last_record_end(XLogRecPtr insert)
 	return insert;
 }
 
-/*
- * Wait until this standby has replayed up to target, at most
- * registry.forward_replay_wait; true when it has (or was promoted).
- */
-static bool
-wait_for_replay(XLogRecPtr target)
-{
-	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
-													   registry_forward_replay_wait);
-	long		pause = 1;
-
-	while (RecoveryInProgress() && GetXLogReplayRecPtr(NULL) < target)
-	{
-		long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
-		int			rc;
-
-		if (left <= 0)
-			return false;
-		rc = WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-					   Min(left, pause), PG_WAIT_EXTENSION);
-		if (rc & WL_LATCH_SET)
-		{
-			ResetLatch(MyLatch);
-			latch_was_set = true;
-		}
-		pause = Min(pause * 2, REPLAY_POLL_MAX_MS);
-	}
-	return true;
-}
 
 /* the failure answers of a route (its index, -1 when unknown) */
 static const ForwardFailure *
@@ -578,35 +367,6 @@ failure_answer(const RestRequest *req, int route, bool unknown, HttpForwardAnswe
 	answer->len = out.len;
 }
 
-/*
- * The forward's round trips on a connection: begin as the role, run the
- * request, commit and read the WAL position.  *sent says whether the
- * request may have reached the primary (then it is not tried again).
- */
-static bool
-forward_on(PGconn *conn, const RestRequest *req, const char *role,
-		   TimestampTz deadline, HttpForwardAnswer *answer, XLogRecPtr *lsn,
-		   bool *sent)
-{
-	*sent = false;
-	if (!begin_as_role(conn, role, deadline))
-	{
-		log_failure("could not begin a transaction as the request's role", conn);
-		return false;
-	}
-	*sent = true;
-	if (!run_rest(conn, req, deadline, answer))
-	{
-		log_failure("registry.rest() failed on the primary", conn);
-		return false;
-	}
-	if (!commit_and_locate(conn, deadline, lsn))
-	{
-		log_failure("the commit on the primary failed", conn);
-		return false;
-	}
-	return true;
-}
 
 /*
  * The answer to a write that could not be forwarded (the reason was
@@ -618,26 +378,576 @@ http_forward_failed(const RestRequest *req, int route, HttpForwardAnswer *answer
 	failure_answer(req, route, false, answer);
 }
 
+/* at the worker's start: the epoll set the forwards' sockets go in */
+void
+http_forward_init(void)
+{
+	forward_epoll = epoll_create1(EPOLL_CLOEXEC);
+	if (forward_epoll < 0)
+		ereport(ERROR,
+				(errcode_for_socket_access(),
+				 errmsg("could not create an epoll set for forwarded writes: %m")));
+}
+
+/* the descriptor the worker's wait event set waits on for the forwards */
+int
+http_forward_wait_fd(void)
+{
+	return forward_epoll;
+}
+
 /*
- * Answer a request that tried to write on this standby (route: its index)
- * with the primary's answer to it, run there as role (NULL: the role is
- * gone, the forward fails); the answer is in the current memory context.
+ * Wait for events (EPOLLIN, EPOLLOUT) on the forward's socket, which
+ * libpq may have replaced (a connection string listing several hosts).
+ */
+static void
+watch_socket(HttpForward *f, uint32 events)
+{
+	struct epoll_event ev;
+	int			sock = PQsocket(f->pg);
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = events;
+	ev.data.ptr = f;
+	if (f->sock >= 0 && f->sock != sock)
+		(void) epoll_ctl(forward_epoll, EPOLL_CTL_DEL, f->sock, NULL);
+	f->sock = -1;
+	if (sock < 0)
+		return;
+	/* the same number may be a new socket: not in the set, ENOENT */
+	if (epoll_ctl(forward_epoll, EPOLL_CTL_MOD, sock, &ev) != 0 &&
+		epoll_ctl(forward_epoll, EPOLL_CTL_ADD, sock, &ev) != 0)
+		return;					/* then the forward times out */
+	f->sock = sock;
+}
+
+/* no more events of the forward's socket */
+static void
+unwatch_socket(HttpForward *f)
+{
+	if (f->sock >= 0)
+		(void) epoll_ctl(forward_epoll, EPOLL_CTL_DEL, f->sock, NULL);
+	f->sock = -1;
+}
+
+/* free the connection string of a connection */
+static void
+free_conninfo(char **conninfo)
+{
+	if (*conninfo)
+		free(*conninfo);
+	*conninfo = NULL;
+}
+
+static void begin_failed(HttpForward *f);
+
+/* the forward lets its connection go: closed (its state unknown) or kept */
+static void
+release_connection(HttpForward *f, bool keep)
+{
+	if (f->pg == NULL)
+		return;
+	unwatch_socket(f);
+	if (keep && n_idle < IDLE_KEPT && PQstatus(f->pg) == CONNECTION_OK &&
+		PQtransactionStatus(f->pg) == PQTRANS_IDLE)
+	{
+		idle_conns[n_idle].pg = f->pg;
+		idle_conns[n_idle].conninfo = f->conninfo;
+		n_idle++;
+		f->conninfo = NULL;
+	}
+	else
+	{
+		PQfinish(f->pg);
+		free_conninfo(&f->conninfo);
+	}
+	f->pg = NULL;
+	n_busy--;
+}
+
+/* close an idle connection (its slot is filled with the last one) */
+static void
+close_idle(int i)
+{
+	PQfinish(idle_conns[i].pg);
+	free_conninfo(&idle_conns[i].conninfo);
+	idle_conns[i] = idle_conns[--n_idle];
+}
+
+/* clear the results of the statement in flight */
+static void
+clear_results(HttpForward *f)
+{
+	int			i;
+
+	for (i = 0; i < f->nresults; i++)
+		PQclear(f->results[i]);
+	f->nresults = 0;
+	f->results_ok = true;
+}
+
+/* the forward is answered with Confluent's forwarding error for its route */
+static void
+fail(HttpForward *f, const char *what)
+{
+	log_failure(what, f->pg);
+	clear_results(f);
+	/* its state is unknown: the next forward connects anew */
+	release_connection(f, false);
+	failure_answer(&f->req, f->route, false, &f->answer);
+	f->step = FWD_DONE;
+}
+
+/*
+ * Start connecting to the primary without blocking; false (the forward
+ * failed) if libpq would not even start.
+ */
+static bool
+start_connecting(HttpForward *f, const char *conninfo, bool own)
+{
+	const char **keywords;
+	const char **values;
+
+	if (!connection_parameters(conninfo, own, &keywords, &values))
+	{
+		failure_answer(&f->req, f->route, false, &f->answer);
+		f->step = FWD_DONE;
+		return false;
+	}
+	f->pg = PQconnectStartParams(keywords, values, false);
+	f->reused = false;
+	if (f->pg == NULL)
+	{
+		fail(f, "could not start a connection");
+		return false;
+	}
+	n_busy++;
+	f->conninfo = strdup(conninfo);
+	if (f->conninfo == NULL || PQstatus(f->pg) == CONNECTION_BAD)
+	{
+		fail(f, "could not start a connection");
+		return false;
+	}
+	f->step = FWD_CONNECTING;
+	/* as if PQconnectPoll() had answered PGRES_POLLING_WRITING */
+	watch_socket(f, EPOLLOUT);
+	return true;
+}
+
+/* send the statement of the forward's step; false if it could not be */
+static bool
+send_step(HttpForward *f)
+{
+	clear_results(f);
+	if (f->step == FWD_BEGIN)
+	{
+		long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), f->deadline);
+		char	   *sql = psprintf("BEGIN; SET LOCAL ROLE %s; SET LOCAL statement_timeout = %ld",
+								   quote_identifier(f->role), Max(left, 1));
+
+		return PQsendQuery(f->pg, sql) == 1;
+	}
+	if (f->step == FWD_REST)
+	{
+		const char *values[6];
+
+		values[0] = f->req.method;
+		values[1] = f->req.path;
+		values[2] = f->req.query;
+		values[3] = f->req.body ? pnstrdup(f->req.body, f->req.body_len) : NULL;
+		values[4] = f->req.content_type;
+		values[5] = f->req.accept;
+		return PQsendQueryParams(f->pg,
+								 "SELECT status, response FROM registry.rest($1, $2, $3, $4, $5, $6)",
+								 6, NULL, values, NULL, NULL, 0) == 1;
+	}
+	Assert(f->step == FWD_COMMIT);
+	return PQsendQuery(f->pg, "COMMIT; SELECT pg_catalog.pg_current_wal_insert_lsn()") == 1;
+}
+
+/*
+ * Begin the round trips on the forward's connection (made or kept): its
+ * transaction as the request's role first.
+ */
+static void
+begin_round_trips(HttpForward *f)
+{
+	f->step = FWD_BEGIN;
+	if (!send_step(f))
+	{
+		begin_failed(f);
+		return;
+	}
+	watch_socket(f, EPOLLIN | EPOLLOUT);
+}
+
+/*
+ * Give the forward a connection to the primary: a kept one made from the
+ * same string, else a new one while the worker holds fewer than
+ * HTTP_FORWARDS_MAX (closing an idle one made from another string for
+ * room); else it stays queued.
+ */
+static void
+take_connection(HttpForward *f)
+{
+	bool		own;
+	const char *conninfo = effective_conninfo(&own);
+	int			i;
+
+	for (i = n_idle - 1; i >= 0; i--)
+	{
+		if (PQstatus(idle_conns[i].pg) != CONNECTION_OK ||
+			strcmp(idle_conns[i].conninfo, conninfo) != 0)
+		{
+			close_idle(i);
+			continue;
+		}
+		f->pg = idle_conns[i].pg;
+		f->conninfo = idle_conns[i].conninfo;
+		idle_conns[i] = idle_conns[--n_idle];
+		f->reused = true;
+		n_busy++;
+		begin_round_trips(f);
+		return;
+	}
+	if (n_busy + n_idle >= HTTP_FORWARDS_MAX && n_idle > 0)
+		close_idle(0);
+	if (n_busy + n_idle >= HTTP_FORWARDS_MAX)
+		return;					/* queued until a forward ends */
+	(void) start_connecting(f, conninfo, own);
+}
+
+/*
+ * Beginning the transaction failed: a kept connection may have broken
+ * since it was last used, so the forward tries once more on another
+ * (nothing of the request has reached the primary yet); else it fails.
+ */
+static void
+begin_failed(HttpForward *f)
+{
+	if (f->reused && PQstatus(f->pg) == CONNECTION_BAD)
+	{
+		clear_results(f);
+		release_connection(f, false);
+		take_connection(f);
+		return;
+	}
+	fail(f, "could not begin a transaction as the request's role");
+}
+
+/* advance the connection being made */
+static void
+advance_connect(HttpForward *f)
+{
+	switch (PQconnectPoll(f->pg))
+	{
+		case PGRES_POLLING_OK:
+			if (PQsetnonblocking(f->pg, 1) != 0)
+			{
+				fail(f, "could not make the connection non-blocking");
+				return;
+			}
+			begin_round_trips(f);
+			return;
+		case PGRES_POLLING_READING:
+			watch_socket(f, EPOLLIN);
+			return;
+		case PGRES_POLLING_WRITING:
+			watch_socket(f, EPOLLOUT);
+			return;
+		default:
+			fail(f, "could not connect");
+			return;
+	}
+}
+
+/*
+ * Send what libpq has buffered and read what arrived: true when every
+ * result of the statement in flight is in (f->results, f->results_ok),
+ * false when the forward must wait on its socket (*broken: the connection
+ * failed).
+ */
+static bool
+pump_results(HttpForward *f, bool *broken)
+{
+	int			r = PQflush(f->pg);
+
+	*broken = false;
+	if (r < 0 || PQconsumeInput(f->pg) == 0)
+	{
+		*broken = true;
+		return false;
+	}
+	if (r == 1)
+	{
+		watch_socket(f, EPOLLIN | EPOLLOUT);
+		return false;
+	}
+	while (!PQisBusy(f->pg))
+	{
+		PGresult   *res = PQgetResult(f->pg);
+
+		if (res == NULL)
+			return true;
+		if (PQresultStatus(res) != PGRES_COMMAND_OK &&
+			PQresultStatus(res) != PGRES_TUPLES_OK)
+			f->results_ok = false;
+		if (f->nresults < lengthof(f->results))
+			f->results[f->nresults++] = res;
+		else
+			PQclear(res);
+	}
+	watch_socket(f, EPOLLIN);
+	return false;
+}
+
+/* registry.rest()'s status and body, from the primary's result */
+static bool
+read_rest_answer(HttpForward *f)
+{
+	PGresult   *res = f->results[0];
+
+	if (f->nresults != 1 || PQntuples(res) != 1 || PQgetisnull(res, 0, 0) ||
+		PQgetisnull(res, 0, 1))
+		return false;
+	f->answer.status = atoi(PQgetvalue(res, 0, 0));
+	f->answer.len = PQgetlength(res, 0, 1);
+	f->answer.body = pnstrdup(PQgetvalue(res, 0, 1), f->answer.len);
+	return true;
+}
+
+/* the commit's answer and the primary's WAL insert position after it */
+static bool
+read_commit_position(HttpForward *f)
+{
+	uint32		hi,
+				lo;
+
+	if (f->nresults != 2 || strcmp(PQcmdStatus(f->results[0]), "COMMIT") != 0 ||
+		PQntuples(f->results[1]) != 1 ||
+		sscanf(PQgetvalue(f->results[1], 0, 0), "%X/%X", &hi, &lo) != 2)
+		return false;
+	f->lsn = ((uint64) hi << 32) | lo;
+	return true;
+}
+
+/* the statement of the forward's step was answered: on to the next one */
+static void
+next_step(HttpForward *f)
+{
+	ForwardStep step = f->step;
+	bool		ok = f->results_ok;
+
+	if (step == FWD_BEGIN && !ok)
+	{
+		begin_failed(f);
+		return;
+	}
+	if (step == FWD_REST && !(ok && read_rest_answer(f)))
+	{
+		fail(f, "registry.rest() failed on the primary");
+		return;
+	}
+	if (step == FWD_COMMIT && !(ok && read_commit_position(f)))
+	{
+		fail(f, "the commit on the primary failed");
+		return;
+	}
+	clear_results(f);
+	if (step == FWD_COMMIT)
+	{
+		release_connection(f, true);
+		f->step = FWD_REPLAY;
+		f->replay_deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+														 registry_forward_replay_wait);
+		f->next_poll = 0;
+		f->pause = REPLAY_POLL_FIRST_MS;
+		return;
+	}
+	f->step = (step == FWD_BEGIN) ? FWD_REST : FWD_COMMIT;
+	if (!send_step(f))
+	{
+		fail(f, step == FWD_BEGIN ? "registry.rest() failed on the primary" :
+			 "the commit on the primary failed");
+		return;
+	}
+	watch_socket(f, EPOLLIN | EPOLLOUT);
+}
+
+/*
+ * Has this standby replayed the forward's write (or been promoted)?  Past
+ * registry.forward_replay_wait it answers all the same, and LOGs it.
+ */
+static void
+advance_replay(HttpForward *f, TimestampTz now)
+{
+	XLogRecPtr	target = last_record_end(f->lsn);
+
+	if (now < f->next_poll)
+		return;
+	if (!RecoveryInProgress() || GetXLogReplayRecPtr(NULL) >= target)
+	{
+		f->step = FWD_DONE;
+		return;
+	}
+	if (now >= f->replay_deadline)
+	{
+		ereport(LOG,
+				(errmsg("registry forwarded a write to the primary that this standby had not replayed after registry.forward_replay_wait"),
+				 errdetail("The primary's WAL position after the write is %X/%X, replay is at %X/%X.",
+						   LSN_FORMAT_ARGS(f->lsn), LSN_FORMAT_ARGS(GetXLogReplayRecPtr(NULL)))));
+		f->step = FWD_DONE;
+		return;
+	}
+	f->next_poll = TimestampTzPlusMilliseconds(now, f->pause);
+	f->pause = Min(f->pause * 2, REPLAY_POLL_MAX_MS);
+}
+
+/*
+ * Take the forward one step further, as far as it goes without waiting:
+ * its socket was ready, or its time may be up.
+ */
+static void
+advance(HttpForward *f, TimestampTz now)
+{
+	bool		broken;
+
+	if (f->step == FWD_REPLAY)
+	{
+		advance_replay(f, now);
+		return;
+	}
+	if (f->step == FWD_QUEUED && now < f->deadline)
+	{
+		take_connection(f);
+		return;
+	}
+	if (now >= f->deadline)
+	{
+		fail(f, f->step == FWD_CONNECTING || f->step == FWD_QUEUED ?
+			 "timed out connecting (registry.forward_timeout)" :
+			 "timed out (registry.forward_timeout)");
+		return;
+	}
+	if (f->step == FWD_CONNECTING)
+	{
+		advance_connect(f);
+		return;
+	}
+	if (pump_results(f, &broken))
+		next_step(f);
+	else if (broken && f->step == FWD_BEGIN)
+		begin_failed(f);
+	else if (broken)
+		fail(f, "the connection to the primary broke");
+}
+
+/* a finished forward's request goes on: libmicrohttpd calls it again */
+static void
+resume_request(HttpForward *f)
+{
+	dlist_delete(&f->node);
+	f->node.next = f->node.prev = NULL;
+	MHD_resume_connection(f->hr->conn);
+}
+
+/* advance a forward, an error on the way failing it and nothing else */
+static void
+advance_guarded(HttpForward *f, TimestampTz now)
+{
+	MemoryContext oldcxt = MemoryContextSwitchTo(f->cxt);
+
+	PG_TRY();
+	{
+		advance(f, now);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(f->cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		fail(f, "an error on the standby");
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(oldcxt);
+	if (f->step == FWD_DONE)
+		resume_request(f);
+}
+
+/*
+ * From the loop: advance the forwards whose sockets are ready, whose
+ * replay poll or deadline has come, and the queued ones while connections
+ * are free.
  */
 void
-http_forward(const RestRequest *req, const char *role, int route,
-			 HttpForwardAnswer *answer)
+http_forward_run(TimestampTz now)
 {
-	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
-													   registry_forward_timeout);
-	bool		own;
-	bool		reused;
-	bool		sent = false;
-	bool		ok = false;
-	XLogRecPtr	lsn = InvalidXLogRecPtr;
-	PGconn	   *conn;
+	struct epoll_event events[EVENTS_PER_PASS];
+	int			n;
+	int			i;
+	dlist_mutable_iter it;
 
-	latch_was_set = false;
-	pgstat_report_activity(STATE_RUNNING, "forwarding a write to the primary");
+	if (forward_epoll < 0 || dlist_is_empty(&forwards))
+		return;
+	n = epoll_wait(forward_epoll, events, lengthof(events), 0);
+	for (i = 0; i < n; i++)
+	{
+		HttpForward *f = (HttpForward *) events[i].data.ptr;
+
+		/* ready sockets are of forwards still in the list */
+		if (f->step != FWD_DONE)
+			advance_guarded(f, now);
+	}
+	dlist_foreach_modify(it, &forwards)
+	{
+		HttpForward *f = dlist_container(HttpForward, node, it.cur);
+
+		if (f->step == FWD_REPLAY || now >= f->deadline ||
+			(f->step == FWD_QUEUED && n_busy < HTTP_FORWARDS_MAX))
+			advance_guarded(f, now);
+	}
+}
+
+/* how long the loop may sleep (at most timeout) before a forward needs it */
+long
+http_forward_wakeup_ms(TimestampTz now, long timeout)
+{
+	dlist_iter	it;
+
+	dlist_foreach(it, &forwards)
+	{
+		HttpForward *f = dlist_container(HttpForward, node, it.cur);
+		TimestampTz at = (f->step == FWD_REPLAY) ? f->next_poll : f->deadline;
+		long		ms = (long) ((at - now + 999) / 1000);
+
+		timeout = Min(timeout, Max(ms, 0));
+	}
+	return timeout;
+}
+
+/* a copy of a string in the forward's memory, NULL staying NULL */
+static const char *
+copy_string(const char *s)
+{
+	return s ? pstrdup(s) : NULL;
+}
+
+/*
+ * Start forwarding a request that tried to write on this standby (route:
+ * its index) to the primary, to run there as role (NULL: the role is gone,
+ * the forward fails).  True: it runs on, hr->forward is set, and the
+ * caller suspends the request (http_forward_suspend); false: *answer is
+ * the answer already (in the current memory context).
+ */
+bool
+http_forward_start(HttpRequest *hr, const RestRequest *req, const char *role,
+				   int route, HttpForwardAnswer *answer)
+{
+	MemoryContext cxt;
+	MemoryContext oldcxt;
+	HttpForward *f;
+	bool		own;
+
 	if (effective_conninfo(&own)[0] == '\0')
 	{
 		ereport(LOG,
@@ -645,36 +955,107 @@ http_forward(const RestRequest *req, const char *role, int route,
 				 errmsg("registry could not forward a write: no primary is known"),
 				 errhint("Set registry.primary_conninfo or primary_conninfo.")));
 		failure_answer(req, route, true, answer);
-		pgstat_report_activity(STATE_IDLE, NULL);
-		return;
+		return false;
 	}
-	conn = role ? primary_connection(deadline, &reused) : NULL;
 	if (role == NULL)
+	{
 		log_failure("the request's role no longer exists", NULL);
-	if (conn != NULL)
-	{
-		ok = forward_on(conn, req, role, deadline, answer, &lsn, &sent);
-		/* a kept connection may have broken since: one new try */
-		if (!ok && !sent && reused && PQstatus(conn) == CONNECTION_BAD)
-		{
-			disconnect_primary();
-			conn = primary_connection(deadline, &reused);
-			if (conn != NULL)
-				ok = forward_on(conn, req, role, deadline, answer, &lsn, &sent);
-		}
-	}
-	if (!ok)
-	{
-		/* its state is unknown: the next forward connects anew */
-		disconnect_primary();
 		failure_answer(req, route, false, answer);
+		return false;
 	}
-	else if (!wait_for_replay(last_record_end(lsn)))
-		ereport(LOG,
-				(errmsg("registry forwarded a write to the primary that this standby had not replayed after registry.forward_replay_wait"),
-				 errdetail("The primary's WAL position after the write is %X/%X, replay is at %X/%X.",
-						   LSN_FORMAT_ARGS(lsn), LSN_FORMAT_ARGS(GetXLogReplayRecPtr(NULL)))));
-	pgstat_report_activity(STATE_IDLE, NULL);
-	if (latch_was_set)
-		SetLatch(MyLatch);
+	cxt = AllocSetContextCreate(TopMemoryContext, "registry forward",
+								ALLOCSET_SMALL_SIZES);
+	oldcxt = MemoryContextSwitchTo(cxt);
+	f = palloc0(sizeof(HttpForward));
+	f->cxt = cxt;
+	f->hr = hr;
+	f->req.method = copy_string(req->method);
+	f->req.path = copy_string(req->path);
+	f->req.query = copy_string(req->query);
+	f->req.content_type = copy_string(req->content_type);
+	f->req.accept = copy_string(req->accept);
+	f->req.body = req->body ? pnstrdup(req->body, req->body_len) : NULL;
+	f->req.body_len = req->body_len;
+	f->role = pstrdup(role);
+	f->route = route;
+	f->answer.route = route;
+	f->deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), registry_forward_timeout);
+	f->sock = -1;
+	f->results_ok = true;
+	f->step = FWD_QUEUED;
+	dlist_push_tail(&forwards, &f->node);
+	hr->forward = f;
+	take_connection(f);
+	MemoryContextSwitchTo(oldcxt);
+	if (f->step != FWD_DONE)
+		return true;
+	/* failed at once: answered now */
+	answer->status = f->answer.status;
+	answer->len = f->answer.len;
+	answer->body = pnstrdup(f->answer.body, f->answer.len);
+	http_forward_forget(hr);
+	return false;
+}
+
+/*
+ * Suspend the request being forwarded; the loop resumes it with the
+ * answer, and libmicrohttpd then calls the access handler again.
+ */
+void
+http_forward_suspend(struct MHD_Connection *conn, HttpRequest *hr)
+{
+	hr->conn = conn;
+	MHD_suspend_connection(conn);
+}
+
+/* the answer of the request's finished forward, NULL while it runs */
+const HttpForwardAnswer *
+http_forward_answer(HttpRequest *hr)
+{
+	if (hr->forward == NULL || hr->forward->step != FWD_DONE)
+		return NULL;
+	return &hr->forward->answer;
+}
+
+/*
+ * The request ended (answered, or its connection closed): its forward
+ * goes, a connection to the primary it still held closed (a transaction
+ * left open there is rolled back).
+ */
+void
+http_forward_forget(HttpRequest *hr)
+{
+	HttpForward *f = hr->forward;
+
+	if (f == NULL)
+		return;
+	if (f->node.next != NULL)
+		dlist_delete(&f->node);
+	clear_results(f);
+	release_connection(f, false);
+	hr->forward = NULL;
+	MemoryContextDelete(f->cxt);
+}
+
+/*
+ * Every forward still running fails (before the daemon stops): its request
+ * is resumed with the forwarding error.
+ */
+void
+http_forward_resume_all(void)
+{
+	dlist_mutable_iter it;
+
+	dlist_foreach_modify(it, &forwards)
+	{
+		HttpForward *f = dlist_container(HttpForward, node, it.cur);
+		MemoryContext oldcxt = MemoryContextSwitchTo(f->cxt);
+
+		if (f->step == FWD_REPLAY)
+			f->step = FWD_DONE;
+		else
+			fail(f, "the worker stopped serving");
+		MemoryContextSwitchTo(oldcxt);
+		resume_request(f);
+	}
 }

@@ -29,7 +29,7 @@ char	   *registry_http_listen_addresses = NULL;
 int			registry_http_workers = 2;
 char	   *registry_database = NULL;
 int			registry_http_max_body_size = 16 * 1024 * 1024;
-int			registry_http_max_connections = 1000;
+int			registry_http_max_connections = 0;
 int			registry_http_max_body_memory = 64 * 1024 * 1024;
 int			registry_http_request_timeout = 30;
 int			registry_http_lock_wait = 10000;
@@ -83,9 +83,9 @@ define_request_limits(void)
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("registry.http_max_connections",
 							"Most connections one HTTP worker holds; fewer when the open file limit is low.",
-							NULL,
+							"0: as many as the open file limit allows.",
 							&registry_http_max_connections,
-							1000, 1, 1000000,
+							0, 0, 1000000,
 							PGC_SIGHUP, 0,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("registry.http_max_body_memory",

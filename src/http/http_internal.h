@@ -6,8 +6,8 @@
  *
  * The worker is split by concept: the daemon and its loop
  * (http_worker.c), the request transport (http_request.c), framing
- * checks (http_framing.c), request bodies (http_body.c), slow-sender
- * deadlines (http_deadline.c), lock-wait retries (http_retry.c), the
+ * checks (http_framing.c), request bodies (http_body.c), the connections,
+ * their deadlines and which are closed for room (http_deadline.c), lock-wait retries (http_retry.c), the
  * connection limit (http_limits.c), the shared listening socket
  * (http_listen.c), who a request runs as (http_auth.c),
  * the workers' own connection (http_connect.c) and, on a standby, writes
@@ -41,6 +41,7 @@ typedef struct HttpConn
 	dlist_node	node;			/* in open_connections */
 	int			fd;
 	ConnPhase	phase;
+	bool		closing;		/* its socket is shut: libmicrohttpd closes it */
 	TimestampTz idle_since;		/* when its last request ended */
 	TimestampTz request_start;	/* when the current request began arriving */
 } HttpConn;
@@ -64,6 +65,8 @@ typedef struct HttpRequest
 	TimestampTz retry_at;
 	int			retries;
 	TimestampTz answer_start;	/* when it was first served, 0 before */
+	/* on a standby, its write forwarded to the primary (http_forward.c) */
+	struct HttpForward *forward;
 } HttpRequest;
 
 /* why a request is refused before it is served (http_auth.c) */
@@ -131,6 +134,8 @@ extern HttpConn *http_conn_state(struct MHD_Connection *conn);
 extern void http_conn_receiving(HttpConn *hc);
 extern void http_conn_answering(HttpConn *hc);
 extern void http_conn_idle(HttpConn *hc);
+extern int	http_conn_evict(int n, TimestampTz before);
+extern bool http_conn_evictable(TimestampTz before);
 extern void http_deadline_sweep(TimestampTz now);
 extern long http_deadline_wakeup_ms(long timeout);
 
@@ -153,6 +158,12 @@ extern void http_connection_limit_note_reset(void);
 
 /* http_listen.c: the shared listening socket and who accepts */
 #define HTTP_MAX_WORKERS 64		/* registry.http_workers' maximum */
+/*
+ * connections taken from the shared socket per wake-up, so that open ones
+ * are served meanwhile; a worker at its limit may hold this many more
+ * while those they replace close
+ */
+#define HTTP_ACCEPT_BATCH 8
 struct sockaddr_storage;
 extern bool http_resolve_listen_address(const char *spec, int port,
 										struct sockaddr_storage *out);
@@ -162,21 +173,36 @@ extern void http_listen_leave(void);
 extern void http_listen_note_load(struct MHD_Daemon *daemon);
 extern void http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 							  TimestampTz now, bool readable);
+extern void http_listen_own_socket_room(struct MHD_Daemon *daemon, unsigned int limit,
+										TimestampTz now);
 extern bool http_listen_deferring(TimestampTz now);
 extern long http_listen_wakeup_ms(TimestampTz now, long timeout);
 
 /* http_forward.c: on a standby, writes run on the primary */
+#define HTTP_FORWARDS_MAX 8		/* a worker's connections to the primary */
 typedef struct HttpForwardAnswer
 {
 	int			status;
 	char	   *body;
 	size_t		len;
+	int			route;			/* the request's route index, -1 if none */
 } HttpForwardAnswer;
 
+typedef struct HttpForward HttpForward;
+
+extern void http_forward_init(void);
+extern int	http_forward_wait_fd(void);
 extern bool http_forward_wanted(int sqlerrcode);
 extern char *http_forward_role_name(Oid roleid);
-extern void http_forward(const RestRequest *req, const char *role, int route,
-						 HttpForwardAnswer *answer);
+extern bool http_forward_start(HttpRequest *hr, const RestRequest *req,
+							   const char *role, int route,
+							   HttpForwardAnswer *answer);
+extern void http_forward_suspend(struct MHD_Connection *conn, HttpRequest *hr);
+extern const HttpForwardAnswer *http_forward_answer(HttpRequest *hr);
+extern void http_forward_forget(HttpRequest *hr);
+extern void http_forward_run(TimestampTz now);
+extern long http_forward_wakeup_ms(TimestampTz now, long timeout);
+extern void http_forward_resume_all(void);
 extern void http_forward_failed(const RestRequest *req, int route,
 								HttpForwardAnswer *answer);
 

@@ -8,7 +8,8 @@
  * cache (fd.c) keeps open; a worker out of descriptors could neither
  * accept nor read its catalog.  So the worker raises its soft open file
  * limit, splits what is left between the file cache and libmicrohttpd's
- * connection limit, and LOGs when the daemon is full.
+ * connection limit (all of it by default, registry.http_max_connections
+ * = 0; at most that setting otherwise), and LOGs when the daemon is full.
  *
  *-------------------------------------------------------------------------
  */
@@ -28,9 +29,13 @@
 /*
  * Descriptors kept out of the connection budget: fd.c's reserve
  * (NUM_RESERVED_FDS, 10) plus the listening socket, libmicrohttpd's epoll
- * and wake-up descriptors and this worker's two wait event sets.
+ * and wake-up descriptors, this worker's two wait event sets, and on a
+ * standby the forwards' epoll descriptor and connections to the primary
+ * (HTTP_FORWARDS_MAX).
  */
-#define RESERVED_FDS 16
+#define RESERVED_FDS (16 + 1 + HTTP_FORWARDS_MAX)
+/* the most connections the open file limit alone gives a worker */
+#define AUTO_CONNECTIONS_MAX 1000000
 /* the fewest descriptors PostgreSQL's file cache keeps in a worker */
 #define PG_MIN_FDS 64
 
@@ -73,7 +78,7 @@ http_limits_remember_base(void)
  * max_files_per_process) where there is room, else a quarter and at least
  * PG_MIN_FDS (fd.c then closes files least recently used first to stay
  * within it), and the connections get the rest, up to
- * registry.http_max_connections.
+ * registry.http_max_connections when it is set (not 0).
  */
 unsigned int
 http_size_connection_limit(long *fd_limit)
@@ -86,7 +91,8 @@ http_size_connection_limit(long *fd_limit)
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 	{
 		*fd_limit = -1;
-		return (unsigned int) Min(registry_http_max_connections, 100);
+		return (unsigned int) (registry_http_max_connections > 0 ?
+							   Min(registry_http_max_connections, 100) : 100);
 	}
 	if (rl.rlim_cur < rl.rlim_max)
 	{
@@ -97,9 +103,12 @@ http_size_connection_limit(long *fd_limit)
 			rl.rlim_cur = rl.rlim_max;
 	}
 	*fd_limit = (long) Min(rl.rlim_cur, (rlim_t) INT_MAX);
-	free_fds = *fd_limit - base_open_fds - RESERVED_FDS;
+	/* a worker at its limit may hold HTTP_ACCEPT_BATCH more a moment */
+	free_fds = *fd_limit - base_open_fds - RESERVED_FDS - HTTP_ACCEPT_BATCH;
 	pg_fds = Min(postmaster_max_safe_fds, Max(PG_MIN_FDS, free_fds / 4));
-	limit = Min(registry_http_max_connections, free_fds - pg_fds);
+	limit = Min(free_fds - pg_fds, AUTO_CONNECTIONS_MAX);
+	if (registry_http_max_connections > 0)
+		limit = Min(limit, registry_http_max_connections);
 	max_safe_fds = (int) pg_fds;
 	return (unsigned int) Max(limit, 1);
 }
@@ -123,7 +132,7 @@ http_note_connection_limit(struct MHD_Daemon *daemon, unsigned int limit,
 	ereport(LOG,
 			(errmsg("registry REST API worker reached its limit of %u connections",
 					limit),
-			 errdetail("New connections wait until open ones close."),
+			 errdetail("The connections idle longest, or still sending their request, are closed to make room for new ones; while every connection is being answered, new ones wait."),
 			 errhint("Raise the open file limit (ulimit -n) of the server, or registry.http_max_connections.")));
 	connection_limit_logged = now;
 }

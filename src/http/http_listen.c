@@ -20,13 +20,21 @@
  * until a worker's count changes (which wakes the workers leaving
  * connections to others, to decide again) or DEFER_MS passes, and then
  * takes one connection still waiting, if any: the worker holding fewer may
- * be busy with a long request.  A worker at its
- * connection limit leaves the socket alone until one of its connections
- * closes.
+ * be busy with a long request.  A worker at its connection limit, with no
+ * other holding fewer, makes room as nginx does: for each connection it
+ * accepts over the limit, it closes its connection least recently active
+ * that is not being answered (an idle keep-alive connection, or one that
+ * has not sent a whole request; http_deadline.c); libmicrohttpd's own
+ * limit is HTTP_ACCEPT_BATCH higher, for the ones taken before those they
+ * replace are closed.  Only while every one of
+ * its connections is being answered does it leave the socket alone, until
+ * one closes or its request ends.
  *
  * The socket is bound to the address and port in force at server start.
  * After a reload moves them, each worker listens on its own socket, as
- * libmicrohttpd does by itself, until they are moved back or the server
+ * libmicrohttpd does by itself (a worker at its limit then closes idle
+ * connections for those waiting in its own socket's queue,
+ * http_listen_own_socket_room), until they are moved back or the server
  * restarts; the first address and port stay bound (not listening) until
  * then.  Every process the postmaster starts holds the descriptor
  * (close-on-exec, so no program they run does); only the workers use it.
@@ -37,6 +45,7 @@
 
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -58,8 +67,6 @@
 #define DEFER_MS 5
 /* how long a worker that could not accept (no descriptor left) waits */
 #define FAILURE_DEFER_MS 100
-/* connections taken per wake-up, so that open ones are served meanwhile */
-#define ACCEPT_BATCH 8
 
 #define LISTEN_TRANCHE "registry http listen"
 
@@ -94,10 +101,11 @@ static int	my_slot = -1;
 static uint32 my_load = 0;
 static TimestampTz defer_until = 0;
 static bool yielding = false;	/* the deferral leaves connections to others */
-static bool full = false;		/* at the limit: no accepting until one closes */
+static bool full = false;		/* at the limit, every connection answered */
 static uint32 full_limit = 0;
 static bool leave_registered = false;
 static TimestampTz accept_failure_logged = 0;
+static bool room_made = false;	/* on its own socket: closed some for others */
 
 /* the length of addr's family's socket address */
 static socklen_t
@@ -393,7 +401,8 @@ http_listen_note_load(struct MHD_Daemon *daemon)
 			SetLatch(MyLatch);
 	}
 	my_load = held;
-	if (full && held < full_limit)
+	/* full: room again once a connection closed or may be closed */
+	if (full && (held < full_limit || http_conn_evictable(GetCurrentTimestamp())))
 		full = false;
 }
 
@@ -477,12 +486,34 @@ end_deferral(void)
 }
 
 /*
+ * At the connection limit: may a connection be taken in place of one of
+ * the worker's own?  Only while one of them, active before this pass, is
+ * neither being answered nor already closing, and while fewer than HTTP_ACCEPT_BATCH taken so are
+ * still waiting for libmicrohttpd to close the ones they replace.  With
+ * every connection being answered, the socket is left alone until one
+ * closes or its request ends (http_listen_note_load).
+ */
+static bool
+may_replace(uint32 held, unsigned int limit, TimestampTz now)
+{
+	if (held >= limit + HTTP_ACCEPT_BATCH)
+		return false;			/* the next pass, once those are closed */
+	/* not one accepted in this pass: it has not had a chance to send */
+	if (http_conn_evictable(now))
+		return true;
+	full = true;
+	full_limit = limit;
+	return false;
+}
+
+/*
  * Take the connections waiting on the shared socket that this worker
- * should: while no other serving worker holds fewer and it has room below
- * limit.  Else leave them to the others (yield_to_others); once DEFER_MS
- * has passed, take one still waiting whatever the others hold.  At the
- * limit, leave the socket alone until one of its connections closes.
- * readable says the socket had a connection waiting when the worker woke.
+ * should: while no other serving worker holds fewer.  Else leave them to
+ * the others (yield_to_others); once DEFER_MS has passed, take one still
+ * waiting whatever the others hold.  At the limit, each connection taken
+ * closes the worker's connection least recently active that is not being
+ * answered (may_replace).  readable says the socket had a connection
+ * waiting when the worker woke.
  */
 void
 http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
@@ -505,22 +536,21 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 	}
 	else if (!readable)
 		return;
-	for (i = 0; i < ACCEPT_BATCH; i++)
+	for (i = 0; i < HTTP_ACCEPT_BATCH; i++)
 	{
 		uint32		held = connections_held(daemon);
 		AcceptResult result;
 
-		if (held >= limit)
-		{
-			full = true;
-			full_limit = limit;
-			return;
-		}
 		if (!overdue && another_holds_fewer(held) && yield_to_others(held, now))
+			return;
+		if (held >= limit && !may_replace(held, limit, now))
 			return;
 		result = accept_one(daemon);
 		if (result == ACCEPT_NONE)
 			return;
+		/* over the limit: the connection least recently active makes room */
+		if (result == ACCEPT_TAKEN && held >= limit)
+			(void) http_conn_evict(1, now);
 		if (result == ACCEPT_FAILED)
 		{
 			note_accept_failure(now);
@@ -529,6 +559,48 @@ http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 		}
 		overdue = false;
 	}
+}
+
+/*
+ * On the worker's own socket (after a reload moved the address or port),
+ * libmicrohttpd accepts by itself and stops at its limit (limit +
+ * HTTP_ACCEPT_BATCH): with connections waiting in that socket's queue
+ * (its length is TCP_INFO's tcpi_unacked for a listening socket), close
+ * as many of the connections least recently active that are not being
+ * answered, at most HTTP_ACCEPT_BATCH.  libmicrohttpd closes them in its
+ * next run and accepts in their place in the one after (its listening
+ * socket goes back in its epoll set once it is below its limit): the latch
+ * makes both come at once.
+ */
+void
+http_listen_own_socket_room(struct MHD_Daemon *daemon, unsigned int limit,
+							TimestampTz now)
+{
+	const union MHD_DaemonInfo *info;
+	struct tcp_info ti;
+	socklen_t	len = sizeof(ti);
+
+	if (my_slot >= 0)
+		return;
+	info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+	if (info == NULL || info->listen_fd < 0 ||
+		getsockopt(info->listen_fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+		ti.tcpi_unacked == 0)
+	{
+		room_made = false;
+		return;
+	}
+	if (connections_held(daemon) >= limit + HTTP_ACCEPT_BATCH)
+	{
+		room_made = http_conn_evict(Min((int) ti.tcpi_unacked, HTTP_ACCEPT_BATCH), now) > 0;
+		if (!room_made)
+			return;				/* every connection answered: wait for one */
+	}
+	else if (room_made)
+		room_made = false;		/* closed now: the next run accepts */
+	else
+		return;
+	SetLatch(MyLatch);
 }
 
 /*

@@ -11,7 +11,8 @@
  * only then is the response written.  A request that could not get its
  * lock is handed to http_retry.c and served again later.  On a standby, a
  * request that tried to write is answered by the primary (http_forward.c),
- * as the same role, once its transaction here is over.
+ * as the same role, once its transaction here is over: it is suspended
+ * meanwhile, and answered when the loop resumes it.
  *
  *-------------------------------------------------------------------------
  */
@@ -246,18 +247,22 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward)
 /*
  * A write tried on this standby, answered by the primary: run there as
  * roleid (the role the request ran as here), outside any transaction of
- * this standby.  An error on the way is logged and answered as a failed
- * forward.
+ * this standby.  NULL with hr->forward set: the forward runs on, and the
+ * request is suspended until its answer.  An error on the way is logged
+ * and answered as a failed forward.
  */
 static struct MHD_Response *
-forward_to_primary(RestRequest *req, Oid roleid, int route, unsigned int *status)
+forward_to_primary(RestRequest *req, HttpRequest *hr, Oid roleid, int route,
+				   unsigned int *status)
 {
 	HttpForwardAnswer answer;
 	MemoryContext cxt = CurrentMemoryContext;
+	volatile bool started = false;
 
 	PG_TRY();
 	{
-		http_forward(req, http_forward_role_name(roleid), route, &answer);
+		started = http_forward_start(hr, req, http_forward_role_name(roleid), route,
+									 &answer);
 	}
 	PG_CATCH();
 	{
@@ -265,11 +270,38 @@ forward_to_primary(RestRequest *req, Oid roleid, int route, unsigned int *status
 		EmitErrorReport();
 		FlushErrorState();
 		AbortCurrentTransaction();
+		http_forward_forget(hr);
 		http_forward_failed(req, route, &answer);
 	}
 	PG_END_TRY();
+	if (started)
+		return NULL;
 	return make_response(answer.status, answer.body, answer.len, REST_CONTENT_TYPE,
 						 status);
+}
+
+/* the forwarded write's answer came: queue it, the forward forgotten */
+static enum MHD_Result
+answer_forwarded(struct MHD_Connection *conn, HttpRequest *hr)
+{
+	const HttpForwardAnswer *answer = http_forward_answer(hr);
+	struct MHD_Response *response;
+	unsigned int status = 500;
+	int			route;
+	enum MHD_Result ret;
+
+	if (answer == NULL)
+		return MHD_NO;
+	route = answer->route;
+	response = make_response(answer->status, answer->body, answer->len,
+							 REST_CONTENT_TYPE, &status);
+	http_forward_forget(hr);
+	if (response == NULL)
+		return MHD_NO;
+	registry_metrics_record(route, (int) status, GetCurrentTimestamp() - hr->answer_start);
+	ret = MHD_queue_response(conn, status, response);
+	MHD_destroy_response(response);
+	return ret;
 }
 
 /*
@@ -301,7 +333,7 @@ serve_in_transaction(RestRequest *req, HttpRequest *hr, Oid role, const CacheSlo
 	PG_END_TRY();
 	http_auth_restore(&worker_role);
 	if (forward)
-		response = forward_to_primary(req, role, *route, status);
+		response = forward_to_primary(req, hr, role, *route, status);
 	pgstat_report_stat(false);
 	pgstat_report_activity(STATE_IDLE, NULL);
 	return response;
@@ -438,7 +470,8 @@ answer_refusal(struct MHD_Connection *conn, HttpRequest *hr, const HttpRefusal *
 /*
  * The request is received whole: refuse a dropped body, else serve it
  * (HEAD as GET without the body, which libmicrohttpd leaves out) and
- * queue the response, or wait for a lock and be called again.
+ * queue the response, or wait for a lock or the primary's answer to a
+ * forwarded write and be called again.
  */
 static enum MHD_Result
 answer_request(struct MHD_Connection *conn, const char *url, const char *method,
@@ -454,6 +487,8 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	ServeState	st;
 
 	http_conn_answering(hr->hc);
+	if (hr->forward)
+		return answer_forwarded(conn, hr);
 	if (hr->too_large || hr->over_memory)
 		return http_body_refuse_dropped(conn, hr);
 	/* lock waits count in the time it takes to answer */
@@ -471,6 +506,12 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	if (retry)
 	{
 		http_wait_for_retry(conn, hr);
+		return MHD_YES;
+	}
+	if (hr->forward)
+	{
+		/* on a standby: the primary's answer resumes it */
+		http_forward_suspend(conn, hr);
 		return MHD_YES;
 	}
 	if (response == NULL)
@@ -512,6 +553,7 @@ http_request_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	if (hr)
 	{
 		http_retry_forget(hr);
+		http_forward_forget(hr);
 		http_body_release(hr);
 		free(hr);
 		*con_cls = NULL;

@@ -10,7 +10,9 @@
  * this process touches PostgreSQL state.  The workers share one listening
  * socket, and the worker holding the fewest connections accepts and hands
  * the connection to libmicrohttpd (http_listen.c).  The loop also resumes
- * requests waiting for a lock (http_retry.c) and sweeps connections for
+ * requests waiting for a lock (http_retry.c), advances the writes a
+ * standby forwards to the primary, whose libpq sockets are in an epoll set
+ * in the same wait event set (http_forward.c), and sweeps connections for
  * slow senders (http_deadline.c); requests themselves are served in
  * http_request.c.
  * With a TLS certificate and key (http_tls.c) the daemon serves HTTPS
@@ -67,7 +69,10 @@ static int	worker_slot = 0;
 /* the shared listening socket while the worker serves it, else -1 */
 static int	listen_fd = -1;
 
-/* the latch, postmaster death, the daemon's epoll descriptor, listen_fd */
+/*
+ * the latch, postmaster death, the forwards' and the daemon's epoll
+ * descriptors, listen_fd
+ */
 static WaitEventSet *wait_set = NULL;
 
 /* the same without listen_fd, while new connections are left to others */
@@ -85,16 +90,18 @@ handle_sigterm(SIGNAL_ARGS)
 }
 
 /*
- * a wait event set: latch, postmaster death, the daemon if running and,
- * with_listen, the shared socket
+ * a wait event set: latch, postmaster death, the forwards' epoll set, the
+ * daemon if running and, with_listen, the shared socket
  */
 static WaitEventSet *
 make_wait_set(bool with_listen)
 {
-	WaitEventSet *set = CreateWaitEventSet(TopMemoryContext, 4);
+	WaitEventSet *set = CreateWaitEventSet(TopMemoryContext, 5);
 
 	AddWaitEventToSet(set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	/* the sockets of writes forwarded to the primary (on a standby) */
+	AddWaitEventToSet(set, WL_SOCKET_READABLE, http_forward_wait_fd(), NULL, NULL);
 	if (daemon_handle)
 	{
 		const union MHD_DaemonInfo *info;
@@ -135,6 +142,7 @@ stop_daemon(void)
 	if (daemon_handle)
 	{
 		http_resume_all_requests();
+		http_forward_resume_all();
 		MHD_stop_daemon(daemon_handle);
 		daemon_handle = NULL;
 	}
@@ -236,7 +244,8 @@ start_daemon(unsigned int connection_limit, long fd_limit, HttpTls *tls)
 									 MHD_OPTION_NOTIFY_CONNECTION, http_connection_notify, NULL,
 									 MHD_OPTION_URI_LOG_CALLBACK, http_request_line_received, NULL,
 									 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) IDLE_TIMEOUT_S,
-									 MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+									 MHD_OPTION_CONNECTION_LIMIT,
+									 connection_limit + HTTP_ACCEPT_BATCH,
 									 MHD_OPTION_ARRAY, tls_options,
 									 MHD_OPTION_END);
 	if (daemon_handle == NULL)
@@ -332,6 +341,7 @@ next_wakeup_ms(TimestampTz now)
 	if (MHD_get_timeout(daemon_handle, &mhd_timeout) == MHD_YES && mhd_timeout < (MHD_UNSIGNED_LONG_LONG) timeout)
 		timeout = (long) mhd_timeout;
 	timeout = http_retry_wakeup_ms(now, timeout);
+	timeout = http_forward_wakeup_ms(now, timeout);
 	timeout = http_listen_wakeup_ms(now, timeout);
 	return http_deadline_wakeup_ms(timeout);
 }
@@ -365,6 +375,7 @@ registry_http_worker_main(Datum main_arg)
 	http_worker_connect();
 	registry_rest_session_init();
 	http_request_init();
+	http_forward_init();
 	pgstat_report_appname("registry http");
 	http_limits_remember_base();
 	http_tls_load(&tls);
@@ -373,7 +384,7 @@ registry_http_worker_main(Datum main_arg)
 
 	while (!shutdown_requested)
 	{
-		WaitEvent	events[4];
+		WaitEvent	events[5];
 		TimestampTz now = GetCurrentTimestamp();
 		WaitEventSet *set = wait_set;
 		int			nevents;
@@ -398,10 +409,12 @@ registry_http_worker_main(Datum main_arg)
 			continue;
 		now = GetCurrentTimestamp();
 		http_resume_due_requests(now);
+		http_forward_run(now);
 		/* new connections first: the daemon reads them in the same run */
 		http_listen_serve(daemon_handle, daemon_connection_limit, now, listen_woke);
 		MHD_run(daemon_handle);
 		http_listen_note_load(daemon_handle);
+		http_listen_own_socket_room(daemon_handle, daemon_connection_limit, now);
 		http_deadline_sweep(now);
 		http_note_connection_limit(daemon_handle, daemon_connection_limit, now);
 	}
