@@ -253,7 +253,9 @@ for m in kafka_schema_registry_api_success_count kafka_schema_registry_api_failu
 	kafka_schema_registry_registered_count kafka_schema_registry_deleted_count \
 	kafka_schema_registry_avro_schemas_created kafka_schema_registry_json_schemas_created \
 	kafka_schema_registry_protobuf_schemas_deleted; do
-	printf '%s\n' "$BODY" | grep -q "^# TYPE $m " && printf '%s\n' "$BODY" | grep -q "^$m [0-9]" || missing="$missing $m"
+	# grep without -q reads the whole scrape: an early exit would end printf
+	# with SIGPIPE, which pipefail counts as a failure
+	printf '%s\n' "$BODY" | grep "^# TYPE $m " >/dev/null && printf '%s\n' "$BODY" | grep "^$m [0-9]" >/dev/null || missing="$missing $m"
 done
 check "the scrape has Confluent's metric names" $([ -z "$missing" ] && echo 0 || echo 1) "missing:$missing"
 check "this node reports itself as the primary" $([ "$(metric kafka_schema_registry_master_slave_role)" = 1 ] && echo 0 || echo 1) "$(metric kafka_schema_registry_master_slave_role)"
