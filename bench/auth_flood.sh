@@ -10,7 +10,9 @@
 #
 #   quiet        the client alone
 #   flood-1      FLOOD_RATE wrong passwords a second from one peer
-#                (127.0.1.1) on FLOOD_CONNS connections
+#                (127.0.1.1) on FLOOD_CONNS connections (each waits for
+#                its answer: a request arriving behind them waits for as
+#                many password checks as are queued, up to FLOOD_CONNS)
 #   flood-many   the same rate from 500 peers, a connection moving to the
 #                next address every 5 requests (what a per-peer throttle
 #                alone would not stop)
@@ -21,7 +23,7 @@
 # from peers the throttle has not seen: a wrong SCRAM password, a wrong md5
 # password and an unknown role (they should cost the same).
 #
-# Usage: bash bench/auth_flood.sh  (env: ROUNDS=3 DURATION=10 FLOOD_RATE=680 FLOOD_CONNS=8 SAMPLES=20)
+# Usage: bash bench/auth_flood.sh  (env: ROUNDS=3 DURATION=10 FLOOD_RATE=680 FLOOD_CONNS=64 SAMPLES=20)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/http_lib.sh"
@@ -29,7 +31,7 @@ set -euo pipefail
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 FLOOD_RATE=${FLOOD_RATE:-680}
-FLOOD_CONNS=${FLOOD_CONNS:-8}
+FLOOD_CONNS=${FLOOD_CONNS:-64}
 SAMPLES=${SAMPLES:-20}
 
 W=$(mktemp -d /tmp/registry-bench-auth.XXXXXX)
@@ -40,23 +42,50 @@ cleanup() {
 trap cleanup EXIT
 cc -O2 -Wall -o "$W/auth_flood" bench/auth_flood.c -lpthread
 
-http_cluster_start 1 "registry.http_auth = basic"
+# until one worker runs and answers reader
+auth_wait() {
+	local i n
+	for i in $(seq 100); do
+		n=$(bpsql -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'registry http'" 2>/dev/null || echo 0)
+		if [ "$n" = 1 ] && curl -sf -o /dev/null -u reader:reader-pw "http://127.0.0.1:$HTTP_PORT/config"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "HTTP API not answering reader on port $HTTP_PORT" >&2
+	tail -20 "$BENCH_DIR/server.log" >&2
+	exit 1
+}
+
+# a new worker: no peer known, the whole allowance of all peers
+new_worker() {
+	bpsql -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'registry http'" >/dev/null
+	sleep 1
+	auth_wait
+}
+
+http_cluster_start 1
 trap cleanup EXIT	# bench_cluster_start set its own
 bench_machine
 as_cluster_user bash -c "printf 'local all all trust\nhost all all 127.0.0.0/8 scram-sha-256\nhost all all ::1/128 scram-sha-256\n' > '$BENCH_DIR/data/pg_hba.conf'"
-bpsql <<'SQL'
+bpsql >/dev/null <<'SQL'
 CREATE ROLE reader LOGIN PASSWORD 'reader-pw' IN ROLE registry_reader;
-CREATE ROLE writer LOGIN PASSWORD 'writer-pw' IN ROLE registry_writer;
 SET password_encryption = 'md5';
 CREATE ROLE md5user LOGIN PASSWORD 'md5-pw' IN ROLE registry_reader;
 RESET password_encryption;
 SELECT pg_reload_conf();
 SQL
 sleep 1
-id=$(curl -sf -u writer:writer-pw -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
+id=$(curl -sf -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
 	--data '{"schema":"{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}"}' \
 	"http://127.0.0.1:$HTTP_PORT/subjects/flood-value/versions" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
 [ -n "$id" ] || { echo "could not register a schema" >&2; exit 1; }
+bpsql -c "ALTER SYSTEM SET registry.http_auth = basic" -c "SELECT pg_reload_conf()" >/dev/null
+for i in $(seq 50); do
+	[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/config")" = 401 ] && break
+	sleep 0.1
+done
+auth_wait
 good=$(printf 'reader:reader-pw' | base64)
 bad=$(printf 'reader:not-the-password' | base64)
 echo "# GET /schemas/ids/$id every 2 ms as reader (SCRAM); flood: $FLOOD_RATE wrong passwords/s on $FLOOD_CONNS connections; $DURATION s a phase, $ROUNDS rounds"
@@ -64,8 +93,6 @@ echo "# GET /schemas/ids/$id every 2 ms as reader (SCRAM); flood: $FLOOD_RATE wr
 # run PHASE FLOOD_CONNS FLOOD_ADDRS: one measured phase, its RESULT line
 run() {
 	local conns=$2 addrs=$3
-	# the flood's peers are forgotten between phases (a throttled peer's
-	# allowance refills in 20 s; a new worker starts with none used)
 	"$W/auth_flood" "$HTTP_PORT" "$DURATION" "/schemas/ids/$id" "$good" "$bad" \
 		"$conns" "$FLOOD_RATE" "$addrs" | sed -n "s/^RESULT /$1 /p"
 }
@@ -74,14 +101,9 @@ run() {
 for r in $(seq "$ROUNDS"); do
 	run quiet 0 1 >>"$W/results"
 	run flood-1 "$FLOOD_CONNS" 1 >>"$W/results"
-	# a fresh worker: no peer known, the whole allowance of all peers
-	bpsql -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'registry http'" >/dev/null
-	sleep 1
-	http_wait 1
+	new_worker
 	run flood-many "$FLOOD_CONNS" 500 >>"$W/results"
-	bpsql -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'registry http'" >/dev/null
-	sleep 1
-	http_wait 1
+	new_worker
 done
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }

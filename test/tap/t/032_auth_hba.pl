@@ -1,7 +1,8 @@
 # An HTTP login follows PostgreSQL's rules for a login of the same role
 # from the same peer to registry.database: the pg_hba.conf line that
 # applies (reject, no line, hostssl/hostnossl, host names, methods the
-# REST API cannot perform, scram-sha-256 and md5 verifiers), CONNECT on
+# REST API cannot perform, scram-sha-256 and md5 verifiers, hostssl over
+# HTTPS), CONNECT on
 # the database, LOGIN and VALID UNTIL; a superuser is refused before its
 # password is looked at; a wrong password and an unknown role answer
 # alike; a peer flooding wrong passwords is answered 429 without a check
@@ -205,6 +206,39 @@ is(status_of('reader', 'reader-pw', '127.0.0.7'), 200,
 	'a login verified a moment ago is served to the throttled peer');
 like(slurp_file($node->logfile), qr/too many failed logins from 127\.0\.0\.7/,
 	'the throttled peer is logged');
+
+# over HTTPS, hostssl lines apply and hostnossl lines do not
+my $pgdata = $node->data_dir;
+system('openssl', 'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256',
+	'-nodes', '-days', '2', '-subj', '/CN=localhost', '-keyout', "$pgdata/registry.key",
+	'-out', "$pgdata/registry.crt") == 0
+  or die 'openssl could not make a certificate';
+chmod(0600, "$pgdata/registry.key");
+$offset = -s $node->logfile;
+$node->append_conf('postgresql.conf',
+	"registry.http_tls_cert_file = 'registry.crt'\nregistry.http_tls_key_file = 'registry.key'\n");
+set_hba('hostssl all all 127.0.0.1/32 scram-sha-256');
+$node->wait_for_log(qr/registry REST API listening on .* over HTTPS/, $offset);
+
+# the status of one request over HTTPS (the certificate not verified)
+sub https_status
+{
+	my ($user, $password) = @_;
+	my ($status) = curl_rest('-k', '-u', "$user:$password",
+		'https://127.0.0.1:' . http_port($node) . '/subjects');
+	return $status;
+}
+ok(eventually(sub { https_status('reader', 'reader-pw') == 200 }),
+	'over HTTPS a hostssl line lets the request in');
+is(https_status('reader', 'wrong-pw'), 401, '  ... and checks the password');
+set_hba('hostnossl all all 127.0.0.1/32 trust');
+is(https_status('reader', 'reader-pw'), 401, 'over HTTPS a hostnossl line does not');
+$offset = -s $node->logfile;
+$node->append_conf('postgresql.conf',
+	"registry.http_tls_cert_file = ''\nregistry.http_tls_key_file = ''\n");
+set_hba('host all all 127.0.0.0/8 trust');
+$node->wait_for_log(qr/registry REST API listening on [^\n]*:\d+\n/, $offset);
+ok(eventually(sub { status_of('reader', 'reader-pw') == 200 }), 'plain HTTP again');
 
 # anonymous requests: pg_hba.conf for the anonymous role, and CONNECT
 $node->append_conf('postgresql.conf', "registry.http_auth = none\n");
