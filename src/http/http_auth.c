@@ -27,6 +27,7 @@
  * Anonymous requests are served only from loopback peers unless
  * registry.http_anonymous_remote is on, and only where pg_hba.conf would
  * let the anonymous role in.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
