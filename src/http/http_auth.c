@@ -318,18 +318,35 @@ log_refusal(struct MHD_Connection *conn, const char *user, const char *why)
 }
 
 /*
- * Check the password against the role's verifier (shadow: NULL when the
- * role has none, does not exist or is past VALID UNTIL), at the cost of
- * one SCRAM verification whatever the verifier, so the time does not tell
- * which roles exist nor how their passwords are kept.  A scram-sha-256
- * line takes only a SCRAM verifier, as PostgreSQL's SCRAM exchange does.
- * False with *detail set on failure.
+ * The role's verifier that the pg_hba.conf line's method can use: NULL
+ * (with *detail) when the role does not exist, has no password, is past
+ * VALID UNTIL, or has an md5 verifier under a scram-sha-256 line (which
+ * PostgreSQL's SCRAM exchange cannot use either).
+ */
+static char *
+usable_verifier(const char *user, int method, const char **detail)
+{
+	char	   *shadow = get_role_password(user, detail);
+
+	if (shadow != NULL && method == uaSCRAM &&
+		get_password_type(shadow) != PASSWORD_TYPE_SCRAM_SHA_256)
+	{
+		*detail = psprintf("User \"%s\" does not have a valid SCRAM secret.", user);
+		return NULL;
+	}
+	return shadow;
+}
+
+/*
+ * Check the password against the role's verifier (shadow: NULL when it has
+ * none usable), at the cost of one SCRAM verification whatever the
+ * verifier, so the time does not tell which roles exist nor how their
+ * passwords are kept.
  */
 static bool
 check_password(const char *user, const char *shadow, const char *password,
-			   int method, const char **detail)
+			   const char **detail)
 {
-	PasswordType type;
 	bool		ok;
 
 	if (shadow == NULL)
@@ -337,15 +354,8 @@ check_password(const char *user, const char *shadow, const char *password,
 		spend_verification(password);
 		return false;
 	}
-	type = get_password_type(shadow);
-	if (type != PASSWORD_TYPE_SCRAM_SHA_256 && method == uaSCRAM)
-	{
-		spend_verification(password);
-		*detail = psprintf("User \"%s\" does not have a valid SCRAM secret.", user);
-		return false;
-	}
 	ok = (plain_crypt_verify(user, shadow, password, detail) == STATUS_OK);
-	if (type != PASSWORD_TYPE_SCRAM_SHA_256)
+	if (get_password_type(shadow) != PASSWORD_TYPE_SCRAM_SHA_256)
 		spend_verification(password);
 	return ok;
 }
@@ -405,8 +415,8 @@ verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefu
 		return InvalidOid;
 	}
 
-	/* NULL when there is no role, no password, or VALID UNTIL is past */
-	shadow = get_role_password(cred->user, &detail);
+	/* before what is remembered: the line's method may refuse the verifier */
+	shadow = usable_verifier(cred->user, match.method, &detail);
 	if (shadow != NULL)
 	{
 		salted_hash(cred->password, password_hash);
@@ -419,7 +429,7 @@ verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefu
 			refuse(refusal, 429, "Too Many Requests", false);
 			return InvalidOid;
 		}
-		if (!check_password(cred->user, shadow, cred->password, match.method, &detail))
+		if (!check_password(cred->user, shadow, cred->password, &detail))
 		{
 			http_throttle_failed(peer);
 			log_failure(conn, cred->user, detail);

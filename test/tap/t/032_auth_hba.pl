@@ -22,7 +22,8 @@ my $tmp = tempdir(CLEANUP => 1);
 # one worker, so that what a worker remembers and counts is seen by every
 # request
 my $node = registry_node('hba',
-	conf => "registry.http_auth = basic\nregistry.http_workers = 1\n");
+	conf => "registry.http_auth = basic\nregistry.http_workers = 1\n"
+	  . "listen_addresses = '127.0.0.1'\n");
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION registry');
 $node->safe_psql('postgres', q{
@@ -123,13 +124,13 @@ ok(eventually(sub { status_of('writer', 'writer-pw') == 401 }),
 is(status_of('reader', 'reader-pw'), 200, '  ... a samehost line takes the loopback peer');
 
 # the method decides
-set_hba('host all all 127.0.0.1/32 scram-sha-256');
-ok(eventually(sub { status_of('writer', 'writer-pw') == 401 }),
-	'scram-sha-256: a role with an md5 verifier is refused, as PostgreSQL refuses it');
-is(status_of('reader', 'reader-pw'), 200, '  ... a SCRAM verifier is accepted');
 set_hba('host all all 127.0.0.1/32 md5');
 ok(eventually(sub { status_of('writer', 'writer-pw') == 200 }), 'md5: the md5 verifier is accepted');
 is(status_of('reader', 'reader-pw'), 200, '  ... and a SCRAM one');
+set_hba('host all all 127.0.0.1/32 scram-sha-256');
+ok(eventually(sub { status_of('writer', 'writer-pw') == 401 }),
+	'scram-sha-256: a role with an md5 verifier is refused, as PostgreSQL refuses it, though its password was just verified');
+is(status_of('reader', 'reader-pw'), 200, '  ... a SCRAM verifier is accepted');
 set_hba('host all all 127.0.0.1/32 ident');
 ok(eventually(sub { status_of('reader', 'reader-pw') == 401 }),
 	'ident, which the REST API cannot perform: 401');
@@ -152,6 +153,58 @@ set_hba('host all all 127.0.0.0/8 no-such-method');
 ok(eventually(sub { slurp_file($node->logfile, $offset) =~ /keeps the pg_hba.conf rules it read before/ }),
 	'a file that does not load: the worker says it keeps its rules');
 is(status_of('reader', 'reader-pw'), 200, '  ... and keeps serving by them');
+set_hba('host all all 127.0.0.0/8 trust');
+
+# the same decisions as PostgreSQL's own: a psql login over TCP from the
+# same address with the same password, under each of these files; HTTP
+# never lets in a role that psql cannot log in as, and with a password
+# method they agree (trust lets psql in without a password; HTTP Basic
+# checks it anyway, and the passwords here are right)
+use IPC::Run;
+
+# can the role log in with psql over TCP from 127.0.0.1?
+sub psql_login
+{
+	my ($user, $password) = @_;
+	my ($out, $err) = ('', '');
+	my $connstr = 'host=127.0.0.1 port=' . $node->port
+	  . " dbname=postgres user=$user password=$password sslmode=disable";
+	IPC::Run::run([ 'psql', '-XAtq', '-d', $connstr, '-c', 'SELECT 1' ],
+		'>', \$out, '2>', \$err);
+	return ($? == 0 && $out =~ /^1$/m) ? 1 : 0;
+}
+
+my @files = (
+	[ 'host all all 127.0.0.1/32 scram-sha-256' ],
+	[ 'host all all 127.0.0.1/32 md5' ],
+	[ 'host all all 127.0.0.1/32 password' ],
+	[ 'host all all 127.0.0.1/32 reject' ],
+	[ 'host all mdr 127.0.0.1/32 reject', 'host all all 127.0.0.1/32 scram-sha-256' ],
+	[ 'host all +registry_writer 127.0.0.1/32 reject', 'host all all samenet md5' ],
+	[ 'host postgres reader,writer 127.0.0.0/8 password' ],
+	[ 'host otherdb all 127.0.0.1/32 trust', 'host all all 10.0.0.0/8 trust' ],
+	[ 'hostnossl all all 127.0.0.1/32 md5' ],
+	[ 'hostssl all all 127.0.0.1/32 md5' ],
+	[ 'host sameuser all 127.0.0.1/32 md5' ],
+	[ 'host all all 127.0.0.1/32 trust' ],);
+my %passwords = (reader => 'reader-pw', writer => 'writer-pw', mdr => 'mdr-pw',
+	nologin => 'nologin-pw');
+my ($agree, $more_lenient) = (0, '');
+foreach my $file (@files)
+{
+	set_hba(@$file);
+	my $trust = grep { /trust$/ } @$file;
+	foreach my $user (sort keys %passwords)
+	{
+		my $psql = psql_login($user, $passwords{$user});
+		my $http = status_of($user, $passwords{$user}) == 200 ? 1 : 0;
+		$more_lenient .= "[@$file] $user: HTTP 200, psql refused\n" if $http && !$psql;
+		$agree++ if $http == $psql || $trust;
+	}
+}
+is($more_lenient, '', 'HTTP never lets in a login that psql is refused');
+is($agree, scalar(@files) * scalar(keys %passwords),
+	'  ... and under password methods they decide alike');
 set_hba('host all all 127.0.0.0/8 trust');
 
 # CONNECT, LOGIN, VALID UNTIL
