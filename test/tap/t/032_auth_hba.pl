@@ -213,6 +213,7 @@ $node->safe_psql('postgres', q{
 	GRANT CONNECT ON DATABASE postgres TO registry_http, reader;
 });
 is(status_of('writer', 'writer-pw'), 401, 'a role without CONNECT on the database: 401');
+is(psql_login('writer', 'writer-pw'), 0, '  ... as psql is refused');
 is(status_of('reader', 'reader-pw'), 200, '  ... a role with it is served');
 like(slurp_file($node->logfile), qr/Role "writer" has no CONNECT privilege on database "postgres"/,
 	'  ... said in the log');
