@@ -6,17 +6,27 @@
  *	  anonymous role (registry.http_auth = none); and running the request's
  *	  transaction as that role, so that GRANTs decide what it may do.
  *
- * A password is checked as PostgreSQL checks a plaintext one
- * (get_role_password() and plain_crypt_verify(): SCRAM iterations or md5),
- * in a short transaction of its own.  An unknown role, or one without a
- * password, costs a SCRAM verification too, so the answer's time does not
- * tell which roles exist.  A success is remembered for a short while per
- * worker, keyed by the role's name, a salted hash of the password and the
- * role's current verifier, so a changed password, a dropped role or a past
- * VALID UNTIL takes effect at once; a failure always pays the whole cost
- * and is logged (never the password).  Requests never run as a superuser.
+ * A login is let in where a PostgreSQL login of the role from the same
+ * peer to registry.database would be: the pg_hba.conf line that applies
+ * (http_hba.c) must be trust or a password method, and the role must not
+ * be a superuser (refused with 403 before the password is looked at: the
+ * answer does not depend on it), then have LOGIN and CONNECT on the
+ * database.  The password is checked as PostgreSQL checks a plaintext one
+ * (get_role_password() and plain_crypt_verify(): SCRAM iterations or
+ * md5), in a short transaction of its own, at the cost of one SCRAM
+ * verification whatever the role: an unknown role, one without a
+ * password, past VALID UNTIL or with an md5 verifier spends a SCRAM
+ * verification too, so the time does not tell which roles exist.  Every
+ * such refusal answers the same 401.  A success is remembered for a short
+ * while per worker, keyed by the role's name, a salted hash of the
+ * password and the role's current verifier, so a changed password, a
+ * dropped role or a past VALID UNTIL takes effect at once; a failure pays
+ * the whole cost, is logged (never the password) and counts against the
+ * peer's allowance (http_throttle.c), past which a login not remembered
+ * is answered 429 without a check.  Requests never run as a superuser.
  * Anonymous requests are served only from loopback peers unless
- * registry.http_anonymous_remote is on.
+ * registry.http_anonymous_remote is on, and only where pg_hba.conf would
+ * let the anonymous role in.
  *
  *-------------------------------------------------------------------------
  */
@@ -35,6 +45,7 @@
 #include "common/cryptohash.h"
 #include "common/sha2.h"
 #include "libpq/crypt.h"
+#include "libpq/hba.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
@@ -46,6 +57,7 @@
 #include "confluent_messages.h"
 #include "http.h"
 #include "http_internal.h"
+#include "http_tls.h"
 #include "rest.h"
 
 /* the longest base64 credentials read: a role name and a 1000-byte password */
@@ -86,12 +98,12 @@ typedef struct BasicCredentials
 	char	   *password;		/* palloc'd */
 } BasicCredentials;
 
-/* Set a refusal: 401 (challenge: with WWW-Authenticate) or 403. */
+/* Set a refusal: 401 (challenge: with WWW-Authenticate), 403 or 429. */
 static void
 refuse(HttpRefusal *refusal, int status, const char *message, bool challenge)
 {
 	refusal->status = status;
-	refusal->error_code = status == 401 ? 401 : 40301;
+	refusal->error_code = status == 403 ? 40301 : status;
 	refusal->message = message;
 	refusal->challenge = challenge;
 }
@@ -285,19 +297,90 @@ log_failure(struct MHD_Connection *conn, const char *user, const char *detail)
 			 : errdetail_log("Connection from %s.", peer_text(conn))));
 }
 
+/* The peer's address as libmicrohttpd gives it; NULL if unknown. */
+static const struct sockaddr *
+peer_address(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *info;
+
+	info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	return info ? info->client_addr : NULL;
+}
+
+/* Log a login refused before its password was looked at, with why. */
+static void
+log_refusal(struct MHD_Connection *conn, const char *user, const char *why)
+{
+	ereport(LOG,
+			(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+			 errmsg("registry REST API: login refused for user \"%s\"", user),
+			 errdetail_log("%s Connection from %s.", why, peer_text(conn))));
+}
+
 /*
- * Verify Basic credentials against the role's verifier, inside a
- * transaction.  The role's OID on success; else InvalidOid with the
- * refusal set.
+ * The role's verifier that the pg_hba.conf line's method can use: NULL
+ * (with *detail) when the role does not exist, has no password, is past
+ * VALID UNTIL, or has an md5 verifier under a scram-sha-256 line (which
+ * PostgreSQL's SCRAM exchange cannot use either).
+ */
+static char *
+usable_verifier(const char *user, int method, const char **detail)
+{
+	char	   *shadow = get_role_password(user, detail);
+
+	if (shadow != NULL && method == uaSCRAM &&
+		get_password_type(shadow) != PASSWORD_TYPE_SCRAM_SHA_256)
+	{
+		*detail = psprintf("User \"%s\" does not have a valid SCRAM secret.", user);
+		return NULL;
+	}
+	return shadow;
+}
+
+/*
+ * Check the password against the role's verifier (shadow: NULL when it has
+ * none usable), at the cost of one SCRAM verification whatever the
+ * verifier, so the time does not tell which roles exist nor how their
+ * passwords are kept.
+ */
+static bool
+check_password(const char *user, const char *shadow, const char *password,
+			   const char **detail)
+{
+	bool		ok;
+
+	if (shadow == NULL)
+	{
+		spend_verification(password);
+		return false;
+	}
+	ok = (plain_crypt_verify(user, shadow, password, detail) == STATUS_OK);
+	if (get_password_type(shadow) != PASSWORD_TYPE_SCRAM_SHA_256)
+		spend_verification(password);
+	return ok;
+}
+
+/*
+ * Verify Basic credentials as a PostgreSQL login of the role from the
+ * peer to registry.database would be, inside a transaction: the
+ * pg_hba.conf line that applies (http_hba.c), then a superuser refused
+ * (403) before its password is looked at, then the password (unless
+ * remembered as verified; a peer past its allowance of failures gets 429
+ * without a check, http_throttle.c), then LOGIN and CONNECT on the
+ * database.  The role's OID on success; else InvalidOid with the refusal
+ * set: 401 whatever the reason, with the same body, so the answer does
+ * not tell a wrong password from an unknown role.
  */
 static Oid
 verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefusal *refusal)
 {
+	const struct sockaddr *peer = peer_address(conn);
 	HeapTuple	tuple;
-	Form_pg_authid form;
-	Oid			role;
-	bool		canlogin;
-	bool		super;
+	Oid			role = InvalidOid;
+	bool		canlogin = false;
+	bool		super = false;
+	HttpHbaMatch match;
+	const char *why;
 	char	   *shadow;
 	const char *detail = NULL;
 	uint8		password_hash[PG_SHA256_DIGEST_LENGTH];
@@ -305,32 +388,50 @@ verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefu
 
 	refuse(refusal, 401, "Unauthorized", true);
 	tuple = SearchSysCache1(AUTHNAME, PointerGetDatum(cred->user));
-	if (!HeapTupleIsValid(tuple))
+	if (HeapTupleIsValid(tuple))
 	{
-		spend_verification(cred->password);
-		log_failure(conn, cred->user, psprintf("Role \"%s\" does not exist.", cred->user));
-		return InvalidOid;
-	}
-	form = (Form_pg_authid) GETSTRUCT(tuple);
-	role = form->oid;
-	canlogin = form->rolcanlogin;
-	super = form->rolsuper;
-	ReleaseSysCache(tuple);
+		Form_pg_authid form = (Form_pg_authid) GETSTRUCT(tuple);
 
-	/* NULL when there is no password or VALID UNTIL is past */
-	shadow = get_role_password(cred->user, &detail);
-	if (shadow == NULL)
+		role = form->oid;
+		canlogin = form->rolcanlogin;
+		super = form->rolsuper;
+		ReleaseSysCache(tuple);
+	}
+
+	http_hba_match(peer, http_tls_serving(), cred->user, role, &match);
+	why = http_hba_refusal(&match);
+	if (why)
 	{
-		spend_verification(cred->password);
-		log_failure(conn, cred->user, detail);
+		log_refusal(conn, cred->user, why);
 		return InvalidOid;
 	}
-	salted_hash(cred->password, password_hash);
-	salted_hash(shadow, verifier_hash);
-	if (!recently_verified(cred->user, password_hash, verifier_hash))
+	if (super)
 	{
-		if (plain_crypt_verify(cred->user, shadow, cred->password, &detail) != STATUS_OK)
+		ereport(LOG,
+				(errmsg("registry REST API: superuser \"%s\" refused", cred->user),
+				 errdetail_log("REST requests never run as a superuser; the password was not checked. Connection from %s.",
+							   peer_text(conn))));
+		refuse(refusal, 403, "Superusers may not use the REST API", false);
+		return InvalidOid;
+	}
+
+	/* before what is remembered: the line's method may refuse the verifier */
+	shadow = usable_verifier(cred->user, match.method, &detail);
+	if (shadow != NULL)
+	{
+		salted_hash(cred->password, password_hash);
+		salted_hash(shadow, verifier_hash);
+	}
+	if (shadow == NULL || !recently_verified(cred->user, password_hash, verifier_hash))
+	{
+		if (!http_throttle_allows(peer, peer_text(conn)))
 		{
+			refuse(refusal, 429, "Too Many Requests", false);
+			return InvalidOid;
+		}
+		if (!check_password(cred->user, shadow, cred->password, &detail))
+		{
+			http_throttle_failed(peer);
 			log_failure(conn, cred->user, detail);
 			return InvalidOid;
 		}
@@ -342,27 +443,32 @@ verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefu
 					psprintf("Role \"%s\" is not permitted to log in.", cred->user));
 		return InvalidOid;
 	}
-	if (super)
+	if (pg_database_aclcheck(MyDatabaseId, role, ACL_CONNECT) != ACLCHECK_OK)
 	{
-		ereport(LOG,
-				(errmsg("registry REST API: superuser \"%s\" refused", cred->user),
-				 errdetail_log("REST requests never run as a superuser. Connection from %s.",
-							   peer_text(conn))));
-		refuse(refusal, 403, "Superusers may not use the REST API", false);
+		log_failure(conn, cred->user,
+					psprintf("Role \"%s\" has no CONNECT privilege on database \"%s\".",
+							 cred->user, registry_database));
 		return InvalidOid;
 	}
 	return role;
 }
 
 /*
- * The anonymous role (registry.http_anonymous_role), inside a transaction;
- * InvalidOid with a 403 when it is missing or a superuser.
+ * The anonymous role (registry.http_anonymous_role), inside a transaction,
+ * as a login of that role from the peer would be let in: a pg_hba.conf
+ * line that is trust or a password method (the request stands for the
+ * password), and CONNECT on the database; LOGIN and VALID UNTIL do not
+ * apply (the role is taken as SET ROLE takes one).  InvalidOid with a
+ * 401 when pg_hba.conf refuses, a 403 when the role is missing, a
+ * superuser or without CONNECT.
  */
 static Oid
-anonymous_role(HttpRefusal *refusal)
+anonymous_role(struct MHD_Connection *conn, HttpRefusal *refusal)
 {
 	const char *name = registry_http_anonymous_role ? registry_http_anonymous_role : "";
 	Oid			role = get_role_oid(name, true);
+	HttpHbaMatch match;
+	const char *why;
 
 	if (!OidIsValid(role) || superuser_arg(role))
 	{
@@ -372,6 +478,25 @@ anonymous_role(HttpRefusal *refusal)
 							   "registry.http_anonymous_role \"%s\" does not exist." :
 							   "registry.http_anonymous_role \"%s\" is a superuser, and requests never run as one.",
 							   name)));
+		refuse(refusal, 403, "Anonymous access is not permitted", false);
+		return InvalidOid;
+	}
+	http_hba_match(peer_address(conn), http_tls_serving(), name, role, &match);
+	why = http_hba_refusal(&match);
+	if (why)
+	{
+		ereport(LOG,
+				(errmsg("registry REST API: anonymous request from %s refused", peer_text(conn)),
+				 errdetail_log("%s The request would run as role \"%s\".", why, name)));
+		refuse(refusal, 401, "Unauthorized", false);
+		return InvalidOid;
+	}
+	if (pg_database_aclcheck(MyDatabaseId, role, ACL_CONNECT) != ACLCHECK_OK)
+	{
+		ereport(LOG,
+				(errmsg("registry REST API: anonymous request refused"),
+				 errdetail_log("registry.http_anonymous_role \"%s\" has no CONNECT privilege on database \"%s\".",
+							   name, registry_database)));
 		refuse(refusal, 403, "Anonymous access is not permitted", false);
 		return InvalidOid;
 	}
@@ -401,7 +526,7 @@ identify(struct MHD_Connection *conn, HttpRefusal *refusal)
 		refuse(refusal, 401, "Unauthorized", false);
 		return InvalidOid;
 	}
-	return anonymous_role(refusal);
+	return anonymous_role(conn, refusal);
 }
 
 /*
@@ -499,8 +624,8 @@ http_auth_restore(const HttpRoleSave *save)
 }
 
 /*
- * At the worker's start, and after a reload that changed it: say in the
- * log who requests run as.
+ * At the worker's start and after each reload: read pg_hba.conf again,
+ * and say in the log who requests run as when that changed.
  */
 void
 http_auth_log_mode(void)
@@ -510,6 +635,7 @@ http_auth_log_mode(void)
 	static char logged_role[NAMEDATALEN] = "";
 	const char *role = registry_http_anonymous_role ? registry_http_anonymous_role : "";
 
+	http_hba_reload();
 	if (logged_mode == registry_http_auth &&
 		(registry_http_auth == HTTP_AUTH_BASIC ||
 		 (logged_remote == registry_http_anonymous_remote && strcmp(logged_role, role) == 0)))

@@ -9,7 +9,8 @@
  * checks (http_framing.c), request bodies (http_body.c), the connections,
  * their deadlines and which are closed for room (http_deadline.c), lock-wait retries (http_retry.c), the
  * connection limit (http_limits.c), the shared listening socket
- * (http_listen.c), who a request runs as (http_auth.c),
+ * (http_listen.c), who a request runs as (http_auth.c), the pg_hba.conf
+ * rules (http_hba.c), failed logins' allowance (http_throttle.c),
  * the workers' own connection (http_connect.c) and, on a standby, writes
  * forwarded to the primary (http_forward.c).  Nothing here is used outside
  * src/http.
@@ -93,6 +94,26 @@ extern bool http_auth_identify(struct MHD_Connection *conn, Oid *role,
 extern void http_auth_become(Oid role, HttpRoleSave *save);
 extern void http_auth_restore(const HttpRoleSave *save);
 extern void http_auth_log_mode(void);
+
+/* http_hba.c: the pg_hba.conf line that applies to a request */
+typedef struct HttpHbaMatch
+{
+	bool		loaded;			/* the rules could be read */
+	int			line;			/* its line number; 0 when none matched */
+	int			method;			/* its UserAuth; uaImplicitReject for none */
+	bool		client_cert;	/* it asks for a client certificate */
+	bool		hostname;		/* it names a host instead of an address */
+} HttpHbaMatch;
+
+struct sockaddr;
+extern void http_hba_reload(void);
+extern void http_hba_match(const struct sockaddr *peer, bool tls,
+						   const char *role_name, Oid role, HttpHbaMatch *match);
+extern const char *http_hba_refusal(const HttpHbaMatch *match);
+
+/* http_throttle.c: how many failed password checks a worker pays for */
+extern bool http_throttle_allows(const struct sockaddr *peer, const char *peer_name);
+extern void http_throttle_failed(const struct sockaddr *peer);
 
 /* http_connect.c: the workers' own connection */
 extern void http_connect_init(void);

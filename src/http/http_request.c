@@ -442,7 +442,8 @@ receive_body(HttpRequest *hr, const char *upload_data, size_t *upload_data_size)
 
 /*
  * A request refused before it is served (http_auth.c): Confluent's error
- * body, with the Basic challenge on a 401 that credentials could answer.
+ * body, with the Basic challenge on a 401 that credentials could answer,
+ * and Retry-After on a 429 (a peer past its failed logins' allowance).
  */
 static enum MHD_Result
 answer_refusal(struct MHD_Connection *conn, HttpRequest *hr, const HttpRefusal *refusal)
@@ -461,6 +462,8 @@ answer_refusal(struct MHD_Connection *conn, HttpRequest *hr, const HttpRefusal *
 	if (refusal->challenge)
 		MHD_add_response_header(response, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
 								"Basic realm=\"registry\", charset=\"UTF-8\"");
+	if (refusal->status == 429)
+		MHD_add_response_header(response, MHD_HTTP_HEADER_RETRY_AFTER, "2");
 	registry_metrics_record(-1, (int) status, GetCurrentTimestamp() - hr->answer_start);
 	ret = MHD_queue_response(conn, status, response);
 	MHD_destroy_response(response);

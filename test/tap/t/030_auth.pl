@@ -244,6 +244,8 @@ SKIP:
 	my $url = "http://$ip:" . http_port($anon) . '/subjects';
 	($status, $body) = curl_rest($url);
 	is($status, 401, 'anonymous from a non-loopback address: 401');
+	# pg_hba.conf must let the anonymous role in from there too
+	$anon->append_conf('pg_hba.conf', "host all all $ip/32 trust\n");
 	$anon->append_conf('postgresql.conf', "registry.http_anonymous_remote = on\n");
 	$anon->reload;
 	my $ok = 0;
