@@ -27,6 +27,15 @@
 #            for each N in CLIENTS
 #   http-cK  wrk -tK -cK (one keep-alive connection per thread): POST
 #            /subjects/http-<run>-<thread>/versions (HTTP=1, the default)
+#   mix-c1   one pgbench client, synchronous_standby_names = '*', each
+#            transaction in a mode drawn at random: a script per mode sets
+#            synchronous_commit (local for async) with set_config() in a
+#            transaction of its own, which waits for nothing, then
+#            registers (MIX=1, the default; 2 x DURATION seconds a round).
+#            The modes then share the same moments of the machine, so their
+#            latencies compare even when the machine's load moves within a
+#            run; its reg/s is 1000 / the mode's mean latency in ms, what
+#            one client would reach at that latency.
 #
 # Each round runs every load in every mode, DURATION seconds each; for each
 # load the modes alternate, their order rotated by one each round, so that
@@ -43,7 +52,7 @@
 #
 # Usage: bash bench/replication_cost.sh
 #   env: ROUNDS=3 DURATION=6 CLIENTS="1 4" MODES="async sync remote_apply"
-#        HTTP=1 HTTP_CLIENTS=4 LEVEL=NONE
+#        HTTP=1 HTTP_CLIENTS=4 MIX=1 LEVEL=NONE
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -53,6 +62,7 @@ CLIENTS=${CLIENTS:-1 4}
 MODES=${MODES:-async sync remote_apply}
 HTTP=${HTTP:-1}
 HTTP_CLIENTS=${HTTP_CLIENTS:-4}
+MIX=${MIX:-1}
 LEVEL=${LEVEL:-NONE}
 
 for m in $MODES; do
@@ -157,6 +167,14 @@ echo "# schema text: $(bpsql -c "SELECT length(bench.reg_schema('123456'))") byt
 cat >"$W/reg.sql" <<'PGB'
 SELECT registry.register_schema(:tag || '-' || :client_id, bench.reg_schema(nextval('bench.n')::text));
 PGB
+for m in $MODES; do
+	sc=$m
+	case $m in async) sc=local ;; sync) sc=on ;; esac
+	{
+		echo "SELECT set_config('synchronous_commit', '$sc', false);"
+		cat "$W/reg.sql"
+	} >"$W/mix-$m.sql"
+done
 if [ "$HTTP" = 1 ]; then
 	http_register_body
 	{
@@ -218,6 +236,27 @@ sqlrun() {
 $(sed -n 's/^progress: [0-9.]* s, \([0-9.]*\) tps.*/\1/p' "$W/prog" | sort -g | tail -1) \
 $(($(wal_bytes "$lsn0" "$lsn1") / (n > 0 ? n : 1))) $(cat "$W/sample")" >>"$W/results"
 }
+# mixrun ROUND TAG: one pgbench client, the modes' scripts drawn at random
+mixrun() {
+	local out lsn0 lsn1 n i=0 m f=()
+	for m in $MODES; do f+=(-f "$W/mix-$m.sql"); done
+	rm -f "$W"/log.*
+	lsn0=$(wal_lsn)
+	sample &
+	out=$(cd "$W" && timeout $((2 * DURATION + 60)) pgbench -n -M prepared -c 1 -j 1 -T $((2 * DURATION)) \
+		-l --log-prefix=log -D tag="$2" "${f[@]}" 2>&1) || { echo "$out" >&2; exit 1; }
+	wait
+	lsn1=$(wal_lsn)
+	[[ $out == *"number of failed transactions: 0 "* ]] || { echo "$out" >&2; exit 1; }
+	n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
+	for m in $MODES; do
+		# this mode's latencies (3rd field of pgbench -l, us; 4th the script's number)
+		read -r rate med p99 < <(cat "$W"/log.* | awk -v k=$i '$4 == k {print $3}' | sort -n |
+			awk '{a[NR] = $1; s += $1} END {printf "%.1f %.3f %.3f\n", 1e6 * NR / s, a[int((NR + 1) / 2)] / 1000, a[int(NR * 0.99 + 0.5)] / 1000}')
+		echo "mix-c1 $m $1 $rate $med $p99 - $(($(wal_bytes "$lsn0" "$lsn1") / (n > 0 ? n : 1))) $(cat "$W/sample")" >>"$W/results"
+		i=$((i + 1))
+	done
+}
 # httprun MODE ROUND TAG
 httprun() {
 	local out lsn0 lsn1
@@ -240,24 +279,30 @@ run() {
 	case $1 in
 	sql-c*) sqlrun "${1#sql-c}" "$2" "$3" "r$3-$2-$1" ;;
 	http-c*) httprun "$2" "$3" "r$3_$2" ;;
+	mix-c1) mixrun "$3" "r$3-mix" ;;
 	esac
 }
 
 LOADS=
 for c in $CLIENTS; do LOADS="$LOADS sql-c$c"; done
 [ "$HTTP" = 1 ] && LOADS="$LOADS http-c$HTTP_CLIENTS"
+[ "$MIX" = 1 ] && LOADS="$LOADS mix-c1"
 read -ra M <<<"$MODES"
 
 echo "# warm-up (2 s of each load in each mode, not reported)"
 : >"$W/results"
 keep=$DURATION
 DURATION=2
-for l in $LOADS; do for m in "${M[@]}"; do run "$l" "$m" 0; done; done
+for l in $LOADS; do
+	if [ "$l" = mix-c1 ]; then run "$l" sync 0; else for m in "${M[@]}"; do run "$l" "$m" 0; done; fi
+done
 DURATION=$keep
 : >"$W/results"
 t0=$(date +%s)
 for r in $(seq "$ROUNDS"); do
 	for l in $LOADS; do
+		# the mixed run once a round, with synchronous_standby_names = '*'
+		[ "$l" = mix-c1 ] && { run "$l" sync "$r"; continue; }
 		for i in $(seq 0 $((${#M[@]} - 1))); do
 			run "$l" "${M[$(((i + r - 1) % ${#M[@]}))]}" "$r"
 		done
@@ -279,6 +324,8 @@ med = lambda xs: st.median(xs) if xs else float("nan")
 print("# medians over %d rounds; latency: pgbench -l per transaction (median, p99) / wrk (p50, p99), ms;"
       % len(next(iter(R.values()))))
 print("# lag: the standby's replay lag sampled at mid-run (bytes of WAL behind, ms); syncrep: backends waiting on SyncRep then")
+if any(l.startswith("mix") for l in loads):
+    print("# mix-c1: the modes drawn per transaction in one run; its reg/s is 1000 / the mode's mean latency (ms)")
 print("%-8s %-13s %9s %8s %8s %9s %9s %7s %7s  %s" % ("load", "mode", "reg/s", "lat_med", "lat_p99",
       "WAL/reg", "lag_B", "lag_ms", "syncrep", "reg/s per round"))
 for load in loads:
@@ -305,7 +352,7 @@ for load in loads:
         print("%-8s %-13s / async  %.2fx [%s]  ratio of medians %.2fx   latency %+.3f ms" % (load, mode, med(own),
               " ".join("%.2f" % x for x in own), ratio, dlat))
 print()
-best = max(((x["tps"], load, mode, r) for (load, mode), v in R.items() for r, x in v.items()))
+best = max(((x["tps"], load, mode, r) for (load, mode), v in R.items() for r, x in v.items() if not load.startswith("mix")))
 peak = max(((x["peak"], load, mode, r) for (load, mode), v in R.items() for r, x in v.items() if x["peak"] is not None),
            default=None)
 print("peak registration rate: %.0f/s over a whole run (%s, %s, round %d): %.0f ids per minute"
@@ -313,7 +360,8 @@ print("peak registration rate: %.0f/s over a whole run (%s, %s, round %d): %.0f 
 if peak:
     print("peak 1-second interval: %.0f/s (%s, %s, round %d): %.0f ids per minute"
           % (peak[0], peak[1], peak[2], peak[3], peak[0] * 60))
-lag = max(((x["lagms"], x["lagb"], load, r) for (load, mode), v in R.items() for r, x in v.items() if mode == "async"))
+lag = max(((x["lagms"], x["lagb"], load, r) for (load, mode), v in R.items() for r, x in v.items()
+           if mode == "async" and not load.startswith("mix")))
 print("async: largest replay lag sampled at mid-run %.2f ms, %d bytes of WAL (%s, round %d)" % lag)
 PY
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
