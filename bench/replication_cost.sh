@@ -159,6 +159,7 @@ set_mode() {
 wait_state async
 bench_machine
 echo "# primary: fsync = $(bpsql -c 'SHOW fsync'), synchronous_commit = $(bpsql -c 'SHOW synchronous_commit'); standby: fsync = $(spsql -c 'SHOW fsync'), in recovery = $(spsql -c 'SELECT pg_is_in_recovery()'), streaming over $(bpsql -c 'SELECT client_addr FROM pg_stat_replication') (slot $(bpsql -c 'SELECT slot_name FROM pg_replication_slots'))"
+echo "# registry.so loaded by both: installed $(date -u -r "$(pg_config --pkglibdir)/registry.so" '+%Y-%m-%d %H:%M:%S UTC'), md5 $(md5sum "$(pg_config --pkglibdir)/registry.so" | cut -c1-12) (make install of another checkout replaces it)"
 echo "# modes: $MODES; SQL clients: $CLIENTS$([ "$HTTP" = 1 ] && echo "; HTTP connections: $HTTP_CLIENTS (2 HTTP workers)"); ${DURATION}s per run, $ROUNDS rounds, level $LEVEL"
 
 bpsql -f bench/register_setup.sql
