@@ -27,6 +27,10 @@
 #            for each N in CLIENTS
 #   http-cK  wrk -tK -cK (one keep-alive connection per thread): POST
 #            /subjects/http-<run>-<thread>/versions (HTTP=1, the default)
+#   peak-cP  sql-cP in async mode only, once a round, PEAK_CLIENTS=P (16)
+#            clients: more commits share each WAL flush, so the highest
+#            rate a primary reaches comes with many clients (PEAK_CLIENTS=0:
+#            none)
 #   mix-c1   one pgbench client, synchronous_standby_names = '*', each
 #            transaction in a mode drawn at random: a script per mode sets
 #            synchronous_commit (local for async) with set_config() in a
@@ -52,7 +56,7 @@
 #
 # Usage: bash bench/replication_cost.sh
 #   env: ROUNDS=3 DURATION=6 CLIENTS="1 4" MODES="async sync remote_apply"
-#        HTTP=1 HTTP_CLIENTS=4 MIX=1 LEVEL=NONE
+#        HTTP=1 HTTP_CLIENTS=4 PEAK_CLIENTS=16 MIX=1 LEVEL=NONE
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -63,6 +67,7 @@ MODES=${MODES:-async sync remote_apply}
 HTTP=${HTTP:-1}
 HTTP_CLIENTS=${HTTP_CLIENTS:-4}
 MIX=${MIX:-1}
+PEAK_CLIENTS=${PEAK_CLIENTS:-16}
 LEVEL=${LEVEL:-NONE}
 
 for m in $MODES; do
@@ -219,7 +224,7 @@ wal_bytes() { bpsql -c "SELECT pg_wal_lsn_diff('$2', '$1')::bigint"; }
 
 # sqlrun CLIENTS MODE ROUND TAG: one pgbench run, a line of $W/results
 sqlrun() {
-	local c=$1 out lsn0 lsn1 n
+	local c=$1 out lsn0 lsn1 n pk
 	rm -f "$W"/log.*
 	lsn0=$(wal_lsn)
 	sample &
@@ -233,8 +238,8 @@ sqlrun() {
 	# per-transaction latencies (us, 3rd field of pgbench -l) -> median and p99 in ms
 	read -r med p99 < <(cat "$W"/log.* | awk '{print $3}' | sort -n |
 		awk '{a[NR] = $1} END {printf "%.3f %.3f\n", a[int((NR + 1) / 2)] / 1000, a[int(NR * 0.99 + 0.5)] / 1000}')
-	echo "sql-c$c $2 $3 $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') $med $p99 \
-$(sed -n 's/^progress: [0-9.]* s, \([0-9.]*\) tps.*/\1/p' "$W/prog" | sort -g | tail -1) \
+	pk=$(sed -n 's/^progress: [0-9.]* s, \([0-9.]*\) tps.*/\1/p' "$W/prog" | sort -g | tail -1)
+	echo "sql-c$c $2 $3 $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') $med $p99 ${pk:--} \
 $(($(wal_bytes "$lsn0" "$lsn1") / (n > 0 ? n : 1))) $(cat "$W/sample")" >>"$W/results"
 }
 # mixrun ROUND TAG: one pgbench client, the modes' scripts drawn at random
@@ -281,6 +286,7 @@ run() {
 	sql-c*) sqlrun "${1#sql-c}" "$2" "$3" "r$3-$2-$1" ;;
 	http-c*) httprun "$2" "$3" "r$3_$2" ;;
 	mix-c1) mixrun "$3" "r$3-mix" ;;
+	peak-c*) sqlrun "${1#peak-c}" "$2" "$3" "r$3-$2-$1"; sed -i '$s/^sql-/peak-/' "$W/results" ;;
 	esac
 }
 
@@ -288,6 +294,7 @@ LOADS=
 for c in $CLIENTS; do LOADS="$LOADS sql-c$c"; done
 [ "$HTTP" = 1 ] && LOADS="$LOADS http-c$HTTP_CLIENTS"
 [ "$MIX" = 1 ] && LOADS="$LOADS mix-c1"
+[ "$PEAK_CLIENTS" -gt 0 ] && LOADS="$LOADS peak-c$PEAK_CLIENTS"
 read -ra M <<<"$MODES"
 
 echo "# warm-up (2 s of each load in each mode, not reported)"
@@ -295,7 +302,7 @@ echo "# warm-up (2 s of each load in each mode, not reported)"
 keep=$DURATION
 DURATION=2
 for l in $LOADS; do
-	if [ "$l" = mix-c1 ]; then run "$l" sync 0; else for m in "${M[@]}"; do run "$l" "$m" 0; done; fi
+	if [ "$l" = mix-c1 ]; then run "$l" sync 0; elif [[ $l == peak-* ]]; then run "$l" async 0; else for m in "${M[@]}"; do run "$l" "$m" 0; done; fi
 done
 DURATION=$keep
 : >"$W/results"
@@ -304,6 +311,7 @@ for r in $(seq "$ROUNDS"); do
 	for l in $LOADS; do
 		# the mixed run once a round, with synchronous_standby_names = '*'
 		[ "$l" = mix-c1 ] && { run "$l" sync "$r"; continue; }
+		[[ $l == peak-* ]] && { run "$l" async "$r"; continue; }
 		for i in $(seq 0 $((${#M[@]} - 1))); do
 			run "$l" "${M[$(((i + r - 1) % ${#M[@]}))]}" "$r"
 		done
@@ -331,6 +339,8 @@ print("%-8s %-13s %9s %8s %8s %9s %9s %7s %7s  %s" % ("load", "mode", "reg/s", "
       "WAL/reg", "lag_B", "lag_ms", "syncrep", "reg/s per round"))
 for load in loads:
     for mode in modes:
+        if (load, mode) not in R:
+            continue
         v = R[(load, mode)]
         rs = sorted(v)
         print("%-8s %-13s %9.0f %8.3f %8.3f %9.0f %9.0f %7.2f %7.0f  [%s]" % (load, mode,
@@ -343,7 +353,7 @@ print("# the added median latency (median of the rounds' own differences)")
 for load in loads:
     a = R[(load, "async")]
     for mode in modes:
-        if mode == "async":
+        if mode == "async" or (load, mode) not in R:
             continue
         v = R[(load, mode)]
         rs = sorted(set(v) & set(a))
