@@ -63,6 +63,11 @@ CREATE OR REPLACE FUNCTION registry.contexts_before_insert() RETURNS trigger
 AS $$
 BEGIN
 	PERFORM registry.check_context(NEW.context);
+	-- a restored context keeps its time and the sequence the registry gave it
+	IF registry.is_restored_row(NEW.created_at)
+	   AND NEW.id_sequence = registry.context_id_sequence(NEW.context) THEN
+		RETURN NEW;
+	END IF;
 	PERFORM registry.check_writable(NEW.context, '');
 	IF NEW.id_sequence IS NOT NULL THEN
 		RAISE EXCEPTION 'the id sequence of a context is chosen by the registry'
@@ -97,11 +102,36 @@ $$;
 
 COMMENT ON FUNCTION registry.versions_before_update() IS 'only soft delete is an update; every update needs a writable mode, a soft delete no live reference';
 
+CREATE FUNCTION registry.is_restored_row(created_at timestamptz) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'registry_is_restored_row_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.is_restored_row(timestamptz) IS 'is a row with this creation time, inserted now by this role, one a restore brings back (a superuser''s, from before the transaction)?';
+
+CREATE FUNCTION registry.schema_references_before_insert() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	-- a restore brings back the rows schemas_after_insert made already
+	IF EXISTS (SELECT 1 FROM registry.schema_references r
+				WHERE r.context = NEW.context AND r.schema_id = NEW.schema_id
+				  AND r.position = NEW.position AND r.name = NEW.name
+				  AND r.ref_subject = NEW.ref_subject AND r.ref_version = NEW.ref_version) THEN
+		RETURN NULL;
+	END IF;
+	RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_references_before_insert() IS 'a reference that its schema''s insert recorded already (a restore brings it again) is not inserted twice';
+
 CREATE FUNCTION registry.subjects_before_insert() RETURNS trigger
 	LANGUAGE plpgsql
 	SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+	IF registry.is_restored_row(NEW.created_at) THEN
+		RETURN NEW;
+	END IF;
 	PERFORM registry.check_writable(NEW.context, NEW.subject);
 	NEW.created_at := pg_catalog.now();
 	RETURN NEW;
@@ -109,10 +139,14 @@ END
 $$;
 COMMENT ON FUNCTION registry.subjects_before_insert() IS 'a new subject needs a writable mode; it gets the time it was made';
 
+CREATE TRIGGER schema_references_before_insert BEFORE INSERT ON registry.schema_references
+	FOR EACH ROW EXECUTE FUNCTION registry.schema_references_before_insert();
 CREATE TRIGGER subjects_before_insert BEFORE INSERT ON registry.subjects
 	FOR EACH ROW EXECUTE FUNCTION registry.subjects_before_insert();
 
 GRANT EXECUTE ON FUNCTION registry.wal_timeline() TO registry_reader;
 GRANT EXECUTE ON FUNCTION registry.fence_id_sequences() TO registry_writer;
 REVOKE ALL ON FUNCTION registry.wal_timeline(), registry.fence_id_sequences(),
-	registry.new_context_id_floor(), registry.subjects_before_insert() FROM PUBLIC;
+	registry.new_context_id_floor(), registry.subjects_before_insert(),
+	registry.is_restored_row(timestamptz), registry.schema_references_before_insert() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION registry.is_restored_row(timestamptz) TO registry_reader;

@@ -254,6 +254,11 @@ CREATE FUNCTION registry.contexts_before_insert() RETURNS trigger
 AS $$
 BEGIN
 	PERFORM registry.check_context(NEW.context);
+	-- a restored context keeps its time and the sequence the registry gave it
+	IF registry.is_restored_row(NEW.created_at)
+	   AND NEW.id_sequence = registry.context_id_sequence(NEW.context) THEN
+		RETURN NEW;
+	END IF;
 	PERFORM registry.check_writable(NEW.context, '');
 	IF NEW.id_sequence IS NOT NULL THEN
 		RAISE EXCEPTION 'the id sequence of a context is chosen by the registry'
@@ -394,11 +399,36 @@ CREATE FUNCTION registry.modes_before_write() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_modes_before_write' LANGUAGE C;
 COMMENT ON FUNCTION registry.modes_before_write() IS 'valid modes; IMPORT only over a scope without live subjects unless forced';
 
+CREATE FUNCTION registry.is_restored_row(created_at timestamptz) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'registry_is_restored_row_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.is_restored_row(timestamptz) IS 'is a row with this creation time, inserted now by this role, one a restore brings back (a superuser''s, from before the transaction)?';
+
+CREATE FUNCTION registry.schema_references_before_insert() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	-- a restore brings back the rows schemas_after_insert made already
+	IF EXISTS (SELECT 1 FROM registry.schema_references r
+				WHERE r.context = NEW.context AND r.schema_id = NEW.schema_id
+				  AND r.position = NEW.position AND r.name = NEW.name
+				  AND r.ref_subject = NEW.ref_subject AND r.ref_version = NEW.ref_version) THEN
+		RETURN NULL;
+	END IF;
+	RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_references_before_insert() IS 'a reference that its schema''s insert recorded already (a restore brings it again) is not inserted twice';
+
 CREATE FUNCTION registry.subjects_before_insert() RETURNS trigger
 	LANGUAGE plpgsql
 	SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+	IF registry.is_restored_row(NEW.created_at) THEN
+		RETURN NEW;
+	END IF;
 	PERFORM registry.check_writable(NEW.context, NEW.subject);
 	NEW.created_at := pg_catalog.now();
 	RETURN NEW;
@@ -429,6 +459,8 @@ CREATE TRIGGER schemas_after_insert AFTER INSERT ON registry.schemas
 CREATE TRIGGER schemas_after_delete AFTER DELETE ON registry.schemas
 	FOR EACH ROW EXECUTE FUNCTION registry.schemas_after_delete();
 ALTER TABLE registry.schemas ENABLE ALWAYS TRIGGER schemas_after_delete;
+CREATE TRIGGER schema_references_before_insert BEFORE INSERT ON registry.schema_references
+	FOR EACH ROW EXECUTE FUNCTION registry.schema_references_before_insert();
 CREATE TRIGGER subjects_before_insert BEFORE INSERT ON registry.subjects
 	FOR EACH ROW EXECUTE FUNCTION registry.subjects_before_insert();
 CREATE TRIGGER subjects_before_update BEFORE UPDATE ON registry.subjects
@@ -1373,7 +1405,8 @@ GRANT UPDATE (created_at) ON registry.subjects TO registry_writer;
 GRANT INSERT, UPDATE, DELETE ON registry.subject_versions TO registry_writer;
 GRANT USAGE ON SEQUENCE registry.default_context_ids TO registry_writer;
 GRANT EXECUTE ON FUNCTION registry.check_writable(text, text),
-	registry.check_not_referenced(text, text, integer, boolean) TO registry_reader;
+	registry.check_not_referenced(text, text, integer, boolean),
+	registry.is_restored_row(timestamptz) TO registry_reader;
 GRANT EXECUTE ON FUNCTION
 	registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean),
 	registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean),

@@ -162,9 +162,14 @@ registry_fence_id_sequences(PG_FUNCTION_ARGS)
 	if (RecoveryInProgress())
 		PG_RETURN_INT64(0);
 	tli = GetWALInsertionTimeLine();
-	LockRelationOid(fence_sequence(), ExclusiveLock);
 	catalog_connect();
+	/* fenced already: no lock, so a new backend's first id waits for no one */
 	recorded = fence_state(&fenced_ever);
+	if (recorded != (int64) tli)
+	{
+		LockRelationOid(fence_sequence(), ExclusiveLock);
+		recorded = fence_state(&fenced_ever);
+	}
 	if (recorded != (int64) tli)
 	{
 		if (failover_id_gap > 0)
@@ -188,19 +193,26 @@ registry_fence_id_sequences(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(registry_new_context_id_floor);
 
 /*
- * registry.new_context_id_floor(): where a new context's ids start from: 0,
- * or the gap once this registry has been through a promotion (the old
- * primary may have made the same context and handed out its first ids).
+ * registry.new_context_id_floor(): where a new context's ids start.  0
+ * while the registry has never been through a promotion; after one (or
+ * while one is being fenced) the gap once per timeline before this one:
+ * the old primary may have made the same context, starting at its own
+ * timeline's floor, and handed out fewer than the gap of its ids.
+ * Timelines only grow along a server's history, so the floor does too.
  */
 Datum
 registry_new_context_id_floor(PG_FUNCTION_ARGS)
 {
 	bool		fenced_ever;
+	int64		recorded;
+	int64		tli = (int64) current_timeline();
 
 	catalog_connect();
-	(void) fence_state(&fenced_ever);
+	recorded = fence_state(&fenced_ever);
 	catalog_disconnect();
-	PG_RETURN_INT64(fenced_ever ? failover_id_gap : 0);
+	if (!fenced_ever && recorded == tli)
+		PG_RETURN_INT64(0);
+	PG_RETURN_INT64(Min((int64) failover_id_gap * (tli - 1), (int64) PG_INT32_MAX));
 }
 
 PG_FUNCTION_INFO_V1(registry_wal_timeline);

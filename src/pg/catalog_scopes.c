@@ -324,9 +324,12 @@ draw_id(Oid seq, const char *context)
 int32
 catalog_next_schema_id(const char *context)
 {
-	Oid			seq = context_sequence(context);
+	Oid			seq;
 	int64		id;
 
+	/* first, so a context made now is made after the fence */
+	catalog_fence_ids();
+	seq = context_sequence(context);
 	if (!OidIsValid(seq))
 	{
 		catalog_ensure_context(context);
@@ -334,7 +337,6 @@ catalog_next_schema_id(const char *context)
 	}
 	if (!OidIsValid(seq))
 		elog(ERROR, "context \"%s\" has no id sequence", context);
-	catalog_fence_ids();
 	id = draw_id(seq, context);
 	return (int32) id;
 }

@@ -16,6 +16,7 @@
 #ifndef REGISTRY_H
 #define REGISTRY_H
 
+#include "datatype/timestamp.h"
 #include "fmgr.h"
 
 #include "rg_compat.h"
@@ -80,6 +81,9 @@ extern rg_mode registry_mode(const char *name);
 extern rg_compat_level registry_level(const char *name);
 extern void registry_check_importing(const char *context, const char *subject, rg_mode mode);
 extern void registry_check_scope_writable(const char *context, const char *subject);
+
+/* restore.c: a row a restore brings back, told apart from a raw INSERT */
+extern bool registry_is_restored_row(TimestampTz created_at);
 extern void registry_check_writable(const char *context, const char *subject,
 									rg_mode mode);
 extern void registry_check_not_subscriber(void);

@@ -172,15 +172,15 @@ resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, in
  * present.
  */
 static void
-compute_fingerprint(const rg_schema *parsed, const CatalogRef *refs, int n,
-					const char *metadata, const char *rule_set, uint8 *out)
+text_fingerprint(const char *stored, size_t len, const CatalogRef *refs, int n,
+				 const char *metadata, const char *rule_set, uint8 *out)
 {
 	StringInfoData buf;
 	const char *errstr = NULL;
 	int			i;
 
 	initStringInfo(&buf);
-	appendBinaryStringInfo(&buf, parsed->canonical, parsed->canonical_len);
+	appendBinaryStringInfo(&buf, stored, len);
 	for (i = 0; i < n; i++)
 	{
 		appendStringInfoChar(&buf, '\0');
@@ -202,6 +202,14 @@ compute_fingerprint(const rg_schema *parsed, const CatalogRef *refs, int n,
 	if (!pg_md5_binary(buf.data, buf.len, out, &errstr))
 		elog(ERROR, "could not compute MD5: %s", errstr ? errstr : "out of memory");
 	pfree(buf.data);
+}
+
+/* The identity of a parsed schema (its stored form) with its references and contract. */
+static void
+compute_fingerprint(const rg_schema *parsed, const CatalogRef *refs, int n,
+					const char *metadata, const char *rule_set, uint8 *out)
+{
+	text_fingerprint(parsed->canonical, parsed->canonical_len, refs, n, metadata, rule_set, out);
 }
 
 /*
@@ -464,4 +472,41 @@ registry_is_pending_insert(const char *context, const char *schema_type,
 		 (rule_set && pending.rule_set && strcmp(rule_set, pending.rule_set) == 0)) &&
 		fingerprint != NULL &&
 		memcmp(fingerprint, pending.fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+}
+
+/*
+ * A restored schema row must be consistent (restore.c): its fingerprint is
+ * the identity of its text, references and contract, and, where it names
+ * no reference (whose versions may not be restored yet), its text is the
+ * stored form of itself.  42201 otherwise.
+ */
+void
+registry_check_restored_schema(const char *context, const char *schema_type,
+							   const char *text, const char *refs_json,
+							   const char *metadata, const char *rule_set,
+							   const uint8 *fingerprint)
+{
+	CatalogRef *refs;
+	int			nrefs;
+	uint8		identity[REGISTRY_FINGERPRINT_LEN];
+	bool		consistent;
+
+	metadata = dc_metadata_canonical(metadata);
+	rule_set = dc_rule_set_canonical(rule_set);
+	refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
+	text_fingerprint(text, strlen(text), refs, nrefs, metadata, rule_set, identity);
+	consistent = memcmp(identity, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+	if (consistent && nrefs == 0)
+	{
+		SubmittedSchema *s = registry_parse_submitted(context, schema_type, text, "[]",
+													  metadata, rule_set, false, NULL);
+
+		consistent = s->parsed->canonical_len == strlen(text) &&
+			memcmp(s->parsed->canonical, text, s->parsed->canonical_len) == 0;
+	}
+	if (!consistent)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
+				 errmsg("a restored schema row is not consistent"),
+				 errdetail("The fingerprint or the stored form of the row does not match its schema text.")));
 }

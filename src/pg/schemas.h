@@ -71,6 +71,10 @@ extern void registry_with_contract(SubmittedSchema *s, const char *metadata,
  * confluent:version) has this one.
  */
 extern void registry_plain_fingerprint(const SubmittedSchema *s, uint8 *out);
+extern void registry_check_restored_schema(const char *context, const char *schema_type,
+										   const char *text, const char *refs_json,
+										   const char *metadata, const char *rule_set,
+										   const uint8 *fingerprint);
 
 /*
  * Parse a stored row with its references for its model (without the stored

@@ -331,6 +331,25 @@ row_with_name_and_time(TriggerData *trig, const char *column, const char *value)
 }
 
 /*
+ * Is the trigger's row a config or mode row a restore brings back
+ * (restore.c: its time is before the transaction)?  It is kept as it was:
+ * it was checked when it was set, and may come back before or after the
+ * rows of the scope it speaks of.
+ */
+static bool
+restored_setting(TriggerData *trig)
+{
+	bool		isnull;
+	Datum		updated_at;
+
+	if (!TRIGGER_FIRED_BY_INSERT(trig->tg_event))
+		return false;
+	updated_at = trigger_row_value(trig->tg_trigtuple, trig->tg_relation->rd_att,
+								   "updated_at", &isnull);
+	return !isnull && registry_is_restored_row(DatumGetTimestampTz(updated_at));
+}
+
+/*
  * BEFORE INSERT OR UPDATE OR DELETE on registry.config: the scope must be
  * writable; a level is stored upper-cased and must be one of rg_compat's
  * (42203); data contract defaults and overrides must be valid.
@@ -345,6 +364,9 @@ registry_config_before_write(PG_FUNCTION_ARGS)
 	char	   *subject;
 	char	   *level;
 	rg_compat_level parsed;
+
+	if (restored_setting(trig))
+		return PointerGetDatum(trig->tg_trigtuple);
 
 	desc = trig->tg_relation->rd_att;
 	row = TRIGGER_FIRED_BY_UPDATE(trig->tg_event) ? trig->tg_newtuple : trig->tg_trigtuple;
@@ -400,6 +422,8 @@ registry_modes_before_write(PG_FUNCTION_ARGS)
 
 	registry_check_not_subscriber();
 	if (TRIGGER_FIRED_BY_DELETE(trig->tg_event))
+		return PointerGetDatum(trig->tg_trigtuple);
+	if (restored_setting(trig))
 		return PointerGetDatum(trig->tg_trigtuple);
 	desc = trig->tg_relation->rd_att;
 	inserting = TRIGGER_FIRED_BY_INSERT(trig->tg_event);

@@ -50,6 +50,16 @@ registry_check_next_version(const char *subject, int32 version, int32 max_versio
 
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
 
+/* Is the row one a restore brings back (restore.c)? */
+static bool
+row_is_restored(HeapTuple tup, TupleDesc desc)
+{
+	bool		isnull;
+	Datum		created_at = trigger_row_value(tup, desc, "created_at", &isnull);
+
+	return !isnull && registry_is_restored_row(DatumGetTimestampTz(created_at));
+}
+
 /*
  * BEFORE INSERT OR UPDATE on registry.schemas.  An insert from the SQL API
  * was parsed already (registry_is_pending_insert); any other insert is
@@ -114,6 +124,13 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	if (has_id && registry_is_pending_insert(context, schema_type, schema, refs,
 											 metadata, rule_set, has_fp ? fp : NULL))
 		return PointerGetDatum(tup);
+	if (has_id && has_fp && row_is_restored(tup, desc))
+	{
+		registry_check_restored_schema(context, schema_type, schema, refs, metadata,
+									   rule_set, fp);
+		catalog_raise_id_floor(context, id);
+		return PointerGetDatum(tup);
+	}
 
 	registry_check_not_subscriber();
 	registry_check_scope_writable(context, "");
@@ -196,6 +213,12 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NOT_NULL_VIOLATION),
 				 errmsg("a subject version needs a context, a subject and a schema id")));
+	/* a restored version, soft-deleted or not: kept as it was */
+	if (has_version && row_is_restored(tup, desc))
+	{
+		registry_validate_subject(subject, subject);
+		return PointerGetDatum(tup);
+	}
 	deleted = DatumGetBool(trigger_row_value(tup, desc, "deleted", &isnull));
 	if (!isnull && deleted)
 		ereport(ERROR,

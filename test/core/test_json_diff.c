@@ -1346,10 +1346,10 @@ test_robustness(void)
 	rg_schema_free(w2);
 
 	/*
-	 * A back-reference in a pattern property: the registry's matcher has
-	 * none (a backtracking one may take exponential time over it), so the
-	 * pattern is taken to match nothing and the added property is only an
-	 * optional one added to an unopen model.
+	 * A back-reference in a pattern property: the registry's matcher has none
+	 * (a backtracking one may take exponential time over it), so the pattern
+	 * is taken to match nothing and the added property is only an optional
+	 * one added to an unopen model.
 	 */
 	w1 = parse("{'type':'object','patternProperties':{'^(a+)+\\\\1$':{'type':'string'}}}");
 	w2 = parse("{'type':'object','properties':{'aaaa':{'type':'string'}},"

@@ -99,8 +99,8 @@ main(void)
 		printf("%s\tB\t%s\n", id, b ? b->canonical : "PARSE_ERROR");
 		print_pcf(id, "A", a);
 		print_pcf(id, "B", b);
-		printf("%s\tA<-B\t%s\n", id, verdict(a, b));
-		printf("%s\tB<-A\t%s\n", id, verdict(b, a));
+		printf("%s\tA<-B\t%s\n", id, verdict (a, b));
+		printf("%s\tB<-A\t%s\n", id, verdict (b, a));
 		rg_schema_free(a);
 		rg_schema_free(b);
 	}

@@ -2,7 +2,7 @@
 -- make with raw DML, creation times are the registry's own, and a context
 -- whose ids are used up answers Confluent's 42205 instead of a store error.
 BEGIN;
-SELECT plan(25);
+SELECT plan(29);
 
 CREATE ROLE tap_ro_writer LOGIN IN ROLE registry_writer;
 CREATE FUNCTION pg_temp.try(stmt text) RETURNS text
@@ -63,6 +63,16 @@ SELECT is(pg_temp.try($$INSERT INTO registry.subjects (subject) VALUES ('ro-new'
 	'ERROR R2205', 'READONLY: a raw subject insert is refused');
 SELECT is(pg_temp.try($$SELECT registry.register_schema('ro-a', '{"type":"record","name":"Ro","fields":[{"name":"a","type":"int"}]}')::text$$),
 	:'ro_id', 'READONLY: the same schema again still answers its id');
+-- rows as a dump carries them (old creation times, every column given) are
+-- a restore's only when a superuser inserts them
+SELECT is(pg_temp.try($$INSERT INTO registry.subjects (subject, created_at) VALUES ('ro-old', '2001-01-01') RETURNING subject$$),
+	'ERROR R2205', 'READONLY: a writer''s subject row with an old creation time is still refused');
+SELECT is(pg_temp.try($$INSERT INTO registry.contexts (context, id_sequence, created_at)
+	VALUES ('.ro-time', (SELECT id_sequence FROM registry.contexts WHERE context = '.ro-time'), '2001-01-01') RETURNING context$$),
+	'ERROR R2205', 'READONLY: a writer''s complete context row is still refused');
+SELECT is(pg_temp.try($$INSERT INTO registry.subject_versions (subject, version, schema_id, created_at)
+	VALUES ('ro-a', 2, (SELECT id FROM registry.schemas WHERE schema = '{"type":"fixed","name":"RoTime","size":3}' AND context = '.'), '2001-01-01') RETURNING version::text$$),
+	'ERROR R2205', 'READONLY: a writer''s complete version row is still refused');
 RESET ROLE;
 SELECT is((SELECT count(*)::integer FROM registry.schemas WHERE schema IN ('{"type":"fixed","name":"RoOrphan","size":2}')), 0, 'no orphan schema was stored');
 SELECT is((SELECT count(*)::integer FROM registry.contexts WHERE context = '.ro-new'), 0, 'no context was made');
@@ -74,6 +84,12 @@ SELECT is(pg_temp.try($$INSERT INTO registry.subjects (subject) VALUES ('ro-rw')
 	'ro-rw', 'a READWRITE subject in a READONLY registry can be made');
 RESET ROLE;
 SELECT is(registry.delete_mode(), 'READONLY', 'the registry is READWRITE again');
+SET ROLE tap_ro_writer;
+SELECT is(pg_temp.try($$INSERT INTO registry.schemas (id, schema, fingerprint, created_at)
+	SELECT 900001, '{"type":"fixed","name":"RoCopy","size":3}', fingerprint, '2001-01-01'
+	  FROM registry.schemas WHERE schema = '{"type":"fixed","name":"RoTime","size":3}' AND context = '.' RETURNING id::text$$),
+	'ERROR R2205', 'a writer''s schema row with an id, a fingerprint and an old time is not taken as restored (the id needs IMPORT)');
+RESET ROLE;
 
 -- ---------------------------------------------------------------------------
 -- a context whose ids are used up

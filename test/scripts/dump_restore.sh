@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # pg_dump keeps the registry: a database with contexts, references, soft
-# deletes, config and a READONLY mode is dumped and restored (with the
-# triggers off, as for any restore of rows that were checked when they were
-# first written); the tables must come back identical and new ids must
+# deletes, data contracts, config and a READONLY mode is dumped and
+# restored three ways -- a plain pg_restore of a custom-format dump, a plain
+# psql -f of a plain dump (both with every trigger on: the triggers take a
+# superuser's complete rows from before the transaction as restored), and
+# the older recipe with session_replication_role = replica -- and each time
+# the tables must come back identical, with no error, and new ids must
 # continue above the old ones in every context.
 # Needs PGHOST/PGPORT/PGUSER of a running cluster with the extension.
 set -uo pipefail
@@ -26,6 +29,8 @@ SELECT registry.register_schema('line', '{"type":"record","name":"Line","fields"
 	'AVRO', '[{"name":"Money","subject":"money","version":1}]');
 SELECT registry.register_schema(':.team:events', '"bytes"');
 SELECT registry.register_schema(':.team:events2', '"double"');
+SELECT registry.register_schema('contract', '{"type":"record","name":"C","fields":[{"name":"a","type":"int"}]}',
+	'AVRO', '[]', false, '{"properties":{"owner":"team"}}', '{"domainRules":[{"name":"r","kind":"CONDITION","type":"CEL","mode":"WRITE","expr":"true"}]}');
 SELECT registry.set_compatibility('FULL');
 SELECT registry.set_mode('READONLY', 'orders');
 SQL
@@ -38,19 +43,41 @@ snapshot() {
 		-c "SELECT context, subject, mode FROM registry.modes ORDER BY 1, 2"
 }
 pg_dump -d $SRC -f "$WORK/dump.sql" || { echo "dump/restore: FAILED (pg_dump)"; exit 0; }
-PGOPTIONS='-c session_replication_role=replica' q -d $DST -f "$WORK/dump.sql" >/dev/null 2>"$WORK/restore.err"
-if [ -s "$WORK/restore.err" ]; then echo "restore errors:"; head -5 "$WORK/restore.err"; fi
+pg_dump -Fc -d $SRC -f "$WORK/dump.custom" || { echo "dump/restore: FAILED (pg_dump -Fc)"; exit 0; }
 snapshot $SRC >"$WORK/src.txt"
-snapshot $DST >"$WORK/dst.txt"
-fail=0
-if ! diff -u "$WORK/src.txt" "$WORK/dst.txt"; then fail=1; fi
-# new ids continue above the restored ones, per context
-next_default=$(q -d $DST -c "SELECT registry.register_schema('fresh', '\"float\"')")
-next_team=$(q -d $DST -c "SELECT registry.register_schema(':.team:fresh', '\"float\"')")
-echo "restored rows: $(wc -l <"$WORK/dst.txt"), next ids: default $next_default, .team $next_team"
 want_default=$(q -d $SRC -c "SELECT max(id) + 1 FROM registry.schemas WHERE context = '.'")
 want_team=$(q -d $SRC -c "SELECT max(id) + 1 FROM registry.schemas WHERE context = '.team'")
-[ "$next_default" = "$want_default" ] || { echo "expected default id $want_default"; fail=1; }
-[ "$next_team" = "$want_team" ] || { echo "expected .team id $want_team"; fail=1; }
+fail=0
+
+# check_restore HOW: the restored database $DST against the source
+check_restore() {
+	local how=$1
+	if [ -s "$WORK/restore.err" ]; then
+		echo "$how: restore errors:"; head -5 "$WORK/restore.err"; fail=1
+	fi
+	snapshot $DST >"$WORK/dst.txt"
+	if ! diff -u "$WORK/src.txt" "$WORK/dst.txt"; then echo "$how: the tables differ"; fail=1; fi
+	# new ids continue above the restored ones, per context
+	next_default=$(q -d $DST -c "SELECT registry.register_schema('fresh', '\"float\"')")
+	next_team=$(q -d $DST -c "SELECT registry.register_schema(':.team:fresh', '\"float\"')")
+	echo "$how: restored rows: $(wc -l <"$WORK/dst.txt"), next ids: default $next_default, .team $next_team"
+	[ "$next_default" = "$want_default" ] || { echo "$how: expected default id $want_default"; fail=1; }
+	[ "$next_team" = "$want_team" ] || { echo "$how: expected .team id $want_team"; fail=1; }
+}
+fresh_dst() {
+	q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DST" -c "CREATE DATABASE $DST"
+}
+
+# a plain pg_restore of the custom-format dump, no options
+pg_restore -d $DST "$WORK/dump.custom" >/dev/null 2>"$WORK/restore.err"
+check_restore "pg_restore"
+# a plain psql -f of the plain dump
+fresh_dst
+q -d $DST -f "$WORK/dump.sql" >/dev/null 2>"$WORK/restore.err"
+check_restore "psql -f"
+# the older recipe: every trigger off
+fresh_dst
+PGOPTIONS='-c session_replication_role=replica' q -d $DST -f "$WORK/dump.sql" >/dev/null 2>"$WORK/restore.err"
+check_restore "psql -f, replica role"
 q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $SRC" -c "DROP DATABASE IF EXISTS $DST"
 if [ $fail -eq 0 ]; then echo "dump/restore: ok"; else echo "dump/restore: FAILED"; fi

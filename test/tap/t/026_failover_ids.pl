@@ -167,7 +167,28 @@ my $ctx_id = $standby->safe_psql('postgres', q{SELECT registry.register_schema('
 cmp_ok($ctx_id, '>', 10000000, 'a context made after the promotion starts above the gap');
 ok($standby->log_contains('the id sequences of \d+ contexts moved up by 10000000'),
 	'the fence is logged');
-$standby->stop;
+
+# a second failover: a standby of the promoted node misses a context made
+# after the first fence (and the ids it gave); promoted in turn, it must
+# not give those ids again when the context is made anew
+my $third = registry_standby($standby, 'async_third');
+$third->start;
+$standby->wait_for_catchup($third);
+$third->stop;
+my $lost_ids = $standby->safe_psql('postgres', q{
+	SELECT string_agg(registry.register_schema(':.second:s' || i, format('{"type":"fixed","name":"F%s","size":1}', i))::text, ',')
+	FROM generate_series(1, 20) i});
+kill_all($standby);
+$third->start;
+$third->promote;
+$third->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+  or die 'the third node was not promoted';
+my ($lost_max) = sort { $b <=> $a } split /,/, $lost_ids;
+my $again = $third->safe_psql('postgres',
+	q{SELECT registry.register_schema(':.second:other', '"bytes"')});
+cmp_ok($again, '>', $lost_max,
+	"a context the second promoted node never saw starts above the ids the first gave in it ($lost_max)");
+$third->stop;
 
 # ---- synchronous replication ---------------------------------------------------
 
