@@ -9,8 +9,9 @@
  * A login is let in where a PostgreSQL login of the role from the same
  * peer to registry.database would be: the pg_hba.conf line that applies
  * (http_hba.c) must be trust or a password method, and the role must not
- * be a superuser (refused with 403 before the password is looked at: the
- * answer does not depend on it), then have LOGIN and CONNECT on the
+ * be a superuser (refused before the password is looked at, with the 401
+ * and the cost of a wrong password: the answer depends neither on the
+ * password nor on the role being a superuser), then have LOGIN and CONNECT on the
  * database.  The password is checked as PostgreSQL checks a plaintext one
  * (get_role_password() and plain_crypt_verify(): SCRAM iterations or
  * md5), in a short transaction of its own, at the cost of one SCRAM
@@ -364,7 +365,7 @@ check_password(const char *user, const char *shadow, const char *password,
  * Verify Basic credentials as a PostgreSQL login of the role from the
  * peer to registry.database would be, inside a transaction: the
  * pg_hba.conf line that applies (http_hba.c), then a superuser refused
- * (403) before its password is looked at, then the password (unless
+ * before its password is looked at (as a wrong password is), then the password (unless
  * remembered as verified; a peer past its allowance of failures gets 429
  * without a check, http_throttle.c), then LOGIN and CONNECT on the
  * database.  The role's OID on success; else InvalidOid with the refusal
@@ -407,11 +408,22 @@ verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefu
 	}
 	if (super)
 	{
+		/*
+		 * Refused as a wrong password is, at its cost and against the peer's
+		 * allowance, so the answer tells neither the password nor that the
+		 * role is a superuser.
+		 */
+		if (!http_throttle_allows(peer, peer_text(conn)))
+		{
+			refuse(refusal, 429, "Too Many Requests", false);
+			return InvalidOid;
+		}
+		spend_verification(cred->password);
+		http_throttle_failed(peer);
 		ereport(LOG,
 				(errmsg("registry REST API: superuser \"%s\" refused", cred->user),
 				 errdetail_log("REST requests never run as a superuser; the password was not checked. Connection from %s.",
 							   peer_text(conn))));
-		refuse(refusal, 403, "Superusers may not use the REST API", false);
 		return InvalidOid;
 	}
 

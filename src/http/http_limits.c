@@ -34,8 +34,13 @@
  * (HTTP_FORWARDS_MAX).
  */
 #define RESERVED_FDS (16 + 1 + HTTP_FORWARDS_MAX)
-/* the most connections the open file limit alone gives a worker */
-#define AUTO_CONNECTIONS_MAX 1000000
+/*
+ * the most connections the open file limit alone gives a worker: each may
+ * hold libmicrohttpd's 32 KB buffer pool, so this bounds what silent
+ * connections can make a worker reserve (about 320 MB); past it the oldest
+ * idle ones are closed for new ones
+ */
+#define AUTO_CONNECTIONS_MAX 10000
 /* the fewest descriptors PostgreSQL's file cache keeps in a worker */
 #define PG_MIN_FDS 64
 

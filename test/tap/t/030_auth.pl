@@ -84,7 +84,7 @@ is($status, 401, 'a role past VALID UNTIL: 401');
 ($status, $body) = call($node, 'GET', '/subjects', undef, 'nopassword', '');
 is($status, 401, 'a role without a password: 401');
 ($status, $body) = call($node, 'GET', '/subjects', undef, 'boss', 'boss-pw');
-is($status, 403, 'a superuser with its password: 403, requests never run as one');
+is($status, 401, 'a superuser with its password: 401 as a wrong password, requests never run as one');
 ($status, $body) = call($node, 'GET', '/subjects', undef, undef, undef,
 	'-H', 'Authorization: Basic ' . ('A' x 3000));
 is($status, 401, 'over-long credentials: 401');

@@ -225,9 +225,11 @@ is(status_of('expired', 'expired-pw'), 401, 'past VALID UNTIL with its password:
 # a superuser is refused before the password is looked at
 my ($s1, $b1) = call('boss', 'boss-pw');
 my ($s2, $b2) = call('boss', 'not-boss-pw');
-is("$s1 $b1", '403 {"error_code":40301,"message":"Superusers may not use the REST API"}',
-	'a superuser with its password: 403');
+my ($s3, $b3) = call('ghost', 'ghost-pw');
+is("$s1 $b1", '401 {"error_code":401,"message":"Unauthorized"}',
+	'a superuser with its password: 401');
 is("$s2 $b2", "$s1 $b1", '  ... and with a wrong one: the same answer');
+is("$s3 $b3", "$s1 $b1", '  ... as an unknown role gets: the answer does not tell superusers apart');
 
 # a wrong password and an unknown role answer alike
 my ($ws, $wb, $wh) = call('reader', 'wrong-pw');
