@@ -409,8 +409,12 @@ watch_socket(HttpForward *f, uint32 events)
 	memset(&ev, 0, sizeof(ev));
 	ev.events = events;
 	ev.data.ptr = f;
-	if (f->sock >= 0 && f->sock != sock)
-		(void) epoll_ctl(forward_epoll, EPOLL_CTL_DEL, f->sock, NULL);
+
+	/*
+	 * A socket libpq replaced (the next host of a list) was closed by it,
+	 * which took it out of the set; its number may already be another
+	 * forward's new socket, which a EPOLL_CTL_DEL here would take out.
+	 */
 	f->sock = -1;
 	if (sock < 0)
 		return;

@@ -514,7 +514,8 @@ bool
 rg_jd_pattern_finds(jd_checker *c, const char *pattern, const char *name)
 {
 	js_regex   *re;
-	long		budget = 20000000L;
+	long		left = JD_MAX_STEPS - c->steps; /* what the diff has left */
+	long		budget = left;
 	int			r;
 
 	if (rg_jd_stopped(c) || (re = compiled_pattern(c, pattern)) == NULL)
@@ -523,7 +524,7 @@ rg_jd_pattern_finds(jd_checker *c, const char *pattern, const char *name)
 	if (r == -2)
 		c->oom = true;
 	/* the steps it took count against the diff's budget */
-	if (!rg_jd_spend(c, 20000000L - budget) || r < 0)
+	if (!rg_jd_spend(c, left - budget) || r < 0)
 	{
 		if (r == -1)
 			c->too_large = true;
