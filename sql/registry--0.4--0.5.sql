@@ -51,6 +51,8 @@ BEGIN
 		IF floor > 0 THEN
 			PERFORM pg_catalog.setval(format('registry.%I', seqname)::regclass, floor);
 		END IF;
+		-- dropped with the contexts table, so with the extension
+		EXECUTE format('ALTER SEQUENCE registry.%I OWNED BY registry.contexts.id_sequence', seqname);
 	END IF;
 	EXECUTE format('GRANT USAGE ON SEQUENCE registry.%I TO registry_writer', seqname);
 	RETURN format('registry.%I', seqname)::regclass;
@@ -150,3 +152,17 @@ REVOKE ALL ON FUNCTION registry.wal_timeline(), registry.fence_id_sequences(),
 	registry.new_context_id_floor(), registry.subjects_before_insert(),
 	registry.is_restored_row(timestamptz), registry.schema_references_before_insert() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION registry.is_restored_row(timestamptz) TO registry_reader;
+
+-- the id sequences of contexts made so far belong to the contexts table
+-- (DROP EXTENSION takes them along, as it does new ones)
+DO $$
+DECLARE
+	seq regclass;
+BEGIN
+	FOR seq IN SELECT c.id_sequence FROM registry.contexts c
+				WHERE c.id_sequence IS NOT NULL AND c.id_sequence <> 'registry.default_context_ids'::regclass
+	LOOP
+		EXECUTE format('ALTER SEQUENCE %s OWNED BY registry.contexts.id_sequence', seq);
+	END LOOP;
+END
+$$;

@@ -241,6 +241,8 @@ BEGIN
 		IF floor > 0 THEN
 			PERFORM pg_catalog.setval(format('registry.%I', seqname)::regclass, floor);
 		END IF;
+		-- dropped with the contexts table, so with the extension
+		EXECUTE format('ALTER SEQUENCE registry.%I OWNED BY registry.contexts.id_sequence', seqname);
 	END IF;
 	EXECUTE format('GRANT USAGE ON SEQUENCE registry.%I TO registry_writer', seqname);
 	RETURN format('registry.%I', seqname)::regclass;

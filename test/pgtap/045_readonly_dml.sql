@@ -2,7 +2,7 @@
 -- make with raw DML, creation times are the registry's own, and a context
 -- whose ids are used up answers Confluent's 42205 instead of a store error.
 BEGIN;
-SELECT plan(29);
+SELECT plan(31);
 
 CREATE ROLE tap_ro_writer LOGIN IN ROLE registry_writer;
 CREATE FUNCTION pg_temp.try(stmt text) RETURNS text
@@ -103,6 +103,14 @@ SELECT is((registry.rest('POST', '/subjects/:.ro-full:b/versions', NULL, '{"sche
 SELECT alike((registry.rest('POST', '/subjects/:.ro-full:b/versions', NULL, '{"schema":"\"long\""}')).response,
 	'%"error_code":42205%ids go up to 2147483647%', 'with error code 42205 and the reason');
 SELECT is(registry.register_schema(':.ro-full:a', '"int"'), 1, 'an existing schema still answers its id');
+
+-- ---------------------------------------------------------------------------
+-- the extension drops cleanly with the contexts' id sequences (last: the
+-- transaction is rolled back)
+-- ---------------------------------------------------------------------------
+SELECT lives_ok($$DROP EXTENSION registry$$, 'DROP EXTENSION without CASCADE, with contexts made at run time');
+SELECT is((SELECT count(*)::integer FROM pg_class WHERE relname LIKE 'context\_ids\_%'), 0,
+	'their id sequences went with it');
 
 SELECT * FROM finish();
 ROLLBACK;
