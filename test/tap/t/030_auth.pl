@@ -217,7 +217,8 @@ $node->stop;
 # ---------------------------------------------------------------------------
 # registry.http_auth = none: anonymous, from loopback peers only
 # ---------------------------------------------------------------------------
-my $anon = registry_node('anon', conf => "registry.http_listen_addresses = '*'\n");
+my $anon = registry_node('anon', safe_defaults => 1,
+	conf => "registry.http_listen_addresses = '*'\n");
 $anon->start;
 # before CREATE EXTENSION the workers' role does not exist: they wait
 # quietly, and serve once it does
@@ -229,8 +230,40 @@ unlike(slurp_file($anon->logfile, $waits_offset), qr/role "registry_http" does n
 	'  ... and do not retry in a loop');
 $anon->safe_psql('postgres', 'CREATE EXTENSION registry');
 ok(wait_for_rest($anon), 'after CREATE EXTENSION the REST API answers');
-like(slurp_file($anon->logfile), qr/serves anonymous requests as role "registry_admin" from loopback addresses only/,
-	'the worker logs its mode');
+like(slurp_file($anon->logfile), qr/serves anonymous requests as role "registry_reader" from loopback addresses only/,
+	'the worker logs its mode: by default anonymous requests run as registry_reader');
+
+# safe by default: any local user may read, none may write
+$anon->safe_psql('postgres',
+	q{SELECT registry.register_schema('d-value', '{"type":"record","name":"D","fields":[]}')});
+($status, $body) = rest($anon, 'GET', '/subjects/d-value/versions');
+is("$status $body", '200 [1]', 'by default anonymous requests read');
+($status, $body) = rest($anon, 'PUT', '/mode', '{"mode":"READONLY"}');
+is("$status $body",
+	'403 {"error_code":40301,"message":"User is denied operation AlterCompatibility on Schema Registry"}',
+	'  ... but may not set the mode');
+($status, $body) = rest($anon, 'DELETE', '/subjects/d-value?permanent=true');
+is("$status $body",
+	'403 {"error_code":40301,"message":"User is denied operation Delete on Subject: d-value"}',
+	'  ... nor hard-delete a subject');
+($status, $body) = rest($anon, 'POST', '/subjects/a-value/versions', $schema);
+is($status, 403, '  ... nor register');
+($status, $body) = rest($anon, 'GET', '/mode');
+is("$status $body", '200 {"mode":"READWRITE"}', '  ... and nothing changed');
+
+# the DBA opts in to anonymous writes with one setting
+my $optin_offset = -s $anon->logfile;
+$anon->append_conf('postgresql.conf', "registry.http_anonymous_role = 'registry_admin'\n");
+$anon->reload;
+my $optin_logged = 0;
+for (my $i = 0; $i < 100 && $optin_logged < 2; $i++)
+{
+	my @lines = slurp_file($anon->logfile, $optin_offset)
+	  =~ /serves anonymous requests as role "registry_admin" from loopback addresses only/g;
+	$optin_logged = scalar @lines;
+	select(undef, undef, undef, 0.2) if $optin_logged < 2;
+}
+is($optin_logged, 2, 'opting in: both workers log their new mode after the reload');
 
 ($status, $body) = rest($anon, 'POST', '/subjects/a-value/versions', $schema);
 is($status, 200, 'anonymous from loopback registers (the quick start)');
