@@ -242,10 +242,13 @@ is("$status $body", '200 [1]', 'by default anonymous requests read');
 is("$status $body",
 	'403 {"error_code":40301,"message":"User is denied operation AlterCompatibility on Schema Registry"}',
 	'  ... but may not set the mode');
+$anon->safe_psql('postgres', q{SELECT registry.delete_subject('d-value')});
 ($status, $body) = rest($anon, 'DELETE', '/subjects/d-value?permanent=true');
 is("$status $body",
 	'403 {"error_code":40301,"message":"User is denied operation Delete on Subject: d-value"}',
-	'  ... nor hard-delete a subject');
+	'  ... nor hard-delete a soft-deleted subject');
+($status, $body) = rest($anon, 'GET', '/subjects/d-value/versions?deleted=true');
+is("$status $body", '200 [1]', '  ... which is still there');
 ($status, $body) = rest($anon, 'POST', '/subjects/a-value/versions', $schema);
 is($status, 403, '  ... nor register');
 ($status, $body) = rest($anon, 'GET', '/mode');
@@ -333,6 +336,23 @@ like(slurp_file($anon->logfile), qr/serves anonymous requests as role "registry_
 	'  ... the worker logs the new mode after the reload');
 ($status) = rest($anon, 'GET', '/subjects');
 is($status, 200, '  ... but reads');
+
+# the README's hardening checklist: pg_hba.conf rejecting the workers' role
+# keeps anyone from logging in as it, and the workers still serve
+my $hba = $anon->data_dir . '/pg_hba.conf';
+my $hba_text = slurp_file($hba);
+my $before_reject = $anon->safe_psql('postgres', 'SELECT 1', extra_params => [ '-U', 'registry_http' ]);
+is($before_reject, '1', 'a trust pg_hba.conf lets anyone log in as registry_http');
+open(my $fh, '>', $hba) or die "could not write $hba: $!";
+print $fh "local all registry_http reject\nhost all registry_http all reject\n", $hba_text;
+close($fh);
+$anon->restart;
+my ($rc, $out, $err) = $anon->psql('postgres', 'SELECT 1', extra_params => [ '-U', 'registry_http' ]);
+like($err, qr/rejects connection for host .*user "registry_http"/,
+	'pg_hba.conf reject lines for registry_http refuse its logins');
+ok(wait_for_rest($anon), '  ... and the workers still serve');
+($status) = rest($anon, 'GET', '/subjects');
+is($status, 200, '  ... anonymous reads');
 $anon->stop;
 
 done_testing();
