@@ -232,6 +232,8 @@ $anon->safe_psql('postgres', 'CREATE EXTENSION registry');
 ok(wait_for_rest($anon), 'after CREATE EXTENSION the REST API answers');
 like(slurp_file($anon->logfile), qr/serves anonymous requests as role "registry_reader" from loopback addresses only/,
 	'the worker logs its mode: by default anonymous requests run as registry_reader');
+like(slurp_file($anon->logfile), qr/HINT:  Every local user of the host can use the API as that role/,
+	'  ... and who may use it');
 
 # safe by default: any local user may read, none may write
 $anon->safe_psql('postgres',
