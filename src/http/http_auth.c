@@ -668,5 +668,6 @@ http_auth_log_mode(void)
 		ereport(LOG,
 				(errmsg("registry REST API serves anonymous requests as role \"%s\" from loopback addresses only",
 						role),
-				 errdetail("Requests from other addresses get 401 unless registry.http_anonymous_remote is on.")));
+				 errdetail("Requests from other addresses get 401 unless registry.http_anonymous_remote is on."),
+				 errhint("Every local user of the host can use the API as that role; set registry.http_auth = basic to require passwords.")));
 }

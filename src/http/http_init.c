@@ -161,9 +161,9 @@ define_auth_settings(void)
 							 NULL, NULL, NULL);
 	DefineCustomStringVariable("registry.http_anonymous_role",
 							   "Role that REST requests run as when registry.http_auth is none; never a superuser.",
-							   NULL,
+							   "The default, registry_reader, only reads: registry_writer or registry_admin let every local user of the host write.",
 							   &registry_http_anonymous_role,
-							   "registry_admin",
+							   "registry_reader",
 							   PGC_SIGHUP, 0,
 							   NULL, NULL, NULL);
 	DefineCustomBoolVariable("registry.http_anonymous_remote",

@@ -20,7 +20,9 @@ install_extension() {
 	$SUDO make -s install
 }
 
-# cluster_start DIR PORT [extra postgresql.conf lines]
+# cluster_start DIR PORT [extra postgresql.conf lines]; the project's own
+# clusters (tests, benches, make run) opt in to anonymous writes, which the
+# default registry.http_anonymous_role (registry_reader) does not allow
 cluster_start() {
 	local dir=$1 port=$2 extra=${3:-}
 	mkdir -p "$dir"
@@ -40,6 +42,7 @@ port = $port
 listen_addresses = 'localhost'
 unix_socket_directories = '$dir'
 shared_preload_libraries = 'registry'
+registry.http_anonymous_role = 'registry_admin'
 max_connections = 100
 fsync = off
 $extra

@@ -15,9 +15,18 @@ start)
 	install_extension
 	# the documented way to run the registry keeps what it acknowledges: fsync on
 	# (the tests' clusters run with fsync off); also for a cluster made before
+	# the development cluster opts in to anonymous writes from loopback (the
+	# default anonymous role only reads), so the quick start's curl works
 	cluster_start "$DIR" "$PORT" "fsync = on
-registry.http_port = $HTTP"
-	# a cluster made by an earlier version of the registry is updated to this one
+registry.http_port = $HTTP
+registry.http_anonymous_role = 'registry_admin'"
+	# a cluster made by an earlier version of the registry is updated to this
+	# one; one made before reading became the default keeps anonymous writes
+	as_cluster_user "$PGBIN/psql" -h "$DIR" -p "$PORT" -U "$CLUSTER_USER" -d postgres -qX >/dev/null <<'SQL'
+SELECT 'ALTER SYSTEM SET registry.http_anonymous_role = ''registry_admin'''
+  FROM pg_catalog.pg_settings
+ WHERE name = 'registry.http_anonymous_role' AND source = 'default' \gexec
+SQL
 	as_cluster_user "$PGBIN/psql" -h "$DIR" -p "$PORT" -U "$CLUSTER_USER" -d postgres -qX \
 		-c "ALTER SYSTEM SET fsync = on" -c "SELECT pg_catalog.pg_reload_conf()" \
 		-c "SET client_min_messages = warning" \

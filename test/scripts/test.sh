@@ -166,14 +166,19 @@ QDIR=$DIR-quickstart
 QHTTP=$((HTTP_PORT + 2))
 out=$(REGISTRY_RUN_DIR=$QDIR REGISTRY_PGPORT=$((PORT + 2)) REGISTRY_HTTP_PORT=$QHTTP bash test/scripts/run.sh start 2>&1)
 types=$(curl -s --max-time 10 "http://127.0.0.1:$QHTTP/schemas/types")
+# make run's cluster opts in to anonymous writes (the default only reads)
+config=$(curl -s --max-time 10 -X PUT -H 'Content-Type: application/json' \
+	--data '{"compatibility":"FULL"}' "http://127.0.0.1:$QHTTP/config")
 REGISTRY_RUN_DIR=$QDIR bash test/scripts/run.sh stop >/dev/null 2>&1
 rm -rf "$QDIR"
-if echo "$out" | grep -q '^registry is running (fsync on)' && [ "$types" = '["AVRO","JSON","PROTOBUF"]' ]; then
+if echo "$out" | grep -q '^registry is running (fsync on)' && [ "$types" = '["AVRO","JSON","PROTOBUF"]' ] &&
+	echo "$config" | grep -qE '^\{"compatibility": ?"FULL"\}$'; then
 	echo "  quick start: ok"
 	count "quick start" 1 0
 else
 	echo "$out" | tail -5 | sed 's/^/  /'
 	echo "  GET /schemas/types: $types"
+	echo "  PUT /config: $config"
 	count "quick start" 0 1
 fi
 

@@ -13,8 +13,10 @@ use PostgreSQL::Test::Utils;
 
 our @EXPORT = qw(registry_node http_port rest rest_json curl_rest);
 
-# registry_node(NAME, EXTRA_CONF): a new primary (not started) that
-# preloads the library; its REST API listens on a free port on 127.0.0.1
+# registry_node(NAME, conf => EXTRA_CONF, allows_streaming => 1,
+# safe_defaults => 1): a new primary (not started) that preloads the
+# library; its REST API listens on a free port on 127.0.0.1 and serves
+# anonymous requests as registry_admin (an opt-in) unless safe_defaults
 sub registry_node
 {
 	my ($name, %opts) = @_;
@@ -28,6 +30,8 @@ registry.http_port = $port
 registry.http_workers = 2
 registry.database = 'postgres'
 CONF
+	$node->append_conf('postgresql.conf', "registry.http_anonymous_role = 'registry_admin'\n")
+	  unless $opts{safe_defaults};
 	$node->append_conf('postgresql.conf', $opts{conf}) if $opts{conf};
 	$node->{_registry_http_port} = $port;
 	return $node;

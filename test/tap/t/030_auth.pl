@@ -217,7 +217,8 @@ $node->stop;
 # ---------------------------------------------------------------------------
 # registry.http_auth = none: anonymous, from loopback peers only
 # ---------------------------------------------------------------------------
-my $anon = registry_node('anon', conf => "registry.http_listen_addresses = '*'\n");
+my $anon = registry_node('anon', safe_defaults => 1,
+	conf => "registry.http_listen_addresses = '*'\n");
 $anon->start;
 # before CREATE EXTENSION the workers' role does not exist: they wait
 # quietly, and serve once it does
@@ -229,8 +230,45 @@ unlike(slurp_file($anon->logfile, $waits_offset), qr/role "registry_http" does n
 	'  ... and do not retry in a loop');
 $anon->safe_psql('postgres', 'CREATE EXTENSION registry');
 ok(wait_for_rest($anon), 'after CREATE EXTENSION the REST API answers');
-like(slurp_file($anon->logfile), qr/serves anonymous requests as role "registry_admin" from loopback addresses only/,
-	'the worker logs its mode');
+like(slurp_file($anon->logfile), qr/serves anonymous requests as role "registry_reader" from loopback addresses only/,
+	'the worker logs its mode: by default anonymous requests run as registry_reader');
+like(slurp_file($anon->logfile), qr/HINT:  Every local user of the host can use the API as that role/,
+	'  ... and who may use it');
+
+# safe by default: any local user may read, none may write
+$anon->safe_psql('postgres',
+	q{SELECT registry.register_schema('d-value', '{"type":"record","name":"D","fields":[]}')});
+($status, $body) = rest($anon, 'GET', '/subjects/d-value/versions');
+is("$status $body", '200 [1]', 'by default anonymous requests read');
+($status, $body) = rest($anon, 'PUT', '/mode', '{"mode":"READONLY"}');
+is("$status $body",
+	'403 {"error_code":40301,"message":"User is denied operation AlterCompatibility on Schema Registry"}',
+	'  ... but may not set the mode');
+$anon->safe_psql('postgres', q{SELECT registry.delete_subject('d-value')});
+($status, $body) = rest($anon, 'DELETE', '/subjects/d-value?permanent=true');
+is("$status $body",
+	'403 {"error_code":40301,"message":"User is denied operation Delete on Subject: d-value"}',
+	'  ... nor hard-delete a soft-deleted subject');
+($status, $body) = rest($anon, 'GET', '/subjects/d-value/versions?deleted=true');
+is("$status $body", '200 [1]', '  ... which is still there');
+($status, $body) = rest($anon, 'POST', '/subjects/a-value/versions', $schema);
+is($status, 403, '  ... nor register');
+($status, $body) = rest($anon, 'GET', '/mode');
+is("$status $body", '200 {"mode":"READWRITE"}', '  ... and nothing changed');
+
+# the DBA opts in to anonymous writes with one setting
+my $optin_offset = -s $anon->logfile;
+$anon->append_conf('postgresql.conf', "registry.http_anonymous_role = 'registry_admin'\n");
+$anon->reload;
+my $optin_logged = 0;
+for (my $i = 0; $i < 100 && $optin_logged < 2; $i++)
+{
+	my @lines = slurp_file($anon->logfile, $optin_offset)
+	  =~ /serves anonymous requests as role "registry_admin" from loopback addresses only/g;
+	$optin_logged = scalar @lines;
+	select(undef, undef, undef, 0.2) if $optin_logged < 2;
+}
+is($optin_logged, 2, 'opting in: both workers log their new mode after the reload');
 
 ($status, $body) = rest($anon, 'POST', '/subjects/a-value/versions', $schema);
 is($status, 200, 'anonymous from loopback registers (the quick start)');
@@ -300,6 +338,23 @@ like(slurp_file($anon->logfile), qr/serves anonymous requests as role "registry_
 	'  ... the worker logs the new mode after the reload');
 ($status) = rest($anon, 'GET', '/subjects');
 is($status, 200, '  ... but reads');
+
+# the README's hardening checklist: pg_hba.conf rejecting the workers' role
+# keeps anyone from logging in as it, and the workers still serve
+my $hba = $anon->data_dir . '/pg_hba.conf';
+my $hba_text = slurp_file($hba);
+my $before_reject = $anon->safe_psql('postgres', 'SELECT 1', extra_params => [ '-U', 'registry_http' ]);
+is($before_reject, '1', 'a trust pg_hba.conf lets anyone log in as registry_http');
+open(my $fh, '>', $hba) or die "could not write $hba: $!";
+print $fh "local all registry_http reject\nhost all registry_http all reject\n", $hba_text;
+close($fh);
+$anon->restart;
+my ($rc, $out, $err) = $anon->psql('postgres', 'SELECT 1', extra_params => [ '-U', 'registry_http' ]);
+like($err, qr/rejects connection for host .*user "registry_http"/,
+	'pg_hba.conf reject lines for registry_http refuse its logins');
+ok(wait_for_rest($anon), '  ... and the workers still serve');
+($status) = rest($anon, 'GET', '/subjects');
+is($status, 200, '  ... anonymous reads');
 $anon->stop;
 
 done_testing();
