@@ -36,6 +36,13 @@ extern bool rg_compat_too_large(const rg_strlist *messages, int from);
 /* The line after RG_COMPAT_MAX_MESSAGES differences: n more not listed. */
 extern void rg_compat_push_more(rg_strlist *messages, uint64_t n);
 
+/* a + b, saturating: a count of differences, which can pass 2^64 */
+static inline uint64_t
+rg_compat_count_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 typedef enum rg_compat_level
 {
 	RG_COMPAT_NONE = 0,

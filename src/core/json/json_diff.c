@@ -98,13 +98,6 @@ rg_jd_stopped(const jd_checker *c)
 	return c->oom || c->too_large || c->failure != NULL;
 }
 
-/* a + b, saturating */
-static uint64_t
-add_saturating(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 /* ----------------------------------------------------------------------
  * Lists, paths, contexts
  * ---------------------------------------------------------------------- */
@@ -143,7 +136,7 @@ list_push(jd_checker *c, jd_list *list, jd_type type, const char *path)
 	d->type = type;
 	d->path = path;
 	if (!rg_jd_type_compatible(type, c->lenient))
-		list->n_incompatible = add_saturating(list->n_incompatible, 1);
+		list->n_incompatible = rg_compat_count_add(list->n_incompatible, 1);
 }
 
 /* Append an item as it is (a difference or a shared list). */
@@ -158,7 +151,7 @@ list_push_item(jd_checker *c, jd_list *list, const jd_diff *item)
 	if (!list_grow(c, list))
 		return;
 	list->items[list->n++] = *item;
-	list->n_incompatible = add_saturating(list->n_incompatible, item->sub_incompatible);
+	list->n_incompatible = rg_compat_count_add(list->n_incompatible, item->sub_incompatible);
 }
 
 /*

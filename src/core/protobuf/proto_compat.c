@@ -270,13 +270,6 @@ spend(pd_checker *c, long n)
 	return true;
 }
 
-/* a + b, saturating */
-static uint64_t
-add_saturating(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 /* Room for one more item in a list; false (oom or failure set) without. */
 static bool
 list_grow(pd_checker *c, pd_list *l)
@@ -314,7 +307,7 @@ list_add(pd_checker *c, pd_list *l, pd_type type, const char *path)
 	d->type = type;
 	d->path = path;
 	if (!pd_types[type].compatible)
-		l->n_incompatible = add_saturating(l->n_incompatible, 1);
+		l->n_incompatible = rg_compat_count_add(l->n_incompatible, 1);
 }
 
 /* Append a finished list to another, shared. */
@@ -331,7 +324,7 @@ list_add_shared(pd_checker *c, pd_list *l, const pd_list *sub)
 	d->sub_items = sub->items;
 	d->sub_n = sub->n;
 	d->sub_incompatible = sub->n_incompatible;
-	l->n_incompatible = add_saturating(l->n_incompatible, sub->n_incompatible);
+	l->n_incompatible = rg_compat_count_add(l->n_incompatible, sub->n_incompatible);
 }
 
 /* ctx.addDifference: "#/" + the path joined with '/' */
