@@ -307,6 +307,11 @@ draw_id(Oid seq, const char *context)
 		edata = CopyErrorData();
 		if (edata->sqlerrcode != ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED)
 			PG_RE_THROW();
+
+		/*
+		 * nextval still holds the sequence's buffer lock: nothing may run
+		 * before the error that replaces its own (the abort releases it)
+		 */
 		FlushErrorState();
 		ids_exhausted(context);
 	}
