@@ -339,10 +339,43 @@ reload_config(void)
 				   strcmp(registry_http_listen_addresses, daemon_address) != 0 ||
 				   limit != daemon_connection_limit ||
 				   !http_tls_equal(&tls, &daemon_tls));
+	if (registry_http_port == 0)
+	{
+		/* leave the database: the next worker waits unconnected */
+		http_tls_release(&tls);
+		stop_daemon();
+		ereport(LOG,
+				(errmsg("registry REST API worker disconnects: registry.http_port is 0"),
+				 errdetail("The workers wait without a database connection until registry.http_port is set again.")));
+		proc_exit(1);
+	}
 	if (restart)
 		restart_daemon(&tls);
 	else
 		http_tls_release(&tls);
+}
+
+/*
+ * At the worker's start with registry.http_port = 0 (set by a reload):
+ * wait, connected to no database, until a reload sets a port (a SIGTERM
+ * ends the wait, as it ends a serving worker).
+ */
+static void
+wait_for_port(void)
+{
+	while (registry_http_port == 0)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		if (shutdown_requested)
+			proc_exit(1);
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+	}
 }
 
 /* how long the loop may sleep: until MHD, a retry or a deadline needs it */
@@ -388,6 +421,7 @@ registry_http_worker_main(Datum main_arg)
 	pqsignal(SIGTERM, handle_sigterm);
 	BackgroundWorkerUnblockSignals();
 
+	wait_for_port();
 	http_worker_connect();
 	registry_rest_session_init();
 	http_request_init();
