@@ -17,6 +17,16 @@
  * preloads the library without the extension logs one line per worker,
  * not one every few seconds.
  *
+ * When registry.database does not exist, the failure (FATAL 3D000, seen
+ * by an emit_log_hook) is noted apart: the worker started next connects
+ * to no database (the shared catalogs only, as the autovacuum launcher
+ * does), says once that it waits for the database, and looks it up in
+ * pg_database every few seconds; once it exists, the worker exits so that
+ * the next one connects to it.  So a missing database is logged once per
+ * worker (its first FATAL) and once by the waiting worker, not every five
+ * seconds.  A CREATE EXTENSION runs in a database, never in the waiting
+ * worker's none, so its relcache reset does not reach it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -24,6 +34,10 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/pg_authid.h"
+#include "access/heapam.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/pg_database.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "port/atomics.h"
@@ -46,12 +60,14 @@
 typedef struct HttpConnectShared
 {
 	pg_atomic_uint32 connect_failed;
+	pg_atomic_uint32 database_missing;	/* the last failure: no database */
 } HttpConnectShared;
 
 static HttpConnectShared *connect_shared = NULL;
 static bool connected = false;	/* this worker got its connection */
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+static emit_log_hook_type prev_emit_log_hook = NULL;
 
 /* Ask for the shared flag's memory. */
 static void
@@ -73,7 +89,10 @@ connect_shmem_startup(void)
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	connect_shared = ShmemInitStruct("registry http connect", sizeof(HttpConnectShared), &found);
 	if (!found)
+	{
 		pg_atomic_init_u32(&connect_shared->connect_failed, 0);
+		pg_atomic_init_u32(&connect_shared->database_missing, 0);
+	}
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -87,12 +106,94 @@ http_connect_init(void)
 	shmem_startup_hook = connect_shmem_startup;
 }
 
-/* A connection that failed (FATAL in InitPostgres) is noted for the next worker. */
+/*
+ * A connection that failed (FATAL in InitPostgres) is noted for the next
+ * worker: that the database is missing, or that something else failed.
+ */
 static void
 note_connect_failure(int code, Datum arg)
 {
-	if (connect_shared && !connected)
+	if (connect_shared && !connected &&
+		pg_atomic_read_u32(&connect_shared->database_missing) == 0)
 		pg_atomic_write_u32(&connect_shared->connect_failed, 1);
+}
+
+/* Before the worker is connected: a FATAL saying the database is missing is noted. */
+static void
+note_missing_database(ErrorData *edata)
+{
+	if (!connected && connect_shared && edata->elevel == FATAL &&
+		edata->sqlerrcode == ERRCODE_UNDEFINED_DATABASE)
+		pg_atomic_write_u32(&connect_shared->database_missing, 1);
+	if (prev_emit_log_hook)
+		prev_emit_log_hook(edata);
+}
+
+/*
+ * Does registry.database exist?  In a short transaction, by a heap scan of
+ * pg_database (nailed in the relcache; its indexes are not, and a backend
+ * without a database cannot read pg_class to open them).
+ */
+static bool
+database_exists(void)
+{
+	bool		exists = false;
+	Relation	rel;
+	TableScanDesc scan;
+	HeapTuple	tuple;
+
+	StartTransactionCommand();
+	rel = table_open(DatabaseRelationId, AccessShareLock);
+	scan = table_beginscan_catalog(rel, 0, NULL);
+	while (!exists && HeapTupleIsValid(tuple = heap_getnext(scan, ForwardScanDirection)))
+		exists = strcmp(NameStr(((Form_pg_database) GETSTRUCT(tuple))->datname),
+						registry_database) == 0;
+	table_endscan(scan);
+	table_close(rel, AccessShareLock);
+	CommitTransactionCommand();
+	return exists;
+}
+
+/*
+ * Connected to no database, serving nothing: wait until registry.database
+ * exists, saying once that it waits, then exit to be restarted (a SIGTERM
+ * ends the wait).
+ */
+static void
+wait_for_database(void)
+{
+	bool		said = false;
+
+	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+	pgstat_report_appname("registry http (waiting)");
+	while (!ShutdownRequestPending)
+	{
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		if (database_exists())
+			break;
+		if (!said)
+			ereport(LOG,
+					(errmsg("registry REST API waits for database \"%s\" to exist",
+							registry_database),
+					 errdetail("registry.database names a database that does not exist; the workers serve nothing until it is created."),
+					 errhint("Create the database and run CREATE EXTENSION registry in it, or set registry.database and restart the server.")));
+		said = true;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 WAIT_CHECK_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	if (ShutdownRequestPending)
+		proc_exit(1);			/* as a serving worker does */
+	pg_atomic_write_u32(&connect_shared->database_missing, 0);
+	ereport(LOG,
+			(errmsg("registry REST API worker restarts to connect to database \"%s\"",
+					registry_database)));
+	proc_exit(1);
 }
 
 /*
@@ -185,6 +286,10 @@ wait_for_worker_role(void)
 void
 http_worker_connect(void)
 {
+	if (connect_shared && pg_atomic_read_u32(&connect_shared->database_missing) != 0)
+		wait_for_database();
+	prev_emit_log_hook = emit_log_hook;
+	emit_log_hook = note_missing_database;
 	if (connect_shared && pg_atomic_read_u32(&connect_shared->connect_failed) != 0)
 		wait_for_worker_role();
 	before_shmem_exit(note_connect_failure, (Datum) 0);
@@ -196,4 +301,5 @@ http_worker_connect(void)
 						registry_http_worker_role),
 				 errhint("Set registry.http_worker_role to a role with LOGIN and no privilege, such as registry_http.")));
 	connected = true;
+	emit_log_hook = prev_emit_log_hook;
 }

@@ -19,6 +19,7 @@
 
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
+#include "replication/logicallauncher.h"
 #include "utils/guc.h"
 
 #include "http.h"
@@ -204,6 +205,34 @@ define_tls_settings(void)
 }
 
 /*
+ * Say at server start when registry.http_workers takes more background
+ * worker slots than max_worker_processes leaves: beside the workers of
+ * libraries preloaded before this one (already registered, not counted
+ * here), the logical replication launcher takes one slot, and parallel
+ * queries and logical replication workers draw from the same pool.
+ */
+static void
+check_worker_slots(void)
+{
+	int			launcher = max_logical_replication_workers > 0 ? 1 : 0;
+
+	if (registry_http_workers + launcher > max_worker_processes)
+		ereport(WARNING,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("registry.http_workers = %d needs more background worker slots than max_worker_processes = %d leaves",
+						registry_http_workers, max_worker_processes),
+				 errdetail("Each HTTP worker takes one slot%s; the workers that find none are never started.",
+						   launcher ? ", and the logical replication launcher takes one" : ""),
+				 errhint("Set max_worker_processes to at least %d (plus what parallel queries and other extensions use), or lower registry.http_workers.",
+						 registry_http_workers + launcher + 8)));
+	else if (registry_http_workers + launcher == max_worker_processes)
+		ereport(LOG,
+				(errmsg("registry.http_workers = %d leaves no background worker slot of max_worker_processes = %d free",
+						registry_http_workers, max_worker_processes),
+				 errdetail("Parallel queries and logical replication workers draw from the same slots and will not start.")));
+}
+
+/*
  * Register the workers, only while shared_preload_libraries is being
  * processed; registry.http_port = 0 disables them.
  */
@@ -215,6 +244,7 @@ register_workers(void)
 
 	if (registry_http_port == 0)
 		return;
+	check_worker_slots();
 	for (i = 0; i < registry_http_workers; i++)
 	{
 		memset(&worker, 0, sizeof(worker));

@@ -191,6 +191,8 @@ extern bool http_resolve_listen_address(const char *spec, int port,
 extern void http_listen_init(void);
 extern int	http_listen_join(int slot, const struct sockaddr_storage *addr);
 extern void http_listen_leave(void);
+extern bool http_listen_claim_own(const struct sockaddr_storage *addr, int port);
+extern void http_listen_release_own(void);
 extern void http_listen_note_load(struct MHD_Daemon *daemon);
 extern void http_listen_serve(struct MHD_Daemon *daemon, unsigned int limit,
 							  TimestampTz now, bool readable);

@@ -30,9 +30,16 @@
  * its connections is being answered does it leave the socket alone, until
  * one closes or its request ends.
  *
- * The socket is bound to the address and port in force at server start.
+ * The socket is bound to the address and port in force at server start,
+ * without SO_REUSEPORT: a second cluster configured with the same port
+ * (a standby made by pg_basebackup -R inherits it) cannot bind or listen
+ * there, and its workers say so (http_listen_claim_own) instead of taking
+ * a share of the first cluster's connections.
  * After a reload moves them, each worker listens on its own socket, as
- * libmicrohttpd does by itself (a worker at its limit then closes idle
+ * libmicrohttpd does by itself, with SO_REUSEPORT; the first worker to do
+ * so on an address makes sure no other process holds it (a probe bound
+ * without SO_REUSEPORT), and the others join while one of this cluster's
+ * workers holds it (a worker at its limit then closes idle
  * connections for those waiting in its own socket's queue,
  * http_listen_own_socket_room), until they are moved back or the server
  * restarts; the first address and port stay bound (not listening) until
@@ -78,6 +85,9 @@ typedef struct HttpListenShared
 	pg_atomic_uint32 load[HTTP_MAX_WORKERS];
 	pg_atomic_uint32 yielding[HTTP_MAX_WORKERS];	/* leaving it to others */
 	Latch	   *latch[HTTP_MAX_WORKERS];
+	/* the address this cluster's workers listen on by their own sockets */
+	struct sockaddr_storage own_addr;
+	int			own_count;		/* how many of them do */
 } HttpListenShared;
 
 /* what one accept gave */
@@ -106,6 +116,9 @@ static uint32 full_limit = 0;
 static bool leave_registered = false;
 static TimestampTz accept_failure_logged = 0;
 static bool room_made = false;	/* on its own socket: closed some for others */
+static bool own_claimed = false;	/* counted in own_count */
+static bool own_exit_registered = false;
+static int	conflict_logged_port = -1;	/* the port last said to be taken */
 
 /* the length of addr's family's socket address */
 static socklen_t
@@ -146,7 +159,10 @@ http_resolve_listen_address(const char *spec, int port, struct sockaddr_storage 
 	return true;
 }
 
-/* Make a socket for addr, bound with libmicrohttpd's options; -1 if not. */
+/*
+ * Make a socket for addr, bound with SO_REUSEADDR but never SO_REUSEPORT,
+ * so that no other process can share the port; -1 if not.
+ */
 static int
 bind_socket(const struct sockaddr_storage *addr)
 {
@@ -157,7 +173,6 @@ bind_socket(const struct sockaddr_storage *addr)
 	if (fd < 0)
 		return -1;
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
-		setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) != 0 ||
 		(addr->ss_family == AF_INET6 &&
 		 setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) != 0) ||
 		bind(fd, (const struct sockaddr *) addr, address_length(addr)) != 0)
@@ -195,6 +210,16 @@ prepare_shared_socket(void)
 		!http_resolve_listen_address(registry_http_listen_addresses, registry_http_port, &addr))
 		return;					/* no workers, or they say why */
 	shared_fd = bind_socket(&addr);
+	if (shared_fd < 0 && errno == EADDRINUSE)
+	{
+		ereport(WARNING,
+				(errcode_for_socket_access(),
+				 errmsg("registry REST API port %d on %s is in use: another server listens there",
+						registry_http_port, registry_http_listen_addresses),
+				 errdetail("This server's HTTP workers do not serve that port while the other server holds it."),
+				 errhint("Give each cluster on one host its own registry.http_port (a standby made by pg_basebackup -R inherits the primary's).")));
+		return;
+	}
 	if (shared_fd < 0)
 	{
 		ereport(LOG,
@@ -239,6 +264,8 @@ listen_shmem_startup(void)
 			pg_atomic_init_u32(&listen_shared->yielding[i], 0);
 			listen_shared->latch[i] = NULL;
 		}
+		memset(&listen_shared->own_addr, 0, sizeof(listen_shared->own_addr));
+		listen_shared->own_count = 0;
 	}
 	LWLockRelease(AddinShmemInitLock);
 	if (!IsUnderPostmaster && IsPostmasterEnvironment)
@@ -312,6 +339,9 @@ http_listen_join(int slot, const struct sockaddr_storage *addr)
 
 		LWLockRelease(listen_shared->lock);
 		errno = save_errno;
+		/* another server listens there: http_listen_claim_own says so */
+		if (errno == EADDRINUSE)
+			return -1;
 		ereport(LOG,
 				(errcode_for_socket_access(),
 				 errmsg("could not listen on the registry REST API's shared socket: %m"),
@@ -332,6 +362,77 @@ http_listen_join(int slot, const struct sockaddr_storage *addr)
 		before_shmem_exit(leave_at_exit, (Datum) 0);
 	leave_registered = true;
 	return shared_fd;
+}
+
+/* At the worker's exit: it no longer listens on its own socket. */
+static void
+release_own_at_exit(int code, Datum arg)
+{
+	http_listen_release_own();
+}
+
+/*
+ * May this worker listen on its own socket on addr (SO_REUSEPORT)?  Yes
+ * while another of this cluster's workers does, or when no other process
+ * holds the address: a socket bound there without SO_REUSEPORT (the probe)
+ * fails with EADDRINUSE while any socket listens there or shares it.  No:
+ * another server listens there; a WARNING says so, once for a port.
+ * (Between the probe and libmicrohttpd's bind another cluster's worker
+ * could probe as well; that window is microseconds long, at a reload.)
+ */
+bool
+http_listen_claim_own(const struct sockaddr_storage *addr, int port)
+{
+	bool		ours;
+
+	if (listen_shared == NULL)
+		return true;
+	LWLockAcquire(listen_shared->lock, LW_EXCLUSIVE);
+	ours = listen_shared->own_count > 0 && same_address(addr, &listen_shared->own_addr);
+	if (!ours)
+	{
+		int			probe = bind_socket(addr);
+
+		if (probe < 0 && errno == EADDRINUSE)
+		{
+			LWLockRelease(listen_shared->lock);
+			if (conflict_logged_port != port)
+				ereport(WARNING,
+						(errcode_for_socket_access(),
+						 errmsg("registry REST API port %d on %s is in use: another server listens there",
+								port, registry_http_listen_addresses),
+						 errdetail("This server's HTTP workers do not serve that port while the other server holds it; they try again every few seconds."),
+						 errhint("Give each cluster on one host its own registry.http_port (a standby made by pg_basebackup -R inherits the primary's).")));
+			conflict_logged_port = port;
+			return false;
+		}
+		if (probe >= 0)
+			close(probe);
+		/* another failure: libmicrohttpd's own bind says what it is */
+		listen_shared->own_addr = *addr;
+		listen_shared->own_count = 0;
+	}
+	listen_shared->own_count++;
+	LWLockRelease(listen_shared->lock);
+	own_claimed = true;
+	conflict_logged_port = -1;
+	if (!own_exit_registered)
+		before_shmem_exit(release_own_at_exit, (Datum) 0);
+	own_exit_registered = true;
+	return true;
+}
+
+/* The worker no longer listens on its own socket. */
+void
+http_listen_release_own(void)
+{
+	if (!own_claimed)
+		return;
+	LWLockAcquire(listen_shared->lock, LW_EXCLUSIVE);
+	if (listen_shared->own_count > 0)
+		listen_shared->own_count--;
+	LWLockRelease(listen_shared->lock);
+	own_claimed = false;
 }
 
 /* Wake the workers leaving new connections to others. */

@@ -51,6 +51,8 @@
 
 /* seconds a connection may stay idle (libmicrohttpd's own timeout) */
 #define IDLE_TIMEOUT_S 60
+/* how often a worker whose port another server holds tries it again */
+#define PORT_RETRY_MS 5000
 
 PGDLLEXPORT void registry_http_worker_main(Datum main_arg);
 
@@ -68,6 +70,9 @@ static int	worker_slot = 0;
 
 /* the shared listening socket while the worker serves it, else -1 */
 static int	listen_fd = -1;
+
+/* another server held the port at the last start: when to try again */
+static TimestampTz port_retry_at = 0;
 
 /*
  * the latch, postmaster death, the forwards' and the daemon's epoll
@@ -147,6 +152,7 @@ stop_daemon(void)
 		daemon_handle = NULL;
 	}
 	http_listen_leave();
+	http_listen_release_own();
 	listen_fd = -1;
 	http_tls_set_serving(false);
 	http_tls_release(&daemon_tls);
@@ -228,6 +234,14 @@ start_daemon(unsigned int connection_limit, long fd_limit, HttpTls *tls)
 	listen_fd = http_listen_join(worker_slot, &addr);
 	if (listen_fd >= 0)
 		flags |= MHD_USE_NO_LISTEN_SOCKET;
+	else if (!http_listen_claim_own(&addr, registry_http_port))
+	{
+		/* another server listens there: serve nothing, try again later */
+		http_tls_release(tls);
+		port_retry_at = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), PORT_RETRY_MS);
+		return;
+	}
+	port_retry_at = 0;
 	set_listen_options(listen_options, &addr);
 	daemon_tls = *tls;
 	memset(tls, 0, sizeof(*tls));
@@ -251,6 +265,7 @@ start_daemon(unsigned int connection_limit, long fd_limit, HttpTls *tls)
 	if (daemon_handle == NULL)
 	{
 		http_listen_leave();
+		http_listen_release_own();
 		listen_fd = -1;
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIG_FILE_ERROR),
@@ -283,6 +298,7 @@ restart_daemon(HttpTls *tls)
 	unsigned int limit;
 	long		fd_limit;
 
+	port_retry_at = 0;
 	stop_daemon();
 	free_wait_sets();
 	if (registry_http_port != 0 && tls->mode != HTTP_TLS_BROKEN)
@@ -323,10 +339,43 @@ reload_config(void)
 				   strcmp(registry_http_listen_addresses, daemon_address) != 0 ||
 				   limit != daemon_connection_limit ||
 				   !http_tls_equal(&tls, &daemon_tls));
+	if (registry_http_port == 0)
+	{
+		/* leave the database: the next worker waits unconnected */
+		http_tls_release(&tls);
+		stop_daemon();
+		ereport(LOG,
+				(errmsg("registry REST API worker disconnects: registry.http_port is 0"),
+				 errdetail("The workers wait without a database connection until registry.http_port is set again.")));
+		proc_exit(1);
+	}
 	if (restart)
 		restart_daemon(&tls);
 	else
 		http_tls_release(&tls);
+}
+
+/*
+ * At the worker's start with registry.http_port = 0 (set by a reload):
+ * wait, connected to no database, until a reload sets a port (a SIGTERM
+ * ends the wait, as it ends a serving worker).
+ */
+static void
+wait_for_port(void)
+{
+	while (registry_http_port == 0)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		if (shutdown_requested)
+			proc_exit(1);
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+	}
 }
 
 /* how long the loop may sleep: until MHD, a retry or a deadline needs it */
@@ -372,6 +421,7 @@ registry_http_worker_main(Datum main_arg)
 	pqsignal(SIGTERM, handle_sigterm);
 	BackgroundWorkerUnblockSignals();
 
+	wait_for_port();
 	http_worker_connect();
 	registry_rest_session_init();
 	http_request_init();
@@ -405,6 +455,13 @@ registry_http_worker_main(Datum main_arg)
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)
 			reload_config();
+		if (daemon_handle == NULL && port_retry_at != 0 &&
+			GetCurrentTimestamp() >= port_retry_at)
+		{
+			/* the port another server held: is it free now? */
+			http_tls_load(&tls);
+			restart_daemon(&tls);
+		}
 		if (daemon_handle == NULL)
 			continue;
 		now = GetCurrentTimestamp();

@@ -19,6 +19,9 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "commands/dbcommands.h"
+#include "commands/extension.h"
+#include "miscadmin.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
@@ -245,6 +248,22 @@ rest_error(RestCall *c, int status, int code, const char *message)
 /* --- errors ------------------------------------------------------------- */
 
 /*
+ * Is the extension missing from the database the request runs in (the
+ * library preloaded, CREATE EXTENSION not run, or the extension dropped)?
+ * Then answer 503 with error_code 50301 saying so, and return true.
+ */
+bool
+rest_extension_missing(RestCall *c)
+{
+	if (OidIsValid(get_extension_oid("registry", true)))
+		return false;
+	rest_error(c, 503, 50301,
+			   psprintf("The registry extension is not installed in database \"%s\": run CREATE EXTENSION registry there",
+						get_database_name(MyDatabaseId)));
+	return true;
+}
+
+/*
  * Confluent's message for an error_code, from what the route knows (the
  * subject, version or id of the request) where Confluent's text names them,
  * else from the error's detail (which carries Confluent's words or the
@@ -317,6 +336,9 @@ report_error(RestCall *c, ErrorData *edata)
 		rest_error(c, 500, 50002, confluent_text(CW_OPERATION_TIMED_OUT));
 		return;
 	}
+	if (PGUNSIXBIT(edata->sqlerrcode) != 'R' && PGUNSIXBIT(edata->sqlerrcode) != 'S' &&
+		rest_extension_missing(c))
+		return;					/* not the store failing: no store at all */
 	if (PGUNSIXBIT(edata->sqlerrcode) != 'R' && PGUNSIXBIT(edata->sqlerrcode) != 'S')
 	{
 		/*

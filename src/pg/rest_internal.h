@@ -67,6 +67,7 @@ extern bool rest_param_bool(RestCall *c, const char *key);
 extern int	rest_param_int(RestCall *c, const char *key, int def);
 extern bool rest_page_includes(RestCall *c, int index, int max_limit);
 extern void rest_error(RestCall *c, int status, int code, const char *message);
+extern bool rest_extension_missing(RestCall *c);
 extern Jsonb *rest_body_object(RestCall *c);
 extern JsonbValue *rest_body_member(Jsonb *jb, const char *key);
 extern char *rest_body_member_json(Jsonb *jb, const char *key);
