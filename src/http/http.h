@@ -18,6 +18,7 @@ extern int	registry_http_max_connections;
 extern int	registry_http_max_body_memory;
 extern int	registry_http_request_timeout;
 extern int	registry_http_lock_wait;
+extern int	registry_http_log_min_duration;
 extern int	registry_http_statement_timeout;
 extern char *registry_primary_conninfo;
 extern int	registry_forward_timeout;

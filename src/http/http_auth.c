@@ -110,8 +110,8 @@ refuse(HttpRefusal *refusal, int status, const char *message, bool challenge)
 }
 
 /* The peer's address as text, for the log. */
-static const char *
-peer_text(struct MHD_Connection *conn)
+const char *
+http_peer_text(struct MHD_Connection *conn)
 {
 	const union MHD_ConnectionInfo *info;
 	static char buf[INET6_ADDRSTRLEN + 1];
@@ -294,8 +294,8 @@ log_failure(struct MHD_Connection *conn, const char *user, const char *detail)
 	ereport(LOG,
 			(errcode(ERRCODE_INVALID_PASSWORD),
 			 errmsg("registry REST API: password authentication failed for user \"%s\"", user),
-			 detail ? errdetail_log("%s Connection from %s.", detail, peer_text(conn))
-			 : errdetail_log("Connection from %s.", peer_text(conn))));
+			 detail ? errdetail_log("%s Connection from %s.", detail, http_peer_text(conn))
+			 : errdetail_log("Connection from %s.", http_peer_text(conn))));
 }
 
 /* The peer's address as libmicrohttpd gives it; NULL if unknown. */
@@ -315,7 +315,7 @@ log_refusal(struct MHD_Connection *conn, const char *user, const char *why)
 	ereport(LOG,
 			(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
 			 errmsg("registry REST API: login refused for user \"%s\"", user),
-			 errdetail_log("%s Connection from %s.", why, peer_text(conn))));
+			 errdetail_log("%s Connection from %s.", why, http_peer_text(conn))));
 }
 
 /*
@@ -413,7 +413,7 @@ verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefu
 		 * allowance, so the answer tells neither the password nor that the
 		 * role is a superuser.
 		 */
-		if (!http_throttle_allows(peer, peer_text(conn)))
+		if (!http_throttle_allows(peer, http_peer_text(conn)))
 		{
 			refuse(refusal, 429, "Too Many Requests", false);
 			return InvalidOid;
@@ -423,7 +423,7 @@ verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefu
 		ereport(LOG,
 				(errmsg("registry REST API: superuser \"%s\" refused", cred->user),
 				 errdetail_log("REST requests never run as a superuser; the password was not checked. Connection from %s.",
-							   peer_text(conn))));
+							   http_peer_text(conn))));
 		return InvalidOid;
 	}
 
@@ -436,7 +436,7 @@ verify_basic(struct MHD_Connection *conn, const BasicCredentials *cred, HttpRefu
 	}
 	if (shadow == NULL || !recently_verified(cred->user, password_hash, verifier_hash))
 	{
-		if (!http_throttle_allows(peer, peer_text(conn)))
+		if (!http_throttle_allows(peer, http_peer_text(conn)))
 		{
 			refuse(refusal, 429, "Too Many Requests", false);
 			return InvalidOid;
@@ -498,7 +498,7 @@ anonymous_role(struct MHD_Connection *conn, HttpRefusal *refusal)
 	if (why)
 	{
 		ereport(LOG,
-				(errmsg("registry REST API: anonymous request from %s refused", peer_text(conn)),
+				(errmsg("registry REST API: anonymous request from %s refused", http_peer_text(conn)),
 				 errdetail_log("%s The request would run as role \"%s\".", why, name)));
 		refuse(refusal, 401, "Unauthorized", false);
 		return InvalidOid;
@@ -533,7 +533,7 @@ identify(struct MHD_Connection *conn, HttpRefusal *refusal)
 	if (!registry_http_anonymous_remote && !peer_is_loopback(conn))
 	{
 		ereport(LOG,
-				(errmsg("registry REST API: anonymous request from %s refused", peer_text(conn)),
+				(errmsg("registry REST API: anonymous request from %s refused", http_peer_text(conn)),
 				 errdetail_log("Anonymous requests are served from loopback addresses only unless registry.http_anonymous_remote is on.")));
 		refuse(refusal, 401, "Unauthorized", false);
 		return InvalidOid;

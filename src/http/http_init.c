@@ -35,6 +35,7 @@ int			registry_http_max_body_memory = 64 * 1024 * 1024;
 int			registry_http_request_timeout = 30;
 int			registry_http_lock_wait = 10000;
 int			registry_http_statement_timeout = 30000;
+int			registry_http_log_min_duration = -1;
 char	   *registry_primary_conninfo = NULL;
 int			registry_forward_timeout = 10000;
 int			registry_forward_replay_wait = 10000;
@@ -108,6 +109,13 @@ define_request_limits(void)
 							"Other requests are served meanwhile.",
 							&registry_http_lock_wait,
 							10000, 0, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_log_min_duration",
+							"REST requests that take at least this long are logged with their method, path, role, peer, status and duration (-1: none, 0: all).",
+							"The access log of the REST API, as log_min_duration_statement is SQL's.",
+							&registry_http_log_min_duration,
+							-1, -1, INT_MAX,
 							PGC_SIGHUP, GUC_UNIT_MS,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("registry.http_statement_timeout",

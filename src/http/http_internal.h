@@ -70,6 +70,9 @@ typedef struct HttpRequest
 	struct HttpForward *forward;
 } HttpRequest;
 
+/* the peer's address as text, for the log (http_auth.c) */
+extern const char *http_peer_text(struct MHD_Connection *conn);
+
 /* why a request is refused before it is served (http_auth.c) */
 typedef struct HttpRefusal
 {

@@ -28,6 +28,7 @@
 #include "utils/snapmgr.h"
 
 #include "confluent_messages.h"
+#include "http.h"
 #include "http_cache.h"
 #include "http_internal.h"
 #include "metrics.h"
@@ -163,6 +164,31 @@ read_rest_request(struct MHD_Connection *conn, const char *url, const char *meth
 }
 
 /*
+ * A request answered 50002 is logged with what it waited on: a lock that
+ * other transactions held past registry.http_lock_wait, or its own work
+ * past registry.http_statement_timeout (once: not for each attempt that
+ * met the lock and was tried again).
+ */
+static void
+log_timeout(HttpRequest *hr, int sqlerrcode)
+{
+	long		ms = hr->answer_start ? (long) ((GetCurrentTimestamp() - hr->answer_start) / 1000) : 0;
+
+	if (sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		ereport(LOG,
+				(errmsg("registry REST request timed out (50002) waiting for a lock, after %ld ms", ms),
+				 errdetail("Another transaction held a lock the request needed (a subject's row, or a table) for longer than registry.http_lock_wait (%d ms), over %d attempts.",
+						   registry_http_lock_wait, hr->retries + 1),
+				 errhidestmt(true)));
+	else
+		ereport(LOG,
+				(errmsg("registry REST request timed out (50002) in its own work, after %ld ms", ms),
+				 errdetail("One attempt ran longer than registry.http_statement_timeout (%d ms), or was canceled.",
+						   registry_http_statement_timeout),
+				 errhidestmt(true)));
+}
+
+/*
  * The route ran and its transaction commits; the response body is copied
  * out of the transaction's memory first.  NULL with *retry set: the route
  * could not get a lock in time and may be tried again later; NULL with
@@ -195,6 +221,9 @@ run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
 		*retry = true;
 		return NULL;
 	}
+	if (resp.sqlerrcode == ERRCODE_QUERY_CANCELED ||
+		resp.sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		log_timeout(hr, resp.sqlerrcode);
 	if (slot->cls != HTTP_CACHE_NONE && resp.status == 200)
 	{
 		HttpCachedAnswer answer = {resp.body, resp.body_len, resp.content_type, resp.route};
@@ -238,8 +267,11 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward)
 								   status);
 	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 		edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+	{
+		log_timeout(hr, edata->sqlerrcode);
 		return make_error_response(500, 50002,
 								   confluent_fixed_text(CW_OPERATION_TIMED_OUT), status);
+	}
 	return make_error_response(500, 50001, confluent_fixed_text(CW_STORE_ERROR),
 							   status);
 }
@@ -280,9 +312,38 @@ forward_to_primary(RestRequest *req, HttpRequest *hr, Oid roleid, int route,
 						 status);
 }
 
+/*
+ * The access log: a request that took registry.http_log_min_duration or
+ * longer (-1: none), with its method, path, role, peer, status and time.
+ */
+static void
+log_request(struct MHD_Connection *conn, const char *method, const char *url, Oid role,
+			unsigned int status, TimestampTz start)
+{
+	double		ms;
+	char	   *name = NULL;
+	MemoryContext oldcxt;
+
+	if (registry_http_log_min_duration < 0 || start == 0)
+		return;
+	ms = (double) (GetCurrentTimestamp() - start) / 1000.0;
+	if (ms < registry_http_log_min_duration)
+		return;
+	oldcxt = MemoryContextSwitchTo(RequestContext);
+	if (OidIsValid(role))
+		name = http_forward_role_name(role);
+	ereport(LOG,
+			(errmsg("registry REST API: %s %s %u %.3f ms", method, url, status, ms),
+			 errdetail_log("Role %s, peer %s.", name ? name : "(none)", http_peer_text(conn)),
+			 errhidestmt(true)));
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextReset(RequestContext);
+}
+
 /* the forwarded write's answer came: queue it, the forward forgotten */
 static enum MHD_Result
-answer_forwarded(struct MHD_Connection *conn, HttpRequest *hr)
+answer_forwarded(struct MHD_Connection *conn, const char *method, const char *url,
+				 HttpRequest *hr)
 {
 	const HttpForwardAnswer *answer = http_forward_answer(hr);
 	struct MHD_Response *response;
@@ -299,6 +360,7 @@ answer_forwarded(struct MHD_Connection *conn, HttpRequest *hr)
 	if (response == NULL)
 		return MHD_NO;
 	registry_metrics_record(route, (int) status, GetCurrentTimestamp() - hr->answer_start);
+	log_request(conn, method, url, InvalidOid, status, hr->answer_start);
 	ret = MHD_queue_response(conn, status, response);
 	MHD_destroy_response(response);
 	return ret;
@@ -446,7 +508,8 @@ receive_body(HttpRequest *hr, const char *upload_data, size_t *upload_data_size)
  * and Retry-After on a 429 (a peer past its failed logins' allowance).
  */
 static enum MHD_Result
-answer_refusal(struct MHD_Connection *conn, HttpRequest *hr, const HttpRefusal *refusal)
+answer_refusal(struct MHD_Connection *conn, const char *method, const char *url,
+			   HttpRequest *hr, const HttpRefusal *refusal)
 {
 	struct MHD_Response *response;
 	unsigned int status;
@@ -465,6 +528,7 @@ answer_refusal(struct MHD_Connection *conn, HttpRequest *hr, const HttpRefusal *
 	if (refusal->status == 429)
 		MHD_add_response_header(response, MHD_HTTP_HEADER_RETRY_AFTER, "2");
 	registry_metrics_record(-1, (int) status, GetCurrentTimestamp() - hr->answer_start);
+	log_request(conn, method, url, InvalidOid, status, hr->answer_start);
 	ret = MHD_queue_response(conn, status, response);
 	MHD_destroy_response(response);
 	return ret;
@@ -491,7 +555,7 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 
 	http_conn_answering(hr->hc);
 	if (hr->forward)
-		return answer_forwarded(conn, hr);
+		return answer_forwarded(conn, method, url, hr);
 	if (hr->too_large || hr->over_memory)
 		return http_body_refuse_dropped(conn, hr);
 	/* lock waits count in the time it takes to answer */
@@ -504,7 +568,7 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	st.method = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ? MHD_HTTP_METHOD_GET : method;
 	st.hr = hr;
 	if (!http_auth_identify(conn, &role, &refusal, look_up_request, &st))
-		return answer_refusal(conn, hr, &refusal);
+		return answer_refusal(conn, st.method, url, hr, &refusal);
 	response = serve(&st, role, &status, &retry, &route);
 	if (retry)
 	{
@@ -520,6 +584,7 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	if (response == NULL)
 		return MHD_NO;
 	registry_metrics_record(route, (int) status, GetCurrentTimestamp() - hr->answer_start);
+	log_request(conn, method, url, role, status, hr->answer_start);
 	ret = MHD_queue_response(conn, status, response);
 	MHD_destroy_response(response);
 	return ret;
