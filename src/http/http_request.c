@@ -23,6 +23,8 @@
 #include "access/xact.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "port/atomics.h"
+#include "utils/backend_status.h"
 #include "utils/json.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -367,6 +369,23 @@ answer_forwarded(struct MHD_Connection *conn, const char *method, const char *ur
 }
 
 /*
+ * pg_stat_activity's query_start for a request tried again after a lock
+ * wait: when the request was first served, not this attempt's start (a
+ * 10 s wait would read as the last attempt's few milliseconds).
+ */
+static void
+report_request_start(HttpRequest *hr)
+{
+	volatile	PgBackendStatus *beentry = MyBEEntry;
+
+	if (beentry == NULL || hr->answer_start == 0 || hr->retries == 0)
+		return;
+	PGSTAT_BEGIN_WRITE_ACTIVITY(beentry);
+	beentry->st_activity_start_timestamp = hr->answer_start;
+	PGSTAT_END_WRITE_ACTIVITY(beentry);
+}
+
+/*
  * One transaction around registry_rest(), run as the request's role and
  * reported as the worker's activity; on a standby a write is then
  * forwarded to the primary.
@@ -384,6 +403,7 @@ serve_in_transaction(RestRequest *req, HttpRequest *hr, Oid role, const CacheSlo
 	StartTransactionCommand();
 	http_auth_become(role, &worker_role);
 	pgstat_report_activity(STATE_RUNNING, activity);
+	report_request_start(hr);
 	PG_TRY();
 	{
 		response = run_route(req, hr, slot, status, retry, route, &forward);

@@ -7,6 +7,7 @@ use warnings;
 
 use FindBin;
 use lib "$FindBin::Bin/..";
+use IPC::Run;
 use PostgreSQL::Test::Utils;
 use RegistryTest;
 use Test::More;
@@ -70,5 +71,39 @@ like($timeout, qr/held a lock the request needed .*registry\.http_lock_wait/,
 	'the timeout is logged with what the request waited on');
 my @lines = slurp_file($node->logfile, $offset) =~ /timed out \(50002\)/g;
 is(scalar @lines, 1, '  ... once, not for each attempt that met the lock');
+
+# while a request waits for a lock, pg_stat_activity's query_start is when
+# it was first served, not its latest attempt's start
+$node->append_conf('postgresql.conf', "registry.http_lock_wait = 4000\n");
+$node->reload;
+sleep 2;
+$dba = $node->background_psql('postgres', on_error_stop => 0);
+$dba->query_safe('BEGIN');
+$dba->query_safe('LOCK TABLE registry.subjects IN EXCLUSIVE MODE');
+my ($out, $err) = ('', '');
+my $waiting = IPC::Run::start(
+	[
+		'curl', '-sS', '--max-time', '20', '-o', '/dev/null', '-X', 'POST',
+		'-H', 'Content-Type: application/vnd.schemaregistry.v1+json',
+		'--data-binary', record_body('S', 'a'),
+		'http://127.0.0.1:' . http_port($node) . '/subjects/slow-value/versions'
+	],
+	'>', \$out, '2>', \$err);
+# sampled for 2.5 s while the lock is still held (the request waits 4 s)
+my $oldest = 0;
+for (my $i = 0; $i < 25; $i++)
+{
+	my $age = $node->safe_psql('postgres', q{
+		SELECT coalesce(max(extract(epoch FROM clock_timestamp() - query_start)), 0)
+		FROM pg_stat_activity
+		WHERE backend_type = 'registry http' AND query = 'POST /subjects/slow-value/versions'});
+	$oldest = $age if $age > $oldest;
+	select(undef, undef, undef, 0.1);
+}
+cmp_ok($oldest, '>', 1.5,
+	'a request waiting for a lock shows how long it has waited in query_start, not its last attempt');
+$dba->query_safe('COMMIT');
+$dba->quit;
+$waiting->finish;
 
 done_testing();
