@@ -15,7 +15,10 @@ CORE_DIR    = src/core
 CORE_BUILD  = build/core-pic
 OBJS        = $(patsubst %.c,%.o,$(wildcard src/pg/*.c src/http/*.c)) \
               $(CORE_BUILD)/libregistry_core.a
-DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
+# the current full install script and the chain of upgrade scripts; the
+# released full scripts (test/upgrade) are installed only for the upgrade test
+DATA        = sql/$(EXTENSION)--$(EXTVERSION).sql $(wildcard sql/$(EXTENSION)--*--*.sql)
+RELEASED    = $(wildcard test/upgrade/$(EXTENSION)--*.sql)
 REGRESS     = $(filter-out $(EXTENSION)--%,$(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --outputdir=tmp_check/regress --load-extension=registry
 PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen \
@@ -62,7 +65,11 @@ clean-tests:
 	$(MAKE) -C test/core clean
 	$(MAKE) -C test/fuzz clean
 
-.PHONY: run stop test deps core-check indent typedefs clean-tests install-cli
+.PHONY: run stop test deps core-check indent typedefs clean-tests install-cli install-released
+
+# the released versions' install scripts, for test/tap/t/090_upgrade.pl
+install-released:
+	$(INSTALL_DATA) $(RELEASED) '$(DESTDIR)$(datadir)/extension/'
 
 deps:
 	bash test/scripts/deps.sh

@@ -15,9 +15,11 @@ else
 fi
 
 # build and install the extension into the PostgreSQL installation
+# (install_extension released: with the released versions' install scripts,
+# which the upgrade test creates)
 install_extension() {
 	make -s -j2 all
-	$SUDO make -s install
+	$SUDO make -s install ${1:+install-released}
 }
 
 # cluster_start DIR PORT [extra postgresql.conf lines]; the project's own

@@ -83,7 +83,7 @@ for target in smoke crashes; do
 done
 
 # 2. build, install, start a throwaway cluster
-if ! install_extension >tmp_check.build.log 2>&1; then
+if ! install_extension released >tmp_check.build.log 2>&1; then
 	cat tmp_check.build.log
 	count "build" 0 1
 	finish
