@@ -38,7 +38,9 @@
  * linear).
  *
  * The type tables, the file comparison and Java's iteration order live in
- * proto_compat_tables.c.
+ * proto_compat_tables.c; the differences (their types and messages, the
+ * budget, the shared lists, the kept type-pair diffs and the listing) in
+ * proto_compat_diffs.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -51,446 +53,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * The budget of one diff: work (messages and fields compared, differences
- * recorded and listed) and the memory of its bookkeeping.  Past either the
- * check stops with RG_COMPAT_TOO_LARGE, which the extension answers as
- * 42201.  Real schemas stay far below.
- */
-#define PD_MAX_WORK 20000000L
-#define PD_MAX_BYTES ((size_t) 256 * 1024 * 1024)
-
-/* a cancel gets its chance every this many units of work */
-#define PD_INTERRUPT_EVERY 1024
-
-#define PD_UNEXPECTED "Unexpected exception during compatibility check: "
-
 #define T(x) GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_##x
 #define L(x) GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_##x
-
-/* Confluent's Difference.Type */
-typedef enum pd_type
-{
-	PD_PACKAGE_CHANGED,
-	PD_MESSAGE_ADDED,
-	PD_MESSAGE_REMOVED,
-	PD_MESSAGE_MOVED,
-	PD_ENUM_ADDED,
-	PD_ENUM_REMOVED,
-	PD_ENUM_CONST_ADDED,
-	PD_ENUM_CONST_CHANGED,
-	PD_ENUM_CONST_REMOVED,
-	PD_FIELD_ADDED,
-	PD_FIELD_REMOVED,
-	PD_FIELD_NAME_CHANGED,
-	PD_FIELD_KIND_CHANGED,
-	PD_FIELD_SCALAR_KIND_CHANGED,
-	PD_FIELD_NAMED_TYPE_CHANGED,
-	PD_FIELD_NUMERIC_LABEL_CHANGED,
-	PD_FIELD_STRING_OR_BYTES_LABEL_CHANGED,
-	PD_REQUIRED_FIELD_ADDED,
-	PD_REQUIRED_FIELD_REMOVED,
-	PD_ONEOF_ADDED,
-	PD_ONEOF_REMOVED,
-	PD_ONEOF_FIELD_ADDED,
-	PD_ONEOF_FIELD_REMOVED,
-	PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL,
-	PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF,
-	PD_FIELD_MOVED_TO_EXISTING_ONEOF,
-	PD_N_TYPES
-} pd_type;
-
-static const struct
-{
-	const char *name;
-	bool		compatible;
-	/* the description before and after the path; NULL: "" */
-	const char *pre;
-	const char *post;
-}			pd_types[PD_N_TYPES] = {
-
-	[PD_PACKAGE_CHANGED] = {"PACKAGE_CHANGED", false,
-	"The package at '", "' in the %s schema does not match the package in the %s schema"},
-	[PD_MESSAGE_ADDED] = {"MESSAGE_ADDED", true, NULL, NULL},
-	[PD_MESSAGE_REMOVED] = {"MESSAGE_REMOVED", false,
-	"The %s schema is missing a MESSAGE type at path '", "' in the %s schema"},
-	[PD_MESSAGE_MOVED] = {"MESSAGE_MOVED", true, NULL, NULL},
-	[PD_ENUM_ADDED] = {"ENUM_ADDED", true, NULL, NULL},
-	[PD_ENUM_REMOVED] = {"ENUM_REMOVED", true, NULL, NULL},
-	[PD_ENUM_CONST_ADDED] = {"ENUM_CONST_ADDED", true, NULL, NULL},
-	[PD_ENUM_CONST_CHANGED] = {"ENUM_CONST_CHANGED", true, NULL, NULL},
-	[PD_ENUM_CONST_REMOVED] = {"ENUM_CONST_REMOVED", true, NULL, NULL},
-	[PD_FIELD_ADDED] = {"FIELD_ADDED", true, NULL, NULL},
-	[PD_FIELD_REMOVED] = {"FIELD_REMOVED", true, NULL, NULL},
-	[PD_FIELD_NAME_CHANGED] = {"FIELD_NAME_CHANGED", true, NULL, NULL},
-	[PD_FIELD_KIND_CHANGED] = {"FIELD_KIND_CHANGED", false,
-	"The type of a field at path '", "' in the %s schema does not match the %s schema"},
-	[PD_FIELD_SCALAR_KIND_CHANGED] = {"FIELD_SCALAR_KIND_CHANGED", false,
-	"The kind of a SCALAR field at path '", "' in the %s schema does not match its kind in the %s schema"},
-	[PD_FIELD_NAMED_TYPE_CHANGED] = {"FIELD_NAMED_TYPE_CHANGED", false,
-	"The type of a MESSAGE field at path '", "' in the %s schema does not match its type in the %s schema"},
-	[PD_FIELD_NUMERIC_LABEL_CHANGED] = {"FIELD_NUMERIC_LABEL_CHANGED", false,
-	"The label for a NUMERIC field at path '", "' in the %s schema does not match its label in the %s schema"},
-	[PD_FIELD_STRING_OR_BYTES_LABEL_CHANGED] = {"FIELD_STRING_OR_BYTES_LABEL_CHANGED", true, NULL, NULL},
-	[PD_REQUIRED_FIELD_ADDED] = {"REQUIRED_FIELD_ADDED", false,
-	"A required field  at path '", "' in the %s schema is missing in the %s schema"},
-	[PD_REQUIRED_FIELD_REMOVED] = {"REQUIRED_FIELD_REMOVED", false,
-	"The %s schema is missing a required field at path: '", "' in the %s schema"},
-	[PD_ONEOF_ADDED] = {"ONEOF_ADDED", true, NULL, NULL},
-	[PD_ONEOF_REMOVED] = {"ONEOF_REMOVED", true, NULL, NULL},
-	[PD_ONEOF_FIELD_ADDED] = {"ONEOF_FIELD_ADDED", true, NULL, NULL},
-	[PD_ONEOF_FIELD_REMOVED] = {"ONEOF_FIELD_REMOVED", false,
-	"The %s schema is missing a oneof field at path '", "' in the %s schema"},
-	[PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL] = {"ONEOF_FIELD_MOVED_TO_TOP_LEVEL", true,
-	"The oneof field at path '", "' in the %s schema was moved out of its oneof to a top-level field in the %s schema"},
-	[PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF] = {"MULTIPLE_FIELDS_MOVED_TO_ONEOF", false,
-	"Multiple fields in the oneof at path '", "' in the %s schema are outside a oneof in the %s schema"},
-	[PD_FIELD_MOVED_TO_EXISTING_ONEOF] = {"FIELD_MOVED_TO_EXISTING_ONEOF", false,
-	"A field in the oneof at path '", "' in the %s schema is outside an existing oneof in the %s schema"},
-};
-
-/* ----------------------------------------------------------------------
- * The diff state
- * ---------------------------------------------------------------------- */
-
-/*
- * One difference; or (type PD_N_TYPES) the differences of a referenced
- * message type, shared rather than copied: a type used twice by each of a
- * chain of types has twice as many differences at each level, and copying
- * them would cost as much as listing them.  Paths are whole ("#/..."), so
- * a shared list reads the same wherever it is used.
- */
-typedef struct pd_diff
-{
-	pd_type		type;
-	const char *path;
-	const struct pd_diff *sub_items;	/* PD_N_TYPES: the shared list */
-	int			sub_n;
-	uint64_t	sub_incompatible;
-} pd_diff;
-
-typedef struct pd_list
-{
-	pd_diff    *items;
-	int			n;
-	int			cap;
-	uint64_t	n_incompatible; /* shared lists counted, saturating */
-} pd_list;
-
-/*
- * The differences of pairs of referenced message types, by their entries,
- * with the slice of c->entered their diff pushed on the stack (a kept diff
- * holds only where none of those is on the stack: the recursion guard
- * would cut there).
- */
-typedef struct pd_type_memo
-{
-	const pd_entry **orig;
-	const pd_entry **upd;
-	pd_list    *diffs;
-	int		   *from;			/* c->entered[from .. to) */
-	int		   *to;
-	size_t		cap;			/* a power of two, or 0 */
-	size_t		used;
-} pd_type_memo;
-
-/* Confluent's Context: a difference list and the current path */
-typedef struct pd_ctx
-{
-	pd_list    *diffs;
-	const char **path;
-	int			depth_path;
-	int			cap_path;
-} pd_ctx;
 
 static void compare_message(pd_checker *c, pd_ctx *ctx,
 							const pc_msg *om, const pd_file *of, const char *oscope,
 							const pc_msg *um, const pd_file *uf, const char *uscope);
-
-/* Enter a path token (the path of the differences found below it). */
-static void
-path_push(pd_checker *c, pd_ctx *ctx, const char *tok)
-{
-	if (ctx->depth_path == ctx->cap_path)
-	{
-		int			ncap = ctx->cap_path ? ctx->cap_path * 2 : 16;
-		const char **np = rg_arena_alloc(c->arena, ncap * sizeof(*np));
-
-		if (np == NULL)
-		{
-			c->oom = true;
-			return;
-		}
-		if (ctx->depth_path)
-			memcpy(np, ctx->path, ctx->depth_path * sizeof(*np));
-		ctx->path = np;
-		ctx->cap_path = ncap;
-	}
-	ctx->path[ctx->depth_path++] = tok ? tok : "";
-}
-
-/* Leave the innermost path token. */
-static void
-path_pop(pd_ctx *ctx)
-{
-	if (ctx->depth_path > 0)
-		ctx->depth_path--;
-}
-
-/* A field number as a path token. */
-static const char *
-tag_token(pd_checker *c, int32_t tag)
-{
-	char		num[16];
-
-	snprintf(num, sizeof(num), "%d", (int) tag);
-	return rg_pd_strdup(c, num);
-}
-
-/*
- * Count units of work, and the checker's memory, against the budget (and
- * give a pending cancel its chance now and then); false, with c->failure
- * set, past it.
- */
-static bool
-spend(pd_checker *c, long n)
-{
-	long		before = c->work;
-
-	if (c->failure || c->oom)
-		return false;
-	c->work += n;
-	if (before / PD_INTERRUPT_EVERY != c->work / PD_INTERRUPT_EVERY)
-		rg_check_interrupts();
-	if (c->work > PD_MAX_WORK || rg_arena_bytes(c->arena) > PD_MAX_BYTES)
-	{
-		c->failure = "schema comparison too large";
-		return false;
-	}
-	return true;
-}
-
-/* Room for one more item in a list; false (oom or failure set) without. */
-static bool
-list_grow(pd_checker *c, pd_list *l)
-{
-	if (!spend(c, 1))
-		return false;
-	if (l->n == l->cap)
-	{
-		int			ncap = l->cap ? l->cap * 2 : 16;
-		pd_diff    *ni = rg_arena_alloc(c->arena, ncap * sizeof(*ni));
-
-		if (ni == NULL)
-		{
-			c->oom = true;
-			return false;
-		}
-		if (l->n)
-			memcpy(ni, l->items, l->n * sizeof(*ni));
-		l->items = ni;
-		l->cap = ncap;
-	}
-	return true;
-}
-
-/* Append a difference of a type at path to a list. */
-static void
-list_add(pd_checker *c, pd_list *l, pd_type type, const char *path)
-{
-	pd_diff    *d;
-
-	if (!list_grow(c, l))
-		return;
-	d = &l->items[l->n++];
-	memset(d, 0, sizeof(*d));
-	d->type = type;
-	d->path = path;
-	if (!pd_types[type].compatible)
-		l->n_incompatible = rg_compat_count_add(l->n_incompatible, 1);
-}
-
-/* Append a finished list to another, shared. */
-static void
-list_add_shared(pd_checker *c, pd_list *l, const pd_list *sub)
-{
-	pd_diff    *d;
-
-	if (sub->n == 0 || !list_grow(c, l))
-		return;
-	d = &l->items[l->n++];
-	memset(d, 0, sizeof(*d));
-	d->type = PD_N_TYPES;
-	d->sub_items = sub->items;
-	d->sub_n = sub->n;
-	d->sub_incompatible = sub->n_incompatible;
-	l->n_incompatible = rg_compat_count_add(l->n_incompatible, sub->n_incompatible);
-}
-
-/* ctx.addDifference: "#/" + the path joined with '/' */
-static void
-add_diff(pd_checker *c, pd_ctx *ctx, pd_type type)
-{
-	size_t		len = 3;
-	char	   *p;
-	char	   *q;
-	int			i;
-
-	for (i = 0; i < ctx->depth_path; i++)
-		len += strlen(ctx->path[i]) + 1;
-	p = rg_arena_alloc(c->arena, len);
-	if (p == NULL)
-	{
-		c->oom = true;
-		return;
-	}
-	q = p;
-	*q++ = '#';
-	*q++ = '/';
-	for (i = 0; i < ctx->depth_path; i++)
-	{
-		size_t		l = strlen(ctx->path[i]);
-
-		if (i)
-			*q++ = '/';
-		memcpy(q, ctx->path[i], l);
-		q += l;
-	}
-	*q = '\0';
-	list_add(c, ctx->diffs, type, p);
-}
-
-/* A difference at the current path plus one token. */
-static void
-add_diff_at(pd_checker *c, pd_ctx *ctx, const char *tok, pd_type type)
-{
-	path_push(c, ctx, tok);
-	add_diff(c, ctx, type);
-	path_pop(ctx);
-}
-
-/* Are all differences of a list of compatible types? */
-static bool
-list_compatible(const pd_list *l)
-{
-	return l->n_incompatible == 0;
-}
-
-/* The memo slot of a pair of types (its orig NULL when absent). */
-static size_t
-type_memo_slot(const pd_type_memo *m, const pd_entry *o, const pd_entry *u)
-{
-	uint64_t	h = (uint64_t) (uintptr_t) o * 0x9E3779B97F4A7C15ULL;
-	size_t		i;
-
-	h ^= (uint64_t) (uintptr_t) u + 0x632BE59BD9B4E019ULL;
-	h ^= h >> 29;
-	for (i = (size_t) h & (m->cap - 1); m->orig[i] != NULL; i = (i + 1) & (m->cap - 1))
-		if (m->orig[i] == o && m->upd[i] == u)
-			break;
-	return i;
-}
-
-/*
- * The differences of a pair of types compared before, or NULL: none kept,
- * or a message their diff entered is on the stack now.
- */
-static const pd_list *
-type_memo_get(pd_checker *c, const pd_entry *o, const pd_entry *u)
-{
-	const pd_type_memo *m = c->type_memo;
-	size_t		i;
-	int			k;
-	int			j;
-
-	if (m == NULL || m->cap == 0)
-		return NULL;
-	i = type_memo_slot(m, o, u);
-	if (m->orig[i] == NULL ||
-		!spend(c, (long) (m->to[i] - m->from[i]) * (c->n_stack + 1) / 16 + 1))
-		return NULL;
-	for (k = m->from[i]; k < m->to[i]; k++)
-		for (j = 0; j < c->n_stack; j++)
-			if (c->entered[k] == c->stack[j])
-				return NULL;
-	return &m->diffs[i];
-}
-
-/* Log a message pushed on the stack (for type_memo_get). */
-static void
-log_entered(pd_checker *c, const pc_msg *m)
-{
-	if (c->n_entered == c->cap_entered)
-	{
-		int			ncap = c->cap_entered ? c->cap_entered * 2 : 64;
-		const pc_msg **ne = rg_arena_alloc(c->arena, ncap * sizeof(*ne));
-
-		if (ne == NULL)
-		{
-			c->oom = true;
-			return;
-		}
-		if (c->n_entered)
-			memcpy(ne, c->entered, c->n_entered * sizeof(*ne));
-		c->entered = ne;
-		c->cap_entered = ncap;
-	}
-	c->entered[c->n_entered++] = m;
-}
-
-/* Keep the differences of a pair of types (unless kept already), entered[from ..] with them. */
-static void
-type_memo_put(pd_checker *c, const pd_entry *o, const pd_entry *u, const pd_list *diffs,
-			  int from)
-{
-	pd_type_memo *m = c->type_memo;
-	size_t		i;
-
-	if (m == NULL && (m = c->type_memo = rg_arena_alloc(c->arena, sizeof(*m))) == NULL)
-	{
-		c->oom = true;
-		return;
-	}
-	if ((m->used + 1) * 2 > m->cap)
-	{
-		pd_type_memo old = *m;
-		size_t		ncap = m->cap ? m->cap * 2 : 64;
-
-		m->orig = rg_arena_alloc(c->arena, ncap * sizeof(*m->orig));
-		m->upd = rg_arena_alloc(c->arena, ncap * sizeof(*m->upd));
-		m->diffs = rg_arena_alloc(c->arena, ncap * sizeof(*m->diffs));
-		m->from = rg_arena_alloc(c->arena, ncap * sizeof(*m->from));
-		m->to = rg_arena_alloc(c->arena, ncap * sizeof(*m->to));
-		if (m->orig == NULL || m->upd == NULL || m->diffs == NULL ||
-			m->from == NULL || m->to == NULL)
-		{
-			*m = old;
-			c->oom = true;
-			return;
-		}
-		m->cap = ncap;
-		for (i = 0; i < old.cap; i++)
-			if (old.orig[i] != NULL)
-			{
-				size_t		j = type_memo_slot(m, old.orig[i], old.upd[i]);
-
-				m->orig[j] = old.orig[i];
-				m->upd[j] = old.upd[i];
-				m->diffs[j] = old.diffs[i];
-				m->from[j] = old.from[i];
-				m->to[j] = old.to[i];
-			}
-	}
-	i = type_memo_slot(m, o, u);
-	if (m->orig[i] != NULL)
-		return;					/* kept already, for other stacks */
-	m->orig[i] = o;
-	m->upd[i] = u;
-	m->diffs[i] = *diffs;
-	m->from[i] = from;
-	m->to[i] = c->n_entered;
-	m->used++;
-}
 
 /* ----------------------------------------------------------------------
  * Fields
@@ -771,14 +339,14 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 	{
 		/* could not resolve: compare the names as written */
 		if (strcmp(ot->name, ut->name) != 0)
-			add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
+			rg_pd_add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
 		return;
 	}
 	oln = local_name(ot->named);
 	uln = local_name(ut->named);
 	if (strcmp(oln, uln) != 0)
 	{
-		add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
+		rg_pd_add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
 		return;
 	}
 	/* the same schema (both local, or the same reference): nothing to do */
@@ -794,11 +362,11 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 	 * found on the stack outside it (such a result is not kept), nor when a
 	 * message it entered is on the stack now (type_memo_get).
 	 */
-	if ((memo = type_memo_get(c, ot->named, ut->named)) != NULL)
+	if ((memo = rg_pd_type_memo_get(c, ot->named, ut->named)) != NULL)
 	{
-		list_add_shared(c, ctx->diffs, memo);
-		if (!list_compatible(memo))
-			add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
+		rg_pd_list_add_shared(c, ctx->diffs, memo);
+		if (!rg_pd_list_compatible(memo))
+			rg_pd_add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
 		return;
 	}
 	saved_hit = c->min_hit;
@@ -818,7 +386,7 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 		dot = strchr(tok, '.');
 		if (dot)
 			*dot = '\0';
-		path_push(c, &sub, tok);
+		rg_pd_path_push(c, &sub, tok);
 		if (dot == NULL)
 			break;
 	}
@@ -840,12 +408,12 @@ compare_message_types(pd_checker *c, pd_ctx *ctx, const pd_ptype *ot, const pd_p
 						ut->named->msg, ut->named->file, uscope);
 	}
 	if (c->min_hit >= entry_depth && !c->failure && !c->oom)
-		type_memo_put(c, ot->named, ut->named, &subdiffs, entered_from);
+		rg_pd_type_memo_put(c, ot->named, ut->named, &subdiffs, entered_from);
 	if (saved_hit < c->min_hit)
 		c->min_hit = saved_hit;
-	list_add_shared(c, ctx->diffs, &subdiffs);
-	if (!list_compatible(&subdiffs))
-		add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
+	rg_pd_list_add_shared(c, ctx->diffs, &subdiffs);
+	if (!rg_pd_list_compatible(&subdiffs))
+		rg_pd_add_diff(c, ctx, PD_FIELD_NAMED_TYPE_CHANGED);
 }
 
 /* The label and type changes of one field. */
@@ -858,18 +426,18 @@ compare_labels_and_types(pd_checker *c, pd_ctx *ctx,
 		return;
 	if (ot->kind != ut->kind)
 	{
-		add_diff(c, ctx, PD_FIELD_KIND_CHANGED);
+		rg_pd_add_diff(c, ctx, PD_FIELD_KIND_CHANGED);
 		return;
 	}
 	switch (ot->kind)
 	{
 		case PK_SCALAR:
 			if (ot->scalar != ut->scalar)
-				add_diff(c, ctx, PD_FIELD_SCALAR_KIND_CHANGED);
+				rg_pd_add_diff(c, ctx, PD_FIELD_SCALAR_KIND_CHANGED);
 			else if (ol != PL_NONE && ul != PL_NONE && ol != ul)
-				add_diff(c, ctx, ot->scalar == PS_STRING_OR_BYTES
-						 ? PD_FIELD_STRING_OR_BYTES_LABEL_CHANGED
-						 : PD_FIELD_NUMERIC_LABEL_CHANGED);
+				rg_pd_add_diff(c, ctx, ot->scalar == PS_STRING_OR_BYTES
+							   ? PD_FIELD_STRING_OR_BYTES_LABEL_CHANGED
+							   : PD_FIELD_NUMERIC_LABEL_CHANGED);
 			break;
 		case PK_MESSAGE:
 			compare_message_types(c, ctx, ot, ut);
@@ -901,10 +469,10 @@ compare_field(pd_checker *c, pd_ctx *ctx, const pd_field *of, const pd_field *uf
 	const char *on = of->f->name ? of->f->name : "";
 	const char *un = uf->f->name ? uf->f->name : "";
 
-	if (!spend(c, 1))
+	if (!rg_pd_spend(c, 1))
 		return;
 	if (strcmp(on, un) != 0)
-		add_diff(c, ctx, PD_FIELD_NAME_CHANGED);
+		rg_pd_add_diff(c, ctx, PD_FIELD_NAME_CHANGED);
 	field_ptype(&c->orig, of->f, &ot);
 	field_ptype(&c->upd, uf->f, &ut);
 	compare_labels_and_types(c, ctx, of->label, uf->label, &ot, &ut);
@@ -983,14 +551,14 @@ compare_enum(pd_checker *c, pd_ctx *ctx, const pc_enum *oe, const pc_enum *ue)
 		for (k = 0; k < nu; k++)
 			if (unum[k] == num)
 				ui = k;
-		path_push(c, ctx, tag_token(c, num));
+		rg_pd_path_push(c, ctx, rg_pd_tag_token(c, num));
 		if (ui < 0)
-			add_diff(c, ctx, PD_ENUM_CONST_REMOVED);
+			rg_pd_add_diff(c, ctx, PD_ENUM_CONST_REMOVED);
 		else if (oi < 0)
-			add_diff(c, ctx, PD_ENUM_CONST_ADDED);
+			rg_pd_add_diff(c, ctx, PD_ENUM_CONST_ADDED);
 		else if (strcmp(oname[oi], uname[ui]) != 0)
-			add_diff(c, ctx, PD_ENUM_CONST_CHANGED);
-		path_pop(ctx);
+			rg_pd_add_diff(c, ctx, PD_ENUM_CONST_CHANGED);
+		rg_pd_path_pop(ctx);
 	}
 }
 
@@ -1117,14 +685,14 @@ walk_names(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us,
 		int			oi = name_index(o->names, o->n, name);
 		int			ui = name_index(u->names, u->n, name);
 
-		path_push(c, ctx, name);
+		rg_pd_path_push(c, ctx, name);
 		if (ui < 0)
-			add_diff(c, ctx, removed);
+			rg_pd_add_diff(c, ctx, removed);
 		else if (oi < 0)
-			add_diff(c, ctx, added);
+			rg_pd_add_diff(c, ctx, added);
 		else
 			both(c, ctx, os, us, o->items[oi], u->items[ui], oi != ui);
-		path_pop(ctx);
+		rg_pd_path_pop(ctx);
 	}
 }
 
@@ -1135,7 +703,7 @@ both_messages(pd_checker *c, pd_ctx *ctx, const pd_scope *os, const pd_scope *us
 {
 	compare_message(c, ctx, o, os->file, os->scope, u, us->file, us->scope);
 	if (moved)
-		add_diff(c, ctx, PD_MESSAGE_MOVED);
+		rg_pd_add_diff(c, ctx, PD_MESSAGE_MOVED);
 }
 
 /* An enum both sides declare: its diff (a move is no difference). */
@@ -1317,9 +885,9 @@ fields_moved_to_oneofs(pd_checker *c, pd_ctx *ctx, const pd_fields *o,
 		}
 		/* the "" groups are distinct fields; count them apart */
 		if (n_groups > 1)
-			add_diff_at(c, ctx, u->oneofs[i], moved_in > 1
-						? PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF
-						: PD_FIELD_MOVED_TO_EXISTING_ONEOF);
+			rg_pd_add_diff_at(c, ctx, u->oneofs[i], moved_in > 1
+							  ? PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF
+							  : PD_FIELD_MOVED_TO_EXISTING_ONEOF);
 	}
 	return true;
 }
@@ -1357,9 +925,9 @@ oneofs_added_removed(pd_checker *c, pd_ctx *ctx, const pd_fields *o,
 	for (i = 0; i < n_all; i++)
 	{
 		if (!has_oneof(u, all[i]))
-			add_diff_at(c, ctx, all[i], PD_ONEOF_REMOVED);
+			rg_pd_add_diff_at(c, ctx, all[i], PD_ONEOF_REMOVED);
 		else if (!has_oneof(o, all[i]))
-			add_diff_at(c, ctx, all[i], PD_ONEOF_ADDED);
+			rg_pd_add_diff_at(c, ctx, all[i], PD_ONEOF_ADDED);
 	}
 	return true;
 }
@@ -1370,13 +938,13 @@ tag_removed(pd_checker *c, pd_ctx *ctx, const pd_field *ofl,
 			const char *const *deleted, int n_deleted)
 {
 	if (ofl->oneof == NULL)
-		add_diff_at(c, ctx, tag_token(c, ofl->tag),
-					ofl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_REMOVED : PD_FIELD_REMOVED);
+		rg_pd_add_diff_at(c, ctx, rg_pd_tag_token(c, ofl->tag),
+						  ofl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_REMOVED : PD_FIELD_REMOVED);
 	else if (name_index(deleted, n_deleted, ofl->oneof) < 0)
 	{
-		path_push(c, ctx, ofl->oneof);
-		add_diff_at(c, ctx, tag_token(c, ofl->tag), PD_ONEOF_FIELD_REMOVED);
-		path_pop(ctx);
+		rg_pd_path_push(c, ctx, ofl->oneof);
+		rg_pd_add_diff_at(c, ctx, rg_pd_tag_token(c, ofl->tag), PD_ONEOF_FIELD_REMOVED);
+		rg_pd_path_pop(ctx);
 	}
 }
 
@@ -1385,13 +953,13 @@ static void
 tag_added(pd_checker *c, pd_ctx *ctx, const pd_field *ufl)
 {
 	if (ufl->oneof == NULL)
-		add_diff_at(c, ctx, tag_token(c, ufl->tag),
-					ufl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_ADDED : PD_FIELD_ADDED);
+		rg_pd_add_diff_at(c, ctx, rg_pd_tag_token(c, ufl->tag),
+						  ufl->label == PL_REQUIRED ? PD_REQUIRED_FIELD_ADDED : PD_FIELD_ADDED);
 	else
 	{
-		path_push(c, ctx, ufl->oneof);
-		add_diff_at(c, ctx, tag_token(c, ufl->tag), PD_ONEOF_FIELD_ADDED);
-		path_pop(ctx);
+		rg_pd_path_push(c, ctx, ufl->oneof);
+		rg_pd_add_diff_at(c, ctx, rg_pd_tag_token(c, ufl->tag), PD_ONEOF_FIELD_ADDED);
+		rg_pd_path_pop(ctx);
 	}
 }
 
@@ -1399,17 +967,17 @@ tag_added(pd_checker *c, pd_ctx *ctx, const pd_field *ufl)
 static void
 tag_kept(pd_checker *c, pd_ctx *ctx, const pd_field *ofl, const pd_field *ufl)
 {
-	const char *tok = tag_token(c, ofl->tag);
+	const char *tok = rg_pd_tag_token(c, ofl->tag);
 
 	if (ofl->oneof != NULL && ufl->oneof == NULL)
-		add_diff_at(c, ctx, tok, PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL);
+		rg_pd_add_diff_at(c, ctx, tok, PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL);
 	if (ufl->oneof != NULL)
-		path_push(c, ctx, ufl->oneof);
-	path_push(c, ctx, tok);
+		rg_pd_path_push(c, ctx, ufl->oneof);
+	rg_pd_path_push(c, ctx, tok);
 	compare_field(c, ctx, ofl, ufl);
-	path_pop(ctx);
+	rg_pd_path_pop(ctx);
 	if (ufl->oneof != NULL)
-		path_pop(ctx);
+		rg_pd_path_pop(ctx);
 }
 
 /* (d) Every tag of either side, in ascending order (both lists are sorted). */
@@ -1476,7 +1044,7 @@ compare_message(pd_checker *c, pd_ctx *ctx,
 		c->depth--;
 		return;
 	}
-	if (!spend(c, 1))
+	if (!rg_pd_spend(c, 1))
 	{
 		c->depth--;
 		return;
@@ -1486,7 +1054,7 @@ compare_message(pd_checker *c, pd_ctx *ctx,
 	{
 		entered = stack_push(c, om);
 		if (entered)
-			log_entered(c, om);
+			rg_pd_log_entered(c, om);
 		if (entered)
 			compare_fields(c, ctx, om, of, um, uf);
 	}
@@ -1546,7 +1114,7 @@ diff_files(pd_checker *c, pd_list *diffs)
 		return;
 	}
 	if (strcmp(of->package, uf->package) != 0)
-		add_diff(c, &ctx, PD_PACKAGE_CHANGED);
+		rg_pd_add_diff(c, &ctx, PD_PACKAGE_CHANGED);
 
 	memset(&os, 0, sizeof(os));
 	os.file = of;
@@ -1625,114 +1193,6 @@ run_diff(pd_checker *c, const rg_schema *original, const rg_schema *update,
 	return true;
 }
 
-/* the walk over a list whose referenced types' lists are shared */
-typedef struct pd_walk
-{
-	pd_checker *c;
-	bool		incompatible_only;
-	bool		with_type;		/* "TYPE #/path" rather than the message */
-	int			limit;
-	int			listed;
-	rg_strlist *out;
-	bool		failed;			/* out of memory */
-} pd_walk;
-
-/* List one difference; false when the walk is over. */
-static bool
-walk_emit(pd_walk *w, const pd_diff *d)
-{
-	rg_buf		buf;
-	bool		ok;
-
-	rg_buf_init(&buf);
-	if (w->with_type)
-	{
-		rg_buf_puts(&buf, pd_types[d->type].name);
-		rg_buf_puts(&buf, " ");
-		rg_buf_puts(&buf, d->path);
-	}
-	else
-	{
-		rg_buf_puts(&buf, "{errorType:\"");
-		rg_buf_puts(&buf, pd_types[d->type].name);
-		rg_buf_puts(&buf, "\", description:\"");
-		if (pd_types[d->type].pre)
-		{
-			rg_buf_puts(&buf, pd_types[d->type].pre);
-			rg_buf_puts(&buf, d->path);
-			rg_buf_puts(&buf, pd_types[d->type].post);
-		}
-		rg_buf_puts(&buf, "\"}");
-	}
-	ok = !buf.oom && rg_strlist_push(w->out, buf.data);
-	rg_buf_free(&buf);
-	if (!ok)
-		w->failed = true;
-	return ok && ++w->listed < w->limit;
-}
-
-/* List a list's differences in order, shared lists in place; false when the walk is over. */
-static bool
-walk_list(pd_walk *w, const pd_diff *items, int n, int depth)
-{
-	int			i;
-
-	if (depth > PD_MAX_DEPTH || rg_too_deep(depth))
-	{
-		w->c->failure = "schema nested too deeply";
-		return false;
-	}
-	for (i = 0; i < n; i++)
-	{
-		const pd_diff *d = &items[i];
-
-		if (!spend(w->c, 1))
-			return false;
-		if (d->type != PD_N_TYPES)
-		{
-			if (w->incompatible_only && pd_types[d->type].compatible)
-				continue;
-			if (!walk_emit(w, d))
-				return false;
-		}
-		else if ((!w->incompatible_only || d->sub_incompatible > 0) &&
-				 !walk_list(w, d->sub_items, d->sub_n, depth + 1))
-			return false;
-	}
-	return true;
-}
-
-/*
- * List the differences of a finished diff into out: at most
- * RG_COMPAT_MAX_MESSAGES, then one line saying how many more there are;
- * false (the reason in out) when the listing could not finish.
- */
-static bool
-list_differences(pd_checker *c, const pd_list *diffs, bool incompatible_only,
-				 bool with_type, rg_strlist *out)
-{
-	pd_walk		w;
-
-	memset(&w, 0, sizeof(w));
-	w.c = c;
-	w.incompatible_only = incompatible_only;
-	w.with_type = with_type;
-	w.limit = RG_COMPAT_MAX_MESSAGES;
-	w.out = out;
-	(void) walk_list(&w, diffs->items, diffs->n, 0);
-	if (w.failed || c->failure)
-	{
-		rg_strlist_pushf(out, "%s%s", PD_UNEXPECTED,
-						 w.failed ? "out of memory" : c->failure);
-		return false;
-	}
-	if (incompatible_only && w.listed == w.limit &&
-		diffs->n_incompatible > (uint64_t) w.limit)
-		rg_compat_push_more(out, diffs->n_incompatible == UINT64_MAX ? UINT64_MAX :
-							diffs->n_incompatible - (uint64_t) w.limit);
-	return true;
-}
-
 /*
  * Can `reader` read what `writer` wrote?  Confluent's
  * reader.isBackwardCompatible(writer) = SchemaDiff.compare(original =
@@ -1750,7 +1210,7 @@ rg_protobuf_can_read(const rg_schema *reader, const rg_schema *writer, rg_strlis
 		return false;
 	ok = diffs.n_incompatible == 0;
 	if (!ok)
-		(void) list_differences(&c, &diffs, true, false, out);
+		(void) rg_pd_list_differences(&c, &diffs, true, false, out);
 	rg_arena_destroy(c.arena);
 	return ok;
 }
@@ -1774,7 +1234,7 @@ rg_protobuf_differences(const rg_schema *original, const rg_schema *update, rg_s
 
 	if (!run_diff(&c, original, update, &diffs, out))
 		return false;
-	ok = list_differences(&c, &diffs, false, true, out);
+	ok = rg_pd_list_differences(&c, &diffs, false, true, out);
 	rg_arena_destroy(c.arena);
 	return ok;
 }

@@ -96,6 +96,151 @@ typedef struct pd_checker
 } pd_checker;
 
 /* ----------------------------------------------------------------------
+ * proto_compat_diffs.c: the differences of a diff
+ * ---------------------------------------------------------------------- */
+
+/*
+ * The budget of one diff: work (messages and fields compared, differences
+ * recorded and listed) and the memory of its bookkeeping.  Past either the
+ * check stops with RG_COMPAT_TOO_LARGE, which the extension answers as
+ * 42201.  Real schemas stay far below.
+ */
+#define PD_MAX_WORK 20000000L
+#define PD_MAX_BYTES ((size_t) 256 * 1024 * 1024)
+
+/* a cancel gets its chance every this many units of work */
+#define PD_INTERRUPT_EVERY 1024
+
+#define PD_UNEXPECTED "Unexpected exception during compatibility check: "
+
+/* Confluent's Difference.Type */
+typedef enum pd_type
+{
+	PD_PACKAGE_CHANGED,
+	PD_MESSAGE_ADDED,
+	PD_MESSAGE_REMOVED,
+	PD_MESSAGE_MOVED,
+	PD_ENUM_ADDED,
+	PD_ENUM_REMOVED,
+	PD_ENUM_CONST_ADDED,
+	PD_ENUM_CONST_CHANGED,
+	PD_ENUM_CONST_REMOVED,
+	PD_FIELD_ADDED,
+	PD_FIELD_REMOVED,
+	PD_FIELD_NAME_CHANGED,
+	PD_FIELD_KIND_CHANGED,
+	PD_FIELD_SCALAR_KIND_CHANGED,
+	PD_FIELD_NAMED_TYPE_CHANGED,
+	PD_FIELD_NUMERIC_LABEL_CHANGED,
+	PD_FIELD_STRING_OR_BYTES_LABEL_CHANGED,
+	PD_REQUIRED_FIELD_ADDED,
+	PD_REQUIRED_FIELD_REMOVED,
+	PD_ONEOF_ADDED,
+	PD_ONEOF_REMOVED,
+	PD_ONEOF_FIELD_ADDED,
+	PD_ONEOF_FIELD_REMOVED,
+	PD_ONEOF_FIELD_MOVED_TO_TOP_LEVEL,
+	PD_MULTIPLE_FIELDS_MOVED_TO_ONEOF,
+	PD_FIELD_MOVED_TO_EXISTING_ONEOF,
+	PD_N_TYPES
+} pd_type;
+
+/*
+ * One difference; or (type PD_N_TYPES) the differences of a referenced
+ * message type, shared rather than copied: a type used twice by each of a
+ * chain of types has twice as many differences at each level, and copying
+ * them would cost as much as listing them.  Paths are whole ("#/..."), so
+ * a shared list reads the same wherever it is used.
+ */
+typedef struct pd_diff
+{
+	pd_type		type;
+	const char *path;
+	const struct pd_diff *sub_items;	/* PD_N_TYPES: the shared list */
+	int			sub_n;
+	uint64_t	sub_incompatible;
+} pd_diff;
+
+typedef struct pd_list
+{
+	pd_diff    *items;
+	int			n;
+	int			cap;
+	uint64_t	n_incompatible; /* shared lists counted, saturating */
+} pd_list;
+
+/*
+ * The differences of pairs of referenced message types, by their entries,
+ * with the slice of c->entered their diff pushed on the stack (a kept diff
+ * holds only where none of those is on the stack: the recursion guard
+ * would cut there).
+ */
+typedef struct pd_type_memo
+{
+	const pd_entry **orig;
+	const pd_entry **upd;
+	pd_list    *diffs;
+	int		   *from;			/* c->entered[from .. to) */
+	int		   *to;
+	size_t		cap;			/* a power of two, or 0 */
+	size_t		used;
+} pd_type_memo;
+
+/* Confluent's Context: a difference list and the current path */
+typedef struct pd_ctx
+{
+	pd_list    *diffs;
+	const char **path;
+	int			depth_path;
+	int			cap_path;
+} pd_ctx;
+
+/* Enter a path token (the path of the differences found below it). */
+extern void rg_pd_path_push(pd_checker *c, pd_ctx *ctx, const char *tok);
+
+/* Leave the innermost path token. */
+extern void rg_pd_path_pop(pd_ctx *ctx);
+
+/* A field number as a path token. */
+extern const char *rg_pd_tag_token(pd_checker *c, int32_t tag);
+
+/* Count work against the budget; false, with c->failure set, past it. */
+extern bool rg_pd_spend(pd_checker *c, long n);
+
+/* Append a difference of a type at path to a list. */
+extern void rg_pd_list_add(pd_checker *c, pd_list *l, pd_type type, const char *path);
+
+/* Append a finished list to another, shared. */
+extern void rg_pd_list_add_shared(pd_checker *c, pd_list *l, const pd_list *sub);
+
+/* ctx.addDifference: a difference at the current path */
+extern void rg_pd_add_diff(pd_checker *c, pd_ctx *ctx, pd_type type);
+
+/* A difference at the current path plus one token. */
+extern void rg_pd_add_diff_at(pd_checker *c, pd_ctx *ctx, const char *tok, pd_type type);
+
+/* Are all differences of a list of compatible types? */
+extern bool rg_pd_list_compatible(const pd_list *l);
+
+/* The kept differences of a pair of types, or NULL (see the file). */
+extern const pd_list *rg_pd_type_memo_get(pd_checker *c, const pd_entry *o, const pd_entry *u);
+
+/* Keep the differences of a pair of types, c->entered[from ..] with them. */
+extern void rg_pd_type_memo_put(pd_checker *c, const pd_entry *o, const pd_entry *u,
+								const pd_list *diffs, int from);
+
+/* Log a message pushed on the stack (for rg_pd_type_memo_get). */
+extern void rg_pd_log_entered(pd_checker *c, const pc_msg *m);
+
+/*
+ * List a finished diff's differences into out (at most
+ * RG_COMPAT_MAX_MESSAGES, then a line counting the rest); false, the
+ * reason in out, when the listing could not finish.
+ */
+extern bool rg_pd_list_differences(pd_checker *c, const pd_list *diffs, bool incompatible_only,
+								   bool with_type, rg_strlist *out);
+
+/* ----------------------------------------------------------------------
  * proto_compat_tables.c
  * ---------------------------------------------------------------------- */
 
