@@ -22,7 +22,9 @@ RELEASED    = $(wildcard test/upgrade/$(EXTENSION)--*.sql)
 REGRESS     = $(filter-out $(EXTENSION)--%,$(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --outputdir=tmp_check/regress --load-extension=registry
 PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen \
-              -I$(shell $(PG_CONFIG) --includedir)
+              -I$(shell $(PG_CONFIG) --includedir) \
+              -DREGISTRY_VERSION_STRING='"$(EXTVERSION).0"'
+
 PG_CXXFLAGS = -std=c++17 $(WERROR)
 # WERROR=-Werror (CI sets it) turns warnings into errors
 PG_CFLAGS   = -Wall -Wno-unused-parameter $(WERROR)
@@ -47,6 +49,9 @@ include $(CORE_DIR)/core.mk
 # Every object may include rg_protobuf.h, hence the generated header; and
 # each is rebuilt when any header changes (PGXS tracks none).
 $(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/*/*.h src/core/protobuf/*.h src/core/json/*.h)
+
+# /v1/metadata/version answers the control file's version
+src/pg/rest_routes.o: $(EXTENSION).control
 
 # registry-check, the offline checker (src/cli), is built with the
 # extension and installed beside PostgreSQL's programs

@@ -26,7 +26,7 @@
 #include "schemas.h"
 #include "tags.h"
 
-#define REGISTRY_VERSION_STRING "0.5.0"
+/* REGISTRY_VERSION_STRING: the control file's default_version (Makefile) */
 
 /* --- JSON pieces ---------------------------------------------------------- */
 

@@ -1,4 +1,4 @@
-# ALTER EXTENSION registry UPDATE from 0.1, 0.2, 0.3 and 0.4 (from its kept
+# ALTER EXTENSION registry UPDATE from 0.1, 0.2, 0.3, 0.4 and 0.5 (from its kept
 # script, and as the script's first form made it): the catalog becomes what
 # a fresh install of the default version is (pg_dump --schema-only
 # compared), and the data, the ids and the id sequences of every context
@@ -121,6 +121,15 @@ is($node->safe_psql('install_04', $data_query), $before_04,
 	'every version, id and soft delete of 0.4 survives the update');
 is($node->safe_psql('install_04', 'SELECT last_value = registry.wal_timeline() AND NOT is_called FROM registry.id_fence'),
 	't', 'the updated 0.4 records the current timeline, not fenced');
+
+# 0.5, from its kept script, updated the same way
+$node->safe_psql('postgres', 'CREATE DATABASE install_05');
+$node->safe_psql('install_05', "CREATE EXTENSION registry VERSION '0.5';" . $fill);
+my $before_05 = $node->safe_psql('install_05', $data_query);
+$node->safe_psql('install_05', 'ALTER EXTENSION registry UPDATE');
+same_catalog(schema_dump('install_05'), 'an upgraded 0.5 has the catalog of a fresh install');
+is($node->safe_psql('install_05', $data_query), $before_05,
+	'every version, id and soft delete of 0.5 survives the update');
 
 # 0.3 as the first form of its script (2026-12-01) made it: the guid index,
 # the stored-text index over every schema, no triggers on registry.modes,
