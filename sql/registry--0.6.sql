@@ -848,86 +848,14 @@ COMMENT ON FUNCTION registry.raise_id_sequences() IS 'moves the id sequence of e
 
 CREATE FUNCTION registry.delete_version(subject text, version text, permanent boolean DEFAULT false)
 	RETURNS integer
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	q record := registry.split_subject(registry.served_subject(delete_version.subject));
-	wanted integer := registry.parse_version(delete_version.version);
-	target integer;
-	was_deleted boolean;
-BEGIN
-	PERFORM 1 FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject FOR UPDATE;
-	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject
-				   AND (permanent OR NOT sv.deleted)) THEN
-		RAISE EXCEPTION 'subject "%" not found', delete_version.subject USING ERRCODE = 'R0401';
-	END IF;
-	IF wanted = -1 THEN
-		SELECT max(sv.version) INTO target FROM registry.subject_versions sv
-		 WHERE sv.context = q.context AND sv.subject = q.subject AND (permanent OR NOT sv.deleted);
-	ELSE
-		target := wanted;
-	END IF;
-	SELECT sv.deleted INTO was_deleted FROM registry.subject_versions sv
-	 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = target;
-	IF NOT FOUND THEN
-		RAISE EXCEPTION 'version % not found', delete_version.version USING ERRCODE = 'R0402';
-	END IF;
-	IF permanent THEN
-		DELETE FROM registry.subject_versions sv
-		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = target;
-	ELSE
-		IF was_deleted THEN
-			RAISE EXCEPTION 'subject "%" version % was soft deleted', delete_version.subject, target
-				USING ERRCODE = 'R0406', HINT = 'Set permanent to true to delete it permanently.';
-		END IF;
-		UPDATE registry.subject_versions sv SET deleted = true
-		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = target;
-	END IF;
-	RETURN target;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_delete_version_sql'
+	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION registry.delete_version(text, text, boolean) IS 'soft-deletes a version, or (permanent) removes a soft-deleted one';
 
 CREATE FUNCTION registry.delete_subject(subject text, permanent boolean DEFAULT false)
 	RETURNS SETOF integer
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	q record := registry.split_subject(registry.served_subject(delete_subject.subject));
-	v integer;
-	deleted_versions integer[] := '{}';
-BEGIN
-	PERFORM 1 FROM registry.subjects s WHERE s.context = q.context AND s.subject = q.subject FOR UPDATE;
-	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject) THEN
-		RAISE EXCEPTION 'subject "%" not found', delete_subject.subject USING ERRCODE = 'R0401';
-	END IF;
-	IF permanent THEN
-		IF EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject AND NOT sv.deleted) THEN
-			RAISE EXCEPTION 'subject "%" was not deleted first before being permanently deleted', delete_subject.subject
-				USING ERRCODE = 'R0405';
-		END IF;
-		FOR v IN SELECT sv.version FROM registry.subject_versions sv
-				  WHERE sv.context = q.context AND sv.subject = q.subject ORDER BY sv.version DESC
-		LOOP
-			DELETE FROM registry.subject_versions sv
-			 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.version = v;
-			deleted_versions := v || deleted_versions;
-		END LOOP;
-		RETURN QUERY SELECT unnest(deleted_versions);
-	ELSE
-		IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv WHERE sv.context = q.context AND sv.subject = q.subject AND NOT sv.deleted) THEN
-			RAISE EXCEPTION 'subject "%" was soft deleted', delete_subject.subject
-				USING ERRCODE = 'R0404', HINT = 'Set permanent to true to delete it permanently.';
-		END IF;
-		RETURN QUERY
-			UPDATE registry.subject_versions sv SET deleted = true
-			 WHERE sv.context = q.context AND sv.subject = q.subject AND NOT sv.deleted
-			RETURNING sv.version;
-	END IF;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_delete_subject_sql'
+	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION registry.delete_subject(text, boolean) IS 'soft-deletes every version of a subject, or (permanent) removes a soft-deleted subject';
 
 -- Config and mode -----------------------------------------------------------
@@ -940,122 +868,38 @@ COMMENT ON FUNCTION registry.config_scope(text) IS 'the (context, subject) row k
 
 CREATE FUNCTION registry.set_compatibility(level text, subject text DEFAULT NULL)
 	RETURNS text
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	k record := registry.config_scope(set_compatibility.subject);
-	lvl text := upper(level);
-BEGIN
-	IF lvl IS NULL THEN
-		RAISE EXCEPTION 'compatibility level must not be null' USING ERRCODE = 'R2203',
-			DETAIL = registry.confluent_message(42203);
-	END IF;
-	INSERT INTO registry.config AS c (context, subject, compatibility)
-		VALUES (k.context, k.subject_name, lvl)
-		ON CONFLICT ON CONSTRAINT config_pkey DO UPDATE SET compatibility = excluded.compatibility, updated_at = now();
-	RETURN lvl;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_set_compatibility_sql'
+	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION registry.set_compatibility(text, text) IS 'sets the compatibility level globally (subject NULL), for a context (":.ctx:") or for a subject';
 
 CREATE FUNCTION registry.get_compatibility(subject text DEFAULT NULL, default_to_global boolean DEFAULT true)
 	RETURNS text
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	k record := registry.config_scope(get_compatibility.subject);
-	lvl text;
-BEGIN
-	IF default_to_global THEN
-		RETURN registry.effective_compatibility(k.context, k.subject_name);
-	END IF;
-	SELECT c.compatibility INTO lvl FROM registry.config c
-	 WHERE c.context = k.context AND c.subject = k.subject_name;
-	IF lvl IS NULL THEN
-		IF get_compatibility.subject IS NULL THEN
-			RETURN 'BACKWARD';
-		END IF;
-		RAISE EXCEPTION 'subject "%" does not have subject-level compatibility configured', get_compatibility.subject
-			USING ERRCODE = 'R0408';
-	END IF;
-	RETURN lvl;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_get_compatibility_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.get_compatibility(text, boolean) IS 'the compatibility level of a scope (default_to_global: the one in force)';
 
 CREATE FUNCTION registry.delete_compatibility(subject text DEFAULT NULL)
 	RETURNS text
-	LANGUAGE sql VOLATILE
-	AS $$ SELECT COALESCE(registry.delete_config(subject)->>'compatibilityLevel', 'BACKWARD') $$;
+	AS 'MODULE_PATHNAME', 'registry_delete_compatibility_sql'
+	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION registry.delete_compatibility(text) IS 'removes the configuration of a scope and returns the old level';
 
 CREATE FUNCTION registry.set_mode(mode text, subject text DEFAULT NULL, force boolean DEFAULT false)
 	RETURNS text
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	k record := registry.config_scope(set_mode.subject);
-	m text := upper(set_mode.mode);
-BEGIN
-	IF m IS NULL THEN
-		RAISE EXCEPTION 'mode must not be null' USING ERRCODE = 'R2204',
-			DETAIL = registry.confluent_message(42204);
-	END IF;
-	PERFORM set_config('registry.force_mode', CASE WHEN force THEN 'on' ELSE 'off' END, true);
-	INSERT INTO registry.modes AS x (context, subject, mode)
-		VALUES (k.context, k.subject_name, m)
-		ON CONFLICT ON CONSTRAINT modes_pkey DO UPDATE SET mode = excluded.mode;
-	PERFORM set_config('registry.force_mode', 'off', true);
-	RETURN m;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_set_mode_sql'
+	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION registry.set_mode(text, text, boolean) IS 'sets the mode globally (subject NULL), for a context (":.ctx:") or a subject; force allows IMPORT over existing subjects';
 
 CREATE FUNCTION registry.get_mode(subject text DEFAULT NULL, default_to_global boolean DEFAULT true)
 	RETURNS text
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	k record := registry.config_scope(get_mode.subject);
-	m text;
-BEGIN
-	IF default_to_global THEN
-		RETURN registry.effective_mode(k.context, k.subject_name);
-	END IF;
-	SELECT x.mode INTO m FROM registry.modes x WHERE x.context = k.context AND x.subject = k.subject_name;
-	IF m IS NULL THEN
-		IF get_mode.subject IS NULL THEN
-			RETURN 'READWRITE';
-		END IF;
-		RAISE EXCEPTION 'subject "%" does not have subject-level mode configured', get_mode.subject
-			USING ERRCODE = 'R0409';
-	END IF;
-	RETURN m;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_get_mode_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.get_mode(text, boolean) IS 'the mode of a scope (default_to_global: the one in force)';
 
 CREATE FUNCTION registry.delete_mode(subject text DEFAULT NULL)
 	RETURNS text
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	k record := registry.config_scope(delete_mode.subject);
-	old text;
-BEGIN
-	DELETE FROM registry.modes x WHERE x.context = k.context AND x.subject = k.subject_name
-	RETURNING x.mode INTO old;
-	IF NOT FOUND AND delete_mode.subject IS NOT NULL THEN
-		RAISE EXCEPTION 'subject "%" not found', delete_mode.subject USING ERRCODE = 'R0401';
-	END IF;
-	RETURN COALESCE(old, 'READWRITE');
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_delete_mode_sql'
+	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION registry.delete_mode(text) IS 'removes the mode of a scope and returns the old mode';
 
 -- Config as Confluent's JSON objects (REST /config) -------------------------
@@ -1068,89 +912,20 @@ COMMENT ON FUNCTION registry.config_in_force(text, text) IS 'the configuration i
 
 CREATE FUNCTION registry.get_config(subject text DEFAULT NULL, default_to_global boolean DEFAULT false)
 	RETURNS jsonb
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	k record := registry.config_scope(get_config.subject);
-	result jsonb;
-BEGIN
-	IF get_config.subject IS NULL OR default_to_global THEN
-		RETURN registry.config_in_force(k.context, k.subject_name);
-	END IF;
-	SELECT c.settings
-		   || jsonb_strip_nulls(jsonb_build_object('compatibilityLevel', c.compatibility, 'normalize', c."normalize"))
-	  INTO result
-	  FROM registry.config c WHERE c.context = k.context AND c.subject = k.subject_name;
-	IF NOT FOUND OR result = '{}' THEN
-		RAISE EXCEPTION 'subject "%" does not have subject-level compatibility configured', get_config.subject
-			USING ERRCODE = 'R0408';
-	END IF;
-	RETURN result;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_get_config_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.get_config(text, boolean) IS 'the configuration of a scope as Confluent''s Config object (compatibilityLevel, normalize, other fields)';
 
 CREATE FUNCTION registry.set_config(subject text, config jsonb)
 	RETURNS jsonb
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	k record := registry.config_scope(set_config.subject);
-	lvl text;
-	norm boolean;
-	other jsonb;
-BEGIN
-	IF config IS NULL OR jsonb_typeof(config) <> 'object' THEN
-		RAISE EXCEPTION 'a configuration must be a JSON object' USING ERRCODE = 'R2203',
-			DETAIL = registry.confluent_message(42203);
-	END IF;
-	IF config ? 'compatibility' AND jsonb_typeof(config->'compatibility') NOT IN ('string', 'null') THEN
-		RAISE EXCEPTION 'invalid compatibility level %', config->'compatibility' USING ERRCODE = 'R2203',
-			DETAIL = registry.confluent_message(42203);
-	END IF;
-	lvl := upper(config->>'compatibility');
-	IF config ? 'normalize' AND jsonb_typeof(config->'normalize') = 'boolean' THEN
-		norm := (config->>'normalize')::boolean;
-	END IF;
-	other := jsonb_strip_nulls(config - 'compatibility' - 'compatibilityLevel' - 'normalize');
-	INSERT INTO registry.config AS c (context, subject, compatibility, "normalize", settings)
-		VALUES (k.context, k.subject_name, lvl, norm, other)
-		ON CONFLICT ON CONSTRAINT config_pkey DO UPDATE
-		SET compatibility = COALESCE(excluded.compatibility, c.compatibility),
-			"normalize" = COALESCE(excluded."normalize", c."normalize"),
-			settings = c.settings || excluded.settings,
-			updated_at = now();
-	IF lvl IS NOT NULL THEN
-		config := config || jsonb_build_object('compatibility', lvl);
-	END IF;
-	RETURN jsonb_strip_nulls(config);
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_set_config_sql'
+	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION registry.set_config(text, jsonb) IS 'updates a scope''s configuration from Confluent''s ConfigUpdateRequest (compatibility, normalize, other fields); returns the request';
 
 CREATE FUNCTION registry.delete_config(subject text DEFAULT NULL)
 	RETURNS jsonb
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	k record := registry.config_scope(delete_config.subject);
-	old jsonb;
-BEGIN
-	DELETE FROM registry.config c WHERE c.context = k.context AND c.subject = k.subject_name
-	RETURNING c.settings || jsonb_strip_nulls(jsonb_build_object('compatibilityLevel', c.compatibility, 'normalize', c."normalize"))
-	INTO old;
-	IF NOT FOUND THEN
-		IF delete_config.subject IS NOT NULL AND k.subject_name <> '' THEN
-			RAISE EXCEPTION 'subject "%" not found', delete_config.subject USING ERRCODE = 'R0401';
-		END IF;
-		old := jsonb_build_object('compatibilityLevel', 'BACKWARD');
-	END IF;
-	RETURN old;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_delete_config_sql'
+	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION registry.delete_config(text) IS 'removes a scope''s configuration and returns it';
 
 -- Listings (REST /schemas, /schemas/ids/{id}/versions, /contexts) -----------

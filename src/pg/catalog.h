@@ -165,6 +165,21 @@ extern void catalog_scope_rows(const char *context, const char *subject,
 							   CatalogScopeRows *out);
 extern bool catalog_scope_has_live_versions(const char *context, const char *subject);
 
+/* catalog_changes.c: the writes of the config, mode and delete operations */
+extern void catalog_write_config(const char *context, const char *subject, const char *level,
+								 const bool *normalize, const char *settings,
+								 CatalogConfigRow *stored);
+extern bool catalog_delete_config(const char *context, const char *subject,
+								  CatalogConfigRow *old);
+extern void catalog_write_mode(const char *context, const char *subject, const char *mode);
+extern char *catalog_delete_mode(const char *context, const char *subject);
+extern void catalog_soft_delete_version(const char *context, const char *subject, int32 version);
+extern void catalog_hard_delete_version(const char *context, const char *subject, int32 version);
+extern bool catalog_lock_existing_subject(const char *context, const char *subject);
+
+/* config_scope.c: one config row as Confluent's Config object (JSON text) */
+extern char *catalog_config_row_json(const CatalogConfigRow *row, const char *level_key);
+
 /* how many subject versions use schemas of one type, and how many of them are soft-deleted */
 typedef struct CatalogTypeCount
 {
@@ -283,9 +298,6 @@ extern void catalog_api_read_version(const char *subject, const char *served,
 									 const char *version, bool deleted,
 									 CatalogSchemaRow *out);
 extern List *catalog_api_referenced_by(const char *subject, const char *version);
-extern int32 catalog_api_delete_version(const char *subject, const char *version,
-										bool permanent);
-extern List *catalog_api_delete_subject(const char *subject, bool permanent);
 extern void catalog_api_tag(const char *subject, const char *version,
 							const CatalogTagRequest *t, CatalogSchemaRow *out);
 extern void catalog_api_register(const char *subject, const char *served,
@@ -296,12 +308,6 @@ extern void catalog_api_check_compatibility(const char *subject,
 											const CatalogSubmission *s,
 											const char *version, bool verbose,
 											CatalogCompatibility *out);
-extern char *catalog_api_get_config(const char *subject, bool default_to_global);
-extern char *catalog_api_set_config(const char *subject, const char *config);
-extern char *catalog_api_delete_config(const char *subject);
-extern char *catalog_api_get_mode(const char *subject, bool default_to_global);
-extern char *catalog_api_set_mode(const char *mode, const char *subject, bool force);
-extern char *catalog_api_delete_mode(const char *subject);
 extern void catalog_api_schema_by_guid(const char *guid, CatalogSchemaRow *out);
 extern List *catalog_api_schema_ids_by_guid(const char *guid);
 

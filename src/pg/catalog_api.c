@@ -123,14 +123,6 @@ static CatalogPlan plan_referenced_by = {
 	"SELECT r FROM registry.referenced_by($1, $2) AS r",
 	2, {TEXTOID, TEXTOID}
 };
-static CatalogPlan plan_delete_version = {
-	"SELECT registry.delete_version($1, $2, $3)",
-	3, {TEXTOID, TEXTOID, BOOLOID}
-};
-static CatalogPlan plan_delete_subject = {
-	"SELECT v FROM registry.delete_subject($1, $2) AS v",
-	2, {TEXTOID, BOOLOID}
-};
 
 /* the columns of a registration's row, as a schema row */
 #define REGISTERED_COLUMNS \
@@ -156,39 +148,7 @@ static CatalogPlan plan_check = {
 	"$8::jsonb, $9::jsonb)",
 	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID, TEXTOID, TEXTOID}
 };
-static CatalogPlan plan_get_config = {
-	"SELECT registry.get_config($1, $2)::text",
-	2, {TEXTOID, BOOLOID}
-};
-static CatalogPlan plan_set_config = {
-	"SELECT registry.set_config($1, $2::jsonb)::text",
-	2, {TEXTOID, TEXTOID}
-};
 
-/* a scope's stored configuration as Confluent's ConfigUpdateRequest */
-static CatalogPlan plan_stored_config = {
-	"SELECT COALESCE((SELECT c.settings || jsonb_strip_nulls(jsonb_build_object("
-	"'compatibility', c.compatibility, 'normalize', c.\"normalize\")) "
-	"FROM registry.config c, registry.config_scope($1) k "
-	"WHERE c.context = k.context AND c.subject = k.subject_name), '{}')::text",
-	1, {TEXTOID}
-};
-static CatalogPlan plan_delete_config = {
-	"SELECT registry.delete_config($1)::text",
-	1, {TEXTOID}
-};
-static CatalogPlan plan_get_mode = {
-	"SELECT registry.get_mode($1, $2)",
-	2, {TEXTOID, BOOLOID}
-};
-static CatalogPlan plan_set_mode = {
-	"SELECT registry.set_mode($1, $2, $3)",
-	3, {TEXTOID, TEXTOID, BOOLOID}
-};
-static CatalogPlan plan_delete_mode = {
-	"SELECT registry.delete_mode($1)",
-	1, {TEXTOID}
-};
 static CatalogPlan plan_contexts = {
 	"SELECT c FROM registry.list_contexts() AS c",
 	0, {InvalidOid}
@@ -496,31 +456,6 @@ catalog_api_referenced_by(const char *subject, const char *version)
 	return list_call(&plan_referenced_by, v, NULL, true);
 }
 
-/* delete_version(subject, version, permanent): the version deleted. */
-int32
-catalog_api_delete_version(const char *subject, const char *version, bool permanent)
-{
-	Datum		v[3];
-	int32		deleted;
-
-	v[0] = CStringGetTextDatum(subject);
-	v[1] = CStringGetTextDatum(version);
-	v[2] = BoolGetDatum(permanent);
-	(void) int_call(&plan_delete_version, v, NULL, &deleted);
-	return deleted;
-}
-
-/* delete_subject(subject, permanent): the versions deleted, an IntList. */
-List *
-catalog_api_delete_subject(const char *subject, bool permanent)
-{
-	Datum		v[2];
-
-	v[0] = CStringGetTextDatum(subject);
-	v[1] = BoolGetDatum(permanent);
-	return list_call(&plan_delete_subject, v, NULL, true);
-}
-
 /* The guid and registration time of subject's version out->version, into out. */
 static void
 version_stamp(const char *subject, CatalogSchemaRow *out)
@@ -669,78 +604,6 @@ catalog_api_check_compatibility(const char *subject, const CatalogSubmission *s,
 		MemoryContextSwitchTo(old);
 	}
 	catalog_disconnect();
-}
-
-/*
- * Run a call of a config or mode scope, (subject) or (subject, flag) with
- * a NULL subject for the global scope, that answers text.
- */
-static char *
-scope_call(CatalogPlan *p, const char *subject, bool flag)
-{
-	Datum		v[2];
-	char		nulls[2] = "  ";
-
-	v[0] = text_or_null(subject, nulls, 0);
-	v[1] = BoolGetDatum(flag);
-	return text_call(p, v, nulls);
-}
-
-/* get_config(subject, default_to_global): the Config object's jsonb text. */
-char *
-catalog_api_get_config(const char *subject, bool default_to_global)
-{
-	return scope_call(&plan_get_config, subject, default_to_global);
-}
-
-/*
- * set_config(subject, config jsonb text), then the scope's configuration
- * as stored after it, as Confluent 8.x answers a PUT /config.
- */
-char *
-catalog_api_set_config(const char *subject, const char *config)
-{
-	Datum		v[2];
-	char		nulls[2] = "  ";
-
-	v[0] = text_or_null(subject, nulls, 0);
-	v[1] = CStringGetTextDatum(config);
-	(void) text_call(&plan_set_config, v, nulls);
-	return text_call(&plan_stored_config, v, nulls);
-}
-
-/* delete_config(subject): the Config object removed. */
-char *
-catalog_api_delete_config(const char *subject)
-{
-	return scope_call(&plan_delete_config, subject, false);
-}
-
-/* get_mode(subject, default_to_global): the mode. */
-char *
-catalog_api_get_mode(const char *subject, bool default_to_global)
-{
-	return scope_call(&plan_get_mode, subject, default_to_global);
-}
-
-/* set_mode(mode, subject, force): the mode set. */
-char *
-catalog_api_set_mode(const char *mode, const char *subject, bool force)
-{
-	Datum		v[3];
-	char		nulls[3] = "   ";
-
-	v[0] = CStringGetTextDatum(mode);
-	v[1] = text_or_null(subject, nulls, 1);
-	v[2] = BoolGetDatum(force);
-	return text_call(&plan_set_mode, v, nulls);
-}
-
-/* delete_mode(subject): the mode removed. */
-char *
-catalog_api_delete_mode(const char *subject)
-{
-	return scope_call(&plan_delete_mode, subject, false);
 }
 
 /* schema_by_guid(guid): the schema and its context (no subject or version). */

@@ -15,11 +15,9 @@
  */
 #include "postgres.h"
 
-#include <jansson.h>
-
 #include "catalog.h"
+#include "json_values.h"
 #include "registry.h"
-#include "rg_alloc.h"
 
 #define N_RANKS 4
 
@@ -36,9 +34,13 @@ scope_rank(const char *row_context, const char *row_subject, const char *context
 	return 3;
 }
 
-/* Set the non-null members of a config row's fields in config. */
+/*
+ * Set the non-null members of a config row's fields in config, its level
+ * as level_key ("compatibilityLevel" in a Config object, "compatibility"
+ * in a ConfigUpdateRequest).
+ */
 static void
-overlay_row(json_t *config, const CatalogConfigRow *row)
+overlay_row_as(json_t *config, const CatalogConfigRow *row, const char *level_key)
 {
 	json_error_t jerr;
 	json_t	   *settings = row->settings ? json_loads(row->settings, 0, &jerr) : NULL;
@@ -51,16 +53,23 @@ overlay_row(json_t *config, const CatalogConfigRow *row)
 			json_object_set(config, key, value);
 	json_decref(settings);
 	if (row->compatibility)
-		json_object_set_new(config, "compatibilityLevel", json_string(row->compatibility));
+		json_object_set_new(config, level_key, json_string(row->compatibility));
 	if (row->has_normalize)
 		json_object_set_new(config, "normalize", json_boolean(row->normalize));
+}
+
+/* Set the non-null members of a config row's fields in a Config object. */
+static void
+overlay_row(json_t *config, const CatalogConfigRow *row)
+{
+	overlay_row_as(config, row, "compatibilityLevel");
 }
 
 /* The merged Config object in force (farthest scopes first, nearer ones over them). */
 static json_t *
 merged_config(const CatalogScopeRows *rows, const char *context)
 {
-	json_t	   *config = json_pack("{s:s}", "compatibilityLevel", "BACKWARD");
+	json_t	   *config = json_pack("{s:s}", "compatibilityLevel", REGISTRY_DEFAULT_COMPATIBILITY);
 	int			rank;
 	int			i;
 
@@ -75,7 +84,7 @@ merged_config(const CatalogScopeRows *rows, const char *context)
 static char *
 mode_in_force(const CatalogScopeRows *rows, const char *context)
 {
-	char	   *mode = "READWRITE";
+	char	   *mode = REGISTRY_DEFAULT_MODE;
 	int			best = N_RANKS;
 	int			i;
 
@@ -97,17 +106,12 @@ static char *
 member_text(json_t *config, const char *key, bool as_json)
 {
 	json_t	   *v = json_object_get(config, key);
-	char	   *dumped;
-	char	   *text;
 
 	if (v == NULL || json_is_null(v))
 		return NULL;
 	if (!as_json)
 		return json_is_string(v) ? pstrdup(json_string_value(v)) : NULL;
-	dumped = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-	text = pstrdup(dumped);
-	rg_free(dumped);
-	return text;
+	return registry_json_text(v);
 }
 
 /* An ASCII upper-cased copy. */
@@ -138,7 +142,7 @@ catalog_effective_settings(const char *context, const char *subject,
 	out->mode = mode_in_force(&rows, context);
 	out->compatibility = member_text(config, "compatibilityLevel", false);
 	if (out->compatibility == NULL)
-		out->compatibility = "BACKWARD";
+		out->compatibility = REGISTRY_DEFAULT_COMPATIBILITY;
 	out->normalize = json_is_true(json_object_get(config, "normalize"));
 	policy = member_text(config, "compatibilityPolicy", false);
 	out->policy = policy ? ascii_upper(policy) : "STRICT";
@@ -159,14 +163,24 @@ catalog_config_in_force(const char *context, const char *subject)
 {
 	CatalogScopeRows rows;
 	json_t	   *config;
-	char	   *dumped;
 	char	   *text;
 
 	catalog_scope_rows(context, subject, &rows);
 	config = merged_config(&rows, context);
-	dumped = json_dumps(config, JSON_COMPACT);
-	text = pstrdup(dumped);
-	rg_free(dumped);
+	text = registry_json_text(config);
+	json_decref(config);
+	return text;
+}
+
+/* One scope's own config row as a Config object (JSON text), its level as level_key. */
+char *
+catalog_config_row_json(const CatalogConfigRow *row, const char *level_key)
+{
+	json_t	   *config = json_object();
+	char	   *text;
+
+	overlay_row_as(config, row, level_key);
+	text = registry_json_text(config);
 	json_decref(config);
 	return text;
 }

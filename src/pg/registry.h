@@ -46,6 +46,10 @@
 #define ERRCODE_REGISTRY_STORE_ERROR			MAKE_SQLSTATE('S','0','0','0','1')
 
 #define REGISTRY_DEFAULT_CONTEXT "."
+
+/* the server's defaults, where no scope sets a level or a mode */
+#define REGISTRY_DEFAULT_COMPATIBILITY "BACKWARD"
+#define REGISTRY_DEFAULT_MODE "READWRITE"
 /* Confluent's context of the lowest config and mode scope; it holds no schemas */
 #define REGISTRY_GLOBAL_CONTEXT ".__GLOBAL"
 
@@ -63,6 +67,8 @@ extern bool registry_context_name_valid(const char *context);
 extern char *registry_qualify_subject(const char *context, const char *subject);
 extern void registry_validate_version_context(const char *context, const char *subject);
 extern char *registry_served_subject(const char *qualified);
+extern void registry_scope_key(const char *qualified, char **context, char **subject);
+extern int32 registry_version_number(const char *version);
 extern Datum registry_parse_version(PG_FUNCTION_ARGS);
 
 /*
@@ -81,6 +87,7 @@ extern rg_mode registry_mode(const char *name);
 extern rg_compat_level registry_level(const char *name);
 extern void registry_check_importing(const char *context, const char *subject, rg_mode mode);
 extern void registry_check_scope_writable(const char *context, const char *subject);
+extern char *registry_sql_upper(const char *s);
 
 /* restore.c: a row a restore brings back, told apart from a raw INSERT */
 extern bool registry_is_restored_row(TimestampTz created_at);

@@ -19,11 +19,13 @@
 #include "catalog.h"
 #include "confluent_messages.h"
 #include "data_contract.h"
+#include "delete_service.h"
 #include "metrics.h"
 #include "registry.h"
 #include "rest_internal.h"
 #include "rg_format.h"
 #include "schemas.h"
+#include "settings_service.h"
 #include "tags.h"
 
 /* REGISTRY_VERSION_STRING: the control file's default_version (Makefile) */
@@ -654,8 +656,8 @@ h_version_delete(RestCall *c)
 	const char *subject = path_subject_version(c);
 
 	appendStringInfo(&c->out, "%d",
-					 catalog_api_delete_version(subject, c->version,
-												rest_param_bool(c, "permanent")));
+					 registry_delete_version(subject, c->version,
+											 rest_param_bool(c, "permanent")));
 }
 
 /* DELETE /subjects/{s}: the versions deleted */
@@ -664,7 +666,7 @@ h_subject_delete(RestCall *c)
 {
 	const char *subject = route_subject(c, c->seg[1]);
 
-	append_list(c, catalog_api_delete_subject(subject, rest_param_bool(c, "permanent")));
+	append_list(c, registry_delete_subject(subject, rest_param_bool(c, "permanent")));
 }
 
 /* --- schema request bodies ---------------------------------------------------- */
@@ -891,27 +893,31 @@ h_config_get(RestCall *c)
 	const char *subject = scope_subject(c);
 
 	appendStringInfoString(&c->out,
-						   catalog_api_get_config(subject, rest_param_bool(c, "defaultToGlobal")));
+						   registry_get_config(subject, rest_param_bool(c, "defaultToGlobal")));
 }
 
-/* PUT /config[/{s}]: the body is the new Config */
+/*
+ * PUT /config[/{s}]: the body is the new Config; the answer is the
+ * scope's configuration as stored after it, as Confluent 8.x answers
+ */
 static void
 h_config_put(RestCall *c)
 {
 	Jsonb	   *jb = rest_body_object(c);
 	const char *subject = scope_subject(c);
+	char	   *stored;
 
 	if (jb == NULL)
 		return;
-	appendStringInfoString(&c->out,
-						   catalog_api_set_config(subject, JsonbToCString(NULL, &jb->root, VARSIZE(jb))));
+	(void) registry_set_config(subject, JsonbToCString(NULL, &jb->root, VARSIZE(jb)), &stored);
+	appendStringInfoString(&c->out, stored);
 }
 
 /* DELETE /config[/{s}] */
 static void
 h_config_delete(RestCall *c)
 {
-	appendStringInfoString(&c->out, catalog_api_delete_config(scope_subject(c)));
+	appendStringInfoString(&c->out, registry_delete_config(scope_subject(c)));
 }
 
 /* Confluent's Mode object */
@@ -929,8 +935,8 @@ h_mode_get(RestCall *c)
 {
 	const char *subject = scope_subject(c);
 
-	append_mode(c, catalog_api_get_mode(subject, subject == NULL ||
-										rest_param_bool(c, "defaultToGlobal")));
+	append_mode(c, registry_get_mode(subject, subject == NULL ||
+									 rest_param_bool(c, "defaultToGlobal")));
 }
 
 /* PUT /mode[/{s}]: the body is {"mode": ...} */
@@ -949,15 +955,15 @@ h_mode_put(RestCall *c)
 		rest_error(c, 422, 42204, confluent_text(CW_INVALID_MODE));
 		return;
 	}
-	append_mode(c, catalog_api_set_mode(pnstrdup(mode->val.string.val, mode->val.string.len),
-										subject, rest_param_bool(c, "force")));
+	append_mode(c, registry_set_mode(pnstrdup(mode->val.string.val, mode->val.string.len),
+									 subject, rest_param_bool(c, "force")));
 }
 
 /* DELETE /mode[/{s}] */
 static void
 h_mode_delete(RestCall *c)
 {
-	append_mode(c, catalog_api_delete_mode(scope_subject(c)));
+	append_mode(c, registry_delete_mode(scope_subject(c)));
 }
 
 /* GET /metrics: Prometheus' text format (metrics.c) */

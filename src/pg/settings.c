@@ -10,9 +10,10 @@
  *
  * The triggers that keep registry.config and registry.modes valid: a
  * config write needs a writable scope and a valid level, a mode must be
- * valid, FORWARD only global, and IMPORT only over a scope without live
- * subjects unless registry.set_mode(..., force => true) set
- * registry.force_mode.  Names are stored upper-cased (SQL's upper()).
+ * valid and FORWARD only global.  Names are stored upper-cased (SQL's
+ * upper()).  IMPORT over a scope with live subjects needs the request's
+ * force, a rule of the set-mode operation (settings_service.c): a raw
+ * write of a mode row is an administrator's, as forced as it gets.
  *
  *-------------------------------------------------------------------------
  */
@@ -48,8 +49,12 @@ PG_FUNCTION_INFO_V1(registry_check_writable_sql);
 PG_FUNCTION_INFO_V1(registry_config_before_write);
 PG_FUNCTION_INFO_V1(registry_modes_before_write);
 
-/* registry.force_mode: set_mode's force, for the one statement it runs */
-static bool registry_force_mode = false;
+/*
+ * registry.force_mode: read by nothing.  It is defined only so that the
+ * set_mode() of a catalog before 0.6, which sets it, still runs until
+ * ALTER EXTENSION registry UPDATE (the "registry" prefix is reserved).
+ */
+static bool registry_force_mode_unused = false;
 
 /* receives_registry()'s last answer, while subscribed_known */
 static bool subscribed_known = false;
@@ -75,9 +80,9 @@ registry_init_settings(void)
 	CacheRegisterSyscacheCallback(RELOID, forget_subscribed, (Datum) 0);
 	CacheRegisterSyscacheCallback(NAMESPACEOID, forget_subscribed, (Datum) 0);
 	DefineCustomBoolVariable("registry.force_mode",
-							 "Lets set_mode switch a scope with live subjects to IMPORT.",
-							 "Set for one transaction by registry.set_mode(..., force => true).",
-							 &registry_force_mode,
+							 "Not used since 0.6 (set by the set_mode() of older catalogs).",
+							 NULL,
+							 &registry_force_mode_unused,
 							 false,
 							 PGC_USERSET,
 							 GUC_NOT_IN_SAMPLE | GUC_NO_SHOW_ALL,
@@ -299,8 +304,8 @@ registry_check_writable_sql(PG_FUNCTION_ARGS)
 /* --- the triggers on registry.config and registry.modes ------------------ */
 
 /* SQL's upper() of a value, in the database's default collation. */
-static char *
-sql_upper(const char *s)
+char *
+registry_sql_upper(const char *s)
 {
 	return TextDatumGetCString(DirectFunctionCall1Coll(upper, DEFAULT_COLLATION_OID,
 													   CStringGetTextDatum(s)));
@@ -379,7 +384,7 @@ registry_config_before_write(PG_FUNCTION_ARGS)
 	level = trigger_row_text(row, desc, "compatibility");
 	if (level != NULL)
 	{
-		level = sql_upper(level);
+		level = registry_sql_upper(level);
 		if (!rg_compat_level_parse(level, &parsed) ||
 			strcmp(level, rg_compat_level_name(parsed)) != 0)
 			ereport(ERROR,
@@ -405,8 +410,7 @@ not_global(const char *context, const char *subject)
 /*
  * BEFORE INSERT OR UPDATE OR DELETE on registry.modes: not on a subscriber
  * (42205); a mode is stored upper-cased and must be one of rg_compat's
- * (42204); FORWARD is only global; IMPORT needs a scope without live
- * subjects unless forced (42205).
+ * (42204); FORWARD is only global.
  */
 Datum
 registry_modes_before_write(PG_FUNCTION_ARGS)
@@ -433,7 +437,7 @@ registry_modes_before_write(PG_FUNCTION_ARGS)
 	subject = trigger_row_text(row, desc, "subject");
 	if (name != NULL)
 	{
-		name = sql_upper(name);
+		name = registry_sql_upper(name);
 		if (!rg_mode_parse(name, &mode) || strcmp(name, rg_mode_name(mode)) != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_REGISTRY_INVALID_MODE),
@@ -443,13 +447,6 @@ registry_modes_before_write(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_REGISTRY_INVALID_MODE),
 					 errmsg("mode FORWARD can only be set globally")));
-		if (mode == RG_MODE_IMPORT &&
-			(inserting || registry_mode(trigger_row_text(trig->tg_trigtuple, desc, "mode")) != RG_MODE_IMPORT) &&
-			!registry_force_mode && catalog_scope_has_live_versions(context, subject))
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-					 errmsg("cannot import since found existing subjects"),
-					 errhint("Use force to switch to IMPORT mode anyway.")));
 	}
 	return PointerGetDatum(row_with_name_and_time(trig, "mode", name));
 }

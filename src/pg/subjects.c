@@ -190,31 +190,38 @@ registry_check_context_sql(PG_FUNCTION_ARGS)
 }
 
 /*
- * registry.config_scope(subject) -> (context, subject_name): the row key
- * of a config or mode scope.  NULL is global ('.', ''), ":.ctx:" the
- * context (empty name); a name must meet subject_name_allowed() and its
- * context must have a valid name (42208).  ":.__GLOBAL:" is a scope too.
+ * The row key (context, subject) of a config or mode scope.  NULL is
+ * global ('.', ''), ":.ctx:" the context (empty name); a name must meet
+ * subject_name_allowed() and its context must have a valid name (42208).
+ * ":.__GLOBAL:" is a scope too.
  */
+void
+registry_scope_key(const char *qualified, char **context, char **subject)
+{
+	*context = REGISTRY_DEFAULT_CONTEXT;
+	*subject = "";
+	if (qualified == NULL)
+		return;
+	registry_split_subject_cstr(qualified, context, subject);
+	if (!subject_name_allowed(qualified, *subject) ||
+		!registry_context_name_valid(*context))
+		report_invalid_subject(qualified);
+}
+
+/* registry.config_scope(subject) -> (context, subject_name): registry_scope_key() */
 Datum
 registry_config_scope(PG_FUNCTION_ARGS)
 {
-	char	   *qualified;
-	char	   *context = REGISTRY_DEFAULT_CONTEXT;
-	char	   *subject = "";
+	char	   *context;
+	char	   *subject;
 	TupleDesc	desc;
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (!PG_ARGISNULL(0))
-	{
-		qualified = text_to_cstring(PG_GETARG_TEXT_PP(0));
-		registry_split_subject_cstr(qualified, &context, &subject);
-		if (!subject_name_allowed(qualified, subject) ||
-			!registry_context_name_valid(context))
-			report_invalid_subject(qualified);
-	}
+	registry_scope_key(PG_ARGISNULL(0) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(0)),
+					   &context, &subject);
 	values[0] = CStringGetTextDatum(context);
 	values[1] = CStringGetTextDatum(subject);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
@@ -282,25 +289,30 @@ registry_split_subject(PG_FUNCTION_ARGS)
  * (returned as -1); otherwise an integer in [1, 2^31-1].  Anything else is
  * 42202.
  */
-Datum
-registry_parse_version(PG_FUNCTION_ARGS)
+int32
+registry_version_number(const char *s)
 {
-	char	   *s;
 	char	   *end;
 	long		v;
 
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	s = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	if (pg_strcasecmp(s, "latest") == 0)
-		PG_RETURN_INT32(-1);
+		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (s[0] != '\0' && *end == '\0' && errno == 0 && (v == -1 || (v >= 1 && v <= INT_MAX)))
-		PG_RETURN_INT32((int32) v);
+		return (int32) v;
 	ereport(ERROR,
 			(errcode(ERRCODE_REGISTRY_INVALID_VERSION),
 			 errmsg("invalid version \"%s\"", s),
 			 errdetail("%s", confluent_text(CW_INVALID_VERSION, s))));
-	PG_RETURN_NULL();
+	return 0;					/* keep the compiler quiet */
+}
+
+/* registry.parse_version(version): registry_version_number() */
+Datum
+registry_parse_version(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(registry_version_number(text_to_cstring(PG_GETARG_TEXT_PP(0))));
 }

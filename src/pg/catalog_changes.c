@@ -1,0 +1,201 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog_changes.c
+ *	  The statements that change a scope's settings and delete subject
+ *	  versions, for the config, mode and delete operations
+ *	  (settings_service.c, delete_service.c).
+ *
+ * Each is one row write; the BEFORE triggers on the table decide whether
+ * it may be made (a writable scope, a valid level or mode, a soft delete
+ * before a hard one, no live reference) and the AFTER triggers tidy up,
+ * so a raw UPDATE or DELETE by a DBA meets the same rules.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+
+#include "catalog.h"
+#include "catalog_internal.h"
+
+/* the columns of a config row as plan_upsert_config and plan_delete_config return them */
+#define CONFIG_ROW_COLUMNS "c.compatibility, c.\"normalize\", c.settings::text"
+#define Anum_config_compatibility	1
+#define Anum_config_normalize		2
+#define Anum_config_settings		3
+
+/*
+ * A scope's config, written: a level or normalize given replaces the
+ * stored one, the other fields are merged into the stored ones.
+ */
+static CatalogPlan plan_upsert_config = {
+	"INSERT INTO registry.config AS c (context, subject, compatibility, \"normalize\", settings) "
+	"VALUES ($1, $2, $3, $4, $5::jsonb) "
+	"ON CONFLICT ON CONSTRAINT config_pkey DO UPDATE "
+	"SET compatibility = COALESCE(excluded.compatibility, c.compatibility), "
+	"\"normalize\" = COALESCE(excluded.\"normalize\", c.\"normalize\"), "
+	"settings = c.settings || excluded.settings "
+	"RETURNING " CONFIG_ROW_COLUMNS,
+	5, {TEXTOID, TEXTOID, TEXTOID, BOOLOID, TEXTOID}
+};
+static CatalogPlan plan_delete_config = {
+	"DELETE FROM registry.config c WHERE c.context = $1 AND c.subject = $2 "
+	"RETURNING " CONFIG_ROW_COLUMNS,
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_upsert_mode = {
+	"INSERT INTO registry.modes AS m (context, subject, mode) VALUES ($1, $2, $3) "
+	"ON CONFLICT ON CONSTRAINT modes_pkey DO UPDATE SET mode = excluded.mode",
+	3, {TEXTOID, TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_delete_mode = {
+	"DELETE FROM registry.modes m WHERE m.context = $1 AND m.subject = $2 RETURNING m.mode",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_soft_delete_version = {
+	"UPDATE registry.subject_versions sv SET deleted = true "
+	"WHERE sv.context = $1 AND sv.subject = $2 AND sv.version = $3",
+	3, {TEXTOID, TEXTOID, INT4OID}
+};
+static CatalogPlan plan_hard_delete_version = {
+	"DELETE FROM registry.subject_versions sv "
+	"WHERE sv.context = $1 AND sv.subject = $2 AND sv.version = $3",
+	3, {TEXTOID, TEXTOID, INT4OID}
+};
+
+/* The config row a statement returned, copied into the caller's memory. */
+static void
+returned_config_row(const char *context, const char *subject, MemoryContext cxt,
+					CatalogConfigRow *out)
+{
+	HeapTuple	tup = SPI_tuptable->vals[0];
+	bool		isnull;
+	Datum		normalize = catalog_datum(tup, Anum_config_normalize, &isnull);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+
+	out->context = pstrdup(context);
+	out->subject = pstrdup(subject);
+	MemoryContextSwitchTo(old);
+	out->compatibility = catalog_text(tup, Anum_config_compatibility, cxt);
+	out->has_normalize = !isnull;
+	out->normalize = !isnull && DatumGetBool(normalize);
+	out->settings = catalog_text(tup, Anum_config_settings, cxt);
+}
+
+/*
+ * Write a scope's config (level and normalize NULL: kept as stored;
+ * settings: a JSON object text merged into the stored fields), and return
+ * the row as stored after it.
+ */
+void
+catalog_write_config(const char *context, const char *subject, const char *level,
+					 const bool *normalize, const char *settings, CatalogConfigRow *stored)
+{
+	MemoryContext cxt = catalog_connect();
+	Datum		v[5];
+	char		nulls[5] = "     ";
+
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = level ? CStringGetTextDatum(level) : (Datum) 0;
+	nulls[2] = level ? ' ' : 'n';
+	v[3] = normalize ? BoolGetDatum(*normalize) : (Datum) 0;
+	nulls[3] = normalize ? ' ' : 'n';
+	v[4] = CStringGetTextDatum(settings ? settings : "{}");
+	catalog_run(&plan_upsert_config, v, nulls, SPI_OK_INSERT_RETURNING);
+	(void) catalog_one_row(&plan_upsert_config);
+	returned_config_row(context, subject, cxt, stored);
+	catalog_disconnect();
+}
+
+/* Delete a scope's config row into *old: false when it had none. */
+bool
+catalog_delete_config(const char *context, const char *subject, CatalogConfigRow *old)
+{
+	MemoryContext cxt = catalog_connect();
+	Datum		v[2];
+	bool		found;
+
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	catalog_run(&plan_delete_config, v, NULL, SPI_OK_DELETE_RETURNING);
+	found = SPI_processed > 0;
+	if (found)
+		returned_config_row(context, subject, cxt, old);
+	catalog_disconnect();
+	return found;
+}
+
+/* Set a scope's mode. */
+void
+catalog_write_mode(const char *context, const char *subject, const char *mode)
+{
+	Datum		v[3];
+
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = CStringGetTextDatum(mode);
+	catalog_run(&plan_upsert_mode, v, NULL, SPI_OK_INSERT);
+	catalog_disconnect();
+}
+
+/* Delete a scope's mode row: the mode it had, NULL when it had none. */
+char *
+catalog_delete_mode(const char *context, const char *subject)
+{
+	MemoryContext cxt = catalog_connect();
+	Datum		v[2];
+	char	   *old = NULL;
+
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	catalog_run(&plan_delete_mode, v, NULL, SPI_OK_DELETE_RETURNING);
+	if (SPI_processed > 0)
+		old = catalog_text(SPI_tuptable->vals[0], 1, cxt);
+	catalog_disconnect();
+	return old;
+}
+
+/* Run a statement on one subject version (soft or hard delete). */
+static void
+version_statement(CatalogPlan *p, const char *context, const char *subject, int32 version,
+				  int expected)
+{
+	Datum		v[3];
+
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = Int32GetDatum(version);
+	catalog_run(p, v, NULL, expected);
+	catalog_disconnect();
+}
+
+/* Mark a subject version deleted (its BEFORE UPDATE trigger decides). */
+void
+catalog_soft_delete_version(const char *context, const char *subject, int32 version)
+{
+	version_statement(&plan_soft_delete_version, context, subject, version, SPI_OK_UPDATE);
+}
+
+/* Remove a subject version (its BEFORE DELETE trigger decides). */
+void
+catalog_hard_delete_version(const char *context, const char *subject, int32 version)
+{
+	version_statement(&plan_hard_delete_version, context, subject, version, SPI_OK_DELETE);
+}
+
+/*
+ * Lock an existing subject's row, as SELECT ... FOR UPDATE does, so that
+ * deletes and registrations of one subject take turns; false (nothing
+ * locked, nothing made) when the subject has no row.
+ */
+bool
+catalog_lock_existing_subject(const char *context, const char *subject)
+{
+	return catalog_lock_subject_row(context, subject);
+}
