@@ -9,8 +9,9 @@
  * compatibility) are the functions the insert triggers call too
  * (settings.c, triggers.c, compatibility.c).  register_schema applies them
  * itself, under the subject's lock and before it allocates an id, so a
- * refused schema leaves no gap; it then marks the version it inserts so the
- * trigger does not repeat them (registry_mark_checked).
+ * refused schema leaves no gap; the version row's trigger then decides
+ * again, and finds the compatible verdict reached on the same inputs
+ * already (verdicts.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -351,6 +352,7 @@ check_new_version(Registration *r, const CatalogSettings *settings, int32 max_ve
 		registry_check_next_version(r->a.subject, r->want_version, max_version);
 	candidate.schema = s->parsed;
 	candidate.metadata = s->metadata;
+	candidate.identity = s->fingerprint;
 	registry_assert_compatible(r->a.context, r->a.subject, candidate,
 							   registry_compat_rule(settings));
 }
@@ -657,18 +659,6 @@ schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
 	return schema_id_after_conflict(a, s, r->has_id ? r->want_id : 0);
 }
 
-/*
- * Insert the version this function has checked, marked so that the
- * insert trigger does not check it again; the mark never outlives it.
- */
-static void
-insert_checked_version(SchemaArgs *a, int32 id, int32 version)
-{
-	registry_mark_checked(a->context, a->subject, id, version);
-	catalog_insert_version(a->context, a->subject, version, id);
-	(void) registry_take_checked("", "", 0, 0);
-}
-
 /* Parse a registration's schema with its data contract. */
 static SubmittedSchema *
 parse_registration(Registration *r)
@@ -777,7 +767,7 @@ register_prepared(Registration *r, Registered *out)
 		check_new_version(r, &settings, max_version, s);
 	id = schema_id_for_content(r, s, content_id);
 	version = r->has_version ? r->want_version : max_version + 1;
-	insert_checked_version(&r->a, id, version);
+	catalog_insert_version(r->a.context, r->a.subject, version, id);
 	registered(out, caller_cxt, s, id, version);
 	out->inserted = true;
 }
@@ -1390,6 +1380,7 @@ registry_check_compatibility(PG_FUNCTION_ARGS)
 	{
 		candidate.schema = s->parsed;
 		candidate.metadata = s->metadata;
+		candidate.identity = NULL;
 		rule = registry_compat_rule(&settings);
 		if (version_arg == NULL)
 			compatible = registry_check_subject(a.context, a.subject, candidate, rule,
@@ -1424,6 +1415,7 @@ registry_lint(PG_FUNCTION_ARGS)
 								 false, NULL);
 	candidate.schema = s->parsed;
 	candidate.metadata = NULL;
+	candidate.identity = NULL;
 	registry_strlist_init(&messages);
 	registry_lint_subject(a.context, a.subject, candidate, &messages);
 	for (i = 0; i < messages.n; i++)

@@ -20,17 +20,6 @@
 #include "registry.h"
 #include "schemas.h"
 
-/* the version the SQL API has just checked and is about to insert */
-static struct
-{
-	bool		active;
-	char		context[NAMEDATALEN * 4];
-	char		subject[NAMEDATALEN * 4];
-	int32		schema_id;
-	int32		version;
-	LocalTransactionId lxid;	/* valid only in the transaction that set it */
-}			checked;
-
 /* The rule of a subject's settings (see compatibility.h). */
 CompatRule
 registry_compat_rule(const CatalogSettings *settings)
@@ -211,6 +200,27 @@ registry_strlist_init(rg_strlist *list)
 }
 
 /*
+ * The subject's live versions a registration's check compares with (the
+ * latest one for a plain level without a compatibilityGroup or lints),
+ * false when the rule compares with none.
+ */
+static bool
+versions_to_check(const char *context, const char *subject, CompatRule rule,
+				  CatalogVersion **versions, int *n)
+{
+	if (rule.level == RG_COMPAT_NONE && !rule.validate_fields && rule.lint == RG_LINT_NONE)
+		return false;
+	if (rg_compat_is_transitive(rule.level) || rule.group != NULL || rule.lint != RG_LINT_NONE)
+		*versions = catalog_versions(context, subject, false, n);
+	else
+	{
+		*versions = palloc(sizeof(CatalogVersion));
+		*n = catalog_latest_version(context, subject, *versions) ? 1 : 0;
+	}
+	return true;
+}
+
+/*
  * Check a schema against the subject's live versions as a registration
  * does.  A plain level without a compatibilityGroup needs the latest one
  * only.
@@ -223,15 +233,8 @@ registry_check_subject(const char *context, const char *subject,
 	CatalogVersion *versions;
 	int			n;
 
-	if (rule.level == RG_COMPAT_NONE && !rule.validate_fields && rule.lint == RG_LINT_NONE)
+	if (!versions_to_check(context, subject, rule, &versions, &n))
 		return true;
-	if (rg_compat_is_transitive(rule.level) || rule.group != NULL || rule.lint != RG_LINT_NONE)
-		versions = catalog_versions(context, subject, false, &n);
-	else
-	{
-		versions = palloc(sizeof(CatalogVersion));
-		n = catalog_latest_version(context, subject, versions) ? 1 : 0;
-	}
 	return registry_check_versions(context, candidate, rule, versions, n, messages);
 }
 
@@ -244,14 +247,23 @@ registry_assert_compatible(const char *context, const char *subject,
 						   CompatCandidate candidate, CompatRule rule)
 {
 	rg_strlist	messages;
+	CatalogVersion *versions;
+	int			n;
 
+	if (!versions_to_check(context, subject, rule, &versions, &n))
+		return;
+	if (candidate.identity &&
+		registry_verdict_known(context, subject, candidate.identity, rule, versions, n))
+		return;
 	registry_strlist_init(&messages);
-	if (registry_check_subject(context, subject, candidate, rule, &messages))
+	if (registry_check_versions(context, candidate, rule, versions, n, &messages))
 	{
 		if (messages.n > 0)
 			ereport(NOTICE,
 					(errmsg("schema registered for subject \"%s\" has lint warnings", subject),
 					 errdetail("%s", registry_messages_to_string(&messages))));
+		if (candidate.identity)
+			registry_verdict_keep(context, subject, candidate.identity, rule, versions, n);
 	}
 	else
 		ereport(ERROR,
@@ -260,40 +272,4 @@ registry_assert_compatible(const char *context, const char *subject,
 						subject),
 				 errdetail("%s", confluent_text(CW_INCOMPATIBLE_SCHEMA, subject,
 												registry_messages_to_string(&messages)))));
-}
-
-/*
- * The SQL API, holding the subject's lock, has checked the mode, the
- * version number and compatibility of (schema_id, version) and now inserts
- * it: the insert trigger, which would repeat the same checks under the same
- * lock in the same transaction, may skip them for exactly that row.
- */
-void
-registry_mark_checked(const char *context, const char *subject, int32 schema_id,
-					  int32 version)
-{
-	checked.active = false;
-	if (strlen(context) >= sizeof(checked.context) || strlen(subject) >= sizeof(checked.subject))
-		return;
-	strcpy(checked.context, context);
-	strcpy(checked.subject, subject);
-	checked.schema_id = schema_id;
-	checked.version = version;
-	checked.lxid = MyProc->lxid;
-	checked.active = true;
-}
-
-/* Is this the row the SQL API marked?  The mark is used up either way. */
-bool
-registry_take_checked(const char *context, const char *subject, int32 schema_id,
-					  int32 version)
-{
-	bool		match = checked.active &&
-	checked.lxid == MyProc->lxid &&
-	strcmp(checked.context, context) == 0 &&
-	strcmp(checked.subject, subject) == 0 &&
-	checked.schema_id == schema_id && checked.version == version;
-
-	checked.active = false;
-	return match;
 }

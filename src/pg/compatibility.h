@@ -30,11 +30,16 @@ typedef struct CompatRule
 								 * warnings or as failures */
 } CompatRule;
 
-/* A schema to check: its parsed form and its metadata (JSON text or NULL). */
+/*
+ * A schema to check: its parsed form, its metadata (JSON text or NULL), and
+ * its identity (fingerprint) when it has one, which lets a verdict be
+ * remembered (verdicts.c).
+ */
 typedef struct CompatCandidate
 {
 	const rg_schema *schema;
 	const char *metadata;
+	const uint8 *identity;		/* or NULL */
 } CompatCandidate;
 
 /* The rule of the settings in force for a subject */
@@ -68,17 +73,21 @@ extern bool registry_check_subject(const char *context, const char *subject,
 
 /*
  * Raise 409/40901 unless schema is compatible with the subject's live
- * versions under rule.  The SQL API checks before it allocates an id (so
- * a refused schema leaves no gap) and marks the check done
- * (registry_mark_checked); the insert trigger then takes the mark
- * (registry_take_checked) and skips the same work.
+ * versions under rule.  A registration checks before it draws an id (so a
+ * refused schema leaves no gap), and the version row's trigger checks
+ * again; a verdict already reached on the same inputs in this transaction
+ * (verdicts.c) is not reached twice.
  */
 extern void registry_assert_compatible(const char *context, const char *subject,
 									   CompatCandidate candidate, CompatRule rule);
-extern void registry_mark_checked(const char *context, const char *subject,
-								  int32 schema_id, int32 version);
-extern bool registry_take_checked(const char *context, const char *subject,
-								  int32 schema_id, int32 version);
+
+/* verdicts.c: the compatible verdicts of this transaction, by what they rest on */
+extern bool registry_verdict_known(const char *context, const char *subject,
+								   const uint8 *identity, CompatRule rule,
+								   const CatalogVersion *versions, int n);
+extern void registry_verdict_keep(const char *context, const char *subject,
+								  const uint8 *identity, CompatRule rule,
+								  const CatalogVersion *versions, int n);
 
 /* Confluent's message list "[a, b, c]" as one string */
 extern char *registry_messages_to_string(const rg_strlist *messages);

@@ -227,10 +227,6 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	registry_validate_subject(subject, subject);
 	registry_validate_version_context(context, subject);
 
-	/* the SQL API's own insert, checked a moment ago under the same lock */
-	if (has_version && registry_take_checked(context, subject, schema_id, version))
-		return PointerGetDatum(tup);
-
 	max_version = catalog_lock_subject(context, subject);
 
 	catalog_effective_settings(context, subject, &settings);
@@ -255,6 +251,7 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 					 errmsg("schema %d not found in context \"%s\"", schema_id, context)));
 		candidate.schema = registry_stored_schema(context, schema_id, row.fingerprint);
 		candidate.metadata = row.metadata;
+		candidate.identity = row.fingerprint;
 		registry_assert_compatible(context, subject, candidate,
 								   registry_compat_rule(&settings));
 	}
