@@ -34,7 +34,7 @@ typedef struct Target
 	const char *named;
 	char	   *context;
 	char	   *subject;
-}			Target;
+} Target;
 
 /*
  * The subject a delete names, locked as SELECT ... FOR UPDATE would lock
@@ -42,7 +42,7 @@ typedef struct Target
  * order (soft-deleted ones included).
  */
 static CatalogVersion *
-locked_subject(const char *named, Target * t, int *n)
+locked_subject(const char *named, Target *t, int *n)
 {
 	t->named = named;
 	registry_split_subject_cstr(registry_served_subject(named), &t->context, &t->subject);
@@ -52,7 +52,7 @@ locked_subject(const char *named, Target * t, int *n)
 
 /* Raise 40401 for a subject the delete found nothing of. */
 static void
-report_subject_not_found(const Target * t)
+report_subject_not_found(const Target *t)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),

@@ -33,7 +33,7 @@ typedef struct Scope
 	const char *named;			/* NULL: global */
 	char	   *context;
 	char	   *subject;
-}			Scope;
+} Scope;
 
 /* The scope a request names (NULL: global), 42208 for a name that is not one. */
 static Scope
@@ -48,7 +48,7 @@ scope_of(const char *named)
 
 /* The scope's own config row, false when it has none. */
 static bool
-own_config_row(const Scope * s, CatalogConfigRow *out)
+own_config_row(const Scope *s, CatalogConfigRow *out)
 {
 	CatalogScopeRows rows;
 
@@ -65,7 +65,7 @@ own_config_row(const Scope * s, CatalogConfigRow *out)
 
 /* The scope's own mode, NULL when it sets none. */
 static const char *
-own_mode(const Scope * s)
+own_mode(const Scope *s)
 {
 	CatalogScopeRows rows;
 
@@ -79,7 +79,7 @@ own_mode(const Scope * s)
 
 /* The settings in force for a scope (each field from the nearest scope that sets it). */
 static CatalogSettings
-in_force(const Scope * s)
+in_force(const Scope *s)
 {
 	CatalogSettings settings;
 
@@ -285,7 +285,7 @@ registry_get_mode(const char *named, bool default_to_global)
  * (42205).
  */
 static void
-check_import_allowed(const Scope * s, bool force)
+check_import_allowed(const Scope *s, bool force)
 {
 	const char *current = own_mode(s);
 
