@@ -79,3 +79,19 @@ INSERT INTO registry.modes (subject, mode) VALUES ('raw-defctx', 'readonly') RET
 DELETE FROM registry.modes WHERE subject = 'raw-defctx';
 INSERT INTO registry.config (subject, compatibility) VALUES ('raw-defctx', 'none') RETURNING context, compatibility;
 DELETE FROM registry.config WHERE subject = 'raw-defctx';
+-- A schema row names no subject: its context takes it when a subject of it
+-- could take the version.  An explicit id needs the context, or a subject
+-- of it, importing; a read-only context takes a new schema only when a
+-- subject of it sets a writable mode for itself.
+SELECT regress.try($$INSERT INTO registry.schemas (context, id, schema) VALUES ('.raw6', 900001, '"string"')$$) AS explicit_id_not_importing;
+INSERT INTO registry.modes (context, subject, mode) VALUES ('.raw6', 'imp', 'IMPORT');
+SELECT regress.try($$INSERT INTO registry.schemas (context, id, schema) VALUES ('.raw6', 900001, '"string"')$$) AS explicit_id_subject_importing;
+SELECT registry.register_schema(':.raw6:imp', '"boolean"', id => 900002) AS imported_id;
+DELETE FROM registry.modes WHERE context = '.raw6';
+INSERT INTO registry.modes (context, subject, mode) VALUES ('.raw6', '', 'READONLY');
+SELECT regress.try($$INSERT INTO registry.schemas (context, schema) VALUES ('.raw6', '"bytes"')$$) AS readonly_context;
+INSERT INTO registry.modes (context, subject, mode) VALUES ('.raw6', 'rw', 'READWRITE');
+SELECT regress.try($$INSERT INTO registry.schemas (context, schema) VALUES ('.raw6', '"bytes"')$$) AS readonly_context_writable_subject;
+SELECT registry.register_schema(':.raw6:rw', '"int"') > 0 AS writable_subject_registers;
+SELECT regress.try($$SELECT registry.register_schema(':.raw6:other', '"long"')$$) AS read_only_subject_refused;
+DELETE FROM registry.modes WHERE context = '.raw6';

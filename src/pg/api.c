@@ -616,15 +616,15 @@ imported_version_exists(Registration *r, int32 content_id, CatalogVersion *exist
 
 /*
  * The schema's id in the context: the one its content already has
- * (content_id), else the id asked for (IMPORT) or a new one, with the
- * schema row inserted.
+ * (content_id), else the id asked for (IMPORT) or a new one, which the
+ * schema row's insert trigger draws.
  */
 static int32
 schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
 {
 	SchemaArgs *a = &r->a;
 	CatalogSchema row;
-	int32		id;
+	int32		id = 0;
 
 	if (content_id > 0)
 	{
@@ -639,8 +639,6 @@ schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
 		id = r->want_id;
 		catalog_advance_schema_id(a->context, a->subject, id);
 	}
-	else
-		id = catalog_next_schema_id(a->context);
 
 	row.context = a->context;
 	row.id = id;
@@ -650,8 +648,7 @@ schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
 	row.metadata = s->metadata;
 	row.rule_set = s->rule_set;
 	memcpy(row.fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
-	registry_set_pending_insert(a->context, s);
-	if (catalog_insert_schema(&row))
+	if ((id = catalog_insert_schema(&row)) > 0)
 	{
 		registry_cache_adopt(a->context, id, s);
 		return id;

@@ -69,10 +69,16 @@ static CatalogPlan plan_schema_any_context = {
 	"FROM registry.schemas WHERE id = $1 ORDER BY context <> '.', context LIMIT 1",
 	1, {INT4OID}
 };
+
+/* id NULL: the insert trigger draws one */
 static CatalogPlan plan_insert_schema = {
 	"INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, rule_set, fingerprint) "
-	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8) ON CONFLICT DO NOTHING",
+	"VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8) ON CONFLICT DO NOTHING RETURNING id",
 	8, {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
+};
+static CatalogPlan plan_subject_modes = {
+	"SELECT DISTINCT m.mode FROM registry.modes m WHERE m.context = $1 AND m.subject <> ''",
+	1, {TEXTOID}
 };
 static CatalogPlan plan_insert_version = {
 	"INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ($1, $2, $3, $4)",
@@ -449,20 +455,22 @@ catalog_schema_any_context(int32 id, CatalogSchema *out)
 }
 
 /*
- * Insert a schema row; false when a concurrent transaction committed the
- * same identity (or took the id) first, after waiting for it, as unique
- * indexes do.
+ * Insert a schema row, with its id (s->id 0: the insert trigger draws
+ * one): the id it got, 0 when a concurrent transaction committed the same
+ * identity (or took the id) first, after waiting for it, as unique indexes
+ * do.
  */
-bool
+int32
 catalog_insert_schema(const CatalogSchema *s)
 {
 	Datum		v[8];
 	char		nulls[8] = "        ";
-	bool		inserted;
+	int32		id;
 
 	catalog_connect();
 	v[0] = CStringGetTextDatum(s->context);
 	v[1] = Int32GetDatum(s->id);
+	nulls[1] = s->id > 0 ? ' ' : 'n';
 	v[2] = CStringGetTextDatum(s->schema_type);
 	v[3] = CStringGetTextDatum(s->schema);
 	v[4] = CStringGetTextDatum(s->refs ? s->refs : "[]");
@@ -475,10 +483,10 @@ catalog_insert_schema(const CatalogSchema *s)
 	else
 		nulls[6] = 'n';
 	v[7] = catalog_fingerprint_datum(s->fingerprint);
-	catalog_run(&plan_insert_schema, v, nulls, SPI_OK_INSERT);
-	inserted = SPI_processed == 1;
+	catalog_run(&plan_insert_schema, v, nulls, SPI_OK_INSERT_RETURNING);
+	id = SPI_processed == 1 ? catalog_int32(SPI_tuptable->vals[0], 1) : 0;
 	catalog_disconnect();
-	return inserted;
+	return id;
 }
 
 /* Insert the row of a subject's version (its trigger checks the rules). */
@@ -517,6 +525,24 @@ catalog_scope_has_live_versions(const char *context, const char *subject)
 	has = SPI_processed > 0;
 	catalog_disconnect();
 	return has;
+}
+
+/* The modes that subjects of the context set for themselves, each once; *n how many. */
+char	  **
+catalog_context_subject_modes(const char *context, int *n)
+{
+	MemoryContext cxt = catalog_connect();
+	Datum		v[1];
+	char	  **modes;
+
+	v[0] = CStringGetTextDatum(context);
+	catalog_run(&plan_subject_modes, v, NULL, SPI_OK_SELECT);
+	*n = (int) SPI_processed;
+	modes = MemoryContextAlloc(cxt, sizeof(char *) * Max(*n, 1));
+	for (int i = 0; i < *n; i++)
+		modes[i] = catalog_text(SPI_tuptable->vals[i], 1, cxt);
+	catalog_disconnect();
+	return modes;
 }
 
 /* --- references ------------------------------------------------------------------ */

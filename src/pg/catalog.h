@@ -79,7 +79,7 @@ extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out
 extern bool catalog_schema_any_context(int32 id, CatalogSchema *out);
 extern bool catalog_latest_schema(const char *context, const char *subject,
 								  CatalogSchema *out);
-extern bool catalog_insert_schema(const CatalogSchema *schema);
+extern int32 catalog_insert_schema(const CatalogSchema *schema);
 extern void catalog_insert_version(const char *context, const char *subject,
 								   int32 version, int32 schema_id);
 extern CatalogVersion *catalog_versions(const char *context, const char *subject,
@@ -164,6 +164,7 @@ typedef struct CatalogScopeRows
 extern void catalog_scope_rows(const char *context, const char *subject,
 							   CatalogScopeRows *out);
 extern bool catalog_scope_has_live_versions(const char *context, const char *subject);
+extern char **catalog_context_subject_modes(const char *context, int *n);
 
 /* catalog_changes.c: the writes of the config, mode and delete operations */
 extern void catalog_write_config(const char *context, const char *subject, const char *level,

@@ -176,7 +176,7 @@ catalog_config_in_force(const char *context, const char *subject)
 char *
 catalog_config_row_json(const CatalogConfigRow *row, const char *level_key)
 {
-	json_t	   *config = json_object();
+	json_t	   *config = json_pack("{}");
 	char	   *text;
 
 	overlay_row_as(config, row, level_key);

@@ -87,6 +87,7 @@ extern rg_mode registry_mode(const char *name);
 extern rg_compat_level registry_level(const char *name);
 extern void registry_check_importing(const char *context, const char *subject, rg_mode mode);
 extern void registry_check_scope_writable(const char *context, const char *subject);
+extern void registry_check_schema_context_writable(const char *context);
 extern char *registry_sql_upper(const char *s);
 
 /* restore.c: a row a restore brings back, told apart from a raw INSERT */

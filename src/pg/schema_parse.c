@@ -3,7 +3,8 @@
  * schema_parse.c
  *	  From schema text to a parsed schema: the format by name, references
  *	  resolved to the texts they name, parsing, Confluent's identity
- *	  (fingerprint), and the mark of what the SQL API is about to insert.
+ *	  (fingerprint), and the parses of the transaction remembered by their
+ *	  result, so the schemas trigger does not parse a row again.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,12 +26,14 @@
 #define PARSED_SCHEMA_FIRST_BLOCK 1408
 
 /*
- * what the SQL API is inserting right now (see registry_set_pending_insert):
- * a copy in PendingContext, so it outlives the submitted schema
+ * The parses of this transaction, remembered by their result (parse_memo):
+ * at most PARSES_KEPT, copied into ParseMemoContext, which a new
+ * transaction empties.
  */
-static struct
+#define PARSES_KEPT 4
+
+typedef struct KeptParse
 {
-	bool		active;
 	char	   *context;
 	const char *schema_type;
 	char	   *canonical;
@@ -38,9 +41,15 @@ static struct
 	char	   *metadata;
 	char	   *rule_set;
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
-	LocalTransactionId lxid;
-}			pending;
-static MemoryContext PendingContext = NULL;
+}			KeptParse;
+
+static MemoryContext ParseMemoContext = NULL;
+static LocalTransactionId parses_lxid = InvalidLocalTransactionId;
+static KeptParse parses[PARSES_KEPT];
+static int	n_parses = 0;
+static int	next_parse = 0;
+
+static void keep_parse(const char *context, const SubmittedSchema *s);
 
 /* references resolved to texts, in dependency order, one per name */
 typedef struct ResolvedRefs
@@ -382,6 +391,7 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	s->refs = refs;
 	s->nrefs = nrefs;
 	compute_fingerprint(s->parsed, refs, nrefs, s->metadata, s->rule_set, s->fingerprint);
+	keep_parse(context, s);
 	return s;
 }
 
@@ -421,57 +431,77 @@ registry_parse_stored(const char *context, const CatalogSchema *row, rg_error *e
 						   refs, nrefs, false, true, err, memory);
 }
 
-/* Remember (a copy of) what the SQL API is about to insert into registry.schemas. */
-void
-registry_set_pending_insert(const char *context, SubmittedSchema *submitted)
+/* Forget the parses of an earlier transaction. */
+static void
+parses_of_this_transaction(void)
 {
+	if (parses_lxid == MyProc->lxid)
+		return;
+	if (ParseMemoContext == NULL)
+		ParseMemoContext = AllocSetContextCreate(TopMemoryContext, "registry parses",
+												 ALLOCSET_SMALL_SIZES);
+	MemoryContextReset(ParseMemoContext);
+	n_parses = 0;
+	next_parse = 0;
+	parses_lxid = MyProc->lxid;
+}
+
+/* Do two optional strings say the same? */
+static bool
+same_optional(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Remember a parse by its result: its stored form, references, contract and identity. */
+static void
+keep_parse(const char *context, const SubmittedSchema *s)
+{
+	KeptParse  *k;
 	MemoryContext old;
 
-	pending.active = false;
-	if (PendingContext == NULL)
-		PendingContext = AllocSetContextCreate(TopMemoryContext, "registry pending insert",
-											   ALLOCSET_SMALL_SIZES);
-	MemoryContextReset(PendingContext);
-	old = MemoryContextSwitchTo(PendingContext);
-	pending.context = pstrdup(context);
-	pending.schema_type = submitted->format->name;
-	pending.canonical = pstrdup(submitted->parsed->canonical);
-	pending.refs_json = pstrdup(submitted->refs_json);
-	pending.metadata = submitted->metadata ? pstrdup(submitted->metadata) : NULL;
-	pending.rule_set = submitted->rule_set ? pstrdup(submitted->rule_set) : NULL;
+	parses_of_this_transaction();
+	k = &parses[next_parse];
+	next_parse = (next_parse + 1) % PARSES_KEPT;
+	if (n_parses < PARSES_KEPT)
+		n_parses++;
+	old = MemoryContextSwitchTo(ParseMemoContext);
+	k->context = pstrdup(context);
+	k->schema_type = s->format->name;
+	k->canonical = pnstrdup(s->parsed->canonical, s->parsed->canonical_len);
+	k->refs_json = pstrdup(s->refs_json);
+	k->metadata = s->metadata ? pstrdup(s->metadata) : NULL;
+	k->rule_set = s->rule_set ? pstrdup(s->rule_set) : NULL;
 	MemoryContextSwitchTo(old);
-	memcpy(pending.fingerprint, submitted->fingerprint, REGISTRY_FINGERPRINT_LEN);
-	pending.lxid = MyProc->lxid;
-	pending.active = true;
+	memcpy(k->fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
 }
 
 /*
- * The schemas insert trigger asks whether the row it sees is exactly what
- * the SQL API parsed a moment ago in this backend; if so it need not parse
- * it again.  Anything else (a DBA's INSERT) is parsed in full.
+ * Is a schema row's content exactly what a parse of this transaction gave
+ * (its stored form, with the same references, contract and identity)?
+ * Then parsing it again would give it again: the schemas insert trigger
+ * need not.  Who parsed does not matter, only what was parsed.
  */
 bool
-registry_is_pending_insert(const char *context, const char *schema_type,
-						   const char *schema, const char *refs,
-						   const char *metadata, const char *rule_set,
-						   const uint8 *fingerprint)
+registry_parsed_before(const char *context, const char *schema_type, const char *schema,
+					   const char *refs, const char *metadata, const char *rule_set,
+					   const uint8 *fingerprint)
 {
-	if (!pending.active || pending.lxid != MyProc->lxid)
+	parses_of_this_transaction();
+	for (int i = 0; i < n_parses; i++)
 	{
-		pending.active = false;
-		return false;
+		KeptParse  *k = &parses[i];
+
+		if (strcmp(context, k->context) == 0 &&
+			strcmp(schema_type, k->schema_type) == 0 &&
+			strcmp(schema, k->canonical) == 0 &&
+			strcmp(refs, k->refs_json) == 0 &&
+			same_optional(metadata, k->metadata) &&
+			same_optional(rule_set, k->rule_set) &&
+			memcmp(fingerprint, k->fingerprint, REGISTRY_FINGERPRINT_LEN) == 0)
+			return true;
 	}
-	pending.active = false;
-	return strcmp(context, pending.context) == 0 &&
-		strcmp(schema_type, pending.schema_type) == 0 &&
-		strcmp(schema, pending.canonical) == 0 &&
-		strcmp(refs, pending.refs_json) == 0 &&
-		((metadata == NULL && pending.metadata == NULL) ||
-		 (metadata && pending.metadata && strcmp(metadata, pending.metadata) == 0)) &&
-		((rule_set == NULL && pending.rule_set == NULL) ||
-		 (rule_set && pending.rule_set && strcmp(rule_set, pending.rule_set) == 0)) &&
-		fingerprint != NULL &&
-		memcmp(fingerprint, pending.fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+	return false;
 }
 
 /*

@@ -85,16 +85,13 @@ extern rg_schema *registry_parse_stored(const char *context, const CatalogSchema
 										rg_error *err, MemoryContext *memory);
 
 /*
- * Remember what the SQL API is about to insert into registry.schemas, so
- * the insert trigger can tell that exact row (in this transaction) was
- * parsed already.
+ * Is a schema row's content what a parse of this transaction gave?  Then
+ * the insert trigger need not parse it again (schema_parse.c).
  */
-extern void registry_set_pending_insert(const char *context,
-										SubmittedSchema *submitted);
-extern bool registry_is_pending_insert(const char *context, const char *schema_type,
-									   const char *schema, const char *refs,
-									   const char *metadata, const char *rule_set,
-									   const uint8 *fingerprint);
+extern bool registry_parsed_before(const char *context, const char *schema_type,
+								   const char *schema, const char *refs,
+								   const char *metadata, const char *rule_set,
+								   const uint8 *fingerprint);
 
 /* schema_cache.c */
 

@@ -212,12 +212,61 @@ registry_check_importing(const char *context, const char *subject, rg_mode mode)
 			 errdetail("%s", confluent_text(CW_SUBJECT_NOT_IMPORT, subject, context))));
 }
 
+/* The settings in force for (context, subject). */
+static CatalogSettings
+settings_in_force(const char *context, const char *subject)
+{
+	CatalogSettings s;
+
+	catalog_effective_settings(context, subject, &s);
+	return s;
+}
+
+/* Does a subject of the context set for itself a mode that meets test? */
+static bool
+subject_of_context_sets(const char *context, bool (*test) (rg_mode))
+{
+	int			n;
+	char	  **modes = catalog_context_subject_modes(context, &n);
+
+	for (int i = 0; i < n; i++)
+		if (test(registry_mode(modes[i])))
+			return true;
+	return false;
+}
+
+/* Can a subject with this mode write? */
+static bool
+mode_writes(rg_mode mode)
+{
+	return !rg_mode_is_read_only(mode);
+}
+
+/*
+ * Refuse a schema row in a context none of whose subjects can take
+ * versions: the context's mode in force is read-only and no subject of it
+ * sets a writable mode for itself.  A schema row names no subject, and a
+ * subject's own READWRITE in a read-only registry takes new schemas.
+ */
+void
+registry_check_schema_context_writable(const char *context)
+{
+	rg_mode		mode = registry_mode(settings_in_force(context, "").mode);
+
+	if (!rg_mode_is_read_only(mode) || subject_of_context_sets(context, mode_writes))
+		return;
+	registry_check_writable(context, "", mode);
+}
+
 PG_FUNCTION_INFO_V1(registry_advance_schema_id);
 
 /*
  * registry.advance_schema_id(context, subject, id), SECURITY DEFINER: in
  * IMPORT mode, new ids of the context continue above id (never below what
- * they are); 42205 otherwise, so no writer can move the allocator.
+ * they are); 42205 otherwise, so no writer can move the allocator.  For a
+ * context (subject ''), as a schema row with an explicit id asks, a
+ * subject of the context with its own IMPORT mode counts too: that is how
+ * an import into one subject adds its schemas.
  */
 Datum
 registry_advance_schema_id(PG_FUNCTION_ARGS)
@@ -227,19 +276,10 @@ registry_advance_schema_id(PG_FUNCTION_ARGS)
 	CatalogSettings settings;
 
 	catalog_effective_settings(context, subject, &settings);
-	registry_check_importing(context, subject, registry_mode(settings.mode));
+	if (subject[0] != '\0' || !subject_of_context_sets(context, rg_mode_is_import))
+		registry_check_importing(context, subject, registry_mode(settings.mode));
 	catalog_raise_id_floor(context, PG_GETARG_INT32(2));
 	PG_RETURN_VOID();
-}
-
-/* The settings in force for (context, subject). */
-static CatalogSettings
-settings_in_force(const char *context, const char *subject)
-{
-	CatalogSettings s;
-
-	catalog_effective_settings(context, subject, &s);
-	return s;
 }
 
 /*

@@ -61,11 +61,14 @@ row_is_restored(HeapTuple tup, TupleDesc desc)
 }
 
 /*
- * BEFORE INSERT OR UPDATE on registry.schemas.  An insert from the SQL API
- * was parsed already (registry_is_pending_insert); any other insert is
- * parsed here, its text replaced by Confluent's stored form, its references
- * pinned to concrete versions, its id allocated when NULL and its identity
- * computed.  An invalid schema is 42201 and nothing is stored.
+ * BEFORE INSERT OR UPDATE on registry.schemas.  An insert is parsed, its
+ * text replaced by Confluent's stored form, its references pinned to
+ * concrete versions and its identity computed, unless its content is
+ * exactly what a parse of this transaction gave (registry_parsed_before:
+ * the registration's own row, parsed a moment ago).  Every insert needs a
+ * context some subject of which can write; its id is drawn when NULL, and
+ * an explicit one needs the context, or a subject of it, importing.  An invalid schema is 42201 and nothing is
+ * stored.
  */
 Datum
 registry_schemas_before_write(PG_FUNCTION_ARGS)
@@ -85,7 +88,8 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	Datum		fp_datum;
 	uint8		fp[REGISTRY_FINGERPRINT_LEN];
 	bool		has_fp = false;
-	SubmittedSchema *s;
+	bool		parsed;
+	SubmittedSchema *s = NULL;
 	int			attnos[9];
 	Datum		values[9];
 	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
@@ -121,9 +125,6 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	if (refs == NULL)
 		refs = "[]";
 
-	if (has_id && registry_is_pending_insert(context, schema_type, schema, refs,
-											 metadata, rule_set, has_fp ? fp : NULL))
-		return PointerGetDatum(tup);
 	if (has_id && has_fp && row_is_restored(tup, desc))
 	{
 		registry_check_restored_schema(context, schema_type, schema, refs, metadata,
@@ -133,9 +134,12 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	}
 
 	registry_check_not_subscriber();
-	registry_check_scope_writable(context, "");
-	s = registry_parse_submitted(context, schema_type, schema, refs, metadata,
-								 rule_set, false, NULL);
+	registry_check_schema_context_writable(context);
+	parsed = has_fp && registry_parsed_before(context, schema_type, schema, refs,
+											  metadata, rule_set, fp);
+	if (!parsed)
+		s = registry_parse_submitted(context, schema_type, schema, refs, metadata,
+									 rule_set, false, NULL);
 	if (!has_id)
 		id = catalog_next_schema_id(context);
 	else
@@ -144,6 +148,12 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 
 	attnos[0] = trigger_row_column(desc, "id");
 	values[0] = Int32GetDatum(id);
+	if (parsed)
+	{
+		attnos[1] = trigger_row_column(desc, "created_at");
+		values[1] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
+		return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 2, attnos, values, nulls));
+	}
 	attnos[1] = trigger_row_column(desc, "schema_type");
 	values[1] = CStringGetTextDatum(s->format->name);
 	attnos[2] = trigger_row_column(desc, "schema");
