@@ -21,7 +21,10 @@ DATA        = sql/$(EXTENSION)--$(EXTVERSION).sql $(wildcard sql/$(EXTENSION)--*
 RELEASED    = $(wildcard test/upgrade/$(EXTENSION)--*.sql)
 REGRESS     = $(filter-out $(EXTENSION)--%,$(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --outputdir=tmp_check/regress --load-extension=registry
-PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen \
+# the core's folders (src/core/core.mk) are on the include path, so src/pg
+# and src/http include a core header by its bare name
+PG_CPPFLAGS = -Isrc/core/common -Isrc/core/avro -Isrc/core/json -Isrc/core/protobuf \
+              -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen \
               -I$(shell $(PG_CONFIG) --includedir) \
               -DREGISTRY_VERSION_STRING='"$(EXTVERSION).0"'
 
@@ -48,7 +51,7 @@ include $(CORE_DIR)/core.mk
 
 # Every object may include rg_protobuf.h, hence the generated header; and
 # each is rebuilt when any header changes (PGXS tracks none).
-$(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/*/*.h src/core/protobuf/*.h src/core/json/*.h)
+$(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/pg/*.h src/http/*.h) $(CORE_HEADERS)
 
 # /v1/metadata/version answers the control file's version
 src/pg/rest_routes.o: $(EXTENSION).control
@@ -57,7 +60,7 @@ src/pg/rest_routes.o: $(EXTENSION).control
 # extension and installed beside PostgreSQL's programs
 CLI = src/cli/registry-check
 all: $(CLI)
-$(CLI): $(PROTO_DESC_H) $(wildcard src/cli/*.c src/core/*.c src/core/*/*.c src/core/*.h src/core/*/*.h src/core/*.cpp src/core/*/*.cpp)
+$(CLI): $(PROTO_DESC_H) $(wildcard src/cli/*.c) $(CORE_CSRCS) $(CORE_CXXSRCS) $(CORE_HEADERS)
 	$(MAKE) -C src/cli CC='$(CC)' CXX='$(CXX)' WERROR='$(WERROR)'
 install: install-cli
 install-cli: $(CLI)

@@ -28,9 +28,9 @@
 #include "proto_scan.h"
 extern "C"
 {
-#include "../rg_common.h"
+#include "rg_common.h"
 }
-#include "../rg_utf8.h"
+#include "rg_utf8.h"
 
 #include <algorithm>
 #include <cstdio>
