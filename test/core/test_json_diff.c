@@ -12,6 +12,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "rg_avro_api.h"
 #include "rg_jsonschema.h"
 #include "rg_compat.h"
 #include "json_diff_internal.h"

@@ -4,13 +4,17 @@
  *	  JSON text before a JSON parser sees it: comments blanked out (Jackson
  *	  as Avro configures it allows them; jansson does not) and the nesting
  *	  of the first value bounded by a linear scan (jansson's parser, and
- *	  every walk of its values, recurses once per level).
+ *	  every walk of its values, recurses once per level); and JSON written
+ *	  as Jackson writes it (strings, Java's doubles, any jansson value),
+ *	  for the Avro stored form and schema tags.
  *
  *-------------------------------------------------------------------------
  */
 #include "rg_json_text.h"
 
 #include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -201,4 +205,224 @@ rg_json_syntax_error(const char *text, size_t len, char *why, size_t why_size)
 	}
 	snprintf(why, why_size, "line %d, column %d: %s", err.line, err.column, err.text);
 	return true;
+}
+
+/* See rg_json_text.h */
+void
+rg_json_write_string(rg_buf *buf, const char *s)
+{
+	rg_json_write_string_n(buf, s, strlen(s));
+}
+
+/*
+ * See rg_json_text.h.  Java's Double.toString(): the shortest digit string that reads back as
+ * the same double, printed as plain decimal when 1e-3 <= |d| < 1e7 and as
+ * "d.dddE<exp>" otherwise, always with at least one fractional digit.
+ */
+void
+rg_json_write_double(rg_buf *buf, double d)
+{
+	char		tmp[40];
+	char		digits[20];
+	int			ndig = 0;
+	int			exp10;
+	int			prec;
+	char	   *e;
+	char	   *q;
+	char		out[64];
+	int			o = 0;
+
+	if (isnan(d))
+	{
+		rg_buf_puts(buf, "\"NaN\"");
+		return;
+	}
+	if (isinf(d))
+	{
+		rg_buf_puts(buf, d < 0 ? "\"-Infinity\"" : "\"Infinity\"");
+		return;
+	}
+	if (d == 0)
+	{
+		rg_buf_puts(buf, signbit(d) ? "-0.0" : "0.0");
+		return;
+	}
+
+	/*
+	 * Shortest %e precision that round-trips, but at least two significant
+	 * digits: when one digit would do, Java picks the closest two-digit
+	 * decimal (Double.MIN_VALUE is "4.9E-324", not "5.0E-324"); a trailing
+	 * zero is dropped below.
+	 */
+	for (prec = 1; prec < 17; prec++)
+	{
+		snprintf(tmp, sizeof(tmp), "%.*e", prec, d);
+		if (strtod(tmp, NULL) == d)
+			break;
+	}
+	/* tmp is "-D.DDDDe+XX": collect the digits and the exponent */
+	q = tmp;
+	if (*q == '-')
+	{
+		out[o++] = '-';
+		q++;
+	}
+	e = strchr(q, 'e');
+	for (; q < e; q++)
+		if (*q >= '0' && *q <= '9')
+			digits[ndig++] = *q;
+	exp10 = atoi(e + 1);
+	/* drop trailing zeros (they can appear when prec hits 17) */
+	while (ndig > 1 && digits[ndig - 1] == '0')
+		ndig--;
+
+	if (exp10 >= -3 && exp10 < 7)
+	{
+		int			i;
+
+		if (exp10 < 0)
+		{
+			out[o++] = '0';
+			out[o++] = '.';
+			for (i = -1; i > exp10; i--)
+				out[o++] = '0';
+			for (i = 0; i < ndig; i++)
+				out[o++] = digits[i];
+		}
+		else
+		{
+			for (i = 0; i <= exp10; i++)
+				out[o++] = i < ndig ? digits[i] : '0';
+			out[o++] = '.';
+			if (ndig > exp10 + 1)
+				for (i = exp10 + 1; i < ndig; i++)
+					out[o++] = digits[i];
+			else
+				out[o++] = '0';
+		}
+		out[o] = '\0';
+	}
+	else
+	{
+		int			i;
+
+		out[o++] = digits[0];
+		out[o++] = '.';
+		if (ndig > 1)
+			for (i = 1; i < ndig; i++)
+				out[o++] = digits[i];
+		else
+			out[o++] = '0';
+		snprintf(out + o, sizeof(out) - o, "E%d", exp10);
+	}
+	rg_buf_puts(buf, out);
+}
+
+static void write_value(rg_buf *buf, const json_t *value, int depth);
+
+/*
+ * See rg_json_text.h.  Write any JSON value compactly, object keys in their stored order.  A
+ * value too deep to walk sets buf->too_deep (the input scan keeps parsed
+ * values well within the limit, so only the stack-depth hook can stop it).
+ */
+void
+rg_json_write_value(rg_buf *buf, const json_t *value)
+{
+	write_value(buf, value, 0);
+}
+
+/* rg_json_write_value at a depth */
+static void
+write_value(rg_buf *buf, const json_t *value, int depth)
+{
+	if (rg_too_deep(depth))
+	{
+		rg_buf_set_too_deep(buf);
+		return;
+	}
+	switch (json_typeof(value))
+	{
+		case JSON_OBJECT:
+			{
+				const char *key;
+				json_t	   *v;
+				bool		first = true;
+
+				rg_buf_putc(buf, '{');
+				json_object_foreach((json_t *) value, key, v)
+				{
+					if (!first)
+						rg_buf_putc(buf, ',');
+					first = false;
+					rg_json_write_string(buf, key);
+					rg_buf_putc(buf, ':');
+					write_value(buf, v, depth + 1);
+				}
+				rg_buf_putc(buf, '}');
+				break;
+			}
+		case JSON_ARRAY:
+			{
+				size_t		i;
+
+				rg_buf_putc(buf, '[');
+				for (i = 0; i < json_array_size(value); i++)
+				{
+					if (i > 0)
+						rg_buf_putc(buf, ',');
+					write_value(buf, json_array_get(value, i), depth + 1);
+				}
+				rg_buf_putc(buf, ']');
+				break;
+			}
+		case JSON_STRING:
+			rg_json_write_string_n(buf, json_string_value(value), json_string_length(value));
+			break;
+		case JSON_INTEGER:
+			rg_buf_printf(buf, "%" JSON_INTEGER_FORMAT, json_integer_value(value));
+			break;
+		case JSON_REAL:
+			rg_json_write_double(buf, json_real_value(value));
+			break;
+		case JSON_TRUE:
+			rg_buf_puts(buf, "true");
+			break;
+		case JSON_FALSE:
+			rg_buf_puts(buf, "false");
+			break;
+		case JSON_NULL:
+			rg_buf_puts(buf, "null");
+			break;
+	}
+}
+
+/*
+ * See rg_json_text.h.  Jackson's JsonNode.asText() of a scalar, in arena: a string's value,
+ * true/false/null, a number as Java prints it; NULL for an object or an
+ * array, or out of memory.
+ */
+const char *
+rg_json_scalar_text(rg_arena *arena, const json_t *v)
+{
+	rg_buf		buf;
+	char	   *s;
+
+	if (json_is_string(v))
+		return rg_arena_strdup(arena, json_string_value(v));
+	if (json_is_true(v))
+		return "true";
+	if (json_is_false(v))
+		return "false";
+	if (json_is_null(v))
+		return "null";
+	if (!json_is_number(v))
+		return NULL;
+	rg_buf_init(&buf);
+	if (json_is_integer(v))
+		rg_buf_printf(&buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else
+		rg_json_write_double(&buf, json_real_value(v));
+	s = buf.oom ? NULL : rg_arena_strndup(arena, buf.data, buf.len);
+	rg_buf_free(&buf);
+	return s;
 }

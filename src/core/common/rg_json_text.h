@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * rg_json_text.h
- *	  JSON text before a JSON parser sees it, and strings written as
- *	  Jackson writes them (rg_json_text.c).
+ *	  JSON text before a JSON parser sees it, and JSON written as Jackson
+ *	  writes it (rg_json_text.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -10,6 +10,19 @@
 #define RG_JSON_TEXT_H
 
 #include "rg_common.h"
+
+/* jansson's value type, named without jansson.h (its json_object() clashes
+ * with PostgreSQL's fmgrprotos.h, and the PostgreSQL glue includes this) */
+struct json_t;
+
+/*
+ * Deepest JSON nesting accepted, checked by a scan before jansson parses
+ * (jansson 2.14's own limit is 2048 levels).  It is Jackson's default
+ * (StreamReadConstraints.maxNestingDepth, 1000), which Confluent's Avro
+ * parsing inherits, and leaves room for RG_AVRO_MAX_DEPTH schema levels
+ * (a record level takes three: object, fields array, field object).
+ */
+#define RG_JSON_MAX_NESTING 1000
 
 /*
  * A copy of len bytes of text (from rg_malloc, NUL-terminated) with // and
@@ -38,5 +51,13 @@ extern bool rg_json_syntax_error(const char *text, size_t len, char *why, size_t
  * forms.
  */
 extern void rg_json_write_string_n(rg_buf *buf, const char *s, size_t len);
+
+/* Jackson-style compact JSON output of a string, a double, any value */
+extern void rg_json_write_string(rg_buf *buf, const char *s);
+extern void rg_json_write_double(rg_buf *buf, double d);
+extern void rg_json_write_value(rg_buf *buf, const struct json_t *value);
+
+/* Jackson's asText() of a scalar, in arena; NULL for a container or out of memory */
+extern const char *rg_json_scalar_text(rg_arena *arena, const struct json_t *v);
 
 #endif							/* RG_JSON_TEXT_H */
