@@ -666,7 +666,7 @@ norm_default(norm_ctx *n, const json_t *v, const rg_avro_schema *s, int depth)
 			}
 		case JSON_OBJECT:
 			{
-				json_t	   *o = json_object();
+				json_t	   *o = rg_json_new_object();
 				const char *key;
 				json_t	   *e;
 

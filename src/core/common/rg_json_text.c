@@ -426,3 +426,10 @@ rg_json_scalar_text(rg_arena *arena, const json_t *v)
 	rg_buf_free(&buf);
 	return s;
 }
+
+/* See rg_json_text.h */
+json_t *
+rg_json_new_object(void)
+{
+	return json_pack("{}");
+}

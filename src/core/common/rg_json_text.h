@@ -60,4 +60,13 @@ extern void rg_json_write_value(rg_buf *buf, const struct json_t *value);
 /* Jackson's asText() of a scalar, in arena; NULL for a container or out of memory */
 extern const char *rg_json_scalar_text(rg_arena *arena, const struct json_t *v);
 
+/*
+ * A new empty jansson object, as json_object() makes one; NULL on out of
+ * memory.  The core never calls json_object() itself: the postgres
+ * executable exports a SQL function of that very name, and a shared
+ * library's call of it would bind to the server's first (the Makefile's
+ * check-imports refuses a registry.so that imports it).
+ */
+extern struct json_t *rg_json_new_object(void);
+
 #endif							/* RG_JSON_TEXT_H */
