@@ -3,7 +3,7 @@
 #
 #   common/     what every format shares: allocation and arenas, buffers and
 #               errors, UTF-8, JSON text, the format interface (rg_format.h),
-#               compatibility levels and the verdict, schema tags
+#               compatibility levels and the verdict, schema tags, base64
 #   avro/       the AVRO format      json/       the JSON format
 #   protobuf/   the PROTOBUF format
 #

@@ -24,6 +24,7 @@
  *-------------------------------------------------------------------------
  */
 #include "avro_payload.h"
+#include "rg_base64.h"
 #include "rg_json_text.h"
 #include "rg_utf8.h"
 
@@ -75,24 +76,13 @@ static bool dec_fail(dec_state *d, rg_errcode code, const char *fmt,...)
 static bool
 dec_fail(dec_state *d, rg_errcode code, const char *fmt,...)
 {
-	rg_buf		msg;
-	char		text[1024];
 	va_list		ap;
 
 	if (d->err->code != RG_OK)
 		return false;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	rg_avro_path_error(d->err, code, &d->path, fmt, ap);
 	va_end(ap);
-	rg_buf_init(&msg);
-	rg_avro_path_write(&msg, &d->path, false);
-	rg_buf_puts(&msg, ": ");
-	rg_buf_puts(&msg, text);
-	if (msg.oom)
-		rg_error_set(d->err, RG_ERR_NOMEM, "out of memory");
-	else
-		rg_error_set(d->err, code, "%s", msg.data);
-	rg_buf_free(&msg);
 	return false;
 }
 
@@ -481,7 +471,9 @@ emit_bytes(dec_state *d, const rg_avro_schema *r, const uint8_t *b, size_t n)
 							RG_AVRO_MAX_DECIMAL_BYTES);
 		return true;
 	}
-	rg_avro_base64_write(d->out, b, n);
+	rg_buf_putc(d->out, '"');
+	rg_base64_encode(d->out, b, n);
+	rg_buf_putc(d->out, '"');
 	return true;
 }
 

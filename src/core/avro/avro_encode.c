@@ -17,6 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "avro_payload.h"
+#include "rg_base64.h"
 #include "rg_utf8.h"
 
 #include <errno.h>
@@ -86,22 +87,11 @@ static bool enc_fail(enc_state *e, const char *fmt,...)
 static bool
 enc_fail(enc_state *e, const char *fmt,...)
 {
-	rg_buf		msg;
-	char		text[1024];
 	va_list		ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	rg_avro_path_error(e->err, RG_ERR_INVALID_VALUE, &e->path, fmt, ap);
 	va_end(ap);
-	rg_buf_init(&msg);
-	rg_avro_path_write(&msg, &e->path, false);
-	rg_buf_puts(&msg, ": ");
-	rg_buf_puts(&msg, text);
-	if (msg.oom)
-		rg_error_set(e->err, RG_ERR_NOMEM, "out of memory");
-	else
-		rg_error_set(e->err, RG_ERR_INVALID_VALUE, "%s", msg.data);
-	rg_buf_free(&msg);
 	return false;
 }
 
@@ -315,7 +305,7 @@ value_bytes(enc_state *e, const rg_avro_schema *s, const avj_value *v, rg_buf *r
 							shown(v, tmp, sizeof(tmp)));
 		return true;
 	}
-	if (!rg_avro_base64_parse(v->text, v->len, raw))
+	if (!rg_base64_decode(v->text, v->len, true, raw))
 		return enc_fail(e, "%s is not base64", shown(v, tmp, sizeof(tmp)));
 	return true;
 }

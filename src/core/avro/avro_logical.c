@@ -2,8 +2,9 @@
  *
  * avro_logical.c
  *	  The JSON form of Avro's logical types and of bytes: dates, times and
- *	  timestamps as ISO 8601 text, decimals as exact JSON numbers, bytes
- *	  and fixed as base64, uuids as text (doc/payloads.md).
+ *	  timestamps as ISO 8601 text, decimals as exact JSON numbers, uuids
+ *	  as text (doc/payloads.md); bytes and fixed are base64
+ *	  (common/rg_base64.c).
  *
  * Dates are proleptic Gregorian days since 1970-01-01, as Java's
  * LocalDate; a year outside 0000..9999 is written with its sign and at
@@ -726,98 +727,4 @@ rg_avro_decimal_parse(const char *s, size_t len, int precision, int scale,
 done:
 	rg_buf_free(&d);
 	return ok;
-}
-
-/* ---------- base64 ---------- */
-
-static const char b64[] =
-"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/* See avro_payload.h */
-void
-rg_avro_base64_write(rg_buf *buf, const uint8_t *b, size_t n)
-{
-	char		q[4];
-	size_t		i;
-
-	rg_buf_putc(buf, '"');
-	for (i = 0; i + 2 < n; i += 3)
-	{
-		q[0] = b64[b[i] >> 2];
-		q[1] = b64[((b[i] & 3) << 4) | (b[i + 1] >> 4)];
-		q[2] = b64[((b[i + 1] & 15) << 2) | (b[i + 2] >> 6)];
-		q[3] = b64[b[i + 2] & 63];
-		rg_buf_append(buf, q, 4);
-	}
-	if (n - i == 1)
-	{
-		q[0] = b64[b[i] >> 2];
-		q[1] = b64[(b[i] & 3) << 4];
-		q[2] = q[3] = '=';
-		rg_buf_append(buf, q, 4);
-	}
-	else if (n - i == 2)
-	{
-		q[0] = b64[b[i] >> 2];
-		q[1] = b64[((b[i] & 3) << 4) | (b[i + 1] >> 4)];
-		q[2] = b64[(b[i + 1] & 15) << 2];
-		q[3] = '=';
-		rg_buf_append(buf, q, 4);
-	}
-	rg_buf_putc(buf, '"');
-}
-
-/* The value of a base64 character (both alphabets); -1 if it is not one. */
-static int
-b64_value(char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+' || c == '-')
-		return 62;
-	if (c == '/' || c == '_')
-		return 63;
-	return -1;
-}
-
-/* See avro_payload.h */
-bool
-rg_avro_base64_parse(const char *s, size_t len, rg_buf *out)
-{
-	uint32_t	acc = 0;
-	int			bits = 0;
-	size_t		i;
-	size_t		pad = 0;
-
-	while (len > 0 && s[len - 1] == '=' && pad < 2)
-	{
-		len--;
-		pad++;
-	}
-	if (pad > 0 && (len + pad) % 4 != 0)
-		return false;
-	if (len % 4 == 1)
-		return false;
-	for (i = 0; i < len; i++)
-	{
-		int			v = b64_value(s[i]);
-		char		c;
-
-		if (v < 0)
-			return false;
-		acc = (acc << 6) | (uint32_t) v;
-		bits += 6;
-		if (bits >= 8)
-		{
-			bits -= 8;
-			c = (char) (acc >> bits);
-			rg_buf_append(out, &c, 1);
-		}
-	}
-	/* the bits left over must be zeros (one encoding per value) */
-	return (acc & ((1u << bits) - 1)) == 0;
 }

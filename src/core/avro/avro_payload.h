@@ -14,6 +14,8 @@
 
 #include "rg_avro.h"
 
+#include <stdarg.h>
+
 /*
  * Limits.  A value nests at most RG_AVRO_MAX_VALUE_DEPTH schema levels
  * (a recursive schema admits any depth; rg_too_deep also holds).  Items
@@ -120,11 +122,6 @@ extern bool rg_avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int s
 extern bool rg_avro_decimal_parse(const char *s, size_t len, int precision, int scale,
 								  int fixed_size, rg_buf *out, const char **why);
 
-/* Standard base64 with padding of n bytes, quoted, into buf. */
-extern void rg_avro_base64_write(rg_buf *buf, const uint8_t *b, size_t n);
-
-/* Decode base64 (standard or URL-safe, padding optional); false if invalid. */
-extern bool rg_avro_base64_parse(const char *s, size_t len, rg_buf *out);
 
 
 
@@ -171,6 +168,15 @@ rg_avro_path_pop(rg_avro_path *p)
  * "[*]" (the path of every item, for notes).
  */
 extern void rg_avro_path_write(rg_buf *buf, const rg_avro_path *p, bool wildcards);
+
+/*
+ * Set err to code with "<path>: <message>", the message formatted from fmt
+ * and ap (RG_ERR_NOMEM when the text finds no memory): the one form of
+ * encode's and decode's messages.
+ */
+extern void rg_avro_path_error(rg_error *err, rg_errcode code,
+							   const rg_avro_path *p, const char *fmt,
+							   va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* The name a union branch has in Avro's JSON encoding ("int", "com.x.Rec"). */
 extern const char *rg_avro_branch_name(const rg_avro_schema *s);

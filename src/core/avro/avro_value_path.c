@@ -14,6 +14,7 @@
 #include "avro_payload.h"
 #include "rg_json_text.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* the levels shown at each end of a deep path */
@@ -124,6 +125,26 @@ rg_avro_path_write(rg_buf *buf, const rg_avro_path *p, bool wildcards)
 			rg_buf_putc(buf, ']');
 		}
 	}
+}
+
+/* See avro_payload.h */
+void
+rg_avro_path_error(rg_error *err, rg_errcode code, const rg_avro_path *p,
+				   const char *fmt, va_list ap)
+{
+	rg_buf		msg;
+	char		text[1024];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	rg_buf_init(&msg);
+	rg_avro_path_write(&msg, p, false);
+	rg_buf_puts(&msg, ": ");
+	rg_buf_puts(&msg, text);
+	if (msg.oom)
+		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
+	else
+		rg_error_set(err, code, "%s", msg.data);
+	rg_buf_free(&msg);
 }
 
 /* See avro_payload.h */
