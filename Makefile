@@ -21,7 +21,10 @@ DATA        = sql/$(EXTENSION)--$(EXTVERSION).sql $(wildcard sql/$(EXTENSION)--*
 RELEASED    = $(wildcard test/upgrade/$(EXTENSION)--*.sql)
 REGRESS     = $(filter-out $(EXTENSION)--%,$(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --outputdir=tmp_check/regress --load-extension=registry
-PG_CPPFLAGS = -Isrc/core -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen \
+# the core's folders (src/core/core.mk) are on the include path, so src/pg
+# and src/http include a core header by its bare name
+PG_CPPFLAGS = -Isrc/core/common -Isrc/core/avro -Isrc/core/json -Isrc/core/protobuf \
+              -Isrc/pg -Isrc/http -Isrc/core/protobuf/gen \
               -I$(shell $(PG_CONFIG) --includedir) \
               -DREGISTRY_VERSION_STRING='"$(EXTVERSION).0"'
 
@@ -30,7 +33,13 @@ PG_CXXFLAGS = -std=c++17 $(WERROR)
 PG_CFLAGS   = -Wall -Wno-unused-parameter $(WERROR)
 # libpq: a standby's workers forward writes to the primary (http_forward.c);
 # GnuTLS: the TLS certificate and key are checked before the daemon takes them
-SHLIB_LINK  = -ljansson -lmicrohttpd -lgnutls -lprotoc -lprotobuf -lprotobuf-c -lstdc++ -lpq
+SHLIB_LINK  = -ljansson -lmicrohttpd -lgnutls -lprotoc -lprotobuf -lprotobuf-c -lstdc++ -lpq \
+              -Wl,--version-script=$(EXPORTS)
+# registry.so exports only what PostgreSQL looks up by name: Pg_magic_func,
+# _PG_init, each SQL-callable function and its pg_finfo_ record (every
+# PG_FUNCTION_INFO_V1 of src/pg and src/http) and what the sources declare
+# PGDLLEXPORT (the HTTP worker's entry point); everything else is local
+EXPORTS     = build/registry.map
 EXTRA_CLEAN = tmp_check tmp_core.log tmp_check.build.log build src/core/protobuf/gen
 
 override with_llvm = no
@@ -39,16 +48,34 @@ PG_CONFIG  ?= pg_config
 PGXS       := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# the core's objects get the flags of the extension's own (PIC included)
+# the core's objects get the flags of the extension's own (PIC included),
+# and hidden visibility: none of its names is for the server to see
 CORE_CC       = $(CC)
 CORE_CXX      = $(CXX)
-CORE_CFLAGS   = $(CFLAGS) $(CPPFLAGS)
-CORE_CXXFLAGS = $(CXXFLAGS) $(CPPFLAGS)
+CORE_CFLAGS   = $(CFLAGS) $(CPPFLAGS) -fvisibility=hidden
+CORE_CXXFLAGS = $(CXXFLAGS) $(CPPFLAGS) -fvisibility=hidden -fvisibility-inlines-hidden
 include $(CORE_DIR)/core.mk
+
+# the export list (a linker version script), made from the sources
+EXPORT_SRCS = $(wildcard src/pg/*.c src/http/*.c)
+$(EXPORTS): $(EXPORT_SRCS)
+	@mkdir -p $(@D)
+	{ echo '{'; echo '  global:'; echo '    Pg_magic_func;'; echo '    _PG_init;'; \
+	  sed -n -e 's/^PG_FUNCTION_INFO_V1(\([A-Za-z0-9_]*\)).*/    \1;\n    pg_finfo_\1;/p' \
+		-e 's/^PGDLLEXPORT [^(]*[ *]\([A-Za-z0-9_]*\)(.*/    \1;/p' $(EXPORT_SRCS); \
+	  echo '  local:'; echo '    *;'; echo '};'; } > $@
+$(shlib): $(EXPORTS)
+
+# A name both a linked library and the postgres executable define (jansson's
+# json_object, a SQL function of the server) binds to the server's when
+# registry.so imports it: the build refuses such an import
+all: check-imports
+check-imports: $(shlib)
+	bash src/tools/check_imports.sh $(shlib) $(shell $(PG_CONFIG) --bindir)/postgres
 
 # Every object may include rg_protobuf.h, hence the generated header; and
 # each is rebuilt when any header changes (PGXS tracks none).
-$(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/*/*.h src/core/protobuf/*.h src/core/json/*.h)
+$(filter src/%.o,$(OBJS)): $(PROTO_DESC_H) $(wildcard src/pg/*.h src/http/*.h) $(CORE_HEADERS)
 
 # /v1/metadata/version answers the control file's version
 src/pg/rest_routes.o: $(EXTENSION).control
@@ -57,7 +84,7 @@ src/pg/rest_routes.o: $(EXTENSION).control
 # extension and installed beside PostgreSQL's programs
 CLI = src/cli/registry-check
 all: $(CLI)
-$(CLI): $(PROTO_DESC_H) $(wildcard src/cli/*.c src/core/*.c src/core/*/*.c src/core/*.h src/core/*/*.h src/core/*.cpp src/core/*/*.cpp)
+$(CLI): $(PROTO_DESC_H) $(wildcard src/cli/*.c) $(CORE_CSRCS) $(CORE_CXXSRCS) $(CORE_HEADERS)
 	$(MAKE) -C src/cli CC='$(CC)' CXX='$(CXX)' WERROR='$(WERROR)'
 install: install-cli
 install-cli: $(CLI)
@@ -70,7 +97,7 @@ clean-tests:
 	$(MAKE) -C test/core clean
 	$(MAKE) -C test/fuzz clean
 
-.PHONY: run stop test deps core-check indent typedefs clean-tests install-cli install-released
+.PHONY: run stop test deps core-check indent typedefs clean-tests install-cli install-released check-imports
 
 # the released versions' install scripts, for test/tap/t/090_upgrade.pl
 install-released:

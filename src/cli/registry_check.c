@@ -179,7 +179,8 @@ parse_options(int argc, char **argv, CheckOptions *o)
 	int			c;
 
 	memset(o, 0, sizeof(*o));
-	o->format = &rg_format_avro;
+	/* Confluent's default schemaType */
+	o->format = rg_format_lookup("AVRO");
 	o->level = RG_COMPAT_BACKWARD;
 	while ((c = getopt_long(argc, argv, "t:l:r:R:nh", longopts, NULL)) != -1)
 	{

@@ -1,5 +1,14 @@
-# src/core/core.mk: the core (src/core and src/core/protobuf, pure C plus
-# the one C++ file that wraps libprotoc) built as a static library.
+# src/core/core.mk: the core (pure C, plus the C++ files that wrap
+# libprotoc) built as a static library.  Its folders:
+#
+#   common/     what every format shares: allocation and arenas, buffers and
+#               errors, UTF-8, JSON text, the format interface (rg_format.h),
+#               compatibility levels and the verdict, schema tags, base64
+#   avro/       the AVRO format      json/       the JSON format
+#   protobuf/   the PROTOBUF format
+#
+# Each folder's headers are on the include path, so a file includes a core
+# header by its bare name ("rg_format.h") wherever it lives.
 #
 # Three builds include this fragment, each with its own compiler, flags and
 # build directory, so each gets its own archive from the same rules:
@@ -19,13 +28,14 @@
 #
 #   CORE_LIB        $(CORE_BUILD)/libregistry_core.a, with its rule
 #   CORE_CPPFLAGS   the include path of the core's headers
+#   CORE_HEADERS    the core's headers (a dependency of what includes them)
 #   CORE_LDLIBS     the libraries a program linking CORE_LIB needs
 #   PROTO_GEN       where protobuf-c's descriptor.pb-c.[ch] are generated
 #   PROTO_DESC_H    the generated header (objects that include
 #                   rg_protobuf.h depend on it)
 #
-# Every .c under src/core, src/core/protobuf and src/core/json (and every .cpp) is part of
-# the library; a new file needs no change here.  Header dependencies are
+# Every .c and .cpp in those folders is part of the library; a new file
+# needs no change here.  Header dependencies are
 # tracked per object (-MMD).
 
 PROTO_INC ?= /usr/include
@@ -35,13 +45,16 @@ PROTO_GEN := $(CORE_DIR)/protobuf/gen
 PROTO_DESC := $(PROTO_GEN)/google/protobuf/descriptor.pb-c
 PROTO_DESC_H := $(PROTO_DESC).h
 
-CORE_CSRCS := $(wildcard $(CORE_DIR)/*.c $(CORE_DIR)/protobuf/*.c $(CORE_DIR)/json/*.c) \
+CORE_FOLDERS := common avro json protobuf
+CORE_CSRCS := $(foreach d,$(CORE_FOLDERS),$(wildcard $(CORE_DIR)/$(d)/*.c)) \
 	$(PROTO_DESC).c
-CORE_CXXSRCS := $(wildcard $(CORE_DIR)/*.cpp $(CORE_DIR)/protobuf/*.cpp)
+CORE_CXXSRCS := $(foreach d,$(CORE_FOLDERS),$(wildcard $(CORE_DIR)/$(d)/*.cpp))
+# every header of the core, for the rules of objects that include them
+CORE_HEADERS := $(foreach d,$(CORE_FOLDERS),$(wildcard $(CORE_DIR)/$(d)/*.h))
 CORE_OBJS := $(patsubst $(CORE_DIR)/%.c,$(CORE_BUILD)/%.o,$(CORE_CSRCS)) \
 	$(patsubst $(CORE_DIR)/%.cpp,$(CORE_BUILD)/%.o,$(CORE_CXXSRCS))
 CORE_LIB := $(CORE_BUILD)/libregistry_core.a
-CORE_CPPFLAGS := -I$(CORE_DIR) -I$(PROTO_GEN)
+CORE_CPPFLAGS := $(foreach d,$(CORE_FOLDERS),-I$(CORE_DIR)/$(d)) -I$(PROTO_GEN)
 CORE_LDLIBS := -ljansson -lm -lprotoc -lprotobuf -lprotobuf-c -lstdc++
 
 # protobuf-c's C code for descriptor.proto, from the copy libprotobuf-dev

@@ -26,11 +26,11 @@ canonical_form_or_error(text * t)
 	char	   *pcf;
 
 	rg_error_clear(&err);
-	schema = rg_avro_parse(s, strlen(s), NULL, 0, false, &err);
+	schema = rg_format_avro.parse(s, strlen(s), NULL, 0, false, &err);
 	if (schema == NULL)
 		registry_report_invalid_schema("AVRO", err.message);
 	rg_error_clear(&err);
-	pcf = rg_avro_canonical_form(schema, &err);
+	pcf = schema->format->canonical_form(schema, &err);
 	rg_schema_free(schema);
 	if (pcf == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));

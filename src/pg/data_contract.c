@@ -516,7 +516,7 @@ rule_set_text(json_t *doc)
 {
 	rg_buf		out;
 	bool		first = true;
-	json_t	   *seen = json_object();
+	json_t	   *seen = rg_json_new_object();
 	int			list;
 
 	rg_buf_init(&out);
@@ -568,7 +568,7 @@ merge_map(json_t *into, json_t *older, json_t *newer, const char *member)
 
 	if (is_empty(a) && is_empty(b))
 		return;
-	merged = json_object();
+	merged = rg_json_new_object();
 	if (!is_empty(a))
 		json_object_update(merged, a);
 	if (!is_empty(b))
@@ -606,7 +606,7 @@ dc_metadata_merge(const char *older, const char *newer)
 		return dc_metadata_canonical(older);
 	a = load(older, invalid_metadata);
 	b = load(newer, invalid_metadata);
-	merged = json_object();
+	merged = rg_json_new_object();
 	merge_map(merged, a, b, "tags");
 	merge_map(merged, a, b, "properties");
 	merge_set(merged, a, b, "sensitive");
@@ -636,7 +636,7 @@ merge_rules(json_t *into, json_t *older, json_t *newer, const char *member)
 			json_object_set(into, member, is_empty(b) ? a : b);
 		return;
 	}
-	names = json_object();
+	names = rg_json_new_object();
 	for (i = 0; i < json_array_size(b); i++)
 	{
 		const char *name = json_string_value(json_object_get(json_array_get(b, i), "name"));
@@ -674,7 +674,7 @@ dc_rule_set_merge(const char *older, const char *newer)
 		return dc_rule_set_canonical(older);
 	a = load(older, invalid_rule_set);
 	b = load(newer, invalid_rule_set);
-	merged = json_object();
+	merged = rg_json_new_object();
 	for (list = 0; list < N_RULE_LISTS; list++)
 		merge_rules(merged, a, b, rule_lists[list]);
 	result = rule_set_text(merged);
@@ -689,7 +689,7 @@ static json_t *
 name_set(const char *names)
 {
 	json_t	   *list = load(names, invalid_rule_set);
-	json_t	   *set = json_object();
+	json_t	   *set = rg_json_new_object();
 	size_t		i;
 
 	if (!json_is_array(list))

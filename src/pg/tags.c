@@ -15,7 +15,6 @@
 #include "utils/jsonb.h"
 
 #include "registry.h"
-#include "rg_jsonschema.h"
 #include "rg_tags.h"
 #include "schemas.h"
 #include "tags.h"
@@ -27,7 +26,7 @@ PG_FUNCTION_INFO_V1(registry_schema_tags);
 static void
 require_tag_format(const rg_format *format)
 {
-	if (format != &rg_format_avro && format != &rg_format_json)
+	if (format->apply_tags == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("schema tags are not supported for %s schemas", format->name),
@@ -119,7 +118,7 @@ registry_propagate_tags(const rg_schema *previous, const rg_schema *next)
 	rg_error	err;
 	char	   *text;
 
-	if (next->format != &rg_format_avro && next->format != &rg_format_json)
+	if (next->format->apply_tags == NULL)
 		return NULL;
 	arena = rg_arena_create();
 	if (arena == NULL)

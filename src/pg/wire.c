@@ -56,7 +56,8 @@ protobuf_schema(FunctionCallInfo fcinfo, int32 id, int subject_arg)
 				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
 				 errmsg("schema %d not found", id)));
 	s = registry_stored_schema(context, id, row.fingerprint);
-	if (s->format != &rg_format_protobuf)
+	/* the formats whose payloads start with message indexes: PROTOBUF */
+	if (s->format->message_indexes == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
 				 errmsg("schema %d is not a PROTOBUF schema", id)));
@@ -111,10 +112,11 @@ registry_protobuf_message_indexes(PG_FUNCTION_ARGS)
 {
 	int32		id = PG_GETARG_INT32(0);
 	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	const rg_schema *s = protobuf_schema(fcinfo, id, 2);
 	int			idx[MAX_INDEX_DEPTH];
 	int			n;
 
-	n = rg_protobuf_message_indexes(protobuf_schema(fcinfo, id, 2), name, idx, MAX_INDEX_DEPTH);
+	n = s->format->message_indexes(s, name, idx, MAX_INDEX_DEPTH);
 	if (n < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
@@ -129,10 +131,11 @@ registry_protobuf_message_name(PG_FUNCTION_ARGS)
 	int32		id = PG_GETARG_INT32(0);
 	int			n;
 	int		   *idx = array_ints(PG_GETARG_ARRAYTYPE_P(1), &n);
+	const rg_schema *s = protobuf_schema(fcinfo, id, 2);
 	char	   *name;
 	text	   *result;
 
-	name = rg_protobuf_message_name(protobuf_schema(fcinfo, id, 2), idx, n);
+	name = s->format->message_name(s, idx, n);
 	if (name == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SCHEMA),
@@ -259,12 +262,13 @@ Datum
 registry_schema_serialized(PG_FUNCTION_ARGS)
 {
 	int32		id = PG_GETARG_INT32(0);
+	const rg_schema *s = protobuf_schema(fcinfo, id, 1);
 	const unsigned char *bytes;
 	size_t		len;
 	char	   *b64;
 	int			b64len;
 
-	bytes = rg_protobuf_serialized(protobuf_schema(fcinfo, id, 1), &len);
+	bytes = s->format->serialized(s, &len);
 	b64 = palloc(pg_b64_enc_len((int) len) + 1);
 	b64len = pg_b64_encode((const char *) bytes, (int) len, b64, pg_b64_enc_len((int) len));
 	if (b64len < 0)

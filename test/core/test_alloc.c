@@ -24,7 +24,7 @@
 #include "rg_compat.h"
 #include "rg_format.h"
 #include "rg_protobuf.h"
-#include "protobuf/protoc_shim.h"
+#include "protoc_shim.h"
 
 #define BLOCK_MAGIC 0x5247414cu
 

@@ -17,7 +17,7 @@
 #include "rg_compat.h"
 #include "rg_jsonschema.h"
 #include "rg_protobuf.h"
-#include "json/json_internal.h"
+#include "json_internal.h"
 #include "rg_test.h"
 
 #include <time.h>

@@ -12,9 +12,10 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "rg_avro_api.h"
 #include "rg_jsonschema.h"
 #include "rg_compat.h"
-#include "json/json_diff_internal.h"
+#include "json_diff_internal.h"
 #include "rg_test.h"
 
 #include <time.h>

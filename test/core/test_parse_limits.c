@@ -15,8 +15,8 @@
 #include "rg_avro.h"
 #include "rg_compat.h"
 #include "rg_protobuf.h"
-#include "protobuf/proto_internal.h"
-#include "protobuf/proto_scan.h"
+#include "proto_internal.h"
+#include "proto_scan.h"
 
 /* ---------- helpers ---------- */
 

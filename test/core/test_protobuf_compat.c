@@ -10,6 +10,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "rg_avro_api.h"
 #include "rg_protobuf.h"
 #include "rg_compat.h"
 #include "rg_test.h"

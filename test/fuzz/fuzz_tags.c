@@ -49,7 +49,7 @@ check_result(const rg_format *format, const char *out, size_t len, rg_error *err
 		invariant_failed("result does not parse", out, err2.message);
 	if (again->canonical_len != len || memcmp(again->canonical, out, len) != 0)
 		invariant_failed("result is not a stored form", out, again->canonical);
-	if (format == &rg_format_avro)
+	if (format->tagged_entities != NULL)
 	{
 		rg_arena   *arena = rg_arena_create();
 		rg_schema_tags *list;

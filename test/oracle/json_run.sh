@@ -31,7 +31,7 @@ make -s -C "$here/../core" build/libregistry_core.a > "$work/make.log" 2>&1 ||
 	{ tail -20 "$work/make.log"; fail "building the core failed"; }
 core=$here/../../src/core
 ${CC:-cc} -O1 -g -Wall -Wno-unused-parameter -fsanitize=address,undefined \
-	-I"$core" -I"$core/protobuf/gen" -o "$work/json_oracle_c" "$here/json_oracle_c.c" \
+	-I"$core/common" -I"$core/avro" -I"$core/json" -I"$core/protobuf" -I"$core/protobuf/gen" -o "$work/json_oracle_c" "$here/json_oracle_c.c" \
 	"$here/../core/build/libregistry_core.a" \
 	-ljansson -lm -lprotoc -lprotobuf -lprotobuf-c -lstdc++ 2> "$work/cc.log" ||
 	{ cat "$work/cc.log"; fail "cc failed"; }

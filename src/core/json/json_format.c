@@ -346,3 +346,16 @@ rg_json_has_top_level_field(const rg_schema *schema, const char *name)
 	return properties != NULL && properties->type == JX_OBJECT &&
 		jx_get(properties, name) != NULL;
 }
+
+/* The JSON format: the one thing the JSON folder exports to the rest of the core. */
+const rg_format rg_format_json = {
+	.name = "JSON",
+	.parse = rg_json_parse,
+	.can_read = rg_json_can_read,
+	.can_read_lenient = rg_json_can_read_lenient,
+	.has_top_level_field = rg_json_has_top_level_field,
+	.release = rg_json_model_release,
+	.encode = rg_json_encode,
+	.decode = rg_json_decode,
+	.apply_tags = rg_json_apply_tags,
+};

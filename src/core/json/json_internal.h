@@ -312,4 +312,13 @@ extern bool jv_values_equal(const jx *a, const jx *b, int depth);
 /* A hash of a value consistent with jv_values_equal (numbers by their double). */
 extern uint64_t jv_value_hash(const jx *v, int depth);
 
+/*
+ * rg_format_json's apply_tags (json_tags.c): the stored form rewritten
+ * with the merged changes of rg_tags.c
+ */
+struct rg_tag_change;
+extern bool rg_json_apply_tags(rg_arena *arena, const char *canonical,
+							   size_t len, const struct rg_tag_change *changes,
+							   int n_changes, rg_buf *out, rg_error *err);
+
 #endif							/* JSON_INTERNAL_H */

@@ -68,7 +68,7 @@ to_jansson(const jx *v, int depth)
 			}
 			return out;
 		case JX_OBJECT:
-			out = json_object();
+			out = rg_json_new_object();
 			for (i = 0; out != NULL && i < v->n; i++)
 			{
 				json_t	   *item = to_jansson(v->members[i].value, depth + 1);

@@ -16,9 +16,9 @@
 #include "protoc_shim.h"
 extern "C"
 {
-#include "../rg_common.h"
+#include "rg_common.h"
 }
-#include "../rg_utf8.h"
+#include "rg_utf8.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -28,9 +28,10 @@
 #include "proto_scan.h"
 extern "C"
 {
-#include "../rg_common.h"
+#include "rg_common.h"
 }
-#include "../rg_utf8.h"
+#include "rg_base64.h"
+#include "rg_utf8.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -260,64 +261,30 @@ public:
 	}
 };
 
-/* The value of a base64 digit, or -1. */
-int
-b64value(unsigned char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+' || c == '-')
-		return 62;
-	if (c == '/' || c == '_')
-		return 63;
-	return -1;
-}
-
 /*
- * Decode base64 (standard or URL-safe alphabet, padding optional,
- * surrounding whitespace allowed); false if s is not entirely base64.
+ * Decode base64 (either alphabet, padding optional, surrounding
+ * whitespace allowed, at least four digits); false if s is not entirely
+ * base64.
  */
 bool
 base64_decode(const char *s, size_t len, std::string *out)
 {
 	size_t		b = 0,
 				e = len;
-	unsigned int acc = 0;
-	int			bits = 0;
-	size_t		pad = 0;
+	rg_buf		buf;
+	bool		ok;
 
 	while (b < e && isspace((unsigned char) s[b]))
 		b++;
 	while (e > b && isspace((unsigned char) s[e - 1]))
 		e--;
-	while (e > b && s[e - 1] == '=' && pad < 2)
-	{
-		e--;
-		pad++;
-	}
-	if (e - b < 4)
-		return false;
-	out->clear();
-	for (size_t i = b; i < e; i++)
-	{
-		int			v = b64value((unsigned char) s[i]);
-
-		if (v < 0)
-			return false;
-		acc = (acc << 6) | (unsigned int) v;
-		bits += 6;
-		if (bits >= 8)
-		{
-			bits -= 8;
-			out->push_back((char) ((acc >> bits) & 0xff));
-		}
-	}
-	/* a lone trailing sextet cannot end a base64 text */
-	return bits != 6;
+	rg_buf_init(&buf);
+	/* four digits or more make three bytes or more */
+	ok = rg_base64_decode(s + b, e - b, false, &buf) && !buf.oom && buf.len >= 3;
+	if (ok)
+		out->assign(buf.data, buf.len);
+	rg_buf_free(&buf);
+	return ok;
 }
 
 /* Does text parse as .proto (syntax only)? */

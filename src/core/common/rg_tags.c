@@ -12,9 +12,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "rg_avro.h"
 #include "rg_json_text.h"
-#include "rg_jsonschema.h"
 
 /* An open-addressing set of strings in an arena (tag sets, entity keys). */
 typedef struct str_set
@@ -427,10 +425,8 @@ apply_changes(const rg_format *format, rg_arena *arena, const char *text,
 			  size_t len, const rg_tag_change *changes, int n_changes,
 			  rg_buf *out, rg_error *err)
 {
-	if (format == &rg_format_avro)
-		return rg_avro_apply_tags(arena, text, len, changes, n_changes, out, err);
-	if (format == &rg_format_json)
-		return rg_json_apply_tags(arena, text, len, changes, n_changes, out, err);
+	if (format->apply_tags != NULL)
+		return format->apply_tags(arena, text, len, changes, n_changes, out, err);
 	rg_error_set(err, RG_ERR_INVALID_SCHEMA, "schema tags are not supported for %s schemas",
 				 format->name);
 	return false;
@@ -534,9 +530,9 @@ rg_schema_tagged_entities(const rg_schema *schema, rg_arena *arena,
 	 * ParsedSchema's default: no tagged entities (only AvroSchema has its
 	 * own)
 	 */
-	if (schema->format != &rg_format_avro)
+	if (schema->format->tagged_entities == NULL)
 		return true;
-	if (!rg_avro_tagged_entities(schema, arena, &all, &n_all, err))
+	if (!schema->format->tagged_entities(schema, arena, &all, &n_all, err))
 		return false;
 	*out = all;
 	for (i = 0; i < n_find; i++)

@@ -24,6 +24,7 @@
  *-------------------------------------------------------------------------
  */
 #include "avro_payload.h"
+#include "rg_base64.h"
 #include "rg_json_text.h"
 #include "rg_utf8.h"
 
@@ -55,7 +56,7 @@ typedef struct dec_state
 	rg_buf	   *out;			/* NULL while skipping */
 	rg_strlist *notes;			/* NULL: none wanted */
 	rg_error   *err;
-	avro_path	path;
+	rg_avro_path path;
 	int64_t		empty_items;
 	int			iterations;
 	dec_memo   *memo;
@@ -75,24 +76,13 @@ static bool dec_fail(dec_state *d, rg_errcode code, const char *fmt,...)
 static bool
 dec_fail(dec_state *d, rg_errcode code, const char *fmt,...)
 {
-	rg_buf		msg;
-	char		text[1024];
 	va_list		ap;
 
 	if (d->err->code != RG_OK)
 		return false;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	rg_avro_path_error(d->err, code, &d->path, fmt, ap);
 	va_end(ap);
-	rg_buf_init(&msg);
-	avro_path_write(&msg, &d->path, false);
-	rg_buf_puts(&msg, ": ");
-	rg_buf_puts(&msg, text);
-	if (msg.oom)
-		rg_error_set(d->err, RG_ERR_NOMEM, "out of memory");
-	else
-		rg_error_set(d->err, code, "%s", msg.data);
-	rg_buf_free(&msg);
 	return false;
 }
 
@@ -123,7 +113,7 @@ add_note(dec_state *d, const char *what)
 	if (d->notes == NULL)
 		return true;
 	rg_buf_init(&b);
-	avro_path_write(&b, &d->path, true);
+	rg_avro_path_write(&b, &d->path, true);
 	rg_buf_puts(&b, ": ");
 	rg_buf_puts(&b, what);
 	if (b.oom)
@@ -415,12 +405,12 @@ emit_integer(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int
 		case RG_AVRO_INT:
 		case RG_AVRO_LONG:
 			{
-				avro_logical lt;
+				rg_avro_logical lt;
 
 				if (r->type == RG_AVRO_INT && w->type == RG_AVRO_LONG)
 					return mismatch(d, w, r);
-				lt = avro_logical_of(r);
-				if (lt.type != AVRO_LT_NONE && avro_time_write(d->out, lt.type, v))
+				lt = rg_avro_logical_of(r);
+				if (lt.type != RG_AVRO_LT_NONE && rg_avro_time_write(d->out, lt.type, v))
 					return true;
 				write_long_text(d->out, v);
 				return true;
@@ -473,15 +463,17 @@ emit_bytes(dec_state *d, const rg_avro_schema *r, const uint8_t *b, size_t n)
 	}
 	if (d->out == NULL)
 		return true;
-	if (avro_logical_of(r).type == AVRO_LT_DECIMAL)
+	if (rg_avro_logical_of(r).type == RG_AVRO_LT_DECIMAL)
 	{
-		if (!avro_decimal_write(d->out, b, n, avro_logical_of(r).scale))
+		if (!rg_avro_decimal_write(d->out, b, n, rg_avro_logical_of(r).scale))
 			return dec_fail(d, RG_ERR_INVALID_PAYLOAD,
 							n == 0 ? "a decimal of no bytes" : "a decimal of more than %d bytes",
 							RG_AVRO_MAX_DECIMAL_BYTES);
 		return true;
 	}
-	avro_base64_write(d->out, b, n);
+	rg_buf_putc(d->out, '"');
+	rg_base64_encode(d->out, b, n);
+	rg_buf_putc(d->out, '"');
 	return true;
 }
 
@@ -724,7 +716,7 @@ decode_array(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int
 	if (r->type != RG_AVRO_ARRAY)
 		return mismatch(d, w, r);
 	out_putc(d, '[');
-	if (!avro_path_push(&d->path, AVRO_SEG_INDEX, NULL, 0, 0))
+	if (!rg_avro_path_push(&d->path, RG_AVRO_SEG_INDEX, NULL, 0, 0))
 		return dec_nomem(d);
 	for (;;)
 	{
@@ -747,7 +739,7 @@ decode_array(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int
 				return false;
 		}
 	}
-	avro_path_pop(&d->path);
+	rg_avro_path_pop(&d->path);
 	out_putc(d, ']');
 	return true;
 }
@@ -777,7 +769,7 @@ decode_map(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int d
 
 			if (!read_bytes(d, &k, &n))
 				return false;
-			if (!avro_path_push(&d->path, AVRO_SEG_KEY, (const char *) k, n, 0))
+			if (!rg_avro_path_push(&d->path, RG_AVRO_SEG_KEY, (const char *) k, n, 0))
 				return dec_nomem(d);
 			if (!rg_utf8_valid(k, n))
 				return dec_fail(d, RG_ERR_INVALID_PAYLOAD, "the map key is not valid UTF-8");
@@ -788,7 +780,7 @@ decode_map(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r, int d
 			out_putc(d, ':');
 			if (!decode_value(d, w->items, r->items, depth + 1) || !item_tick(d))
 				return false;
-			avro_path_pop(&d->path);
+			rg_avro_path_pop(&d->path);
 		}
 	}
 	out_putc(d, '}');
@@ -917,9 +909,9 @@ field_default(dec_state *d, dec_memo *m, int j, int depth)
 	sub.end = sub.p + bin.len;
 	sub.out = &json;
 	sub.err = &err;
-	avro_path_init(&sub.path);
+	rg_avro_path_init(&sub.path);
 	ok = decode_value(&sub, f->type, f->type, depth);
-	avro_path_free(&sub.path);
+	rg_avro_path_free(&sub.path);
 	memo_free(&sub);
 	rg_buf_free(&bin);
 	if (!ok || json.oom)
@@ -946,7 +938,7 @@ decode_record_direct(dec_state *d, const rg_avro_schema *w, const rg_avro_schema
 	out_putc(d, '{');
 	for (i = 0; i < w->n_fields; i++)
 	{
-		if (!avro_path_push(&d->path, AVRO_SEG_FIELD, w->fields[i].name, 0, 0))
+		if (!rg_avro_path_push(&d->path, RG_AVRO_SEG_FIELD, w->fields[i].name, 0, 0))
 			return dec_nomem(d);
 		if (i > 0)
 			out_putc(d, ',');
@@ -957,7 +949,7 @@ decode_record_direct(dec_state *d, const rg_avro_schema *w, const rg_avro_schema
 		}
 		if (!decode_value(d, w->fields[i].type, r->fields[i].type, depth + 1))
 			return false;
-		avro_path_pop(&d->path);
+		rg_avro_path_pop(&d->path);
 	}
 	out_putc(d, '}');
 	return true;
@@ -987,7 +979,7 @@ decode_record_resolved(dec_state *d, dec_memo *m, int depth)
 	{
 		int			j = m->map[i];
 
-		if (!avro_path_push(&d->path, AVRO_SEG_FIELD, w->fields[i].name, 0, 0))
+		if (!rg_avro_path_push(&d->path, RG_AVRO_SEG_FIELD, w->fields[i].name, 0, 0))
 		{
 			ok = dec_nomem(d);
 			break;
@@ -1011,7 +1003,7 @@ decode_record_resolved(dec_state *d, dec_memo *m, int depth)
 		}
 		d->out = saved;
 		if (ok)
-			avro_path_pop(&d->path);
+			rg_avro_path_pop(&d->path);
 	}
 	for (i = 0; ok && i < r->n_fields; i++)
 	{
@@ -1019,7 +1011,7 @@ decode_record_resolved(dec_state *d, dec_memo *m, int depth)
 
 		if (m->matched[i])
 			continue;
-		if (!avro_path_push(&d->path, AVRO_SEG_FIELD, r->fields[i].name, 0, 0))
+		if (!rg_avro_path_push(&d->path, RG_AVRO_SEG_FIELD, r->fields[i].name, 0, 0))
 		{
 			ok = dec_nomem(d);
 			break;
@@ -1037,7 +1029,7 @@ decode_record_resolved(dec_state *d, dec_memo *m, int depth)
 			slice[2 * i + 1] = tmp.len - slice[2 * i];
 		}
 		if (ok)
-			avro_path_pop(&d->path);
+			rg_avro_path_pop(&d->path);
 	}
 	if (ok && tmp.oom)
 		ok = dec_nomem(d);
@@ -1123,11 +1115,11 @@ decode_into_union(dec_state *d, const rg_avro_schema *w, const rg_avro_schema *r
 						"the reader's union has no branch for the writer's %s",
 						described(w, wb, sizeof(wb)));
 	rb = r->branches[b];
-	wrap = d->out != NULL && rb->type != RG_AVRO_NULL && avro_union_ambiguous(r);
+	wrap = d->out != NULL && rb->type != RG_AVRO_NULL && rg_avro_union_ambiguous(r);
 	if (wrap)
 	{
 		rg_buf_putc(d->out, '{');
-		rg_json_write_string(d->out, avro_branch_name(rb));
+		rg_json_write_string(d->out, rg_avro_branch_name(rb));
 		rg_buf_putc(d->out, ':');
 	}
 	if (!decode_value(d, w, rb, depth + 1))
@@ -1194,7 +1186,7 @@ rg_avro_decode(const rg_schema *writer, const rg_schema *reader,
 	d.out = out;
 	d.notes = notes;
 	d.err = err;
-	avro_path_init(&d.path);
+	rg_avro_path_init(&d.path);
 	ok = decode_value(&d, w, r, 0);
 	if (ok && d.p != d.end)
 	{
@@ -1209,6 +1201,6 @@ rg_avro_decode(const rg_schema *writer, const rg_schema *reader,
 		ok = false;
 	}
 	memo_free(&d);
-	avro_path_free(&d.path);
+	rg_avro_path_free(&d.path);
 	return ok;
 }

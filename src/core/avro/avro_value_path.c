@@ -14,14 +14,15 @@
 #include "avro_payload.h"
 #include "rg_json_text.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* the levels shown at each end of a deep path */
-#define AVRO_PATH_SHOWN 8
+#define RG_AVRO_PATH_SHOWN 8
 
 /* See avro_payload.h */
 void
-avro_path_init(avro_path *p)
+rg_avro_path_init(rg_avro_path *p)
 {
 	p->segs = NULL;
 	p->n = 0;
@@ -31,23 +32,23 @@ avro_path_init(avro_path *p)
 
 /* See avro_payload.h */
 void
-avro_path_free(avro_path *p)
+rg_avro_path_free(rg_avro_path *p)
 {
 	rg_free(p->segs);
-	avro_path_init(p);
+	rg_avro_path_init(p);
 }
 
 /* See avro_payload.h */
 bool
-avro_path_push(avro_path *p, avro_seg_kind kind, const char *name, size_t len,
-			   int64_t index)
+rg_avro_path_push(rg_avro_path *p, rg_avro_seg_kind kind, const char *name, size_t len,
+				  int64_t index)
 {
-	avro_seg   *s;
+	rg_avro_seg *s;
 
 	if (p->n == p->cap)
 	{
 		int			cap = p->cap ? p->cap * 2 : 32;
-		avro_seg   *segs = rg_realloc(p->segs, sizeof(avro_seg) * cap);
+		rg_avro_seg *segs = rg_realloc(p->segs, sizeof(rg_avro_seg) * cap);
 
 		if (segs == NULL)
 		{
@@ -86,31 +87,31 @@ plain_key(const char *k, size_t len)
 
 /* See avro_payload.h */
 void
-avro_path_write(rg_buf *buf, const avro_path *p, bool wildcards)
+rg_avro_path_write(rg_buf *buf, const rg_avro_path *p, bool wildcards)
 {
 	int			i;
 
 	rg_buf_putc(buf, '$');
 	for (i = 0; i < p->n; i++)
 	{
-		const avro_seg *s = &p->segs[i];
+		const rg_avro_seg *s = &p->segs[i];
 
 		/* a deep path keeps its first and last levels */
-		if (p->n > 2 * AVRO_PATH_SHOWN && i == AVRO_PATH_SHOWN)
+		if (p->n > 2 * RG_AVRO_PATH_SHOWN && i == RG_AVRO_PATH_SHOWN)
 		{
-			rg_buf_printf(buf, "...(%d levels)...", p->n - 2 * AVRO_PATH_SHOWN);
-			i = p->n - AVRO_PATH_SHOWN - 1;
+			rg_buf_printf(buf, "...(%d levels)...", p->n - 2 * RG_AVRO_PATH_SHOWN);
+			i = p->n - RG_AVRO_PATH_SHOWN - 1;
 			continue;
 		}
 
-		if (s->kind == AVRO_SEG_FIELD)
+		if (s->kind == RG_AVRO_SEG_FIELD)
 		{
 			rg_buf_putc(buf, '.');
 			rg_buf_puts(buf, s->name);
 		}
 		else if (wildcards)
 			rg_buf_puts(buf, "[*]");
-		else if (s->kind == AVRO_SEG_INDEX)
+		else if (s->kind == RG_AVRO_SEG_INDEX)
 			rg_buf_printf(buf, "[%lld]", (long long) s->index);
 		else if (plain_key(s->name, s->len))
 		{
@@ -127,8 +128,28 @@ avro_path_write(rg_buf *buf, const avro_path *p, bool wildcards)
 }
 
 /* See avro_payload.h */
+void
+rg_avro_path_error(rg_error *err, rg_errcode code, const rg_avro_path *p,
+				   const char *fmt, va_list ap)
+{
+	rg_buf		msg;
+	char		text[1024];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	rg_buf_init(&msg);
+	rg_avro_path_write(&msg, p, false);
+	rg_buf_puts(&msg, ": ");
+	rg_buf_puts(&msg, text);
+	if (msg.oom)
+		rg_error_set(err, RG_ERR_NOMEM, "out of memory");
+	else
+		rg_error_set(err, code, "%s", msg.data);
+	rg_buf_free(&msg);
+}
+
+/* See avro_payload.h */
 const char *
-avro_branch_name(const rg_avro_schema *s)
+rg_avro_branch_name(const rg_avro_schema *s)
 {
 	if (s->type == RG_AVRO_RECORD || s->type == RG_AVRO_ENUM || s->type == RG_AVRO_FIXED)
 		return s->fullname;
@@ -141,14 +162,14 @@ avro_branch_name(const rg_avro_schema *s)
  * are wrapped.  null needs no wrapper either way.
  */
 bool
-avro_union_ambiguous(const rg_avro_schema *u)
+rg_avro_union_ambiguous(const rg_avro_schema *u)
 {
 	bool		seen[AVJ_OBJECT + 1] = {false};
 	int			i;
 
 	for (i = 0; i < u->n_branches; i++)
 	{
-		avj_kind	k = avro_json_kind(u->branches[i]);
+		avj_kind	k = rg_avro_json_kind(u->branches[i]);
 
 		if (seen[k])
 			return true;

@@ -35,11 +35,11 @@
  * none).  Names, docs and symbols are copies in the arena: the parsed
  * JSON document is released as soon as the model is built.
  */
-typedef struct avro_model
+typedef struct rg_avro_model
 {
 	rg_avro_parsed pub;
 	json_t	   *owned;
-} avro_model;
+} rg_avro_model;
 
 typedef struct name_entry
 {
@@ -1298,7 +1298,7 @@ load_json(parse_ctx *ctx, const char *text, size_t len, const char *what)
 void
 rg_avro_model_release(void *model)
 {
-	avro_model *m = model;
+	rg_avro_model *m = model;
 
 	if (m && m->owned)
 	{
@@ -1338,7 +1338,7 @@ parse_model(rg_arena *arena, const char *text, size_t len, const rg_reference *r
 {
 	parse_ctx	ctx;
 	rg_schema  *schema;
-	avro_model *model;
+	rg_avro_model *model;
 	json_t	   *doc;
 	int			i;
 	bool		too_deep = false;
@@ -1347,7 +1347,7 @@ parse_model(rg_arena *arena, const char *text, size_t len, const rg_reference *r
 	ctx.err = err;
 	ctx.arena = arena;
 	schema = rg_arena_alloc(arena, sizeof(rg_schema));
-	model = rg_arena_alloc(arena, sizeof(avro_model));
+	model = rg_arena_alloc(arena, sizeof(rg_avro_model));
 	if (schema == NULL || model == NULL)
 	{
 		OOM(&ctx);

@@ -20,6 +20,7 @@
 
 #include "rg_avro_api.h"
 #include "rg_format.h"
+#include "rg_json_text.h"
 
 typedef enum rg_avro_type
 {
@@ -146,14 +147,6 @@ extern const char *rg_avro_type_name(rg_avro_type type);
 /* deepest schema nesting the parser accepts */
 #define RG_AVRO_MAX_DEPTH 256
 
-/*
- * Deepest JSON nesting accepted, checked by a scan before jansson parses
- * (jansson 2.14's own limit is 2048 levels).  It is Jackson's default
- * (StreamReadConstraints.maxNestingDepth, 1000), which Confluent's Avro
- * parsing inherits, and leaves room for RG_AVRO_MAX_DEPTH schema levels
- * (a record level takes three: object, fields array, field object).
- */
-#define RG_JSON_MAX_NESTING 1000
 
 /*
  * avro_nodes.c: the shared node of a primitive written as its name, and
@@ -162,14 +155,6 @@ extern const char *rg_avro_type_name(rg_avro_type type);
 extern rg_avro_schema *rg_avro_plain(rg_avro_type primitive);
 extern rg_avro_schema *rg_avro_plain_pair(const rg_avro_schema *first,
 										  const rg_avro_schema *second);
-
-/* Jackson-style compact JSON output of a string, a double, any value */
-extern void rg_json_write_string(rg_buf *buf, const char *s);
-extern void rg_json_write_double(rg_buf *buf, double d);
-extern void rg_json_write_value(rg_buf *buf, const json_t *value);
-
-/* Jackson's asText() of a scalar, in arena; NULL for a container or out of memory */
-extern const char *rg_json_scalar_text(rg_arena *arena, const json_t *v);
 
 /*
  * Avro Java's Schema.toString(): appends the compact JSON of schema to
@@ -200,5 +185,18 @@ extern bool rg_avro_java_double(const char *text, double *out, bool *special);
 
 /* Release the JSON values an AVRO model holds (rg_schema_free calls it). */
 extern void rg_avro_model_release(void *model);
+
+/*
+ * rg_format_avro's tag slots (avro_tags.c): the stored form rewritten with
+ * the merged changes, and Confluent's inlineTaggedEntities()
+ */
+struct rg_tag_change;
+struct rg_schema_tags;
+extern bool rg_avro_apply_tags(rg_arena *arena, const char *canonical,
+							   size_t len, const struct rg_tag_change *changes,
+							   int n_changes, rg_buf *out, rg_error *err);
+extern bool rg_avro_tagged_entities(const rg_schema *schema, rg_arena *arena,
+									struct rg_schema_tags **out, int *n_out,
+									rg_error *err);
 
 #endif							/* RG_AVRO_H */

@@ -17,6 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "avro_payload.h"
+#include "rg_base64.h"
 #include "rg_utf8.h"
 
 #include <errno.h>
@@ -30,7 +31,7 @@ typedef struct enc_state
 {
 	rg_buf	   *out;
 	rg_error   *err;
-	avro_path	path;
+	rg_avro_path path;
 	rg_arena   *arena;
 	bool		default_mode;
 } enc_state;
@@ -86,22 +87,11 @@ static bool enc_fail(enc_state *e, const char *fmt,...)
 static bool
 enc_fail(enc_state *e, const char *fmt,...)
 {
-	rg_buf		msg;
-	char		text[1024];
 	va_list		ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	rg_avro_path_error(e->err, RG_ERR_INVALID_VALUE, &e->path, fmt, ap);
 	va_end(ap);
-	rg_buf_init(&msg);
-	avro_path_write(&msg, &e->path, false);
-	rg_buf_puts(&msg, ": ");
-	rg_buf_puts(&msg, text);
-	if (msg.oom)
-		rg_error_set(e->err, RG_ERR_NOMEM, "out of memory");
-	else
-		rg_error_set(e->err, RG_ERR_INVALID_VALUE, "%s", msg.data);
-	rg_buf_free(&msg);
 	return false;
 }
 
@@ -123,9 +113,9 @@ expected_name(const rg_avro_schema *s, char *buf, size_t size)
 		"timestamp-millis", "timestamp-micros", "local-timestamp-millis",
 		"local-timestamp-micros"
 	};
-	avro_logical lt = avro_logical_of(s);
+	rg_avro_logical lt = rg_avro_logical_of(s);
 
-	if (lt.type != AVRO_LT_NONE)
+	if (lt.type != RG_AVRO_LT_NONE)
 		return lt_names[lt.type];
 	if (s->type == RG_AVRO_RECORD || s->type == RG_AVRO_ENUM || s->type == RG_AVRO_FIXED)
 	{
@@ -191,7 +181,7 @@ number_integer(const avj_value *v, int64_t lo, int64_t hi, int64_t *out)
 static bool
 encode_integer(enc_state *e, const rg_avro_schema *s, const avj_value *v)
 {
-	avro_logical lt = avro_logical_of(s);
+	rg_avro_logical lt = rg_avro_logical_of(s);
 	bool		is_int = s->type == RG_AVRO_INT;
 	int64_t		n;
 	char		tmp[80];
@@ -203,11 +193,11 @@ encode_integer(enc_state *e, const rg_avro_schema *s, const avj_value *v)
 			return enc_fail(e, "%s is not %s", shown(v, tmp, sizeof(tmp)),
 							is_int ? "an int (32 bits)" : "a long (64 bits)");
 	}
-	else if (v->kind == AVJ_STRING && lt.type != AVRO_LT_NONE)
+	else if (v->kind == AVJ_STRING && lt.type != RG_AVRO_LT_NONE)
 	{
 		const char *why = NULL;
 
-		if (!avro_time_parse(lt.type, v->text, v->len, &n, &why))
+		if (!rg_avro_time_parse(lt.type, v->text, v->len, &n, &why))
 			return enc_fail(e, "%s: %s", shown(v, tmp, sizeof(tmp)), why);
 		if (is_int && (n < INT32_MIN || n > INT32_MAX))
 			return enc_fail(e, "%s is out of range", shown(v, tmp, sizeof(tmp)));
@@ -292,16 +282,16 @@ latin1_bytes(const avj_value *v, rg_buf *out)
 static bool
 value_bytes(enc_state *e, const rg_avro_schema *s, const avj_value *v, rg_buf *raw)
 {
-	avro_logical lt = avro_logical_of(s);
+	rg_avro_logical lt = rg_avro_logical_of(s);
 	char		tmp[80];
 	const char *why = NULL;
 
-	if (lt.type == AVRO_LT_DECIMAL && !e->default_mode)
+	if (lt.type == RG_AVRO_LT_DECIMAL && !e->default_mode)
 	{
 		if (v->kind != AVJ_NUMBER && v->kind != AVJ_STRING)
 			return wrong_kind(e, s, v);
-		if (!avro_decimal_parse(v->text, v->len, lt.precision, lt.scale,
-								s->type == RG_AVRO_FIXED ? s->size : 0, raw, &why))
+		if (!rg_avro_decimal_parse(v->text, v->len, lt.precision, lt.scale,
+								   s->type == RG_AVRO_FIXED ? s->size : 0, raw, &why))
 			return enc_fail(e, "%s %s (decimal(%d,%d))", shown(v, tmp, sizeof(tmp)),
 							why, lt.precision, lt.scale);
 		return true;
@@ -315,7 +305,7 @@ value_bytes(enc_state *e, const rg_avro_schema *s, const avj_value *v, rg_buf *r
 							shown(v, tmp, sizeof(tmp)));
 		return true;
 	}
-	if (!avro_base64_parse(v->text, v->len, raw))
+	if (!rg_base64_decode(v->text, v->len, true, raw))
 		return enc_fail(e, "%s is not base64", shown(v, tmp, sizeof(tmp)));
 	return true;
 }
@@ -390,7 +380,7 @@ encode_array(enc_state *e, const rg_avro_schema *s, const avj_value *v, int dept
 		return wrong_kind(e, s, v);
 	if (v->n > 0)
 		write_long(e->out, v->n);
-	if (!avro_path_push(&e->path, AVRO_SEG_INDEX, NULL, 0, 0))
+	if (!rg_avro_path_push(&e->path, RG_AVRO_SEG_INDEX, NULL, 0, 0))
 		return enc_nomem(e);
 	for (i = 0; i < v->n; i++)
 	{
@@ -398,7 +388,7 @@ encode_array(enc_state *e, const rg_avro_schema *s, const avj_value *v, int dept
 		if (!encode_value(e, s->items, v->items[i], depth + 1))
 			return false;
 	}
-	avro_path_pop(&e->path);
+	rg_avro_path_pop(&e->path);
 	write_long(e->out, 0);
 	return true;
 }
@@ -415,12 +405,12 @@ encode_map(enc_state *e, const rg_avro_schema *s, const avj_value *v, int depth)
 		write_long(e->out, v->n);
 	for (i = 0; i < v->n; i++)
 	{
-		if (!avro_path_push(&e->path, AVRO_SEG_KEY, v->keys[i], v->key_lens[i], 0))
+		if (!rg_avro_path_push(&e->path, RG_AVRO_SEG_KEY, v->keys[i], v->key_lens[i], 0))
 			return enc_nomem(e);
 		write_bytes(e->out, v->keys[i], v->key_lens[i]);
 		if (!encode_value(e, s->items, v->items[i], depth + 1))
 			return false;
-		avro_path_pop(&e->path);
+		rg_avro_path_pop(&e->path);
 	}
 	write_long(e->out, 0);
 	return true;
@@ -481,7 +471,7 @@ encode_record(enc_state *e, const rg_avro_schema *s, const avj_value *v, int dep
 		const avj_value *fv = member(v, f->name, strlen(f->name));
 		bool		ok;
 
-		if (!avro_path_push(&e->path, AVRO_SEG_FIELD, f->name, 0, 0))
+		if (!rg_avro_path_push(&e->path, RG_AVRO_SEG_FIELD, f->name, 0, 0))
 			return enc_nomem(e);
 		if (fv != NULL)
 		{
@@ -494,14 +484,14 @@ encode_record(enc_state *e, const rg_avro_schema *s, const avj_value *v, int dep
 			ok = enc_fail(e, "missing, and the field has no default");
 		if (!ok)
 			return false;
-		avro_path_pop(&e->path);
+		rg_avro_path_pop(&e->path);
 	}
 	/* members that are no field (keys are distinct, as jsonb has them) */
 	for (i = 0; found < v->n && i < v->n; i++)
 	{
 		if (is_field(s, v->keys[i], v->key_lens[i]))
 			continue;
-		if (!avro_path_push(&e->path, AVRO_SEG_KEY, v->keys[i], v->key_lens[i], 0))
+		if (!rg_avro_path_push(&e->path, RG_AVRO_SEG_KEY, v->keys[i], v->key_lens[i], 0))
 			return enc_nomem(e);
 		return enc_fail(e, "not a field of record %s", s->fullname);
 	}
@@ -540,7 +530,7 @@ wrapper_branch(const rg_avro_schema *u, const avj_value *v)
 	for (i = 0; i < u->n_branches; i++)
 	{
 		const rg_avro_schema *b = u->branches[i];
-		const char *name = avro_branch_name(b);
+		const char *name = rg_avro_branch_name(b);
 
 		if (strlen(name) == v->key_lens[0] && memcmp(name, v->keys[0], v->key_lens[0]) == 0)
 			return i;
@@ -561,19 +551,19 @@ wrapper_branch(const rg_avro_schema *u, const avj_value *v)
 static bool
 accepts_otherwise(const rg_avro_schema *b, avj_kind k)
 {
-	avro_lt		lt = avro_logical_of(b).type;
+	rg_avro_lt	lt = rg_avro_logical_of(b).type;
 
 	switch (b->type)
 	{
 		case RG_AVRO_INT:
 		case RG_AVRO_LONG:
-			return lt != AVRO_LT_NONE && k == AVJ_NUMBER;
+			return lt != RG_AVRO_LT_NONE && k == AVJ_NUMBER;
 		case RG_AVRO_FLOAT:
 		case RG_AVRO_DOUBLE:
 			return k == AVJ_STRING;
 		case RG_AVRO_BYTES:
 		case RG_AVRO_FIXED:
-			return lt == AVRO_LT_DECIMAL && k == AVJ_STRING;
+			return lt == RG_AVRO_LT_DECIMAL && k == AVJ_STRING;
 		default:
 			return false;
 	}
@@ -604,7 +594,7 @@ encode_bare(enc_state *e, const rg_avro_schema *u, const avj_value *v, int depth
 			bool		candidate;
 
 			if (pass == 0)
-				candidate = avro_json_kind(b) == v->kind;
+				candidate = rg_avro_json_kind(b) == v->kind;
 			else
 				candidate = accepts_otherwise(b, v->kind);
 
@@ -635,7 +625,7 @@ encode_bare(enc_state *e, const rg_avro_schema *u, const avj_value *v, int depth
 		{
 			if (i)
 				rg_buf_puts(&names, ", ");
-			rg_buf_puts(&names, avro_branch_name(u->branches[i]));
+			rg_buf_puts(&names, rg_avro_branch_name(u->branches[i]));
 		}
 		ok = enc_fail(e, "expected one of [%s], found %s", names.data ? names.data : "",
 					  avj_kind_name(v->kind));
@@ -664,7 +654,7 @@ encode_union(enc_state *e, const rg_avro_schema *u, const avj_value *v, int dept
 				return false;
 			/* perhaps a record or map whose one member has that name */
 			for (i = 0; i < u->n_branches; i++)
-				if (avro_json_kind(u->branches[i]) == AVJ_OBJECT)
+				if (rg_avro_json_kind(u->branches[i]) == AVJ_OBJECT)
 					object_branch = true;
 			if (!object_branch)
 				return false;
@@ -735,9 +725,9 @@ encode_root(const rg_avro_schema *s, const avj_value *v, bool default_mode,
 	e.err = err;
 	e.arena = arena;
 	e.default_mode = default_mode;
-	avro_path_init(&e.path);
+	rg_avro_path_init(&e.path);
 	ok = encode_value(&e, s, v, 0);
-	avro_path_free(&e.path);
+	rg_avro_path_free(&e.path);
 	if (out->oom || e.path.oom)
 	{
 		rg_error_set(err, RG_ERR_NOMEM, "out of memory");

@@ -6,6 +6,12 @@
  *	  unit tests and fuzzers) only ever see rg_schema and rg_format, never
  *	  a format's own model.
  *
+ * Each format's folder (avro/, json/, protobuf/) exports one rg_format,
+ * declared in its header (rg_avro_api.h, rg_jsonschema.h, rg_protobuf.h).
+ * A capability some formats lack is an optional slot, NULL where the
+ * format has none: callers pick behaviour by the slot, never by comparing
+ * a schema's format with a particular format.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef RG_FORMAT_H
@@ -15,6 +21,8 @@
 
 struct rg_format;
 struct rg_prior_version;
+struct rg_schema_tags;
+struct rg_tag_change;
 
 /*
  * A parsed schema.  It owns its arena; everything reachable from it lives
@@ -156,10 +164,47 @@ typedef struct rg_format
 	bool		(*decode) (const rg_schema *writer, const rg_schema *reader,
 						   const uint8_t *data, size_t len,
 						   rg_buf *out, rg_strlist *notes, rg_error *err);
-} rg_format;
 
-extern const rg_format rg_format_avro;	/* rg_format_protobuf: rg_protobuf.h,
-										 * rg_format_json: rg_jsonschema.h */
+	/*
+	 * Schema tags (rg_tags.h).  apply_tags: the stored form (text, len) with
+	 * the merged changes applied, appended to out (scratch in arena); false
+	 * with err set when an entity is not in the schema.  NULL for a format
+	 * whose schemas carry no tags (PROTOBUF for now).
+	 */
+	bool		(*apply_tags) (rg_arena *arena, const char *text, size_t len,
+							   const struct rg_tag_change *changes,
+							   int n_changes, rg_buf *out, rg_error *err);
+
+	/*
+	 * Confluent's inlineTaggedEntities(): every entity of the schema with
+	 * inline tags, into arena.  NULL for a format without them (only
+	 * Confluent's AvroSchema overrides ParsedSchema's empty list).
+	 */
+	bool		(*tagged_entities) (const rg_schema *schema, rg_arena *arena,
+									struct rg_schema_tags **out, int *n_out,
+									rg_error *err);
+
+	/*
+	 * The format's canonical form of a schema (Avro's Parsing Canonical
+	 * Form), from rg_malloc (the caller rg_frees it); NULL with err set on
+	 * out of memory.  NULL for a format without one.
+	 */
+	char	   *(*canonical_form) (const rg_schema *schema, rg_error *err);
+
+	/*
+	 * Message indexes, for a format whose payloads start with them (PROTOBUF;
+	 * NULL for the others).  message_indexes: the index path of a message by
+	 * full name into out (at most max), its length, or -1 when there is no
+	 * such message.  message_name: the full name of the message at an index
+	 * path (n == 0: the first message), from rg_malloc, NULL when out of
+	 * range.  serialized: the schema in its binary form (Confluent's
+	 * format=serialized, before base64), *len its size.
+	 */
+	int			(*message_indexes) (const rg_schema *schema, const char *full_name,
+									int *out, int max);
+	char	   *(*message_name) (const rg_schema *schema, const int *indexes, int n);
+	const unsigned char *(*serialized) (const rg_schema *schema, size_t *len);
+} rg_format;
 
 /* the i-th known format (0-based), NULL past the end */
 extern const rg_format *rg_format_at(int i);

@@ -2,8 +2,9 @@
  *
  * avro_logical.c
  *	  The JSON form of Avro's logical types and of bytes: dates, times and
- *	  timestamps as ISO 8601 text, decimals as exact JSON numbers, bytes
- *	  and fixed as base64, uuids as text (doc/payloads.md).
+ *	  timestamps as ISO 8601 text, decimals as exact JSON numbers, uuids
+ *	  as text (doc/payloads.md); bytes and fixed are base64
+ *	  (common/rg_base64.c).
  *
  * Dates are proleptic Gregorian days since 1970-01-01, as Java's
  * LocalDate; a year outside 0000..9999 is written with its sign and at
@@ -30,10 +31,10 @@ prop(const rg_avro_schema *s, const char *key)
 }
 
 /* See avro_payload.h; the rules of Avro 1.11's fromSchemaIgnoreInvalid. */
-avro_logical
-avro_logical_of(const rg_avro_schema *s)
+rg_avro_logical
+rg_avro_logical_of(const rg_avro_schema *s)
 {
-	avro_logical lt = {AVRO_LT_NONE, 0, 0};
+	rg_avro_logical lt = {RG_AVRO_LT_NONE, 0, 0};
 	const json_t *v;
 	const char *name;
 
@@ -63,32 +64,32 @@ avro_logical_of(const rg_avro_schema *s)
 		if (s->type == RG_AVRO_FIXED &&
 			precision > (json_int_t) floor((8.0 * s->size - 1) * log10(2.0)))
 			return lt;
-		lt.type = AVRO_LT_DECIMAL;
+		lt.type = RG_AVRO_LT_DECIMAL;
 		lt.precision = (int) precision;
 		lt.scale = (int) scale;
 	}
 	else if (strcmp(name, "uuid") == 0 && s->type == RG_AVRO_STRING)
-		lt.type = AVRO_LT_UUID;
+		lt.type = RG_AVRO_LT_UUID;
 	else if (s->type == RG_AVRO_INT && strcmp(name, "date") == 0)
-		lt.type = AVRO_LT_DATE;
+		lt.type = RG_AVRO_LT_DATE;
 	else if (s->type == RG_AVRO_INT && strcmp(name, "time-millis") == 0)
-		lt.type = AVRO_LT_TIME_MILLIS;
+		lt.type = RG_AVRO_LT_TIME_MILLIS;
 	else if (s->type == RG_AVRO_LONG && strcmp(name, "time-micros") == 0)
-		lt.type = AVRO_LT_TIME_MICROS;
+		lt.type = RG_AVRO_LT_TIME_MICROS;
 	else if (s->type == RG_AVRO_LONG && strcmp(name, "timestamp-millis") == 0)
-		lt.type = AVRO_LT_TIMESTAMP_MILLIS;
+		lt.type = RG_AVRO_LT_TIMESTAMP_MILLIS;
 	else if (s->type == RG_AVRO_LONG && strcmp(name, "timestamp-micros") == 0)
-		lt.type = AVRO_LT_TIMESTAMP_MICROS;
+		lt.type = RG_AVRO_LT_TIMESTAMP_MICROS;
 	else if (s->type == RG_AVRO_LONG && strcmp(name, "local-timestamp-millis") == 0)
-		lt.type = AVRO_LT_LOCAL_TIMESTAMP_MILLIS;
+		lt.type = RG_AVRO_LT_LOCAL_TIMESTAMP_MILLIS;
 	else if (s->type == RG_AVRO_LONG && strcmp(name, "local-timestamp-micros") == 0)
-		lt.type = AVRO_LT_LOCAL_TIMESTAMP_MICROS;
+		lt.type = RG_AVRO_LT_LOCAL_TIMESTAMP_MICROS;
 	return lt;
 }
 
 /* See avro_payload.h */
 avj_kind
-avro_json_kind(const rg_avro_schema *s)
+rg_avro_json_kind(const rg_avro_schema *s)
 {
 	switch (s->type)
 	{
@@ -98,13 +99,13 @@ avro_json_kind(const rg_avro_schema *s)
 			return AVJ_BOOL;
 		case RG_AVRO_INT:
 		case RG_AVRO_LONG:
-			return avro_logical_of(s).type == AVRO_LT_NONE ? AVJ_NUMBER : AVJ_STRING;
+			return rg_avro_logical_of(s).type == RG_AVRO_LT_NONE ? AVJ_NUMBER : AVJ_STRING;
 		case RG_AVRO_FLOAT:
 		case RG_AVRO_DOUBLE:
 			return AVJ_NUMBER;
 		case RG_AVRO_BYTES:
 		case RG_AVRO_FIXED:
-			return avro_logical_of(s).type == AVRO_LT_DECIMAL ? AVJ_NUMBER : AVJ_STRING;
+			return rg_avro_logical_of(s).type == RG_AVRO_LT_DECIMAL ? AVJ_NUMBER : AVJ_STRING;
 		case RG_AVRO_STRING:
 		case RG_AVRO_ENUM:
 			return AVJ_STRING;
@@ -174,17 +175,17 @@ floor_divmod(int64_t a, int64_t b, int64_t *q, int64_t *r)
 
 /* The units per second of a time logical type, and per day. */
 static int64_t
-units_per_second(avro_lt lt)
+units_per_second(rg_avro_lt lt)
 {
 	switch (lt)
 	{
-		case AVRO_LT_TIME_MILLIS:
-		case AVRO_LT_TIMESTAMP_MILLIS:
-		case AVRO_LT_LOCAL_TIMESTAMP_MILLIS:
+		case RG_AVRO_LT_TIME_MILLIS:
+		case RG_AVRO_LT_TIMESTAMP_MILLIS:
+		case RG_AVRO_LT_LOCAL_TIMESTAMP_MILLIS:
 			return 1000;
-		case AVRO_LT_TIME_MICROS:
-		case AVRO_LT_TIMESTAMP_MICROS:
-		case AVRO_LT_LOCAL_TIMESTAMP_MICROS:
+		case RG_AVRO_LT_TIME_MICROS:
+		case RG_AVRO_LT_TIMESTAMP_MICROS:
+		case RG_AVRO_LT_LOCAL_TIMESTAMP_MICROS:
 			return 1000000;
 		default:
 			return 1;
@@ -223,7 +224,7 @@ write_time(rg_buf *buf, int64_t units, int64_t per_second)
 
 /* See avro_payload.h */
 bool
-avro_time_write(rg_buf *buf, avro_lt lt, int64_t v)
+rg_avro_time_write(rg_buf *buf, rg_avro_lt lt, int64_t v)
 {
 	int64_t		per_second = units_per_second(lt);
 	int64_t		days;
@@ -231,29 +232,29 @@ avro_time_write(rg_buf *buf, avro_lt lt, int64_t v)
 
 	switch (lt)
 	{
-		case AVRO_LT_DATE:
+		case RG_AVRO_LT_DATE:
 			rg_buf_putc(buf, '"');
 			write_date(buf, v);
 			rg_buf_putc(buf, '"');
 			return true;
-		case AVRO_LT_TIME_MILLIS:
-		case AVRO_LT_TIME_MICROS:
+		case RG_AVRO_LT_TIME_MILLIS:
+		case RG_AVRO_LT_TIME_MICROS:
 			if (v < 0 || v >= 86400 * per_second)
 				return false;
 			rg_buf_putc(buf, '"');
 			write_time(buf, v, per_second);
 			rg_buf_putc(buf, '"');
 			return true;
-		case AVRO_LT_TIMESTAMP_MILLIS:
-		case AVRO_LT_TIMESTAMP_MICROS:
-		case AVRO_LT_LOCAL_TIMESTAMP_MILLIS:
-		case AVRO_LT_LOCAL_TIMESTAMP_MICROS:
+		case RG_AVRO_LT_TIMESTAMP_MILLIS:
+		case RG_AVRO_LT_TIMESTAMP_MICROS:
+		case RG_AVRO_LT_LOCAL_TIMESTAMP_MILLIS:
+		case RG_AVRO_LT_LOCAL_TIMESTAMP_MICROS:
 			floor_divmod(v, 86400 * per_second, &days, &rest);
 			rg_buf_putc(buf, '"');
 			write_date(buf, days);
 			rg_buf_putc(buf, 'T');
 			write_time(buf, rest, per_second);
-			if (lt == AVRO_LT_TIMESTAMP_MILLIS || lt == AVRO_LT_TIMESTAMP_MICROS)
+			if (lt == RG_AVRO_LT_TIMESTAMP_MILLIS || lt == RG_AVRO_LT_TIMESTAMP_MICROS)
 				rg_buf_putc(buf, 'Z');
 			rg_buf_putc(buf, '"');
 			return true;
@@ -382,8 +383,8 @@ parse_time(const char *s, size_t len, size_t *pos, int64_t per_second,
 
 /* See avro_payload.h */
 bool
-avro_time_parse(avro_lt lt, const char *s, size_t len, int64_t *out,
-				const char **why)
+rg_avro_time_parse(rg_avro_lt lt, const char *s, size_t len, int64_t *out,
+				   const char **why)
 {
 	int64_t		per_second = units_per_second(lt);
 	size_t		pos = 0;
@@ -392,10 +393,10 @@ avro_time_parse(avro_lt lt, const char *s, size_t len, int64_t *out,
 	int64_t		offset = 0;
 	bool		local;
 
-	local = lt == AVRO_LT_LOCAL_TIMESTAMP_MILLIS || lt == AVRO_LT_LOCAL_TIMESTAMP_MICROS;
+	local = lt == RG_AVRO_LT_LOCAL_TIMESTAMP_MILLIS || lt == RG_AVRO_LT_LOCAL_TIMESTAMP_MICROS;
 	switch (lt)
 	{
-		case AVRO_LT_DATE:
+		case RG_AVRO_LT_DATE:
 			if (!parse_date(s, len, &pos, &days, why))
 				return false;
 			if (pos != len || days < INT32_MIN || days > INT32_MAX)
@@ -405,8 +406,8 @@ avro_time_parse(avro_lt lt, const char *s, size_t len, int64_t *out,
 			}
 			*out = days;
 			return true;
-		case AVRO_LT_TIME_MILLIS:
-		case AVRO_LT_TIME_MICROS:
+		case RG_AVRO_LT_TIME_MILLIS:
+		case RG_AVRO_LT_TIME_MICROS:
 			if (!parse_time(s, len, &pos, per_second, out, why))
 				return false;
 			if (pos != len)
@@ -472,7 +473,7 @@ avro_time_parse(avro_lt lt, const char *s, size_t len, int64_t *out,
 
 /* See avro_payload.h */
 bool
-avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int scale)
+rg_avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int scale)
 {
 	uint8_t    *mag;
 	char	   *dig;
@@ -559,8 +560,8 @@ avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int scale)
 
 /* See avro_payload.h */
 bool
-avro_decimal_parse(const char *s, size_t len, int precision, int scale,
-				   int fixed_size, rg_buf *out, const char **why)
+rg_avro_decimal_parse(const char *s, size_t len, int precision, int scale,
+					  int fixed_size, rg_buf *out, const char **why)
 {
 	size_t		pos = 0;
 	bool		neg = false;
@@ -726,98 +727,4 @@ avro_decimal_parse(const char *s, size_t len, int precision, int scale,
 done:
 	rg_buf_free(&d);
 	return ok;
-}
-
-/* ---------- base64 ---------- */
-
-static const char b64[] =
-"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/* See avro_payload.h */
-void
-avro_base64_write(rg_buf *buf, const uint8_t *b, size_t n)
-{
-	char		q[4];
-	size_t		i;
-
-	rg_buf_putc(buf, '"');
-	for (i = 0; i + 2 < n; i += 3)
-	{
-		q[0] = b64[b[i] >> 2];
-		q[1] = b64[((b[i] & 3) << 4) | (b[i + 1] >> 4)];
-		q[2] = b64[((b[i + 1] & 15) << 2) | (b[i + 2] >> 6)];
-		q[3] = b64[b[i + 2] & 63];
-		rg_buf_append(buf, q, 4);
-	}
-	if (n - i == 1)
-	{
-		q[0] = b64[b[i] >> 2];
-		q[1] = b64[(b[i] & 3) << 4];
-		q[2] = q[3] = '=';
-		rg_buf_append(buf, q, 4);
-	}
-	else if (n - i == 2)
-	{
-		q[0] = b64[b[i] >> 2];
-		q[1] = b64[((b[i] & 3) << 4) | (b[i + 1] >> 4)];
-		q[2] = b64[(b[i + 1] & 15) << 2];
-		q[3] = '=';
-		rg_buf_append(buf, q, 4);
-	}
-	rg_buf_putc(buf, '"');
-}
-
-/* The value of a base64 character (both alphabets); -1 if it is not one. */
-static int
-b64_value(char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+' || c == '-')
-		return 62;
-	if (c == '/' || c == '_')
-		return 63;
-	return -1;
-}
-
-/* See avro_payload.h */
-bool
-avro_base64_parse(const char *s, size_t len, rg_buf *out)
-{
-	uint32_t	acc = 0;
-	int			bits = 0;
-	size_t		i;
-	size_t		pad = 0;
-
-	while (len > 0 && s[len - 1] == '=' && pad < 2)
-	{
-		len--;
-		pad++;
-	}
-	if (pad > 0 && (len + pad) % 4 != 0)
-		return false;
-	if (len % 4 == 1)
-		return false;
-	for (i = 0; i < len; i++)
-	{
-		int			v = b64_value(s[i]);
-		char		c;
-
-		if (v < 0)
-			return false;
-		acc = (acc << 6) | (uint32_t) v;
-		bits += 6;
-		if (bits >= 8)
-		{
-			bits -= 8;
-			c = (char) (acc >> bits);
-			rg_buf_append(out, &c, 1);
-		}
-	}
-	/* the bits left over must be zeros (one encoding per value) */
-	return (acc & ((1u << bits) - 1)) == 0;
 }

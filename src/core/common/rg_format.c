@@ -4,51 +4,19 @@
  *	  The table of schema formats and the life cycle of a parsed schema.
  *
  * Callers name a format the way Confluent's API does ("schemaType":
- * "AVRO") and get back the vtable; everything else goes through it.
+ * "AVRO") and get back the vtable; everything else goes through it.  Each
+ * format defines its own rg_format in its folder; this table is the one
+ * place that names them all.
  *
  *-------------------------------------------------------------------------
  */
-#include "rg_avro.h"
+#include "rg_avro_api.h"
 #include "rg_jsonschema.h"
 #include "rg_protobuf.h"
 
 #include <string.h>
 
-const rg_format rg_format_avro = {
-	.name = "AVRO",
-	.parse = rg_avro_parse,
-	.can_read = rg_avro_can_read,
-	.has_top_level_field = rg_avro_has_top_level_field,
-	.release = rg_avro_model_release,
-	.parse_textless = rg_avro_parse_textless,
-	.write_text = rg_avro_write_text,
-	.lint = rg_avro_lint,
-	.encode = rg_avro_encode,
-	.decode = rg_avro_decode,
-};
-
-const rg_format rg_format_protobuf = {
-	.name = "PROTOBUF",
-	.parse = rg_protobuf_parse,
-	.can_read = rg_protobuf_can_read,
-	.has_top_level_field = rg_protobuf_has_top_level_field,
-	.release = rg_protobuf_model_release,
-	.lint = rg_protobuf_lint,
-	.encode = rg_protobuf_encode,
-	.decode = rg_protobuf_decode,
-};
-
-const rg_format rg_format_json = {
-	.name = "JSON",
-	.parse = rg_json_parse,
-	.can_read = rg_json_can_read,
-	.can_read_lenient = rg_json_can_read_lenient,
-	.has_top_level_field = rg_json_has_top_level_field,
-	.release = rg_json_model_release,
-	.encode = rg_json_encode,
-	.decode = rg_json_decode,
-};
-
+/* the formats, in the order GET /schemas/types lists them */
 static const rg_format *const formats[] = {
 	&rg_format_avro,
 	&rg_format_json,

@@ -12,6 +12,9 @@
 
 #include "rg_format.h"
 
+/* the AVRO format (avro_format.c) */
+extern const rg_format rg_format_avro;
+
 /*
  * Avro's Parsing Canonical Form of a schema (from rg_malloc, the caller
  * rg_frees it) and the CRC-64-AVRO fingerprint of a byte string.

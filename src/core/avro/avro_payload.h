@@ -14,6 +14,8 @@
 
 #include "rg_avro.h"
 
+#include <stdarg.h>
+
 /*
  * Limits.  A value nests at most RG_AVRO_MAX_VALUE_DEPTH schema levels
  * (a recursive schema admits any depth; rg_too_deep also holds).  Items
@@ -68,100 +70,95 @@ extern const char *avj_kind_name(avj_kind kind);
 
 /* ---------- logical types (avro_logical.c) ---------- */
 
-typedef enum avro_lt
+typedef enum rg_avro_lt
 {
-	AVRO_LT_NONE = 0,
-	AVRO_LT_DECIMAL,
-	AVRO_LT_UUID,
-	AVRO_LT_DATE,
-	AVRO_LT_TIME_MILLIS,
-	AVRO_LT_TIME_MICROS,
-	AVRO_LT_TIMESTAMP_MILLIS,
-	AVRO_LT_TIMESTAMP_MICROS,
-	AVRO_LT_LOCAL_TIMESTAMP_MILLIS,
-	AVRO_LT_LOCAL_TIMESTAMP_MICROS
-} avro_lt;
+	RG_AVRO_LT_NONE = 0,
+	RG_AVRO_LT_DECIMAL,
+	RG_AVRO_LT_UUID,
+	RG_AVRO_LT_DATE,
+	RG_AVRO_LT_TIME_MILLIS,
+	RG_AVRO_LT_TIME_MICROS,
+	RG_AVRO_LT_TIMESTAMP_MILLIS,
+	RG_AVRO_LT_TIMESTAMP_MICROS,
+	RG_AVRO_LT_LOCAL_TIMESTAMP_MILLIS,
+	RG_AVRO_LT_LOCAL_TIMESTAMP_MICROS
+} rg_avro_lt;
 
-typedef struct avro_logical
+typedef struct rg_avro_logical
 {
-	avro_lt		type;
+	rg_avro_lt	type;
 	int			precision;		/* decimal */
 	int			scale;			/* decimal */
-} avro_logical;
+} rg_avro_logical;
 
 /* The logical type Avro 1.11 recognizes on s (invalid ones are ignored). */
-extern avro_logical avro_logical_of(const rg_avro_schema *s);
+extern rg_avro_logical rg_avro_logical_of(const rg_avro_schema *s);
 
 /* Is a value of s written as a JSON string (a date, bytes, an enum...)? */
-extern avj_kind avro_json_kind(const rg_avro_schema *s);
+extern avj_kind rg_avro_json_kind(const rg_avro_schema *s);
 
 /*
  * A date, time or timestamp (raw value v of logical type lt) as ISO 8601
  * text into buf, quoted; false when v is outside what the text can say
  * (the caller writes the raw number then).
  */
-extern bool avro_time_write(rg_buf *buf, avro_lt lt, int64_t v);
+extern bool rg_avro_time_write(rg_buf *buf, rg_avro_lt lt, int64_t v);
 
 /* Parse the ISO 8601 text of a date, time or timestamp; false with a reason. */
-extern bool avro_time_parse(avro_lt lt, const char *s, size_t len, int64_t *out,
-							const char **why);
+extern bool rg_avro_time_parse(rg_avro_lt lt, const char *s, size_t len, int64_t *out,
+							   const char **why);
 
 /*
  * A decimal's unscaled two's-complement big-endian bytes as JSON number
  * text with scale digits after the point; false when empty or too long.
  */
-extern bool avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int scale);
+extern bool rg_avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int scale);
 
 /*
  * Number text (JSON number syntax, as a JSON number or a string) as the
  * unscaled bytes of decimal(precision, scale): minimal two's complement, or
  * sign-extended to fixed_size when it is not 0.  false with a reason.
  */
-extern bool avro_decimal_parse(const char *s, size_t len, int precision, int scale,
-							   int fixed_size, rg_buf *out, const char **why);
+extern bool rg_avro_decimal_parse(const char *s, size_t len, int precision, int scale,
+								  int fixed_size, rg_buf *out, const char **why);
 
-/* Standard base64 with padding of n bytes, quoted, into buf. */
-extern void avro_base64_write(rg_buf *buf, const uint8_t *b, size_t n);
-
-/* Decode base64 (standard or URL-safe, padding optional); false if invalid. */
-extern bool avro_base64_parse(const char *s, size_t len, rg_buf *out);
 
 
 
 /* ---------- paths of values in messages ---------- */
 
-typedef enum avro_seg_kind
+typedef enum rg_avro_seg_kind
 {
-	AVRO_SEG_FIELD,
-	AVRO_SEG_INDEX,
-	AVRO_SEG_KEY
-} avro_seg_kind;
+	RG_AVRO_SEG_FIELD,
+	RG_AVRO_SEG_INDEX,
+	RG_AVRO_SEG_KEY
+} rg_avro_seg_kind;
 
-typedef struct avro_seg
+typedef struct rg_avro_seg
 {
-	avro_seg_kind kind;
+	rg_avro_seg_kind kind;
 	const char *name;			/* field name or map key */
 	size_t		len;			/* of a map key */
 	int64_t		index;
-} avro_seg;
+} rg_avro_seg;
 
 /* The path from the root to the value at hand, rendered only on a message. */
-typedef struct avro_path
+typedef struct rg_avro_path
 {
-	avro_seg   *segs;
+	rg_avro_seg *segs;
 	int			n;
 	int			cap;
 	bool		oom;
-} avro_path;
+} rg_avro_path;
 
-extern void avro_path_init(avro_path *p);
-extern void avro_path_free(avro_path *p);
+extern void rg_avro_path_init(rg_avro_path *p);
+extern void rg_avro_path_free(rg_avro_path *p);
 
 /* Push a segment (false on out of memory); pop it. */
-extern bool avro_path_push(avro_path *p, avro_seg_kind kind, const char *name,
-						   size_t len, int64_t index);
+extern bool rg_avro_path_push(rg_avro_path *p, rg_avro_seg_kind kind, const char *name,
+							  size_t len, int64_t index);
 static inline void
-avro_path_pop(avro_path *p)
+rg_avro_path_pop(rg_avro_path *p)
 {
 	p->n--;
 }
@@ -170,13 +167,22 @@ avro_path_pop(avro_path *p)
  * "$.a.b[3]" into buf; with wildcards, array indexes and map keys as
  * "[*]" (the path of every item, for notes).
  */
-extern void avro_path_write(rg_buf *buf, const avro_path *p, bool wildcards);
+extern void rg_avro_path_write(rg_buf *buf, const rg_avro_path *p, bool wildcards);
+
+/*
+ * Set err to code with "<path>: <message>", the message formatted from fmt
+ * and ap (RG_ERR_NOMEM when the text finds no memory): the one form of
+ * encode's and decode's messages.
+ */
+extern void rg_avro_path_error(rg_error *err, rg_errcode code,
+							   const rg_avro_path *p, const char *fmt,
+							   va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* The name a union branch has in Avro's JSON encoding ("int", "com.x.Rec"). */
-extern const char *avro_branch_name(const rg_avro_schema *s);
+extern const char *rg_avro_branch_name(const rg_avro_schema *s);
 
 /* Does a union need its values wrapped ({"int": 5}) to tell its branches apart? */
-extern bool avro_union_ambiguous(const rg_avro_schema *u);
+extern bool rg_avro_union_ambiguous(const rg_avro_schema *u);
 
 /* The binary form of a schema's default value, for decode (avro_encode.c). */
 extern bool rg_avro_encode_default(const rg_avro_schema *s, const json_t *value,

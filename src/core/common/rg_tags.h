@@ -3,7 +3,8 @@
  * rg_tags.h
  *	  Schema tags embedded in a schema's text, as Confluent's
  *	  ParsedSchema.copy(tagsToAdd, tagsToRemove) and inlineTaggedEntities()
- *	  handle them (rg_tags.c; per format avro_tags.c, json/json_tags.c).
+ *	  handle them (rg_tags.c; each format's apply_tags and tagged_entities
+ *	  slots, avro/avro_tags.c and json/json_tags.c, do the rewriting).
  *
  * A tag set belongs to an entity: a record (sr_record) or a field
  * (sr_field) named by an entity path.  Avro keeps the tags in a
@@ -105,7 +106,7 @@ extern bool rg_schema_tagged_entities(const rg_schema *schema, rg_arena *arena,
 									  rg_error *err);
 
 /*
- * Internal to the tag modules (rg_tags.c, avro_tags.c, json/json_tags.c):
+ * For the formats' apply_tags (rg_format.h; avro_tags.c, json_tags.c):
  * one merged entity of the modification, its tags to add and to remove
  * (each a set in first-seen order).
  */
@@ -126,18 +127,5 @@ typedef struct rg_tag_change
 extern const char **rg_tag_apply(rg_arena *arena, const char *const *cur,
 								 int n_cur, const rg_tag_change *change,
 								 int *n);
-
-/* the format's rewrite of a stored form: text rewritten into *out */
-extern bool rg_avro_apply_tags(rg_arena *arena, const char *canonical,
-							   size_t len, const rg_tag_change *changes,
-							   int n_changes, rg_buf *out, rg_error *err);
-extern bool rg_json_apply_tags(rg_arena *arena, const char *canonical,
-							   size_t len, const rg_tag_change *changes,
-							   int n_changes, rg_buf *out, rg_error *err);
-
-/* the format's inline tagged entities (see rg_schema_tagged_entities) */
-extern bool rg_avro_tagged_entities(const rg_schema *schema, rg_arena *arena,
-									rg_schema_tags **out, int *n_out,
-									rg_error *err);
 
 #endif							/* RG_TAGS_H */

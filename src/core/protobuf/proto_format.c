@@ -1,0 +1,23 @@
+/*-------------------------------------------------------------------------
+ *
+ * proto_format.c
+ *	  The PROTOBUF format: its rg_format, the one thing the Protobuf
+ *	  folder exports to the rest of the core.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rg_protobuf.h"
+
+const rg_format rg_format_protobuf = {
+	.name = "PROTOBUF",
+	.parse = rg_protobuf_parse,
+	.can_read = rg_protobuf_can_read,
+	.has_top_level_field = rg_protobuf_has_top_level_field,
+	.release = rg_protobuf_model_release,
+	.lint = rg_protobuf_lint,
+	.encode = rg_protobuf_encode,
+	.decode = rg_protobuf_decode,
+	.message_indexes = rg_protobuf_message_indexes,
+	.message_name = rg_protobuf_message_name,
+	.serialized = rg_protobuf_serialized,
+};
