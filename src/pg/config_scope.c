@@ -18,6 +18,7 @@
 #include "catalog.h"
 #include "json_values.h"
 #include "registry.h"
+#include "rg_json_text.h"
 
 #define N_RANKS 4
 
@@ -176,7 +177,7 @@ catalog_config_in_force(const char *context, const char *subject)
 char *
 catalog_config_row_json(const CatalogConfigRow *row, const char *level_key)
 {
-	json_t	   *config = json_pack("{}");
+	json_t	   *config = rg_json_new_object();
 	char	   *text;
 
 	overlay_row_as(config, row, level_key);

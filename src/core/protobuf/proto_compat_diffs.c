@@ -301,7 +301,7 @@ rg_pd_log_entered(pd_checker *c, const pc_msg *m)
 /* Keep the differences of a pair of types (unless kept already), entered[from ..] with them. */
 void
 rg_pd_type_memo_put(pd_checker *c, const pd_entry *o, const pd_entry *u, const pd_list *diffs,
-			  int from)
+					int from)
 {
 	pd_type_memo *m = c->type_memo;
 	size_t		i;
@@ -436,7 +436,7 @@ walk_list(pd_walk *w, const pd_diff *items, int n, int depth)
  */
 bool
 rg_pd_list_differences(pd_checker *c, const pd_list *diffs, bool incompatible_only,
-				 bool with_type, rg_strlist *out)
+					   bool with_type, rg_strlist *out)
 {
 	pd_walk		w;
 
@@ -459,4 +459,3 @@ rg_pd_list_differences(pd_checker *c, const pd_list *diffs, bool incompatible_on
 							diffs->n_incompatible - (uint64_t) w.limit);
 	return true;
 }
-
