@@ -5,7 +5,8 @@
  * per Confluent operation that the REST routes call too (the PL/pgSQL
  * bodies go; a function's comment, grants and signature stay).  IMPORT
  * over live subjects without force is refused by set_mode() itself, no
- * longer through the registry.force_mode setting.
+ * longer through the registry.force_mode setting.  The rules of new
+ * contexts and subjects and of soft and hard deletes are C triggers too.
  *
  * Every change to registry--0.6.sql is made here too
  * (test/tap/t/090_upgrade.pl compares the two catalogs).
@@ -58,3 +59,28 @@ CREATE OR REPLACE FUNCTION registry.delete_config(subject text DEFAULT NULL)
 	RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'registry_delete_config_sql'
 	LANGUAGE C VOLATILE;
+
+-- The rules of contexts, subjects and deletes: C triggers
+CREATE OR REPLACE FUNCTION registry.contexts_before_insert() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_contexts_before_insert'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+CREATE OR REPLACE FUNCTION registry.check_not_referenced(context text, subject text, version integer, live_only boolean) RETURNS void
+	AS 'MODULE_PATHNAME', 'registry_check_not_referenced_sql'
+	LANGUAGE C STABLE STRICT;
+CREATE OR REPLACE FUNCTION registry.versions_before_update() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_before_update'
+	LANGUAGE C;
+CREATE OR REPLACE FUNCTION registry.versions_before_delete() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_before_delete'
+	LANGUAGE C;
+CREATE OR REPLACE FUNCTION registry.versions_after_delete() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_after_delete'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+CREATE OR REPLACE FUNCTION registry.subjects_before_insert() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_subjects_before_insert'
+	LANGUAGE C;
+CREATE OR REPLACE FUNCTION registry.subjects_before_update() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_subjects_before_update'
+	LANGUAGE C;

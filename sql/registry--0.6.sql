@@ -251,26 +251,9 @@ $$;
 COMMENT ON FUNCTION registry.context_id_sequence(text) IS 'the schema id sequence of a context other than ".", made when it does not exist yet';
 
 CREATE FUNCTION registry.contexts_before_insert() RETURNS trigger
-	LANGUAGE plpgsql SECURITY DEFINER
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	PERFORM registry.check_context(NEW.context);
-	-- a restored context keeps its time and the sequence the registry gave it
-	IF registry.is_restored_row(NEW.created_at)
-	   AND NEW.id_sequence = registry.context_id_sequence(NEW.context) THEN
-		RETURN NEW;
-	END IF;
-	PERFORM registry.check_writable(NEW.context, '');
-	IF NEW.id_sequence IS NOT NULL THEN
-		RAISE EXCEPTION 'the id sequence of a context is chosen by the registry'
-			USING ERRCODE = 'R2205', DETAIL = 'Insert the context without id_sequence.';
-	END IF;
-	NEW.id_sequence := registry.context_id_sequence(NEW.context);
-	NEW.created_at := pg_catalog.now();
-	RETURN NEW;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_contexts_before_insert'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION registry.contexts_before_insert() IS 'refuses a context that cannot hold subjects or a read-only one; gives a new context its own schema id sequence and the time it was made';
 
 CREATE FUNCTION registry.schemas_before_write() RETURNS trigger
@@ -316,81 +299,24 @@ CREATE FUNCTION registry.check_writable(context text, subject text) RETURNS void
 COMMENT ON FUNCTION registry.check_writable(text, text) IS 'raises 42205 when the scope''s mode in force is read-only';
 
 CREATE FUNCTION registry.check_not_referenced(context text, subject text, version integer, live_only boolean) RETURNS void
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	IF EXISTS (SELECT 1 FROM registry.schema_references r
-				WHERE r.context = check_not_referenced.context AND r.ref_subject = check_not_referenced.subject
-				  AND r.ref_version = check_not_referenced.version
-				  AND (NOT live_only OR EXISTS (SELECT 1 FROM registry.subject_versions sv
-												 WHERE sv.context = r.context AND sv.schema_id = r.schema_id
-												   AND NOT sv.deleted))) THEN
-		RAISE EXCEPTION 'one or more references exist to subject "%" version %', subject, version
-			USING ERRCODE = 'R2206',
-				  DETAIL = registry.confluent_message(42206, subject, version::text);
-	END IF;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_check_not_referenced_sql'
+	LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION registry.check_not_referenced(text, text, integer, boolean) IS 'raises 42206 when a schema (a live one, with live_only) references the subject-version';
 
 CREATE FUNCTION registry.versions_before_update() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	-- every column but deleted is the registry's, its creation time included
-	IF (pg_catalog.to_jsonb(NEW) - 'deleted') IS DISTINCT FROM (pg_catalog.to_jsonb(OLD) - 'deleted')
-	   OR (OLD.deleted AND NOT NEW.deleted) THEN
-		RAISE EXCEPTION 'a subject version can only be soft-deleted'
-			USING ERRCODE = 'R2205', DETAIL = 'Versions are immutable; register a new version instead.';
-	END IF;
-	PERFORM registry.check_writable(OLD.context, OLD.subject);
-	IF NEW.deleted AND NOT OLD.deleted THEN
-		PERFORM registry.check_not_referenced(OLD.context, OLD.subject, OLD.version, true);
-	END IF;
-	RETURN NEW;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_versions_before_update'
+	LANGUAGE C;
 COMMENT ON FUNCTION registry.versions_before_update() IS 'only soft delete is an update; every update needs a writable mode, a soft delete no live reference';
 
 CREATE FUNCTION registry.versions_before_delete() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	IF NOT OLD.deleted THEN
-		RAISE EXCEPTION 'subject "%" version % was not deleted first before being permanently deleted',
-			registry.qualify_subject(OLD.context, OLD.subject), OLD.version
-			USING ERRCODE = 'R0407';
-	END IF;
-	PERFORM registry.check_writable(OLD.context, OLD.subject);
-	-- as Confluent: a soft-deleted referrer no longer protects what it references
-	PERFORM registry.check_not_referenced(OLD.context, OLD.subject, OLD.version, true);
-	RETURN OLD;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_versions_before_delete'
+	LANGUAGE C;
 COMMENT ON FUNCTION registry.versions_before_delete() IS 'hard delete needs a prior soft delete, a writable mode and no live reference';
 
 CREATE FUNCTION registry.versions_after_delete() RETURNS trigger
-	LANGUAGE plpgsql SECURITY DEFINER
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv
-					WHERE sv.context = OLD.context AND sv.schema_id = OLD.schema_id) THEN
-		DELETE FROM registry.schemas s WHERE s.context = OLD.context AND s.id = OLD.schema_id;
-	END IF;
-	-- Confluent: a subject's last version hard-deleted takes its config and mode along
-	IF NOT EXISTS (SELECT 1 FROM registry.subject_versions sv
-					WHERE sv.context = OLD.context AND sv.subject = OLD.subject) THEN
-		DELETE FROM registry.config c WHERE c.context = OLD.context AND c.subject = OLD.subject;
-		DELETE FROM registry.modes m WHERE m.context = OLD.context AND m.subject = OLD.subject;
-		DELETE FROM registry.subjects s WHERE s.context = OLD.context AND s.subject = OLD.subject;
-	END IF;
-	RETURN NULL;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_versions_after_delete'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION registry.versions_after_delete() IS 'a schema id that no subject version uses any more is removed; so are the row, config and mode of a subject without versions';
 
 CREATE FUNCTION registry.config_before_write() RETURNS trigger
@@ -424,29 +350,13 @@ $$;
 COMMENT ON FUNCTION registry.schema_references_before_insert() IS 'a reference that its schema''s insert recorded already (a restore brings it again) is not inserted twice';
 
 CREATE FUNCTION registry.subjects_before_insert() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	IF registry.is_restored_row(NEW.created_at) THEN
-		RETURN NEW;
-	END IF;
-	PERFORM registry.check_writable(NEW.context, NEW.subject);
-	NEW.created_at := pg_catalog.now();
-	RETURN NEW;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_subjects_before_insert'
+	LANGUAGE C;
 COMMENT ON FUNCTION registry.subjects_before_insert() IS 'a new subject needs a writable mode; it gets the time it was made';
 
 CREATE FUNCTION registry.subjects_before_update() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION 'subjects are not updated'
-		USING ERRCODE = 'R2205', DETAIL = 'A subject row only serialises the writers of the subject.';
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_subjects_before_update'
+	LANGUAGE C;
 COMMENT ON FUNCTION registry.subjects_before_update() IS 'a subject row is only created, locked and removed';
 
 CREATE TRIGGER contexts_before_insert BEFORE INSERT ON registry.contexts

@@ -177,6 +177,10 @@ extern char *catalog_delete_mode(const char *context, const char *subject);
 extern void catalog_soft_delete_version(const char *context, const char *subject, int32 version);
 extern void catalog_hard_delete_version(const char *context, const char *subject, int32 version);
 extern bool catalog_lock_existing_subject(const char *context, const char *subject);
+extern bool catalog_version_referenced(const char *context, const char *subject, int32 version,
+									   bool live_only);
+extern void catalog_remove_unused(const char *context, const char *subject, int32 schema_id);
+extern Oid	catalog_context_id_sequence(const char *context);
 
 /* config_scope.c: one config row as Confluent's Config object (JSON text) */
 extern char *catalog_config_row_json(const CatalogConfigRow *row, const char *level_key);

@@ -66,6 +66,43 @@ static CatalogPlan plan_hard_delete_version = {
 	3, {TEXTOID, TEXTOID, INT4OID}
 };
 
+static CatalogPlan plan_version_referenced = {
+	"SELECT 1 FROM registry.schema_references r "
+	"WHERE r.context = $1 AND r.ref_subject = $2 AND r.ref_version = $3 "
+	"AND (NOT $4 OR EXISTS (SELECT 1 FROM registry.subject_versions sv "
+	"WHERE sv.context = r.context AND sv.schema_id = r.schema_id AND NOT sv.deleted)) LIMIT 1",
+	4, {TEXTOID, TEXTOID, INT4OID, BOOLOID}
+};
+
+/* after a hard delete: the schema if no version uses it, the subject's rows if it has none */
+static CatalogPlan plan_remove_unused_schema = {
+	"DELETE FROM registry.schemas s WHERE s.context = $1 AND s.id = $2 "
+	"AND NOT EXISTS (SELECT 1 FROM registry.subject_versions sv "
+	"WHERE sv.context = $1 AND sv.schema_id = $2)",
+	2, {TEXTOID, INT4OID}
+};
+static CatalogPlan plan_subject_has_versions = {
+	"SELECT 1 FROM registry.subject_versions sv WHERE sv.context = $1 AND sv.subject = $2 LIMIT 1",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_remove_subject_config = {
+	"DELETE FROM registry.config c WHERE c.context = $1 AND c.subject = $2",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_remove_subject_mode = {
+	"DELETE FROM registry.modes m WHERE m.context = $1 AND m.subject = $2",
+	2, {TEXTOID, TEXTOID}
+};
+static CatalogPlan plan_remove_subject = {
+	"DELETE FROM registry.subjects s WHERE s.context = $1 AND s.subject = $2",
+	2, {TEXTOID, TEXTOID}
+};
+
+static CatalogPlan plan_context_id_sequence = {
+	"SELECT registry.context_id_sequence($1)::oid",
+	1, {TEXTOID}
+};
+
 /* The config row a statement returned, copied into the caller's memory. */
 static void
 returned_config_row(const char *context, const char *subject, MemoryContext cxt,
@@ -198,4 +235,67 @@ bool
 catalog_lock_existing_subject(const char *context, const char *subject)
 {
 	return catalog_lock_subject_row(context, subject);
+}
+
+/*
+ * Does a schema reference the subject-version (a schema that a live
+ * version uses, with live_only)?
+ */
+bool
+catalog_version_referenced(const char *context, const char *subject, int32 version,
+						   bool live_only)
+{
+	Datum		v[4];
+	bool		referenced;
+
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = CStringGetTextDatum(subject);
+	v[2] = Int32GetDatum(version);
+	v[3] = BoolGetDatum(live_only);
+	catalog_run(&plan_version_referenced, v, NULL, SPI_OK_SELECT);
+	referenced = SPI_processed > 0;
+	catalog_disconnect();
+	return referenced;
+}
+
+/*
+ * After a version of a subject was hard-deleted: remove the schema when no
+ * version uses it any more, and the subject's row, config and mode when it
+ * has no version left (Confluent's hard delete takes them along).
+ */
+void
+catalog_remove_unused(const char *context, const char *subject, int32 schema_id)
+{
+	Datum		v[2];
+
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	v[1] = Int32GetDatum(schema_id);
+	catalog_run(&plan_remove_unused_schema, v, NULL, SPI_OK_DELETE);
+	v[1] = CStringGetTextDatum(subject);
+	catalog_run(&plan_subject_has_versions, v, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+	{
+		catalog_run(&plan_remove_subject_config, v, NULL, SPI_OK_DELETE);
+		catalog_run(&plan_remove_subject_mode, v, NULL, SPI_OK_DELETE);
+		catalog_run(&plan_remove_subject, v, NULL, SPI_OK_DELETE);
+	}
+	catalog_disconnect();
+}
+
+/* The id sequence of a context other than ".", made when it has none yet. */
+Oid
+catalog_context_id_sequence(const char *context)
+{
+	Datum		v[1];
+	bool		isnull;
+	Oid			seq;
+
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	catalog_run(&plan_context_id_sequence, v, NULL, SPI_OK_SELECT);
+	seq = DatumGetObjectId(catalog_datum(catalog_one_row(&plan_context_id_sequence), 1, &isnull));
+	catalog_disconnect();
+	return seq;
 }

@@ -16,6 +16,8 @@
 #ifndef REGISTRY_H
 #define REGISTRY_H
 
+#include "access/htup.h"
+#include "access/tupdesc.h"
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 
@@ -64,6 +66,7 @@ extern void registry_split_subject_cstr(const char *qualified, char **context,
 										char **subject);
 extern void registry_validate_subject(const char *qualified, const char *subject);
 extern bool registry_context_name_valid(const char *context);
+extern void registry_check_context(const char *context);
 extern char *registry_qualify_subject(const char *context, const char *subject);
 extern void registry_validate_version_context(const char *context, const char *subject);
 extern char *registry_served_subject(const char *qualified);
@@ -92,6 +95,8 @@ extern char *registry_sql_upper(const char *s);
 
 /* restore.c: a row a restore brings back, told apart from a raw INSERT */
 extern bool registry_is_restored_row(TimestampTz created_at);
+extern bool registry_trigger_row_restored(HeapTuple tup, TupleDesc desc,
+										  const char *time_column);
 extern void registry_check_writable(const char *context, const char *subject,
 									rg_mode mode);
 extern void registry_check_not_subscriber(void);

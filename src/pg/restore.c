@@ -28,6 +28,7 @@
 #include "utils/timestamp.h"
 
 #include "registry.h"
+#include "trigger_row.h"
 
 /*
  * Is a row created at created_at, inserted now, one a restore brings back?
@@ -40,6 +41,20 @@ registry_is_restored_row(TimestampTz created_at)
 	/* the role outside any SECURITY DEFINER trigger: the one that inserts */
 	return superuser_arg(GetOuterUserId()) &&
 		created_at < GetCurrentTransactionStartTimestamp();
+}
+
+/*
+ * Is a trigger's row one a restore brings back: inserted now by a
+ * superuser with its time column (created_at, or updated_at for settings)
+ * from before the transaction?
+ */
+bool
+registry_trigger_row_restored(HeapTuple tup, TupleDesc desc, const char *time_column)
+{
+	bool		isnull;
+	Datum		at = trigger_row_value(tup, desc, time_column, &isnull);
+
+	return !isnull && registry_is_restored_row(DatumGetTimestampTz(at));
 }
 
 PG_FUNCTION_INFO_V1(registry_is_restored_row_sql);

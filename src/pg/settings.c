@@ -384,14 +384,9 @@ row_with_name_and_time(TriggerData *trig, const char *column, const char *value)
 static bool
 restored_setting(TriggerData *trig)
 {
-	bool		isnull;
-	Datum		updated_at;
-
-	if (!TRIGGER_FIRED_BY_INSERT(trig->tg_event))
-		return false;
-	updated_at = trigger_row_value(trig->tg_trigtuple, trig->tg_relation->rd_att,
-								   "updated_at", &isnull);
-	return !isnull && registry_is_restored_row(DatumGetTimestampTz(updated_at));
+	return TRIGGER_FIRED_BY_INSERT(trig->tg_event) &&
+		registry_trigger_row_restored(trig->tg_trigtuple, trig->tg_relation->rd_att,
+									  "updated_at");
 }
 
 /*

@@ -172,20 +172,25 @@ registry_validate_version_context(const char *context, const char *subject)
 }
 
 /*
- * registry.check_context(context): 42208 unless subjects of the context
- * can have versions (the check of every new context row).
+ * 42208 unless subjects of the context can have versions (the check of
+ * every new context row).
  */
-Datum
-registry_check_context_sql(PG_FUNCTION_ARGS)
+void
+registry_check_context(const char *context)
 {
-	char	   *context = text_to_cstring(PG_GETARG_TEXT_PP(0));
-
 	if (!context_holds_versions(context))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_INVALID_SUBJECT),
 				 errmsg("context \"%s\" cannot hold subjects", context),
 				 errdetail("%s", confluent_text(CW_INVALID_SUBJECT,
 												psprintf(":%s:", context)))));
+}
+
+/* registry.check_context(context): registry_check_context() */
+Datum
+registry_check_context_sql(PG_FUNCTION_ARGS)
+{
+	registry_check_context(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	PG_RETURN_VOID();
 }
 

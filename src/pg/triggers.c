@@ -7,8 +7,9 @@
  * registry.schemas: a new row is parsed and stored in Confluent's form with
  * its identity; rows are immutable.  registry.subject_versions: a new
  * version passes the mode, numbering and compatibility rules under the
- * subject's row lock.  (The config and mode triggers are in settings.c;
- * soft and hard delete are PL/pgSQL triggers of the install script.)
+ * subject's row lock.  (The config and mode triggers are in settings.c,
+ * soft and hard delete in version_triggers.c, new contexts and subjects in
+ * scope_triggers.c.)
  *
  *-------------------------------------------------------------------------
  */
@@ -49,16 +50,6 @@ registry_check_next_version(const char *subject, int32 version, int32 max_versio
 }
 
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
-
-/* Is the row one a restore brings back (restore.c)? */
-static bool
-row_is_restored(HeapTuple tup, TupleDesc desc)
-{
-	bool		isnull;
-	Datum		created_at = trigger_row_value(tup, desc, "created_at", &isnull);
-
-	return !isnull && registry_is_restored_row(DatumGetTimestampTz(created_at));
-}
 
 /*
  * BEFORE INSERT OR UPDATE on registry.schemas.  An insert is parsed, its
@@ -125,7 +116,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	if (refs == NULL)
 		refs = "[]";
 
-	if (has_id && has_fp && row_is_restored(tup, desc))
+	if (has_id && has_fp && registry_trigger_row_restored(tup, desc, "created_at"))
 	{
 		registry_check_restored_schema(context, schema_type, schema, refs, metadata,
 									   rule_set, fp);
@@ -224,7 +215,7 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NOT_NULL_VIOLATION),
 				 errmsg("a subject version needs a context, a subject and a schema id")));
 	/* a restored version, soft-deleted or not: kept as it was */
-	if (has_version && row_is_restored(tup, desc))
+	if (has_version && registry_trigger_row_restored(tup, desc, "created_at"))
 	{
 		registry_validate_subject(subject, subject);
 		return PointerGetDatum(tup);
