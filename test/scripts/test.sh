@@ -3,8 +3,9 @@
 # to the pass/fail counts; the last line is "N passed, M failed" and the
 # exit status is non-zero on any failure.
 #
-# Each layer reports in its own runner's format.  The TAP layers (pgTAP,
-# the HTTP tests, the Perl TAP tests) run under prove or pg_prove, whose
+# Each layer reports in its own runner's format.  The TAP layers (the core
+# unit tests, pgTAP, the HTTP tests, the Perl TAP tests) run under prove or
+# pg_prove, whose
 # harness (test/scripts/TAPCounts.pm) writes their counts to a file; the
 # others end with a line "TAG: N passed, M failed" (pg_regress is counted
 # from its own output).
@@ -78,9 +79,7 @@ finish() {
 mkdir -p tmp_check
 CASES=$PWD/tmp_check/compat_cases.jsonl
 rm -f "$CASES"
-RG_CASE_LOG=$CASES make -s -C test/core check >tmp_check/core.log 2>&1
-grep -vE '^(ok|not ok) ' tmp_check/core.log | tail -40
-layer_counts "core unit tests" core tmp_check/core.log
+tap_layer "core unit tests" tmp_check/core.log env RG_CASE_LOG="$CASES" make -s -C test/core check
 
 # 1a. the PROTOBUF payload cases of the core tests, against python3-protobuf
 /usr/bin/python3 test/core/protobuf_payload_check.py >tmp_check/protobuf_oracle.log 2>&1

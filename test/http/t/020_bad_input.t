@@ -127,21 +127,24 @@ expect_error 'compatibility with an invalid schema -> 42201', 422, 42201;
 # registry.http_max_body_size: set it low, expect 413, reset it
 alter_system('registry.http_max_body_size', '4kB');
 my $BIG = '{"schema":' . jstr($A3) . ',"pad":"' . ('x' x 8000) . '"}';
-my $ok413 = 0;
-for (1 .. 20)    # until both workers have reloaded (2 answers in a row)
+# twice(METHOD, PATH, BODY, STATUS): whether two answers in a row are
+# STATUS, within 20 tries (until both workers have reloaded)
+sub twice
 {
-	req POST => "/subjects/$SB/versions", $BIG;
-	if ($STATUS eq '413')
+	my ($method, $path, $body, $want) = @_;
+	for (1 .. 20)
 	{
-		req POST => "/subjects/$SB/versions", $BIG;
-		if ($STATUS eq '413')
+		req $method, $path, $body;
+		if ($STATUS eq $want)
 		{
-			$ok413 = 1;
-			last;
+			req $method, $path, $body;
+			return 1 if $STATUS eq $want;
 		}
+		sleep 0.25;
 	}
-	sleep 0.25;
+	return 0;
 }
+my $ok413 = twice(POST => "/subjects/$SB/versions", $BIG, '413');
 if ($ok413)
 {
 	expect_error 'body over registry.http_max_body_size (4kB) -> 413', 413, 413;
@@ -165,21 +168,7 @@ else
 	  2 == grep({ $_ == 413 || $_ == 404 } @codes), "answers: @codes";
 }
 alter_system('registry.http_max_body_size', undef);
-my $okbig = 0;
-for (1 .. 20)
-{
-	req POST => "/subjects/$SB", $BIG;    # a lookup: reads only
-	if ($STATUS eq '404')
-	{
-		req POST => "/subjects/$SB", $BIG;
-		if ($STATUS eq '404')
-		{
-			$okbig = 1;
-			last;
-		}
-	}
-	sleep 0.25;
-}
+my $okbig = twice(POST => "/subjects/$SB", $BIG, '404');    # a lookup: reads only
 check 'after RESET the 8 kB body is accepted again (lookup -> 40403)', $okbig, "HTTP $STATUS: " . short($BODY);
 
 req GET => '/';
