@@ -5,10 +5,9 @@
 #
 # Each layer reports in its own runner's format.  The TAP layers (the core
 # unit tests, pgTAP, the HTTP tests, the Perl TAP tests) run under prove or
-# pg_prove, whose
-# harness (test/scripts/TAPCounts.pm) writes their counts to a file; the
-# others end with a line "TAG: N passed, M failed" (pg_regress is counted
-# from its own output).
+# pg_prove, whose harness (test/scripts/TAPCounts.pm) writes their counts to
+# a file; the others end with a line "TAG: N passed, M failed" (pg_regress
+# is counted from its own output).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . test/scripts/cluster.sh
@@ -47,15 +46,16 @@ layer_counts() {
 }
 
 # tap_layer NAME LOG COMMAND...: run a TAP layer (prove or pg_prove with
-# --harness TAPCounts, which writes "PASSED FAILED" to $TAP_COUNTS) with
-# its output in LOG; show its failures and count it.  No counts written
-# (the runner did not start or died) is a failure.
+# --harness TAPCounts, which writes "PASSED FAILED" to $TAP_COUNTS, and
+# --failures, which prints the "not ok" lines) with its output in LOG; show
+# its failures and count it.  No counts written (the runner did not start
+# or died) is a failure.
 tap_layer() {
 	local name=$1 log=$2 counts p f
 	shift 2
 	counts=$(mktemp /tmp/registry-counts.XXXXXX)
 	TAP_COUNTS=$counts "$@" >"$log" 2>&1
-	grep -E -A3 '^#   Failed test' "$log" | head -60 | sed 's/^/  /'
+	grep -E -A3 '^(not ok|#   Failed test)' "$log" | head -60 | sed 's/^/  /'
 	sed -n '/^Test Summary Report/,/^Files=/p' "$log" | head -40 | sed 's/^/  /'
 	if read -r p f <"$counts" && [ -n "$f" ]; then
 		count "$name" "$p" "$f"
@@ -79,7 +79,8 @@ finish() {
 mkdir -p tmp_check
 CASES=$PWD/tmp_check/compat_cases.jsonl
 rm -f "$CASES"
-tap_layer "core unit tests" tmp_check/core.log env RG_CASE_LOG="$CASES" make -s -C test/core check
+tap_layer "core unit tests" tmp_check/core.log \
+	env RG_CASE_LOG="$CASES" make -s -C test/core check PROVE_FLAGS=--failures
 
 # 1a. the PROTOBUF payload cases of the core tests, against python3-protobuf
 /usr/bin/python3 test/core/protobuf_payload_check.py >tmp_check/protobuf_oracle.log 2>&1
@@ -130,7 +131,7 @@ fi
 psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS registry_tap" -c "CREATE DATABASE registry_tap" >/dev/null
 psql -qX -d registry_tap -c "CREATE EXTENSION pgtap" -c "CREATE EXTENSION registry" >/dev/null
 tap_layer "pgTAP" tmp_check/pgtap.log \
-	env PERL5LIB=test/scripts pg_prove --harness TAPCounts -d registry_tap test/pgtap/*.sql
+	env PERL5LIB=test/scripts pg_prove --harness TAPCounts --failures -d registry_tap test/pgtap/*.sql
 
 # 4b. registry-check: its command line, and the same answer as the server on
 # every compatibility case of the core unit tests
@@ -145,7 +146,7 @@ layer_counts "concurrency" concurrency tmp_check/concurrency.log
 # 6. the HTTP server: routes, bad input, keep-alive, restart, reload,
 # workers, concurrency (Perl, Test::More: test/http/t/*.t, one at a time)
 tap_layer "http server" tmp_check/http.log \
-	env CLUSTER_DATA="$DIR/data" PERL5LIB=test/scripts prove --harness TAPCounts -I test/http test/http/t/*.t
+	env CLUSTER_DATA="$DIR/data" PERL5LIB=test/scripts prove --harness TAPCounts --failures -I test/http test/http/t/*.t
 
 # 7. real, unmodified Confluent clients (npm and Debian packages)
 bash test/clients/run.sh >tmp_check/clients.log 2>&1
@@ -185,6 +186,6 @@ fi
 
 # 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
 # authentication, TLS and upgrades, each test on clusters of its own
-tap_layer "perl tap" tmp_check/tap.log bash test/tap/run.sh
+tap_layer "perl tap" tmp_check/tap.log env PROVE_FLAGS=--failures bash test/tap/run.sh
 
 finish
