@@ -22,10 +22,11 @@ use IO::Socket::IP;
 use IO::Select;
 use File::Temp ();
 use Time::HiRes qw(time sleep);
+use B ();
 
 our @EXPORT = qw(
   $URL $HTTP_HOST $HTTP_PORT $CT $RUN $DB $TMP $STATUS $BODY $HDRS $J
-  req expect expect_error expect_4xx check jstr jdecode jeq avro sbody short
+  req expect expect_error expect_4xx check jstr jdecode jeq is_num is_str avro sbody short
   $F_B $F_C sql snapshot same_rows same_sequences wait_http wait_down wait_sql
   worker_pids reload_wait alter_system helper helper_start helper_lines
   on_one_connection slurp spit ms_since server_log server_log_size
@@ -99,6 +100,19 @@ sub jeq
 	my $w = ref $want || !defined $want ? $want : $json->decode($want);
 	return $json->encode($got) eq $json->encode($w);
 }
+
+# whether a value decoded from JSON was a number (ask before anything
+# uses it as a string: that makes it look like one)
+sub is_num
+{
+	my ($v) = @_;
+	return 0 if !defined $v || ref $v;
+	my $flags = B::svref_2object(\$v)->FLAGS;
+	return ($flags & (B::SVp_IOK | B::SVp_NOK)) && !($flags & B::SVp_POK);
+}
+
+# whether a value decoded from JSON was a string
+sub is_str { return defined $_[0] && !ref $_[0] && !is_num($_[0]) }
 
 # An Avro record schema (text): avro(NAME [, EXTRA-FIELDS-JSON]), as jq -c
 # writes it
@@ -194,8 +208,9 @@ sub expect_error
 		sub {
 			ref $_ eq 'HASH'
 			  && join(',', sort keys %$_) eq 'error_code,message'
+			  && is_num($_->{error_code})
 			  && $_->{error_code} == $code
-			  && !ref $_->{message}
+			  && is_str($_->{message})
 			  && length $_->{message} > 0;
 		});
 }
@@ -207,8 +222,7 @@ sub expect_4xx
 	local $Test::Builder::Level = $Test::Builder::Level + 1;
 	my $v = jdecode($BODY);
 	my $good = $STATUS =~ /^4\d\d$/ && ref $v eq 'HASH'
-	  && defined $v->{error_code} && $v->{error_code} =~ /^-?\d+$/
-	  && defined $v->{message} && !ref $v->{message};
+	  && is_num($v->{error_code}) && is_str($v->{message});
 	return check(
 		$good ? "$name (HTTP $STATUS, error_code $v->{error_code})" : $name,
 		$good,

@@ -100,7 +100,7 @@ my $fromsql = sql(q{SELECT status FROM registry.rest('GET', '/metrics') WHERE re
 check q{registry.rest('GET', '/metrics') answers the same scrape from SQL}, $fromsql eq '200', $fromsql;
 
 req POST => "/subjects/$S1/versions", sbody($A1);
-expect 'register v1', 200, sub { !ref $_->{id} && $_->{id} =~ /^\d+$/ && $_->{version} == 1 };
+expect 'register v1', 200, sub { is_num($_->{id}) && $_->{version} == 1 };
 my $ID1 = ref $J eq 'HASH' ? $J->{id} : undef;
 req POST => "/subjects/$S1/versions", sbody($A1);
 expect 'register the same schema again: same id, same version', 200, sub { $_->{id} == ($ID1 // 0) && $_->{version} == 1 };
@@ -187,7 +187,7 @@ expect_error 'delete of a referenced version -> 42206', 422, 42206;
 
 # config
 req GET => '/config';
-expect 'GET /config', 200, sub { defined $_->{compatibilityLevel} && !ref $_->{compatibilityLevel} };
+expect 'GET /config', 200, sub { is_str($_->{compatibilityLevel}) };
 my $GLOBAL_COMPAT = (ref $J eq 'HASH' && $J->{compatibilityLevel}) || 'BACKWARD';
 req PUT => "/config/$S1", '{"compatibility":"FULL"}';
 expect 'PUT /config/{s}', 200, sub { $_->{compatibility} eq 'FULL' };
@@ -318,10 +318,10 @@ check "the guid is the UUID of the MD5 of the stored schema, as Confluent's ($GU
   $GUID ne '' && $GUID eq $WANT, "got $GUID, want $WANT";
 req GET => "/subjects/$GS/versions/1";
 expect 'GET /subjects/{s}/versions/{v} has guid, ts and deleted', 200,
-  sub { $_->{guid} eq $GUID && $_->{ts} =~ /^\d+$/ && JSON::PP::is_bool($_->{deleted}) && !$_->{deleted} };
+  sub { $_->{guid} eq $GUID && is_num($_->{ts}) && JSON::PP::is_bool($_->{deleted}) && !$_->{deleted} };
 req GET => "/schemas/ids/$ID1";
 expect 'GET /schemas/ids/{id}: guid and ts, no subject, version or deleted', 200, sub {
-	$_->{guid} eq $GUID && $_->{ts} =~ /^\d+$/ && !exists $_->{subject} && !exists $_->{version} && !exists $_->{deleted};
+	$_->{guid} eq $GUID && is_num($_->{ts}) && !exists $_->{subject} && !exists $_->{version} && !exists $_->{deleted};
 };
 req GET => "/schemas/ids/$ID1?subject=$GS";
 expect 'GET /schemas/ids/{id}?subject=s names the subject version (8.x)', 200, sub {
@@ -338,9 +338,9 @@ expect '  ... a context: the version of it that has the id', 200,
   sub { $_->{subject} eq ":$CTX:name2" && $_->{version} == 1 };
 req GET => "/schemas?subjectPrefix=$GS";
 expect 'GET /schemas entries have guid, ts and deleted', 200,
-  sub { $_->[0]{guid} eq $GUID && $_->[0]{ts} =~ /^\d+$/ && JSON::PP::is_bool($_->[0]{deleted}) && !$_->[0]{deleted} };
+  sub { $_->[0]{guid} eq $GUID && is_num($_->[0]{ts}) && JSON::PP::is_bool($_->[0]{deleted}) && !$_->[0]{deleted} };
 req POST => "/subjects/$GS", sbody($A1);
-expect 'lookup has guid and ts', 200, sub { $_->{guid} eq $GUID && $_->{ts} =~ /^\d+$/ && $_->{version} == 1 };
+expect 'lookup has guid and ts', 200, sub { $_->{guid} eq $GUID && is_num($_->{ts}) && $_->{version} == 1 };
 req GET => "/schemas/guids/$GUID";
 expect 'GET /schemas/guids/{guid}: the SchemaString, without subject or version', 200, sub {
 	$_->{guid} eq $GUID && $_->{schema} eq $A1 && $_->{schemaType} eq 'AVRO'
@@ -613,10 +613,10 @@ reads 'subject cache: after the mode change and a registration latest is the new
 
 # server metadata
 req GET => '/v1/metadata/id';
-expect 'GET /v1/metadata/id', 200, sub { defined $_->{id} && !ref $_->{id} && ref $_->{scope}{clusters} eq 'HASH' };
+expect 'GET /v1/metadata/id', 200, sub { is_str($_->{id}) && ref $_->{scope}{clusters} eq 'HASH' };
 req GET => '/v1/metadata/version';
 expect 'GET /v1/metadata/version', 200,
-  sub { defined $_->{version} && !ref $_->{version} && defined $_->{commitId} && !ref $_->{commitId} };
+  sub { is_str($_->{version}) && is_str($_->{commitId}) };
 
 # deletes: versions and subjects, soft and permanent
 my $S3 = "$RUN-del";

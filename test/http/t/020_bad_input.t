@@ -114,7 +114,7 @@ req POST => "/subjects/$SB/versions", sbody($A3, '"version":7');
 expect_error 'explicit version not one more than the previous -> 42201', 422, 42201;
 req POST => "/subjects/$SB/versions", sbody('{"type":"record","name":"' . $REC . '","fields":[{"name":"a","type":"string"}]}');
 expect 'incompatible schema -> 409', 409,
-  sub { ($_->{error_code} == 409 || $_->{error_code} == 40901) && defined $_->{message} && !ref $_->{message} };
+  sub { ($_->{error_code} == 409 || $_->{error_code} == 40901) && is_str($_->{message}) };
 req PUT => "/mode/$SB", '{"mode":"FORWARD"}';
 expect_error 'mode FORWARD on a subject -> 42204', 422, 42204;
 req DELETE => "/subjects/$RUN-nosuch";
@@ -223,7 +223,7 @@ note('hostile nesting');
 my $SN = "$RUN-nest";
 req POST => "/subjects/$SN/versions",
   '{"schema":"syntax = \"proto3\"; message M0 { int32 a = 1; }","schemaType":"PROTOBUF"}';
-expect 'a PROTOBUF subject to check against', 200, sub { $_->{id} =~ /^\d+$/ };
+expect 'a PROTOBUF subject to check against', 200, sub { is_num($_->{id}) };
 my $log = server_log();
 my $log_size = server_log_size();
 my $pids = worker_pids();

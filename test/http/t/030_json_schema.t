@@ -79,7 +79,7 @@ sub chars
 }
 
 req POST => "/subjects/$JS/versions", jbody($pretty);
-expect 'register a JSON schema', 200, sub { $_->{id} =~ /^\d+$/ && $_->{version} == 1 };
+expect 'register a JSON schema', 200, sub { is_num($_->{id}) && $_->{version} == 1 };
 my $JID = ref $J eq 'HASH' ? $J->{id} // 0 : 0;
 req GET => "/schemas/ids/$JID";
 expect 'GET /schemas/ids/{id}: schemaType JSON, the compact document', 200,
@@ -125,7 +125,7 @@ expect 'an AVRO schema after JSON versions: incompatible', 409,
 # compatibilityPolicy: LENIENT takes an optional property added to an open object
 req POST => "/subjects/$JS-open/versions",
   '{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}"}';
-expect 'register an open object', 200, sub { $_->{id} =~ /^\d+$/ };
+expect 'register an open object', 200, sub { is_num($_->{id}) };
 my $JOPEN = '{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\"}}}"}';
 req POST => "/compatibility/subjects/$JS-open/versions/latest?verbose=true", $JOPEN;
 expect 'STRICT (the default): an optional property added to an open object is incompatible', 200, sub {
@@ -139,7 +139,7 @@ expect 'GET /config/{s} has the policy', 200, sub { $_->{compatibilityPolicy} eq
 req POST => "/compatibility/subjects/$JS-open/versions/latest", $JOPEN;
 expect 'LENIENT: the same change is compatible', 200, sub { jeq($_, '{"is_compatible":true}') };
 req POST => "/subjects/$JS-open/versions", $JOPEN;
-expect 'LENIENT: and registers', 200, sub { $_->{id} =~ /^\d+$/ };
+expect 'LENIENT: and registers', 200, sub { is_num($_->{id}) };
 req DELETE => "/config/$JS-open";
 req POST => "/compatibility/subjects/$JS-open/versions/latest",
   '{"schemaType":"JSON","schema":"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\"},\"c\":{}}}"}';
@@ -154,13 +154,13 @@ my $JA = "$RUN-json-addr";
 my $JC = "$RUN-json-cust";
 req POST => "/subjects/$JA/versions",
   '{"schemaType":"JSON","schema":"{\"$id\":\"https://example.com/address.json\",\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"}}}"}';
-expect 'register the referenced JSON schema', 200, sub { $_->{id} =~ /^\d+$/ };
+expect 'register the referenced JSON schema', 200, sub { is_num($_->{id}) };
 my $JC_BODY = '{"schemaType":"JSON","schema":'
   . jstr('{"type":"object","properties":{"home":{"$ref":"https://example.com/address.json"},"work":{"$ref":"addr.json"}}}')
   . ',"references":[{"name":"https://example.com/address.json","subject":"' . $JA . '","version":1},'
   . '{"name":"addr.json","subject":"' . $JA . '","version":1}]}';
 req POST => "/subjects/$JC/versions", $JC_BODY;
-expect 'register a JSON schema with references (an $id URL and a relative name)', 200, sub { $_->{id} =~ /^\d+$/ };
+expect 'register a JSON schema with references (an $id URL and a relative name)', 200, sub { is_num($_->{id}) };
 my $JCID = ref $J eq 'HASH' ? $J->{id} // 0 : 0;
 req GET => "/schemas/ids/$JCID";
 expect 'GET /schemas/ids/{id} has the references', 200,
@@ -239,7 +239,7 @@ check 'the same HTTP workers are serving', $JPIDS ne '' && $JPIDS eq $JPIDS_AFTE
 my $huge_body = jbody($huge_ok);
 req POST => "/subjects/$JS-huge/versions", $huge_body;
 expect 'a valid JSON schema of ' . length($huge_body) . ' bytes (100,000 properties) registers', 200,
-  sub { $_->{id} =~ /^\d+$/ };
+  sub { is_num($_->{id}) };
 my $JHID = (jdecode($BODY) // {})->{id} // 0;    # the answer is too big for $J
 req GET => "/schemas/ids/$JHID/schema";
 check '  ... and comes back byte for byte', $BODY eq $huge_ok, substr($BODY, 0, 100);

@@ -23,7 +23,7 @@ my $ST = "$RUN-tags";
 my $TR = "T_$RUN";
 my $base = avro($TR, $F_B);
 req POST => "/subjects/$ST/versions", sbody($base);
-expect 'tags: version 1 registered', 200, sub { $_->{id} =~ /^\d+$/ };
+expect 'tags: version 1 registered', 200, sub { is_num($_->{id}) };
 req POST => "/subjects/$ST/versions/1/tags", '{"tagsToAdd":' . tag_list("$TR.a", 'sr_field', 'PII') . '}';
 expect 'tags: POST /versions/1/tags makes version 2 with the field\'s tags and confluent:version', 200, sub {
 	$_->{version} == 2 && $_->{metadata}{properties}{'confluent:version'} eq '2'
@@ -65,7 +65,7 @@ expect_error 'tags: a missing subject is 40401', 404, 40401;
 req POST => "/subjects/$ST/versions/99/tags", '{"tagsToAdd":' . tag_list("$TR.a", 'sr_field', 'X') . '}';
 expect_error 'tags: a missing version is 40402', 404, 40402;
 req POST => "/subjects/$ST/versions", sbody($base, '"schemaTagsToAdd":' . tag_list("$TR.b", 'sr_field', 'S'));
-expect 'tags: register with schemaTagsToAdd stores the tagged schema as a new version', 200, sub { $_->{id} =~ /^\d+$/ };
+expect 'tags: register with schemaTagsToAdd stores the tagged schema as a new version', 200, sub { is_num($_->{id}) };
 req GET => "/subjects/$ST/versions/latest";
 expect 'tags: the latest version has the tags schemaTagsToAdd gave and confluent:version', 200, sub {
 	$_->{version} == 5 && $_->{metadata}{properties}{'confluent:version'} eq '5'
@@ -78,7 +78,7 @@ expect_error 'tags: tags on a PROTOBUF schema are 42201 (not implemented), never
 req POST => "/subjects/$ST/versions/1/tags", '{"tagsToAdd":[{"schemaEntity":"nope"}]}';
 expect_error 'tags: a malformed tag list is 42201, never a 500', 422, 42201;
 req POST => "/subjects/$ST/versions", sbody(avro($TR, "$F_B,$F_C"), '"propagateSchemaTags":true');
-expect 'tags: register with propagateSchemaTags', 200, sub { $_->{id} =~ /^\d+$/ };
+expect 'tags: register with propagateSchemaTags', 200, sub { is_num($_->{id}) };
 req GET => "/subjects/$ST/versions/latest";
 expect q{tags: the previous version's tags are carried to the new schema}, 200, sub {
 	my $s = schema_of($_);
