@@ -1,10 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * rg_test.h
- *	  A tiny TAP-style harness for the core's unit tests.
+ *	  A tiny TAP harness for the core's unit tests.
  *
  * Each test binary prints "ok N - name" / "not ok N - name" lines and, at
- * exit, "N passed, M failed"; its exit status is non-zero on any failure.
+ * exit, the plan "1..N" after them (a binary that crashes prints none, which
+ * prove counts as a failure); rg_test_done() adds a "# N passed, M failed"
+ * comment and gives the exit status, non-zero on any failure.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,9 +19,22 @@
 
 static int	rg_test_passed;
 static int	rg_test_failed;
+static int	rg_test_planned;
+
+/* at exit: the TAP plan, the number of tests run */
+static void
+rg_test_plan(void)
+{
+	printf("1..%d\n", rg_test_passed + rg_test_failed);
+	fflush(stdout);
+}
 
 #define RG_CHECK(cond, ...) \
 	do { \
+		if (!rg_test_planned) { \
+			rg_test_planned = 1; \
+			atexit(rg_test_plan); \
+		} \
 		if (cond) { \
 			rg_test_passed++; \
 			printf("ok %d - ", rg_test_passed + rg_test_failed); \
@@ -116,7 +131,7 @@ rg_test_log_case(const char *type, const char *reader, const char *const *rrefs,
 static inline int
 rg_test_done(void)
 {
-	printf("%d passed, %d failed\n", rg_test_passed, rg_test_failed);
+	printf("# %d passed, %d failed\n", rg_test_passed, rg_test_failed);
 	return rg_test_failed == 0 ? 0 : 1;
 }
 

@@ -733,6 +733,5 @@ main(void)
 	test_avro_c();
 	if (notes_arena)
 		rg_arena_destroy(notes_arena);
-	printf("%d passed, %d failed\n", rg_test_passed, rg_test_failed);
-	return rg_test_failed ? 1 : 0;
+	return rg_test_done();
 }

@@ -643,6 +643,5 @@ main(void)
 	test_proto_chain(18);
 	test_proto_chain(60);
 	test_proto_recursive_memo();
-	printf("%d passed, %d failed\n", rg_test_passed, rg_test_failed);
-	return rg_test_failed ? 1 : 0;
+	return rg_test_done();
 }

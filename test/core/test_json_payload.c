@@ -697,6 +697,5 @@ main(void)
 	test_text();
 	test_decode_reader();
 	test_bombs();
-	printf("%d passed, %d failed\n", rg_test_passed, rg_test_failed);
-	return rg_test_failed != 0;
+	return rg_test_done();
 }

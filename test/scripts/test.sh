@@ -2,6 +2,12 @@
 # make test: every test layer against a throwaway cluster.  Each layer adds
 # to the pass/fail counts; the last line is "N passed, M failed" and the
 # exit status is non-zero on any failure.
+#
+# Each layer reports in its own runner's format.  The TAP layers (the core
+# unit tests, pgTAP, the HTTP tests, the Perl TAP tests) run under prove or
+# pg_prove, whose harness (test/scripts/TAPCounts.pm) writes their counts to
+# a file; the others end with a line "TAG: N passed, M failed" (pg_regress
+# is counted from its own output).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . test/scripts/cluster.sh
@@ -28,16 +34,36 @@ count() {	# count LAYER PASSED FAILED
 # layer_counts NAME TAG FILE: count a layer whose output (FILE) ends with
 # "TAG: N passed, M failed", showing its failures; no such line is a failure
 layer_counts() {
-	local name=$1 tag=$2 file=$3 line
-	grep -E '^(not ok|t/.*(Dubious|Failed)|agreement)' "$file" | head -30 | sed 's/^/  /'
-	line=$(grep -E "^$tag: [0-9]+ passed, [0-9]+ failed\$" "$file" | tail -1)
-	if [ -n "$line" ]; then
-		count "$name" "$(echo "$line" | sed -E 's/^[^:]*: ([0-9]+) passed.*/\1/')" \
-			"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
+	local name=$1 tag=$2 file=$3 p f
+	grep -E '^(not ok|agreement)' "$file" | head -30 | sed 's/^/  /'
+	if read -r p f < <(sed -nE "s/^$tag: ([0-9]+) passed, ([0-9]+) failed\$/\1 \2/p" "$file" | tail -1) &&
+		[ -n "$f" ]; then
+		count "$name" "$p" "$f"
 	else
 		tail -20 "$file" | sed 's/^/  /'
 		count "$name (did not finish)" 0 1
 	fi
+}
+
+# tap_layer NAME LOG COMMAND...: run a TAP layer (prove or pg_prove with
+# --harness TAPCounts, which writes "PASSED FAILED" to $TAP_COUNTS, and
+# --failures, which prints the "not ok" lines) with its output in LOG; show
+# its failures and count it.  No counts written (the runner did not start
+# or died) is a failure.
+tap_layer() {
+	local name=$1 log=$2 counts p f
+	shift 2
+	counts=$(mktemp /tmp/registry-counts.XXXXXX)
+	TAP_COUNTS=$counts "$@" >"$log" 2>&1
+	grep -E -A3 '^(not ok|#   Failed test)' "$log" | head -60 | sed 's/^/  /'
+	sed -n '/^Test Summary Report/,/^Files=/p' "$log" | head -40 | sed 's/^/  /'
+	if read -r p f <"$counts" && [ -n "$f" ]; then
+		count "$name" "$p" "$f"
+	else
+		tail -20 "$log" | sed 's/^/  /'
+		count "$name (did not finish)" 0 1
+	fi
+	rm -f "$counts"
 }
 
 finish() {
@@ -53,17 +79,8 @@ finish() {
 mkdir -p tmp_check
 CASES=$PWD/tmp_check/compat_cases.jsonl
 rm -f "$CASES"
-RG_CASE_LOG=$CASES make -s -C test/core check >tmp_core.log 2>&1
-cat tmp_core.log | grep -vE '^ok ' | tail -40
-line=$(grep -E '^core: [0-9]+ passed, [0-9]+ failed$' tmp_core.log | tail -1)
-if [ -n "$line" ]; then
-	p=$(echo "$line" | sed -E 's/^core: ([0-9]+) passed, ([0-9]+) failed$/\1/')
-	f=$(echo "$line" | sed -E 's/^core: ([0-9]+) passed, ([0-9]+) failed$/\2/')
-	count "core unit tests" "$p" "$f"
-else
-	count "core unit tests (did not build)" 0 1
-fi
-rm -f tmp_core.log
+tap_layer "core unit tests" tmp_check/core.log \
+	env RG_CASE_LOG="$CASES" make -s -C test/core check PROVE_FLAGS=--failures
 
 # 1a. the PROTOBUF payload cases of the core tests, against python3-protobuf
 /usr/bin/python3 test/core/protobuf_payload_check.py >tmp_check/protobuf_oracle.log 2>&1
@@ -71,15 +88,8 @@ layer_counts "protobuf payload oracle" "protobuf oracle" tmp_check/protobuf_orac
 
 # 1b. the fuzz targets over their seed corpus and past findings (libFuzzer, ASan)
 for target in smoke crashes; do
-	out=$(make -s -C test/fuzz $target 2>&1)
-	line=$(echo "$out" | grep -E '^fuzz [a-z]+: [0-9]+ passed, [0-9]+ failed$' | tail -1)
-	if [ -n "$line" ]; then
-		count "fuzz $target" "$(echo "$line" | sed -E 's/^fuzz [a-z]+: ([0-9]+) passed.*/\1/')" \
-			"$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')"
-	else
-		echo "$out" | tail -20
-		count "fuzz $target (did not run)" 0 1
-	fi
+	make -s -C test/fuzz $target >tmp_check/fuzz_$target.log 2>&1
+	layer_counts "fuzz $target" "fuzz $target" tmp_check/fuzz_$target.log
 done
 
 # 2. build, install, start a throwaway cluster
@@ -120,17 +130,8 @@ fi
 # 4. pgTAP
 psql -qX -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS registry_tap" -c "CREATE DATABASE registry_tap" >/dev/null
 psql -qX -d registry_tap -c "CREATE EXTENSION pgtap" -c "CREATE EXTENSION registry" >/dev/null
-pg_prove -d registry_tap test/pgtap/*.sql >tmp_check/pgtap.log 2>&1
-tail -30 tmp_check/pgtap.log | sed 's/^/  /'
-ptotal=$(sed -nE 's/^Files=[0-9]+, Tests=([0-9]+),.*/\1/p' tmp_check/pgtap.log)
-pfail=$(grep -E '^Failed [0-9]+/[0-9]+ subtests' tmp_check/pgtap.log | sed -E 's/^Failed ([0-9]+)\/.*/\1/' | awk '{s+=$1} END {print s+0}')
-if [ -z "$ptotal" ]; then
-	count "pgTAP (did not run)" 0 1
-else
-	pfail=${pfail:-0}
-	if ! grep -q '^Result: PASS' tmp_check/pgtap.log && [ "$pfail" -eq 0 ]; then pfail=1; fi
-	count "pgTAP" $((ptotal - pfail)) "$pfail"
-fi
+tap_layer "pgTAP" tmp_check/pgtap.log \
+	env PERL5LIB=test/scripts pg_prove --harness TAPCounts --failures -d registry_tap test/pgtap/*.sql
 
 # 4b. registry-check: its command line, and the same answer as the server on
 # every compatibility case of the core unit tests
@@ -142,9 +143,10 @@ bash test/scripts/concurrency.sh >tmp_check/concurrency.log 2>&1
 sed 's/^/  /' tmp_check/concurrency.log
 layer_counts "concurrency" concurrency tmp_check/concurrency.log
 
-# 6. the HTTP server: routes, bad input, keep-alive, restart, reload, workers, concurrency
-CLUSTER_DATA=$DIR/data bash test/http/run.sh >tmp_check/http.log 2>&1
-layer_counts "http server" http tmp_check/http.log
+# 6. the HTTP server: routes, bad input, keep-alive, restart, reload,
+# workers, concurrency (Perl, Test::More: test/http/t/*.t, one at a time)
+tap_layer "http server" tmp_check/http.log \
+	env CLUSTER_DATA="$DIR/data" PERL5LIB=test/scripts prove --harness TAPCounts --failures -I test/http test/http/t/*.t
 
 # 7. real, unmodified Confluent clients (npm and Debian packages)
 bash test/clients/run.sh >tmp_check/clients.log 2>&1
@@ -184,7 +186,6 @@ fi
 
 # 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
 # authentication, TLS and upgrades, each test on clusters of its own
-bash test/tap/run.sh >tmp_check/tap.log 2>&1
-layer_counts "perl tap" tap tmp_check/tap.log
+tap_layer "perl tap" tmp_check/tap.log env PROVE_FLAGS=--failures bash test/tap/run.sh
 
 finish
