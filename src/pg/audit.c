@@ -77,6 +77,7 @@ PG_FUNCTION_INFO_V1(registry_purge_audit);
 #define AUDIT_SWEEP_ROWS 1000
 
 int			registry_audit_retention = 365 * 24 * 60;
+bool		registry_audit_notify = true;
 
 /* the REST request the HTTP worker serves now, if any */
 typedef struct AuditRequest
@@ -134,6 +135,13 @@ registry_init_audit(void)
 							365 * 24 * 60, -1, INT_MAX,
 							PGC_SIGHUP, GUC_UNIT_MIN,
 							check_retention, NULL, NULL);
+	DefineCustomBoolVariable("registry.audit_notify",
+							 "Whether each audited change is announced on NOTIFY registry_changes at commit.",
+							 "A transaction that notifies takes a database-wide lock at commit, so writers commit one at a time.",
+							 &registry_audit_notify,
+							 true,
+							 PGC_SIGHUP, 0,
+							 NULL, NULL, NULL);
 }
 
 /* See audit.h */
@@ -440,7 +448,7 @@ audit_record(AuditEntry *e)
 		elog(ERROR, "SPI_connect failed");
 	id = audit_insert(e);
 	SPI_finish();
-	if (id > 0)
+	if (id > 0 && registry_audit_notify)
 		audit_notify(id, e);
 }
 

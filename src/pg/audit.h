@@ -15,6 +15,9 @@
 /* registry.audit_retention, in minutes (-1: rows are kept forever) */
 extern int	registry_audit_retention;
 
+/* registry.audit_notify: announce each audited change on registry_changes */
+extern bool registry_audit_notify;
+
 /* at load: the settings of the audit trail */
 extern void registry_init_audit(void);
 

@@ -137,6 +137,19 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM registry.subject_versions'
 	'  ... while the registry holds only the one version');
 $out = $listener->query_safe('SELECT 1');
 unlike($out, qr/"rest /, 'failed writes are not announced: nothing changed');
+
+# registry.audit_notify = off: recorded, not announced
+$node->safe_psql('postgres', 'ALTER SYSTEM SET registry.audit_notify = off');
+$node->reload;
+sleep 2;
+$mark = mark();
+($status) = rest($node, 'PUT', '/config/audit-value', '{"compatibility":"NONE"}', '-u', 'admin:admin-pw');
+is(audit_rows($mark), 'config.set|admin|admin|127.0.0.1|audit-value|-|ok',
+	'with registry.audit_notify = off a change is recorded');
+$out = $listener->query_safe('SELECT 1');
+unlike($out, qr/Asynchronous notification/, '  ... and not announced');
+$node->safe_psql('postgres', 'ALTER SYSTEM RESET registry.audit_notify');
+$node->reload;
 $listener->quit;
 
 # a superuser's raw DML is recorded too, without an HTTP user
