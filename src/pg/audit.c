@@ -87,7 +87,7 @@ typedef struct AuditRequest
 	bool		has_user;
 	char		user[NAMEDATALEN];
 	char		peer[64];
-} AuditRequest;
+}			AuditRequest;
 
 static AuditRequest current_request;
 
@@ -107,7 +107,7 @@ typedef struct AuditEntry
 	const char *result;
 	const char *before;			/* JSON text, or NULL */
 	const char *after;
-} AuditEntry;
+}			AuditEntry;
 
 static SPIPlanPtr insert_plan = NULL;
 static SPIPlanPtr schema_plan = NULL;
@@ -217,7 +217,7 @@ jsonb_or_null(const char *s, char *null)
  * or 0 when the table does not exist.
  */
 static int64
-audit_insert(const AuditEntry *e)
+audit_insert(const AuditEntry * e)
 {
 	static Oid	types[12] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID,
 	INT4OID, INT4OID, TEXTOID, JSONBOID, JSONBOID, XID8OID};
@@ -266,7 +266,7 @@ audit_insert(const AuditEntry *e)
 
 /* announce an audited change on registry_changes, at commit */
 static void
-audit_notify(int64 id, const AuditEntry *e)
+audit_notify(int64 id, const AuditEntry * e)
 {
 	StringInfoData buf;
 
@@ -413,7 +413,7 @@ static bool
 row_is_restored(const char *object, HeapTuple tup, TupleDesc desc)
 {
 	const char *column = (strcmp(object, "config") == 0 || strcmp(object, "mode") == 0) ?
-		"updated_at" : "created_at";
+	"updated_at" : "created_at";
 	bool		isnull;
 	Datum		at = trigger_row_value(tup, desc, column, &isnull);
 
@@ -433,7 +433,7 @@ trigger_object(TriggerData *td, const char *name)
 
 /* record e with the acting role and the REST request, and announce it */
 static void
-audit_record(AuditEntry *e)
+audit_record(AuditEntry * e)
 {
 	int64		id;
 
@@ -513,7 +513,7 @@ registry_audit_row(PG_FUNCTION_ARGS)
 	if (is_version)
 	{
 		char	   *members = e.context && e.has_schema_id ?
-			version_schema_members(e.context, e.schema_id) : "";
+		version_schema_members(e.context, e.schema_id) : "";
 
 		e.before = oldtup ? version_json(oldtup, desc, members) : NULL;
 		e.after = newtup ? version_json(newtup, desc, members) : NULL;
@@ -595,7 +595,7 @@ typedef struct AuditFailure
 	const char *http_user;
 	const char *peer;
 	int			error_code;
-} AuditFailure;
+}			AuditFailure;
 
 /* the version segment of a path as a version number; false if it is none ("latest") */
 static bool
@@ -729,7 +729,7 @@ typedef struct AuditSweep
 {
 	TimestampTz cutoff;
 	uint64		deleted;
-} AuditSweep;
+}			AuditSweep;
 
 /* delete a batch of the rows older than the cutoff (an AuditStep) */
 static void
