@@ -180,6 +180,29 @@ audit_relation(Oid *owner)
 	return relid;
 }
 
+/* who ran before become_owner() */
+typedef struct AuditUserSave
+{
+	Oid			userid;
+	int			sec_context;
+}			AuditUserSave;
+
+/* run the next fixed statement as the audit table's owner */
+static void
+become_owner(Oid owner, AuditUserSave * save)
+{
+	GetUserIdAndSecContext(&save->userid, &save->sec_context);
+	SetUserIdAndSecContext(owner, save->sec_context | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+}
+
+/* back to who ran before become_owner() */
+static void
+restore_user(const AuditUserSave * save)
+{
+	SetUserIdAndSecContext(save->userid, save->sec_context);
+}
+
 /* a saved plan of a fixed statement (every name in it schema-qualified) */
 static SPIPlanPtr
 saved_plan(SPIPlanPtr *plan, const char *sql, int nargs, Oid *types)
@@ -224,8 +247,7 @@ audit_insert(const AuditEntry * e)
 	Datum		values[12];
 	char		nulls[12];
 	Oid			owner;
-	Oid			save_userid;
-	int			save_sec_context;
+	AuditUserSave save;
 	int64		id = 0;
 	bool		isnull;
 	int			rc;
@@ -248,16 +270,14 @@ audit_insert(const AuditEntry * e)
 	values[11] = FullTransactionIdGetDatum(GetTopFullTransactionId());
 	nulls[11] = ' ';
 
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(owner, save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
+	become_owner(owner, &save);
 	rc = SPI_execute_plan(saved_plan(&insert_plan,
 									 "INSERT INTO registry.audit (role, http_user, http_peer, operation,"
 									 " context, subject, version, schema_id, result, before, after, xact)"
 									 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
 									 " RETURNING id", 12, types),
 						  values, nulls, false, 1);
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+	restore_user(&save);
 	if (rc != SPI_OK_INSERT_RETURNING || SPI_processed != 1)
 		elog(ERROR, "could not insert into registry.audit: %s", SPI_result_code_string(rc));
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -345,15 +365,21 @@ version_schema_members(const char *context, int32 id)
 	MemoryContext caller = CurrentMemoryContext;
 	MemoryContext spicxt;
 	StringInfoData buf;
+	Oid			owner;
+	AuditUserSave save;
 	int			rc;
 
+	if (!OidIsValid(audit_relation(&owner)))
+		return "";
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	become_owner(owner, &save);
 	rc = SPI_execute_plan(saved_plan(&schema_plan,
 									 "SELECT s.schema_type, s.guid::pg_catalog.text FROM registry.schemas s"
 									 " WHERE s.context OPERATOR(pg_catalog.=) $1"
 									 " AND s.id OPERATOR(pg_catalog.=) $2", 2, types),
 						  values, NULL, true, 1);
+	restore_user(&save);
 	spicxt = MemoryContextSwitchTo(caller);
 	initStringInfo(&buf);
 	if (rc == SPI_OK_SELECT && SPI_processed == 1)
@@ -670,8 +696,7 @@ static uint64
 audit_purge(TimestampTz cutoff, int limit)
 {
 	Oid			owner;
-	Oid			save_userid;
-	int			save_sec_context;
+	AuditUserSave save;
 	Oid			types[2] = {TIMESTAMPTZOID, INT4OID};
 	Datum		values[2] = {TimestampTzGetDatum(cutoff), Int32GetDatum(limit)};
 	uint64		n;
@@ -681,9 +706,7 @@ audit_purge(TimestampTz cutoff, int limit)
 		return 0;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(owner, save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
+	become_owner(owner, &save);
 	if (limit > 0)
 		rc = SPI_execute_with_args("DELETE FROM registry.audit a"
 								   " WHERE a.id OPERATOR(pg_catalog.=) ANY (ARRAY("
@@ -694,7 +717,7 @@ audit_purge(TimestampTz cutoff, int limit)
 		rc = SPI_execute_with_args("DELETE FROM registry.audit a"
 								   " WHERE a.at OPERATOR(pg_catalog.<) $1",
 								   1, types, values, NULL, false, 0);
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+	restore_user(&save);
 	if (rc != SPI_OK_DELETE)
 		elog(ERROR, "could not delete from registry.audit: %s", SPI_result_code_string(rc));
 	n = SPI_processed;
