@@ -362,6 +362,21 @@ check_password(const char *user, const char *shadow, const char *password,
 }
 
 /*
+ * The user name of the request's Basic credentials, verified or not, for
+ * the audit trail; NULL unless registry.http_auth is basic and the
+ * request has readable credentials.
+ */
+char *
+http_auth_basic_user(struct MHD_Connection *conn)
+{
+	BasicCredentials cred;
+
+	if (registry_http_auth != HTTP_AUTH_BASIC || !read_basic_credentials(conn, &cred))
+		return NULL;
+	return pstrdup(cred.user);
+}
+
+/*
  * Verify Basic credentials as a PostgreSQL login of the role from the
  * peer to registry.database would be, inside a transaction: the
  * pg_hba.conf line that applies (http_hba.c), then a superuser refused

@@ -97,6 +97,7 @@ extern bool http_auth_identify(struct MHD_Connection *conn, Oid *role,
 extern void http_auth_become(Oid role, HttpRoleSave *save);
 extern void http_auth_restore(const HttpRoleSave *save);
 extern void http_auth_log_mode(void);
+extern char *http_auth_basic_user(struct MHD_Connection *conn);
 
 /* http_hba.c: the pg_hba.conf line that applies to a request */
 typedef struct HttpHbaMatch

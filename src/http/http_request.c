@@ -29,6 +29,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "audit.h"
 #include "confluent_messages.h"
 #include "http.h"
 #include "http_cache.h"
@@ -120,6 +121,26 @@ make_error_response(int status, int error_code, const char *message,
 	return r;
 }
 
+/* the error code of a Confluent error body ({"error_code":N,...}); 0 if none */
+static int
+body_error_code(const char *body)
+{
+	static const char prefix[] = "{\"error_code\":";
+
+	if (body == NULL || strncmp(body, prefix, sizeof(prefix) - 1) != 0)
+		return 0;
+	return atoi(body + sizeof(prefix) - 1);
+}
+
+/* Is this a method that may write (POST, PUT, DELETE)? */
+static bool
+is_write_method(const char *method)
+{
+	return strcmp(method, MHD_HTTP_METHOD_POST) == 0 ||
+		strcmp(method, MHD_HTTP_METHOD_PUT) == 0 ||
+		strcmp(method, MHD_HTTP_METHOD_DELETE) == 0;
+}
+
 /* queue a Confluent error; close: the connection is closed after it */
 enum MHD_Result
 http_answer_error(struct MHD_Connection *conn, HttpConn *hc, int status, int error_code,
@@ -199,7 +220,8 @@ log_timeout(HttpRequest *hr, int sqlerrcode)
  */
 static struct MHD_Response *
 run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
-		  unsigned int *status, bool *retry, int *route, bool *forward)
+		  unsigned int *status, bool *retry, int *route, bool *forward,
+		  int *error_code)
 {
 	RestResponse resp;
 
@@ -213,6 +235,7 @@ run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
 	CommitTransactionCommand();
 	http_attempt_end();
 	*route = resp.route;
+	*error_code = resp.status >= 400 ? body_error_code(resp.body) : 0;
 	if (http_forward_wanted(resp.sqlerrcode))
 	{
 		*forward = true;
@@ -244,7 +267,8 @@ run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
  * set: it tried to write on a standby.
  */
 static struct MHD_Response *
-route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward)
+route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward,
+			 int *error_code)
 {
 	ErrorData  *edata;
 
@@ -265,15 +289,20 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward)
 		return NULL;
 	}
 	if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
+	{
+		*error_code = 40301;
 		return make_error_response(403, 40301, "User is denied operation on Schema Registry",
 								   status);
+	}
 	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 		edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 	{
 		log_timeout(hr, edata->sqlerrcode);
+		*error_code = 50002;
 		return make_error_response(500, 50002,
 								   confluent_fixed_text(CW_OPERATION_TIMED_OUT), status);
 	}
+	*error_code = 50001;
 	return make_error_response(500, 50001, confluent_fixed_text(CW_STORE_ERROR),
 							   status);
 }
@@ -387,33 +416,44 @@ report_request_start(HttpRequest *hr)
 
 /*
  * One transaction around registry_rest(), run as the request's role and
- * reported as the worker's activity; on a standby a write is then
- * forwarded to the primary.
+ * reported as the worker's activity, its writes audited with the
+ * request's user and peer; a write that failed is then audited in a
+ * transaction of its own; on a standby a write is forwarded to the
+ * primary.
  */
 static struct MHD_Response *
-serve_in_transaction(RestRequest *req, HttpRequest *hr, Oid role, const CacheSlot *slot,
-					 unsigned int *status, bool *retry, int *route)
+serve_in_transaction(struct MHD_Connection *conn, RestRequest *req, HttpRequest *hr,
+					 Oid role, const CacheSlot *slot, unsigned int *status, bool *retry,
+					 int *route)
 {
 	struct MHD_Response *response = NULL;
 	char	   *activity = psprintf("%s %s", req->method, req->path);
 	bool		forward = false;
 	HttpRoleSave worker_role;
+	char	   *http_user = http_auth_basic_user(conn);
+	char	   *peer = pstrdup(http_peer_text(conn));
+	int			error_code = 0;
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	http_auth_become(role, &worker_role);
+	registry_audit_request_begin(role, http_user, peer);
 	pgstat_report_activity(STATE_RUNNING, activity);
 	report_request_start(hr);
 	PG_TRY();
 	{
-		response = run_route(req, hr, slot, status, retry, route, &forward);
+		response = run_route(req, hr, slot, status, retry, route, &forward, &error_code);
 	}
 	PG_CATCH();
 	{
-		response = route_failed(hr, status, retry, &forward);
+		response = route_failed(hr, status, retry, &forward, &error_code);
 	}
 	PG_END_TRY();
+	registry_audit_request_end();
 	http_auth_restore(&worker_role);
+	if (!*retry && !forward && response != NULL && *status >= 400 &&
+		is_write_method(req->method))
+		registry_audit_rest_failure(req, role, http_user, peer, error_code);
 	if (forward)
 		response = forward_to_primary(req, hr, role, *route, status);
 	pgstat_report_stat(false);
@@ -478,7 +518,7 @@ serve(ServeState *st, Oid role, unsigned int *status, bool *retry, int *route)
 								 st->answer.content_type, status);
 	}
 	else
-		response = serve_in_transaction(&st->req, st->hr, role, &st->slot,
+		response = serve_in_transaction(st->conn, &st->req, st->hr, role, &st->slot,
 										status, retry, route);
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextReset(RequestContext);
@@ -538,6 +578,17 @@ answer_refusal(struct MHD_Connection *conn, const char *method, const char *url,
 
 	response = make_error_response(refusal->status, refusal->error_code,
 								   refusal->message, &status);
+	/* a write refused (429 aside: the throttle counts those) is audited */
+	if (is_write_method(method) && refusal->status != 429)
+	{
+		RestRequest req;
+
+		memset(&req, 0, sizeof(req));
+		req.method = method;
+		req.path = url;
+		registry_audit_rest_failure(&req, InvalidOid, http_auth_basic_user(conn),
+									pstrdup(http_peer_text(conn)), refusal->error_code);
+	}
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextReset(RequestContext);
 	if (response == NULL)

@@ -43,6 +43,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "audit.h"
 #include "http.h"
 #include "http_cache.h"
 #include "http_internal.h"
@@ -455,6 +456,9 @@ registry_http_worker_main(Datum main_arg)
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)
 			reload_config();
+		/* the audit trail's retention: one worker deletes the old rows */
+		if (worker_slot == 0)
+			registry_audit_sweep(GetCurrentTimestamp());
 		if (daemon_handle == NULL && port_retry_at != 0 &&
 			GetCurrentTimestamp() >= port_retry_at)
 		{

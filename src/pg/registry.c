@@ -12,6 +12,7 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
+#include "audit.h"
 #include "catalog.h"
 #include "http.h"
 #include "invalidation.h"
@@ -40,6 +41,7 @@ _PG_init(void)
 	registry_init_schema_cache();
 	registry_init_invalidation();
 	registry_init_metrics();
+	registry_init_audit();
 	registry_http_init();
 	MarkGUCPrefixReserved("registry");
 }

@@ -668,6 +668,37 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 	resp->route = c->route;
 }
 
+/* See rest.h */
+int
+registry_rest_write_target(const RestRequest *req, char **subject, char **version)
+{
+	RestCall	call;
+	RestCall   *c = &call;
+	bool		method_mismatch = false;
+	const char *gate;
+	const char *operation;
+
+	*subject = NULL;
+	*version = NULL;
+	memset(c, 0, sizeof(RestCall));
+	c->req = req;
+	parse_path(c, req->path ? req->path : "/");
+	parse_query(c, req->query);
+	if (rest_route(c, &method_mismatch) == NULL || c->route < 0 || c->nul_in_path)
+		return -1;
+	rest_route_gate(c->route, &gate, &operation);
+	if (operation == NULL ||
+		(strcmp(operation, "Write") != 0 && strcmp(operation, "Delete") != 0 &&
+		 strcmp(operation, "AlterCompatibility") != 0))
+		return -1;
+	/* subjects/{s}[/versions/{v}], config/{s}, mode/{s} */
+	if (c->nseg >= 2)
+		*subject = c->seg[1];
+	if (c->nseg >= 4 && strcmp(c->seg[0], "subjects") == 0 && strcmp(c->seg[2], "versions") == 0)
+		*version = c->seg[3];
+	return c->route;
+}
+
 /*
  * registry.rest(method, path, query, body, content_type, accept) ->
  * (status, body): the REST API from SQL.

@@ -58,6 +58,15 @@ extern int	registry_rest_route_index(const char *method, const char *pattern);
  */
 extern bool registry_rest_route_permitted(int route, Oid role);
 
+/*
+ * The write route a request names (one that registers, deletes or alters a
+ * config or mode), and the subject and version segments of its path as the
+ * route reads them (NULL where it has none): for the audit of a failed
+ * write.  -1 when the request names no write route.
+ */
+extern int	registry_rest_write_target(const RestRequest *req, char **subject,
+									   char **version);
+
 /* Does an Accept header allow the JSON types the API produces? */
 extern bool registry_rest_accept_ok(const char *accept);
 

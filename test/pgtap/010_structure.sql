@@ -8,7 +8,7 @@ SELECT plan(188);
 -- ---------------------------------------------------------------------------
 SELECT has_schema('registry', 'schema registry exists');
 SELECT tables_are('registry',
-	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes'],
+	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes', 'audit'],
 	'registry has exactly the expected tables');
 SELECT has_table('registry', 'contexts', 'table registry.contexts');
 SELECT has_table('registry', 'schemas', 'table registry.schemas');
@@ -256,24 +256,36 @@ SELECT results_eq(
 	   WHERE NOT t.tgisinternal AND t.tgrelid::regclass::text LIKE 'registry.%'
 	   ORDER BY 1, 2$$,
 	$$VALUES
-		('registry.config' COLLATE "C", 'config_after_truncate' COLLATE "C",     false, false, false, false, false, 'A' COLLATE "C"),
+		('registry.config' COLLATE "C", 'audit_after_truncate' COLLATE "C", false, false, false, false, false, 'O' COLLATE "C"),
+		('registry.config', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
+		('registry.config', 'config_after_truncate',     false, false, false, false, false, 'A'),
 		('registry.config', 'config_after_write',        true, false, true,  true,  true,  'A'),
 		('registry.config', 'config_before_write',       true, true,  true,  true,  true,  'O'),
+		('registry.contexts', 'audit_after_truncate', false, false, false, false, false, 'O'),
+		('registry.contexts', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.contexts', 'contexts_before_insert',  true, true,  true,  false, false, 'O'),
+		('registry.modes', 'audit_after_truncate', false, false, false, false, false, 'O'),
+		('registry.modes', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.modes', 'modes_after_truncate',       false, false, false, false, false, 'A'),
 		('registry.modes', 'modes_after_write',          true, false, true,  true,  true,  'A'),
 		('registry.modes', 'modes_before_write',         true, true,  true,  true,  true,  'O'),
 		('registry.schema_references', 'schema_references_before_insert', true, true, true, false, false, 'O'),
+		('registry.schemas', 'audit_after_truncate', false, false, false, false, false, 'O'),
+		('registry.schemas', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.schemas', 'schemas_after_delete',     true, false, false, false, true, 'A'),
 		('registry.schemas', 'schemas_after_insert',     true, false, true,  false, false, 'O'),
 		('registry.schemas', 'schemas_after_truncate',   false, false, false, false, false, 'A'),
 		('registry.schemas', 'schemas_before_write',     true, true,  true,  true,  false, 'O'),
+		('registry.subject_versions', 'audit_after_truncate', false, false, false, false, false, 'O'),
+		('registry.subject_versions', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.subject_versions', 'versions_after_delete',  true, false, false, false, true,  'O'),
 		('registry.subject_versions', 'versions_after_truncate', false, false, false, false, false, 'A'),
 		('registry.subject_versions', 'versions_after_write',   true, false, true,  true,  true,  'A'),
 		('registry.subject_versions', 'versions_before_delete', true, true,  false, false, true,  'O'),
 		('registry.subject_versions', 'versions_before_insert', true, true,  true,  false, false, 'O'),
 		('registry.subject_versions', 'versions_before_update', true, true,  false, true,  false, 'O'),
+		('registry.subjects', 'audit_after_truncate', false, false, false, false, false, 'O'),
+		('registry.subjects', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.subjects', 'subjects_before_insert',  true, true,  true,  false, false, 'O'),
 		('registry.subjects', 'subjects_before_update',  true, true,  false, true,  false, 'O')$$,
 	'user triggers: row level, timing, events, enabled (the cache invalidation ALWAYS, for a logical replication subscriber''s apply; the TRUNCATE ones statement level)');
@@ -289,8 +301,9 @@ SELECT results_eq(
 SELECT set_eq(
 	$$SELECT c::regclass::text FROM pg_extension e, unnest(e.extconfig) AS c WHERE e.extname = 'registry'$$,
 	ARRAY['registry.contexts', 'registry.default_context_ids', 'registry.schemas', 'registry.subjects',
-		  'registry.subject_versions', 'registry.schema_references', 'registry.config', 'registry.modes'],
-	'every table and the id sequence are registered with pg_extension_config_dump');
+		  'registry.subject_versions', 'registry.schema_references', 'registry.config', 'registry.modes',
+		  'registry.audit', 'registry.audit_ids'],
+	'every table and the id sequences are registered with pg_extension_config_dump');
 SELECT is(
 	(SELECT x.cond::text FROM pg_extension e,
 	         unnest(e.extconfig, e.extcondition) AS x(rel, cond)

@@ -102,6 +102,7 @@ SELECT set_eq(
 		('function', 'registry.wire_parse(bytea,boolean)', 'registry_reader', 'EXECUTE'),
 		('schema', 'registry', 'registry_reader', 'USAGE'),
 		('sequence', 'registry.default_context_ids', 'registry_writer', 'USAGE'),
+		('table', 'registry.audit', 'registry_admin', 'SELECT'),
 		('table', 'registry.config', 'registry_admin', 'DELETE'),
 		('table', 'registry.config', 'registry_admin', 'INSERT'),
 		('table', 'registry.config', 'registry_admin', 'UPDATE'),

@@ -6,7 +6,9 @@
 # superuser's complete rows from before the transaction as restored), and
 # the older recipe with session_replication_role = replica -- and each time
 # the tables must come back identical, with no error, and new ids must
-# continue above the old ones in every context.
+# continue above the old ones in every context.  The audit trail comes back
+# as it was: the restore records no row of its own, and new audit ids
+# continue above the restored ones.
 # Needs PGHOST/PGPORT/PGUSER of a running cluster with the extension.
 set -uo pipefail
 SRC=registry_dump_src
@@ -40,13 +42,16 @@ snapshot() {
 		-c "SELECT context, subject, version, schema_id, deleted FROM registry.subject_versions ORDER BY 1, 2, 3" \
 		-c "SELECT * FROM registry.schema_references ORDER BY 1, 2, 3" \
 		-c "SELECT context, subject, compatibility, \"normalize\", settings FROM registry.config ORDER BY 1, 2" \
-		-c "SELECT context, subject, mode FROM registry.modes ORDER BY 1, 2"
+		-c "SELECT context, subject, mode FROM registry.modes ORDER BY 1, 2" \
+		-c "SELECT id, at, xact, role, http_user, http_peer, operation, context, subject, version, schema_id, result, before, after FROM registry.audit ORDER BY id"
 }
 pg_dump -d $SRC -f "$WORK/dump.sql" || { echo "dump/restore: FAILED (pg_dump)"; exit 0; }
 pg_dump -Fc -d $SRC -f "$WORK/dump.custom" || { echo "dump/restore: FAILED (pg_dump -Fc)"; exit 0; }
 snapshot $SRC >"$WORK/src.txt"
 want_default=$(q -d $SRC -c "SELECT max(id) + 1 FROM registry.schemas WHERE context = '.'")
 want_team=$(q -d $SRC -c "SELECT max(id) + 1 FROM registry.schemas WHERE context = '.team'")
+audit_rows=$(q -d $SRC -c "SELECT count(*) FROM registry.audit")
+last_audit=$(q -d $SRC -c "SELECT max(id) FROM registry.audit")
 fail=0
 
 # check_restore HOW: the restored database $DST against the source
@@ -63,6 +68,11 @@ check_restore() {
 	echo "$how: restored rows: $(wc -l <"$WORK/dst.txt"), next ids: default $next_default, .team $next_team"
 	[ "$next_default" = "$want_default" ] || { echo "$how: expected default id $want_default"; fail=1; }
 	[ "$next_team" = "$want_team" ] || { echo "$how: expected .team id $want_team"; fail=1; }
+	# the audit trail: the source's rows (compared above), then the new writes above them
+	next_audit=$(q -d $DST -c "SELECT min(id) FROM registry.audit WHERE subject = 'fresh'")
+	echo "$how: audit rows: $audit_rows restored, the next write's audit id $next_audit"
+	[ "$audit_rows" -gt 0 ] || { echo "$how: the source has no audit rows"; fail=1; }
+	[ -n "$next_audit" ] && [ "$next_audit" -gt "$last_audit" ] || { echo "$how: expected an audit id above $last_audit"; fail=1; }
 }
 fresh_dst() {
 	q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DST" -c "CREATE DATABASE $DST"

@@ -1,0 +1,783 @@
+/*-------------------------------------------------------------------------
+ *
+ * audit.c
+ *	  The audit trail: who changed what in the registry, when, and how it
+ *	  ended, in registry.audit, and the same change on the
+ *	  registry_changes LISTEN/NOTIFY channel.
+ *
+ * An AFTER ROW trigger on each of the registry's tables (contexts,
+ * schemas, subjects, subject_versions, config, modes) records every row
+ * written, whatever wrote it: the SQL API, the REST API, raw DML; an AFTER
+ * TRUNCATE trigger records a truncation.  The row says the time, the role
+ * that acted (outside any SECURITY DEFINER function: the session's role,
+ * or the role a REST request runs as), the HTTP user and peer of a REST
+ * request, the operation, its target, and the row before and after (a
+ * schema by its id, type and guid, never its text).  The trigger runs in
+ * the writing transaction, so a write and its audit row commit or roll
+ * back together; the notification goes out at commit.
+ *
+ * Rows a restore brings back (restore.c) are not audited again: their
+ * audit rows come back with the dump.  A REST write that fails rolls back
+ * its own transaction, audit row included; the HTTP worker then records
+ * the failure in a transaction of its own, with the Confluent error code
+ * as the result.  A failed SQL write cannot be recorded: its transaction
+ * is rolled back, and PostgreSQL has no autonomous transactions.
+ *
+ * Nobody but these functions writes the table: they insert as its owner,
+ * with fixed, schema-qualified statements, and nobody else is granted
+ * more than SELECT.  Old rows are deleted by the primary's first HTTP
+ * worker (registry.audit_retention), or by registry.purge_audit().
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <limits.h>
+
+#include "access/htup_details.h"
+#include "access/transam.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "commands/async.h"
+#include "commands/trigger.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/guc.h"
+#include "utils/json.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "utils/xid8.h"
+
+#include "audit.h"
+#include "registry.h"
+#include "rest_internal.h"
+#include "trigger_row.h"
+
+PG_FUNCTION_INFO_V1(registry_audit_row);
+PG_FUNCTION_INFO_V1(registry_audit_truncate);
+PG_FUNCTION_INFO_V1(registry_purge_audit);
+
+/* the channel each audited change is announced on, at commit */
+#define AUDIT_CHANNEL "registry_changes"
+
+/* a subject longer than this is left out of a notification (8000 at most) */
+#define AUDIT_NOTIFY_SUBJECT_MAX 4000
+
+/* the sweep: every AUDIT_SWEEP_MS, AUDIT_SWEEP_ROWS rows at most */
+#define AUDIT_SWEEP_MS 10000
+#define AUDIT_SWEEP_BUSY_MS 1000
+#define AUDIT_SWEEP_ROWS 1000
+
+int			registry_audit_retention = 365 * 24 * 60;
+bool		registry_audit_notify = true;
+
+/* the REST request the HTTP worker serves now, if any */
+typedef struct AuditRequest
+{
+	bool		active;
+	Oid			role;
+	bool		has_user;
+	char		user[NAMEDATALEN];
+	char		peer[64];
+}			AuditRequest;
+
+static AuditRequest current_request;
+
+/* one audit row, as the triggers and the REST worker give it */
+typedef struct AuditEntry
+{
+	const char *role;			/* NULL: refused before it ran as a role */
+	const char *http_user;
+	const char *http_peer;
+	const char *operation;
+	const char *context;
+	const char *subject;
+	bool		has_version;
+	int32		version;
+	bool		has_schema_id;
+	int32		schema_id;
+	const char *result;
+	const char *before;			/* JSON text, or NULL */
+	const char *after;
+}			AuditEntry;
+
+static SPIPlanPtr insert_plan = NULL;
+static SPIPlanPtr schema_plan = NULL;
+
+/* registry.audit_retention: -1, or at least a minute */
+static bool
+check_retention(int *newval, void **extra, GucSource source)
+{
+	if (*newval == 0)
+	{
+		GUC_check_errdetail("Use -1 to keep the audit rows forever, or at least 1min.");
+		return false;
+	}
+	return true;
+}
+
+/* See audit.h */
+void
+registry_init_audit(void)
+{
+	DefineCustomIntVariable("registry.audit_retention",
+							"How long rows of registry.audit are kept; older ones are deleted by the primary's REST API worker (-1: forever).",
+							"Rows written then are deleted within seconds of passing this age, 1000 at most each time.",
+							&registry_audit_retention,
+							365 * 24 * 60, -1, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MIN,
+							check_retention, NULL, NULL);
+	DefineCustomBoolVariable("registry.audit_notify",
+							 "Whether each audited change is announced on NOTIFY registry_changes at commit.",
+							 "A transaction that notifies takes a database-wide lock at commit, so writers commit one at a time.",
+							 &registry_audit_notify,
+							 true,
+							 PGC_SIGHUP, 0,
+							 NULL, NULL, NULL);
+}
+
+/* See audit.h */
+void
+registry_audit_request_begin(Oid role, const char *http_user, const char *peer)
+{
+	current_request.active = true;
+	current_request.role = role;
+	current_request.has_user = http_user != NULL;
+	strlcpy(current_request.user, http_user ? http_user : "", NAMEDATALEN);
+	strlcpy(current_request.peer, peer ? peer : "", sizeof(current_request.peer));
+}
+
+/* See audit.h */
+void
+registry_audit_request_end(void)
+{
+	memset(&current_request, 0, sizeof(current_request));
+}
+
+/* registry.audit's OID and owner; InvalidOid when there is none (an older extension) */
+static Oid
+audit_relation(Oid *owner)
+{
+	Oid			nsp = get_namespace_oid("registry", true);
+	Oid			relid = OidIsValid(nsp) ? get_relname_relid("audit", nsp) : InvalidOid;
+	HeapTuple	tup;
+
+	if (!OidIsValid(relid))
+		return InvalidOid;
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tup))
+		return InvalidOid;
+	*owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return relid;
+}
+
+/* who ran before become_owner() */
+typedef struct AuditUserSave
+{
+	Oid			userid;
+	int			sec_context;
+}			AuditUserSave;
+
+/* run the next fixed statement as the audit table's owner */
+static void
+become_owner(Oid owner, AuditUserSave * save)
+{
+	GetUserIdAndSecContext(&save->userid, &save->sec_context);
+	SetUserIdAndSecContext(owner, save->sec_context | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+}
+
+/* back to who ran before become_owner() */
+static void
+restore_user(const AuditUserSave * save)
+{
+	SetUserIdAndSecContext(save->userid, save->sec_context);
+}
+
+/* a saved plan of a fixed statement (every name in it schema-qualified) */
+static SPIPlanPtr
+saved_plan(SPIPlanPtr *plan, const char *sql, int nargs, Oid *types)
+{
+	if (*plan == NULL)
+	{
+		SPIPlanPtr	p = SPI_prepare(sql, nargs, types);
+
+		if (p == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		SPI_keepplan(p);
+		*plan = p;
+	}
+	return *plan;
+}
+
+/* a text Datum of s, and whether it is NULL */
+static Datum
+text_or_null(const char *s, char *null)
+{
+	*null = s ? ' ' : 'n';
+	return s ? CStringGetTextDatum(s) : (Datum) 0;
+}
+
+/* a jsonb Datum of JSON text s, and whether it is NULL */
+static Datum
+jsonb_or_null(const char *s, char *null)
+{
+	*null = s ? ' ' : 'n';
+	return s ? DirectFunctionCall1(jsonb_in, CStringGetDatum(s)) : (Datum) 0;
+}
+
+/*
+ * Insert e into registry.audit as the table's owner (inside SPI); its id,
+ * or 0 when the table does not exist.
+ */
+static int64
+audit_insert(const AuditEntry * e)
+{
+	static Oid	types[12] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID,
+	INT4OID, INT4OID, TEXTOID, JSONBOID, JSONBOID, XID8OID};
+	Datum		values[12];
+	char		nulls[12];
+	Oid			owner;
+	AuditUserSave save;
+	int64		id = 0;
+	bool		isnull;
+	int			rc;
+
+	if (!OidIsValid(audit_relation(&owner)))
+		return 0;
+	values[0] = text_or_null(e->role, &nulls[0]);
+	values[1] = text_or_null(e->http_user, &nulls[1]);
+	values[2] = text_or_null(e->http_peer, &nulls[2]);
+	values[3] = text_or_null(e->operation, &nulls[3]);
+	values[4] = text_or_null(e->context, &nulls[4]);
+	values[5] = text_or_null(e->subject, &nulls[5]);
+	values[6] = Int32GetDatum(e->version);
+	nulls[6] = e->has_version ? ' ' : 'n';
+	values[7] = Int32GetDatum(e->schema_id);
+	nulls[7] = e->has_schema_id ? ' ' : 'n';
+	values[8] = text_or_null(e->result, &nulls[8]);
+	values[9] = jsonb_or_null(e->before, &nulls[9]);
+	values[10] = jsonb_or_null(e->after, &nulls[10]);
+	values[11] = FullTransactionIdGetDatum(GetTopFullTransactionId());
+	nulls[11] = ' ';
+
+	become_owner(owner, &save);
+	rc = SPI_execute_plan(saved_plan(&insert_plan,
+									 "INSERT INTO registry.audit (role, http_user, http_peer, operation,"
+									 " context, subject, version, schema_id, result, before, after, xact)"
+									 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+									 " RETURNING id", 12, types),
+						  values, nulls, false, 1);
+	restore_user(&save);
+	if (rc != SPI_OK_INSERT_RETURNING || SPI_processed != 1)
+		elog(ERROR, "could not insert into registry.audit: %s", SPI_result_code_string(rc));
+	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	return id;
+}
+
+/* announce an audited change on registry_changes, at commit */
+static void
+audit_notify(int64 id, const AuditEntry * e)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "{\"audit\":" INT64_FORMAT ",\"op\":", id);
+	escape_json(&buf, e->operation);
+	if (e->context)
+	{
+		appendStringInfoString(&buf, ",\"context\":");
+		escape_json(&buf, e->context);
+	}
+	/* far below NOTIFY's 8000 bytes: a longer subject is read from the row */
+	if (e->subject && strlen(e->subject) <= AUDIT_NOTIFY_SUBJECT_MAX)
+	{
+		appendStringInfoString(&buf, ",\"subject\":");
+		escape_json(&buf, e->subject);
+	}
+	else if (e->subject)
+		appendStringInfoString(&buf, ",\"subjectOmitted\":true");
+	if (e->has_version)
+		appendStringInfo(&buf, ",\"version\":%d", e->version);
+	if (e->has_schema_id)
+		appendStringInfo(&buf, ",\"id\":%d", e->schema_id);
+	appendStringInfoChar(&buf, '}');
+	Async_Notify(AUDIT_CHANNEL, buf.data);
+	pfree(buf.data);
+}
+
+/* the role that acted: the REST request's, else the one outside any SECURITY DEFINER */
+static const char *
+acting_role(void)
+{
+	Oid			role = current_request.active ? current_request.role : GetOuterUserId();
+
+	return GetUserNameFromId(role, true);
+}
+
+/* a row as JSON text (its columns by name) */
+static char *
+row_json(HeapTuple tup, TupleDesc desc)
+{
+	Datum		row = heap_copy_tuple_as_datum(tup, desc);
+
+	return TextDatumGetCString(DirectFunctionCall1(row_to_json, row));
+}
+
+/* a schema row as its id, type and guid (never its text) */
+static char *
+schema_json(HeapTuple tup, TupleDesc desc)
+{
+	StringInfoData buf;
+	char	   *type = trigger_row_text(tup, desc, "schema_type");
+	char	   *guid = trigger_row_text(tup, desc, "guid");
+	int32		id = 0;
+
+	(void) trigger_row_int(tup, desc, "id", &id);
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "{\"id\":%d,\"schemaType\":", id);
+	escape_json(&buf, type ? type : "");
+	appendStringInfoString(&buf, ",\"guid\":");
+	escape_json(&buf, guid ? guid : "");
+	appendStringInfoChar(&buf, '}');
+	return buf.data;
+}
+
+/*
+ * The type and guid of schema id in context, as JSON members to append
+ * (",\"schemaType\":...,\"guid\":..."), or "" when it is gone; made in
+ * the caller's memory.
+ */
+static char *
+version_schema_members(const char *context, int32 id)
+{
+	static Oid	types[2] = {TEXTOID, INT4OID};
+	Datum		values[2] = {CStringGetTextDatum(context), Int32GetDatum(id)};
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext spicxt;
+	StringInfoData buf;
+	Oid			owner;
+	AuditUserSave save;
+	int			rc;
+
+	if (!OidIsValid(audit_relation(&owner)))
+		return "";
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	become_owner(owner, &save);
+	rc = SPI_execute_plan(saved_plan(&schema_plan,
+									 "SELECT s.schema_type, s.guid::pg_catalog.text FROM registry.schemas s"
+									 " WHERE s.context OPERATOR(pg_catalog.=) $1"
+									 " AND s.id OPERATOR(pg_catalog.=) $2", 2, types),
+						  values, NULL, true, 1);
+	restore_user(&save);
+	spicxt = MemoryContextSwitchTo(caller);
+	initStringInfo(&buf);
+	if (rc == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		appendStringInfoString(&buf, ",\"schemaType\":");
+		escape_json(&buf, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+		appendStringInfoString(&buf, ",\"guid\":");
+		escape_json(&buf, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
+	}
+	MemoryContextSwitchTo(spicxt);
+	SPI_finish();
+	return buf.data;
+}
+
+/* a version row as JSON, with its schema's type and guid */
+static char *
+version_json(HeapTuple tup, TupleDesc desc, const char *schema_members)
+{
+	char	   *row = row_json(tup, desc);
+	size_t		len = strlen(row);
+
+	/* row_to_json ends the object with '}': the members go before it */
+	Assert(len > 0 && row[len - 1] == '}');
+	row[len - 1] = '\0';
+	return psprintf("%s%s}", row, schema_members);
+}
+
+/* The operation a row written to the object's table is, by how it changed. */
+static const char *
+row_operation(const char *object, TriggerData *td)
+{
+	const char *verb;
+
+	if (TRIGGER_FIRED_BY_INSERT(td->tg_event))
+		verb = strcmp(object, "version") == 0 ? "register" :
+			(strcmp(object, "config") == 0 || strcmp(object, "mode") == 0) ? "set" : "create";
+	else if (TRIGGER_FIRED_BY_DELETE(td->tg_event))
+		verb = strcmp(object, "version") == 0 ? "hard_delete" : "delete";
+	else if (strcmp(object, "version") == 0)
+	{
+		bool		was_null;
+		bool		is_null;
+		bool		was = DatumGetBool(trigger_row_value(td->tg_trigtuple, td->tg_relation->rd_att,
+														 "deleted", &was_null));
+		bool		is = DatumGetBool(trigger_row_value(td->tg_newtuple, td->tg_relation->rd_att,
+														"deleted", &is_null));
+
+		verb = (!was && is) ? "soft_delete" : "update";
+	}
+	else
+		verb = (strcmp(object, "config") == 0 || strcmp(object, "mode") == 0) ? "set" : "update";
+	return psprintf("%s.%s", object, verb);
+}
+
+/* Is the new row one a restore brings back (restore.c), by its time column? */
+static bool
+row_is_restored(const char *object, HeapTuple tup, TupleDesc desc)
+{
+	const char *column = (strcmp(object, "config") == 0 || strcmp(object, "mode") == 0) ?
+	"updated_at" : "created_at";
+	bool		isnull;
+	Datum		at = trigger_row_value(tup, desc, column, &isnull);
+
+	return !isnull && registry_is_restored_row(DatumGetTimestampTz(at));
+}
+
+/* the object a trigger audits: its one argument */
+static const char *
+trigger_object(TriggerData *td, const char *name)
+{
+	if (td->tg_trigger->tgnargs != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("%s: the trigger must name the object it audits", name)));
+	return td->tg_trigger->tgargs[0];
+}
+
+/* record e with the acting role and the REST request, and announce it */
+static void
+audit_record(AuditEntry * e)
+{
+	int64		id;
+
+	e->role = acting_role();
+	if (current_request.active)
+	{
+		e->http_user = current_request.has_user ? current_request.user : NULL;
+		e->http_peer = current_request.peer[0] ? current_request.peer : NULL;
+	}
+	e->result = "ok";
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	id = audit_insert(e);
+	SPI_finish();
+	if (id > 0 && registry_audit_notify)
+		audit_notify(id, e);
+}
+
+/*
+ * AFTER INSERT OR UPDATE OR DELETE ... FOR EACH ROW on each of the
+ * registry's tables, with the object it is as argument (context, schema,
+ * subject, version, config, mode): records the row written, unless a
+ * restore brings it back.
+ */
+Datum
+registry_audit_row(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = trigger_row_data(fcinfo, "audit_row");
+	const char *object = trigger_object(td, "audit_row");
+	TupleDesc	desc = td->tg_relation->rd_att;
+	HeapTuple	oldtup = NULL;
+	HeapTuple	newtup = NULL;
+	HeapTuple	tup;
+	AuditEntry	e;
+	bool		is_version = strcmp(object, "version") == 0;
+	char	   *subject;
+	MemoryContext cxt;
+	MemoryContext oldcxt;
+
+	if (!TRIGGER_FIRED_FOR_ROW(td->tg_event) || !TRIGGER_FIRED_AFTER(td->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("audit_row: must be fired AFTER ... FOR EACH ROW")));
+	if (TRIGGER_FIRED_BY_INSERT(td->tg_event))
+		newtup = td->tg_trigtuple;
+	else if (TRIGGER_FIRED_BY_DELETE(td->tg_event))
+		oldtup = td->tg_trigtuple;
+	else
+	{
+		oldtup = td->tg_trigtuple;
+		newtup = td->tg_newtuple;
+	}
+	if (oldtup == NULL && row_is_restored(object, newtup, desc))
+		return PointerGetDatum(NULL);
+
+	/* a registration's few rows, each in memory of its own */
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "registry audit row",
+								ALLOCSET_SMALL_SIZES);
+	oldcxt = MemoryContextSwitchTo(cxt);
+	tup = newtup ? newtup : oldtup;
+	memset(&e, 0, sizeof(e));
+	e.operation = row_operation(object, td);
+	e.context = trigger_row_text(tup, desc, "context");
+	if (strcmp(object, "context") != 0 && strcmp(object, "schema") != 0)
+	{
+		subject = trigger_row_text(tup, desc, "subject");
+		e.subject = (subject && subject[0]) ? subject : NULL;
+	}
+	if (is_version)
+	{
+		e.has_version = trigger_row_int(tup, desc, "version", &e.version);
+		e.has_schema_id = trigger_row_int(tup, desc, "schema_id", &e.schema_id);
+	}
+	else if (strcmp(object, "schema") == 0)
+		e.has_schema_id = trigger_row_int(tup, desc, "id", &e.schema_id);
+
+	if (is_version)
+	{
+		char	   *members = e.context && e.has_schema_id ?
+		version_schema_members(e.context, e.schema_id) : "";
+
+		e.before = oldtup ? version_json(oldtup, desc, members) : NULL;
+		e.after = newtup ? version_json(newtup, desc, members) : NULL;
+	}
+	else if (strcmp(object, "schema") == 0)
+	{
+		e.before = oldtup ? schema_json(oldtup, desc) : NULL;
+		e.after = newtup ? schema_json(newtup, desc) : NULL;
+	}
+	else
+	{
+		e.before = oldtup ? row_json(oldtup, desc) : NULL;
+		e.after = newtup ? row_json(newtup, desc) : NULL;
+	}
+	audit_record(&e);
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextDelete(cxt);
+	return PointerGetDatum(NULL);
+}
+
+/*
+ * AFTER TRUNCATE ... FOR EACH STATEMENT on each of the registry's tables,
+ * with the object it is as argument: records the truncation.
+ */
+Datum
+registry_audit_truncate(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = trigger_row_data(fcinfo, "audit_truncate");
+	const char *object = trigger_object(td, "audit_truncate");
+	AuditEntry	e;
+
+	if (!TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("audit_truncate: must be fired AFTER TRUNCATE")));
+	memset(&e, 0, sizeof(e));
+	e.operation = psprintf("%s.truncate", object);
+	audit_record(&e);
+	return PointerGetDatum(NULL);
+}
+
+/* a piece of the HTTP worker's work that runs in a transaction of its own */
+typedef void (*AuditStep) (void *arg);
+
+/*
+ * Run step in a transaction of its own, with a snapshot, outside any
+ * transaction (the HTTP worker): an error is logged and the worker goes on.
+ */
+static void
+run_in_own_transaction(AuditStep step, void *arg)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PG_TRY();
+	{
+		PushActiveSnapshot(GetTransactionSnapshot());
+		step(arg);
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+}
+
+/* a failed REST write, as registry_audit_rest_failure() records it */
+typedef struct AuditFailure
+{
+	const RestRequest *req;
+	Oid			role;
+	const char *http_user;
+	const char *peer;
+	int			error_code;
+}			AuditFailure;
+
+/* the version segment of a path as a version number; false if it is none ("latest") */
+static bool
+version_number(const char *version, int32 *out)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(version, &end, 10);
+	if (errno != 0 || *end != '\0' || end == version || v <= 0 || v > INT_MAX)
+		return false;
+	*out = (int32) v;
+	return true;
+}
+
+/* record a failed REST write that names a write route (an AuditStep) */
+static void
+record_failure(void *arg)
+{
+	AuditFailure *f = (AuditFailure *) arg;
+	char	   *qualified;
+	char	   *version;
+	int			route = registry_rest_write_target(f->req, &qualified, &version);
+	AuditEntry	e;
+	const char *method;
+	const char *pattern;
+
+	if (route < 0)
+		return;
+	memset(&e, 0, sizeof(e));
+	rest_route_at(route, &method, &pattern);
+	e.operation = psprintf("rest %s /%s", method, pattern);
+	e.role = OidIsValid(f->role) ? GetUserNameFromId(f->role, true) : NULL;
+	e.http_user = f->http_user;
+	e.http_peer = f->peer;
+	if (qualified)
+	{
+		char	   *context;
+		char	   *subject;
+
+		registry_split_subject_cstr(qualified, &context, &subject);
+		e.context = context;
+		e.subject = subject[0] ? subject : NULL;
+	}
+	if (version)
+		e.has_version = version_number(version, &e.version);
+	e.result = psprintf("%d", f->error_code);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	(void) audit_insert(&e);
+	SPI_finish();
+}
+
+/* See audit.h */
+void
+registry_audit_rest_failure(const RestRequest *req, Oid role, const char *http_user,
+							const char *peer, int error_code)
+{
+	AuditFailure f = {req, role, http_user, peer, error_code};
+
+	if (RecoveryInProgress())
+		return;
+	run_in_own_transaction(record_failure, &f);
+}
+
+/*
+ * Delete the rows of registry.audit older than cutoff, limit at most (0:
+ * all), as the table's owner; how many.  Inside a transaction.
+ */
+static uint64
+audit_purge(TimestampTz cutoff, int limit)
+{
+	Oid			owner;
+	AuditUserSave save;
+	Oid			types[2] = {TIMESTAMPTZOID, INT4OID};
+	Datum		values[2] = {TimestampTzGetDatum(cutoff), Int32GetDatum(limit)};
+	uint64		n;
+	int			rc;
+
+	if (!OidIsValid(audit_relation(&owner)))
+		return 0;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	become_owner(owner, &save);
+	if (limit > 0)
+		rc = SPI_execute_with_args("DELETE FROM registry.audit a"
+								   " WHERE a.id OPERATOR(pg_catalog.=) ANY (ARRAY("
+								   "SELECT o.id FROM registry.audit o"
+								   " WHERE o.at OPERATOR(pg_catalog.<) $1 ORDER BY o.at LIMIT $2))",
+								   2, types, values, NULL, false, 0);
+	else
+		rc = SPI_execute_with_args("DELETE FROM registry.audit a"
+								   " WHERE a.at OPERATOR(pg_catalog.<) $1",
+								   1, types, values, NULL, false, 0);
+	restore_user(&save);
+	if (rc != SPI_OK_DELETE)
+		elog(ERROR, "could not delete from registry.audit: %s", SPI_result_code_string(rc));
+	n = SPI_processed;
+	SPI_finish();
+	return n;
+}
+
+/*
+ * registry.purge_audit(older_than interval) -> bigint: deletes the audit
+ * rows older than older_than, for a DBA who runs no HTTP worker (or wants
+ * them gone now); how many.
+ */
+Datum
+registry_purge_audit(PG_FUNCTION_ARGS)
+{
+	Interval   *older_than = PG_GETARG_INTERVAL_P(0);
+	TimestampTz now = GetCurrentTransactionStartTimestamp();
+	TimestampTz cutoff;
+
+	cutoff = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_mi_interval,
+													 TimestampTzGetDatum(now),
+													 IntervalPGetDatum(older_than)));
+	if (cutoff > now)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("older_than must not be negative")));
+	PG_RETURN_INT64((int64) audit_purge(cutoff, 0));
+}
+
+/* one batch of the retention sweep */
+typedef struct AuditSweep
+{
+	TimestampTz cutoff;
+	uint64		deleted;
+}			AuditSweep;
+
+/* delete a batch of the rows older than the cutoff (an AuditStep) */
+static void
+sweep_batch(void *arg)
+{
+	AuditSweep *sw = (AuditSweep *) arg;
+
+	sw->deleted = audit_purge(sw->cutoff, AUDIT_SWEEP_ROWS);
+}
+
+/* See audit.h */
+void
+registry_audit_sweep(TimestampTz now)
+{
+	static TimestampTz next_sweep = 0;
+	AuditSweep	sw = {0, 0};
+
+	if (registry_audit_retention < 0 || now < next_sweep)
+		return;
+	next_sweep = TimestampTzPlusMilliseconds(now, AUDIT_SWEEP_MS);
+	if (RecoveryInProgress())
+		return;
+	sw.cutoff = now - (TimestampTz) registry_audit_retention * USECS_PER_MINUTE;
+	run_in_own_transaction(sweep_batch, &sw);
+	/* more to delete: again soon, still a batch at a time */
+	if (sw.deleted >= AUDIT_SWEEP_ROWS)
+		next_sweep = TimestampTzPlusMilliseconds(now, AUDIT_SWEEP_BUSY_MS);
+}
