@@ -53,8 +53,8 @@ static CatalogPlan plan_raise_id_floor = {
 };
 
 /*
- * Open a scan of the context's row: *seq its id sequence, InvalidOid when
- * it has none.  False when the context has no row.
+ * Read the context's row: *seq its id sequence, InvalidOid when it has
+ * none.  False when the context has no row.
  */
 static bool
 context_row(const char *context, Oid *seq)

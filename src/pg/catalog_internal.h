@@ -3,10 +3,9 @@
  * catalog_internal.h
  *	  What the files of the catalog module share: the SPI statements of the
  *	  writes (catalog_spi.c), the reading of one registry table through one
- *	  of its B-tree indexes (catalog_rel.c), and what one table's file
- *	  offers the others.  Nothing outside the module includes it (but
- *	  catalog_api.c and scope_cache.c, which run on its plans and keep its
- *	  rows).
+ *	  of its B-tree indexes (catalog_rel.c), what one table's file offers
+ *	  the others, and the scope cache (scope_cache.c).  Nothing outside the
+ *	  module includes it.
  *
  *-------------------------------------------------------------------------
  */
@@ -108,6 +107,7 @@ typedef struct CatalogScan
 	TupleTableSlot *fetch_slot; /* catalog_scan_fetch_tid()'s */
 	ScanKeyData keys[SCAN_MAX_KEYS];
 	int			nkeys;
+	bool		rekeyed;		/* new keys since the scan began or rescanned */
 } CatalogScan;
 
 extern Snapshot catalog_read_snapshot(void);

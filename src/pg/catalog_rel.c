@@ -308,7 +308,7 @@ catalog_scan_key_op(CatalogScan *s, AttrNumber attno, StrategyNumber strategy,
 	Form_pg_index form = s->index->rd_index;
 	Oid			collation = InvalidOid;
 
-	Assert(s->nkeys < SCAN_MAX_KEYS && s->scan == NULL);
+	Assert(s->nkeys < SCAN_MAX_KEYS && (s->scan == NULL || s->rekeyed));
 	for (int k = 0; k < form->indnkeyatts; k++)
 		if (form->indkey.values[k] == attno)
 			collation = s->index->rd_indcollation[k];
@@ -331,9 +331,43 @@ catalog_scan_text_key(CatalogScan *s, AttrNumber attno, const char *value)
 }
 
 /*
+ * Start the begun scan again with its new keys, given by table column as
+ * systable_beginscan_ordered() takes them: a B-tree scan keeps room for as
+ * many keys as it began with, so a rekey with another number ends it and
+ * begins anew.
+ */
+static void
+rescan(CatalogScan *s)
+{
+	ScanKeyData idxkeys[SCAN_MAX_KEYS];
+	Form_pg_index form = s->index->rd_index;
+
+	if (s->nkeys != s->scan->iscan->numberOfKeys)
+	{
+		systable_endscan_ordered(s->scan);
+		s->scan = systable_beginscan_ordered(s->heap, s->index, s->snapshot,
+											 s->nkeys, s->keys);
+		return;
+	}
+	for (int i = 0; i < s->nkeys; i++)
+	{
+		int			k = 0;
+
+		while (k < form->indnatts && form->indkey.values[k] != s->keys[i].sk_attno)
+			k++;
+		if (k == form->indnatts)
+			elog(ERROR, "column is not in index");
+		idxkeys[i] = s->keys[i];
+		idxkeys[i].sk_attno = k + 1;
+	}
+	index_rescan(s->scan->iscan, idxkeys, s->nkeys, NULL, 0);
+}
+
+/*
  * The next row of the scan in direction dir, false at its end; the first
  * call takes the snapshot (catalog_read_snapshot) unless the scan shares
- * one, and begins the scan with the keys given.
+ * one, and begins the scan with the keys given; the first after
+ * catalog_scan_rekey() starts it again with the new keys.
  */
 bool
 catalog_scan_next(CatalogScan *s, ScanDirection dir)
@@ -347,6 +381,9 @@ catalog_scan_next(CatalogScan *s, ScanDirection dir)
 		s->scan = systable_beginscan_ordered(s->heap, s->index, s->snapshot,
 											 s->nkeys, s->keys);
 	}
+	else if (s->rekeyed)
+		rescan(s);
+	s->rekeyed = false;
 	CHECK_FOR_INTERRUPTS();
 	tup = systable_getnext_ordered(s->scan, dir);
 	s->slot = tup != NULL ? s->scan->slot : NULL;
@@ -354,18 +391,17 @@ catalog_scan_next(CatalogScan *s, ScanDirection dir)
 }
 
 /*
- * End the scan's probe and drop its keys for new ones, to probe again in
- * the same snapshot: one read of several rows (the scopes of a subject's
- * settings) sees one state of the table.
+ * Drop the scan's keys for new ones, to probe again in the same snapshot:
+ * one read of several rows (the scopes of a subject's settings) sees one
+ * state of the table, and probes with one scan, as many times as it has
+ * keys of the same number.
  */
 void
 catalog_scan_rekey(CatalogScan *s)
 {
-	if (s->scan != NULL)
-		systable_endscan_ordered(s->scan);
-	s->scan = NULL;
-	s->slot = NULL;
 	s->nkeys = 0;
+	s->rekeyed = true;
+	s->slot = NULL;
 }
 
 /*
