@@ -102,6 +102,27 @@ SELECT registry.register_schema('reads-text', '"int"', 'AVRO', '[]', false,
 	'{"properties":{"owner":"o","confluent:version":"5"}}') <> :text_v1 AS cv_owner_is_v2;
 SELECT version FROM registry.subject_versions WHERE subject = 'reads-text' ORDER BY version;
 ROLLBACK;
+-- so is an index of another access method with the registry's key
+-- columns: an ordered scan relies on a B-tree's order
+SELECT registry.register_schema('reads-brin', '"int"') > 0 AS registered;
+BEGIN;
+ALTER INDEX registry.subject_versions_schema_idx RENAME TO subject_versions_schema_idx_kept;
+CREATE INDEX subject_versions_schema_idx ON registry.subject_versions USING brin (context, schema_id);
+\set VERBOSITY terse
+SELECT registry.register_schema('reads-brin-2', '"int"');
+\set VERBOSITY default
+ROLLBACK;
+-- and a table whose column is no longer where the registry reads it
+-- (dropped and added again, at the end): an error, not a read of another
+-- column
+BEGIN;
+ALTER TABLE registry.config DROP COLUMN normalize;
+ALTER TABLE registry.config ADD COLUMN normalize boolean;
+\set VERBOSITY terse
+SELECT registry.get_compatibility('reads-d');
+\set VERBOSITY default
+ROLLBACK;
+SELECT registry.get_compatibility('reads-d');
 -- get_version and resolve_version are the C reads of GET
 -- /subjects/{s}/versions/{v}: the same rows and errors as that route, a
 -- NULL argument an error

@@ -2,9 +2,14 @@
  *
  * catalog.h
  *	  The catalog module: the only C code that reads or writes the registry's
- *	  tables.  catalog.c holds the SQL statements (the writes and the
- *	  set-returning reads), catalog_scan.c the point reads as direct index
- *	  scans, catalog_api.c the REST routes' calls of the SQL API.
+ *	  tables.  One file per table owns its reads and writes
+ *	  (catalog_schemas.c, catalog_versions.c, catalog_subjects.c,
+ *	  catalog_contexts.c, catalog_settings.c for config and modes;
+ *	  catalog_references.c the references' JSON); they read through
+ *	  catalog_rel.c (index scans, columns by Anum_ constants) and write
+ *	  through catalog_spi.c (SQL statements, which fire the tables'
+ *	  triggers).  catalog_fence.c moves ids past a promotion; catalog_api.c
+ *	  holds the REST routes' calls of the SQL API.
  *
  * Every function here connects to SPI itself (when it uses SPI) and
  * finishes before it returns (inside another SPI connection too: they
@@ -23,7 +28,7 @@
 
 #define REGISTRY_FINGERPRINT_LEN 16
 
-/* --- catalog.c and catalog_scan.c: the registry's tables --------------------- */
+/* --- the registry's tables ---------------------------------------------------- */
 
 /* the catalog's search_path for the whole session (a process serving only REST requests) */
 extern void catalog_set_session_search_path(void);
@@ -63,8 +68,7 @@ extern int32 catalog_lock_subject_latest(const char *context, const char *subjec
 										 CatalogSchema *latest, bool *has_latest);
 extern int32 catalog_next_schema_id(const char *context);
 
-/* catalog_fence.c: on a new WAL timeline, ids move past what an old primary handed out */
-extern void catalog_fence_ids(void);
+/* catalog_fence.c: the GUC of the ids left unused after a promotion */
 extern void registry_init_id_fence(void);
 extern void catalog_advance_schema_id(const char *context, const char *subject, int32 id);
 extern void catalog_raise_id_floor(const char *context, int32 id);

@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * catalog_internal.h
- *	  What the files of the catalog module (catalog.c, catalog_scan.c,
- *	  catalog_scopes.c, catalog_api.c, scope_cache.c) share: kept plans,
- *	  the SPI connection of one catalog call and the reading of result
- *	  columns; the direct index scans and the reading of their rows.
- *	  Nothing outside the module includes it.
+ *	  What the files of the catalog module share: the SPI statements of the
+ *	  writes (catalog_spi.c), the reading of one registry table through one
+ *	  of its B-tree indexes (catalog_rel.c), what one table's file offers
+ *	  the others, and the scope cache (scope_cache.c).  Nothing outside the
+ *	  module includes it.
  *
  *-------------------------------------------------------------------------
  */
@@ -15,9 +15,15 @@
 #include "access/genam.h"
 #include "access/htup.h"
 #include "access/sdir.h"
+#include "access/skey.h"
 #include "executor/tuptable.h"
+#include "utils/jsonb.h"
 #include "utils/rel.h"
 #include "utils/snapshot.h"
+
+#include "catalog.h"
+
+/* --- catalog_spi.c: statements, for the writes ------------------------------ */
 
 /*
  * A statement with typed parameters, prepared on first use and kept for the
@@ -49,41 +55,120 @@ extern char *catalog_text(HeapTuple tup, int col, MemoryContext cxt);
 extern Datum catalog_datum(HeapTuple tup, int col, bool *isnull);
 extern int32 catalog_int32(HeapTuple tup, int col);
 extern bool catalog_bool(HeapTuple tup, int col);
+extern char *catalog_jsonb_value_text(JsonbValue *v);
+
+/* --- catalog_rel.c: a registry table read through its index ----------------- */
+
+/* one column of a registry table, at attribute number (its index in the array) + 1 */
+typedef struct CatalogColumn
+{
+	const char *name;
+	Oid			type;
+} CatalogColumn;
 
 /*
- * catalog_scan.c: one index scan of one registry table, read as
- * PostgreSQL reads its catalogs (see the file's header)
+ * A registry table as the extension's script creates it: its name and its
+ * columns in order, so each table's file reads them by Anum_ constants,
+ * checked against the relation's descriptor when it is first opened.
+ */
+typedef struct CatalogTable
+{
+	const char *name;
+	int			ncols;
+	const CatalogColumn *cols;
+	Oid			relid;			/* looked up and checked; InvalidOid: not yet */
+} CatalogTable;
+
+/*
+ * One of its B-tree indexes: its leading key columns (attribute numbers of
+ * the table, InvalidAttrNumber for an expression) and, for a partial index,
+ * the two columns of its "a IS NOT NULL OR b IS NOT NULL" predicate.
  */
 #define SCAN_MAX_KEYS 3
 
-/* one index scan of one registry table */
+typedef struct CatalogIndex
+{
+	const char *name;
+	CatalogTable *table;
+	int			nkeys;
+	AttrNumber	keys[SCAN_MAX_KEYS];
+	AttrNumber	or_not_null[2];
+	Oid			relid;			/* looked up and checked; InvalidOid: not yet */
+} CatalogIndex;
+
+/* one ordered scan of one registry table through one of its indexes */
 typedef struct CatalogScan
 {
 	Relation	heap;
 	Relation	index;
-	Snapshot	snapshot;
-	IndexScanDesc scan;
-	TupleTableSlot *slot;
+	Snapshot	snapshot;		/* registered */
+	SysScanDesc scan;
+	TupleTableSlot *slot;		/* the current row's */
+	TupleTableSlot *fetch_slot; /* catalog_scan_fetch_tid()'s */
 	ScanKeyData keys[SCAN_MAX_KEYS];
 	int			nkeys;
-	bool		rekeyed;		/* new keys since the last index_rescan */
+	bool		rekeyed;		/* new keys since the scan began or rescanned */
 } CatalogScan;
 
-extern Relation catalog_open_table(const char *name);
-extern void catalog_scan_open(CatalogScan *s, const char *table, const char *index);
-extern void catalog_scan_text_key(CatalogScan *s, int col, const char *value);
-extern void catalog_scan_rekey(CatalogScan *s);
+extern Snapshot catalog_read_snapshot(void);
+extern Relation catalog_open_table(CatalogTable *table);
+extern void catalog_scan_open(CatalogScan *s, CatalogIndex *index);
+extern void catalog_scan_share_snapshot(CatalogScan *s, const CatalogScan *from);
+extern void catalog_scan_key_op(CatalogScan *s, AttrNumber attno, StrategyNumber strategy,
+								RegProcedure proc, Datum value);
+extern void catalog_scan_key(CatalogScan *s, AttrNumber attno, RegProcedure proc, Datum value);
+extern void catalog_scan_text_key(CatalogScan *s, AttrNumber attno, const char *value);
 extern bool catalog_scan_next(CatalogScan *s, ScanDirection dir);
+extern void catalog_scan_rekey(CatalogScan *s);
+extern bool catalog_scan_fetch_tid(CatalogScan *s, ItemPointer tid, BlockNumber nblocks);
 extern void catalog_scan_close(CatalogScan *s);
-extern Datum catalog_scan_datum(CatalogScan *s, const char *name, bool *isnull);
-extern char *catalog_scan_text(CatalogScan *s, const char *name, MemoryContext cxt);
-extern char *catalog_scan_jsonb_text(CatalogScan *s, const char *name, MemoryContext cxt);
+extern Datum catalog_scan_datum(CatalogScan *s, AttrNumber attno, bool *isnull);
+extern char *catalog_scan_text(CatalogScan *s, AttrNumber attno, MemoryContext cxt);
+extern char *catalog_scan_jsonb_text(CatalogScan *s, AttrNumber attno, MemoryContext cxt);
+extern int32 catalog_scan_int32(CatalogScan *s, AttrNumber attno);
+extern bool catalog_scan_bool(CatalogScan *s, AttrNumber attno);
+extern bool catalog_scan_text_is(CatalogScan *s, AttrNumber attno, const char *value);
+extern void catalog_scan_fingerprint(CatalogScan *s, AttrNumber attno, uint8 *out);
 
-/* catalog_scan.c: the subject's row lock, and reads under it */
+/* --- one table's file, for the others -------------------------------------- */
+
+/* catalog_schemas.c */
+extern bool catalog_schema_by_id(const char *context, int32 id, MemoryContext cxt,
+								 CatalogSchema *out);
+extern void catalog_schema_fingerprint(const char *context, int32 id, uint8 *out);
+extern int32 catalog_schema_id_by_fingerprint(const char *context, const uint8 *fingerprint);
+extern void catalog_add_fingerprints(const char *context, const CatalogScan *versions_scan,
+									 CatalogVersion *versions, int n);
+
+/* A schema of a context with a given type and stored text. */
+typedef struct CatalogSameText
+{
+	int32		id;
+	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	char	   *refs;
+	char	   *metadata;
+	char	   *rule_set;
+} CatalogSameText;
+
+extern CatalogSameText *catalog_schemas_with_text(const char *context, const char *schema_type,
+												  const char *schema,
+												  const uint8 *plain_fingerprint, int *n);
+
+/* catalog_subjects.c: the subject's row lock */
 extern bool catalog_lock_subject_row(const char *context, const char *subject);
+extern void catalog_insert_subject(const char *context, const char *subject);
+
+/* catalog_versions.c: the subject's newest versions, read under its lock */
 extern int32 catalog_max_version(const char *context, const char *subject);
 extern int32 catalog_max_version_latest(const char *context, const char *subject,
 										CatalogSchema *latest, bool *has_latest);
+
+/* catalog_contexts.c */
+extern void catalog_ensure_context(const char *context);
+extern List *catalog_context_names(const CatalogScan *share);
+
+/* catalog_fence.c: on a new WAL timeline, ids move past what an old primary handed out */
+extern void catalog_fence_ids(void);
 
 /* scope_cache.c: config and mode rows, and aliases, kept across transactions */
 extern uint64 scope_cache_generation(void);
@@ -95,8 +180,5 @@ extern bool scope_cache_alias(uint64 gen, const char *context, const char *subje
 							  char **alias);
 extern void scope_cache_keep_alias(uint64 gen, const char *context, const char *subject,
 								   const char *alias);
-
-/* catalog.c: for catalog_scan.c */
-extern void catalog_ensure_context(const char *context);
 
 #endif							/* CATALOG_INTERNAL_H */

@@ -17,11 +17,12 @@
  * invalidation (DDL that changes the tables without firing a trigger).
  *
  * The rows are used only where a scan would give the same: in a READ
- * COMMITTED transaction (each statement sees the latest commits) that has
- * written nothing (so it has no uncommitted config or mode of its own).
- * catalog_scan.c also checks, each time, that the invalidating triggers
- * are in place and enabled ALWAYS, and it takes the table locks and checks
- * the privileges a scan would; without the triggers every read scans.
+ * COMMITTED transaction that has written nothing (so it has no uncommitted
+ * config or mode of its own), for a read whose snapshot sees the
+ * generation's settings.  catalog_settings.c checks that snapshot, and,
+ * each time, that the invalidating triggers are in place and enabled
+ * ALWAYS, and it takes the table locks and checks the privileges a scan
+ * would; without the triggers every read scans.
  *
  * At most SCOPE_CACHE_MAX_ENTRIES scopes are kept; past that the cache is
  * emptied, which keeps the memory bounded and the rule simple.

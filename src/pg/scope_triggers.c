@@ -61,7 +61,8 @@ registry_contexts_before_insert(PG_FUNCTION_ARGS)
 	Datum		values[2];
 
 	if (context == NULL)
-		return PointerGetDatum(trig->tg_trigtuple);	/* the NOT NULL constraint's */
+		return PointerGetDatum(trig->tg_trigtuple); /* the NOT NULL
+													 * constraint's */
 	registry_check_context(context);
 	if (registry_trigger_row_restored(trig->tg_trigtuple, trig->tg_relation->rd_att, "created_at") && !no_sequence &&
 		DatumGetObjectId(given) == catalog_context_id_sequence(context))

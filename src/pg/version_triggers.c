@@ -39,7 +39,7 @@ typedef struct VersionKey
 	char	   *context;
 	char	   *subject;
 	int32		version;
-}			VersionKey;
+} VersionKey;
 
 /* The key of a subject_versions row. */
 static VersionKey

@@ -4,7 +4,10 @@
 # EXCLUSIVE lock on registry.subjects holds writers back; a REPEATABLE READ
 # writer whose subject was removed after its snapshot gets a serialization
 # failure (40001, worded as the statement words it); a read-only transaction
-# is refused (25006); a role without UPDATE on registry.subjects is refused.  Every check passes on the SQL lock too.
+# is refused (25006); a role without UPDATE on registry.subjects is refused;
+# a subject row updated after a REPEATABLE READ snapshot is a serialization
+# failure, while READ COMMITTED locks its newest version.  Every check
+# passes on the SQL lock too.
 use strict;
 use warnings;
 
@@ -102,8 +105,58 @@ like($stderr, qr/permission denied for table subjects/,
 is($node->safe_psql('postgres', "SELECT max(version) FROM registry.subject_versions WHERE subject = 'lk'"),
 	'5', 'and nothing was registered');
 
+# --- the subject's row updated after a REPEATABLE READ snapshot was taken
+# (by hand: the registry only locks it) is a serialization failure, as
+# SELECT ... FOR UPDATE gives there; READ COMMITTED locks the row's newest
+# version once the updater commits.  Only READ COMMITTED follows the update.
+$node->safe_psql('postgres', "SELECT registry.register_schema('upd', '" . schema('a') . "')");
+my $rr2 = $node->background_psql('postgres', on_error_stop => 0);
+my $touch = "SET session_replication_role = replica; "
+  . "UPDATE registry.subjects SET created_at = created_at WHERE subject = 'upd'";
+$rr2->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+$rr2->query_safe('SELECT count(*) FROM registry.subjects');
+$node->safe_psql('postgres', $touch);
+$rr2->{stderr} = '';
+$rr2->query("SELECT registry.register_schema('upd', '" . schema('b') . "')");
+like($rr2->{stderr}, qr/ERROR:  could not serialize access due to concurrent update/,
+	'a REPEATABLE READ writer whose subject row was updated gets a serialization failure');
+$rr2->query('ROLLBACK');
+$rr2->{stderr} = '';
+
+$dba->query_safe('BEGIN');
+$dba->query_safe("SET LOCAL session_replication_role = replica");
+$dba->query_safe("UPDATE registry.subjects SET created_at = created_at WHERE subject = 'upd'");
+$rr2->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+$rr2->query_safe('SELECT count(*) FROM registry.subjects');
+my $rr2_pid = $rr2->query_safe('SELECT pg_backend_pid()');
+$rr2->query_until(qr/sent/,
+	"\\echo sent\nSELECT 'v=' || subject_version FROM registry.register_schema_version('upd', '" . schema('c') . "');\n");
+ok( $node->poll_query_until('postgres',
+		"SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = $rr2_pid"),
+	'a REPEATABLE READ writer waits for the updater of the subject row');
+$dba->query_safe('COMMIT');
+$rr2->{stderr} = '';
+$rr2->query('SELECT 1');
+like($rr2->{stderr}, qr/ERROR:  could not serialize access due to concurrent update/,
+	'and gets a serialization failure when the updater commits');
+$rr2->query('ROLLBACK');
+$rr2->{stderr} = '';
+
+$dba->query_safe('BEGIN');
+$dba->query_safe("SET LOCAL session_replication_role = replica");
+$dba->query_safe("UPDATE registry.subjects SET created_at = created_at WHERE subject = 'upd'");
+$second->query_until(qr/sent/,
+	"\\echo sent\nSELECT 'v=' || subject_version FROM registry.register_schema_version('upd', '" . schema('d') . "');\n");
+ok( $node->poll_query_until('postgres',
+		"SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = $second_pid"),
+	'a READ COMMITTED writer waits for the updater of the subject row');
+$dba->query_safe('COMMIT');
+$out = $second->query('SELECT 1');
+like($out, qr/v=2/, 'and registers on the updated row once the updater commits');
+
 $first->quit;
 $second->quit;
 $dba->quit;
 $rr->quit;
+$rr2->quit;
 done_testing();

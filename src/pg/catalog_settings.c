@@ -1,0 +1,399 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog_settings.c
+ *	  registry.config and registry.modes, what is set per scope (the
+ *	  global scope, a context, a subject): the config and mode rows of a
+ *	  subject's scopes and a subject's alias, through the tables' primary
+ *	  keys and the scope cache (scope_cache.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "catalog/pg_trigger.h"
+#include "catalog/pg_type.h"
+#include "commands/trigger.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "catalog.h"
+#include "catalog_internal.h"
+#include "registry.h"
+
+/* the columns of registry.config */
+#define Anum_config_context			1
+#define Anum_config_subject			2
+#define Anum_config_compatibility	3
+#define Anum_config_normalize		4
+#define Anum_config_settings		5
+#define Natts_config				5
+
+static const CatalogColumn config_columns[Natts_config] = {
+	{"context", TEXTOID},
+	{"subject", TEXTOID},
+	{"compatibility", TEXTOID},
+	{"normalize", BOOLOID},
+	{"settings", JSONBOID},
+};
+
+static CatalogTable config_table = {"config", Natts_config, config_columns};
+
+static CatalogIndex config_pkey = {
+	"config_pkey", &config_table, 2, {Anum_config_context, Anum_config_subject}
+};
+
+/* the columns of registry.modes */
+#define Anum_modes_context			1
+#define Anum_modes_subject			2
+#define Anum_modes_mode				3
+#define Natts_modes					3
+
+static const CatalogColumn modes_columns[Natts_modes] = {
+	{"context", TEXTOID},
+	{"subject", TEXTOID},
+	{"mode", TEXTOID},
+};
+
+static CatalogTable modes_table = {"modes", Natts_modes, modes_columns};
+
+static CatalogIndex modes_pkey = {
+	"modes_pkey", &modes_table, 2, {Anum_modes_context, Anum_modes_subject}
+};
+
+StaticAssertDecl(Anum_config_context == Anum_modes_context &&
+				 Anum_config_subject == Anum_modes_subject,
+				 "config and modes are keyed by the same columns");
+
+static void scan_scope_rows(const char *context, const char *subject, Snapshot snapshot,
+							CatalogScopeRows *out);
+static char *scan_subject_alias(const char *context, const char *subject, Snapshot snapshot);
+
+/* Does the scope (context, subject) appear in the first n of keys? */
+static bool
+seen_scope(const char *(*keys)[2], int n, const char *context, const char *subject)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(keys[i][0], context) == 0 && strcmp(keys[i][1], subject) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The scopes whose config and mode can be in force for a subject: its own,
+ * its context's, the default context's and the global one; each once.
+ */
+static int
+scope_keys(const char *context, const char *subject, const char *(*keys)[2])
+{
+	const char *all[4][2] = {{context, subject}, {context, ""}, {".", ""}, {".__GLOBAL", ""}};
+	int			n = 0;
+
+	for (int i = 0; i < 4; i++)
+		if (!seen_scope(keys, n, all[i][0], all[i][1]))
+		{
+			keys[n][0] = all[i][0];
+			keys[n][1] = all[i][1];
+			n++;
+		}
+	return n;
+}
+
+/* Open a scan of config or modes (their keys are the same columns) at one scope. */
+static void
+scope_open(CatalogScan *s, CatalogIndex *index, Snapshot snapshot, const char *context,
+		   const char *subject)
+{
+	catalog_scan_open(s, index);
+	s->snapshot = RegisterSnapshot(snapshot);
+	catalog_scan_text_key(s, Anum_config_context, context);
+	catalog_scan_text_key(s, Anum_config_subject, subject);
+}
+
+/* Point an open scope scan at another scope. */
+static void
+scope_rekey(CatalogScan *s, const char *context, const char *subject)
+{
+	catalog_scan_rekey(s);
+	catalog_scan_text_key(s, Anum_config_context, context);
+	catalog_scan_text_key(s, Anum_config_subject, subject);
+}
+
+/* The config row of the scan into row, its strings in cxt. */
+static void
+fill_config_row(CatalogScan *s, MemoryContext cxt, CatalogConfigRow *row)
+{
+	bool		isnull;
+	Datum		d;
+
+	row->context = catalog_scan_text(s, Anum_config_context, cxt);
+	row->subject = catalog_scan_text(s, Anum_config_subject, cxt);
+	row->compatibility = catalog_scan_text(s, Anum_config_compatibility, cxt);
+	d = catalog_scan_datum(s, Anum_config_normalize, &isnull);
+	row->has_normalize = !isnull;
+	row->normalize = !isnull && DatumGetBool(d);
+	row->settings = catalog_scan_jsonb_text(s, Anum_config_settings, cxt);
+}
+
+/*
+ * Is a trigger of this name on the table, for these events on every row
+ * (no WHEN condition, no column list), enabled ALWAYS (so that it fires in
+ * every replication role)?
+ */
+static bool
+has_always_trigger(Relation rel, const char *name, int16 type)
+{
+	TriggerDesc *td = rel->trigdesc;
+
+	for (int i = 0; td != NULL && i < td->numtriggers; i++)
+	{
+		Trigger    *t = &td->triggers[i];
+
+		if (strcmp(t->tgname, name) == 0)
+			return t->tgenabled == TRIGGER_FIRES_ALWAYS && (t->tgtype & type) == type &&
+				t->tgqual == NULL && t->tgnattr == 0;
+	}
+	return false;
+}
+
+/*
+ * A snapshot taken after the scope cache's generation was read, so one
+ * that sees the settings of that generation: the transactions it saw
+ * finished (those below xmax but not in xip; on a standby, subxip).
+ */
+static uint64 horizon_generation = 0;
+static TransactionId horizon_xmax;
+static TransactionId *horizon_running;
+static int	horizon_nrunning;
+static bool horizon_in_recovery;
+
+/* The transactions a snapshot saw running, and how many (see horizon_running). */
+static TransactionId *
+running_xids(Snapshot snap, int *n)
+{
+	*n = snap->takenDuringRecovery ? snap->subxcnt : (int) snap->xcnt;
+	return snap->takenDuringRecovery ? snap->subxip : snap->xip;
+}
+
+/* Make a snapshot taken now the horizon of generation gen. */
+static void
+take_horizon(uint64 gen)
+{
+	Snapshot	now = GetLatestSnapshot();
+	int			n;
+	TransactionId *running = running_xids(now, &n);
+
+	if (horizon_running != NULL)
+		pfree(horizon_running);
+	horizon_running = MemoryContextAlloc(TopMemoryContext, sizeof(TransactionId) * (n + 1));
+	memcpy(horizon_running, running, sizeof(TransactionId) * n);
+	horizon_nrunning = n;
+	horizon_xmax = now->xmax;
+	horizon_in_recovery = now->takenDuringRecovery;
+	horizon_generation = gen;
+}
+
+/* Did the horizon see xid running? */
+static bool
+horizon_saw_running(TransactionId xid)
+{
+	for (int i = 0; i < horizon_nrunning; i++)
+		if (TransactionIdEquals(horizon_running[i], xid))
+			return true;
+	return false;
+}
+
+/*
+ * Does snap see every transaction the horizon of generation gen saw
+ * finished, and so the settings of that generation?  Then the cache,
+ * which holds those settings, answers what a scan in snap would.  A
+ * statement's snapshot taken after the generation last moved does; one
+ * taken before (a statement that began before the last change of a config
+ * or mode, and reads in its own snapshot) does not, and scans.
+ */
+static bool
+snapshot_sees_generation(Snapshot snap, uint64 gen)
+{
+	int			n;
+	TransactionId *running;
+
+	if (horizon_generation != gen)
+		take_horizon(gen);
+	if (snap->takenDuringRecovery != horizon_in_recovery ||
+		TransactionIdPrecedes(snap->xmax, horizon_xmax))
+		return false;
+	running = running_xids(snap, &n);
+	for (int i = 0; i < n; i++)
+		if (TransactionIdPrecedes(running[i], horizon_xmax) &&
+			!horizon_saw_running(running[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The generation at which settings read in snapshot may come from the
+ * scope cache now, 0 when they must be scanned.  The tables the read needs
+ * (config, and modes unless config_only) are opened as a scan opens them
+ * (locks, privileges), and each must have the triggers that move the
+ * generation when a row of theirs changes.
+ */
+static uint64
+scope_cache_open(bool config_only, Snapshot snapshot)
+{
+	uint64		gen = scope_cache_generation();
+	const int16 rows = TRIGGER_TYPE_ROW | TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE |
+	TRIGGER_TYPE_DELETE;
+	CatalogTable *tables[2] = {&config_table, &modes_table};
+	const char *triggers[2][2] = {
+		{"config_after_write", "config_after_truncate"},
+		{"modes_after_write", "modes_after_truncate"},
+	};
+
+	if (gen == 0)
+		return 0;
+	for (int i = 0; i < (config_only ? 1 : 2); i++)
+	{
+		Relation	rel = catalog_open_table(tables[i]);
+
+		if (!has_always_trigger(rel, triggers[i][0], rows) ||
+			!has_always_trigger(rel, triggers[i][1], TRIGGER_TYPE_TRUNCATE))
+			gen = 0;
+		table_close(rel, NoLock);
+	}
+	if (gen != 0 && !snapshot_sees_generation(snapshot, gen))
+		gen = 0;
+	return gen;
+}
+
+/*
+ * The config rows and mode rows that can be in force for a subject, for
+ * config_scope.c to merge: kept ones while they cannot have changed, else
+ * scanned.
+ */
+void
+catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
+{
+	Snapshot	snapshot = catalog_read_snapshot();
+	uint64		gen = scope_cache_open(false, snapshot);
+
+	if (gen == 0 || !scope_cache_rows(gen, context, subject, out))
+	{
+		scan_scope_rows(context, subject, snapshot, out);
+		if (gen != 0)
+			scope_cache_keep_rows(gen, context, subject, out);
+	}
+	UnregisterSnapshot(snapshot);
+}
+
+/* The config rows and mode rows that can be in force for a subject, scanned. */
+static void
+scan_scope_rows(const char *context, const char *subject, Snapshot snapshot,
+				CatalogScopeRows *out)
+{
+	const char *keys[4][2];
+	int			n = scope_keys(context, subject, keys);
+	MemoryContext cxt = CurrentMemoryContext;
+	CatalogScan config;
+	CatalogScan modes;
+
+	out->n_config = 0;
+	out->n_mode = 0;
+	out->config = palloc0(sizeof(CatalogConfigRow) * (n + 1));
+	out->mode = palloc0(sizeof(CatalogModeRow) * (n + 1));
+	scope_open(&config, &config_pkey, snapshot, keys[0][0], keys[0][1]);
+	scope_open(&modes, &modes_pkey, snapshot, keys[0][0], keys[0][1]);
+	for (int i = 0; i < n; i++)
+	{
+		if (i > 0)
+		{
+			scope_rekey(&config, keys[i][0], keys[i][1]);
+			scope_rekey(&modes, keys[i][0], keys[i][1]);
+		}
+		if (catalog_scan_next(&config, ForwardScanDirection))
+			fill_config_row(&config, cxt, &out->config[out->n_config++]);
+		if (catalog_scan_next(&modes, ForwardScanDirection))
+		{
+			CatalogModeRow *row = &out->mode[out->n_mode++];
+
+			row->context = catalog_scan_text(&modes, Anum_modes_context, cxt);
+			row->subject = catalog_scan_text(&modes, Anum_modes_subject, cxt);
+			row->mode = catalog_scan_text(&modes, Anum_modes_mode, cxt);
+		}
+	}
+	catalog_scan_close(&modes);
+	catalog_scan_close(&config);
+}
+
+/*
+ * The alias set in the subject's own config (its scope only, not the wider
+ * ones), or NULL when it has none.
+ */
+char *
+catalog_subject_alias(const char *context, const char *subject)
+{
+	Snapshot	snapshot = catalog_read_snapshot();
+	uint64		gen = scope_cache_open(true, snapshot);
+	char	   *alias;
+
+	if (gen == 0 || !scope_cache_alias(gen, context, subject, &alias))
+	{
+		alias = scan_subject_alias(context, subject, snapshot);
+		if (gen != 0)
+			scope_cache_keep_alias(gen, context, subject, alias);
+	}
+	UnregisterSnapshot(snapshot);
+	return alias;
+}
+
+/* The alias in a subject's own config, scanned. */
+static char *
+scan_subject_alias(const char *context, const char *subject, Snapshot snapshot)
+{
+	CatalogScan s;
+	char	   *alias = NULL;
+	bool		isnull;
+	Datum		d;
+	JsonbValue	v;
+
+	scope_open(&s, &config_pkey, snapshot, context, subject);
+	if (catalog_scan_next(&s, ForwardScanDirection))
+	{
+		d = catalog_scan_datum(&s, Anum_config_settings, &isnull);
+		if (!isnull &&
+			getKeyJsonValueFromContainer(&DatumGetJsonbP(d)->root, "alias", 5, &v) != NULL)
+			alias = catalog_jsonb_value_text(&v);
+	}
+	catalog_scan_close(&s);
+	return alias;
+}
+
+/*
+ * The modes that subjects of the context set for themselves (each row's,
+ * in key order; the scope rules in settings.c decide what they allow); *n
+ * how many.
+ */
+char	  **
+catalog_context_subject_modes(const char *context, int *n)
+{
+	Snapshot	snapshot = catalog_read_snapshot();
+	CatalogScan s;
+	int			cap = 8;
+	char	  **modes = palloc(sizeof(char *) * cap);
+
+	*n = 0;
+	catalog_scan_open(&s, &modes_pkey);
+	s.snapshot = RegisterSnapshot(snapshot);
+	catalog_scan_text_key(&s, Anum_modes_context, context);
+	while (catalog_scan_next(&s, ForwardScanDirection))
+	{
+		if (catalog_scan_text_is(&s, Anum_modes_subject, ""))
+			continue;
+		if (*n == cap)
+			modes = repalloc(modes, sizeof(char *) * (cap *= 2));
+		modes[(*n)++] = catalog_scan_text(&s, Anum_modes_mode, CurrentMemoryContext);
+	}
+	catalog_scan_close(&s);
+	UnregisterSnapshot(snapshot);
+	return modes;
+}
