@@ -95,3 +95,17 @@ SELECT regress.try($$INSERT INTO registry.schemas (context, schema) VALUES ('.ra
 SELECT registry.register_schema(':.raw6:rw', '"int"') > 0 AS writable_subject_registers;
 SELECT regress.try($$SELECT registry.register_schema(':.raw6:other', '"long"')$$) AS read_only_subject_refused;
 DELETE FROM registry.modes WHERE context = '.raw6';
+-- A raw insert of what a registration parsed, after the savepoint that made
+-- its reference was rolled back: the reference must still resolve (a
+-- parse with references is never taken as read)
+BEGIN;
+SAVEPOINT before_dep;
+SELECT registry.register_schema('raw-dep', '{"type":"fixed","name":"RawDep","size":2}') > 0 AS dep;
+SELECT registry.register_schema('raw-user', '{"type":"record","name":"RawUser","fields":[{"name":"d","type":"RawDep"}]}',
+	refs => '[{"name":"RawDep","subject":"raw-dep","version":1}]') > 0 AS user_registered;
+SELECT s.schema AS raw_user_schema, s.refs::text AS raw_user_refs, encode(s.fingerprint, 'hex') AS raw_user_fp
+	FROM registry.schemas s WHERE s.schema LIKE '%RawUser%' \gset
+ROLLBACK TO before_dep;
+SELECT regress.try(format($$INSERT INTO registry.schemas (context, schema, refs, fingerprint) VALUES ('.', %L, %L, decode(%L, 'hex'))$$,
+	:'raw_user_schema', :'raw_user_refs', :'raw_user_fp')) AS rolled_back_reference;
+ROLLBACK;

@@ -68,7 +68,7 @@ PG_FUNCTION_INFO_V1(registry_purge_audit);
 /* the channel each audited change is announced on, at commit */
 #define AUDIT_CHANNEL "registry_changes"
 
-/* a subject longer than this is left out of a notification (8000 at most) */
+/* a context or subject longer than this, escaped, is left out of a notification (8000 at most) */
 #define AUDIT_NOTIFY_SUBJECT_MAX 4000
 
 /* the sweep: every AUDIT_SWEEP_MS, AUDIT_SWEEP_ROWS rows at most */
@@ -284,6 +284,26 @@ audit_insert(const AuditEntry * e)
 	return id;
 }
 
+/*
+ * Append ,"key":value (JSON-escaped) unless the escaped value would be
+ * longer than AUDIT_NOTIFY_SUBJECT_MAX; then ,"keyOmitted":true.
+ */
+static void
+append_name_bounded(StringInfo buf, const char *key, const char *value)
+{
+	int			start = buf->len;
+
+	if (value == NULL)
+		return;
+	appendStringInfo(buf, ",\"%s\":", key);
+	escape_json(buf, value);
+	if (buf->len - start <= AUDIT_NOTIFY_SUBJECT_MAX)
+		return;
+	buf->len = start;
+	buf->data[start] = '\0';
+	appendStringInfo(buf, ",\"%sOmitted\":true", key);
+}
+
 /* announce an audited change on registry_changes, at commit */
 static void
 audit_notify(int64 id, const AuditEntry * e)
@@ -293,19 +313,13 @@ audit_notify(int64 id, const AuditEntry * e)
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "{\"audit\":" INT64_FORMAT ",\"op\":", id);
 	escape_json(&buf, e->operation);
-	if (e->context)
-	{
-		appendStringInfoString(&buf, ",\"context\":");
-		escape_json(&buf, e->context);
-	}
-	/* far below NOTIFY's 8000 bytes: a longer subject is read from the row */
-	if (e->subject && strlen(e->subject) <= AUDIT_NOTIFY_SUBJECT_MAX)
-	{
-		appendStringInfoString(&buf, ",\"subject\":");
-		escape_json(&buf, e->subject);
-	}
-	else if (e->subject)
-		appendStringInfoString(&buf, ",\"subjectOmitted\":true");
+
+	/*
+	 * far below NOTIFY's 8000 bytes, escaped: a longer name is read from the
+	 * row
+	 */
+	append_name_bounded(&buf, "context", e->context);
+	append_name_bounded(&buf, "subject", e->subject);
 	if (e->has_version)
 		appendStringInfo(&buf, ",\"version\":%d", e->version);
 	if (e->has_schema_id)
@@ -597,6 +611,14 @@ run_in_own_transaction(AuditStep step, void *arg)
 	StartTransactionCommand();
 	PG_TRY();
 	{
+		/*
+		 * bounded: a lock held on the audit table (a DBA's DDL) must not
+		 * stall the worker, nor its reads; the row is not worth a flush
+		 */
+		(void) set_config_option("lock_timeout", "1000", PGC_SUSET, PGC_S_SESSION,
+								 GUC_ACTION_LOCAL, true, 0, false);
+		(void) set_config_option("synchronous_commit", "off", PGC_SUSET, PGC_S_SESSION,
+								 GUC_ACTION_LOCAL, true, 0, false);
 		PushActiveSnapshot(GetTransactionSnapshot());
 		step(arg);
 		PopActiveSnapshot();
@@ -676,15 +698,40 @@ record_failure(void *arg)
 	SPI_finish();
 }
 
-/* See audit.h */
+/* the last refusal before authentication this process recorded */
+static TimestampTz last_unauthenticated = 0;
+
+/*
+ * See audit.h.  A refusal before authentication (no role: a missing or
+ * wrong password, an unknown user) is recorded at most once a second per
+ * worker, so that a flood of anonymous writes cannot turn into as many
+ * committed rows; the ones left out are counted in the server log.
+ */
 void
 registry_audit_rest_failure(const RestRequest *req, Oid role, const char *http_user,
 							const char *peer, int error_code)
 {
 	AuditFailure f = {req, role, http_user, peer, error_code};
+	static int64 left_out = 0;
+	TimestampTz now = GetCurrentTimestamp();
 
 	if (RecoveryInProgress())
 		return;
+	if (!OidIsValid(role))
+	{
+		if (last_unauthenticated != 0 &&
+			!TimestampDifferenceExceeds(last_unauthenticated, now, 1000))
+		{
+			left_out++;
+			return;
+		}
+		if (left_out > 0)
+			ereport(LOG,
+					(errmsg("registry audit left out " INT64_FORMAT " refused writes before authentication (at most one a second is recorded)",
+							left_out)));
+		left_out = 0;
+		last_unauthenticated = now;
+	}
 	run_in_own_transaction(record_failure, &f);
 }
 

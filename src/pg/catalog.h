@@ -172,7 +172,7 @@ extern char **catalog_context_subject_modes(const char *context, int *n);
 
 /* catalog_changes.c: the writes of the config, mode and delete operations */
 extern void catalog_write_config(const char *context, const char *subject, const char *level,
-								 const bool *normalize, const char *settings,
+								 const bool *normalize, const char *request,
 								 CatalogConfigRow *stored);
 extern bool catalog_delete_config(const char *context, const char *subject,
 								  CatalogConfigRow *old);

@@ -29,11 +29,14 @@
 
 /*
  * A scope's config, written: a level or normalize given replaces the
- * stored one, the other fields are merged into the stored ones.
+ * stored one, the other fields of the request (its members but the level
+ * and normalize, nulls dropped, kept exactly as jsonb keeps them) are
+ * merged into the stored ones.
  */
 static CatalogPlan plan_upsert_config = {
 	"INSERT INTO registry.config AS c (context, subject, compatibility, \"normalize\", settings) "
-	"VALUES ($1, $2, $3, $4, $5::jsonb) "
+	"VALUES ($1, $2, $3, $4, pg_catalog.jsonb_strip_nulls("
+	"$5::jsonb - 'compatibility' - 'compatibilityLevel' - 'normalize')) "
 	"ON CONFLICT ON CONSTRAINT config_pkey DO UPDATE "
 	"SET compatibility = COALESCE(excluded.compatibility, c.compatibility), "
 	"\"normalize\" = COALESCE(excluded.\"normalize\", c.\"normalize\"), "
@@ -124,12 +127,12 @@ returned_config_row(const char *context, const char *subject, MemoryContext cxt,
 
 /*
  * Write a scope's config (level and normalize NULL: kept as stored;
- * settings: a JSON object text merged into the stored fields), and return
- * the row as stored after it.
+ * request: a ConfigUpdateRequest object's text, whose other fields are
+ * merged into the stored ones), and return the row as stored after it.
  */
 void
 catalog_write_config(const char *context, const char *subject, const char *level,
-					 const bool *normalize, const char *settings, CatalogConfigRow *stored)
+					 const bool *normalize, const char *request, CatalogConfigRow *stored)
 {
 	MemoryContext cxt = catalog_connect();
 	Datum		v[5];
@@ -141,7 +144,7 @@ catalog_write_config(const char *context, const char *subject, const char *level
 	nulls[2] = level ? ' ' : 'n';
 	v[3] = normalize ? BoolGetDatum(*normalize) : (Datum) 0;
 	nulls[3] = normalize ? ' ' : 'n';
-	v[4] = CStringGetTextDatum(settings ? settings : "{}");
+	v[4] = CStringGetTextDatum(request ? request : "{}");
 	catalog_run(&plan_upsert_config, v, nulls, SPI_OK_INSERT_RETURNING);
 	(void) catalog_one_row(&plan_upsert_config);
 	returned_config_row(context, subject, cxt, stored);

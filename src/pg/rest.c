@@ -686,6 +686,10 @@ registry_rest_write_target(const RestRequest *req, char **subject, char **versio
 	parse_query(c, req->query);
 	if (rest_route(c, &method_mismatch) == NULL || c->route < 0 || c->nul_in_path)
 		return -1;
+	/* a target recorded is text of the database's encoding, or none */
+	for (int i = 0; i < c->nseg; i++)
+		if (!pg_verifymbstr(c->seg[i], strlen(c->seg[i]), true))
+			return -1;
 	rest_route_gate(c->route, &gate, &operation);
 	if (operation == NULL ||
 		(strcmp(operation, "Write") != 0 && strcmp(operation, "Delete") != 0 &&

@@ -34,6 +34,7 @@
 
 typedef struct KeptParse
 {
+	MemoryContext memory;		/* the slot's own, emptied when it is reused */
 	char	   *context;
 	const char *schema_type;
 	char	   *canonical;
@@ -441,6 +442,7 @@ parses_of_this_transaction(void)
 		ParseMemoContext = AllocSetContextCreate(TopMemoryContext, "registry parses",
 												 ALLOCSET_SMALL_SIZES);
 	MemoryContextReset(ParseMemoContext);
+	memset(parses, 0, sizeof(parses));
 	n_parses = 0;
 	next_parse = 0;
 	parses_lxid = MyProc->lxid;
@@ -460,12 +462,19 @@ keep_parse(const char *context, const SubmittedSchema *s)
 	KeptParse  *k;
 	MemoryContext old;
 
+	/* a parse with references rests on their versions: never taken as read */
+	if (s->nrefs > 0)
+		return;
 	parses_of_this_transaction();
 	k = &parses[next_parse];
 	next_parse = (next_parse + 1) % PARSES_KEPT;
 	if (n_parses < PARSES_KEPT)
 		n_parses++;
-	old = MemoryContextSwitchTo(ParseMemoContext);
+	if (k->memory == NULL)
+		k->memory = AllocSetContextCreate(ParseMemoContext, "registry kept parse",
+										  ALLOCSET_SMALL_SIZES);
+	MemoryContextReset(k->memory);
+	old = MemoryContextSwitchTo(k->memory);
 	k->context = pstrdup(context);
 	k->schema_type = s->format->name;
 	k->canonical = pnstrdup(s->parsed->canonical, s->parsed->canonical_len);
@@ -478,9 +487,13 @@ keep_parse(const char *context, const SubmittedSchema *s)
 
 /*
  * Is a schema row's content exactly what a parse of this transaction gave
- * (its stored form, with the same references, contract and identity)?
- * Then parsing it again would give it again: the schemas insert trigger
- * need not.  Who parsed does not matter, only what was parsed.
+ * (its stored form, with the same contract and identity, and no
+ * references)?  Then parsing it again would give it again: the text alone
+ * decides, whatever the catalog holds now, so neither a rolled-back
+ * savepoint nor a delete can make the answer stale.  A schema with
+ * references is always parsed (they must still resolve).  Who parsed does
+ * not matter, only what was parsed.  At most PARSES_KEPT are kept, each
+ * slot's memory freed when it is reused.
  */
 bool
 registry_parsed_before(const char *context, const char *schema_type, const char *schema,

@@ -146,7 +146,6 @@ registry_set_config(const char *named, const char *request, char **stored)
 	json_t	   *config = json_loads(request, JSON_DECODE_ANY, &jerr);
 	json_t	   *level;
 	json_t	   *normalize;
-	json_t	   *other;
 	const char *upper = NULL;
 	bool		norm = false;
 	CatalogConfigRow row;
@@ -165,14 +164,8 @@ registry_set_config(const char *named, const char *request, char **stored)
 	normalize = json_object_get(config, "normalize");
 	if (json_is_boolean(normalize))
 		norm = json_is_true(normalize);
-	other = json_deep_copy(config);
-	json_object_del(other, "compatibility");
-	json_object_del(other, "compatibilityLevel");
-	json_object_del(other, "normalize");
-	registry_json_strip_nulls(other);
 	catalog_write_config(s.context, s.subject, upper,
-						 json_is_boolean(normalize) ? &norm : NULL, registry_json_text(other), &row);
-	json_decref(other);
+						 json_is_boolean(normalize) ? &norm : NULL, request, &row);
 	if (stored)
 		*stored = catalog_config_row_json(&row, "compatibility");
 	if (upper)

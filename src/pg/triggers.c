@@ -141,9 +141,14 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	values[0] = Int32GetDatum(id);
 	if (parsed)
 	{
-		attnos[1] = trigger_row_column(desc, "created_at");
-		values[1] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
-		return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 2, attnos, values, nulls));
+		/* the row's text, type, references and identity are the parse's */
+		attnos[1] = trigger_row_column(desc, "metadata");
+		values[1] = dc_jsonb_datum(metadata, &nulls[1]);
+		attnos[2] = trigger_row_column(desc, "rule_set");
+		values[2] = dc_jsonb_datum(rule_set, &nulls[2]);
+		attnos[3] = trigger_row_column(desc, "created_at");
+		values[3] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
+		return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 4, attnos, values, nulls));
 	}
 	attnos[1] = trigger_row_column(desc, "schema_type");
 	values[1] = CStringGetTextDatum(s->format->name);

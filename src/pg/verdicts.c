@@ -13,7 +13,8 @@
  * id and fingerprint.  Nothing says who checked: a raw INSERT of the same
  * row in the same state gets the same verdict, which is the one it would
  * have got.  Only compatible verdicts are kept (a refusal ends the
- * statement), at most VERDICTS_KEPT, for the current transaction only.
+ * statement), at most VERDICTS_KEPT, each slot's memory freed when it is
+ * reused, for the current transaction only.
  *
  *-------------------------------------------------------------------------
  */
@@ -29,6 +30,7 @@
 
 typedef struct Verdict
 {
+	MemoryContext memory;		/* the slot's own, emptied when it is reused */
 	char	   *context;
 	char	   *subject;
 	uint8		identity[REGISTRY_FINGERPRINT_LEN];
@@ -53,6 +55,7 @@ verdicts_of_this_transaction(void)
 		VerdictContext = AllocSetContextCreate(TopMemoryContext, "registry verdicts",
 											   ALLOCSET_SMALL_SIZES);
 	MemoryContextReset(VerdictContext);
+	memset(verdicts, 0, sizeof(verdicts));
 	n_verdicts = 0;
 	next_verdict = 0;
 	verdicts_lxid = MyProc->lxid;
@@ -111,7 +114,11 @@ registry_verdict_keep(const char *context, const char *subject, const uint8 *ide
 	next_verdict = (next_verdict + 1) % VERDICTS_KEPT;
 	if (n_verdicts < VERDICTS_KEPT)
 		n_verdicts++;
-	old = MemoryContextSwitchTo(VerdictContext);
+	if (v->memory == NULL)
+		v->memory = AllocSetContextCreate(VerdictContext, "registry verdict",
+										  ALLOCSET_SMALL_SIZES);
+	MemoryContextReset(v->memory);
+	old = MemoryContextSwitchTo(v->memory);
 	v->context = pstrdup(context);
 	v->subject = pstrdup(subject);
 	memcpy(v->identity, identity, REGISTRY_FINGERPRINT_LEN);
