@@ -52,6 +52,7 @@
 
 #include "http.h"
 #include "http_internal.h"
+#include "shared_memory.h"
 
 /* how often a waiting worker looks at the catalogs again */
 #define WAIT_CHECK_MS 1000
@@ -65,45 +66,33 @@ typedef struct HttpConnectShared
 
 static HttpConnectShared *connect_shared = NULL;
 static bool connected = false;	/* this worker got its connection */
-static shmem_request_hook_type prev_shmem_request_hook = NULL;
-static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 static emit_log_hook_type prev_emit_log_hook = NULL;
 
-/* Ask for the shared flag's memory. */
-static void
-connect_shmem_request(void)
+/* The shared flag's size. */
+static Size
+connect_shared_size(void)
 {
-	if (prev_shmem_request_hook)
-		prev_shmem_request_hook();
-	RequestAddinShmemSpace(MAXALIGN(sizeof(HttpConnectShared)));
+	return sizeof(HttpConnectShared);
 }
 
-/* Attach to (or make) the shared flag. */
+/* Make the shared flag: no failure yet. */
 static void
-connect_shmem_startup(void)
+connect_shared_init(void *mem)
 {
-	bool		found;
+	HttpConnectShared *s = mem;
 
-	if (prev_shmem_startup_hook)
-		prev_shmem_startup_hook();
-	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	connect_shared = ShmemInitStruct("registry http connect", sizeof(HttpConnectShared), &found);
-	if (!found)
-	{
-		pg_atomic_init_u32(&connect_shared->connect_failed, 0);
-		pg_atomic_init_u32(&connect_shared->database_missing, 0);
-	}
-	LWLockRelease(AddinShmemInitLock);
+	pg_atomic_init_u32(&s->connect_failed, 0);
+	pg_atomic_init_u32(&s->database_missing, 0);
 }
 
-/* At server start: the shared flag's hooks. */
+/* At server start: the shared flag. */
 void
 http_connect_init(void)
 {
-	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = connect_shmem_request;
-	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = connect_shmem_startup;
+	RegistryShmem piece = {"registry http connect", connect_shared_size, connect_shared_init,
+	NULL, NULL, 0, (void **) &connect_shared};
+
+	registry_shmem_add(&piece);
 }
 
 /*

@@ -67,6 +67,7 @@
 
 #include "http.h"
 #include "http_internal.h"
+#include "shared_memory.h"
 
 /* a slot whose worker does not serve the shared socket */
 #define NOT_SERVING PG_UINT32_MAX
@@ -99,8 +100,6 @@ typedef enum AcceptResult
 } AcceptResult;
 
 static HttpListenShared *listen_shared = NULL;
-static shmem_request_hook_type prev_shmem_request_hook = NULL;
-static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 /* bound by the postmaster, inherited by its children */
 static int	shared_fd = -1;
@@ -232,54 +231,47 @@ prepare_shared_socket(void)
 	shared_addr = addr;
 }
 
-/* Ask for the shared slots' memory and their lock. */
-static void
-listen_shmem_request(void)
+/* The shared slots' size. */
+static Size
+listen_shared_size(void)
 {
-	if (prev_shmem_request_hook)
-		prev_shmem_request_hook();
-	RequestAddinShmemSpace(MAXALIGN(sizeof(HttpListenShared)));
-	RequestNamedLWLockTranche(LISTEN_TRANCHE, 1);
+	return sizeof(HttpListenShared);
 }
 
-/* Attach to (or make) the shared slots; in the postmaster, the socket. */
+/* Make the shared slots: none serving, no socket of this cluster's yet. */
 static void
-listen_shmem_startup(void)
+listen_shared_init(void *mem)
 {
-	bool		found;
+	HttpListenShared *s = mem;
 
-	if (prev_shmem_startup_hook)
-		prev_shmem_startup_hook();
-	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	listen_shared = ShmemInitStruct("registry http listen", sizeof(HttpListenShared), &found);
-	if (!found)
+	s->lock = &(GetNamedLWLockTranche(LISTEN_TRANCHE))->lock;
+	s->serving = 0;
+	for (int i = 0; i < HTTP_MAX_WORKERS; i++)
 	{
-		int			i;
-
-		listen_shared->lock = &(GetNamedLWLockTranche(LISTEN_TRANCHE))->lock;
-		listen_shared->serving = 0;
-		for (i = 0; i < HTTP_MAX_WORKERS; i++)
-		{
-			pg_atomic_init_u32(&listen_shared->load[i], NOT_SERVING);
-			pg_atomic_init_u32(&listen_shared->yielding[i], 0);
-			listen_shared->latch[i] = NULL;
-		}
-		memset(&listen_shared->own_addr, 0, sizeof(listen_shared->own_addr));
-		listen_shared->own_count = 0;
+		pg_atomic_init_u32(&s->load[i], NOT_SERVING);
+		pg_atomic_init_u32(&s->yielding[i], 0);
+		s->latch[i] = NULL;
 	}
-	LWLockRelease(AddinShmemInitLock);
+	memset(&s->own_addr, 0, sizeof(s->own_addr));
+	s->own_count = 0;
+}
+
+/* Attached: in the postmaster, the shared socket is made. */
+static void
+listen_shared_attached(void)
+{
 	if (!IsUnderPostmaster && IsPostmasterEnvironment)
 		prepare_shared_socket();
 }
 
-/* At server start: the shared socket's hooks. */
+/* At server start: the shared slots, their lock and the shared socket. */
 void
 http_listen_init(void)
 {
-	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = listen_shmem_request;
-	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = listen_shmem_startup;
+	RegistryShmem piece = {"registry http listen", listen_shared_size, listen_shared_init,
+	listen_shared_attached, LISTEN_TRANCHE, 1, (void **) &listen_shared};
+
+	registry_shmem_add(&piece);
 }
 
 /* Are a and b the same address and port? */

@@ -32,6 +32,7 @@
 #include "storage/shmem.h"
 
 #include "invalidation.h"
+#include "shared_memory.h"
 
 PG_FUNCTION_INFO_V1(registry_schemas_after_delete);
 PG_FUNCTION_INFO_V1(registry_config_after_write);
@@ -45,50 +46,35 @@ typedef struct RegistryShared
 } RegistryShared;
 
 static RegistryShared *shared = NULL;
-static shmem_request_hook_type prev_shmem_request_hook = NULL;
-static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 static bool delete_pending = false; /* bump both at commit */
 static bool subject_pending = false;	/* bump the subject generation at
 										 * commit */
 static bool callback_registered = false;
 
-/* Ask for the shared counter's memory. */
-static void
-registry_shmem_request(void)
+/* The shared counters' size. */
+static Size
+shared_size(void)
 {
-	if (prev_shmem_request_hook)
-		prev_shmem_request_hook();
-	RequestAddinShmemSpace(MAXALIGN(sizeof(RegistryShared)));
+	return sizeof(RegistryShared);
 }
 
-/* Find or create the shared counter. */
+/* Make the shared counters, both generations at 1. */
 static void
-registry_shmem_startup(void)
+shared_init(void *mem)
 {
-	bool		found;
+	RegistryShared *s = mem;
 
-	if (prev_shmem_startup_hook)
-		prev_shmem_startup_hook();
-	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	shared = ShmemInitStruct("registry", sizeof(RegistryShared), &found);
-	if (!found)
-	{
-		pg_atomic_init_u64(&shared->schema_generation, 1);
-		pg_atomic_init_u64(&shared->subject_generation, 1);
-	}
-	LWLockRelease(AddinShmemInitLock);
+	pg_atomic_init_u64(&s->schema_generation, 1);
+	pg_atomic_init_u64(&s->subject_generation, 1);
 }
 
 /* The invalidation subsystem's start: its shared memory, when preloaded. */
 void
 registry_init_invalidation(void)
 {
-	if (!process_shared_preload_libraries_in_progress)
-		return;
-	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = registry_shmem_request;
-	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = registry_shmem_startup;
+	RegistryShmem piece = {"registry", shared_size, shared_init, NULL, NULL, 0, (void **) &shared};
+
+	registry_shmem_add(&piece);
 }
 
 /* The current schema generation, 0 when the counter does not exist. */

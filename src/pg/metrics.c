@@ -25,6 +25,7 @@
 
 #include "catalog.h"
 #include "metrics.h"
+#include "shared_memory.h"
 #include "rest_internal.h"
 
 /* upper bounds of the latency buckets, in microseconds (the last is +Inf) */
@@ -52,8 +53,6 @@ typedef struct MetricsShared
 } MetricsShared;
 
 static MetricsShared *metrics = NULL;
-static shmem_request_hook_type prev_shmem_request_hook = NULL;
-static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 /* the size of the shared table, for rest_route_count() routes */
 static Size
@@ -63,55 +62,33 @@ metrics_size(void)
 					mul_size(rest_route_count() + 1, sizeof(RouteCounters)));
 }
 
-/* Ask for the table's memory. */
+/* Make the table, every counter at zero. */
 static void
-metrics_shmem_request(void)
+metrics_init(void *mem)
 {
-	if (prev_shmem_request_hook)
-		prev_shmem_request_hook();
-	RequestAddinShmemSpace(MAXALIGN(metrics_size()));
-}
+	MetricsShared *m = mem;
 
-/* Find or create the table, every counter at zero. */
-static void
-metrics_shmem_startup(void)
-{
-	bool		found;
-
-	if (prev_shmem_startup_hook)
-		prev_shmem_startup_hook();
-	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	metrics = ShmemInitStruct("registry metrics", metrics_size(), &found);
-	if (!found)
+	m->n_routes = rest_route_count();
+	for (int r = 0; r <= m->n_routes; r++)
 	{
-		int			r;
-		int			i;
+		RouteCounters *rc = &m->routes[r];
 
-		metrics->n_routes = rest_route_count();
-		for (r = 0; r <= metrics->n_routes; r++)
-		{
-			RouteCounters *rc = &metrics->routes[r];
-
-			for (i = 0; i < N_STATUS_CLASSES; i++)
-				pg_atomic_init_u64(&rc->by_class[i], 0);
-			for (i = 0; i < (int) N_BUCKETS; i++)
-				pg_atomic_init_u64(&rc->buckets[i], 0);
-			pg_atomic_init_u64(&rc->sum_us, 0);
-		}
+		for (int i = 0; i < N_STATUS_CLASSES; i++)
+			pg_atomic_init_u64(&rc->by_class[i], 0);
+		for (int i = 0; i < (int) N_BUCKETS; i++)
+			pg_atomic_init_u64(&rc->buckets[i], 0);
+		pg_atomic_init_u64(&rc->sum_us, 0);
 	}
-	LWLockRelease(AddinShmemInitLock);
 }
 
 /* The metrics subsystem's start: its shared memory, when preloaded. */
 void
 registry_init_metrics(void)
 {
-	if (!process_shared_preload_libraries_in_progress)
-		return;
-	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = metrics_shmem_request;
-	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = metrics_shmem_startup;
+	RegistryShmem piece = {"registry metrics", metrics_size, metrics_init, NULL, NULL, 0,
+	(void **) &metrics};
+
+	registry_shmem_add(&piece);
 }
 
 /* See metrics.h */
