@@ -1,0 +1,140 @@
+/*-------------------------------------------------------------------------
+ *
+ * schema_lookup.c
+ *	  Looking a schema up under a subject (Confluent's POST
+ *	  /subjects/{s}): the version it is, or, on a miss, the version it
+ *	  would be once the config's data contract defaults and overrides are
+ *	  merged as a registration merges them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/jsonb.h"
+
+#include "catalog.h"
+#include "compatibility.h"
+#include "confluent_messages.h"
+#include "data_contract.h"
+#include "registration.h"
+#include "registry.h"
+#include "schemas.h"
+#include "tags.h"
+
+/*
+ * Find the version of the subject whose identity is the submission's: its
+ * schema with its metadata and rule set.  On a miss, as Confluent's
+ * lookUpSchemaUnderSubject, look again with the data contract a
+ * registration would have merged in from the config and the subject's
+ * latest live version; either way a version that differs only by
+ * confluent:version matches.
+ */
+static SubmittedSchema *
+find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
+			   CatalogVersion *found)
+{
+	SubmittedSchema *s = registry_parse_submitted(a->context, a->schema_type, a->schema,
+												  a->refs, a->metadata, a->rule_set,
+												  a->normalize, NULL);
+	CatalogSchema prev;
+	bool		has_prev;
+
+	if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
+											deleted, found) ||
+		registry_find_but_version(a, s, deleted, true, found))
+		return s;
+	has_prev = catalog_latest_schema(a->context, a->subject, &prev);
+	if (has_prev)
+	{
+		registry_merge_data_contract(a, settings, &prev);
+		if (!registry_same_text(a->metadata, s->metadata) || !registry_same_text(a->rule_set, s->rule_set))
+		{
+			registry_with_contract(s, a->metadata, a->rule_set);
+			if (catalog_find_version_by_fingerprint(a->context, a->subject, s->fingerprint,
+													deleted, found) ||
+				registry_find_but_version(a, s, deleted, true, found))
+				return s;
+		}
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+			 errmsg("schema not found in subject \"%s\"", a->qualified)));
+	return NULL;				/* keep the compiler quiet */
+}
+
+/*
+ * A lookup (lookup_schema, POST /subjects/{s}): the version of the subject
+ * that holds this schema (soft-deleted ones when deleted), with its
+ * schema row into *stored.  40401 when the subject has no versions, 40403
+ * when none of them is this schema.
+ */
+SubmittedSchema *
+registry_look_up(SchemaArgs *a, bool deleted, CatalogVersion *found, CatalogSchema *stored)
+{
+	CatalogSettings settings;
+	SubmittedSchema *s;
+
+	if (!catalog_subject_has_versions(a->context, a->subject, deleted))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
+				 errmsg("subject \"%s\" not found", a->qualified)));
+	catalog_effective_settings(a->context, a->subject, &settings);
+	if (!a->normalize)
+		a->normalize = settings.normalize;
+	if (registry_schema_is_blank(a->schema))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+				 errmsg("schema not found in subject \"%s\"", a->qualified),
+				 errdetail("The schema is empty.")));
+	s = find_submitted(a, &settings, deleted, found);
+	if (!catalog_get_schema(a->context, found->schema_id, stored))
+		memset(stored, 0, sizeof(CatalogSchema));
+	return s;
+}
+
+/*
+ * POST /subjects/{s} without the SQL call around lookup_schema (the
+ * route's gate checked its EXECUTE privilege): lookup_schema's row, with
+ * the guid of the schema found and the version's registration time.
+ * served is the subject as served, its alias already followed.
+ */
+void
+registry_lookup_submission(const char *served, const CatalogSubmission *b,
+						   bool include_deleted, CatalogSchemaRow *out)
+{
+	SchemaArgs	a;
+	SubmittedSchema *s;
+	CatalogVersion found;
+	CatalogSchema stored;
+	CatalogVersion v;
+	TimestampTz created_at;
+
+	memset(&a, 0, sizeof(a));
+	registry_submission_args(&a, served, b);
+	s = registry_look_up(&a, include_deleted, &found, &stored);
+
+	memset(out, 0, sizeof(CatalogSchemaRow));
+	out->subject = a.qualified;
+	out->version = found.version;
+	out->id = found.schema_id;
+	out->schema_type = pstrdup(s->format->name);
+	out->schema = pnstrdup(s->parsed->canonical, s->parsed->canonical_len);
+	out->refs = strcmp(s->refs_json, "[]") == 0 ? pstrdup("[]") : registry_jsonb_text(s->refs_json);
+	out->metadata = stored.metadata;
+	out->rule_set = stored.rule_set;
+	out->deleted = found.deleted;
+	if (stored.schema != NULL)
+		out->guid = registry_fingerprint_guid(stored.fingerprint);
+	if (catalog_read_version(a.context, a.subject, found.version, true, &v, &created_at))
+	{
+		out->has_ts = true;
+		out->ts = registry_epoch_ms(created_at);
+	}
+}
