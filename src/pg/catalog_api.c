@@ -103,14 +103,6 @@ static CatalogPlan plan_list_schemas_with_aliases = {
 					"FROM registry.list_schemas_with_aliases($1, $2, $3) t)"),
 	3, {TEXTOID, BOOLOID, BOOLOID}
 };
-static CatalogPlan plan_subjects = {
-	"SELECT s FROM registry.subjects($1, $2, $3) AS s",
-	3, {TEXTOID, BOOLOID, BOOLOID}
-};
-static CatalogPlan plan_versions = {
-	"SELECT v FROM registry.versions($1, $2, $3) AS v",
-	3, {TEXTOID, BOOLOID, BOOLOID}
-};
 static CatalogPlan plan_get_version = {
 	SCHEMA_ROW_FROM("registry.get_version($1, $2, $3)"),
 	3, {TEXTOID, TEXTOID, BOOLOID}
@@ -392,31 +384,6 @@ catalog_api_schema_versions(int32 id, const char *subject, bool deleted)
 	MemoryContextSwitchTo(old);
 	catalog_disconnect();
 	return out;
-}
-
-/* subjects(prefix, deleted, deleted_only): a List of subject names. */
-List *
-catalog_api_subjects(const char *subject_prefix, bool deleted, bool deleted_only)
-{
-	Datum		v[3];
-	char		nulls[3] = "   ";
-
-	v[0] = text_or_null(subject_prefix, nulls, 0);
-	v[1] = BoolGetDatum(deleted);
-	v[2] = BoolGetDatum(deleted_only);
-	return list_call(&plan_subjects, v, nulls, false);
-}
-
-/* versions(subject, deleted, deleted_only): an IntList. */
-List *
-catalog_api_versions(const char *subject, bool deleted, bool deleted_only)
-{
-	Datum		v[3];
-
-	v[0] = CStringGetTextDatum(subject);
-	v[1] = BoolGetDatum(deleted);
-	v[2] = BoolGetDatum(deleted_only);
-	return list_call(&plan_versions, v, NULL, true);
 }
 
 /* get_version(subject, version, deleted): the version's schema row. */
