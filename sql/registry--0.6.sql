@@ -879,11 +879,8 @@ COMMENT ON FUNCTION registry.schema_versions(integer, text, boolean) IS 'the sub
 
 CREATE FUNCTION registry.list_contexts()
 	RETURNS SETOF text
-	LANGUAGE sql STABLE
-	BEGIN ATOMIC
-		SELECT c.context FROM registry.contexts c WHERE c.context <> '.__GLOBAL'
-		 ORDER BY c.context <> '.', c.context;
-	END;
+	AS 'MODULE_PATHNAME', 'registry_list_contexts_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.list_contexts() IS 'contexts, the default context "." first; never ".__GLOBAL" (config and mode only)';
 
 -- Wire format and Protobuf message indexes -----------------------------------

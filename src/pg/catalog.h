@@ -300,7 +300,6 @@ typedef struct CatalogCompatibility
 } CatalogCompatibility;
 
 extern char *catalog_api_cluster_id(void);
-extern List *catalog_api_contexts(void);
 extern List *catalog_api_list_schemas(const char *subject_prefix, bool deleted,
 									  bool latest_only);
 extern List *catalog_api_list_schemas_with_aliases(const char *subject_prefix, bool deleted,

@@ -141,10 +141,6 @@ static CatalogPlan plan_check = {
 	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID, TEXTOID, TEXTOID}
 };
 
-static CatalogPlan plan_contexts = {
-	"SELECT c FROM registry.list_contexts() AS c",
-	0, {InvalidOid}
-};
 static CatalogPlan plan_cluster_id = {
 	"SELECT pg_catalog.current_database()::text",
 	0, {InvalidOid}
@@ -263,13 +259,6 @@ char *
 catalog_api_cluster_id(void)
 {
 	return text_call(&plan_cluster_id, NULL, NULL);
-}
-
-/* list_contexts(): the contexts, default first. */
-List *
-catalog_api_contexts(void)
-{
-	return list_call(&plan_contexts, NULL, NULL, false);
 }
 
 /*

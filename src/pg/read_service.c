@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "catalog_internal.h"
 #include "read_service.h"
 #include "registry.h"
 
@@ -75,5 +76,31 @@ registry_subjects(const char *prefix, bool deleted, bool deleted_only)
 		if (listed)
 			out = lappend(out, qualified);
 	}
+	return out;
+}
+
+/*
+ * GET /contexts: the contexts, the default context first, then in order;
+ * never ".__GLOBAL" (it holds config and mode only).
+ */
+List *
+registry_contexts(void)
+{
+	List	   *names = catalog_context_names(NULL);
+	List	   *out = NIL;
+	bool		has_default = false;
+	ListCell   *lc;
+
+	foreach(lc, names)
+	{
+		char	   *name = lfirst(lc);
+
+		if (strcmp(name, REGISTRY_DEFAULT_CONTEXT) == 0)
+			has_default = true;
+		else if (strcmp(name, REGISTRY_GLOBAL_CONTEXT) != 0)
+			out = lappend(out, name);
+	}
+	if (has_default)
+		out = lcons(pstrdup(REGISTRY_DEFAULT_CONTEXT), out);
 	return out;
 }

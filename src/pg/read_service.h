@@ -15,5 +15,6 @@ extern List *registry_versions(const char *named, bool deleted, bool deleted_onl
 							   bool missing_ok);
 
 extern List *registry_subjects(const char *prefix, bool deleted, bool deleted_only);
+extern List *registry_contexts(void);
 
 #endif							/* READ_SERVICE_H */

@@ -2,7 +2,8 @@
  *
  * read_sql.c
  *	  The SQL functions of the read operations, thin wrappers over
- *	  read_service.c: registry.subjects(), registry.versions().
+ *	  read_service.c: registry.subjects(), registry.versions(),
+ *	  registry.list_contexts().
  *
  * They keep the NULL handling of the SQL-language functions they
  * replaced: a NULL flag filters as false; a NULL subject is an error.
@@ -19,6 +20,7 @@
 
 PG_FUNCTION_INFO_V1(registry_subjects_sql);
 PG_FUNCTION_INFO_V1(registry_versions_sql);
+PG_FUNCTION_INFO_V1(registry_list_contexts_sql);
 
 /* The subject argument: 22004 when SQL NULL. */
 static const char *
@@ -92,5 +94,14 @@ registry_subjects_sql(PG_FUNCTION_ARGS)
 				registry_subjects(text_arg_or_null(fcinfo, 0), bool_arg_or_false(fcinfo, 1),
 								  bool_arg_or_false(fcinfo, 2)),
 				false);
+	return (Datum) 0;
+}
+
+/* registry.list_contexts() -> setof text */
+Datum
+registry_list_contexts_sql(PG_FUNCTION_ARGS)
+{
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	return_list(fcinfo, registry_contexts(), false);
 	return (Datum) 0;
 }

@@ -231,7 +231,7 @@ h_metadata_version(RestCall *c)
 static void
 h_contexts(RestCall *c)
 {
-	append_list(c, catalog_api_contexts());
+	append_list(c, registry_contexts());
 }
 
 /* --- routes: /schemas -------------------------------------------------------- */
