@@ -33,6 +33,12 @@ SELECT schema FROM registry.get_version('plain-string', 'latest');
 -- reads that find nothing
 SELECT regress.try($$SELECT registry.schema_by_id(999)$$);
 SELECT regress.try($$SELECT registry.versions('no-such-subject')$$);
+-- NULL arguments: a NULL subject is an error, a NULL flag filters as
+-- false, and a NULL deleted_only raises nothing
+SELECT regress.try($$SELECT registry.versions(NULL)$$);
+SELECT regress.try($$SELECT registry.versions(NULL, deleted_only => true)$$);
+SELECT count(*) AS none FROM registry.versions('no-such-subject', deleted_only => NULL);
+SELECT * FROM registry.versions('orders-value', deleted => NULL, deleted_only => NULL);
 SELECT regress.try($$SELECT registry.get_version('orders-value', '99')$$);
 SELECT regress.try($$SELECT registry.get_version('no-such-subject', 'latest')$$);
 SELECT regress.try($$SELECT registry.lookup_schema('no-such-subject', '"int"')$$);

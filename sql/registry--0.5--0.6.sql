@@ -1,8 +1,8 @@
 /*
  * registry--0.5--0.6.sql: from 0.5 to 0.6.
  *
- * 0.6 serves the config, mode and delete operations from C, one function
- * per Confluent operation that the REST routes call too (the PL/pgSQL
+ * 0.6 serves the config, mode and delete operations and the reads
+ * (subjects, versions, list_contexts) from C, one function per Confluent operation that the REST routes call too (the PL/pgSQL
  * bodies go; a function's comment, grants and signature stay).  IMPORT
  * over live subjects without force is refused by set_mode() itself, no
  * longer through the registry.force_mode setting.  The rules of new
@@ -61,6 +61,20 @@ CREATE OR REPLACE FUNCTION registry.delete_config(subject text DEFAULT NULL)
 	RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'registry_delete_config_sql'
 	LANGUAGE C VOLATILE;
+
+-- Reads: C functions shared with the REST routes
+CREATE OR REPLACE FUNCTION registry.list_contexts()
+	RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'registry_list_contexts_sql'
+	LANGUAGE C STABLE;
+CREATE OR REPLACE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
+	RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'registry_subjects_sql'
+	LANGUAGE C STABLE;
+CREATE OR REPLACE FUNCTION registry.versions(subject text, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
+	RETURNS SETOF integer
+	AS 'MODULE_PATHNAME', 'registry_versions_sql'
+	LANGUAGE C STABLE;
 
 -- The rules of contexts, subjects and deletes: C triggers
 CREATE OR REPLACE FUNCTION registry.contexts_before_insert() RETURNS trigger

@@ -582,49 +582,14 @@ COMMENT ON FUNCTION registry.schema_by_id(integer, text) IS 'the schema with thi
 
 CREATE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
 	RETURNS SETOF text
-	LANGUAGE sql STABLE
-	BEGIN ATOMIC
-		SELECT registry.qualify_subject(s.context, s.subject)
-		  FROM registry.subjects s
-		 WHERE (subject_prefix IS NULL OR subject_prefix = ':*:'
-				OR starts_with(registry.qualify_subject(s.context, s.subject), subject_prefix))
-		   AND CASE
-				 WHEN deleted_only THEN
-					 EXISTS (SELECT 1 FROM registry.subject_versions v WHERE v.context = s.context AND v.subject = s.subject AND v.deleted)
-					 AND NOT EXISTS (SELECT 1 FROM registry.subject_versions v WHERE v.context = s.context AND v.subject = s.subject AND NOT v.deleted)
-				 WHEN deleted THEN
-					 EXISTS (SELECT 1 FROM registry.subject_versions v WHERE v.context = s.context AND v.subject = s.subject)
-				 ELSE
-					 EXISTS (SELECT 1 FROM registry.subject_versions v WHERE v.context = s.context AND v.subject = s.subject AND NOT v.deleted)
-			   END
-		 ORDER BY s.context, s.subject;
-	END;
+	AS 'MODULE_PATHNAME', 'registry_subjects_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.subjects(text, boolean, boolean) IS 'subjects with live versions (deleted: also soft-deleted ones; deleted_only: only those)';
 
 CREATE FUNCTION registry.versions(subject text, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
 	RETURNS SETOF integer
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	q record := registry.split_subject(registry.served_subject(versions.subject));
-	found_any boolean := false;
-	v integer;
-BEGIN
-	FOR v IN
-		SELECT sv.version FROM registry.subject_versions sv
-		 WHERE sv.context = q.context AND sv.subject = q.subject
-		   AND CASE WHEN deleted_only THEN sv.deleted WHEN versions.deleted THEN true ELSE NOT sv.deleted END
-		 ORDER BY sv.version
-	LOOP
-		found_any := true;
-		RETURN NEXT v;
-	END LOOP;
-	IF NOT found_any AND NOT deleted_only THEN
-		RAISE EXCEPTION 'subject "%" not found', versions.subject USING ERRCODE = 'R0401';
-	END IF;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_versions_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.versions(text, boolean, boolean) IS 'version numbers of a subject';
 
 CREATE FUNCTION registry.resolve_version(subject text, version text, deleted boolean DEFAULT false,
@@ -914,11 +879,8 @@ COMMENT ON FUNCTION registry.schema_versions(integer, text, boolean) IS 'the sub
 
 CREATE FUNCTION registry.list_contexts()
 	RETURNS SETOF text
-	LANGUAGE sql STABLE
-	BEGIN ATOMIC
-		SELECT c.context FROM registry.contexts c WHERE c.context <> '.__GLOBAL'
-		 ORDER BY c.context <> '.', c.context;
-	END;
+	AS 'MODULE_PATHNAME', 'registry_list_contexts_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.list_contexts() IS 'contexts, the default context "." first; never ".__GLOBAL" (config and mode only)';
 
 -- Wire format and Protobuf message indexes -----------------------------------

@@ -9,7 +9,8 @@
  *	  catalog_rel.c (index scans, columns by Anum_ constants) and write
  *	  through catalog_spi.c (SQL statements, which fire the tables'
  *	  triggers).  catalog_fence.c moves ids past a promotion; catalog_api.c
- *	  holds the REST routes' calls of the SQL API.
+ *	  holds the REST routes' calls of the SQL API not yet moved to C
+ *	  services (read_service.c and the others).
  *
  * Every function here connects to SPI itself (when it uses SPI) and
  * finishes before it returns (inside another SPI connection too: they
@@ -90,6 +91,8 @@ extern CatalogVersion *catalog_versions(const char *context, const char *subject
 										bool include_deleted, int *n);
 extern bool catalog_latest_version(const char *context, const char *subject,
 								   CatalogVersion *out);
+extern List *catalog_version_numbers(const char *context, const char *subject,
+									 bool deleted, bool deleted_only);
 
 /* A version with its schema's references, metadata and rule set (jsonb texts). */
 typedef struct CatalogVersionRow
@@ -113,6 +116,17 @@ extern bool catalog_read_version(const char *context, const char *subject, int32
 								 TimestampTz *created_at);
 extern bool catalog_subject_has_versions(const char *context, const char *subject,
 										 bool include_deleted);
+extern void catalog_subject_version_kinds(const char *context, const char *subject,
+										  bool *live, bool *deleted);
+
+/* A row of registry.subjects. */
+typedef struct CatalogSubjectName
+{
+	char	   *context;
+	char	   *subject;
+} CatalogSubjectName;
+
+extern CatalogSubjectName *catalog_subject_names(int *n);
 
 typedef struct CatalogSettings
 {
@@ -286,7 +300,6 @@ typedef struct CatalogCompatibility
 } CatalogCompatibility;
 
 extern char *catalog_api_cluster_id(void);
-extern List *catalog_api_contexts(void);
 extern List *catalog_api_list_schemas(const char *subject_prefix, bool deleted,
 									  bool latest_only);
 extern List *catalog_api_list_schemas_with_aliases(const char *subject_prefix, bool deleted,
@@ -296,9 +309,6 @@ extern void catalog_api_schema_by_id(int32 id, const char *subject,
 extern char *catalog_api_schema_serialized(int32 id, const char *subject);
 extern bool catalog_api_max_id(const char *subject, int32 *max_id);
 extern List *catalog_api_schema_versions(int32 id, const char *subject, bool deleted);
-extern List *catalog_api_subjects(const char *subject_prefix, bool deleted,
-								  bool deleted_only);
-extern List *catalog_api_versions(const char *subject, bool deleted, bool deleted_only);
 extern void catalog_api_latest_with_metadata(const char *subject, const char *properties,
 											 bool deleted, CatalogSchemaRow *out);
 extern void catalog_api_get_version(const char *subject, const char *version,

@@ -103,14 +103,6 @@ static CatalogPlan plan_list_schemas_with_aliases = {
 					"FROM registry.list_schemas_with_aliases($1, $2, $3) t)"),
 	3, {TEXTOID, BOOLOID, BOOLOID}
 };
-static CatalogPlan plan_subjects = {
-	"SELECT s FROM registry.subjects($1, $2, $3) AS s",
-	3, {TEXTOID, BOOLOID, BOOLOID}
-};
-static CatalogPlan plan_versions = {
-	"SELECT v FROM registry.versions($1, $2, $3) AS v",
-	3, {TEXTOID, BOOLOID, BOOLOID}
-};
 static CatalogPlan plan_get_version = {
 	SCHEMA_ROW_FROM("registry.get_version($1, $2, $3)"),
 	3, {TEXTOID, TEXTOID, BOOLOID}
@@ -149,10 +141,6 @@ static CatalogPlan plan_check = {
 	9, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID, TEXTOID, TEXTOID}
 };
 
-static CatalogPlan plan_contexts = {
-	"SELECT c FROM registry.list_contexts() AS c",
-	0, {InvalidOid}
-};
 static CatalogPlan plan_cluster_id = {
 	"SELECT pg_catalog.current_database()::text",
 	0, {InvalidOid}
@@ -273,13 +261,6 @@ catalog_api_cluster_id(void)
 	return text_call(&plan_cluster_id, NULL, NULL);
 }
 
-/* list_contexts(): the contexts, default first. */
-List *
-catalog_api_contexts(void)
-{
-	return list_call(&plan_contexts, NULL, NULL, false);
-}
-
 /*
  * Run a list_schemas plan (prefix, deleted, latest_only) into a List of
  * CatalogSchemaRow, with their aliases when the plan gives them.
@@ -392,31 +373,6 @@ catalog_api_schema_versions(int32 id, const char *subject, bool deleted)
 	MemoryContextSwitchTo(old);
 	catalog_disconnect();
 	return out;
-}
-
-/* subjects(prefix, deleted, deleted_only): a List of subject names. */
-List *
-catalog_api_subjects(const char *subject_prefix, bool deleted, bool deleted_only)
-{
-	Datum		v[3];
-	char		nulls[3] = "   ";
-
-	v[0] = text_or_null(subject_prefix, nulls, 0);
-	v[1] = BoolGetDatum(deleted);
-	v[2] = BoolGetDatum(deleted_only);
-	return list_call(&plan_subjects, v, nulls, false);
-}
-
-/* versions(subject, deleted, deleted_only): an IntList. */
-List *
-catalog_api_versions(const char *subject, bool deleted, bool deleted_only)
-{
-	Datum		v[3];
-
-	v[0] = CStringGetTextDatum(subject);
-	v[1] = BoolGetDatum(deleted);
-	v[2] = BoolGetDatum(deleted_only);
-	return list_call(&plan_versions, v, NULL, true);
 }
 
 /* get_version(subject, version, deleted): the version's schema row. */

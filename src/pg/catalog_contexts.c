@@ -95,7 +95,7 @@ catalog_ensure_context(const char *context)
 
 /*
  * The names of the contexts, in order, read in the snapshot of the scan
- * share (which has read), palloc'd.
+ * share (which has read; NULL: the statement's), palloc'd.
  */
 List *
 catalog_context_names(const CatalogScan *share)
@@ -104,7 +104,8 @@ catalog_context_names(const CatalogScan *share)
 	List	   *names = NIL;
 
 	catalog_scan_open(&s, &contexts_pkey);
-	catalog_scan_share_snapshot(&s, share);
+	if (share != NULL)
+		catalog_scan_share_snapshot(&s, share);
 	while (catalog_scan_next(&s, ForwardScanDirection))
 		names = lappend(names, catalog_scan_text(&s, Anum_contexts_context, CurrentMemoryContext));
 	catalog_scan_close(&s);

@@ -56,6 +56,31 @@ catalog_insert_subject(const char *context, const char *subject)
 	catalog_disconnect();
 }
 
+/* Every subject's row, in (context, subject) order: *n of them. */
+CatalogSubjectName *
+catalog_subject_names(int *n)
+{
+	CatalogScan s;
+	int			cap = 16;
+	CatalogSubjectName *out = palloc(sizeof(CatalogSubjectName) * cap);
+
+	*n = 0;
+	catalog_scan_open(&s, &subjects_pkey);
+	while (catalog_scan_next(&s, ForwardScanDirection))
+	{
+		if (*n == cap)
+		{
+			cap *= 2;
+			out = repalloc(out, sizeof(CatalogSubjectName) * cap);
+		}
+		out[*n].context = catalog_scan_text(&s, Anum_subjects_context, CurrentMemoryContext);
+		out[*n].subject = catalog_scan_text(&s, Anum_subjects_subject, CurrentMemoryContext);
+		(*n)++;
+	}
+	catalog_scan_close(&s);
+	return out;
+}
+
 /*
  * The current role may lock rows of the open table FOR UPDATE: it needs
  * UPDATE on the table or on one of its columns, as the statement does.

@@ -122,6 +122,30 @@ catalog_versions(const char *context, const char *subject, bool include_deleted,
 	return out;
 }
 
+/*
+ * A subject's version numbers in ascending order: the live ones (deleted:
+ * also the soft-deleted ones; deleted_only: only those).
+ */
+List *
+catalog_version_numbers(const char *context, const char *subject, bool deleted,
+						bool deleted_only)
+{
+	CatalogScan s;
+	List	   *out = NIL;
+
+	subject_versions_open(&s, context, subject);
+	while (catalog_scan_next(&s, ForwardScanDirection))
+	{
+		bool		is_deleted = catalog_scan_bool(&s, Anum_subject_versions_deleted);
+
+		if (deleted_only ? !is_deleted : (is_deleted && !deleted))
+			continue;
+		out = lappend_int(out, catalog_scan_int32(&s, Anum_subject_versions_version));
+	}
+	catalog_scan_close(&s);
+	return out;
+}
+
 /* Open a scan of the context's versions (of any subject) of schema id. */
 static void
 versions_of_id_open(CatalogScan *s, const char *context, int32 id)
@@ -393,6 +417,26 @@ catalog_subject_has_versions(const char *context, const char *subject, bool incl
 		has = include_deleted || !catalog_scan_bool(&s, Anum_subject_versions_deleted);
 	catalog_scan_close(&s);
 	return has;
+}
+
+/* Whether the subject has live versions (*live) and soft-deleted ones (*deleted). */
+void
+catalog_subject_version_kinds(const char *context, const char *subject, bool *live,
+							  bool *deleted)
+{
+	CatalogScan s;
+
+	*live = false;
+	*deleted = false;
+	subject_versions_open(&s, context, subject);
+	while (!(*live && *deleted) && catalog_scan_next(&s, ForwardScanDirection))
+	{
+		if (catalog_scan_bool(&s, Anum_subject_versions_deleted))
+			*deleted = true;
+		else
+			*live = true;
+	}
+	catalog_scan_close(&s);
 }
 
 /* The subject's version of the schema with this identity (live ones first). */

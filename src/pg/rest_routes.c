@@ -22,6 +22,7 @@
 #include "delete_service.h"
 #include "metrics.h"
 #include "registry.h"
+#include "read_service.h"
 #include "rest_internal.h"
 #include "rg_format.h"
 #include "schemas.h"
@@ -230,7 +231,7 @@ h_metadata_version(RestCall *c)
 static void
 h_contexts(RestCall *c)
 {
-	append_list(c, catalog_api_contexts());
+	append_list(c, registry_contexts());
 }
 
 /* --- routes: /schemas -------------------------------------------------------- */
@@ -552,9 +553,9 @@ route_subject(RestCall *c, const char *segment)
 static void
 h_subjects(RestCall *c)
 {
-	append_list(c, catalog_api_subjects(rest_param(c, "subjectPrefix"),
-										rest_param_bool(c, "deleted"),
-										rest_param_bool(c, "deletedOnly")));
+	append_list(c, registry_subjects(rest_param(c, "subjectPrefix"),
+									 rest_param_bool(c, "deleted"),
+									 rest_param_bool(c, "deletedOnly")));
 }
 
 /* GET /subjects/{s}/versions */
@@ -563,8 +564,8 @@ h_versions(RestCall *c)
 {
 	const char *subject = route_subject(c, c->seg[1]);
 
-	append_list(c, catalog_api_versions(subject, rest_param_bool(c, "deleted"),
-										rest_param_bool(c, "deletedOnly")));
+	append_list(c, registry_versions(subject, rest_param_bool(c, "deleted"),
+									 rest_param_bool(c, "deletedOnly"), false));
 }
 
 /*
