@@ -43,7 +43,6 @@
 #include "catalog/pg_type.h"
 #include "commands/async.h"
 #include "commands/trigger.h"
-#include "executor/spi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -57,6 +56,8 @@
 #include "utils/xid8.h"
 
 #include "audit.h"
+#include "catalog.h"
+#include "registration.h"
 #include "registry.h"
 #include "rest_internal.h"
 #include "trigger_row.h"
@@ -90,27 +91,6 @@ typedef struct AuditRequest
 }			AuditRequest;
 
 static AuditRequest current_request;
-
-/* one audit row, as the triggers and the REST worker give it */
-typedef struct AuditEntry
-{
-	const char *role;			/* NULL: refused before it ran as a role */
-	const char *http_user;
-	const char *http_peer;
-	const char *operation;
-	const char *context;
-	const char *subject;
-	bool		has_version;
-	int32		version;
-	bool		has_schema_id;
-	int32		schema_id;
-	const char *result;
-	const char *before;			/* JSON text, or NULL */
-	const char *after;
-}			AuditEntry;
-
-static SPIPlanPtr insert_plan = NULL;
-static SPIPlanPtr schema_plan = NULL;
 
 /* registry.audit_retention: -1, or at least a minute */
 static bool
@@ -162,128 +142,6 @@ registry_audit_request_end(void)
 	memset(&current_request, 0, sizeof(current_request));
 }
 
-/* registry.audit's OID and owner; InvalidOid when there is none (an older extension) */
-static Oid
-audit_relation(Oid *owner)
-{
-	Oid			nsp = get_namespace_oid("registry", true);
-	Oid			relid = OidIsValid(nsp) ? get_relname_relid("audit", nsp) : InvalidOid;
-	HeapTuple	tup;
-
-	if (!OidIsValid(relid))
-		return InvalidOid;
-	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	if (!HeapTupleIsValid(tup))
-		return InvalidOid;
-	*owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return relid;
-}
-
-/* who ran before become_owner() */
-typedef struct AuditUserSave
-{
-	Oid			userid;
-	int			sec_context;
-}			AuditUserSave;
-
-/* run the next fixed statement as the audit table's owner */
-static void
-become_owner(Oid owner, AuditUserSave * save)
-{
-	GetUserIdAndSecContext(&save->userid, &save->sec_context);
-	SetUserIdAndSecContext(owner, save->sec_context | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-}
-
-/* back to who ran before become_owner() */
-static void
-restore_user(const AuditUserSave * save)
-{
-	SetUserIdAndSecContext(save->userid, save->sec_context);
-}
-
-/* a saved plan of a fixed statement (every name in it schema-qualified) */
-static SPIPlanPtr
-saved_plan(SPIPlanPtr *plan, const char *sql, int nargs, Oid *types)
-{
-	if (*plan == NULL)
-	{
-		SPIPlanPtr	p = SPI_prepare(sql, nargs, types);
-
-		if (p == NULL)
-			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-		SPI_keepplan(p);
-		*plan = p;
-	}
-	return *plan;
-}
-
-/* a text Datum of s, and whether it is NULL */
-static Datum
-text_or_null(const char *s, char *null)
-{
-	*null = s ? ' ' : 'n';
-	return s ? CStringGetTextDatum(s) : (Datum) 0;
-}
-
-/* a jsonb Datum of JSON text s, and whether it is NULL */
-static Datum
-jsonb_or_null(const char *s, char *null)
-{
-	*null = s ? ' ' : 'n';
-	return s ? DirectFunctionCall1(jsonb_in, CStringGetDatum(s)) : (Datum) 0;
-}
-
-/*
- * Insert e into registry.audit as the table's owner (inside SPI); its id,
- * or 0 when the table does not exist.
- */
-static int64
-audit_insert(const AuditEntry * e)
-{
-	static Oid	types[12] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID,
-	INT4OID, INT4OID, TEXTOID, JSONBOID, JSONBOID, XID8OID};
-	Datum		values[12];
-	char		nulls[12];
-	Oid			owner;
-	AuditUserSave save;
-	int64		id = 0;
-	bool		isnull;
-	int			rc;
-
-	if (!OidIsValid(audit_relation(&owner)))
-		return 0;
-	values[0] = text_or_null(e->role, &nulls[0]);
-	values[1] = text_or_null(e->http_user, &nulls[1]);
-	values[2] = text_or_null(e->http_peer, &nulls[2]);
-	values[3] = text_or_null(e->operation, &nulls[3]);
-	values[4] = text_or_null(e->context, &nulls[4]);
-	values[5] = text_or_null(e->subject, &nulls[5]);
-	values[6] = Int32GetDatum(e->version);
-	nulls[6] = e->has_version ? ' ' : 'n';
-	values[7] = Int32GetDatum(e->schema_id);
-	nulls[7] = e->has_schema_id ? ' ' : 'n';
-	values[8] = text_or_null(e->result, &nulls[8]);
-	values[9] = jsonb_or_null(e->before, &nulls[9]);
-	values[10] = jsonb_or_null(e->after, &nulls[10]);
-	values[11] = FullTransactionIdGetDatum(GetTopFullTransactionId());
-	nulls[11] = ' ';
-
-	become_owner(owner, &save);
-	rc = SPI_execute_plan(saved_plan(&insert_plan,
-									 "INSERT INTO registry.audit (role, http_user, http_peer, operation,"
-									 " context, subject, version, schema_id, result, before, after, xact)"
-									 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
-									 " RETURNING id", 12, types),
-						  values, nulls, false, 1);
-	restore_user(&save);
-	if (rc != SPI_OK_INSERT_RETURNING || SPI_processed != 1)
-		elog(ERROR, "could not insert into registry.audit: %s", SPI_result_code_string(rc));
-	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	return id;
-}
-
 /*
  * Append ,"key":value (JSON-escaped) unless the escaped value would be
  * longer than AUDIT_NOTIFY_SUBJECT_MAX; then ,"keyOmitted":true.
@@ -306,7 +164,7 @@ append_name_bounded(StringInfo buf, const char *key, const char *value)
 
 /* announce an audited change on registry_changes, at commit */
 static void
-audit_notify(int64 id, const AuditEntry * e)
+audit_notify(int64 id, const CatalogAuditRow *e)
 {
 	StringInfoData buf;
 
@@ -374,37 +232,17 @@ schema_json(HeapTuple tup, TupleDesc desc)
 static char *
 version_schema_members(const char *context, int32 id)
 {
-	static Oid	types[2] = {TEXTOID, INT4OID};
-	Datum		values[2] = {CStringGetTextDatum(context), Int32GetDatum(id)};
-	MemoryContext caller = CurrentMemoryContext;
-	MemoryContext spicxt;
+	CatalogSchema row;
 	StringInfoData buf;
-	Oid			owner;
-	AuditUserSave save;
-	int			rc;
 
-	if (!OidIsValid(audit_relation(&owner)))
-		return "";
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	become_owner(owner, &save);
-	rc = SPI_execute_plan(saved_plan(&schema_plan,
-									 "SELECT s.schema_type, s.guid::pg_catalog.text FROM registry.schemas s"
-									 " WHERE s.context OPERATOR(pg_catalog.=) $1"
-									 " AND s.id OPERATOR(pg_catalog.=) $2", 2, types),
-						  values, NULL, true, 1);
-	restore_user(&save);
-	spicxt = MemoryContextSwitchTo(caller);
 	initStringInfo(&buf);
-	if (rc == SPI_OK_SELECT && SPI_processed == 1)
+	if (catalog_get_schema(context, id, &row))
 	{
 		appendStringInfoString(&buf, ",\"schemaType\":");
-		escape_json(&buf, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+		escape_json(&buf, row.schema_type);
 		appendStringInfoString(&buf, ",\"guid\":");
-		escape_json(&buf, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
+		escape_json(&buf, registry_fingerprint_guid(row.fingerprint));
 	}
-	MemoryContextSwitchTo(spicxt);
-	SPI_finish();
 	return buf.data;
 }
 
@@ -473,7 +311,7 @@ trigger_object(TriggerData *td, const char *name)
 
 /* record e with the acting role and the REST request, and announce it */
 static void
-audit_record(AuditEntry * e)
+audit_record(CatalogAuditRow *e)
 {
 	int64		id;
 
@@ -484,10 +322,7 @@ audit_record(AuditEntry * e)
 		e->http_peer = current_request.peer[0] ? current_request.peer : NULL;
 	}
 	e->result = "ok";
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	id = audit_insert(e);
-	SPI_finish();
+	id = catalog_audit_insert(e);
 	if (id > 0 && registry_audit_notify)
 		audit_notify(id, e);
 }
@@ -507,7 +342,7 @@ registry_audit_row(PG_FUNCTION_ARGS)
 	HeapTuple	oldtup = NULL;
 	HeapTuple	newtup = NULL;
 	HeapTuple	tup;
-	AuditEntry	e;
+	CatalogAuditRow e;
 	bool		is_version = strcmp(object, "version") == 0;
 	char	   *subject;
 	MemoryContext cxt;
@@ -583,7 +418,7 @@ registry_audit_truncate(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = trigger_row_data(fcinfo, "audit_truncate");
 	const char *object = trigger_object(td, "audit_truncate");
-	AuditEntry	e;
+	CatalogAuditRow e;
 
 	if (!TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
 		ereport(ERROR,
@@ -668,7 +503,7 @@ record_failure(void *arg)
 	char	   *qualified;
 	char	   *version;
 	int			route = registry_rest_write_target(f->req, &qualified, &version);
-	AuditEntry	e;
+	CatalogAuditRow e;
 	const char *method;
 	const char *pattern;
 
@@ -692,10 +527,7 @@ record_failure(void *arg)
 	if (version)
 		e.has_version = version_number(version, &e.version);
 	e.result = psprintf("%d", f->error_code);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	(void) audit_insert(&e);
-	SPI_finish();
+	(void) catalog_audit_insert(&e);
 }
 
 /* the last refusal before authentication this process recorded */
@@ -736,43 +568,6 @@ registry_audit_rest_failure(const RestRequest *req, Oid role, const char *http_u
 }
 
 /*
- * Delete the rows of registry.audit older than cutoff, limit at most (0:
- * all), as the table's owner; how many.  Inside a transaction.
- */
-static uint64
-audit_purge(TimestampTz cutoff, int limit)
-{
-	Oid			owner;
-	AuditUserSave save;
-	Oid			types[2] = {TIMESTAMPTZOID, INT4OID};
-	Datum		values[2] = {TimestampTzGetDatum(cutoff), Int32GetDatum(limit)};
-	uint64		n;
-	int			rc;
-
-	if (!OidIsValid(audit_relation(&owner)))
-		return 0;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	become_owner(owner, &save);
-	if (limit > 0)
-		rc = SPI_execute_with_args("DELETE FROM registry.audit a"
-								   " WHERE a.id OPERATOR(pg_catalog.=) ANY (ARRAY("
-								   "SELECT o.id FROM registry.audit o"
-								   " WHERE o.at OPERATOR(pg_catalog.<) $1 ORDER BY o.at LIMIT $2))",
-								   2, types, values, NULL, false, 0);
-	else
-		rc = SPI_execute_with_args("DELETE FROM registry.audit a"
-								   " WHERE a.at OPERATOR(pg_catalog.<) $1",
-								   1, types, values, NULL, false, 0);
-	restore_user(&save);
-	if (rc != SPI_OK_DELETE)
-		elog(ERROR, "could not delete from registry.audit: %s", SPI_result_code_string(rc));
-	n = SPI_processed;
-	SPI_finish();
-	return n;
-}
-
-/*
  * registry.purge_audit(older_than interval) -> bigint: deletes the audit
  * rows older than older_than, for a DBA who runs no HTTP worker (or wants
  * them gone now); how many.
@@ -791,7 +586,7 @@ registry_purge_audit(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("older_than must not be negative")));
-	PG_RETURN_INT64((int64) audit_purge(cutoff, 0));
+	PG_RETURN_INT64((int64) catalog_audit_purge(cutoff, 0));
 }
 
 /* one batch of the retention sweep */
@@ -807,7 +602,7 @@ sweep_batch(void *arg)
 {
 	AuditSweep *sw = (AuditSweep *) arg;
 
-	sw->deleted = audit_purge(sw->cutoff, AUDIT_SWEEP_ROWS);
+	sw->deleted = catalog_audit_purge(sw->cutoff, AUDIT_SWEEP_ROWS);
 }
 
 /* See audit.h */

@@ -200,6 +200,27 @@ extern bool catalog_version_referenced(const char *context, const char *subject,
 extern void catalog_remove_unused(const char *context, const char *subject, int32 schema_id);
 extern Oid	catalog_context_id_sequence(const char *context);
 
+/* catalog_audit.c: one row of registry.audit, as the triggers and the REST worker give it */
+typedef struct CatalogAuditRow
+{
+	const char *role;			/* NULL: refused before it ran as a role */
+	const char *http_user;
+	const char *http_peer;
+	const char *operation;
+	const char *context;
+	const char *subject;
+	bool		has_version;
+	int32		version;
+	bool		has_schema_id;
+	int32		schema_id;
+	const char *result;
+	const char *before;			/* JSON text, or NULL */
+	const char *after;
+} CatalogAuditRow;
+
+extern int64 catalog_audit_insert(const CatalogAuditRow *row);
+extern uint64 catalog_audit_purge(TimestampTz cutoff, int limit);
+
 /* config_scope.c: one config row as Confluent's Config object (JSON text) */
 extern char *catalog_config_row_json(const CatalogConfigRow *row, const char *level_key);
 

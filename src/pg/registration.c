@@ -313,8 +313,8 @@ schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
  */
 void
 registry_registration_options(Registration *r, bool has_id, int32 id, bool has_version,
-					 int32 version, const char *tags_to_add, const char *tags_to_remove,
-					 bool propagate)
+							  int32 version, const char *tags_to_add, const char *tags_to_remove,
+							  bool propagate)
 {
 	r->has_id = has_id && id >= 1;
 	r->want_id = has_id ? id : 0;
@@ -600,7 +600,7 @@ registry_register_submission(const char *served, const CatalogSubmission *b,
 	registry_submission_args(&r.a, served, b);
 	registry_validate_subject(r.a.qualified, r.a.subject);
 	registry_registration_options(&r, b->id != 0, b->id, b->version != 0, b->version,
-						 b->tags_to_add, b->tags_to_remove, b->propagate_tags);
+								  b->tags_to_add, b->tags_to_remove, b->propagate_tags);
 	registry_register(&r, &reg);
 
 	memset(out, 0, sizeof(CatalogSchemaRow));

@@ -89,7 +89,7 @@ twin_but_version(const CatalogVersionRow *rows, int n, SubmittedSchema *s, Catal
  */
 bool
 registry_find_but_version(SchemaArgs *a, SubmittedSchema *s, bool deleted, bool any,
-				 CatalogVersion *found)
+						  CatalogVersion *found)
 {
 	int			n;
 	CatalogVersionRow *rows;
@@ -138,7 +138,7 @@ exact_is_plain(SubmittedSchema *s, const CatalogVersion *exact)
  */
 bool
 registry_already_registered(Registration *r, SubmittedSchema *s, int32 *content_id,
-				   CatalogVersion *existing)
+							CatalogVersion *existing)
 {
 	*content_id = catalog_find_schema_in_subject(r->a.context, r->a.subject, s->fingerprint,
 												 false, existing);
@@ -157,7 +157,7 @@ registry_already_registered(Registration *r, SubmittedSchema *s, int32 *content_
  */
 bool
 registry_registered_fast(Registration *r, SubmittedSchema *s, int32 *content_id,
-				CatalogVersion *existing)
+						 CatalogVersion *existing)
 {
 	CatalogVersionRow *rows;
 	int			n;

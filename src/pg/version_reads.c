@@ -36,8 +36,8 @@
  */
 void
 registry_requested_version(const char *context, const char *subject, const char *named,
-				  const char *version_arg, bool include_deleted, CatalogVersion *v,
-				  TimestampTz *created_at)
+						   const char *version_arg, bool include_deleted, CatalogVersion *v,
+						   TimestampTz *created_at)
 {
 	int32		n = DatumGetInt32(DirectFunctionCall1(registry_parse_version,
 													  CStringGetTextDatum(version_arg)));

@@ -138,6 +138,16 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM registry.subject_versions'
 $out = $listener->query_safe('SELECT 1');
 unlike($out, qr/"rest /, 'failed writes are not announced: nothing changed');
 
+# refusals before authentication (no credentials: no password throttle
+# either) are recorded at most once a second per worker: a burst of 12
+# leaves a few rows, not 12
+$mark = mark();
+my @burst = map { (rest($node, 'POST', '/subjects/audit-value/versions', record_body('A', 'a', 'b')))[0] } 1 .. 12;
+is(join(',', grep { $_ != 401 } @burst), '', 'a burst of 12 anonymous registrations: each 401');
+my $burst_rows = $node->safe_psql('postgres', "SELECT count(*) FROM registry.audit WHERE id > $mark AND result = '401'");
+ok($burst_rows >= 1 && $burst_rows < 12,
+	"  ... recorded at most once a second per worker ($burst_rows of 12 rows)");
+
 # registry.audit_notify = off: recorded, not announced
 $node->safe_psql('postgres', 'ALTER SYSTEM SET registry.audit_notify = off');
 $node->reload;
