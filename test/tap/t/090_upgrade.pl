@@ -1,4 +1,4 @@
-# ALTER EXTENSION registry UPDATE from 0.1, 0.2, 0.3, 0.4 and 0.5 (from its kept
+# ALTER EXTENSION registry UPDATE from 0.1, 0.2, 0.3, 0.4, 0.5 and 0.6 (from its kept
 # script, and as the script's first form made it): the catalog becomes what
 # a fresh install of the default version is (pg_dump --schema-only
 # compared), and the data, the ids and the id sequences of every context
@@ -130,6 +130,15 @@ $node->safe_psql('install_05', 'ALTER EXTENSION registry UPDATE');
 same_catalog(schema_dump('install_05'), 'an upgraded 0.5 has the catalog of a fresh install');
 is($node->safe_psql('install_05', $data_query), $before_05,
 	'every version, id and soft delete of 0.5 survives the update');
+
+# 0.6, from its kept script, updated the same way
+$node->safe_psql('postgres', 'CREATE DATABASE install_06');
+$node->safe_psql('install_06', "CREATE EXTENSION registry VERSION '0.6';" . $fill);
+my $before_06 = $node->safe_psql('install_06', $data_query);
+$node->safe_psql('install_06', 'ALTER EXTENSION registry UPDATE');
+same_catalog(schema_dump('install_06'), 'an upgraded 0.6 has the catalog of a fresh install');
+is($node->safe_psql('install_06', $data_query), $before_06,
+	'every version, id and soft delete of 0.6 survives the update');
 
 # 0.3 as the first form of its script (2026-12-01) made it: the guid index,
 # the stored-text index over every schema, no triggers on registry.modes,

@@ -1,0 +1,1153 @@
+/* registry--0.7.sql: a Confluent-compatible Schema Registry inside PostgreSQL */
+
+\echo Use "CREATE EXTENSION registry" to load this file. \quit
+
+CREATE SCHEMA registry;
+COMMENT ON SCHEMA registry IS 'Confluent-compatible schema registry: tables, SQL API, triggers';
+
+-- ---------------------------------------------------------------------------
+-- Tables
+-- ---------------------------------------------------------------------------
+
+CREATE SEQUENCE registry.default_context_ids AS integer MINVALUE 1;
+COMMENT ON SEQUENCE registry.default_context_ids IS 'schema id allocator of the default context "."';
+
+-- a sequence, not a table: what a fence did survives the rollback of the
+-- transaction that did it, as the id sequences it moved do
+CREATE SEQUENCE registry.id_fence AS bigint MINVALUE 0;
+COMMENT ON SEQUENCE registry.id_fence IS 'the WAL timeline on which the id sequences were last moved past the ids an old primary may have handed out (is_called: whether they ever were); not dumped';
+
+CREATE TABLE registry.contexts (
+	context		text PRIMARY KEY CHECK (context ~ '^\.[^:]*$'),
+	id_sequence	regclass,
+	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+COMMENT ON TABLE registry.contexts IS 'registry contexts; "." is the default context; each has its own schema id sequence';
+
+INSERT INTO registry.contexts (context, id_sequence)
+	VALUES ('.', 'registry.default_context_ids');
+
+CREATE TABLE registry.schemas (
+	context		text NOT NULL DEFAULT '.' REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
+	id			integer NOT NULL CHECK (id > 0),	-- NULL on insert: the trigger allocates one
+	schema_type	text NOT NULL DEFAULT 'AVRO',
+	schema		text NOT NULL,
+	refs		jsonb NOT NULL DEFAULT '[]',
+	metadata	jsonb,
+	rule_set	jsonb,
+	fingerprint	bytea NOT NULL,
+	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	guid		uuid GENERATED ALWAYS AS (pg_catalog.encode(fingerprint, 'hex')::uuid) STORED,
+	PRIMARY KEY (context, id),
+	UNIQUE (fingerprint, context)	-- not (context, ...): lookups by (context, id) keep to the primary key,
+									-- and by guid (uuid_send(guid) = fingerprint) to this one
+);
+COMMENT ON TABLE registry.schemas IS 'schemas by id within a context; the same content (schema, references, metadata, rule set) has one id';
+COMMENT ON COLUMN registry.schemas.schema IS 'Confluent''s stored form of the schema (set by the insert trigger)';
+COMMENT ON COLUMN registry.schemas.fingerprint IS 'MD5 identity over the stored schema, references, metadata and rule set (set by the insert trigger)';
+COMMENT ON COLUMN registry.schemas.guid IS 'the fingerprint as a UUID: Confluent''s guid of the schema, the same in every context that has it';
+
+CREATE TABLE registry.subjects (
+	context		text NOT NULL DEFAULT '.' REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
+	subject		text NOT NULL,
+	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (context, subject)
+);
+COMMENT ON TABLE registry.subjects IS 'one row per subject; its row lock serialises the writers of the subject';
+
+CREATE TABLE registry.subject_versions (
+	context		text NOT NULL DEFAULT '.',
+	subject		text NOT NULL,
+	version		integer NOT NULL CHECK (version > 0),	-- NULL on insert: the next number
+	schema_id	integer NOT NULL,
+	deleted		boolean NOT NULL DEFAULT false,
+	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (context, subject, version),
+	FOREIGN KEY (context, subject) REFERENCES registry.subjects ON UPDATE RESTRICT ON DELETE RESTRICT,
+	FOREIGN KEY (context, schema_id) REFERENCES registry.schemas (context, id) ON UPDATE RESTRICT ON DELETE RESTRICT
+);
+CREATE INDEX subject_versions_schema_idx ON registry.subject_versions (context, schema_id);
+-- the schemas of a context with a given stored text and a data contract (canLookup: the same
+-- schema but for its metadata); one without metadata or rule set is found by its fingerprint, so
+-- most schemas are not in this index
+CREATE INDEX schemas_text_idx ON registry.schemas (pg_catalog.md5(schema), context)
+	WHERE metadata IS NOT NULL OR rule_set IS NOT NULL;
+COMMENT ON TABLE registry.subject_versions IS 'versions of each subject; soft-deleted versions keep their number, which is never reused';
+
+CREATE TABLE registry.schema_references (
+	context		text NOT NULL,
+	schema_id	integer NOT NULL,
+	position	integer NOT NULL,
+	name		text NOT NULL,
+	ref_subject	text NOT NULL,
+	ref_version	integer NOT NULL,
+	PRIMARY KEY (context, schema_id, position),
+	FOREIGN KEY (context, schema_id) REFERENCES registry.schemas (context, id) ON DELETE CASCADE
+);
+CREATE INDEX schema_references_target_idx ON registry.schema_references (context, ref_subject, ref_version);
+COMMENT ON TABLE registry.schema_references IS 'references of each schema to other subject-versions (maintained from schemas.refs)';
+
+CREATE TABLE registry.config (
+	context		text NOT NULL DEFAULT '.',
+	subject		text NOT NULL DEFAULT '',
+	compatibility text,
+	normalize	boolean,
+	settings	jsonb NOT NULL DEFAULT '{}',
+	updated_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (context, subject)
+);
+COMMENT ON TABLE registry.config IS 'compatibility configuration; subject '''' is the context level, (''.'', '''') the global level';
+COMMENT ON COLUMN registry.config.settings IS 'other Confluent config fields (compatibilityGroup, defaultMetadata, ...), kept as given';
+
+CREATE TABLE registry.modes (
+	context		text NOT NULL DEFAULT '.',
+	subject		text NOT NULL DEFAULT '',
+	mode		text NOT NULL,
+	updated_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (context, subject)
+);
+COMMENT ON TABLE registry.modes IS 'modes; subject '''' is the context level, (''.'', '''') the global level';
+
+SELECT pg_catalog.pg_extension_config_dump('registry.contexts', $$WHERE context <> '.'$$);
+SELECT pg_catalog.pg_extension_config_dump('registry.default_context_ids', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.schemas', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.subjects', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.subject_versions', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.schema_references', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.config', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.modes', '');
+
+CREATE TYPE registry.schema_info AS (
+	id			integer,
+	schema_type	text,
+	schema		text,
+	refs		jsonb,
+	metadata	jsonb,
+	rule_set	jsonb,
+	guid		uuid,
+	context		text,
+	subject		text,
+	version		integer,
+	deleted		boolean,
+	registered_at timestamptz
+);
+COMMENT ON TYPE registry.schema_info IS 'a schema by id, as schema_by_id returns it: with a subject, the subject version that has it (subject, version, deleted, registered_at), else when the id was first registered';
+
+CREATE TYPE registry.subject_version AS (
+	subject		text,
+	version		integer,
+	id			integer,
+	schema_type	text,
+	schema		text,
+	refs		jsonb,
+	metadata	jsonb,
+	rule_set	jsonb,
+	deleted		boolean
+);
+COMMENT ON TYPE registry.subject_version IS 'one version of a subject, as get_version returns it';
+
+-- ---------------------------------------------------------------------------
+-- Helpers shared by the C code and the SQL API (one definition of each rule)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION registry.split_subject(qualified text, OUT context text, OUT subject text)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_split_subject'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.split_subject(text) IS 'splits a context-qualified subject ":.ctx:name" into its context and name';
+
+CREATE FUNCTION registry.qualify_subject(context text, subject text)
+	RETURNS text
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN CASE WHEN context = '.' THEN subject ELSE ':' || context || ':' || subject END;
+COMMENT ON FUNCTION registry.qualify_subject(text, text) IS 'the Confluent spelling of a subject in a context';
+
+CREATE FUNCTION registry.served_subject(subject text)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_served_subject_sql'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.served_subject(text) IS 'the subject a request names is served as: the alias in its own config (an alias without a context in the subject''s context), else itself';
+
+CREATE FUNCTION registry.check_context(context text)
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'registry_check_context_sql'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.check_context(text) IS 'raises 42208 unless subjects of the context can have versions: a valid name (a dot, then letters, digits, ".", "_", "-") and not ".__GLOBAL"';
+
+CREATE FUNCTION registry.confluent_message(error_code integer, VARIADIC words text[] DEFAULT '{}')
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_confluent_message'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.confluent_message(integer, text[]) IS 'Confluent''s wording for an error code that has one (the registry''s one table of them), each %s filled with the next word';
+
+CREATE FUNCTION registry.effective_mode(context text, subject text)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_effective_mode'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.effective_mode(text, text) IS 'mode in force for a subject: subject, else context, else global, else READWRITE';
+
+CREATE FUNCTION registry.effective_compatibility(context text, subject text)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_effective_compatibility'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.effective_compatibility(text, text) IS 'compatibility level in force for a subject: subject, else context, else global, else BACKWARD';
+
+CREATE FUNCTION registry.effective_normalize(context text, subject text)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'registry_effective_normalize'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.effective_normalize(text, text) IS 'normalize setting in force for a subject';
+
+-- ---------------------------------------------------------------------------
+-- Ids after a promotion: a new WAL timeline moves every id sequence up by
+-- registry.failover_id_gap before its first id is handed out
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION registry.wal_timeline() RETURNS bigint
+	AS 'MODULE_PATHNAME', 'registry_wal_timeline'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.wal_timeline() IS 'the WAL timeline this server writes (on a standby: replays)';
+
+CREATE FUNCTION registry.fence_id_sequences() RETURNS bigint
+	AS 'MODULE_PATHNAME', 'registry_fence_id_sequences'
+	LANGUAGE C VOLATILE SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION registry.fence_id_sequences() IS 'on a WAL timeline not fenced yet, moves every context''s id sequence up by registry.failover_id_gap and records the timeline; returns how many sequences moved';
+
+CREATE FUNCTION registry.new_context_id_floor() RETURNS bigint
+	AS 'MODULE_PATHNAME', 'registry_new_context_id_floor'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.new_context_id_floor() IS 'where a new context''s ids start: 0, or registry.failover_id_gap once the ids were fenced after a promotion';
+
+SELECT pg_catalog.setval('registry.id_fence', registry.wal_timeline(), false);
+
+-- ---------------------------------------------------------------------------
+-- Triggers: the rules, on every write path (SQL API, REST API, raw DML)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION registry.context_id_sequence(context text) RETURNS regclass
+	LANGUAGE plpgsql VOLATILE STRICT
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	seqname text := 'context_ids_' || md5(context);
+	floor bigint;
+BEGIN
+	IF pg_catalog.to_regclass(format('registry.%I', seqname)) IS NULL THEN
+		EXECUTE format('CREATE SEQUENCE registry.%I AS integer MINVALUE 1', seqname);
+		-- after a promotion a new context starts above the gap: the old
+		-- primary may have made it and handed out its first ids
+		floor := registry.new_context_id_floor();
+		IF floor > 0 THEN
+			PERFORM pg_catalog.setval(format('registry.%I', seqname)::regclass, floor);
+		END IF;
+		-- dropped with the contexts table, so with the extension
+		EXECUTE format('ALTER SEQUENCE registry.%I OWNED BY registry.contexts.id_sequence', seqname);
+	END IF;
+	EXECUTE format('GRANT USAGE ON SEQUENCE registry.%I TO registry_writer', seqname);
+	RETURN format('registry.%I', seqname)::regclass;
+END
+$$;
+COMMENT ON FUNCTION registry.context_id_sequence(text) IS 'the schema id sequence of a context other than ".", made when it does not exist yet';
+
+CREATE FUNCTION registry.contexts_before_insert() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_contexts_before_insert'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION registry.contexts_before_insert() IS 'refuses a context that cannot hold subjects or a read-only one; gives a new context its own schema id sequence and the time it was made';
+
+CREATE FUNCTION registry.schemas_before_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_schemas_before_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.schemas_before_write() IS 'parses a new schema, stores Confluent''s form and identity; schemas are immutable';
+
+CREATE FUNCTION registry.schemas_after_insert() RETURNS trigger
+	LANGUAGE plpgsql SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	INSERT INTO registry.schema_references (context, schema_id, position, name, ref_subject, ref_version)
+		SELECT NEW.context, NEW.id, r.ord::integer, r.ref->>'name', r.ref->>'subject', (r.ref->>'version')::integer
+		  FROM jsonb_array_elements(NEW.refs) WITH ORDINALITY AS r(ref, ord);
+	RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION registry.schemas_after_insert() IS 'records the references of a new schema';
+
+CREATE FUNCTION registry.schemas_after_delete() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_schemas_after_delete' LANGUAGE C;
+COMMENT ON FUNCTION registry.schemas_after_delete() IS 'tells the processes that cache schema content, at commit, that a schema was hard-deleted (also when a subscriber applies the delete)';
+
+CREATE FUNCTION registry.config_after_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_config_after_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.config_after_write() IS 'tells the processes that cache schema answers and settings, at commit, that a config (a subject''s alias, a setting) or a mode changed';
+
+CREATE FUNCTION registry.versions_after_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_after_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.versions_after_write() IS 'tells the processes that cache subject answers (latest version, lookup), at commit, that a subject version was written (also when a subscriber applies it)';
+
+CREATE FUNCTION registry.caches_after_truncate() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_caches_after_truncate' LANGUAGE C;
+COMMENT ON FUNCTION registry.caches_after_truncate() IS 'tells the processes that cache schema content and subject answers, at commit, that a table they read from was truncated (also when a subscriber applies it)';
+
+CREATE FUNCTION registry.versions_before_insert() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_before_insert' LANGUAGE C;
+COMMENT ON FUNCTION registry.versions_before_insert() IS 'mode, version numbering and compatibility of a new subject version';
+
+CREATE FUNCTION registry.check_writable(context text, subject text) RETURNS void
+	AS 'MODULE_PATHNAME', 'registry_check_writable_sql'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.check_writable(text, text) IS 'raises 42205 when the scope''s mode in force is read-only';
+
+CREATE FUNCTION registry.check_not_referenced(context text, subject text, version integer, live_only boolean) RETURNS void
+	AS 'MODULE_PATHNAME', 'registry_check_not_referenced_sql'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.check_not_referenced(text, text, integer, boolean) IS 'raises 42206 when a schema (a live one, with live_only) references the subject-version';
+
+CREATE FUNCTION registry.versions_before_update() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_before_update'
+	LANGUAGE C;
+COMMENT ON FUNCTION registry.versions_before_update() IS 'only soft delete is an update; every update needs a writable mode, a soft delete no live reference';
+
+CREATE FUNCTION registry.versions_before_delete() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_before_delete'
+	LANGUAGE C;
+COMMENT ON FUNCTION registry.versions_before_delete() IS 'hard delete needs a prior soft delete, a writable mode and no live reference';
+
+CREATE FUNCTION registry.versions_after_delete() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_versions_after_delete'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION registry.versions_after_delete() IS 'a schema id that no subject version uses any more is removed; so are the row, config and mode of a subject without versions';
+
+CREATE FUNCTION registry.config_before_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_config_before_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.config_before_write() IS 'config changes need a writable scope and a valid level';
+
+CREATE FUNCTION registry.modes_before_write() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_modes_before_write' LANGUAGE C;
+COMMENT ON FUNCTION registry.modes_before_write() IS 'valid modes; IMPORT only over a scope without live subjects unless forced';
+
+CREATE FUNCTION registry.is_restored_row(created_at timestamptz) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'registry_is_restored_row_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.is_restored_row(timestamptz) IS 'is a row with this creation time, inserted now by this role, one a restore brings back (a superuser''s, from before the transaction)?';
+
+CREATE FUNCTION registry.schema_references_before_insert() RETURNS trigger
+	LANGUAGE plpgsql
+	SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	-- a restore brings back the rows schemas_after_insert made already
+	IF EXISTS (SELECT 1 FROM registry.schema_references r
+				WHERE r.context = NEW.context AND r.schema_id = NEW.schema_id
+				  AND r.position = NEW.position AND r.name = NEW.name
+				  AND r.ref_subject = NEW.ref_subject AND r.ref_version = NEW.ref_version) THEN
+		RETURN NULL;
+	END IF;
+	RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_references_before_insert() IS 'a reference that its schema''s insert recorded already (a restore brings it again) is not inserted twice';
+
+CREATE FUNCTION registry.subjects_before_insert() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_subjects_before_insert'
+	LANGUAGE C;
+COMMENT ON FUNCTION registry.subjects_before_insert() IS 'a new subject needs a writable mode; it gets the time it was made';
+
+CREATE FUNCTION registry.subjects_before_update() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_subjects_before_update'
+	LANGUAGE C;
+COMMENT ON FUNCTION registry.subjects_before_update() IS 'a subject row is only created, locked and removed';
+
+CREATE TRIGGER contexts_before_insert BEFORE INSERT ON registry.contexts
+	FOR EACH ROW EXECUTE FUNCTION registry.contexts_before_insert();
+CREATE TRIGGER schemas_before_write BEFORE INSERT OR UPDATE ON registry.schemas
+	FOR EACH ROW EXECUTE FUNCTION registry.schemas_before_write();
+CREATE TRIGGER schemas_after_insert AFTER INSERT ON registry.schemas
+	FOR EACH ROW WHEN (NEW.refs <> '[]'::jsonb) EXECUTE FUNCTION registry.schemas_after_insert();
+-- a row trigger that fires in every replication role: a logical replication
+-- subscriber's apply (role replica) fires row triggers only, and its caches
+-- must hear of replicated hard deletes too
+CREATE TRIGGER schemas_after_delete AFTER DELETE ON registry.schemas
+	FOR EACH ROW EXECUTE FUNCTION registry.schemas_after_delete();
+ALTER TABLE registry.schemas ENABLE ALWAYS TRIGGER schemas_after_delete;
+CREATE TRIGGER schema_references_before_insert BEFORE INSERT ON registry.schema_references
+	FOR EACH ROW EXECUTE FUNCTION registry.schema_references_before_insert();
+CREATE TRIGGER subjects_before_insert BEFORE INSERT ON registry.subjects
+	FOR EACH ROW EXECUTE FUNCTION registry.subjects_before_insert();
+CREATE TRIGGER subjects_before_update BEFORE UPDATE ON registry.subjects
+	FOR EACH ROW EXECUTE FUNCTION registry.subjects_before_update();
+CREATE TRIGGER versions_before_insert BEFORE INSERT ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_before_insert();
+CREATE TRIGGER versions_before_update BEFORE UPDATE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_before_update();
+CREATE TRIGGER versions_before_delete BEFORE DELETE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_before_delete();
+CREATE TRIGGER versions_after_delete AFTER DELETE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_after_delete();
+CREATE TRIGGER config_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.config
+	FOR EACH ROW EXECUTE FUNCTION registry.config_before_write();
+CREATE TRIGGER config_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.config
+	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
+ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_write;
+CREATE TRIGGER versions_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.subject_versions
+	FOR EACH ROW EXECUTE FUNCTION registry.versions_after_write();
+ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_write;
+CREATE TRIGGER schemas_after_truncate AFTER TRUNCATE ON registry.schemas
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.schemas ENABLE ALWAYS TRIGGER schemas_after_truncate;
+CREATE TRIGGER versions_after_truncate AFTER TRUNCATE ON registry.subject_versions
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.subject_versions ENABLE ALWAYS TRIGGER versions_after_truncate;
+CREATE TRIGGER config_after_truncate AFTER TRUNCATE ON registry.config
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_truncate;
+-- a mode written tells the settings caches at commit, as a config written does
+CREATE TRIGGER modes_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.modes
+	FOR EACH ROW EXECUTE FUNCTION registry.config_after_write();
+ALTER TABLE registry.modes ENABLE ALWAYS TRIGGER modes_after_write;
+CREATE TRIGGER modes_after_truncate AFTER TRUNCATE ON registry.modes
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.caches_after_truncate();
+ALTER TABLE registry.modes ENABLE ALWAYS TRIGGER modes_after_truncate;
+CREATE TRIGGER modes_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.modes
+	FOR EACH ROW EXECUTE FUNCTION registry.modes_before_write();
+
+-- ---------------------------------------------------------------------------
+-- SQL API
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION registry.register_schema(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
+	id integer DEFAULT NULL, version integer DEFAULT NULL,
+	tags_to_add jsonb DEFAULT NULL, tags_to_remove jsonb DEFAULT NULL,
+	propagate_tags boolean DEFAULT false)
+	RETURNS integer
+	AS 'MODULE_PATHNAME', 'registry_register_schema'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean)
+	IS 'registers a schema under a subject and returns its id (the existing id when the subject already has it); tags_to_add/tags_to_remove (Confluent''s schemaTagsToAdd/Remove) rewrite it first, propagate_tags carries the previous version''s tags';
+
+CREATE FUNCTION registry.register_schema_version(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
+	id integer DEFAULT NULL, version integer DEFAULT NULL,
+	tags_to_add jsonb DEFAULT NULL, tags_to_remove jsonb DEFAULT NULL,
+	propagate_tags boolean DEFAULT false,
+	OUT schema_id integer, OUT subject_version integer, OUT schema_type text,
+	OUT stored_schema text, OUT schema_refs jsonb,
+	OUT schema_metadata jsonb, OUT schema_rule_set jsonb)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_register_schema_version'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean)
+	IS 'as register_schema, returning the id, the subject version and the schema with its metadata and rule set as stored';
+
+CREATE FUNCTION registry.tag_schema_version(
+	subject text, version text, new_version integer DEFAULT NULL,
+	tags_to_add jsonb DEFAULT NULL, tags_to_remove jsonb DEFAULT NULL,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
+	rules_to_merge jsonb DEFAULT NULL, rules_to_remove jsonb DEFAULT NULL,
+	OUT schema_id integer, OUT subject_version integer, OUT schema_type text,
+	OUT stored_schema text, OUT schema_refs jsonb,
+	OUT schema_metadata jsonb, OUT schema_rule_set jsonb)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_tag_schema_version'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.tag_schema_version(text, text, integer, jsonb, jsonb, jsonb, jsonb, jsonb, jsonb)
+	IS 'Confluent''s POST /subjects/{s}/versions/{v}/tags: a new version of a version''s schema with tags added and removed, and its metadata and rule set';
+
+CREATE FUNCTION registry.check_compatibility(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]', version text DEFAULT 'latest',
+	verbose boolean DEFAULT false, "normalize" boolean DEFAULT false,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL,
+	OUT is_compatible boolean, OUT messages text[])
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_check_compatibility'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean, jsonb, jsonb)
+	IS 'tests a schema (with its metadata, for compatibilityGroup and confluent:reserved) against one version of a subject (version NULL: every live version, as registration does)';
+
+CREATE FUNCTION registry.lint(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]')
+	RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'registry_lint'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.lint(text, text, text, jsonb)
+	IS 'the semantic lints of a schema against every live version of a subject (an Avro rename without an alias, a Protobuf field deleted without reserved, a field number or name used again), whatever the subject''s lint config';
+
+CREATE FUNCTION registry.lookup_schema(
+	subject text, schema text, schema_type text DEFAULT 'AVRO',
+	refs jsonb DEFAULT '[]', "normalize" boolean DEFAULT false,
+	deleted boolean DEFAULT false,
+	metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL)
+	RETURNS registry.subject_version
+	AS 'MODULE_PATHNAME', 'registry_lookup_schema'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.lookup_schema(text, text, text, jsonb, boolean, boolean, jsonb, jsonb)
+	IS 'finds the version of a subject that has this schema (with this metadata and rule set; without them, also with those of the latest version)';
+
+CREATE FUNCTION registry.avro_canonical_form(schema text) RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_avro_canonical_form'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.avro_canonical_form(text) IS 'Avro Parsing Canonical Form of a schema';
+
+CREATE FUNCTION registry.avro_fingerprint(schema text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'registry_avro_fingerprint'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.avro_fingerprint(text) IS 'CRC-64-AVRO fingerprint of the Parsing Canonical Form (as Avro Java''s signed long)';
+
+CREATE FUNCTION registry.parse_version(version text) RETURNS integer
+	AS 'MODULE_PATHNAME', 'registry_parse_version'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION registry.parse_version(text) IS 'a Confluent version id: 1..2^31-1, or "latest"/-1 (returned as -1)';
+
+-- Reads ---------------------------------------------------------------------
+
+CREATE FUNCTION registry.schema_by_id(id integer, subject text DEFAULT NULL)
+	RETURNS registry.schema_info
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	q record;
+	v_context text;
+	v_subject text;
+	v_version integer;
+	v_deleted boolean;
+	v_created timestamptz;
+	result registry.schema_info;
+BEGIN
+	IF schema_by_id.subject IS NULL THEN
+		-- the default context, else the first context that has the id
+		SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+			   NULL, NULL, NULL, s.created_at
+		  INTO result
+		  FROM registry.schemas s WHERE s.context = '.' AND s.id = schema_by_id.id;
+		IF NOT FOUND THEN
+			SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+				   NULL, NULL, NULL, s.created_at
+			  INTO result
+			  FROM registry.schemas s WHERE s.id = schema_by_id.id ORDER BY s.context LIMIT 1;
+		END IF;
+		IF NOT FOUND THEN
+			RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
+		END IF;
+		RETURN result;
+	END IF;
+	q := registry.split_subject(registry.served_subject(schema_by_id.subject));
+	-- as Confluent: the subject's latest version with the id; an unqualified
+	-- subject is also looked for in the other contexts
+	IF q.subject <> '' THEN
+		SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
+		  INTO v_context, v_subject, v_version, v_deleted, v_created
+		  FROM registry.subject_versions sv
+		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.schema_id = schema_by_id.id
+		 ORDER BY sv.version DESC LIMIT 1;
+		IF v_version IS NULL AND q.context = '.' THEN
+			SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
+			  INTO v_context, v_subject, v_version, v_deleted, v_created
+			  FROM registry.subject_versions sv
+			 WHERE sv.subject = q.subject AND sv.schema_id = schema_by_id.id
+			 ORDER BY sv.context, sv.version DESC LIMIT 1;
+		END IF;
+	END IF;
+	-- else, for a context or an unqualified subject, any version of the
+	-- context that uses the id; a qualified subject without it has none
+	IF v_version IS NULL AND (q.subject = '' OR q.context = '.') THEN
+		SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
+		  INTO v_context, v_subject, v_version, v_deleted, v_created
+		  FROM registry.subject_versions sv
+		 WHERE sv.context = q.context AND sv.schema_id = schema_by_id.id
+		 ORDER BY sv.subject, sv.version DESC LIMIT 1;
+	ELSIF v_version IS NULL THEN
+		RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
+	END IF;
+	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+		   registry.qualify_subject(v_context, v_subject), v_version, v_deleted,
+		   COALESCE(v_created, s.created_at)
+	  INTO result
+	  FROM registry.schemas s WHERE s.context = COALESCE(v_context, q.context) AND s.id = schema_by_id.id;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
+	END IF;
+	RETURN result;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_by_id(integer, text) IS 'the schema with this id: in the default context, else any (subject NULL); in the subject''s context, with the subject version that uses it, as Confluent''s GET /schemas/ids/{id}?subject= picks it';
+
+CREATE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
+	RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'registry_subjects_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.subjects(text, boolean, boolean) IS 'subjects with live versions (deleted: also soft-deleted ones; deleted_only: only those)';
+
+CREATE FUNCTION registry.versions(subject text, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
+	RETURNS SETOF integer
+	AS 'MODULE_PATHNAME', 'registry_versions_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.versions(text, boolean, boolean) IS 'version numbers of a subject';
+
+CREATE FUNCTION registry.resolve_version(subject text, version text, deleted boolean DEFAULT false,
+	OUT context text, OUT subject_name text, OUT version_number integer)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_resolve_version'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.resolve_version(text, text, boolean) IS 'resolves "latest"/-1/N of a subject to a version number, with Confluent''s errors';
+
+CREATE FUNCTION registry.get_version(subject text, version text DEFAULT 'latest', deleted boolean DEFAULT false)
+	RETURNS registry.subject_version
+	AS 'MODULE_PATHNAME', 'registry_get_version'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.get_version(text, text, boolean) IS 'one version of a subject ("latest" or a number)';
+
+CREATE FUNCTION registry.latest_with_metadata(subject text, properties jsonb, deleted boolean DEFAULT false)
+	RETURNS registry.subject_version
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- the subject must exist (40401), as for every version lookup
+	q record := registry.resolve_version(latest_with_metadata.subject, 'latest', latest_with_metadata.deleted);
+	result registry.subject_version;
+BEGIN
+	SELECT registry.qualify_subject(sv.context, sv.subject), sv.version, s.id, s.schema_type,
+		   s.schema, s.refs, s.metadata, s.rule_set, sv.deleted
+	  INTO result
+	  FROM registry.subject_versions sv
+	  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
+	 WHERE sv.context = q.context AND sv.subject = q.subject_name
+	   AND (latest_with_metadata.deleted OR NOT sv.deleted)
+	   AND COALESCE(s.metadata -> 'properties', '{}') @> latest_with_metadata.properties
+	 ORDER BY sv.version DESC
+	 LIMIT 1;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'no version of subject "%" has that metadata', latest_with_metadata.subject
+			USING ERRCODE = 'R0403';
+	END IF;
+	RETURN result;
+END
+$$;
+COMMENT ON FUNCTION registry.latest_with_metadata(text, jsonb, boolean) IS 'the latest version of a subject whose metadata properties hold every given key and value';
+
+CREATE FUNCTION registry.referenced_by(subject text, version text DEFAULT 'latest')
+	RETURNS SETOF integer
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	r record := registry.resolve_version(referenced_by.subject, referenced_by.version, true);
+BEGIN
+	RETURN QUERY
+		SELECT DISTINCT sr.schema_id FROM registry.schema_references sr
+		 WHERE sr.context = r.context AND sr.ref_subject = r.subject_name AND sr.ref_version = r.version_number
+		 ORDER BY 1;
+END
+$$;
+COMMENT ON FUNCTION registry.referenced_by(text, text) IS 'ids of the schemas that reference this subject-version';
+
+CREATE FUNCTION registry.schema_by_guid(guid uuid)
+	RETURNS registry.schema_info
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	result registry.schema_info;
+BEGIN
+	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
+		   NULL, NULL, NULL, s.created_at
+	  INTO result
+	  FROM registry.schemas s WHERE s.fingerprint = pg_catalog.uuid_send(schema_by_guid.guid)
+	 ORDER BY s.context <> '.', s.context LIMIT 1;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'schema % not found', schema_by_guid.guid USING ERRCODE = 'R0403';
+	END IF;
+	RETURN result;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_by_guid(uuid) IS 'the schema with this guid: in the default context, else in the first context that has it';
+
+CREATE FUNCTION registry.schema_ids_by_guid(guid uuid, OUT context text, OUT id integer)
+	RETURNS SETOF record
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		SELECT s.context, s.id FROM registry.schemas s
+		 WHERE s.fingerprint = pg_catalog.uuid_send(schema_ids_by_guid.guid)
+		 ORDER BY s.context, s.id;
+	END;
+COMMENT ON FUNCTION registry.schema_ids_by_guid(uuid) IS 'the id the schema with this guid has in each context that has it';
+
+-- Ids -----------------------------------------------------------------------
+
+CREATE FUNCTION registry.advance_schema_id(context text, subject text, id integer) RETURNS void
+	AS 'MODULE_PATHNAME', 'registry_advance_schema_id'
+	LANGUAGE C VOLATILE STRICT SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION registry.advance_schema_id(text, text, integer) IS 'in IMPORT mode, after an imported id, new ids in the context continue above it (never moves back)';
+
+CREATE FUNCTION registry.raise_id_sequences(OUT context text, OUT last_id bigint)
+	RETURNS SETOF record
+	LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	c record;
+	seq regclass;
+	top integer;
+BEGIN
+	FOR c IN SELECT x.context, x.id_sequence FROM registry.contexts x ORDER BY x.context FOR UPDATE
+	LOOP
+		seq := c.id_sequence;
+		-- a context as logical replication brings it: without its sequence
+		IF seq IS NULL THEN
+			seq := registry.context_id_sequence(c.context);
+			UPDATE registry.contexts x SET id_sequence = seq WHERE x.context = c.context;
+		END IF;
+		SELECT max(s.id) INTO top FROM registry.schemas s WHERE s.context = c.context;
+		IF top > COALESCE(pg_sequence_last_value(seq), 0) THEN
+			PERFORM setval(seq, top);
+		END IF;
+		context := c.context;
+		last_id := pg_sequence_last_value(seq);
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION registry.raise_id_sequences() IS 'moves the id sequence of every context above the highest schema id the context holds (never back), giving a context without one its sequence; for a logical replication subscriber that is to take writes, whose sequences replication does not carry';
+
+-- Deletes -------------------------------------------------------------------
+
+CREATE FUNCTION registry.delete_version(subject text, version text, permanent boolean DEFAULT false)
+	RETURNS integer
+	AS 'MODULE_PATHNAME', 'registry_delete_version_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.delete_version(text, text, boolean) IS 'soft-deletes a version, or (permanent) removes a soft-deleted one';
+
+CREATE FUNCTION registry.delete_subject(subject text, permanent boolean DEFAULT false)
+	RETURNS SETOF integer
+	AS 'MODULE_PATHNAME', 'registry_delete_subject_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.delete_subject(text, boolean) IS 'soft-deletes every version of a subject, or (permanent) removes a soft-deleted subject';
+
+-- Config and mode -----------------------------------------------------------
+
+CREATE FUNCTION registry.config_scope(subject text, OUT context text, OUT subject_name text)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_config_scope'
+	LANGUAGE C IMMUTABLE;
+COMMENT ON FUNCTION registry.config_scope(text) IS 'the (context, subject) row key of a config or mode scope: NULL is global, ":.ctx:" a context';
+
+CREATE FUNCTION registry.set_compatibility(level text, subject text DEFAULT NULL)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_set_compatibility_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.set_compatibility(text, text) IS 'sets the compatibility level globally (subject NULL), for a context (":.ctx:") or for a subject';
+
+CREATE FUNCTION registry.get_compatibility(subject text DEFAULT NULL, default_to_global boolean DEFAULT true)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_get_compatibility_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.get_compatibility(text, boolean) IS 'the compatibility level of a scope (default_to_global: the one in force)';
+
+CREATE FUNCTION registry.delete_compatibility(subject text DEFAULT NULL)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_delete_compatibility_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.delete_compatibility(text) IS 'removes the configuration of a scope and returns the old level';
+
+CREATE FUNCTION registry.set_mode(mode text, subject text DEFAULT NULL, force boolean DEFAULT false)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_set_mode_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.set_mode(text, text, boolean) IS 'sets the mode globally (subject NULL), for a context (":.ctx:") or a subject; force allows IMPORT over existing subjects';
+
+CREATE FUNCTION registry.get_mode(subject text DEFAULT NULL, default_to_global boolean DEFAULT true)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_get_mode_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.get_mode(text, boolean) IS 'the mode of a scope (default_to_global: the one in force)';
+
+CREATE FUNCTION registry.delete_mode(subject text DEFAULT NULL)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_delete_mode_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.delete_mode(text) IS 'removes the mode of a scope and returns the old mode';
+
+-- Config as Confluent's JSON objects (REST /config) -------------------------
+
+CREATE FUNCTION registry.config_in_force(context text, subject text)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_config_in_force'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.config_in_force(text, text) IS 'the configuration in force for a subject (subject '''' for a context) as Confluent''s Config object: each field from the nearest scope that sets it';
+
+CREATE FUNCTION registry.get_config(subject text DEFAULT NULL, default_to_global boolean DEFAULT false)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_get_config_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.get_config(text, boolean) IS 'the configuration of a scope as Confluent''s Config object (compatibilityLevel, normalize, other fields)';
+
+CREATE FUNCTION registry.set_config(subject text, config jsonb)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_set_config_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.set_config(text, jsonb) IS 'updates a scope''s configuration from Confluent''s ConfigUpdateRequest (compatibility, normalize, other fields); returns the request';
+
+CREATE FUNCTION registry.delete_config(subject text DEFAULT NULL)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_delete_config_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.delete_config(text) IS 'removes a scope''s configuration and returns it';
+
+-- Listings (REST /schemas, /schemas/ids/{id}/versions, /contexts) -----------
+
+CREATE FUNCTION registry.list_schemas(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
+	latest_only boolean DEFAULT false)
+	RETURNS SETOF registry.subject_version
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		SELECT registry.qualify_subject(sv.context, sv.subject), sv.version, s.id, s.schema_type,
+			   s.schema, s.refs, s.metadata, s.rule_set, sv.deleted
+		  FROM registry.subject_versions sv
+		  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
+		 WHERE (subject_prefix IS NULL OR subject_prefix = ':*:'
+				OR starts_with(registry.qualify_subject(sv.context, sv.subject), subject_prefix))
+		   AND (list_schemas.deleted OR NOT sv.deleted)
+		   AND (NOT latest_only OR sv.version = (SELECT max(v2.version) FROM registry.subject_versions v2
+												  WHERE v2.context = sv.context AND v2.subject = sv.subject
+													AND (list_schemas.deleted OR NOT v2.deleted)))
+		 ORDER BY sv.context, sv.subject, sv.version;
+	END;
+COMMENT ON FUNCTION registry.list_schemas(text, boolean, boolean) IS 'every subject version with its schema (latest_only: the latest of each subject)';
+
+CREATE FUNCTION registry.list_schemas_with_aliases(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
+	latest_only boolean DEFAULT false)
+	RETURNS TABLE (schema_version registry.subject_version, aliases text[])
+	LANGUAGE sql STABLE
+	BEGIN ATOMIC
+		WITH alias_of AS (
+			-- the subjects under the prefix whose config names an alias, by the subject served
+			SELECT registry.served_subject(registry.qualify_subject(c.context, c.subject)) AS target,
+				   array_agg(registry.qualify_subject(c.context, c.subject) ORDER BY c.context, c.subject) AS names
+			  FROM registry.config c
+			 WHERE c.subject <> '' AND COALESCE(c.settings->>'alias', '') <> ''
+			   AND (subject_prefix IS NULL OR subject_prefix = ':*:'
+					OR starts_with(registry.qualify_subject(c.context, c.subject), subject_prefix))
+			 GROUP BY 1
+		), listed AS (
+			SELECT l FROM registry.list_schemas(list_schemas_with_aliases.subject_prefix,
+												list_schemas_with_aliases.deleted, latest_only) l
+			UNION ALL
+			-- an alias's subject outside the prefix is listed too
+			SELECT l FROM alias_of a
+			 CROSS JOIN LATERAL registry.list_schemas(a.target, list_schemas_with_aliases.deleted, latest_only) l
+			 WHERE (l).subject = a.target
+			   AND NOT (subject_prefix IS NULL OR subject_prefix = ':*:' OR starts_with(a.target, subject_prefix))
+		)
+		SELECT x.l, a.names
+		  FROM listed x LEFT JOIN alias_of a ON a.target = (x.l).subject
+		 ORDER BY (registry.split_subject((x.l).subject)).context, (registry.split_subject((x.l).subject)).subject,
+				  (x.l).version;
+	END;
+COMMENT ON FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean) IS 'as list_schemas, each version with the subjects whose config names its subject as their alias; the subject of an alias under the prefix is listed even when it is not';
+
+CREATE FUNCTION registry.schema_versions(id integer, subject text DEFAULT NULL, deleted boolean DEFAULT false,
+	OUT subject_name text, OUT version integer)
+	RETURNS SETOF record
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ctx text := COALESCE((registry.split_subject(registry.served_subject(schema_versions.subject))).context, '.');
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM registry.schemas s WHERE s.context = ctx AND s.id = schema_versions.id) THEN
+		RAISE EXCEPTION 'schema % not found', schema_versions.id USING ERRCODE = 'R0403';
+	END IF;
+	RETURN QUERY
+		SELECT registry.qualify_subject(sv.context, sv.subject), sv.version
+		  FROM registry.subject_versions sv
+		 WHERE sv.context = ctx AND sv.schema_id = schema_versions.id
+		   AND (schema_versions.deleted OR NOT sv.deleted)
+		 ORDER BY sv.subject, sv.version;
+END
+$$;
+COMMENT ON FUNCTION registry.schema_versions(integer, text, boolean) IS 'the subject versions that use a schema id (in the subject''s context)';
+
+CREATE FUNCTION registry.list_contexts()
+	RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'registry_list_contexts_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.list_contexts() IS 'contexts, the default context "." first; never ".__GLOBAL" (config and mode only)';
+
+-- Wire format and Protobuf message indexes -----------------------------------
+
+CREATE FUNCTION registry.protobuf_message_indexes(schema_id integer, message text, subject text DEFAULT NULL)
+	RETURNS integer[]
+	AS 'MODULE_PATHNAME', 'registry_protobuf_message_indexes'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.protobuf_message_indexes(integer, text, text)
+	IS 'the message-index path of a message (full name) in a PROTOBUF schema: top-level position, then nested positions';
+
+CREATE FUNCTION registry.protobuf_message_name(schema_id integer, indexes integer[], subject text DEFAULT NULL)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_protobuf_message_name'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.protobuf_message_name(integer, integer[], text)
+	IS 'the full name of the message at a message-index path ({} or {0}: the first message)';
+
+CREATE FUNCTION registry.wire_header(schema_id integer, message_indexes integer[] DEFAULT NULL)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'registry_wire_header'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION registry.wire_header(integer, integer[])
+	IS 'the Confluent wire-format header: 0x00, the 4-byte big-endian schema id, and for PROTOBUF the encoded message indexes';
+
+CREATE FUNCTION registry.wire_parse(message bytea, protobuf boolean DEFAULT false,
+	OUT schema_id integer, OUT message_indexes integer[], OUT payload_offset integer)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_wire_parse'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.wire_parse(bytea, boolean)
+	IS 'reads the header of a wire-format message: schema id, Protobuf message indexes, and where the payload starts (0-based)';
+
+CREATE FUNCTION registry.schema_serialized(schema_id integer, subject text DEFAULT NULL)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_schema_serialized'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.schema_serialized(integer, text)
+	IS 'a PROTOBUF schema as Confluent''s format=serialized: its FileDescriptorProto in base64';
+
+-- Payloads in SQL: values as jsonb, messages in the wire format ---------------
+
+CREATE FUNCTION registry.encode(subject text, value jsonb, version text DEFAULT 'latest',
+	message text DEFAULT NULL)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'registry_encode'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.encode(text, jsonb, text, text)
+	IS 'a value checked against a subject version''s schema and encoded as a Confluent wire-format message (message: the PROTOBUF message, by default the first)';
+
+CREATE FUNCTION registry.decode(payload bytea)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_decode'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.decode(bytea)
+	IS 'a Confluent wire-format message decoded with the schema its id names (the default context, else the first context that has the id)';
+
+CREATE FUNCTION registry.decode(payload bytea, subject text, version text DEFAULT 'latest')
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_decode_as'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.decode(bytea, text, text)
+	IS 'a Confluent wire-format message read as a subject version''s schema reads it (schema resolution: defaults, promotions, aliases); the writer''s id is looked up in the subject''s context';
+
+CREATE FUNCTION registry.check_data(subject text, schema text, samples bytea[],
+	schema_type text DEFAULT 'AVRO', refs jsonb DEFAULT '[]')
+	RETURNS TABLE(path text, outcome text, samples integer, first_sample integer)
+	AS 'MODULE_PATHNAME', 'registry_check_data'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.check_data(text, text, bytea[], text, jsonb)
+	IS 'stored wire-format messages read with a proposed schema as the reader: per path, what falls back to a default, is dropped or cannot be read, and how many samples';
+
+-- Schema tags (Confluent's confluent:tags; findTags) -------------------------
+
+CREATE FUNCTION registry.schema_with_tags(schema text, schema_type text DEFAULT 'AVRO',
+	tags_to_add jsonb DEFAULT '[]', tags_to_remove jsonb DEFAULT '[]')
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'registry_schema_with_tags'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.schema_with_tags(text, text, jsonb, jsonb)
+	IS 'the stored form of an AVRO or JSON schema with the tags of two SchemaTags lists added and removed, as Confluent''s schemaTagsToAdd / schemaTagsToRemove';
+
+CREATE FUNCTION registry.schema_tags(schema text, schema_type text DEFAULT 'AVRO',
+	find_tags text[] DEFAULT '{*}')
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_schema_tags'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.schema_tags(text, text, text[])
+	IS 'the tagged entities of an AVRO schema that have one of find_tags (''*'': all), as Confluent''s findTags';
+
+-- The REST API ---------------------------------------------------------------
+
+CREATE FUNCTION registry.rest(method text, path text, query text DEFAULT NULL, body text DEFAULT NULL,
+	content_type text DEFAULT NULL, accept text DEFAULT NULL,
+	OUT status integer, OUT response text)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'registry_rest_sql'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.rest(text, text, text, text, text, text)
+	IS 'the Confluent REST API: one request (method, raw path, raw query string, body, headers) in, (HTTP status, JSON body) out';
+
+-- ---------------------------------------------------------------------------
+-- Privileges: readers read, writers register, admins configure
+-- ---------------------------------------------------------------------------
+
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'registry_reader') THEN
+		CREATE ROLE registry_reader NOLOGIN;
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'registry_writer') THEN
+		CREATE ROLE registry_writer NOLOGIN IN ROLE registry_reader;
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'registry_admin') THEN
+		CREATE ROLE registry_admin NOLOGIN IN ROLE registry_writer;
+	END IF;
+END
+$$;
+
+-- the role the REST API's HTTP workers connect as (registry.http_worker_role):
+-- it may log in (a background worker must) but has no password and no
+-- privilege; each request runs as its own role (registry.http_auth)
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'registry_http') THEN
+		CREATE ROLE registry_http LOGIN NOINHERIT;
+	END IF;
+END
+$$;
+
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA registry FROM PUBLIC;
+GRANT USAGE ON SCHEMA registry TO registry_reader;
+GRANT SELECT ON ALL TABLES IN SCHEMA registry TO registry_reader;
+GRANT EXECUTE ON FUNCTION
+	registry.split_subject(text), registry.qualify_subject(text, text),
+	registry.served_subject(text), registry.check_context(text),
+	registry.effective_mode(text, text), registry.effective_compatibility(text, text),
+	registry.effective_normalize(text, text), registry.parse_version(text),
+	registry.confluent_message(integer, text[]),
+	registry.check_compatibility(text, text, text, jsonb, text, boolean, boolean, jsonb, jsonb),
+	registry.lint(text, text, text, jsonb),
+	registry.lookup_schema(text, text, text, jsonb, boolean, boolean, jsonb, jsonb),
+	registry.avro_canonical_form(text), registry.avro_fingerprint(text),
+	registry.schema_by_id(integer, text), registry.subjects(text, boolean, boolean),
+	registry.versions(text, boolean, boolean), registry.resolve_version(text, text, boolean),
+	registry.get_version(text, text, boolean), registry.referenced_by(text, text),
+	registry.latest_with_metadata(text, jsonb, boolean),
+	registry.config_scope(text), registry.get_compatibility(text, boolean), registry.get_mode(text, boolean),
+	registry.rest(text, text, text, text, text, text),
+	registry.protobuf_message_indexes(integer, text, text), registry.protobuf_message_name(integer, integer[], text),
+	registry.wire_header(integer, integer[]), registry.wire_parse(bytea, boolean),
+	registry.schema_serialized(integer, text),
+	registry.get_config(text, boolean), registry.config_in_force(text, text), registry.list_schemas(text, boolean, boolean),
+	registry.list_schemas_with_aliases(text, boolean, boolean),
+	registry.schema_versions(integer, text, boolean), registry.list_contexts(),
+	registry.schema_by_guid(uuid), registry.schema_ids_by_guid(uuid),
+	registry.wal_timeline()
+	TO registry_reader;
+GRANT EXECUTE ON FUNCTION registry.schema_with_tags(text, text, jsonb, jsonb),
+	registry.schema_tags(text, text, text[]) TO registry_reader;
+GRANT EXECUTE ON FUNCTION registry.encode(text, jsonb, text, text),
+	registry.decode(bytea), registry.decode(bytea, text, text),
+	registry.check_data(text, text, bytea[], text, jsonb) TO registry_reader;
+-- writers: new rows where the triggers check them, soft and hard delete of
+-- versions (checked too); ids are drawn, never set; references and the
+-- cleanup after a hard delete are written by SECURITY DEFINER triggers
+GRANT INSERT ON registry.schemas, registry.subjects, registry.contexts TO registry_writer;
+-- row locks (SELECT ... FOR UPDATE) need UPDATE on some column; subjects are
+-- never updated (a trigger refuses it)
+GRANT UPDATE (created_at) ON registry.subjects TO registry_writer;
+GRANT INSERT, UPDATE, DELETE ON registry.subject_versions TO registry_writer;
+GRANT USAGE ON SEQUENCE registry.default_context_ids TO registry_writer;
+GRANT EXECUTE ON FUNCTION registry.check_writable(text, text),
+	registry.check_not_referenced(text, text, integer, boolean),
+	registry.is_restored_row(timestamptz) TO registry_reader;
+GRANT EXECUTE ON FUNCTION
+	registry.register_schema(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean),
+	registry.register_schema_version(text, text, text, jsonb, boolean, jsonb, jsonb, integer, integer, jsonb, jsonb, boolean),
+	registry.tag_schema_version(text, text, integer, jsonb, jsonb, jsonb, jsonb, jsonb, jsonb),
+	registry.delete_version(text, text, boolean), registry.delete_subject(text, boolean),
+	registry.advance_schema_id(text, text, integer), registry.fence_id_sequences()
+	TO registry_writer;
+GRANT INSERT, UPDATE, DELETE ON registry.config, registry.modes TO registry_admin;
+GRANT EXECUTE ON FUNCTION
+	registry.set_compatibility(text, text), registry.delete_compatibility(text),
+	registry.set_config(text, jsonb), registry.delete_config(text),
+	registry.set_mode(text, text, boolean), registry.delete_mode(text),
+	registry.raise_id_sequences()
+	TO registry_admin;
+-- trigger functions are granted to no one: a trigger fires without EXECUTE
+-- on its function, and none of them is callable directly
+
+-- ---------------------------------------------------------------------------
+-- Audit trail: every write to the registry's tables (SQL API, REST API, raw
+-- DML), who made it and how it ended; announced on NOTIFY registry_changes
+-- (src/pg/audit.c)
+-- ---------------------------------------------------------------------------
+
+CREATE SEQUENCE registry.audit_ids AS bigint MINVALUE 1;
+COMMENT ON SEQUENCE registry.audit_ids IS 'ids of the audit rows';
+
+CREATE TABLE registry.audit (
+	id			bigint PRIMARY KEY DEFAULT pg_catalog.nextval('registry.audit_ids'),
+	at			timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	xact		xid8,
+	role		text,
+	http_user	text,
+	http_peer	text,
+	operation	text NOT NULL,
+	context		text,
+	subject		text,
+	version		integer,
+	schema_id	integer,
+	result		text NOT NULL,
+	before		jsonb,
+	after		jsonb
+);
+CREATE INDEX audit_at_idx ON registry.audit (at);
+COMMENT ON TABLE registry.audit IS 'the audit trail: each row written to the registry''s tables, and each REST write that failed; written only by the registry''s triggers and REST workers';
+COMMENT ON COLUMN registry.audit.at IS 'when the row was written (registry.audit_retention counts from it)';
+COMMENT ON COLUMN registry.audit.xact IS 'the transaction that wrote it: the rows of one operation (a subject''s versions and what their delete took along) share it';
+COMMENT ON COLUMN registry.audit.role IS 'the role that acted: the session''s (SET ROLE, outside any SECURITY DEFINER function), or the one a REST request ran as; NULL for a request refused before it ran';
+COMMENT ON COLUMN registry.audit.http_user IS 'the user of a REST request''s Basic credentials (verified, unless the result says otherwise); NULL for SQL and anonymous requests';
+COMMENT ON COLUMN registry.audit.http_peer IS 'the address a REST request came from; NULL for SQL';
+COMMENT ON COLUMN registry.audit.operation IS 'object.verb (version.register, version.soft_delete, version.hard_delete, schema.create, subject.delete, config.set, mode.delete, <object>.truncate, ...), or "rest METHOD /route" for a failed REST write';
+COMMENT ON COLUMN registry.audit.result IS '"ok", or the Confluent error code a failed REST write answered';
+COMMENT ON COLUMN registry.audit.before IS 'the row before the change (NULL for an insert); a schema as its id, type and guid';
+COMMENT ON COLUMN registry.audit.after IS 'the row after the change (NULL for a delete); a schema as its id, type and guid';
+
+SELECT pg_catalog.pg_extension_config_dump('registry.audit', '');
+SELECT pg_catalog.pg_extension_config_dump('registry.audit_ids', '');
+
+CREATE FUNCTION registry.audit_row() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_audit_row' LANGUAGE C;
+COMMENT ON FUNCTION registry.audit_row() IS 'records a row written to one of the registry''s tables in registry.audit (not one a restore brings back) and announces it on registry_changes at commit';
+
+CREATE FUNCTION registry.audit_truncate() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_audit_truncate' LANGUAGE C;
+COMMENT ON FUNCTION registry.audit_truncate() IS 'records a truncation of one of the registry''s tables in registry.audit';
+
+CREATE FUNCTION registry.purge_audit(older_than interval) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'registry_purge_audit'
+	LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION registry.purge_audit(interval) IS 'deletes the audit rows older than older_than and returns how many (for a server that runs no REST worker; registry.audit_retention otherwise)';
+
+-- one trigger of each kind on each table, named to fire first among its
+-- AFTER triggers: a version's schema is still there when its hard delete
+-- is recorded
+DO $$
+DECLARE
+	t record;
+BEGIN
+	FOR t IN SELECT * FROM (VALUES ('contexts', 'context'), ('schemas', 'schema'),
+			('subjects', 'subject'), ('subject_versions', 'version'),
+			('config', 'config'), ('modes', 'mode')) AS v(tab, object) LOOP
+		EXECUTE pg_catalog.format('CREATE TRIGGER audit_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.%I'
+								  ' FOR EACH ROW EXECUTE FUNCTION registry.audit_row(%L)', t.tab, t.object);
+		EXECUTE pg_catalog.format('CREATE TRIGGER audit_after_truncate AFTER TRUNCATE ON registry.%I'
+								  ' FOR EACH STATEMENT EXECUTE FUNCTION registry.audit_truncate(%L)', t.tab, t.object);
+	END LOOP;
+END
+$$;
+
+-- admins read the trail; nobody but its owner writes it (the triggers and
+-- workers insert and delete as the owner); purge_audit is a superuser's
+-- unless granted
+REVOKE ALL ON registry.audit, registry.audit_ids FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION registry.audit_row(), registry.audit_truncate(),
+	registry.purge_audit(interval) FROM PUBLIC;
+GRANT SELECT ON registry.audit TO registry_admin;
