@@ -91,3 +91,57 @@ SELECT regress.try($$SELECT registry.set_config('lint-bad', '{"lint":"LOUD"}')$$
 SELECT regress.try($$SELECT registry.set_config('lint-bad', '{"lint":true}')$$);
 SELECT * FROM regress.rest('PUT', '/config/lint-bad', NULL, '{"lint":"LOUD"}');
 SELECT regress.try($$SELECT registry.get_config('lint-bad')$$) AS nothing_stored;
+
+-- ---------------------------------------------------------------------------
+-- the practices: "lintRules" picks which lints a config applies (the
+-- data-loss ones when absent); a first version is linted too
+-- ---------------------------------------------------------------------------
+SELECT registry.set_config('lint-practice', '{"compatibility":"BACKWARD","lint":"FAIL","lintRules":"practices"}');
+SELECT registry.get_config('lint-practice');
+-- a field without a default, in a first version
+SELECT regress.try($$SELECT registry.register_schema('lint-practice',
+	'{"type":"record","name":"E","fields":[{"name":"id","type":"long"}]}')$$);
+SELECT registry.register_schema('lint-practice',
+	'{"type":"record","name":"E","fields":[{"name":"id","type":"long","default":0},{"name":"note","type":["null","string"],"default":null}]}') > 0 AS registered;
+-- a field removed without being deprecated first, then in two steps
+SELECT regress.try($$SELECT registry.register_schema('lint-practice',
+	'{"type":"record","name":"E","fields":[{"name":"id","type":"long","default":0}]}')$$);
+SELECT registry.register_schema('lint-practice',
+	'{"type":"record","name":"E","fields":[{"name":"id","type":"long","default":0},{"name":"note","type":["null","string"],"default":null,"deprecated":true}]}') > 0 AS registered;
+SELECT registry.register_schema('lint-practice',
+	'{"type":"record","name":"E","fields":[{"name":"id","type":"long","default":0}]}') > 0 AS registered;
+-- long to double: Avro's promotion, so BACKWARD accepts it; the lint names the direction
+SELECT (registry.check_compatibility('lint-practice',
+	'{"type":"record","name":"E","fields":[{"name":"id","type":"double","default":0}]}',
+	verbose => true)).*;
+-- the data-loss lints are not among the practices: a deprecated field deleted
+-- without reserving its number passes
+SELECT registry.set_config('lint-practice-proto', '{"compatibility":"NONE","lint":"FAIL","lintRules":"PRACTICES"}');
+SELECT registry.register_schema('lint-practice-proto',
+	'syntax = "proto3"; message M { string a = 1; string b = 2 [deprecated = true]; }', 'PROTOBUF') > 0 AS registered;
+SELECT (registry.check_compatibility('lint-practice-proto',
+	'syntax = "proto3"; message M { string a = 1; }', 'PROTOBUF', verbose => true)).*;
+-- registry.lint() answers every lint, and advises a transitive level for a subject with history
+SELECT * FROM registry.lint('lint-practice',
+	'{"type":"record","name":"E","fields":[{"name":"key","type":"long","default":0}]}');
+SELECT registry.set_config('lint-practice', '{"compatibility":"BACKWARD_TRANSITIVE","lint":"FAIL","lintRules":"practices"}');
+SELECT count(*) AS advice FROM registry.lint('lint-practice',
+	'{"type":"record","name":"E","fields":[{"name":"id","type":"long","default":0}]}');
+-- JSON Schema: a required property, and a property removed without "deprecated"
+SELECT registry.set_config('lint-json', '{"compatibility":"NONE"}');
+SELECT registry.register_schema('lint-json',
+	'{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}}}', 'JSON') > 0 AS registered;
+SELECT * FROM registry.lint('lint-json',
+	'{"type":"object","properties":{"a":{"type":"number"}},"required":["a"]}', 'JSON');
+-- Protobuf: int32 to int64, and a proto2 required field
+SELECT registry.set_config('lint-proto2', '{"compatibility":"NONE"}');
+SELECT registry.register_schema('lint-proto2',
+	'syntax = "proto2"; message P { optional int32 n = 1; }', 'PROTOBUF') > 0 AS registered;
+SELECT * FROM registry.lint('lint-proto2',
+	'syntax = "proto2"; message P { optional int64 n = 1; required string s = 2; }', 'PROTOBUF');
+-- lintRules: names, groups, any case; anything else is 42203 and stores nothing
+SELECT registry.set_config('lint-rules', '{"lintRules":"DATA_LOSS, field_type_changed"}');
+SELECT regress.try($$SELECT registry.set_config('lint-bad', '{"lintRules":"PRACTICE"}')$$);
+SELECT regress.try($$SELECT registry.set_config('lint-bad', '{"lintRules":["ALL"]}')$$);
+SELECT * FROM regress.rest('PUT', '/config/lint-bad', NULL, '{"lintRules":"NON_TRANSITIVE_LEVEL"}');
+SELECT regress.try($$SELECT registry.get_config('lint-bad')$$) AS nothing_stored;

@@ -37,7 +37,7 @@ typedef struct CheckOptions
 	const rg_format *format;
 	rg_compat_level level;
 	rg_compat_policy policy;
-	rg_lint_mode lint;
+	rg_lint_policy lint;
 	bool		normalize;
 	bool		json;
 	/* the new schema's references, and the earlier versions' (-R) */
@@ -73,6 +73,8 @@ usage(FILE *f)
 			"      --lenient           JSON Schema's LENIENT compatibility policy\n"
 			"      --lint[=MODE]       the registry's semantic lints, as its config \"lint\":\n"
 			"                          WARN (the default: reported, the verdict stands) or FAIL\n"
+			"      --lint-rules=LIST   which lints, as its config \"lintRules\": lint names and\n"
+			"                          DATA_LOSS (the default), PRACTICES or ALL, comma-separated\n"
 			"      --json              answer as the REST API's verbose compatibility check\n"
 			"  -h, --help              this help\n\n"
 			"Exit status: 0 compatible, 1 incompatible, 2 trouble (usage, a file, an invalid schema).\n");
@@ -173,6 +175,7 @@ parse_options(int argc, char **argv, CheckOptions *o)
 		{"lenient", no_argument, NULL, 'L'},
 		{"json", no_argument, NULL, 'j'},
 		{"lint", optional_argument, NULL, 'i'},
+		{"lint-rules", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}
 	};
@@ -182,6 +185,7 @@ parse_options(int argc, char **argv, CheckOptions *o)
 	/* Confluent's default schemaType */
 	o->format = rg_format_lookup("AVRO");
 	o->level = RG_COMPAT_BACKWARD;
+	o->lint.rules = RG_LINT_DATA_LOSS;
 	while ((c = getopt_long(argc, argv, "t:l:r:R:nh", longopts, NULL)) != -1)
 	{
 		switch (c)
@@ -221,10 +225,17 @@ parse_options(int argc, char **argv, CheckOptions *o)
 				break;
 			case 'i':
 				if (optarg == NULL)
-					o->lint = RG_LINT_WARN;
-				else if (!rg_lint_mode_parse(optarg, &o->lint))
+					o->lint.mode = RG_LINT_WARN;
+				else if (!rg_lint_mode_parse(optarg, &o->lint.mode))
 				{
 					fprintf(stderr, "registry-check: unknown lint mode \"%s\" (NONE, WARN or FAIL)\n", optarg);
+					return false;
+				}
+				break;
+			case 'I':
+				if (!rg_lint_rules_parse(optarg, &o->lint.rules))
+				{
+					fprintf(stderr, "registry-check: unknown lint rules \"%s\" (lint names, DATA_LOSS, PRACTICES or ALL, separated by commas)\n", optarg);
 					return false;
 				}
 				break;

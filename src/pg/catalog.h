@@ -140,6 +140,8 @@ typedef struct CatalogSettings
 	char	   *compatibility_group;	/* compatibilityGroup, or NULL */
 	char	   *lint;			/* the registry's own "lint": NONE (the
 								 * default), WARN or FAIL, upper-cased */
+	char	   *lint_rules;		/* "lintRules": which lints, or NULL (the
+								 * DATA_LOSS ones) */
 	char	   *default_metadata;	/* the data contract defaults and
 									 * overrides (JSON text), or NULL */
 	char	   *override_metadata;

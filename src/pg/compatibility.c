@@ -31,8 +31,10 @@ registry_compat_rule(const CatalogSettings *settings)
 		RG_POLICY_LENIENT : RG_POLICY_STRICT;
 	rule.validate_fields = settings->validate_fields;
 	rule.group = settings->compatibility_group;
-	if (!rg_lint_mode_parse(settings->lint, &rule.lint))
-		rule.lint = RG_LINT_NONE;
+	if (!rg_lint_mode_parse(settings->lint, &rule.lint.mode))
+		rule.lint.mode = RG_LINT_NONE;
+	if (!rg_lint_rules_parse(settings->lint_rules, &rule.lint.rules))
+		rule.lint.rules = RG_LINT_DATA_LOSS;
 	return rule;
 }
 
@@ -129,7 +131,7 @@ registry_check_versions(const char *context, CompatCandidate candidate,
 		check_reserved_fields(candidate,
 							  n > 0 ? version_metadata(context, &versions[n - 1]) : NULL,
 							  messages);
-	if ((rule.level != RG_COMPAT_NONE || rule.lint != RG_LINT_NONE) && n > 0)
+	if ((rule.level != RG_COMPAT_NONE || rule.lint.mode != RG_LINT_NONE) && n > 0)
 	{
 		n_prior = n;
 		prior = prior_versions(context, candidate, rule, versions, &n_prior);
@@ -149,24 +151,51 @@ registry_check_versions(const char *context, CompatCandidate candidate,
 }
 
 /*
+ * The advice NON_TRANSITIVE_LEVEL: a subject that keeps more than one
+ * version under BACKWARD, FORWARD or FULL checks a new version against
+ * the latest one only, so the data of the others may become unreadable.
+ */
+static void
+advise_transitive_level(const char *subject, const CatalogSettings *settings, int n,
+						rg_strlist *messages)
+{
+	rg_compat_level level = registry_level(settings->compatibility);
+
+	if (n < 2 || level == RG_COMPAT_NONE || rg_compat_is_transitive(level))
+		return;
+	rg_strlist_pushf(messages,
+					 "{lintType:'NON_TRANSITIVE_LEVEL', description:'The subject '%s' keeps %d "
+					 "versions under %s, which checks a new version against the latest one "
+					 "only: data written with an earlier version may not be readable under a "
+					 "schema that passes; %s_TRANSITIVE checks every version (advice only, "
+					 "never a failure)', additionalInfo:'%s -> %s_TRANSITIVE'}",
+					 subject, n, rg_compat_level_name(level), rg_compat_level_name(level),
+					 rg_compat_level_name(level), rg_compat_level_name(level));
+}
+
+/*
  * The lints of a schema against every live version of the subject, as
- * registry.lint() answers whatever the config says.
+ * registry.lint() answers whatever the config says: every lint, then the
+ * advice on the subject's level.
  */
 void
 registry_lint_subject(const char *context, const char *subject,
 					  CompatCandidate candidate, rg_strlist *messages)
 {
 	CompatRule	rule = {0};
+	CatalogSettings settings;
 	CatalogVersion *versions;
-	rg_prior_version *prior;
+	rg_prior_version *prior = NULL;
 	int			n;
 
-	rule.lint = RG_LINT_WARN;
+	rule.lint.mode = RG_LINT_WARN;
+	rule.lint.rules = RG_LINT_ALL;
 	versions = catalog_versions(context, subject, false, &n);
-	if (n == 0)
-		return;
-	prior = prior_versions(context, candidate, rule, versions, &n);
-	(void) rg_compat_lint(candidate.schema, prior, n, messages);
+	if (n > 0)
+		prior = prior_versions(context, candidate, rule, versions, &n);
+	(void) rg_compat_lint(candidate.schema, prior, n, rule.lint.rules, messages);
+	catalog_effective_settings(context, subject, &settings);
+	advise_transitive_level(subject, &settings, n, messages);
 }
 
 /* Confluent's message list "[a, b, c]" as one string. */
@@ -208,9 +237,9 @@ static bool
 versions_to_check(const char *context, const char *subject, CompatRule rule,
 				  CatalogVersion **versions, int *n)
 {
-	if (rule.level == RG_COMPAT_NONE && !rule.validate_fields && rule.lint == RG_LINT_NONE)
+	if (rule.level == RG_COMPAT_NONE && !rule.validate_fields && rule.lint.mode == RG_LINT_NONE)
 		return false;
-	if (rg_compat_is_transitive(rule.level) || rule.group != NULL || rule.lint != RG_LINT_NONE)
+	if (rg_compat_is_transitive(rule.level) || rule.group != NULL || rule.lint.mode != RG_LINT_NONE)
 		*versions = catalog_versions(context, subject, false, n);
 	else
 	{

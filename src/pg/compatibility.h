@@ -26,8 +26,8 @@ typedef struct CompatRule
 									 * rules */
 	const char *group;			/* compatibilityGroup: a metadata property, or
 								 * NULL */
-	rg_lint_mode lint;			/* the registry's semantic lints: off, as
-								 * warnings or as failures */
+	rg_lint_policy lint;		/* the registry's semantic lints: which, and
+								 * off, as warnings or as failures */
 } CompatRule;
 
 /*

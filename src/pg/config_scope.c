@@ -151,6 +151,7 @@ catalog_effective_settings(const char *context, const char *subject,
 	out->compatibility_group = member_text(config, "compatibilityGroup", false);
 	lint = member_text(config, "lint", false);
 	out->lint = lint ? ascii_upper(lint) : "NONE";
+	out->lint_rules = member_text(config, "lintRules", false);
 	out->default_metadata = member_text(config, "defaultMetadata", true);
 	out->override_metadata = member_text(config, "overrideMetadata", true);
 	out->default_rule_set = member_text(config, "defaultRuleSet", true);

@@ -861,6 +861,10 @@ dc_check_config(const char *settings)
 		if (strcmp(key, "lint") == 0 && !json_is_null(value) &&
 			(!json_is_string(value) || !rg_lint_mode_parse(json_string_value(value), NULL)))
 			invalid_config("lint must be NONE, WARN or FAIL");
+		if (strcmp(key, "lintRules") == 0 && !json_is_null(value) &&
+			(!json_is_string(value) || !rg_lint_rules_parse(json_string_value(value), NULL)))
+			invalid_config("lintRules must be lint names or DATA_LOSS, PRACTICES or ALL, "
+						   "separated by commas");
 		if (strcmp(key, "defaultMetadata") == 0 || strcmp(key, "overrideMetadata") == 0)
 			(void) dc_metadata_canonical(text);
 		else if (strcmp(key, "defaultRuleSet") == 0 || strcmp(key, "overrideRuleSet") == 0)

@@ -77,7 +77,8 @@ verdict_matches(const Verdict *v, const char *context, const char *subject,
 	if (v->n != n || strcmp(v->context, context) != 0 || strcmp(v->subject, subject) != 0 ||
 		memcmp(v->identity, identity, REGISTRY_FINGERPRINT_LEN) != 0 ||
 		v->rule.level != rule.level || v->rule.policy != rule.policy ||
-		v->rule.validate_fields != rule.validate_fields || v->rule.lint != rule.lint ||
+		v->rule.validate_fields != rule.validate_fields || v->rule.lint.mode != rule.lint.mode ||
+		v->rule.lint.rules != rule.lint.rules ||
 		!same_string(v->rule.group, rule.group))
 		return false;
 	for (int i = 0; i < n; i++)

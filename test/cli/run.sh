@@ -68,6 +68,12 @@ contains "as a FIELD_RENAMED_WITHOUT_ALIAS" out "{lintType:'FIELD_RENAMED_WITHOU
 check "--lint=FAIL refuses it" 1 "$TOOL" --lint=FAIL "$T/renamed.avsc" "$T/v1.avsc"
 contains "with the closing line" out "{validateFields: 'false', compatibility: 'BACKWARD'}"
 check "an unknown lint mode is refused" 2 "$TOOL" --lint=LOUD "$T/renamed.avsc" "$T/v1.avsc"
+check "--lint-rules=PRACTICES leaves the rename lint out" 1 "$TOOL" --lint=FAIL --lint-rules=PRACTICES "$T/renamed.avsc" "$T/v1.avsc"
+contains "and reports the removal without deprecation instead" out "{lintType:'FIELD_REMOVED_WITHOUT_DEPRECATION'"
+check "--lint-rules=FIELD_TYPE_CHANGED alone finds nothing here" 0 "$TOOL" --lint=FAIL --lint-rules=FIELD_TYPE_CHANGED "$T/renamed.avsc" "$T/v1.avsc"
+check "--lint-rules=PRACTICES lints a first version" 1 "$TOOL" --lint=FAIL --lint-rules=PRACTICES "$T/v1.avsc"
+contains "for a field without a default" out "{lintType:'FIELD_WITHOUT_DEFAULT'"
+check "an unknown lint rule is refused" 2 "$TOOL" --lint --lint-rules=TYPOS "$T/renamed.avsc" "$T/v1.avsc"
 check "--help exits 0" 0 "$TOOL" --help
 check "no operand is a usage error" 2 "$TOOL"
 

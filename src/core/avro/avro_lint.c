@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * avro_lint.c
- *	  The Avro lint: a rename that silently loses data.
+ *	  The Avro lints: a rename that silently loses data, and the evolution
+ *	  practices (rg_lint.h).
  *
  * Avro's resolution matches a reader's fields to a writer's by name and
  * by the reader field's aliases.  A field renamed without an alias naming
@@ -12,12 +13,21 @@
  * (by full name or by the new record's aliases), every removed field that
  * an added field of the same type with a default could be the rename of.
  *
+ * The practices, in the same records against the latest earlier version:
+ * a field removed that was not deprecated there (a "deprecated" property,
+ * or a doc starting "Deprecated"); a field added (any field of a first
+ * version) without a default, or whose union is not led by "null"; a
+ * field whose type changed, named a widening when it is one of Avro's
+ * promotions, a narrowing when it is one reversed.
+ *
  *-------------------------------------------------------------------------
  */
 #include "rg_avro.h"
 #include "rg_compat.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* the records of one schema, each once, in the order first reached */
 typedef struct record_list
@@ -224,30 +234,239 @@ lint_record(const rg_avro_schema *old, const rg_avro_schema *r, rg_strlist *out)
 	return true;
 }
 
+/* Was the field marked deprecated: a "deprecated" property, or a doc starting "Deprecated"? */
+static bool
+deprecated(const rg_avro_field *f)
+{
+	const char *doc = f->extra->doc;
+	int			i;
+
+	for (i = 0; i < f->extra->n_props; i++)
+		if (strcmp(f->extra->props[i].key, "deprecated") == 0)
+			return !json_is_false(f->extra->props[i].value) &&
+				!json_is_null(f->extra->props[i].value);
+	return doc != NULL && strncasecmp(doc, "deprecated", 10) == 0;
+}
+
+/* FIELD_REMOVED_WITHOUT_DEPRECATION between one record's two versions */
+static bool
+lint_removed(const rg_avro_schema *old, const rg_avro_schema *r, rg_strlist *out)
+{
+	int			i;
+
+	for (i = 0; i < old->n_fields; i++)
+	{
+		const rg_avro_field *gone = &old->fields[i];
+
+		if (reading_field(r, gone->name) != NULL || deprecated(gone))
+			continue;
+		if (!rg_strlist_pushf(out,
+							  "{lintType:'FIELD_REMOVED_WITHOUT_DEPRECATION', description:'The field "
+							  "'%s' of record '%s' was removed without being deprecated first: mark "
+							  "it deprecated (\"deprecated\": true, or a doc starting \"Deprecated\") "
+							  "in one version, stop writing it, and remove it in a later one', "
+							  "additionalInfo:'%s.%s'}",
+							  gone->name, r->fullname, r->fullname, gone->name))
+			return false;
+	}
+	return true;
+}
+
+/* FIELD_WITHOUT_DEFAULT for the fields of r that old (NULL: none) does not have */
+static bool
+lint_defaults(const rg_avro_schema *old, const rg_avro_schema *r, rg_strlist *out)
+{
+	int			i;
+
+	for (i = 0; i < r->n_fields; i++)
+	{
+		const rg_avro_field *f = &r->fields[i];
+		bool		union_not_null = f->type->type == RG_AVRO_UNION &&
+		f->type->n_branches > 0 && f->type->branches[0]->type != RG_AVRO_NULL;
+
+		if ((old != NULL && reads_an_old_field(f, old)) ||
+			(f->default_value != NULL && !union_not_null))
+			continue;
+		if (!rg_strlist_pushf(out,
+							  "{lintType:'FIELD_WITHOUT_DEFAULT', description:'The field '%s' of "
+							  "record '%s' %s: a field that readers need a value for can never be "
+							  "removed without breaking them; make it optional from its first "
+							  "version (a union led by \"null\" with \"default\": null, or a "
+							  "default of its type)', additionalInfo:'%s.%s'}",
+							  f->name, r->fullname,
+							  f->default_value == NULL ? "has no default" :
+							  "is a union not led by \"null\", so it cannot default to null",
+							  r->fullname, f->name))
+			return false;
+	}
+	return true;
+}
+
+/* The type of s as a short text: a primitive (with its logical type), a name, array<...>, ... */
+static void
+type_text(const rg_avro_schema *s, char *buf, size_t size, int depth)
+{
+	const char *logical;
+	size_t		used;
+	int			i;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	if (rg_too_deep(depth))
+		return;
+	switch (s->type)
+	{
+		case RG_AVRO_RECORD:
+		case RG_AVRO_ENUM:
+		case RG_AVRO_FIXED:
+			snprintf(buf, size, "%s", s->fullname);
+			break;
+		case RG_AVRO_ARRAY:
+		case RG_AVRO_MAP:
+			snprintf(buf, size, "%s<", s->type == RG_AVRO_ARRAY ? "array" : "map");
+			used = strlen(buf);
+			type_text(s->items, buf + used, size - used, depth + 1);
+			used = strlen(buf);
+			snprintf(buf + used, size - used, ">");
+			break;
+		case RG_AVRO_UNION:
+			snprintf(buf, size, "[");
+			for (i = 0; i < s->n_branches; i++)
+			{
+				used = strlen(buf);
+				if (i > 0)
+					snprintf(buf + used, size - used, ", ");
+				used = strlen(buf);
+				type_text(s->branches[i], buf + used, size - used, depth + 1);
+			}
+			used = strlen(buf);
+			snprintf(buf + used, size - used, "]");
+			break;
+		default:
+			logical = string_prop(s, "logicalType");
+			if (logical)
+				snprintf(buf, size, "%s (%s)", rg_avro_type_name(s->type), logical);
+			else
+				snprintf(buf, size, "%s", rg_avro_type_name(s->type));
+			break;
+	}
+}
+
+/* Does Avro promote a writer's from to a reader's to (int to long, string to bytes, ...)? */
+static bool
+promotes(rg_avro_type from, rg_avro_type to)
+{
+	switch (from)
+	{
+		case RG_AVRO_INT:
+			return to == RG_AVRO_LONG || to == RG_AVRO_FLOAT || to == RG_AVRO_DOUBLE;
+		case RG_AVRO_LONG:
+			return to == RG_AVRO_FLOAT || to == RG_AVRO_DOUBLE;
+		case RG_AVRO_FLOAT:
+			return to == RG_AVRO_DOUBLE;
+		case RG_AVRO_STRING:
+			return to == RG_AVRO_BYTES;
+		case RG_AVRO_BYTES:
+			return to == RG_AVRO_STRING;
+		default:
+			return false;
+	}
+}
+
+/* What a change of a field's type from a to b does to its readers, in words. */
+static const char *
+change_direction(const rg_avro_schema *a, const rg_avro_schema *b, const char **word)
+{
+	bool		plain = string_prop(a, "logicalType") == NULL &&
+	string_prop(b, "logicalType") == NULL;
+
+	if (plain && promotes(a->type, b->type) && !promotes(b->type, a->type))
+	{
+		*word = "widened";
+		return "a promotion: readers of the new schema read old data, but readers of the "
+			"old schema cannot read new data";
+	}
+	if (plain && promotes(b->type, a->type) && !promotes(a->type, b->type))
+	{
+		*word = "narrowed";
+		return "a narrowing: readers of the new schema cannot read data written with "
+			"the old type";
+	}
+	*word = "changed";
+	return "readers of one schema may not read data written with the other";
+}
+
+/* FIELD_TYPE_CHANGED between one record's two versions */
+static bool
+lint_types(const rg_avro_schema *old, const rg_avro_schema *r, rg_strlist *out)
+{
+	int			i;
+	char		ta[512];
+	char		tb[512];
+
+	for (i = 0; i < old->n_fields; i++)
+	{
+		const rg_avro_field *was = &old->fields[i];
+		const rg_avro_field *now = reading_field(r, was->name);
+		const char *word;
+		const char *what;
+
+		if (now == NULL || same_type(was->type, now->type, 0))
+			continue;
+		type_text(was->type, ta, sizeof(ta), 0);
+		type_text(now->type, tb, sizeof(tb), 0);
+		what = change_direction(was->type, now->type, &word);
+		if (!rg_strlist_pushf(out,
+							  "{lintType:'FIELD_TYPE_CHANGED', description:'The field '%s' of record "
+							  "'%s' changed type from %s to %s (%s): %s', "
+							  "additionalInfo:'%s.%s: %s -> %s (%s)'}",
+							  now->name, r->fullname, ta, tb, word, what,
+							  r->fullname, now->name, ta, tb, word))
+			return false;
+	}
+	return true;
+}
+
+/* The lints in rules of one record of the new schema against its old version (or NULL). */
+static bool
+lint_one_record(const rg_avro_schema *old, const rg_avro_schema *r, rg_lint_rules rules,
+				rg_strlist *out)
+{
+	if (old != NULL && (rules & RG_LINT_RENAMED_WITHOUT_ALIAS) && !lint_record(old, r, out))
+		return false;
+	if (old != NULL && (rules & RG_LINT_REMOVED_WITHOUT_DEPRECATION) && !lint_removed(old, r, out))
+		return false;
+	if ((rules & RG_LINT_WITHOUT_DEFAULT) && !lint_defaults(old, r, out))
+		return false;
+	if (old != NULL && (rules & RG_LINT_TYPE_CHANGED) && !lint_types(old, r, out))
+		return false;
+	return true;
+}
+
 /* See rg_avro_api.h */
 bool
 rg_avro_lint(const rg_schema *new_schema, const struct rg_prior_version *earlier,
-			 int n_earlier, rg_strlist *out)
+			 int n_earlier, rg_lint_rules rules, rg_strlist *out)
 {
 	const rg_avro_parsed *now = new_schema->model;
-	const rg_avro_parsed *before;
 	record_list old_records = {0};
 	record_list new_records = {0};
 	bool		ok = true;
 	int			i;
 
-	if (n_earlier == 0 || earlier[n_earlier - 1].schema->format != new_schema->format)
+	if (n_earlier > 0 && earlier[n_earlier - 1].schema->format != new_schema->format)
 		return true;
-	before = earlier[n_earlier - 1].schema->model;
-	collect_records(before->root, &old_records, 0);
+	if (n_earlier > 0)
+	{
+		const rg_avro_parsed *before = earlier[n_earlier - 1].schema->model;
+
+		collect_records(before->root, &old_records, 0);
+	}
 	collect_records(now->root, &new_records, 0);
 	for (i = 0; ok && i < new_records.n; i++)
-	{
-		const rg_avro_schema *old = old_record_for(new_records.items[i], &old_records);
-
-		if (old != NULL)
-			ok = lint_record(old, new_records.items[i], out);
-	}
+		ok = lint_one_record(old_record_for(new_records.items[i], &old_records),
+							 new_records.items[i], rules, out);
 	rg_free(old_records.items);
 	rg_free(new_records.items);
 	return ok && !old_records.failed && !new_records.failed;

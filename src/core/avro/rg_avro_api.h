@@ -64,6 +64,6 @@ extern bool rg_avro_decode(const rg_schema *writer, const rg_schema *reader,
 						   rg_strlist *notes, rg_error *err);
 extern bool rg_avro_lint(const rg_schema *new_schema,
 						 const struct rg_prior_version *earlier, int n_earlier,
-						 rg_strlist *out);
+						 unsigned int rules, rg_strlist *out);
 
 #endif							/* RG_AVRO_API_H */

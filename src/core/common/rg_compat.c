@@ -42,15 +42,6 @@ static const char *const mode_names[] = {
 
 #define N_MODES ((int) (sizeof(mode_names) / sizeof(mode_names[0])))
 
-/* in the order of rg_lint_mode */
-static const char *const lint_mode_names[] = {
-	"NONE",
-	"WARN",
-	"FAIL"
-};
-
-#define N_LINT_MODES ((int) (sizeof(lint_mode_names) / sizeof(lint_mode_names[0])))
-
 /* ASCII upper case, whatever the locale */
 static char
 ascii_upper(char ch)
@@ -449,35 +440,23 @@ rg_compat_close(rg_strlist *messages, rg_compat_level level, bool validate_field
 					 validate_fields ? "true" : "false", rg_compat_level_name(level));
 }
 
-/* A lint mode by its name, in any case. */
-bool
-rg_lint_mode_parse(const char *s, rg_lint_mode *out)
-{
-	int			i = name_index(s, lint_mode_names, N_LINT_MODES);
-
-	if (i < 0)
-		return false;
-	if (out)
-		*out = (rg_lint_mode) i;
-	return true;
-}
-
 /* The format's lints against the earlier versions of the same format. */
 bool
 rg_compat_lint(const rg_schema *new_schema, const rg_prior_version *prev, int n_prev,
-			   rg_strlist *messages)
+			   rg_lint_rules rules, rg_strlist *messages)
 {
 	int			before = messages->n;
 
-	if (new_schema->format->lint == NULL || n_prev == 0)
+	if (new_schema->format->lint == NULL ||
+		(n_prev == 0 && (rules & RG_LINT_WITHOUT_DEFAULT) == 0))
 		return true;
-	(void) new_schema->format->lint(new_schema, prev, n_prev, messages);
+	(void) new_schema->format->lint(new_schema, prev, n_prev, rules, messages);
 	return messages->n == before;
 }
 
 /* The verdict after the reserved-field rules (see rg_compat.h). */
 bool
-rg_compat_verdict(rg_compat_level level, rg_compat_policy policy, rg_lint_mode lint,
+rg_compat_verdict(rg_compat_level level, rg_compat_policy policy, rg_lint_policy lint,
 				  bool validate_fields, const rg_schema *new_schema,
 				  const rg_prior_version *prev, int n_prev, bool failed_before,
 				  rg_strlist *messages)
@@ -490,8 +469,9 @@ rg_compat_verdict(rg_compat_level level, rg_compat_policy policy, rg_lint_mode l
 		compatible = false;
 	if (messages->n > before)
 		compatible = false;
-	if (lint != RG_LINT_NONE && !rg_compat_lint(new_schema, prev, n_prev, messages) &&
-		lint == RG_LINT_FAIL)
+	if (lint.mode != RG_LINT_NONE &&
+		!rg_compat_lint(new_schema, prev, n_prev, lint.rules, messages) &&
+		lint.mode == RG_LINT_FAIL)
 		compatible = false;
 	if (!compatible)
 		rg_compat_close(messages, level, validate_fields);

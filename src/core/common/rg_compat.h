@@ -14,6 +14,7 @@
 #define RG_COMPAT_H
 
 #include "rg_format.h"
+#include "rg_lint.h"
 
 /*
  * The message of a check that stopped at its format's budget of work or
@@ -140,36 +141,29 @@ extern void rg_compat_close(rg_strlist *messages, rg_compat_level level,
 							bool validate_fields);
 
 /*
- * The semantic lints of new_schema's format against prev (oldest first,
- * live versions only): one message per finding, in the form
+ * The semantic lints in rules of new_schema's format against prev (oldest
+ * first, live versions only; none for a first version, which only
+ * FIELD_WITHOUT_DEFAULT looks at): one message per finding, in the form
  * "{lintType:'...', description:'...', additionalInfo:'...'}".  Returns
  * true when there is none.  They are not Confluent's: a registry config
- * turns them on (as warnings or as failures), off by default.
+ * turns them on (as warnings or as failures), off by default (rg_lint.h).
  */
 extern bool rg_compat_lint(const rg_schema *new_schema,
 						   const rg_prior_version *prev, int n_prev,
-						   rg_strlist *messages);
+						   rg_lint_rules rules, rg_strlist *messages);
 
-/* How a config's "lint" is applied: not at all, as warnings, as failures. */
-typedef enum rg_lint_mode
-{
-	RG_LINT_NONE = 0,
-	RG_LINT_WARN,
-	RG_LINT_FAIL
-} rg_lint_mode;
 
-/* "NONE", "WARN", "FAIL", case-insensitive; false if unknown */
-extern bool rg_lint_mode_parse(const char *s, rg_lint_mode *out);
 
 /*
  * The verdict of a registration or a check after the confluent:reserved
  * rules (failed_before: they already failed it): the differences under
  * level, then the lints under lint (failures under FAIL, messages of a
  * verdict that stays true under WARN), then Confluent's closing line when
- * it fails.  n_prev == 0 (no earlier version) passes.  True when compatible.
+ * it fails.  n_prev == 0 (no earlier version) passes the level; only
+ * FIELD_WITHOUT_DEFAULT lints a first version.  True when compatible.
  */
 extern bool rg_compat_verdict(rg_compat_level level, rg_compat_policy policy,
-							  rg_lint_mode lint, bool validate_fields,
+							  rg_lint_policy lint, bool validate_fields,
 							  const rg_schema *new_schema,
 							  const rg_prior_version *prev, int n_prev,
 							  bool failed_before, rg_strlist *messages);

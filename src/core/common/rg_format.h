@@ -120,15 +120,16 @@ typedef struct rg_format
 	void		(*write_text) (const rg_schema *schema, rg_buf *out);
 
 	/*
-	 * Semantic lints: what the compatibility rules let through although it
-	 * loses or confuses data (a rename without an alias, a field number used
-	 * again).  Appends one message per finding about new_schema against the
-	 * earlier live versions (oldest first, of this format); false on
-	 * out-of-memory.  NULL for a format without lints.
+	 * Semantic lints (rg_lint.h): what the compatibility rules let through
+	 * although it loses or confuses data, and the evolution practices.
+	 * Appends one message per finding, of the lints in rules, about
+	 * new_schema against the earlier live versions (oldest first, of this
+	 * format; n_earlier may be 0); false on out-of-memory.  NULL for a format
+	 * without lints.
 	 */
 	bool		(*lint) (const rg_schema *new_schema,
 						 const struct rg_prior_version *earlier, int n_earlier,
-						 rg_strlist *out);
+						 unsigned int rules, rg_strlist *out);
 
 	/*
 	 * Payloads (registry.encode and registry.decode).  A value is JSON text

@@ -347,6 +347,15 @@ rg_json_has_top_level_field(const rg_schema *schema, const char *name)
 		jx_get(properties, name) != NULL;
 }
 
+/* The document a JSON schema was read from (json_internal.h). */
+const jx   *
+rg_json_document(const rg_schema *schema)
+{
+	const js_model *model = schema->model;
+
+	return model != NULL ? model->document : NULL;
+}
+
 /* The JSON format: the one thing the JSON folder exports to the rest of the core. */
 const rg_format rg_format_json = {
 	.name = "JSON",
@@ -358,4 +367,5 @@ const rg_format rg_format_json = {
 	.encode = rg_json_encode,
 	.decode = rg_json_decode,
 	.apply_tags = rg_json_apply_tags,
+	.lint = rg_json_lint,
 };

@@ -83,6 +83,15 @@ extern jx  *jx_parse(rg_arena *arena, const char *text, size_t len,
 extern jx  *jx_parse_payload(rg_arena *arena, const char *text, size_t len,
 							 rg_error *err);
 
+/* the document a JSON schema was read from, NULL if none (json_format.c) */
+extern const jx *rg_json_document(const rg_schema *schema);
+
+/* rg_format_json's lint: the practices of rg_lint.h (json_lint.c) */
+struct rg_prior_version;
+extern bool rg_json_lint(const rg_schema *new_schema,
+						 const struct rg_prior_version *earlier, int n_earlier,
+						 unsigned int rules, rg_strlist *out);
+
 /* the member named key (NUL-terminated) of an object, NULL if absent */
 extern jx  *jx_get(const jx *obj, const char *key);
 

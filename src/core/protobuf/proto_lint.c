@@ -16,6 +16,15 @@
  *	  field of another type, or (deleted since) a field of another name;
  *	- FIELD_NAME_REUSED: a field name that an earlier version gave another
  *	  field number.
+ * and the practices (rg_lint.h), against the latest earlier version:
+ *	- FIELD_REMOVED_WITHOUT_DEPRECATION: a field gone that was not
+ *	  [deprecated = true] there;
+ *	- FIELD_WITHOUT_DEFAULT: a proto2 `required` field added (any of a
+ *	  first version);
+ *	- FIELD_TYPE_CHANGED: a field of the same number and name whose type
+ *	  changed, named a widening (int32 to int64: old data reads exactly),
+ *	  a narrowing (the reverse: old values are truncated), a change of sign
+ *	  or of wire type.
  * Messages are matched by full name across versions (nested ones
  * included, map entries left out); each finding is reported once, against
  * the oldest version it shows in.
@@ -303,8 +312,8 @@ lint_number(const char *message, const FieldProto *g, const msg_list *versions,
 
 /* FIELD_NAME_REUSED for one field of the new schema, once */
 static bool
-lint_name(const char *message, const FieldProto *g, const msg_list *versions,
-		  const struct rg_prior_version *earlier, int n, rg_strlist *out)
+lint_name	(const char *message, const FieldProto *g, const msg_list *versions,
+			 const struct rg_prior_version *earlier, int n, rg_strlist *out)
 {
 	char		vb[64];
 	int			k;
@@ -327,10 +336,190 @@ lint_name(const char *message, const FieldProto *g, const msg_list *versions,
 	return true;
 }
 
+/* Was the field marked [deprecated = true]? */
+static bool
+field_deprecated(const FieldProto *f)
+{
+	return f->options != NULL && f->options->has_deprecated && f->options->deprecated;
+}
+
+/* FIELD_REMOVED_WITHOUT_DEPRECATION against the latest earlier version */
+static bool
+lint_removed_fields(const msg_list *latest, const msg_list *now, rg_strlist *out)
+{
+	int			i;
+	size_t		j;
+
+	for (i = 0; i < latest->n; i++)
+	{
+		const MsgProto *old = latest->items[i].msg;
+		const MsgProto *m = find_message(now, latest->items[i].name);
+
+		for (j = 0; m != NULL && j < old->n_field; j++)
+		{
+			const FieldProto *f = old->field[j];
+
+			if (field_by_number(m, f->number) != NULL || f->name == NULL ||
+				field_deprecated(f))
+				continue;
+			if (!rg_strlist_pushf(out,
+								  "{lintType:'FIELD_REMOVED_WITHOUT_DEPRECATION', description:'The "
+								  "field '%s' (number %d) of message '%s' was removed without being "
+								  "deprecated first: mark it [deprecated = true] in one version, stop "
+								  "writing it, and remove it in a later one', additionalInfo:'%s.%s'}",
+								  f->name, f->number, latest->items[i].name,
+								  latest->items[i].name, f->name))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Is a field proto2 `required`? */
+static bool
+field_required(const FieldProto *f)
+{
+	return f != NULL && f->label == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_REQUIRED;
+}
+
+/* FIELD_WITHOUT_DEFAULT for one field of the new schema (latest: its message there, or NULL) */
+static bool
+lint_required(const char *message, const FieldProto *g, const MsgProto *latest,
+			  rg_strlist *out)
+{
+	if (!field_required(g) || field_required(field_by_number(latest, g->number)))
+		return true;
+	return rg_strlist_pushf(out,
+							"{lintType:'FIELD_WITHOUT_DEFAULT', description:'The field '%s' (number "
+							"%d) of message '%s' is required: a required field can never be removed "
+							"without breaking readers of new data; make it optional', "
+							"additionalInfo:'%s.%s'}",
+							g->name, g->number, message, message, g->name);
+}
+
+/* a scalar type's wire family (varint, zigzag, 32- or 64-bit fixed, length-delimited), width and sign */
+typedef struct scalar_kind
+{
+	Google__Protobuf__FieldDescriptorProto__Type type;
+	char		family;			/* 'v', 'z', 'f', 'F', 'l', or 0 for none */
+	int			bits;
+	bool		is_signed;
+} scalar_kind;
+
+#define PB_TYPE(t) GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_##t
+
+static const scalar_kind scalar_kinds[] = {
+	{PB_TYPE(BOOL), 'v', 1, false},
+	{PB_TYPE(INT32), 'v', 32, true},
+	{PB_TYPE(ENUM), 'v', 32, true},
+	{PB_TYPE(UINT32), 'v', 32, false},
+	{PB_TYPE(INT64), 'v', 64, true},
+	{PB_TYPE(UINT64), 'v', 64, false},
+	{PB_TYPE(SINT32), 'z', 32, true},
+	{PB_TYPE(SINT64), 'z', 64, true},
+	{PB_TYPE(FIXED32), 'f', 32, false},
+	{PB_TYPE(SFIXED32), 'f', 32, true},
+	{PB_TYPE(FLOAT), 'f', 32, true},
+	{PB_TYPE(FIXED64), 'F', 64, false},
+	{PB_TYPE(SFIXED64), 'F', 64, true},
+	{PB_TYPE(DOUBLE), 'F', 64, true},
+	{PB_TYPE(STRING), 'l', 0, false},
+	{PB_TYPE(BYTES), 'l', 0, false}
+};
+
+/* The wire family, width and sign of a field's type (a message type has family 0). */
+static scalar_kind
+kind_of(const FieldProto *f)
+{
+	scalar_kind none = {f->type, 0, 0, false};
+	size_t		i;
+
+	for (i = 0; i < sizeof(scalar_kinds) / sizeof(scalar_kinds[0]); i++)
+		if (scalar_kinds[i].type == f->type)
+			return scalar_kinds[i];
+	return none;
+}
+
+/* What a change of a field's type from a to b does, in a word and in words. */
+static const char *
+change_direction(const FieldProto *a, const FieldProto *b, const char **word)
+{
+	scalar_kind ka = kind_of(a);
+	scalar_kind kb = kind_of(b);
+	bool		repeated_a = a->label == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_REPEATED;
+	bool		repeated_b = b->label == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_REPEATED;
+
+	*word = "changed";
+	if (repeated_a != repeated_b || ka.family == 0 || ka.family != kb.family)
+		return "the two types are not compatible on the wire: data written with one is "
+			"misread or dropped as an unknown field by readers of the other";
+	if (ka.family == 'l')
+		return "string and bytes share the wire form: readers of a string fail on bytes "
+			"that are not valid UTF-8";
+	if (kb.bits > ka.bits && (ka.bits == 1 || ka.is_signed == kb.is_signed))
+	{
+		*word = "widened";
+		return "old data reads exactly, but a reader of the old schema silently truncates "
+			"new values that do not fit the old type; safe in this direction only";
+	}
+	if (kb.bits < ka.bits && (kb.bits == 1 || ka.is_signed == kb.is_signed))
+	{
+		*word = "narrowed";
+		return "old values that do not fit the new type are silently truncated when read";
+	}
+	if (ka.family == 'f' || ka.family == 'F')
+		return "the 32- or 64-bit value is reinterpreted: old data reads as other numbers";
+	return "the sign changes: negative values are read as large positive ones, or the "
+		"reverse";
+}
+
+/* FIELD_TYPE_CHANGED for one field of the new schema (latest: its message there, or NULL) */
+static bool
+lint_type(const char *message, const FieldProto *g, const MsgProto *latest, rg_strlist *out)
+{
+	const FieldProto *f = field_by_number(latest, g->number);
+	const char *word;
+	const char *what;
+	char		ta[256];
+	char		tb[256];
+
+	if (f == NULL || f->name == NULL || strcmp(f->name, g->name) != 0 || same_field_type(f, g))
+		return true;
+	what = change_direction(f, g, &word);
+	return rg_strlist_pushf(out,
+							"{lintType:'FIELD_TYPE_CHANGED', description:'The field '%s' (number "
+							"%d) of message '%s' changed type from %s to %s (%s): %s', "
+							"additionalInfo:'%s.%s: %s -> %s (%s)'}",
+							g->name, g->number, message, field_type_text(f, ta, sizeof(ta)),
+							field_type_text(g, tb, sizeof(tb)), word, what, message, g->name,
+							ta, tb, word);
+}
+
+/* The lints in rules of one field of the new schema, against the earlier versions. */
+static bool
+lint_field(const char *message, const FieldProto *g, const msg_list *versions,
+		   const struct rg_prior_version *earlier, int n, rg_lint_rules rules,
+		   rg_strlist *out)
+{
+	const MsgProto *latest = n > 0 ? find_message(&versions[n - 1], message) : NULL;
+
+	if (n > 0 && (rules & RG_LINT_NUMBER_REUSED) &&
+		!lint_number(message, g, versions, earlier, n, out))
+		return false;
+	if (n > 0 && (rules & RG_LINT_NAME_REUSED) &&
+		!lint_name(message, g, versions, earlier, n, out))
+		return false;
+	if ((rules & RG_LINT_WITHOUT_DEFAULT) && !lint_required(message, g, latest, out))
+		return false;
+	if ((rules & RG_LINT_TYPE_CHANGED) && !lint_type(message, g, latest, out))
+		return false;
+	return true;
+}
+
 /* See rg_protobuf.h */
 bool
 rg_protobuf_lint(const rg_schema *new_schema, const struct rg_prior_version *earlier,
-				 int n_earlier, rg_strlist *out)
+				 int n_earlier, rg_lint_rules rules, rg_strlist *out)
 {
 	rg_arena   *arena = rg_arena_create();
 	msg_list   *versions;
@@ -351,9 +540,11 @@ rg_protobuf_lint(const rg_schema *new_schema, const struct rg_prior_version *ear
 	}
 	if (ok)
 		collect_messages(new_schema, &now, arena);
-	ok = ok && !now.failed && n_earlier > 0;
-	if (ok)
+	ok = ok && !now.failed;
+	if (ok && n_earlier > 0 && (rules & RG_LINT_DELETED_NOT_RESERVED))
 		ok = lint_deleted_fields(&versions[n_earlier - 1], &now, out);
+	if (ok && n_earlier > 0 && (rules & RG_LINT_REMOVED_WITHOUT_DEPRECATION))
+		ok = lint_removed_fields(&versions[n_earlier - 1], &now, out);
 	for (i = 0; ok && i < now.n; i++)
 		for (j = 0; ok && j < now.items[i].msg->n_field; j++)
 		{
@@ -361,13 +552,12 @@ rg_protobuf_lint(const rg_schema *new_schema, const struct rg_prior_version *ear
 
 			if (g->name == NULL)
 				continue;
-			ok = lint_number(now.items[i].name, g, versions, earlier, n_earlier, out) &&
-				lint_name(now.items[i].name, g, versions, earlier, n_earlier, out);
+			ok = lint_field(now.items[i].name, g, versions, earlier, n_earlier, rules, out);
 		}
 	for (k = 0; versions != NULL && k < n_earlier; k++)
 		rg_free(versions[k].items);
 	rg_free(now.items);
 	if (arena)
 		rg_arena_destroy(arena);
-	return ok || n_earlier == 0;
+	return ok;
 }

@@ -68,12 +68,12 @@ extern bool rg_protobuf_has_top_level_field(const rg_schema *schema,
  * rg_format_protobuf's lint (src/core/protobuf/proto_lint.c): a field
  * deleted without reserving its number and name (against the latest
  * earlier version), a field number or name used again for another field
- * (against every earlier version)
+ * (against every earlier version), and the practices of rg_lint.h
  */
 struct rg_prior_version;
 extern bool rg_protobuf_lint(const rg_schema *new_schema,
 							 const struct rg_prior_version *earlier, int n_earlier,
-							 rg_strlist *out);
+							 unsigned int rules, rg_strlist *out);
 
 /* rg_format_protobuf's release: frees the set and the serialized bytes */
 extern void rg_protobuf_model_release(void *model);
