@@ -945,6 +945,21 @@ CREATE FUNCTION registry.decode(payload bytea, subject text, version text DEFAUL
 COMMENT ON FUNCTION registry.decode(bytea, text, text)
 	IS 'a Confluent wire-format message read as a subject version''s schema reads it (schema resolution: defaults, promotions, aliases); the writer''s id is looked up in the subject''s context';
 
+CREATE FUNCTION registry.cloudevent(subject text, value jsonb, type text, source text,
+	version text DEFAULT 'latest', message text DEFAULT NULL, extensions jsonb DEFAULT NULL)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_cloudevent'
+	LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION registry.cloudevent(text, jsonb, text, text, text, text, jsonb)
+	IS 'a CloudEvents 1.0 envelope (JSON format) of a value encoded as registry.encode encodes it: id, source, type, specversion, time, datacontenttype, dataschema (where the registry serves the schema), data (JSON Schema) or data_base64 (the wire-format message), and extension attributes';
+
+CREATE FUNCTION registry.cloudevent_data(envelope jsonb)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_cloudevent_data'
+	LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION registry.cloudevent_data(jsonb)
+	IS 'the value of a CloudEvents envelope that registry.cloudevent made: data_base64 decoded with its writer''s schema, JSON data checked against the schema its dataschema names';
+
 CREATE FUNCTION registry.check_data(subject text, schema text, samples bytea[],
 	schema_type text DEFAULT 'AVRO', refs jsonb DEFAULT '[]')
 	RETURNS TABLE(path text, outcome text, samples integer, first_sample integer)
@@ -1043,7 +1058,9 @@ GRANT EXECUTE ON FUNCTION registry.schema_with_tags(text, text, jsonb, jsonb),
 	registry.schema_tags(text, text, text[]) TO registry_reader;
 GRANT EXECUTE ON FUNCTION registry.encode(text, jsonb, text, text),
 	registry.decode(bytea), registry.decode(bytea, text, text),
-	registry.check_data(text, text, bytea[], text, jsonb) TO registry_reader;
+	registry.check_data(text, text, bytea[], text, jsonb),
+	registry.cloudevent(text, jsonb, text, text, text, text, jsonb),
+	registry.cloudevent_data(jsonb) TO registry_reader;
 -- writers: new rows where the triggers check them, soft and hard delete of
 -- versions (checked too); ids are drawn, never set; references and the
 -- cleanup after a hard delete are written by SECURITY DEFINER triggers

@@ -30,6 +30,7 @@
 
 #include "catalog.h"
 #include "compatibility.h"
+#include "payload.h"
 #include "registry.h"
 #include "schemas.h"
 
@@ -247,34 +248,22 @@ text_arg(FunctionCallInfo fcinfo, int n, char *def)
 	return text_to_cstring(PG_GETARG_TEXT_PP(n));
 }
 
-/*
- * encode(subject, value, version, message) -> bytea: value checked against
- * the subject version's schema, as a wire-format message (NULL value: NULL).
- */
-Datum
-registry_encode(PG_FUNCTION_ARGS)
+/* A value encoded for a subject version as registry.encode does (payload.h). */
+bytea *
+registry_encode_value(FunctionCallInfo fcinfo, const char *subject, const char *version,
+					  const char *message, Jsonb *value, PayloadSchema *used)
 {
-	Jsonb	   *value;
+	SchemaRef	ref = lookup_version(fcinfo, subject, version);
+	const rg_schema *s = ref.parsed;
 	char	   *json;
-	SchemaRef	ref;
-	const rg_schema *s;
 	rg_buf		out;
 	rg_error	err;
 	bytea	   *result;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("subject must not be null")));
-	if (PG_ARGISNULL(1))
-		PG_RETURN_NULL();
-	ref = lookup_version(fcinfo, text_arg(fcinfo, 0, NULL), text_arg(fcinfo, 2, "latest"));
-	s = ref.parsed;
 	check_payloads(s, true);
-	value = PG_GETARG_JSONB_P(1);
 	json = JsonbToCString(NULL, &value->root, VARSIZE(value));
 	rg_buf_init(&out);
-	if (!s->format->encode(s, text_arg(fcinfo, 3, NULL), json, strlen(json), &out, &err))
+	if (!s->format->encode(s, message, json, strlen(json), &out, &err))
 		report_payload_error(&err, "writer's", ref.id);
 	if (out.oom)
 		ereport(ERROR,
@@ -282,7 +271,54 @@ registry_encode(PG_FUNCTION_ARGS)
 				 errmsg("out of memory")));
 	result = registry_wire_message(ref.id, out.data, out.len);
 	rg_buf_free(&out);
-	PG_RETURN_BYTEA_P(result);
+	if (used)
+	{
+		used->context = ref.context;
+		used->id = ref.id;
+		used->schema_type = s->format->name;
+	}
+	return result;
+}
+
+/* Check a value against the schema an id names in context, as encode does (payload.h). */
+void
+registry_check_value_by_id(FunctionCallInfo fcinfo, int32 id, const char *context,
+						   Jsonb *value)
+{
+	SchemaRef	ref;
+	char	   *json;
+	rg_buf		out;
+	rg_error	err;
+
+	if (!lookup_id(fcinfo, id, context, &ref))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+				 errmsg("schema %d not found", id)));
+	check_payloads(ref.parsed, true);
+	json = JsonbToCString(NULL, &value->root, VARSIZE(value));
+	rg_buf_init(&out);
+	if (!ref.parsed->format->encode(ref.parsed, NULL, json, strlen(json), &out, &err))
+		report_payload_error(&err, "writer's", id);
+	rg_buf_free(&out);
+}
+
+/*
+ * encode(subject, value, version, message) -> bytea: value checked against
+ * the subject version's schema, as a wire-format message (NULL value: NULL).
+ */
+Datum
+registry_encode(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("subject must not be null")));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	PG_RETURN_BYTEA_P(registry_encode_value(fcinfo, text_arg(fcinfo, 0, NULL),
+											text_arg(fcinfo, 2, "latest"),
+											text_arg(fcinfo, 3, NULL),
+											PG_GETARG_JSONB_P(1), NULL));
 }
 
 /* A decoded value's JSON text as jsonb. */
@@ -315,11 +351,10 @@ message_writer(FunctionCallInfo fcinfo, const char *msg, size_t len, const char 
 	return ref.parsed;
 }
 
-/* decode(payload) -> jsonb: a wire-format message read with its writer's schema. */
+/* A wire-format message read with its writer's schema, as jsonb (payload.h). */
 Datum
-registry_decode(PG_FUNCTION_ARGS)
+registry_decode_message(FunctionCallInfo fcinfo, bytea *msg)
 {
-	bytea	   *msg = PG_GETARG_BYTEA_PP(0);
 	const char *data = VARDATA_ANY(msg);
 	size_t		len = VARSIZE_ANY_EXHDR(msg);
 	int32		id;
@@ -332,7 +367,14 @@ registry_decode(PG_FUNCTION_ARGS)
 	if (!w->format->decode(w, NULL, (const uint8_t *) data + REGISTRY_WIRE_HEADER,
 						   len - REGISTRY_WIRE_HEADER, &out, NULL, &err))
 		report_payload_error(&err, "writer's", id);
-	PG_RETURN_DATUM(json_result(&out));
+	return json_result(&out);
+}
+
+/* decode(payload) -> jsonb: a wire-format message read with its writer's schema. */
+Datum
+registry_decode(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(registry_decode_message(fcinfo, PG_GETARG_BYTEA_PP(0)));
 }
 
 /* A reader of another format than the writer's cannot read its messages. */

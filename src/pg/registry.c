@@ -17,6 +17,7 @@
 #include "http.h"
 #include "invalidation.h"
 #include "metrics.h"
+#include "payload.h"
 #include "registry.h"
 #include "schemas.h"
 
@@ -42,6 +43,7 @@ _PG_init(void)
 	registry_init_invalidation();
 	registry_init_metrics();
 	registry_init_audit();
+	registry_init_cloudevents();
 	registry_http_init();
 	MarkGUCPrefixReserved("registry");
 }

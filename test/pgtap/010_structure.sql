@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(188);
+SELECT plan(191);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -193,6 +193,9 @@ SELECT has_function('registry', 'decode', ARRAY['bytea', 'text', 'text'], 'decod
 SELECT volatility_is('registry', 'decode', ARRAY['bytea', 'text', 'text'], 'stable', 'decode as a reader is STABLE');
 SELECT has_function('registry', 'check_data', ARRAY['text', 'text', 'bytea[]', 'text', 'jsonb'], 'check_data(text, text, bytea[], text, jsonb)');
 SELECT function_returns('registry', 'check_data', ARRAY['text', 'text', 'bytea[]', 'text', 'jsonb'], 'setof record', 'check_data returns setof record');
+SELECT function_returns('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'], 'jsonb', 'cloudevent returns jsonb');
+SELECT volatility_is('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'], 'volatile', 'cloudevent is VOLATILE (a random id)');
+SELECT function_returns('registry', 'cloudevent_data', ARRAY['jsonb'], 'jsonb', 'cloudevent_data returns jsonb');
 
 SELECT function_returns('registry', 'register_schema',
 	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'], 'integer',

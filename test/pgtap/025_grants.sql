@@ -46,6 +46,8 @@ SELECT set_eq(
 		('function', 'registry.avro_fingerprint(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_context(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_data(text,text,bytea[],text,jsonb)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.cloudevent(text,jsonb,text,text,text,text,jsonb)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.cloudevent_data(jsonb)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.decode(bytea)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.decode(bytea,text,text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.encode(text,jsonb,text,text)', 'registry_reader', 'EXECUTE'),
