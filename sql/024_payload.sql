@@ -68,6 +68,29 @@ SELECT registry.decode(registry.encode('pay-types', $${"b":false,"i":0,"l":0,"f"
 SELECT registry.encode('pay-types', $${"b":false,"i":0,"l":0,"f":0,"d":0,"s":"","y":"","x":"AAA=","m":{},"u":null,
 	"dec":1.23456,"dfx":0,"day":0,"tm":0,"tu":0,"ts":0,"tx":0,"lt":0,"id":"x"}$$);
 
+-- Avro's JSON encoding of bytes, fixed and decimals (strings of code points
+-- U+0000..U+00FF, one byte each) is read as well as decode's form (base64,
+-- numbers), which decode always writes; a string that is both: bytes take
+-- valid base64 as base64, fixed the form of its size, decimals number text
+-- as the number
+SELECT registry.register_schema('pay-codepoints', $${"type":"record","name":"P","fields":[
+	{"name":"amount","type":{"type":"bytes","logicalType":"decimal","precision":10,"scale":2}},
+	{"name":"cents","type":{"type":"fixed","name":"C","size":2,"logicalType":"decimal","precision":4,"scale":2}},
+	{"name":"raw","type":"bytes"},{"name":"pair","type":{"type":"fixed","name":"Two","size":2}}]}$$) AS cp_id \gset
+-- (jsonb holds no \u0000: a value with a zero byte goes in decode's form)
+SELECT registry.encode('pay-codepoints', '{"amount":"\u00d6","cents":"\u0001\u0005","raw":"\u0001\u00ff","pair":"ab"}')
+	= registry.wire_header(:cp_id) || '\x02d601050401ff6162'::bytea AS avro_json_encoding;
+SELECT registry.decode(registry.encode('pay-codepoints', '{"amount":"\u00d6","cents":"\u0001\u0005","raw":"\u0001\u00ff","pair":"ab"}'));
+-- the same values in decode's form encode to the same message
+SELECT registry.encode('pay-codepoints', '{"amount":-0.42,"cents":2.61,"raw":"Af8=","pair":"YWI="}')
+	= registry.encode('pay-codepoints', '{"amount":"\u00d6","cents":"\u0001\u0005","raw":"\u0001\u00ff","pair":"ab"}') AS same_message;
+-- both forms at once: "12" is the decimal 12.00, "abcd" is base64
+SELECT registry.decode(registry.encode('pay-codepoints', '{"amount":"12","cents":"1","raw":"abcd","pair":"\u0001\u0002"}'));
+SELECT registry.encode('pay-codepoints', '{"amount":"\u20ac","cents":0,"raw":"","pair":"ab"}');
+SELECT registry.encode('pay-codepoints', '{"amount":0,"cents":"\u0001","raw":"","pair":"ab"}');
+SELECT registry.encode('pay-codepoints', '{"amount":0,"cents":0,"raw":"\u0100","pair":"ab"}');
+SELECT registry.encode('pay-codepoints', '{"amount":0,"cents":0,"raw":"","pair":"abcde"}');
+
 -- references: the referenced type's values encode and decode in place
 SELECT registry.register_schema('pay-money', '{"type":"record","name":"Money","namespace":"m","fields":[{"name":"cents","type":"long"}]}') AS money_id \gset
 SELECT registry.register_schema('pay-order', '{"type":"record","name":"Order","fields":[{"name":"total","type":"m.Money"},{"name":"lines","type":{"type":"array","items":"m.Money"}}]}',

@@ -115,6 +115,16 @@ if (mode === 'encode') {
 			{ type: SchemaType.JSON, schema: JSON.stringify(ORDER) });
 		if (a !== ids.order || b !== ids.order) return `got ${a}, ${b}, want ${ids.order}`;
 	});
+	// examples are an array of any values (the meta-schemas; Confluent 8 accepts them)
+	await check('json @confluentinc register a schema whose examples are numbers, and JsonSerializer (validate) encodes with it', async () => {
+		const s = `${topic}-examples-value`;
+		const doc = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object',
+			properties: { age: { type: 'integer', examples: [25, 30, 45] }, tags: { type: 'array', examples: [['a'], null, { k: 1 }] } } };
+		const id = await client().register(s, { schemaType: 'JSON', schema: JSON.stringify(doc) });
+		const ser = new JsonSerializer(client(), SerdeType.VALUE, { autoRegisterSchemas: false, useLatestVersion: true, validate: true });
+		const buf = await ser.serialize(`${topic}-examples`, { age: 30, tags: ['x'] });
+		return header(buf, id);
+	});
 	await check('json @confluentinc register an invalid JSON schema: 422 / 42201', () =>
 		expectRest(() => client().register(`${subject}-bad`, { schemaType: 'JSON', schema: '{"type":5}' }), 422, 42201));
 

@@ -383,6 +383,45 @@ if (mode === 'encode') {
 		if (!eq(json(Invoice, m), canon(INVOICE))) return `decoded ${show(pb.toJson(Invoice, m))}`;
 	});
 
+	// a FileDescriptorProto built by hand, as @confluentinc's own tests
+	// build one: relative type names, proto3 optional fields whose
+	// synthetic oneofs are declared but not pointed at (no oneof_index).
+	// Confluent reads it as the .proto text with `optional` fields
+	await check('pb confluent register a hand-built descriptor (relative type names, proto3 optional without oneof_index), same id as its .proto text, deserialize', async () => {
+		const T = wkt.FieldDescriptorProto_Type, L = wkt.FieldDescriptorProto_Label;
+		const opt = (name, number, type, typeName) => ({ name, number, type, label: L.OPTIONAL, proto3Optional: true, ...(typeName ? { typeName } : {}) });
+		const fd = pb.create(wkt.FileDescriptorProtoSchema, {
+			name: 'hand.proto', package: 'test.hand', syntax: 'proto3',
+			dependency: ['google/protobuf/timestamp.proto'],
+			messageType: [{
+				name: 'Reading',
+				field: [opt('kind', 1, T.ENUM, 'Kind'), opt('unit', 2, T.ENUM, 'test.hand.Kind'),
+					opt('probe', 3, T.MESSAGE, 'Site.Probe'), opt('at', 4, T.MESSAGE, 'google.protobuf.Timestamp'),
+					{ name: 'note', number: 5, type: T.STRING, label: L.OPTIONAL }],
+				oneofDecl: [{ name: '_kind' }, { name: '_unit' }, { name: '_probe' }, { name: '_at' }],
+			}, {
+				name: 'Site',
+				nestedType: [{ name: 'Probe', field: [opt('depth', 1, T.INT32)], oneofDecl: [{ name: '_depth' }] }],
+			}],
+			enumType: [{ name: 'Kind', value: [{ name: 'KIND_UNSPECIFIED', number: 0 }, { name: 'KIND_WET', number: 1 }] }],
+		});
+		const handText = 'syntax = "proto3";\npackage test.hand;\nimport "google/protobuf/timestamp.proto";\n' +
+			'message Reading {\n  optional Kind kind = 1;\n  optional Kind unit = 2;\n  optional Site.Probe probe = 3;\n' +
+			'  optional google.protobuf.Timestamp at = 4;\n  string note = 5;\n}\n' +
+			'message Site {\n  message Probe {\n    optional int32 depth = 1;\n  }\n}\n' +
+			'enum Kind {\n  KIND_UNSPECIFIED = 0;\n  KIND_WET = 1;\n}\n';
+		const hs = `pb-hand-${RUN}-value`;
+		const id = await client().register(hs, { schemaType: 'PROTOBUF', schema: Buffer.from(pb.toBinary(wkt.FileDescriptorProtoSchema, fd)).toString('base64') });
+		const idText = await client().register(`pb-hand-text-${RUN}-value`, { schemaType: 'PROTOBUF', schema: handText });
+		if (id !== idText) return `descriptor registered as id ${id}, its .proto text as ${idText}`;
+		// Reading { kind: KIND_WET, unit: KIND_UNSPECIFIED, probe { depth: 7 }, at { seconds: 60 } }
+		const payload = Buffer.from([0x08, 0x01, 0x10, 0x00, 0x1a, 0x02, 0x08, 0x07, 0x22, 0x02, 0x08, 0x3c]);
+		const buf = Buffer.concat([Buffer.from([0]), Buffer.from(id.toString(16).padStart(8, '0'), 'hex'), Buffer.from([0]), payload]);
+		const m = await deser().deserialize(`pb-hand-${RUN}`, buf);
+		const got = { kind: m.kind, unit: m.unit, depth: m.probe && m.probe.depth, at: m.at && Number(m.at.seconds) };
+		if (!eq(got, { kind: 1, unit: 0, depth: 7, at: 60 })) return `decoded ${show(got)}`;
+	});
+
 	fs.writeFileSync(file('pb-ids.json'), JSON.stringify({ ...ids, topic, subject, commonSubject, invTopic }));
 	fs.writeFileSync(file('pb-values.json'), JSON.stringify({ Order: ORDER, Refund: REFUND, 'Order.Line': LINE, Invoice: INVOICE }));
 } else {

@@ -323,7 +323,13 @@ test_logical(void)
 			   "1234567890123456789012345678.0123456789", NULL, NULL);
 	encode_fails(dec_bytes, "1.234", RG_ERR_INVALID_VALUE, "more digits after the point than the scale");
 	encode_fails(dec_bytes, "12345678.9", RG_ERR_INVALID_VALUE, "more digits than the precision");
-	encode_fails(dec_bytes, "\"1x\"", RG_ERR_INVALID_VALUE, "not a decimal number");
+
+	/*
+	 * a string that is not number text is a decimal's bytes in Avro's JSON
+	 * encoding
+	 */
+	round_trip(dec_bytes, "\"1x\"", "043178", "126.64");
+	encode_fails(dec_bytes, "\"1\\u0100\"", RG_ERR_INVALID_VALUE, "is neither a decimal number nor");
 	round_trip("{\"type\":\"int\",\"logicalType\":\"date\"}", "\"2024-02-29\"", "8cb502", NULL);
 	round_trip("{\"type\":\"int\",\"logicalType\":\"date\"}", "19782", "8cb502", "\"2024-02-29\"");
 	round_trip("{\"type\":\"int\",\"logicalType\":\"date\"}", "\"1969-12-31\"", "01", NULL);
@@ -359,6 +365,72 @@ test_logical(void)
 	round_trip("{\"type\":\"string\",\"logicalType\":\"uuid\"}", "\"123\"", "06313233", NULL);
 	/* an invalid logical type is ignored, as Avro does */
 	round_trip("{\"type\":\"string\",\"logicalType\":\"date\"}", "\"x\"", "0278", NULL);
+}
+
+/*
+ * Avro's JSON encoding of bytes, fixed and decimals (strings of code points
+ * U+0000..U+00FF, one byte each) is read as well as the form decode writes
+ * (base64, numbers); where a string is both, the stated rule: bytes take
+ * valid base64 as base64, fixed the form that has its size, a decimal
+ * number text as the number; a bare union branch only the form decode
+ * writes.
+ */
+static void
+test_avro_json_encoding(void)
+{
+	const char *amount = "{\"type\":\"record\",\"name\":\"Pay\",\"fields\":[{\"name\":\"amount\","
+	"\"type\":{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":10,\"scale\":2}}]}";
+	const char *dec_bytes = "{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":9,\"scale\":2}";
+	const char *dec_fixed = "{\"type\":\"fixed\",\"name\":\"D\",\"size\":4,\"logicalType\":\"decimal\",\"precision\":9,\"scale\":2}";
+	const char *fixed2 = "{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}";
+	const char *either = "[\"null\",\"bytes\",\"string\"]";
+
+	/* the value: "Ö" is the byte 0xD6, -42 unscaled */
+	round_trip(amount, "{\"amount\":\"\\u00d6\"}", "02d6", "{\"amount\":-0.42}");
+	round_trip(amount, "{\"amount\":\"\xc3\x96\"}", "02d6", "{\"amount\":-0.42}");
+	round_trip(dec_bytes, "\"\\u0004\\u00d2\"", "0404d2", "12.34");
+	/* written as the value's number would be: minimal two's complement */
+	round_trip(dec_bytes, "\"\\u0000\\u0005\"", "0205", "0.05");
+	round_trip(dec_bytes, "\"\\u00ff\\u00ff\\u00fb\"", "02fb", "-0.05");
+	round_trip(dec_fixed, "\"\\u0000\\u0000\\u0004\\u00d2\"", "000004d2", "12.34");
+	round_trip(dec_fixed, "\"\\u00ff\\u00ff\\u00fb\\u002e\"", "fffffb2e", "-12.34");
+	/* number text is the number: "12" is 12.00, not the bytes 0x31 0x32 */
+	round_trip(dec_bytes, "\"12\"", "0404b0", "12.00");
+	round_trip(dec_fixed, "\"12\"", "000004b0", "12.00");
+	encode_fails(dec_fixed, "\"\\u0004\\u00d2\"", RG_ERR_INVALID_VALUE, "expected 4 bytes for fixed D, found 2");
+	encode_fails(dec_bytes, "\"\\u007f\\u00ff\\u00ff\\u00ff\\u00ff\"", RG_ERR_INVALID_VALUE,
+				 "(5497558138.87 in Avro's JSON encoding) has more digits than the precision");
+	encode_fails(dec_bytes, "\"\"", RG_ERR_INVALID_VALUE, "is a decimal of no bytes");
+	encode_fails(dec_bytes, "\"\\u20ac\"", RG_ERR_INVALID_VALUE, "is neither a decimal number nor");
+
+	/* bytes: not base64, so code points; valid base64 stays base64 */
+	round_trip("\"bytes\"", "\"\\u0000\\u0001\\u00ff\"", "060001ff", "\"AAH/\"");
+	round_trip("\"bytes\"", "\"\xc3\x96 x\"", "06d62078", "\"1iB4\"");
+	round_trip("\"bytes\"", "\"abcd\"", "0669b71d", NULL);
+	round_trip("\"bytes\"", "\"AAEC/w==\"", "08000102ff", NULL);
+	encode_fails("\"bytes\"", "\"\\u0100\"", RG_ERR_INVALID_VALUE,
+				 "is neither base64 nor bytes in Avro's JSON encoding");
+
+	/* fixed: the form that has the size (never both) */
+	round_trip(fixed2, "\"//8=\"", "ffff", NULL);
+	round_trip(fixed2, "\"//8\"", "ffff", "\"//8=\"");
+	round_trip(fixed2, "\"AA\"", "4141", "\"QUE=\"");
+	round_trip(fixed2, "\"\\u00d6x\"", "d678", "\"1ng=\"");
+	round_trip(fixed2, "\"\\u0000\\u0000\"", "0000", "\"AAA=\"");
+	encode_fails(fixed2, "\"\\u00d6xy\"", RG_ERR_INVALID_VALUE, "expected 2 bytes for fixed F, found 3");
+	encode_fails(fixed2, "\"AAAA\"", RG_ERR_INVALID_VALUE, "expected 2 bytes for fixed F, found 3");
+
+	/* unions: wrapped, the branch reads both forms; bare, only decode's */
+	round_trip(either, "\"h\xc3\xa9llo\"", "040c68c3a96c6c6f", "{\"string\":\"h\xc3\xa9llo\"}");
+	round_trip(either, "{\"bytes\":\"\\u00d6\"}", "0202d6", "{\"bytes\":\"1g==\"}");
+	round_trip(either, "{\"bytes\":\"1g==\"}", "0202d6", NULL);
+	round_trip("[\"null\",{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":4,\"scale\":2}]",
+			   "{\"bytes\":\"\\u00d6\"}", "0202d6", "-0.42");
+	encode_fails("[\"null\",{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":4,\"scale\":2}]",
+				 "\"\\u00d6\"", RG_ERR_INVALID_VALUE, "not a decimal number");
+	/* inside a bare branch's record, a field reads both forms again */
+	round_trip("[\"null\",{\"type\":\"record\",\"name\":\"W\",\"fields\":[{\"name\":\"b\",\"type\":\"bytes\"}]}]",
+			   "{\"b\":\"\\u00d6\"}", "0202d6", "{\"b\":\"1g==\"}");
 }
 
 static void
@@ -424,7 +496,8 @@ test_records(void)
 				 RG_ERR_INVALID_VALUE, "\"B\" is not a symbol of enum E");
 	encode_fails("{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}", "\"AQID\"",
 				 RG_ERR_INVALID_VALUE, "expected 2 bytes for fixed F, found 3");
-	encode_fails("\"bytes\"", "\"@@\"", RG_ERR_INVALID_VALUE, "is not base64");
+	encode_fails("\"bytes\"", "\"@\\u0100\"", RG_ERR_INVALID_VALUE, "is neither base64 nor");
+	encode_fails("[\"null\",\"bytes\"]", "\"@@\"", RG_ERR_INVALID_VALUE, "\"@@\" is not base64");
 	encode_fails("\"float\"", "1e39", RG_ERR_INVALID_VALUE, "out of range for float");
 	/* defaults of every kind, written from the schema */
 	round_trip("{\"type\":\"record\",\"name\":\"D\",\"fields\":["
@@ -724,6 +797,7 @@ main(void)
 {
 	test_primitives();
 	test_logical();
+	test_avro_json_encoding();
 	test_unions();
 	test_records();
 	test_resolution();

@@ -453,6 +453,54 @@ test_validation(void)
 	RG_CHECK(fails_with("\"x\"", "found: String"), "a string document");
 }
 
+/*
+ * Annotation keywords hold what the meta-schemas let them hold, in every
+ * draft and at any depth: examples an array of any values (Confluent 8
+ * accepts [25, 30, 45]), default, const and enum's items any value;
+ * title and description stay strings.
+ */
+static void
+test_annotations(void)
+{
+	static const char *const drafts[] = {
+		"", "\"$schema\":\"http://json-schema.org/draft-04/schema#\",",
+		"\"$schema\":\"http://json-schema.org/draft-06/schema#\",",
+		"\"$schema\":\"http://json-schema.org/draft-07/schema#\",",
+		"\"$schema\":\"https://json-schema.org/draft/2019-09/schema\",",
+		"\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",",
+	};
+	static const char *const bodies[] = {
+		"\"type\":\"integer\",\"examples\":[25,30,45]",
+		"\"properties\":{\"a\":{\"type\":\"integer\",\"examples\":[25,{\"x\":[1]},null,[1,\"s\"],true,1.5]}}",
+		"\"items\":{\"examples\":[1]},\"definitions\":{\"d\":{\"examples\":[false]}},"
+		"\"not\":{\"examples\":[{}]},\"anyOf\":[{\"examples\":[2]}],"
+		"\"patternProperties\":{\"^x\":{\"examples\":[null]}},\"additionalProperties\":{\"examples\":[[]]}",
+		"\"examples\":[]",
+		"\"default\":{\"a\":[1,null]},\"enum\":[1,{\"a\":2},null,[3]],\"$comment\":\"c\","
+		"\"properties\":{\"b\":{\"default\":7,\"examples\":[7],\"const\":7}}",
+	};
+	size_t		d,
+				b;
+
+	for (d = 0; d < sizeof(drafts) / sizeof(drafts[0]); d++)
+		for (b = 0; b < sizeof(bodies) / sizeof(bodies[0]); b++)
+		{
+			char		doc[1024];
+			char		want[1024];
+
+			snprintf(doc, sizeof(doc), "{%s%s}", drafts[d], bodies[b]);
+			snprintf(want, sizeof(want), "%s", doc);
+			RG_CHECK_STR(stored(doc, false), want, "draft %zu, annotations %zu accepted as written", d, b);
+		}
+	RG_CHECK(fails_with("{\"examples\":5}", "#/examples: expected type: JsonArray, found: Integer"),
+			 "examples not an array");
+	RG_CHECK(fails_with("{\"properties\":{\"a\":{\"title\":5}}}", "#/properties/a/title: expected type: String, found: Integer"),
+			 "a title that is not a string");
+	RG_CHECK(fails_with("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"description\":[1]}",
+						"#/description: expected type: String, found: JsonArray"),
+			 "a description that is not a string");
+}
+
 /* JSON syntax as Jackson reads it. */
 static void
 test_syntax(void)
@@ -891,6 +939,7 @@ main(void)
 	test_refs();
 	test_cross_document();
 	test_validation();
+	test_annotations();
 	test_syntax();
 	test_stored_form();
 	test_modern();

@@ -644,6 +644,23 @@ test_oneofs(void)
 	/* proto3 optional is a top-level field, not a oneof */
 	DIFFS(P3 "message M { int32 a = 1; }\n", P3 "message M { optional int32 a = 1; optional string b = 2; }\n",
 		  "FIELD_ADDED #/M/2", "proto3 optional fields have no oneof");
+
+	/*
+	 * The same schema as a descriptor built by hand, as Confluent's
+	 * JavaScript client sends one: proto3_optional fields with their
+	 * synthetic oneofs declared and no oneof_index
+	 */
+	{
+		const char *js = "CgdtLnByb3RvIisKAU0SDAoBYRgBIAEoBYgBARIMCgFiGAIgASgJiAEBQgQKAl9hQgQKAl9iYgZwcm90bzM=";
+
+		DIFFS(P3 "message M { int32 a = 1; }\n", js,
+			  "FIELD_ADDED #/M/2", "a descriptor's proto3 optional fields have no oneof");
+		DIFFS(P3 "message M { optional int32 a = 1; optional string b = 2; }\n", js, "",
+			  "a descriptor's proto3 optional fields: as their .proto text");
+		DIFFS(js, two_in,
+			  "MULTIPLE_FIELDS_MOVED_TO_ONEOF #/M/o | ONEOF_ADDED #/M/o | FIELD_SCALAR_KIND_CHANGED #/M/o/2",
+			  "a descriptor's proto3 optional fields into a real oneof");
+	}
 	DIFFS(P3 "message M { optional int32 a = 1; optional int32 b = 2; }\n", two_in,
 		  "MULTIPLE_FIELDS_MOVED_TO_ONEOF #/M/o | ONEOF_ADDED #/M/o",
 		  "proto3 optional fields into a real oneof");

@@ -477,6 +477,10 @@ test_descriptor_identity(void)
 		"syntax = \"proto3\";\nimport \"confluent/meta.proto\";\n"
 		"message M {\n  message confluent { int32 c = 1; }\n"
 		"  string ssn = 1 [(.confluent.field_meta) = { doc: \"x\" }];\n}\n",
+		/* proto3 optional: synthetic oneofs, after the real ones */
+		"syntax = \"proto3\";\npackage opt.v1;\n"
+		"message P {\n  optional string name = 1;\n  oneof pick { int32 a = 2; string b = 3; }\n"
+		"  optional Inner inner = 4;\n  message Inner { optional int64 n = 1; }\n}\n",
 	};
 	size_t		i;
 
@@ -638,6 +642,215 @@ test_serialized_json_names(void)
 	rg_schema_free(s);
 }
 
+/* How js_shaped() takes a descriptor apart */
+typedef enum
+{
+	SHAPE_NO_INDEX,				/* synthetic oneofs declared, no oneof_index */
+	SHAPE_NO_ONEOF,				/* neither */
+	SHAPE_EMPTY_ONEOF,			/* no oneof_index, and an empty oneof first */
+} descriptor_shape;
+
+/* The descriptor of text (its format=serialized form), unpacked; NULL if it does not parse. */
+static Google__Protobuf__FileDescriptorProto *
+descriptor_of(const char *text)
+{
+	rg_error	err;
+	rg_schema  *s = rg_protobuf_parse(text, strlen(text), NULL, 0, false, &err);
+	Google__Protobuf__FileDescriptorProto *fd;
+	const unsigned char *bytes;
+	size_t		len;
+
+	if (s == NULL)
+		return NULL;
+	bytes = rg_protobuf_serialized(s, &len);
+	fd = google__protobuf__file_descriptor_proto__unpack(NULL, len, bytes);
+	rg_schema_free(s);
+	return fd;
+}
+
+/* fd packed, in base64 (malloc'd), as a schema is given */
+static char *
+packed_base64(const Google__Protobuf__FileDescriptorProto *fd)
+{
+	size_t		len = google__protobuf__file_descriptor_proto__get_packed_size(fd);
+	unsigned char *packed = malloc(len);
+	char	   *b64;
+
+	google__protobuf__file_descriptor_proto__pack(fd, packed);
+	b64 = rg_test_base64(packed, len);
+	free(packed);
+	return b64;
+}
+
+/* No oneof_index on the proto3 optional fields of a file's messages, nested ones too. */
+static void
+clear_optional_indexes(Google__Protobuf__DescriptorProto **ms, size_t n)
+{
+	size_t		i,
+				j;
+
+	for (i = 0; i < n; i++)
+	{
+		for (j = 0; j < ms[i]->n_field; j++)
+			if (ms[i]->field[j]->proto3_optional)
+				ms[i]->field[j]->has_oneof_index = false;
+		clear_optional_indexes(ms[i]->nested_type, ms[i]->n_nested_type);
+	}
+}
+
+/*
+ * The descriptor of text laid out as clients that build descriptors by
+ * hand send it, base64 (malloc'd); NULL if the text does not parse.  Only
+ * the first message changes its oneof declarations (protoc puts the
+ * synthetic ones last, so fewer of them is a prefix); the counts are
+ * restored before the unpacked copy is freed.
+ */
+static char *
+js_shaped(const char *text, descriptor_shape shape)
+{
+	Google__Protobuf__FileDescriptorProto *fd = descriptor_of(text);
+	Google__Protobuf__DescriptorProto *m;
+	Google__Protobuf__OneofDescriptorProto empty = GOOGLE__PROTOBUF__ONEOF_DESCRIPTOR_PROTO__INIT;
+	Google__Protobuf__OneofDescriptorProto **decls;
+	Google__Protobuf__OneofDescriptorProto **with_empty = NULL;
+	size_t		n_decls;
+	size_t		i;
+	char	   *b64;
+
+	if (fd == NULL || fd->n_message_type == 0)
+		return NULL;
+	clear_optional_indexes(fd->message_type, fd->n_message_type);
+	m = fd->message_type[0];
+	decls = m->oneof_decl;
+	n_decls = m->n_oneof_decl;
+	if (shape == SHAPE_NO_ONEOF)
+	{
+		size_t		real = 0;
+
+		for (i = 0; i < m->n_field; i++)
+			if (m->field[i]->has_oneof_index && m->field[i]->oneof_index + 1 > (int32_t) real)
+				real = m->field[i]->oneof_index + 1;
+		m->n_oneof_decl = real;
+	}
+	else if (shape == SHAPE_EMPTY_ONEOF)
+	{
+		empty.name = "nothing_here";
+		with_empty = malloc((n_decls + 1) * sizeof(*with_empty));
+		with_empty[0] = &empty;
+		for (i = 0; i < n_decls; i++)
+			with_empty[i + 1] = decls[i];
+		for (i = 0; i < m->n_field; i++)
+			if (m->field[i]->has_oneof_index)
+				m->field[i]->oneof_index++;
+		m->oneof_decl = with_empty;
+		m->n_oneof_decl = n_decls + 1;
+	}
+	b64 = packed_base64(fd);
+	m->oneof_decl = decls;
+	m->n_oneof_decl = n_decls;
+	free(with_empty);
+	google__protobuf__file_descriptor_proto__free_unpacked(fd, NULL);
+	return b64;
+}
+
+/*
+ * proto3 `optional` fields in a descriptor without their synthetic oneofs
+ * (or with them declared and not pointed at, or beside an empty oneof), as
+ * Confluent's JavaScript client sends one: the schema of the .proto text
+ * with `optional` fields, as Confluent reads it; libprotobuf alone refuses
+ * it ("Fields with proto3_optional set must be a member of a one-field
+ * oneof").
+ */
+static void
+test_descriptor_proto3_optional(void)
+{
+	static const char *texts[] = {
+		"syntax = \"proto3\";\npackage opt.v1;\n"
+		"message P {\n  optional string name = 1;\n  oneof pick { int32 a = 2; string b = 3; }\n"
+		"  optional Inner inner = 4;\n  repeated int32 r = 5;\n  optional E e = 6;\n"
+		"  message Inner { optional int64 n = 1; int32 plain = 2; }\n  enum E { E0 = 0; }\n}\n",
+
+		/*
+		 * a oneof and a field named like the synthetic oneofs protoc would
+		 * name first
+		 */
+		"syntax = \"proto3\";\nmessage Q {\n  optional int32 a = 1;\n  int32 X_a = 2;\n"
+		"  oneof _a { bool c = 3; }\n}\n",
+	};
+	static const descriptor_shape shapes[] = {SHAPE_NO_INDEX, SHAPE_NO_ONEOF, SHAPE_EMPTY_ONEOF};
+	size_t		i,
+				j;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		for (j = 0; j < sizeof(shapes) / sizeof(shapes[0]); j++)
+		{
+			char	   *want = stored(texts[i], false);
+			char	   *b64 = js_shaped(texts[i], shapes[j]);
+			char	   *got = b64 ? stored(b64, false) : NULL;
+
+			RG_CHECK(want != NULL && b64 != NULL, "optional %zu/%zu: the text parses", i, j);
+			RG_CHECK_STR(got, want, "optional %zu, shape %zu: the stored form of the text", i, j);
+			if (got == NULL)
+				printf("#   error: %s\n", errbuf);
+			free(got);
+			free(b64);
+			free(want);
+		}
+
+	/*
+	 * Confluent's JavaScript client's own case: relative type names of every
+	 * kind, an import, and proto3 optional fields without oneof_index.
+	 */
+	{
+		const char *text = "syntax = \"proto3\";\npackage test;\n"
+		"import \"google/protobuf/timestamp.proto\";\n"
+		"message MyMessage {\n  optional MyEnum my_field = 1;\n  optional MyEnum my_field2 = 2;\n"
+		"  optional Outer.Inner my_nested = 3;\n  optional google.protobuf.Timestamp my_ts = 4;\n}\n"
+		"message Outer {\n  message Inner {\n    optional int32 value = 1;\n  }\n}\n"
+		"enum MyEnum {\n  MY_ENUM_UNSPECIFIED = 0;\n  MY_ENUM_FOO = 1;\n}\n";
+		static char *relative[4] = {"MyEnum", "test.MyEnum", "Outer.Inner", "google.protobuf.Timestamp"};
+		Google__Protobuf__FileDescriptorProto *fd = descriptor_of(text);
+		char	   *saved[4];
+		char	   *b64;
+		char	   *got;
+		char	   *want = stored(text, false);
+
+		RG_CHECK(fd != NULL && want != NULL, "relative names: the text parses");
+		if (fd == NULL)
+			return;
+		clear_optional_indexes(fd->message_type, fd->n_message_type);
+		for (i = 0; i < 4; i++)
+		{
+			saved[i] = fd->message_type[0]->field[i]->type_name;
+			fd->message_type[0]->field[i]->type_name = relative[i];
+		}
+		b64 = packed_base64(fd);
+		for (i = 0; i < 4; i++)
+			fd->message_type[0]->field[i]->type_name = saved[i];
+		google__protobuf__file_descriptor_proto__free_unpacked(fd, NULL);
+		got = stored(b64, false);
+		RG_CHECK_STR(got, want, "relative names, no oneof_index: the stored form of the text");
+		if (got == NULL)
+			printf("#   error: %s\n", errbuf);
+		free(got);
+		free(b64);
+		free(want);
+	}
+
+	/* a oneof_index out of range is still the pool's error */
+	{
+		Google__Protobuf__FileDescriptorProto *fd =
+		descriptor_of("syntax = \"proto3\";\nmessage M {\n  optional int32 a = 1;\n  oneof o { int32 b = 2; }\n}\n");
+		char	   *b64;
+
+		fd->message_type[0]->field[1]->oneof_index = 7;
+		b64 = packed_base64(fd);
+		google__protobuf__file_descriptor_proto__free_unpacked(fd, NULL);
+		check_error("oneof_index out of range", b64, "out of range");
+		free(b64);
+	}
+}
+
 /* A large file parses and renders idempotently. */
 static void
 test_huge(void)
@@ -749,6 +962,7 @@ main(void)
 	test_descriptor_identity();
 	test_descriptor_deep_names();
 	test_serialized_json_names();
+	test_descriptor_proto3_optional();
 	test_huge();
 	test_mutations();
 	return rg_test_done();

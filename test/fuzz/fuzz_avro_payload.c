@@ -7,7 +7,10 @@
  * The first byte picks the writer and the reader among fixed schemas
  * (low nibble: writer, high nibble: reader; a reader of 15 means none).
  * When the first byte is 0xFF, the input is instead a schema text up to
- * the first NUL byte, then the payload, decoded with that schema.
+ * the first NUL byte, then the payload, decoded with that schema.  When
+ * it is 0xFE, a schema text up to the first NUL byte, then a JSON value
+ * that is encoded with it (Avro's JSON encoding of unions, bytes, fixed
+ * and decimals as well as decode's form).
  *
  * Invariants (abort() otherwise, so libFuzzer records the input):
  *	- decode fails only with RG_ERR_INVALID_PAYLOAD or RG_ERR_INVALID_VALUE
@@ -15,7 +18,10 @@
  *	- what decode writes with the writer alone is JSON that encode takes
  *	  back (but a decimal with more digits than its precision, which Avro
  *	  reads and does not write), and decoding that encoding gives the very
- *	  same JSON.
+ *	  same JSON;
+ *	- encode fails only with RG_ERR_INVALID_VALUE (or out of memory), and
+ *	  what it writes of a JSON value it writes again of what decode writes
+ *	  of it: the two JSON forms of a value give the same message.
  *
  *-------------------------------------------------------------------------
  */
@@ -155,14 +161,53 @@ check_payload(const rg_schema *w, const rg_schema *r, const uint8_t *data, size_
 	rg_buf_free(&json);
 }
 
+/* Encode a JSON value with s; what decode writes of it encodes the same. */
+static void
+check_value(const rg_schema *s, const char *json, size_t len)
+{
+	rg_buf		bin;
+	rg_buf		back;
+	rg_buf		again;
+	rg_error	err;
+
+	rg_buf_init(&bin);
+	if (!rg_format_avro.encode(s, NULL, json, len, &bin, &err))
+	{
+		if (err.code != RG_ERR_INVALID_VALUE && err.code != RG_ERR_NOMEM)
+			invariant_failed("encode: unexpected error code", err.message, NULL);
+		rg_buf_free(&bin);
+		return;
+	}
+	rg_buf_init(&back);
+	rg_buf_init(&again);
+	if (!rg_format_avro.decode(s, NULL, (const uint8_t *) bin.data, bin.len, &back, NULL, &err))
+	{
+		if (err.code != RG_ERR_NOMEM)
+			invariant_failed("decode refuses what encode wrote", err.message, NULL);
+	}
+	else if (!rg_format_avro.encode(s, NULL, back.data, back.len, &again, &err))
+	{
+		if (err.code != RG_ERR_NOMEM)
+			invariant_failed("encode refuses what decode wrote of a value", back.data, err.message);
+	}
+	else if (again.len != bin.len || memcmp(again.data, bin.data, bin.len) != 0)
+		invariant_failed("a value and decode's form of it encode differently", back.data, NULL);
+	rg_buf_free(&again);
+	rg_buf_free(&back);
+	rg_buf_free(&bin);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	if (data[0] == 0xFF)
+	if (data[0] == 0xFE || data[0] == 0xFF)
 	{
+		/* a schema text up to the first NUL, then a JSON value or a payload */
 		const uint8_t *nul = memchr(data + 1, 0, size - 1);
+		const uint8_t *rest;
+		size_t		rest_len;
 		rg_error	err;
 		rg_schema  *s;
 
@@ -172,7 +217,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						  false, &err);
 		if (s == NULL)
 			return 0;
-		check_payload(s, s, nul + 1, size - (size_t) (nul + 1 - data));
+		rest = nul + 1;
+		rest_len = size - (size_t) (rest - data);
+		if (data[0] == 0xFE)
+			check_value(s, (const char *) rest, rest_len);
+		else
+			check_payload(s, s, rest, rest_len);
 		rg_schema_free(s);
 		return 0;
 	}

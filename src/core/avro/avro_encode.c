@@ -5,7 +5,9 @@
  *	  written in Avro's binary encoding (rg_format_avro.encode).
  *
  * The JSON form (doc/payloads.md) is the one decode writes, and Avro's
- * own JSON encoding of unions ({"int": 5}) is read too.  A value the
+ * own JSON encoding of unions ({"int": 5}) and of bytes, fixed and
+ * decimals (strings of code points U+0000..U+00FF) is read too (the rule
+ * where a string reads both ways: value_bytes).  A value the
  * schema does not admit is refused with the path of the offending part:
  * "$.address.zip: expected int, found string".
  *
@@ -34,6 +36,7 @@ typedef struct enc_state
 	rg_avro_path path;
 	rg_arena   *arena;
 	bool		default_mode;
+	bool		bare_branch;	/* the next value is a bare union branch's */
 } enc_state;
 
 static bool encode_value(enc_state *e, const rg_avro_schema *s,
@@ -250,7 +253,10 @@ encode_real(enc_state *e, const rg_avro_schema *s, const avj_value *v)
 	return true;
 }
 
-/* A default's string of code points U+0000..U+00FF as bytes; false if another. */
+/*
+ * A string of code points U+0000..U+00FF as bytes, one each (Avro's JSON
+ * encoding of bytes and fixed, and so of defaults); false if another.
+ */
 static bool
 latin1_bytes(const avj_value *v, rg_buf *out)
 {
@@ -275,12 +281,78 @@ latin1_bytes(const avj_value *v, rg_buf *out)
 	return true;
 }
 
+/* Empty raw, to read the value again another way. */
+static void
+raw_reset(rg_buf *raw)
+{
+	raw->len = 0;
+	if (raw->data)
+		raw->data[0] = '\0';
+}
+
 /*
- * The bytes of bytes or fixed: base64 text, a decimal's number, a default's
- * code points.  Into raw.
+ * A decimal in Avro's JSON encoding: its unscaled two's-complement bytes as
+ * code points, which must be a value of decimal(precision, scale).  Into
+ * raw, written as a number of that value is (minimal two's complement, or
+ * the fixed size), so that the message depends on the value alone.
  */
 static bool
-value_bytes(enc_state *e, const rg_avro_schema *s, const avj_value *v, rg_buf *raw)
+decimal_code_points(enc_state *e, const rg_avro_schema *s, rg_avro_logical lt,
+					const avj_value *v, rg_buf *raw)
+{
+	rg_buf		given;
+	rg_buf		text;
+	const char *why = NULL;
+	char		tmp[80];
+	bool		ok;
+
+	rg_buf_init(&given);
+	if (!latin1_bytes(v, &given))
+	{
+		rg_buf_free(&given);
+		return enc_fail(e, "%s is neither a decimal number nor a decimal's bytes in "
+						"Avro's JSON encoding (code points U+0000 to U+00FF) (decimal(%d,%d))",
+						shown(v, tmp, sizeof(tmp)), lt.precision, lt.scale);
+	}
+	if (s->type == RG_AVRO_FIXED && given.len != (size_t) s->size)
+	{
+		/* encode_bytes says what size it wants */
+		rg_buf_append(raw, given.data ? given.data : "", given.len);
+		rg_buf_free(&given);
+		return true;
+	}
+	rg_buf_init(&text);
+	ok = !given.oom &&
+		rg_avro_decimal_write(&text, (const uint8_t *) given.data, given.len, lt.scale);
+	if (!ok)
+		why = given.len == 0 ? "is a decimal of no bytes" : "is a decimal of too many bytes";
+	else if (!text.oom)
+		ok = rg_avro_decimal_parse(text.data, text.len, lt.precision, lt.scale,
+								   s->type == RG_AVRO_FIXED ? s->size : 0, raw, &why);
+	if (given.oom || text.oom || raw->oom)
+		ok = enc_nomem(e);
+	else if (!ok)
+		ok = enc_fail(e, "%s (%.60s%s in Avro's JSON encoding) %s (decimal(%d,%d))",
+					  shown(v, tmp, sizeof(tmp)), text.len ? text.data : "?",
+					  text.len > 60 ? "..." : "", why, lt.precision, lt.scale);
+	rg_buf_free(&given);
+	rg_buf_free(&text);
+	return ok;
+}
+
+/*
+ * The bytes of bytes or fixed, into raw.  Two JSON forms are read: the one
+ * decode writes (base64; a decimal as a number, or a string of one) and
+ * Avro's JSON encoding (a string of code points U+0000..U+00FF, one byte
+ * each; defaults are always that).  Where a string is both: for bytes,
+ * valid base64 is base64; for fixed, the form that gives the fixed size
+ * (never both: base64 of n bytes is longer than n); for a decimal, number
+ * text is the number.  A bare union branch reads only the first form (Avro's
+ * JSON encoding wraps a union's value).
+ */
+static bool
+value_bytes(enc_state *e, const rg_avro_schema *s, const avj_value *v, bool bare,
+			rg_buf *raw)
 {
 	rg_avro_logical lt = rg_avro_logical_of(s);
 	char		tmp[80];
@@ -290,6 +362,8 @@ value_bytes(enc_state *e, const rg_avro_schema *s, const avj_value *v, rg_buf *r
 	{
 		if (v->kind != AVJ_NUMBER && v->kind != AVJ_STRING)
 			return wrong_kind(e, s, v);
+		if (v->kind == AVJ_STRING && !bare && !rg_avro_decimal_syntax(v->text, v->len))
+			return decimal_code_points(e, s, lt, v, raw);
 		if (!rg_avro_decimal_parse(v->text, v->len, lt.precision, lt.scale,
 								   s->type == RG_AVRO_FIXED ? s->size : 0, raw, &why))
 			return enc_fail(e, "%s %s (decimal(%d,%d))", shown(v, tmp, sizeof(tmp)),
@@ -305,20 +379,40 @@ value_bytes(enc_state *e, const rg_avro_schema *s, const avj_value *v, rg_buf *r
 							shown(v, tmp, sizeof(tmp)));
 		return true;
 	}
-	if (!rg_base64_decode(v->text, v->len, true, raw))
+	if (rg_base64_decode(v->text, v->len, true, raw))
+	{
+		rg_buf		cp;
+
+		if (bare || s->type != RG_AVRO_FIXED || raw->len == (size_t) s->size)
+			return true;
+		/* fixed: the size's number of code points is Avro's JSON encoding */
+		rg_buf_init(&cp);
+		if (latin1_bytes(v, &cp) && cp.len == (size_t) s->size)
+		{
+			raw_reset(raw);
+			rg_buf_append(raw, cp.data, cp.len);
+		}
+		rg_buf_free(&cp);
+		return true;
+	}
+	if (bare)
 		return enc_fail(e, "%s is not base64", shown(v, tmp, sizeof(tmp)));
+	raw_reset(raw);
+	if (!latin1_bytes(v, raw))
+		return enc_fail(e, "%s is neither base64 nor bytes in Avro's JSON encoding "
+						"(code points U+0000 to U+00FF)", shown(v, tmp, sizeof(tmp)));
 	return true;
 }
 
-/* bytes or fixed */
+/* bytes or fixed (bare: a bare union branch's value) */
 static bool
-encode_bytes(enc_state *e, const rg_avro_schema *s, const avj_value *v)
+encode_bytes(enc_state *e, const rg_avro_schema *s, const avj_value *v, bool bare)
 {
 	rg_buf		raw;
 	bool		ok;
 
 	rg_buf_init(&raw);
-	ok = value_bytes(e, s, v, &raw);
+	ok = value_bytes(e, s, v, bare, &raw);
 	if (ok && raw.oom)
 		ok = enc_nomem(e);
 	if (ok && s->type == RG_AVRO_FIXED && raw.len != (size_t) s->size)
@@ -503,12 +597,13 @@ encode_record(enc_state *e, const rg_avro_schema *s, const avj_value *v, int dep
 /* Write branch b's index and v as that branch; on failure nothing is written. */
 static bool
 try_branch(enc_state *e, const rg_avro_schema *u, int b, const avj_value *v,
-		   int depth)
+		   int depth, bool bare)
 {
 	size_t		mark = e->out->len;
 	int			path_n = e->path.n;
 
 	write_long(e->out, b);
+	e->bare_branch = bare;
 	if (encode_value(e, u->branches[b], v, depth + 1))
 		return true;
 	e->path.n = path_n;
@@ -582,7 +677,7 @@ encode_bare(enc_state *e, const rg_avro_schema *u, const avj_value *v, int depth
 	int			pass;
 	int			i;
 
-	if (e->default_mode && u->n_branches > 0 && try_branch(e, u, 0, v, depth))
+	if (e->default_mode && u->n_branches > 0 && try_branch(e, u, 0, v, depth, true))
 		return true;
 	if (e->out->oom || e->err->code == RG_ERR_NOMEM)
 		return false;
@@ -600,7 +695,7 @@ encode_bare(enc_state *e, const rg_avro_schema *u, const avj_value *v, int depth
 
 			if (!candidate || (e->default_mode && i == 0))
 				continue;
-			if (try_branch(e, u, i, v, depth))
+			if (try_branch(e, u, i, v, depth, true))
 				return true;
 			if (e->out->oom || e->err->code == RG_ERR_NOMEM)
 				return false;
@@ -648,7 +743,7 @@ encode_union(enc_state *e, const rg_avro_schema *u, const avj_value *v, int dept
 			bool		object_branch = false;
 			int			i;
 
-			if (try_branch(e, u, b, v->items[0], depth))
+			if (try_branch(e, u, b, v->items[0], depth, false))
 				return true;
 			if (e->out->oom || e->err->code == RG_ERR_NOMEM)
 				return false;
@@ -675,6 +770,9 @@ encode_union(enc_state *e, const rg_avro_schema *u, const avj_value *v, int dept
 static bool
 encode_value(enc_state *e, const rg_avro_schema *s, const avj_value *v, int depth)
 {
+	bool		bare = e->bare_branch;
+
+	e->bare_branch = false;
 	if (depth > RG_AVRO_MAX_VALUE_DEPTH || rg_too_deep(depth))
 		return enc_fail(e, "the value nests deeper than %d levels", RG_AVRO_MAX_VALUE_DEPTH);
 	if (e->out->oom)
@@ -696,7 +794,7 @@ encode_value(enc_state *e, const rg_avro_schema *s, const avj_value *v, int dept
 			return encode_real(e, s, v);
 		case RG_AVRO_BYTES:
 		case RG_AVRO_FIXED:
-			return encode_bytes(e, s, v);
+			return encode_bytes(e, s, v, bare);
 		case RG_AVRO_STRING:
 			return encode_string(e, s, v);
 		case RG_AVRO_ENUM:
@@ -725,6 +823,7 @@ encode_root(const rg_avro_schema *s, const avj_value *v, bool default_mode,
 	e.err = err;
 	e.arena = arena;
 	e.default_mode = default_mode;
+	e.bare_branch = false;
 	rg_avro_path_init(&e.path);
 	ok = encode_value(&e, s, v, 0);
 	rg_avro_path_free(&e.path);

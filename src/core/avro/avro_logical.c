@@ -558,12 +558,71 @@ rg_avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int scale)
 	return true;
 }
 
+/*
+ * Number text as a decimal reads it: an optional sign, digits with an
+ * optional point among them (at least one digit), an optional exponent.
+ * The digits go to digits (when not NULL), with how many followed the
+ * point and the exponent; false if s is not that.
+ */
+static bool
+decimal_lex(const char *s, size_t len, rg_buf *digits, bool *neg, long *frac,
+			long *exp10)
+{
+	size_t		pos = 0;
+	size_t		nd = 0;
+
+	*neg = false;
+	*frac = 0;
+	*exp10 = 0;
+	if (pos < len && (s[pos] == '-' || s[pos] == '+'))
+		*neg = s[pos++] == '-';
+	for (; pos < len && s[pos] >= '0' && s[pos] <= '9'; pos++, nd++)
+		if (digits != NULL)
+			rg_buf_putc(digits, s[pos]);
+	if (pos < len && s[pos] == '.')
+		for (pos++; pos < len && s[pos] >= '0' && s[pos] <= '9'; pos++, nd++, (*frac)++)
+			if (digits != NULL)
+				rg_buf_putc(digits, s[pos]);
+	if (nd == 0)
+		return false;
+	if (pos < len && (s[pos] == 'e' || s[pos] == 'E'))
+	{
+		int			esign = 1;
+		int			ne = 0;
+
+		pos++;
+		if (pos < len && (s[pos] == '+' || s[pos] == '-'))
+			esign = s[pos++] == '-' ? -1 : 1;
+		while (pos < len && s[pos] >= '0' && s[pos] <= '9')
+		{
+			if (*exp10 < 100000000)
+				*exp10 = *exp10 * 10 + (s[pos] - '0');
+			pos++;
+			ne++;
+		}
+		if (ne == 0)
+			return false;
+		*exp10 *= esign;
+	}
+	return pos == len;
+}
+
+/* See avro_payload.h */
+bool
+rg_avro_decimal_syntax(const char *s, size_t len)
+{
+	bool		neg;
+	long		frac;
+	long		exp10;
+
+	return decimal_lex(s, len, NULL, &neg, &frac, &exp10);
+}
+
 /* See avro_payload.h */
 bool
 rg_avro_decimal_parse(const char *s, size_t len, int precision, int scale,
 					  int fixed_size, rg_buf *out, const char **why)
 {
-	size_t		pos = 0;
 	bool		neg = false;
 	rg_buf		d;				/* the significant digits, then zeros */
 	long		frac = 0;
@@ -578,41 +637,7 @@ rg_avro_decimal_parse(const char *s, size_t len, int precision, int scale,
 
 	*why = "not a decimal number";
 	rg_buf_init(&d);
-	if (pos < len && (s[pos] == '-' || s[pos] == '+'))
-		neg = s[pos++] == '-';
-	while (pos < len && s[pos] >= '0' && s[pos] <= '9')
-		rg_buf_putc(&d, s[pos++]);
-	if (pos < len && s[pos] == '.')
-	{
-		pos++;
-		while (pos < len && s[pos] >= '0' && s[pos] <= '9')
-		{
-			rg_buf_putc(&d, s[pos++]);
-			frac++;
-		}
-	}
-	if (d.len == 0)
-		goto done;
-	if (pos < len && (s[pos] == 'e' || s[pos] == 'E'))
-	{
-		int			esign = 1;
-		int			ne = 0;
-
-		pos++;
-		if (pos < len && (s[pos] == '+' || s[pos] == '-'))
-			esign = s[pos++] == '-' ? -1 : 1;
-		while (pos < len && s[pos] >= '0' && s[pos] <= '9')
-		{
-			if (exp10 < 100000000)
-				exp10 = exp10 * 10 + (s[pos] - '0');
-			pos++;
-			ne++;
-		}
-		if (ne == 0)
-			goto done;
-		exp10 *= esign;
-	}
-	if (pos != len || d.oom)
+	if (!decimal_lex(s, len, &d, &neg, &frac, &exp10) || d.oom)
 		goto done;
 	/* unscaled = digits * 10^shift */
 	shift = exp10 - frac + scale;

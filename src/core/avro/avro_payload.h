@@ -115,6 +115,12 @@ extern bool rg_avro_time_parse(rg_avro_lt lt, const char *s, size_t len, int64_t
 extern bool rg_avro_decimal_write(rg_buf *buf, const uint8_t *b, size_t n, int scale);
 
 /*
+ * Has s the syntax of number text as a decimal reads it (an optional sign,
+ * digits with an optional point, an optional exponent)?
+ */
+extern bool rg_avro_decimal_syntax(const char *s, size_t len);
+
+/*
  * Number text (JSON number syntax, as a JSON number or a string) as the
  * unscaled bytes of decimal(precision, scale): minimal two's complement, or
  * sign-extended to fixed_size when it is not 0.  false with a reason.

@@ -890,15 +890,18 @@ effective_schema(kwset *k, rg_js **parts, int n)
 	}
 }
 
-/* examples: everit reads it as an array of strings */
+/*
+ * examples: an array of any values, as the meta-schemas from draft 6 on
+ * define it and Confluent 8 accepts it (everit's loader once required
+ * strings; draft 4 does not define it, and is read the same way).
+ */
 static bool
 examples(kwset *k)
 {
 	const char *ptr;
 	jx		   *v = kw_take(k, "examples", &ptr);
-	int			n;
 
-	return v == NULL || js_require_strings(k->ctx, v, ptr, &n) != NULL;
+	return v == NULL || js_require(k->ctx, v, JX_ARRAY, ptr);
 }
 
 /* The properties every schema has: id, title, description, default, ... */

@@ -521,6 +521,88 @@ drop_default_json_names(pb::FileDescriptorProto *file)
 }
 
 /*
+ * The oneofs of a message given as a descriptor, laid out as protoc lays
+ * out those of its .proto text, read the way Confluent reads a descriptor
+ * (ProtobufSchema.toMessage): a field with proto3_optional is a top-level
+ * `optional` field whatever its oneof_index says, a field with oneof_index
+ * and without proto3_optional is a member of that oneof, and a oneof left
+ * without members is no part of the schema.  So the real oneofs keep their
+ * order and the proto3 optional fields get synthetic one-field oneofs after
+ * them, named as protoc's parser names them ("_" and the field's name,
+ * with "X" prepended while the name is taken).  Clients build such
+ * descriptors by hand without the synthetic oneofs, or with their
+ * declarations and no oneof_index; libprotobuf refuses both.  Outside
+ * proto3 a proto3_optional flag is dropped (the field is a plain
+ * `optional` one, as Confluent renders it).  A message with a oneof_index
+ * out of range is left as it is, for the pool to report.
+ */
+void
+lay_out_oneofs(pb::DescriptorProto *m, bool proto3, int depth)
+{
+	int			n_old = m->oneof_decl_size();
+	std::vector<int> renumber(n_old, -1);
+	std::set<std::string> names;
+	std::map<std::string, size_t> prefixes;
+	pb::RepeatedPtrField<pb::OneofDescriptorProto> kept;
+
+	if (rg_too_deep(depth))
+		return;
+	for (int i = 0; i < m->nested_type_size(); i++)
+		lay_out_oneofs(m->mutable_nested_type(i), proto3, depth + 1);
+
+	for (const pb::FieldDescriptorProto &f : m->field())
+		if (f.has_oneof_index() && (f.oneof_index() < 0 || f.oneof_index() >= n_old))
+			return;
+	for (pb::FieldDescriptorProto &f : *m->mutable_field())
+	{
+		if (f.proto3_optional() && !proto3)
+			f.clear_proto3_optional();
+		if (f.has_oneof_index() && !f.proto3_optional())
+			renumber[f.oneof_index()] = 0;
+		names.insert(f.name());
+	}
+	for (int i = 0; i < n_old; i++)
+		if (renumber[i] == 0)
+		{
+			renumber[i] = kept.size();
+			*kept.Add() = m->oneof_decl(i);
+			names.insert(m->oneof_decl(i).name());
+		}
+	for (pb::FieldDescriptorProto &f : *m->mutable_field())
+	{
+		if (f.proto3_optional())
+		{
+			std::string base = f.name();
+			std::string name;
+			size_t	   *x;
+
+			if (base.empty() || base[0] != '_')
+				base = "_" + base;
+			/* each name of the chain is looked at once per base */
+			x = &prefixes[base];
+			while (names.count(name = std::string(*x, 'X') + base) > 0)
+				(*x)++;
+			names.insert(name);
+			f.set_oneof_index(kept.size());
+			kept.Add()->set_name(name);
+		}
+		else if (f.has_oneof_index())
+			f.set_oneof_index(renumber[f.oneof_index()]);
+	}
+	m->mutable_oneof_decl()->Swap(&kept);
+}
+
+/* The same for every message of a file given as a descriptor. */
+void
+lay_out_oneofs(pb::FileDescriptorProto *file)
+{
+	bool		proto3 = file->syntax() == "proto3";
+
+	for (int i = 0; i < file->message_type_size(); i++)
+		lay_out_oneofs(file->mutable_message_type(i), proto3, 0);
+}
+
+/*
  * The symbols a file's type names can resolve to, and how protoc's
  * scoping finds them (DescriptorBuilder::LookupSymbol): from the scope of
  * the declaration outwards, the first component of a name first; a
@@ -894,6 +976,7 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 				return false;
 			}
 			d.set_name(name);
+			lay_out_oneofs(&d);
 			fallback.descriptors[name] = d;
 			tree.files.erase(name);
 		}
@@ -913,6 +996,7 @@ build(const char *text, size_t len, const rg_protoc_file *refs, int n_refs,
 		 */
 		main_descriptor.set_name(RG_PROTOC_MAIN_NAME);
 		drop_default_json_names(&main_descriptor);
+		lay_out_oneofs(&main_descriptor);
 		fallback.descriptors[RG_PROTOC_MAIN_NAME] = main_descriptor;
 		tree.files.erase(RG_PROTOC_MAIN_NAME);
 
