@@ -27,3 +27,142 @@ REVOKE ALL ON FUNCTION registry.cloudevent(text, jsonb, text, text, text, text, 
 	registry.cloudevent_data(jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION registry.cloudevent(text, jsonb, text, text, text, text, jsonb),
 	registry.cloudevent_data(jsonb) TO registry_reader;
+
+-- ---------------------------------------------------------------------------
+-- Search in SQL: every field of every live version (the field index, one
+-- row of fields per schema, kept by a trigger), and references as a graph
+-- ---------------------------------------------------------------------------
+
+CREATE TABLE registry.schema_fields (
+	context		text NOT NULL,
+	id			integer NOT NULL,
+	fields		jsonb NOT NULL,
+	truncated	boolean NOT NULL DEFAULT false,
+	PRIMARY KEY (context, id),
+	FOREIGN KEY (context, id) REFERENCES registry.schemas (context, id) ON DELETE CASCADE
+);
+COMMENT ON TABLE registry.schema_fields IS 'the field index: every field each schema declares (path, name, record, type, doc, default, logical_type, tags), kept by a trigger on registry.schemas; rebuilt by registry.reindex_fields()';
+COMMENT ON COLUMN registry.schema_fields.truncated IS 'the schema declares more fields than are listed (10,000)';
+CREATE INDEX schema_fields_fields_idx ON registry.schema_fields USING gin (fields jsonb_path_ops);
+SELECT pg_catalog.pg_extension_config_dump('registry.schema_fields', '');
+
+CREATE FUNCTION registry.schemas_index_fields() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_schemas_index_fields'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION registry.schemas_index_fields() IS 'writes a new schema''s fields into registry.schema_fields (not for a restored row: the dump brings its fields)';
+CREATE TRIGGER schemas_index_fields AFTER INSERT ON registry.schemas
+	FOR EACH ROW EXECUTE FUNCTION registry.schemas_index_fields();
+
+CREATE FUNCTION registry.reindex_fields() RETURNS bigint
+	AS 'MODULE_PATHNAME', 'registry_reindex_fields'
+	LANGUAGE C VOLATILE SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION registry.reindex_fields() IS 'rebuilds the field index row of every schema; how many schemas';
+
+CREATE VIEW registry.fields AS
+SELECT v.context, v.subject, v.version, v.schema_id AS id, s.schema_type,
+	   f.path, f.name, f.record, f.type, f.doc, f."default", f.logical_type, f.tags
+  FROM registry.subject_versions v
+  JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id
+  JOIN registry.schema_fields sf ON sf.context = v.context AND sf.id = v.schema_id
+ CROSS JOIN LATERAL pg_catalog.jsonb_to_recordset(sf.fields)
+	   AS f(path text, name text, record text, type text, doc text, "default" jsonb,
+			logical_type text, tags text[])
+ WHERE NOT v.deleted;
+COMMENT ON VIEW registry.fields IS 'every field of every live version: subject, version, id, path, name, the record that declares it, type, doc, default, logical type, tags';
+
+CREATE FUNCTION registry.find_fields(name text DEFAULT NULL, tag text DEFAULT NULL,
+	type text DEFAULT NULL, logical_type text DEFAULT NULL, path text DEFAULT NULL)
+	RETURNS SETOF registry.fields
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT v.context, v.subject, v.version, v.schema_id, s.schema_type,
+	   f.path, f.name, f.record, f.type, f.doc, f."default", f.logical_type, f.tags
+  FROM registry.schema_fields sf
+ CROSS JOIN LATERAL jsonb_to_recordset(sf.fields)
+	   AS f(path text, name text, record text, type text, doc text, "default" jsonb,
+			logical_type text, tags text[])
+  JOIN registry.subject_versions v ON v.context = sf.context AND v.schema_id = sf.id AND NOT v.deleted
+  JOIN registry.schemas s ON s.context = sf.context AND s.id = sf.id
+ WHERE sf.fields @> jsonb_build_array(
+		   jsonb_strip_nulls(jsonb_build_object('name', $1, 'type', $3, 'logical_type', $4, 'path', $5))
+		   || CASE WHEN $2 IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('tags', jsonb_build_array($2)) END)
+   AND ($1 IS NULL OR f.name = $1) AND ($2 IS NULL OR $2 = ANY (f.tags))
+   AND ($3 IS NULL OR f.type = $3) AND ($4 IS NULL OR f.logical_type = $4)
+   AND ($5 IS NULL OR f.path = $5)
+ ORDER BY v.context, v.subject, v.version, f.path
+$$;
+COMMENT ON FUNCTION registry.find_fields(text, text, text, text, text) IS 'the fields of live versions with this name, tag, type, logical type and path (each NULL: any), found through the field index';
+
+CREATE FUNCTION registry.reference_neighbours(from_context text, from_subject text,
+	from_version integer, direction text)
+	RETURNS TABLE(context text, subject text, version integer, id integer, reference_name text)
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT r.context, r.ref_subject, r.ref_version, rv.schema_id, r.name
+  FROM registry.subject_versions v
+  JOIN registry.schema_references r ON r.context = v.context AND r.schema_id = v.schema_id
+  LEFT JOIN registry.subject_versions rv
+	ON rv.context = r.context AND rv.subject = r.ref_subject AND rv.version = r.ref_version
+ WHERE $4 = 'out' AND v.context = $1 AND v.subject = $2 AND v.version = $3
+UNION ALL
+SELECT v.context, v.subject, v.version, v.schema_id, r.name
+  FROM registry.schema_references r
+  JOIN registry.subject_versions v ON v.context = r.context AND v.schema_id = r.schema_id AND NOT v.deleted
+ WHERE $4 = 'in' AND r.context = $1 AND r.ref_subject = $2 AND r.ref_version = $3
+$$;
+COMMENT ON FUNCTION registry.reference_neighbours(text, text, integer, text) IS 'one step of the reference graph: what a version references (out), or the live versions that reference it (in)';
+
+CREATE FUNCTION registry.reference_graph(from_subject text, from_version integer,
+	direction text DEFAULT 'out', transitive boolean DEFAULT true)
+	RETURNS TABLE(depth integer, context text, subject text, version integer, id integer,
+				  reference_name text)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	start record := registry.split_subject(from_subject);
+BEGIN
+	IF direction IS NULL OR direction NOT IN ('out', 'in') THEN
+		RAISE EXCEPTION 'direction must be ''out'' or ''in''' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	RETURN QUERY
+	WITH RECURSIVE walk(depth, context, subject, version, id, reference_name, seen) AS (
+		SELECT 1, n.context, n.subject, n.version, n.id, n.reference_name,
+			   ARRAY[format('%s:%s@%s', start.context, start.subject, from_version),
+					 format('%s:%s@%s', n.context, n.subject, n.version)]
+		  FROM registry.reference_neighbours(start.context, start.subject, from_version,
+											 direction) n
+		UNION ALL
+		SELECT w.depth + 1, n.context, n.subject, n.version, n.id, n.reference_name,
+			   w.seen || format('%s:%s@%s', n.context, n.subject, n.version)
+		  FROM walk w
+		 CROSS JOIN LATERAL registry.reference_neighbours(w.context, w.subject, w.version,
+														  direction) n
+		 WHERE transitive AND w.depth < 64
+		   AND NOT format('%s:%s@%s', n.context, n.subject, n.version) = ANY (w.seen)
+	)
+	SELECT n.depth, n.context, n.subject, n.version, n.id, n.reference_name
+	  FROM (SELECT DISTINCT ON (w.context, w.subject, w.version) w.*
+			  FROM walk w
+			 ORDER BY w.context, w.subject, w.version, w.depth, w.reference_name) n
+	 ORDER BY n.depth, n.context, n.subject, n.version;
+END
+$$;
+COMMENT ON FUNCTION registry.reference_graph(text, integer, text, boolean) IS 'the reference graph from a subject version: what it references (out) or what references it (in), one step or transitively, each version once at its shortest depth';
+
+REVOKE ALL ON FUNCTION registry.schemas_index_fields(), registry.reindex_fields(),
+	registry.find_fields(text, text, text, text, text),
+	registry.reference_neighbours(text, text, integer, text),
+	registry.reference_graph(text, integer, text, boolean) FROM PUBLIC;
+GRANT SELECT ON registry.schema_fields, registry.fields TO registry_reader;
+GRANT EXECUTE ON FUNCTION registry.find_fields(text, text, text, text, text),
+	registry.reference_neighbours(text, text, integer, text),
+	registry.reference_graph(text, integer, text, boolean) TO registry_reader;
+GRANT EXECUTE ON FUNCTION registry.reindex_fields() TO registry_admin;
+
+-- the schemas registered before the field index
+SELECT registry.reindex_fields();

@@ -220,6 +220,19 @@ typedef struct CatalogAuditRow
 	const char *after;
 } CatalogAuditRow;
 
+/* catalog_fields.c: the field index */
+typedef struct CatalogSchemaKey
+{
+	char	   *context;
+	int32		id;
+	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+} CatalogSchemaKey;
+
+extern void catalog_put_schema_fields(const char *context, int32 id,
+									  const char *fields_json, bool truncated);
+extern int	catalog_schema_keys_after(const char *context, int32 id, int limit,
+									  CatalogSchemaKey **out);
+
 extern int64 catalog_audit_insert(const CatalogAuditRow *row);
 extern uint64 catalog_audit_purge(TimestampTz cutoff, int limit);
 

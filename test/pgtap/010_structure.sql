@@ -1,14 +1,14 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(191);
+SELECT plan(196);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
 -- ---------------------------------------------------------------------------
 SELECT has_schema('registry', 'schema registry exists');
 SELECT tables_are('registry',
-	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes', 'audit'],
+	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes', 'audit', 'schema_fields'],
 	'registry has exactly the expected tables');
 SELECT has_table('registry', 'contexts', 'table registry.contexts');
 SELECT has_table('registry', 'schemas', 'table registry.schemas');
@@ -196,6 +196,12 @@ SELECT function_returns('registry', 'check_data', ARRAY['text', 'text', 'bytea[]
 SELECT function_returns('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'], 'jsonb', 'cloudevent returns jsonb');
 SELECT volatility_is('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'], 'volatile', 'cloudevent is VOLATILE (a random id)');
 SELECT function_returns('registry', 'cloudevent_data', ARRAY['jsonb'], 'jsonb', 'cloudevent_data returns jsonb');
+
+SELECT has_view('registry', 'fields', 'the view of every field of every live version');
+SELECT has_index('registry', 'schema_fields', 'schema_fields_fields_idx', 'the field index has its GIN index');
+SELECT function_returns('registry', 'find_fields', ARRAY['text', 'text', 'text', 'text', 'text'], 'setof fields', 'find_fields returns rows of registry.fields');
+SELECT function_returns('registry', 'reference_graph', ARRAY['text', 'integer', 'text', 'boolean'], 'setof record', 'reference_graph returns a table');
+SELECT has_trigger('registry', 'schemas', 'schemas_index_fields', 'a new schema''s fields are indexed by a trigger');
 
 SELECT function_returns('registry', 'register_schema',
 	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'], 'integer',

@@ -18,6 +18,7 @@ const rg_format rg_format_avro = {
 	.parse_textless = rg_avro_parse_textless,
 	.write_text = rg_avro_write_text,
 	.lint = rg_avro_lint,
+	.fields = rg_avro_fields,
 	.encode = rg_avro_encode,
 	.decode = rg_avro_decode,
 	.apply_tags = rg_avro_apply_tags,

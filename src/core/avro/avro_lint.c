@@ -98,19 +98,6 @@ collect_records(const rg_avro_schema *s, record_list *list, int depth)
 	}
 }
 
-/* a property's string value, NULL when absent or not a string */
-static const char *
-string_prop(const rg_avro_schema *s, const char *key)
-{
-	int			i;
-
-	for (i = 0; i < s->n_props; i++)
-		if (strcmp(s->props[i].key, key) == 0)
-			return json_is_string(s->props[i].value) ?
-				json_string_value(s->props[i].value) : NULL;
-	return NULL;
-}
-
 /* Are a and b the same type, as a renamed field keeps its type? */
 static bool
 same_type(const rg_avro_schema *a, const rg_avro_schema *b, int depth)
@@ -138,8 +125,8 @@ same_type(const rg_avro_schema *a, const rg_avro_schema *b, int depth)
 					return false;
 			return true;
 		default:
-			la = string_prop(a, "logicalType");
-			lb = string_prop(b, "logicalType");
+			la = rg_avro_string_prop(a, "logicalType");
+			lb = rg_avro_string_prop(b, "logicalType");
 			return (la == NULL && lb == NULL) ||
 				(la != NULL && lb != NULL && strcmp(la, lb) == 0);
 	}
@@ -302,57 +289,6 @@ lint_defaults(const rg_avro_schema *old, const rg_avro_schema *r, rg_strlist *ou
 	return true;
 }
 
-/* The type of s as a short text: a primitive (with its logical type), a name, array<...>, ... */
-static void
-type_text(const rg_avro_schema *s, char *buf, size_t size, int depth)
-{
-	const char *logical;
-	size_t		used;
-	int			i;
-
-	if (size == 0)
-		return;
-	buf[0] = '\0';
-	if (rg_too_deep(depth))
-		return;
-	switch (s->type)
-	{
-		case RG_AVRO_RECORD:
-		case RG_AVRO_ENUM:
-		case RG_AVRO_FIXED:
-			snprintf(buf, size, "%s", s->fullname);
-			break;
-		case RG_AVRO_ARRAY:
-		case RG_AVRO_MAP:
-			snprintf(buf, size, "%s<", s->type == RG_AVRO_ARRAY ? "array" : "map");
-			used = strlen(buf);
-			type_text(s->items, buf + used, size - used, depth + 1);
-			used = strlen(buf);
-			snprintf(buf + used, size - used, ">");
-			break;
-		case RG_AVRO_UNION:
-			snprintf(buf, size, "[");
-			for (i = 0; i < s->n_branches; i++)
-			{
-				used = strlen(buf);
-				if (i > 0)
-					snprintf(buf + used, size - used, ", ");
-				used = strlen(buf);
-				type_text(s->branches[i], buf + used, size - used, depth + 1);
-			}
-			used = strlen(buf);
-			snprintf(buf + used, size - used, "]");
-			break;
-		default:
-			logical = string_prop(s, "logicalType");
-			if (logical)
-				snprintf(buf, size, "%s (%s)", rg_avro_type_name(s->type), logical);
-			else
-				snprintf(buf, size, "%s", rg_avro_type_name(s->type));
-			break;
-	}
-}
-
 /* Does Avro promote a writer's from to a reader's to (int to long, string to bytes, ...)? */
 static bool
 promotes(rg_avro_type from, rg_avro_type to)
@@ -378,8 +314,8 @@ promotes(rg_avro_type from, rg_avro_type to)
 static const char *
 change_direction(const rg_avro_schema *a, const rg_avro_schema *b, const char **word)
 {
-	bool		plain = string_prop(a, "logicalType") == NULL &&
-	string_prop(b, "logicalType") == NULL;
+	bool		plain = rg_avro_string_prop(a, "logicalType") == NULL &&
+	rg_avro_string_prop(b, "logicalType") == NULL;
 
 	if (plain && promotes(a->type, b->type) && !promotes(b->type, a->type))
 	{
@@ -414,8 +350,8 @@ lint_types(const rg_avro_schema *old, const rg_avro_schema *r, rg_strlist *out)
 
 		if (now == NULL || same_type(was->type, now->type, 0))
 			continue;
-		type_text(was->type, ta, sizeof(ta), 0);
-		type_text(now->type, tb, sizeof(tb), 0);
+		rg_avro_type_text(was->type, ta, sizeof(ta));
+		rg_avro_type_text(now->type, tb, sizeof(tb));
 		what = change_direction(was->type, now->type, &word);
 		if (!rg_strlist_pushf(out,
 							  "{lintType:'FIELD_TYPE_CHANGED', description:'The field '%s' of record "

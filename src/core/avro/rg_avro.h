@@ -139,6 +139,16 @@ typedef struct rg_avro_parsed
 /* "record", "int", ... as Avro Java's Schema.Type getName() */
 extern const char *rg_avro_type_name(rg_avro_type type);
 
+/* a property's string value, NULL when absent or not a string (avro_fields.c) */
+extern const char *rg_avro_string_prop(const rg_avro_schema *s, const char *key);
+
+/*
+ * The type of s as a short text into buf: a primitive (with its logical
+ * type in parentheses), a name, array<...>, map<...>, [a, b] for a union
+ * (avro_fields.c)
+ */
+extern void rg_avro_type_text(const rg_avro_schema *s, char *buf, size_t size);
+
 /*
  * Internal to the Avro implementation (avro_parse.c, avro_write.c): not
  * for callers outside src/core.

@@ -62,6 +62,9 @@ extern bool rg_avro_encode(const rg_schema *schema, const char *message,
 extern bool rg_avro_decode(const rg_schema *writer, const rg_schema *reader,
 						   const uint8_t *data, size_t len, rg_buf *out,
 						   rg_strlist *notes, rg_error *err);
+struct rg_field_list;
+/* rg_format_avro's fields: every field the schema declares (avro_fields.c) */
+extern bool rg_avro_fields(const rg_schema *schema, struct rg_field_list *out);
 extern bool rg_avro_lint(const rg_schema *new_schema,
 						 const struct rg_prior_version *earlier, int n_earlier,
 						 unsigned int rules, rg_strlist *out);

@@ -21,6 +21,7 @@
 
 struct rg_format;
 struct rg_prior_version;
+struct rg_field_list;
 struct rg_schema_tags;
 struct rg_tag_change;
 
@@ -130,6 +131,13 @@ typedef struct rg_format
 	bool		(*lint) (const rg_schema *new_schema,
 						 const struct rg_prior_version *earlier, int n_earlier,
 						 unsigned int rules, rg_strlist *out);
+
+	/*
+	 * Every field the schema declares, for the field index (rg_fields.h):
+	 * appended to out; false on out-of-memory.  NULL for a format without
+	 * fields.
+	 */
+	bool		(*fields) (const rg_schema *schema, struct rg_field_list *out);
 
 	/*
 	 * Payloads (registry.encode and registry.decode).  A value is JSON text

@@ -368,4 +368,5 @@ const rg_format rg_format_json = {
 	.decode = rg_json_decode,
 	.apply_tags = rg_json_apply_tags,
 	.lint = rg_json_lint,
+	.fields = rg_json_fields,
 };

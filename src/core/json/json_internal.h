@@ -92,6 +92,41 @@ extern bool rg_json_lint(const rg_schema *new_schema,
 						 const struct rg_prior_version *earlier, int n_earlier,
 						 unsigned int rules, rg_strlist *out);
 
+/* one property a document declares: its path, its name, its schema, whether it is required */
+typedef struct js_prop
+{
+	const char *path;
+	const char *name;
+	const jx   *schema;
+	bool		required;
+} js_prop;
+
+/* the properties of one document (json_props.c), paths in arena */
+typedef struct js_prop_list
+{
+	js_prop    *items;
+	int			n;
+	int			cap;
+	bool		failed;			/* out of memory, or too deep */
+	rg_arena   *arena;
+} js_prop_list;
+
+/* every property doc (a document, or NULL) declares inline, into list (arena set) */
+extern void js_collect_props(js_prop_list *list, const jx *doc);
+
+/* the property of a list at path, or NULL */
+extern const js_prop *js_find_prop(const js_prop_list *list, const char *path);
+
+/* the "type" of a property schema as text (a string, or the array as written), or NULL */
+extern const char *js_prop_type_text(const jx *schema, char *buf, size_t size);
+
+/* free the list's array (its paths die with the arena) */
+extern void js_prop_list_free(js_prop_list *list);
+
+struct rg_field_list;
+/* rg_format_json's fields: every property the document declares (json_fields.c) */
+extern bool rg_json_fields(const rg_schema *schema, struct rg_field_list *out);
+
 /* the member named key (NUL-terminated) of an object, NULL if absent */
 extern jx  *jx_get(const jx *obj, const char *key);
 

@@ -15,6 +15,7 @@ const rg_format rg_format_protobuf = {
 	.has_top_level_field = rg_protobuf_has_top_level_field,
 	.release = rg_protobuf_model_release,
 	.lint = rg_protobuf_lint,
+	.fields = rg_protobuf_fields,
 	.encode = rg_protobuf_encode,
 	.decode = rg_protobuf_decode,
 	.message_indexes = rg_protobuf_message_indexes,

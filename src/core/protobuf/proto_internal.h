@@ -59,4 +59,8 @@ extern bool rg_proto_is_declared_message(const Google__Protobuf__DescriptorProto
 /* The .proto keyword of a scalar field type; NULL for a message, enum or group. */
 extern const char *rg_proto_scalar_name(Google__Protobuf__FieldDescriptorProto__Type t);
 
+/* a field's type as the .proto text writes it ("repeated int32", "pkg.Msg"), in buf (proto_fields.c) */
+extern const char *rg_proto_field_type_text(const Google__Protobuf__FieldDescriptorProto *f,
+											char *buf, size_t size);
+
 #endif							/* RG_PROTO_INTERNAL_H */

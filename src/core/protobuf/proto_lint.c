@@ -178,19 +178,6 @@ same_field_type(const FieldProto *a, const FieldProto *b)
 	return strcmp(a->type_name, b->type_name) == 0;
 }
 
-/* a field's type as the .proto text writes it, in buf */
-static const char *
-field_type_text(const FieldProto *f, char *buf, size_t size)
-{
-	const char *t = rg_proto_scalar_name(f->type);
-	bool		repeated = f->label == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__LABEL__LABEL_REPEATED;
-
-	if (t == NULL)
-		t = f->type_name ? (f->type_name[0] == '.' ? f->type_name + 1 : f->type_name) : "?";
-	snprintf(buf, size, "%s%s", repeated ? "repeated " : "", t);
-	return buf;
-}
-
 /* "version 3", or "an earlier version" when the number is not known */
 static const char *
 version_text(int version, char *buf, size_t size)
@@ -302,9 +289,9 @@ lint_number(const char *message, const FieldProto *g, const msg_list *versions,
 								"message '%s' was the field '%s' of type %s in %s and is the field '%s' "
 								"of type %s in the new schema: data written with '%s' is read as '%s'', "
 								"additionalInfo:'%s.%d'}",
-								g->number, message, f->name, field_type_text(f, ta, sizeof(ta)),
+								g->number, message, f->name, rg_proto_field_type_text(f, ta, sizeof(ta)),
 								version_text(earlier[k].version, vb, sizeof(vb)), g->name,
-								field_type_text(g, tb, sizeof(tb)), f->name, g->name,
+								rg_proto_field_type_text(g, tb, sizeof(tb)), f->name, g->name,
 								message, g->number);
 	}
 	return true;
@@ -490,8 +477,8 @@ lint_type(const char *message, const FieldProto *g, const MsgProto *latest, rg_s
 							"{lintType:'FIELD_TYPE_CHANGED', description:'The field '%s' (number "
 							"%d) of message '%s' changed type from %s to %s (%s): %s', "
 							"additionalInfo:'%s.%s: %s -> %s (%s)'}",
-							g->name, g->number, message, field_type_text(f, ta, sizeof(ta)),
-							field_type_text(g, tb, sizeof(tb)), word, what, message, g->name,
+							g->name, g->number, message, rg_proto_field_type_text(f, ta, sizeof(ta)),
+							rg_proto_field_type_text(g, tb, sizeof(tb)), word, what, message, g->name,
 							ta, tb, word);
 }
 

@@ -75,6 +75,10 @@ extern bool rg_protobuf_lint(const rg_schema *new_schema,
 							 const struct rg_prior_version *earlier, int n_earlier,
 							 unsigned int rules, rg_strlist *out);
 
+struct rg_field_list;
+/* rg_format_protobuf's fields: every field its messages declare (proto_fields.c) */
+extern bool rg_protobuf_fields(const rg_schema *schema, struct rg_field_list *out);
+
 /* rg_format_protobuf's release: frees the set and the serialized bytes */
 extern void rg_protobuf_model_release(void *model);
 

@@ -1,0 +1,66 @@
+-- Search in SQL: the field index (registry.fields, registry.find_fields) over
+-- the three formats, and the reference graph both ways.
+\set SHOW_CONTEXT never
+
+SELECT registry.register_schema('fields-orders', $${"type":"record","name":"Order","namespace":"shop","fields":[
+	{"name":"id","type":"long","doc":"the key"},
+	{"name":"email","type":["null","string"],"default":null,"confluent:tags":["PII"]},
+	{"name":"placed","type":{"type":"long","logicalType":"timestamp-millis"},"default":0},
+	{"name":"ship_to","type":{"type":"record","name":"Address","fields":[{"name":"zip","type":"string"}]}}]}$$) > 0 AS registered;
+SELECT registry.register_schema('fields-users', $$syntax = "proto3"; package acct;
+message User { string email = 1; Profile profile = 2; message Profile { string name = 1; } }$$, 'PROTOBUF') > 0 AS registered;
+SELECT registry.register_schema('fields-events', $${"type":"object","properties":{
+	"email":{"type":"string","format":"email","description":"who","confluent:tags":["PII"]},
+	"n":{"type":"integer","default":1}}}$$, 'JSON') > 0 AS registered;
+
+-- "Which schemas have a field named email?"
+SELECT subject, version, schema_type, path, record, type FROM registry.find_fields(name => 'email')
+ WHERE subject LIKE 'fields-%' ORDER BY subject;
+-- "Which subjects carry the PII tag?"
+SELECT DISTINCT subject FROM registry.find_fields(tag => 'PII') WHERE subject LIKE 'fields-%' ORDER BY 1;
+-- every field of a version, with its doc, default and logical type
+SELECT path, name, record, type, doc, "default", logical_type, tags
+  FROM registry.fields WHERE subject = 'fields-orders' ORDER BY path;
+SELECT path, record, type FROM registry.fields WHERE subject = 'fields-users' ORDER BY path;
+SELECT path, type, doc, "default", logical_type FROM registry.find_fields(logical_type => 'email')
+ WHERE subject LIKE 'fields-%';
+-- a soft-deleted version leaves the view; its schema's row stays for the versions that keep it
+SELECT registry.register_schema('fields-orders', $${"type":"record","name":"Order","namespace":"shop","fields":[
+	{"name":"id","type":"long","doc":"the key"},{"name":"mail","type":"string","default":""}]}$$) > 0 AS registered;
+SELECT registry.delete_version('fields-orders', '2') AS deleted;
+SELECT count(*) AS mail_fields FROM registry.find_fields(name => 'mail') WHERE subject LIKE 'fields-%';
+SELECT count(*) AS rows_kept FROM registry.schema_fields sf
+ WHERE sf.fields @> '[{"name":"mail"}]'
+   AND (sf.context, sf.id) IN (SELECT context, schema_id FROM registry.subject_versions
+								WHERE subject = 'fields-orders' AND version = 2);
+-- the GIN index serves the search
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT * FROM registry.schema_fields WHERE fields @> '[{"name":"email"}]';
+RESET enable_seqscan;
+-- reindex_fields() rebuilds the same rows
+CREATE TEMP TABLE before_reindex AS SELECT * FROM registry.schema_fields;
+SELECT registry.reindex_fields() >= 3 AS reindexed;
+SELECT count(*) AS differing FROM (
+	(SELECT * FROM registry.schema_fields EXCEPT SELECT * FROM before_reindex)
+	UNION ALL
+	(SELECT * FROM before_reindex EXCEPT SELECT * FROM registry.schema_fields)) d;
+
+-- ---------------------------------------------------------------------------
+-- the reference graph: Address <- Customer <- Invoice
+-- ---------------------------------------------------------------------------
+SELECT registry.register_schema('graph-address', '{"type":"record","name":"Address","namespace":"g","fields":[{"name":"zip","type":"string"}]}') > 0 AS registered;
+SELECT registry.register_schema('graph-customer',
+	'{"type":"record","name":"Customer","namespace":"g","fields":[{"name":"home","type":"g.Address"}]}', 'AVRO',
+	'[{"name":"g.Address","subject":"graph-address","version":1}]') > 0 AS registered;
+SELECT registry.register_schema('graph-invoice',
+	'{"type":"record","name":"Invoice","namespace":"g","fields":[{"name":"to","type":"g.Customer"}]}', 'AVRO',
+	'[{"name":"g.Customer","subject":"graph-customer","version":1},{"name":"g.Address","subject":"graph-address","version":1}]') > 0 AS registered;
+SELECT registry.register_schema('graph-order',
+	'{"type":"record","name":"Order","namespace":"g","fields":[{"name":"invoice","type":"g.Invoice"}]}', 'AVRO',
+	'[{"name":"g.Invoice","subject":"graph-invoice","version":1}]') > 0 AS registered;
+-- "Which schemas reference g.Address version 1?" one step, then transitively
+SELECT depth, subject, version, reference_name FROM registry.reference_graph('graph-address', 1, 'in', false);
+SELECT depth, subject, version, reference_name FROM registry.reference_graph('graph-address', 1, 'in');
+-- and what an invoice depends on
+SELECT depth, subject, version, reference_name FROM registry.reference_graph('graph-invoice', 1, 'out');
+SELECT regress.try($$SELECT * FROM registry.reference_graph('graph-invoice', 1, 'sideways')$$);

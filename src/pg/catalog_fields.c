@@ -1,0 +1,83 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog_fields.c
+ *	  registry.schema_fields, the field index: one row per schema with the
+ *	  fields it declares (field_index.c computes them), written when a
+ *	  schema is inserted and rebuilt by registry.reindex_fields().
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+
+#include "catalog.h"
+#include "catalog_internal.h"
+
+static CatalogPlan plan_fields_put = {
+	"INSERT INTO registry.schema_fields (context, id, fields, truncated)"
+	" VALUES ($1, $2, $3, $4)"
+	" ON CONFLICT (context, id) DO UPDATE SET fields = EXCLUDED.fields,"
+	" truncated = EXCLUDED.truncated",
+	4, {TEXTOID, INT4OID, JSONBOID, BOOLOID}
+};
+static CatalogPlan plan_schema_keys_after = {
+	"SELECT s.context, s.id, s.fingerprint FROM registry.schemas s"
+	" WHERE (s.context, s.id) > ($1, $2) ORDER BY s.context, s.id LIMIT $3",
+	3, {TEXTOID, INT4OID, INT4OID}
+};
+
+/* Store the fields (a JSON array's text) of a schema, replacing what it had. */
+void
+catalog_put_schema_fields(const char *context, int32 id, const char *fields_json,
+						  bool truncated)
+{
+	Datum		values[4];
+
+	values[0] = CStringGetTextDatum(context);
+	values[1] = Int32GetDatum(id);
+	values[2] = DirectFunctionCall1(jsonb_in, CStringGetDatum(fields_json));
+	values[3] = BoolGetDatum(truncated);
+	catalog_connect();
+	catalog_run(&plan_fields_put, values, NULL, SPI_OK_INSERT);
+	catalog_disconnect();
+}
+
+/*
+ * The keys of up to limit schemas after (context, id) in key order (the
+ * first ones with context NULL); how many, into out (palloc'd in the
+ * caller's memory).
+ */
+int
+catalog_schema_keys_after(const char *context, int32 id, int limit, CatalogSchemaKey **out)
+{
+	Datum		values[3];
+	char		nulls[3] = {' ', ' ', ' '};
+	MemoryContext caller = catalog_connect();
+	CatalogSchemaKey *keys;
+	uint64		i;
+
+	values[0] = context ? CStringGetTextDatum(context) : CStringGetTextDatum("");
+	values[1] = Int32GetDatum(context ? id : 0);
+	values[2] = Int32GetDatum(limit);
+	catalog_run(&plan_schema_keys_after, values, nulls, SPI_OK_SELECT);
+	keys = MemoryContextAlloc(caller, sizeof(CatalogSchemaKey) * (SPI_processed + 1));
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		bool		isnull;
+		bytea	   *fp = DatumGetByteaPP(catalog_datum(tup, 3, &isnull));
+
+		keys[i].context = catalog_text(tup, 1, caller);
+		keys[i].id = catalog_int32(tup, 2);
+		memset(keys[i].fingerprint, 0, REGISTRY_FINGERPRINT_LEN);
+		if (!isnull && VARSIZE_ANY_EXHDR(fp) == REGISTRY_FINGERPRINT_LEN)
+			memcpy(keys[i].fingerprint, VARDATA_ANY(fp), REGISTRY_FINGERPRINT_LEN);
+	}
+	*out = keys;
+	catalog_disconnect();
+	return (int) i;
+}

@@ -1,0 +1,181 @@
+/*-------------------------------------------------------------------------
+ *
+ * field_index.c
+ *	  The field index (registry.schema_fields): every field a schema
+ *	  declares, in any format (rg_fields.h), kept as one jsonb array per
+ *	  schema so that the views and registry.find_fields() can search
+ *	  every field of every live version, by name, tag, type or path,
+ *	  through one GIN index.
+ *
+ * An AFTER INSERT trigger on registry.schemas writes a new schema's row,
+ * from the parse the insert made (the schema cache), so a registration
+ * adds one row.  The table is dumped with the others (a restored schema
+ * may reference versions not restored yet, so its row is not recomputed
+ * then) and published with them to a logical replica, as the references
+ * are.  registry.reindex_fields() rebuilds every row (after an update
+ * from a version without the index, or when a replica was not sent it).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "commands/trigger.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/memutils.h"
+
+#include "catalog.h"
+#include "registry.h"
+#include "rg_fields.h"
+#include "schemas.h"
+#include "trigger_row.h"
+
+PG_FUNCTION_INFO_V1(registry_schemas_index_fields);
+PG_FUNCTION_INFO_V1(registry_reindex_fields);
+
+/* how many schemas registry.reindex_fields() reads at a time */
+#define REINDEX_BATCH 500
+
+/* Append "key": value-or-null, where value is a string. */
+static void
+append_string_member(StringInfo buf, const char *key, const char *value, bool comma)
+{
+	if (comma)
+		appendStringInfoChar(buf, ',');
+	escape_json(buf, key);
+	appendStringInfoChar(buf, ':');
+	if (value)
+		escape_json(buf, value);
+	else
+		appendStringInfoString(buf, "null");
+}
+
+/* Append one field as a JSON object. */
+static void
+append_field(StringInfo buf, const rg_field_info *f)
+{
+	int			i;
+
+	appendStringInfoChar(buf, '{');
+	append_string_member(buf, "path", f->path, false);
+	append_string_member(buf, "name", f->name, true);
+	append_string_member(buf, "record", f->record, true);
+	append_string_member(buf, "type", f->type, true);
+	append_string_member(buf, "doc", f->doc, true);
+	appendStringInfoString(buf, ",\"default\":");
+	appendStringInfoString(buf, f->default_json ? f->default_json : "null");
+	append_string_member(buf, "logical_type", f->logical_type, true);
+	appendStringInfoString(buf, ",\"tags\":[");
+	for (i = 0; i < f->n_tags; i++)
+	{
+		if (i > 0)
+			appendStringInfoChar(buf, ',');
+		escape_json(buf, f->tags[i]);
+	}
+	appendStringInfoString(buf, "]}");
+}
+
+/* The fields of a parsed schema as a JSON array's text; *truncated when some were left out. */
+static char *
+fields_json(const rg_schema *s, bool *truncated)
+{
+	rg_arena   *arena = rg_arena_create();
+	rg_field_list list;
+	StringInfoData buf;
+	int			i;
+
+	if (arena == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	rg_field_list_init(&list, arena);
+	if (s->format->fields != NULL && !s->format->fields(s, &list))
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '[');
+	for (i = 0; i < list.n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (i > 0)
+			appendStringInfoChar(&buf, ',');
+		append_field(&buf, &list.items[i]);
+	}
+	appendStringInfoChar(&buf, ']');
+	*truncated = list.truncated;
+	rg_field_list_free(&list);
+	rg_arena_destroy(arena);
+	return buf.data;
+}
+
+/* Write the field index row of one stored schema. */
+static void
+index_schema(const char *context, int32 id, const uint8 *fingerprint)
+{
+	const rg_schema *s = registry_stored_schema(context, id, fingerprint);
+	bool		truncated;
+	char	   *json = fields_json(s, &truncated);
+
+	catalog_put_schema_fields(context, id, json, truncated);
+}
+
+/*
+ * schemas_index_fields(): AFTER INSERT on registry.schemas, FOR EACH ROW;
+ * the new schema's fields into registry.schema_fields.
+ */
+Datum
+registry_schemas_index_fields(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = trigger_row_data(fcinfo, "schemas_index_fields");
+	HeapTuple	tup = td->tg_trigtuple;
+	TupleDesc	desc = td->tg_relation->rd_att;
+	char	   *context = trigger_row_text(tup, desc, "context");
+	int32		id;
+	bool		isnull;
+	Datum		fp = trigger_row_value(tup, desc, "fingerprint", &isnull);
+	bytea	   *fingerprint = isnull ? NULL : DatumGetByteaPP(fp);
+
+	if (registry_trigger_row_restored(tup, desc, "created_at"))
+		return PointerGetDatum(NULL);
+	if (context != NULL && trigger_row_int(tup, desc, "id", &id) && fingerprint != NULL &&
+		VARSIZE_ANY_EXHDR(fingerprint) == REGISTRY_FINGERPRINT_LEN)
+		index_schema(context, id, (const uint8 *) VARDATA_ANY(fingerprint));
+	return PointerGetDatum(NULL);
+}
+
+/*
+ * reindex_fields() -> bigint: rebuild the field index row of every
+ * schema, a batch at a time; how many.
+ */
+Datum
+registry_reindex_fields(PG_FUNCTION_ARGS)
+{
+	MemoryContext batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
+													"registry reindex_fields",
+													ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(batch_cxt);
+	char	   *context = NULL;
+	int32		id = 0;
+	int64		done = 0;
+
+	for (;;)
+	{
+		CatalogSchemaKey *keys;
+		int			n = catalog_schema_keys_after(context, id, REINDEX_BATCH, &keys);
+		int			i;
+
+		for (i = 0; i < n; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			index_schema(keys[i].context, keys[i].id, keys[i].fingerprint);
+		}
+		done += n;
+		if (n < REINDEX_BATCH)
+			break;
+		context = MemoryContextStrdup(old, keys[n - 1].context);
+		id = keys[n - 1].id;
+		MemoryContextReset(batch_cxt);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(batch_cxt);
+	PG_RETURN_INT64(done);
+}
