@@ -214,19 +214,34 @@ rest_param_int(RestCall *c, const char *key, int def)
 }
 
 /*
- * Confluent's offset/limit, applied after the full list is built; a limit
- * of 0 or less (or above max_limit, when that is not 0) means max_limit.
+ * Confluent's offset and limit of the request, for a listing that pages
+ * itself: offset at least 0; a limit of 0 or less (or above max_limit,
+ * when that is not 0) means max_limit (0: no limit).
+ */
+void
+rest_page(RestCall *c, int max_limit, int *offset, int *limit)
+{
+	*offset = rest_param_int(c, "offset", 0);
+	*limit = rest_param_int(c, "limit", -1);
+	if (*offset < 0)
+		*offset = 0;
+	if (max_limit > 0 && (*limit <= 0 || *limit > max_limit))
+		*limit = max_limit;
+	if (*limit < 0)
+		*limit = 0;
+}
+
+/*
+ * Confluent's offset/limit, applied after the full list is built (see
+ * rest_page()).
  */
 bool
 rest_page_includes(RestCall *c, int index, int max_limit)
 {
-	int			offset = rest_param_int(c, "offset", 0);
-	int			limit = rest_param_int(c, "limit", -1);
+	int			offset;
+	int			limit;
 
-	if (offset < 0)
-		offset = 0;
-	if (max_limit > 0 && (limit <= 0 || limit > max_limit))
-		limit = max_limit;
+	rest_page(c, max_limit, &offset, &limit);
 	if (index < offset)
 		return false;
 	return limit <= 0 || index < offset + limit;

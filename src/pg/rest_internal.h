@@ -65,6 +65,7 @@ extern void rest_route_denied(RestCall *c);
 extern const char *rest_param(RestCall *c, const char *key);
 extern bool rest_param_bool(RestCall *c, const char *key);
 extern int	rest_param_int(RestCall *c, const char *key, int def);
+extern void rest_page(RestCall *c, int max_limit, int *offset, int *limit);
 extern bool rest_page_includes(RestCall *c, int index, int max_limit);
 extern void rest_error(RestCall *c, int status, int code, const char *message);
 extern bool rest_extension_missing(RestCall *c);
