@@ -690,8 +690,6 @@ registry_rest_write_target(const RestRequest *req, char **subject, char **versio
 	RestCall	call;
 	RestCall   *c = &call;
 	bool		method_mismatch = false;
-	const char *gate;
-	const char *operation;
 
 	*subject = NULL;
 	*version = NULL;
@@ -705,10 +703,7 @@ registry_rest_write_target(const RestRequest *req, char **subject, char **versio
 	for (int i = 0; i < c->nseg; i++)
 		if (!pg_verifymbstr(c->seg[i], strlen(c->seg[i]), true))
 			return -1;
-	rest_route_gate(c->route, &gate, &operation);
-	if (operation == NULL ||
-		(strcmp(operation, "Write") != 0 && strcmp(operation, "Delete") != 0 &&
-		 strcmp(operation, "AlterCompatibility") != 0))
+	if (!registry_operation_writes(rest_route_operation(c->route)))
 		return -1;
 	/* subjects/{s}[/versions/{v}], config/{s}, mode/{s} */
 	if (c->nseg >= 2)

@@ -993,80 +993,61 @@ h_metrics(RestCall *c)
 /* --- the route table ------------------------------------------------------------ */
 
 /*
- * A route's gate: the SQL function whose EXECUTE privilege lets a role use
- * it (the function the route calls, so GRANTs decide), and the operation
- * Confluent's 403 names.  Routes that read nothing of the registry have
- * none.
+ * A route: its method, pattern and handler, and the operation it serves,
+ * whose privilege lets a role use it (privileges.c; REGISTRY_OP_OPEN for
+ * the routes that read nothing of the registry).
  */
-#define READS(fn)	fn, "Read"
-#define WRITES(fn)	fn, "Write"
-#define DELETES(fn) fn, "Delete"
-#define READS_CONFIG(fn)	fn, "ReadCompatibility"
-#define ALTERS_CONFIG(fn)	fn, "AlterCompatibility"
-#define UNGATED		NULL, NULL
-
 typedef struct Route
 {
 	const char *method;
 	const char *pattern;		/* segments; "*" matches one segment */
 	RestHandler handler;
 	bool		plain_text;		/* answers text/plain, whatever Accept says */
-	const char *gate;			/* regprocedure text of the gating function */
-	const char *operation;		/* what a 403 says was denied */
+	RegistryOperation operation;
 } Route;
 
-#define GATE_SCHEMA_BY_ID "registry.schema_by_id(integer,text)"
-#define GATE_SCHEMA_VERSIONS "registry.schema_versions(integer,text,boolean)"
-#define GATE_GET_VERSION "registry.get_version(text,text,boolean)"
-#define GATE_CHECK "registry.check_compatibility(text,text,text,jsonb,text,boolean,boolean,jsonb,jsonb)"
-
 static const Route routes[] = {
-	{"GET", "", h_root, false, UNGATED},
-	{"POST", "", h_root, false, UNGATED},
-	{"GET", "schemas/types", h_schema_types, false, UNGATED},
-	{"GET", "schemas", h_schemas_list, false, READS("registry.list_schemas(text,boolean,boolean)")},
-	{"GET", "schemas/ids/*", h_schema_by_id, false, READS(GATE_SCHEMA_BY_ID)},
-	{"GET", "schemas/ids/*/schema", h_schema_by_id_raw, false, READS(GATE_SCHEMA_BY_ID)},
-	{"GET", "schemas/ids/*/subjects", h_schema_id_subjects, false, READS(GATE_SCHEMA_VERSIONS)},
-	{"GET", "schemas/ids/*/versions", h_schema_id_versions, false, READS(GATE_SCHEMA_VERSIONS)},
-	{"GET", "schemas/guids/*", h_schema_by_guid, false, READS("registry.schema_by_guid(uuid)")},
-	{"GET", "schemas/guids/*/ids", h_schema_guid_ids, false, READS("registry.schema_ids_by_guid(uuid)")},
-	{"GET", "subjects", h_subjects, false, READS("registry.subjects(text,boolean,boolean)")},
-	{"POST", "subjects/*", h_lookup, false,
-	READS("registry.lookup_schema(text,text,text,jsonb,boolean,boolean,jsonb,jsonb)")},
-	{"DELETE", "subjects/*", h_subject_delete, false, DELETES("registry.delete_subject(text,boolean)")},
-	{"GET", "subjects/*/versions", h_versions, false, READS("registry.versions(text,boolean,boolean)")},
-	{"POST", "subjects/*/versions", h_register, false,
-	WRITES("registry.register_schema_version(text,text,text,jsonb,boolean,jsonb,jsonb,integer,integer,jsonb,jsonb,boolean)")},
-	{"POST", "subjects/*/versions/*/tags", h_tags, false,
-	WRITES("registry.tag_schema_version(text,text,integer,jsonb,jsonb,jsonb,jsonb,jsonb,jsonb)")},
-	{"GET", "subjects/*/metadata", h_latest_with_metadata, false,
-	READS("registry.latest_with_metadata(text,jsonb,boolean)")},
-	{"GET", "subjects/*/versions/*", h_version_get, false, READS(GATE_GET_VERSION)},
-	{"DELETE", "subjects/*/versions/*", h_version_delete, false,
-	DELETES("registry.delete_version(text,text,boolean)")},
-	{"GET", "subjects/*/versions/*/schema", h_version_schema, false, READS(GATE_GET_VERSION)},
+	{"GET", "", h_root, false, REGISTRY_OP_OPEN},
+	{"POST", "", h_root, false, REGISTRY_OP_OPEN},
+	{"GET", "schemas/types", h_schema_types, false, REGISTRY_OP_OPEN},
+	{"GET", "schemas", h_schemas_list, false, REGISTRY_OP_LIST_SCHEMAS},
+	{"GET", "schemas/ids/*", h_schema_by_id, false, REGISTRY_OP_SCHEMA_BY_ID},
+	{"GET", "schemas/ids/*/schema", h_schema_by_id_raw, false, REGISTRY_OP_SCHEMA_BY_ID},
+	{"GET", "schemas/ids/*/subjects", h_schema_id_subjects, false, REGISTRY_OP_SCHEMA_VERSIONS},
+	{"GET", "schemas/ids/*/versions", h_schema_id_versions, false, REGISTRY_OP_SCHEMA_VERSIONS},
+	{"GET", "schemas/guids/*", h_schema_by_guid, false, REGISTRY_OP_SCHEMA_BY_GUID},
+	{"GET", "schemas/guids/*/ids", h_schema_guid_ids, false, REGISTRY_OP_SCHEMA_IDS_BY_GUID},
+	{"GET", "subjects", h_subjects, false, REGISTRY_OP_SUBJECTS},
+	{"POST", "subjects/*", h_lookup, false, REGISTRY_OP_LOOKUP},
+	{"DELETE", "subjects/*", h_subject_delete, false, REGISTRY_OP_DELETE_SUBJECT},
+	{"GET", "subjects/*/versions", h_versions, false, REGISTRY_OP_VERSIONS},
+	{"POST", "subjects/*/versions", h_register, false, REGISTRY_OP_REGISTER},
+	{"POST", "subjects/*/versions/*/tags", h_tags, false, REGISTRY_OP_TAG},
+	{"GET", "subjects/*/metadata", h_latest_with_metadata, false, REGISTRY_OP_LATEST_WITH_METADATA},
+	{"GET", "subjects/*/versions/*", h_version_get, false, REGISTRY_OP_GET_VERSION},
+	{"DELETE", "subjects/*/versions/*", h_version_delete, false, REGISTRY_OP_DELETE_VERSION},
+	{"GET", "subjects/*/versions/*/schema", h_version_schema, false, REGISTRY_OP_GET_VERSION},
 	{"GET", "subjects/*/versions/*/referencedby", h_version_referencedby, false,
-	READS("registry.referenced_by(text,text)")},
-	{"POST", "compatibility/subjects/*/versions", h_compatibility, false, READS(GATE_CHECK)},
-	{"POST", "compatibility/subjects/*/versions/*", h_compatibility, false, READS(GATE_CHECK)},
-	{"GET", "config", h_config_get, false, READS_CONFIG("registry.get_config(text,boolean)")},
-	{"PUT", "config", h_config_put, false, ALTERS_CONFIG("registry.set_config(text,jsonb)")},
-	{"DELETE", "config", h_config_delete, false, ALTERS_CONFIG("registry.delete_config(text)")},
-	{"GET", "config/*", h_config_get, false, READS_CONFIG("registry.get_config(text,boolean)")},
-	{"PUT", "config/*", h_config_put, false, ALTERS_CONFIG("registry.set_config(text,jsonb)")},
-	{"DELETE", "config/*", h_config_delete, false, ALTERS_CONFIG("registry.delete_config(text)")},
-	{"GET", "mode", h_mode_get, false, READS_CONFIG("registry.get_mode(text,boolean)")},
-	{"PUT", "mode", h_mode_put, false, ALTERS_CONFIG("registry.set_mode(text,text,boolean)")},
-	{"DELETE", "mode", h_mode_delete, false, ALTERS_CONFIG("registry.delete_mode(text)")},
-	{"GET", "mode/*", h_mode_get, false, READS_CONFIG("registry.get_mode(text,boolean)")},
-	{"PUT", "mode/*", h_mode_put, false, ALTERS_CONFIG("registry.set_mode(text,text,boolean)")},
-	{"DELETE", "mode/*", h_mode_delete, false, ALTERS_CONFIG("registry.delete_mode(text)")},
-	{"GET", "contexts", h_contexts, false, READS("registry.list_contexts()")},
-	{"GET", "v1/metadata/id", h_metadata_id, false, UNGATED},
-	{"GET", "v1/metadata/version", h_metadata_version, false, UNGATED},
-	/* the metrics count the subjects' versions: gated as the subject list */
-	{"GET", "metrics", h_metrics, true, READS("registry.subjects(text,boolean,boolean)")},
+	REGISTRY_OP_REFERENCED_BY},
+	{"POST", "compatibility/subjects/*/versions", h_compatibility, false, REGISTRY_OP_CHECK},
+	{"POST", "compatibility/subjects/*/versions/*", h_compatibility, false, REGISTRY_OP_CHECK},
+	{"GET", "config", h_config_get, false, REGISTRY_OP_GET_CONFIG},
+	{"PUT", "config", h_config_put, false, REGISTRY_OP_SET_CONFIG},
+	{"DELETE", "config", h_config_delete, false, REGISTRY_OP_DELETE_CONFIG},
+	{"GET", "config/*", h_config_get, false, REGISTRY_OP_GET_CONFIG},
+	{"PUT", "config/*", h_config_put, false, REGISTRY_OP_SET_CONFIG},
+	{"DELETE", "config/*", h_config_delete, false, REGISTRY_OP_DELETE_CONFIG},
+	{"GET", "mode", h_mode_get, false, REGISTRY_OP_GET_MODE},
+	{"PUT", "mode", h_mode_put, false, REGISTRY_OP_SET_MODE},
+	{"DELETE", "mode", h_mode_delete, false, REGISTRY_OP_DELETE_MODE},
+	{"GET", "mode/*", h_mode_get, false, REGISTRY_OP_GET_MODE},
+	{"PUT", "mode/*", h_mode_put, false, REGISTRY_OP_SET_MODE},
+	{"DELETE", "mode/*", h_mode_delete, false, REGISTRY_OP_DELETE_MODE},
+	{"GET", "contexts", h_contexts, false, REGISTRY_OP_CONTEXTS},
+	{"GET", "v1/metadata/id", h_metadata_id, false, REGISTRY_OP_OPEN},
+	{"GET", "v1/metadata/version", h_metadata_version, false, REGISTRY_OP_OPEN},
+	/* the metrics count the subjects' versions: the subject list's privilege */
+	{"GET", "metrics", h_metrics, true, REGISTRY_OP_SUBJECTS},
 	{NULL, NULL, NULL}
 };
 
@@ -1229,12 +1210,11 @@ rest_route_at(int i, const char **method, const char **pattern)
 	*pattern = routes[i].pattern;
 }
 
-/* The gating function and the operation of the i-th route (NULL: ungated). */
-void
-rest_route_gate(int i, const char **gate, const char **operation)
+/* The operation the i-th route serves. */
+RegistryOperation
+rest_route_operation(int i)
 {
-	*gate = routes[i].gate;
-	*operation = routes[i].operation;
+	return routes[i].operation;
 }
 
 /* See rest.h */

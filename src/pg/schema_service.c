@@ -265,8 +265,8 @@ registry_max_schema_id(const char *subject, int32 *max_id)
 typedef struct AliasTarget
 {
 	char	   *target;			/* the subject served, qualified */
-	StringInfoData names;		/* JSON array of the aliases, as jsonb
-								 * writes it */
+	StringInfoData names;		/* JSON array of the aliases, as jsonb writes
+								 * it */
 	bool		outside_prefix; /* listed although the prefix leaves it out */
 } AliasTarget;
 

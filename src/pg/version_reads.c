@@ -55,8 +55,8 @@ registry_requested_version(const char *context, const char *subject, const char 
 
 /*
  * One version of a subject, as get_version() and GET
- * /subjects/{s}/versions/{v} (which calls it without the SQL call, its
- * gate having checked get_version's EXECUTE privilege) answer: its row,
+ * /subjects/{s}/versions/{v} (which calls it directly, its operation's
+ * privilege checked first, privileges.c) answer: its row,
  * with the schema's guid and the version's registration time.  served is
  * the subject as served, its alias already followed; named as the caller
  * spelled it, for the messages.
