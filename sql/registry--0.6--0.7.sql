@@ -63,3 +63,12 @@ GRANT EXECUTE ON FUNCTION registry.fingerprint_guid(bytea) TO registry_reader;
 ALTER TABLE registry.schemas DROP COLUMN guid;
 ALTER TABLE registry.schemas ADD COLUMN guid uuid GENERATED ALWAYS AS (registry.fingerprint_guid(fingerprint)) STORED;
 COMMENT ON COLUMN registry.schemas.guid IS 'the fingerprint as a UUID: Confluent''s guid of the schema, the same in every context that has it';
+
+-- the references of a new schema as rows: C triggers (reference_triggers.c)
+CREATE OR REPLACE FUNCTION registry.schemas_after_insert() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_schemas_after_insert'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+CREATE OR REPLACE FUNCTION registry.schema_references_before_insert() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_schema_references_before_insert'
+	LANGUAGE C;

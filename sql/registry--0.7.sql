@@ -267,16 +267,9 @@ CREATE FUNCTION registry.schemas_before_write() RETURNS trigger
 COMMENT ON FUNCTION registry.schemas_before_write() IS 'parses a new schema, stores Confluent''s form and identity; schemas are immutable';
 
 CREATE FUNCTION registry.schemas_after_insert() RETURNS trigger
-	LANGUAGE plpgsql SECURITY DEFINER
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	INSERT INTO registry.schema_references (context, schema_id, position, name, ref_subject, ref_version)
-		SELECT NEW.context, NEW.id, r.ord::integer, r.ref->>'name', r.ref->>'subject', (r.ref->>'version')::integer
-		  FROM jsonb_array_elements(NEW.refs) WITH ORDINALITY AS r(ref, ord);
-	RETURN NULL;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_schemas_after_insert'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION registry.schemas_after_insert() IS 'records the references of a new schema';
 
 CREATE FUNCTION registry.schemas_after_delete() RETURNS trigger
@@ -339,20 +332,8 @@ CREATE FUNCTION registry.is_restored_row(created_at timestamptz) RETURNS boolean
 COMMENT ON FUNCTION registry.is_restored_row(timestamptz) IS 'is a row with this creation time, inserted now by this role, one a restore brings back (a superuser''s, from before the transaction)?';
 
 CREATE FUNCTION registry.schema_references_before_insert() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	-- a restore brings back the rows schemas_after_insert made already
-	IF EXISTS (SELECT 1 FROM registry.schema_references r
-				WHERE r.context = NEW.context AND r.schema_id = NEW.schema_id
-				  AND r.position = NEW.position AND r.name = NEW.name
-				  AND r.ref_subject = NEW.ref_subject AND r.ref_version = NEW.ref_version) THEN
-		RETURN NULL;
-	END IF;
-	RETURN NEW;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_schema_references_before_insert'
+	LANGUAGE C;
 COMMENT ON FUNCTION registry.schema_references_before_insert() IS 'a reference that its schema''s insert recorded already (a restore brings it again) is not inserted twice';
 
 CREATE FUNCTION registry.subjects_before_insert() RETURNS trigger

@@ -141,8 +141,20 @@ typedef bool (*CatalogVersionVisitor) (const CatalogVersionEntry *entry, void *a
 extern CatalogVersionEntry *catalog_versions_of_id(const char *context, int32 id, int *n);
 extern void catalog_scan_versions(const char *context, CatalogVersionVisitor visit, void *arg);
 
-/* catalog_schema_references.c: the ids of the schemas that reference a subject-version */
+/* catalog_schema_references.c: the references of each schema as rows */
+typedef struct CatalogReferenceRow
+{
+	const char *context;
+	int32		schema_id;
+	int32		position;
+	const char *name;
+	const char *ref_subject;
+	int32		ref_version;
+} CatalogReferenceRow;
+
 extern List *catalog_referencing_ids(const char *context, const char *subject, int32 version);
+extern void catalog_insert_schema_references(const char *context, int32 id, const char *refs);
+extern bool catalog_schema_reference_exists(const CatalogReferenceRow *row);
 
 /* A row of registry.subjects. */
 typedef struct CatalogSubjectName
