@@ -49,6 +49,11 @@ SELECT pg_temp.listed('subjectPrefix=rl-&offset=4&limit=2');
 SELECT pg_temp.listed('subjectPrefix=rl-&latestOnly=true&offset=1&limit=1');
 SELECT pg_temp.listed('subjectPrefix=rl-&latestOnly=true&offset=2');
 SELECT pg_temp.listed('subjectPrefix=rl-&offset=-3&limit=0');
+-- an empty prefix is every context's subjects, as no prefix
+SELECT count(DISTINCT e->>'subject') FILTER (WHERE e->>'subject' LIKE ':.%') > 0 AS other_contexts_listed,
+	   r.response = (SELECT response FROM registry.rest('GET', '/schemas')) AS same_as_no_prefix
+  FROM registry.rest('GET', '/schemas', 'subjectPrefix=') r, jsonb_array_elements(r.response::jsonb) e
+ GROUP BY r.response;
 -- a soft-deleted latest: latestOnly gives the live one before it, or with
 -- deleted the deleted one
 SELECT registry.delete_version('rl-a', '2') AS soft_deleted;

@@ -3,7 +3,8 @@
  * rest.c
  *	  registry_rest(): request parsing, routing, Confluent error bodies and
  *	  the SQL-callable registry.rest().  The routes themselves are in
- *	  rest_routes.c; they call the SQL API, so no rule lives here.
+ *	  rest_routes.c; they call the C services the SQL functions wrap too,
+ *	  so no rule lives here.
  *
  * Routing is on the raw path, each segment percent-decoded on its own, so
  * a subject containing "/" (sent as %2F) stays one segment.  A route runs

@@ -550,7 +550,7 @@ h_schema_id_versions(RestCall *c)
 
 /*
  * The subject segment of a /subjects/{s}/... or /compatibility/subjects/{s}
- * route, returned as the client named it: the SQL API serves it as its
+ * route, returned as the client named it: the service serves it as its
  * alias.  The route's errors name the subject it is served as, as
  * Confluent's do (its alias filter rewrites the path before the route).
  */
@@ -754,7 +754,7 @@ body_string(RestCall *c, Jsonb *jb, const char *key, const char *detail, const c
  * schemaTagsToRemove, propagateSchemaTags; unknown fields ignored.  An
  * id of 0 or less and a version of 0 count as absent; normalize comes from
  * the query.  An absent or empty schema is 42201 "Empty schema" unless
- * empty_ok: a registration and a lookup take it to the SQL API (which
+ * empty_ok: a registration and a lookup take it to their service (which
  * fills it from the previous version, or finds nothing), as Confluent does.
  */
 static bool

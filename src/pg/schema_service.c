@@ -473,8 +473,8 @@ visit_version(const CatalogVersionEntry *e, void *arg)
  * The versions are read in one ordered scan of registry.subject_versions
  * that stops once the page is full, and a schema is read only for a row of
  * the page (or to test its rules): the work is the page's plus the index
- * entries before it.  A prefix of the default context (one that does not
- * start with a colon) scans that context only.
+ * entries before it.  A prefix of the default context (one that is not
+ * empty and does not start with a colon) scans that context only.
  */
 List *
 registry_list_schemas(const SchemaListing *q)
@@ -489,7 +489,7 @@ registry_list_schemas(const SchemaListing *q)
 										  ALLOCSET_SMALL_SIZES);
 	if (q->aliases)
 		collect_alias_targets(&l);
-	if (q->prefix != NULL && q->prefix[0] != ':' && !l.has_outside)
+	if (q->prefix != NULL && q->prefix[0] != '\0' && q->prefix[0] != ':' && !l.has_outside)
 		context = REGISTRY_DEFAULT_CONTEXT;
 	catalog_scan_versions(context, visit_version, &l);
 	(void) flush_pending(&l);
