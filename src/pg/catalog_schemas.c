@@ -30,7 +30,8 @@
 #define Anum_schemas_metadata		6
 #define Anum_schemas_rule_set		7
 #define Anum_schemas_fingerprint	8
-#define Natts_schemas				8
+#define Anum_schemas_created_at		9
+#define Natts_schemas				9
 
 static const CatalogColumn schemas_columns[Natts_schemas] = {
 	{"context", TEXTOID},
@@ -41,6 +42,7 @@ static const CatalogColumn schemas_columns[Natts_schemas] = {
 	{"metadata", JSONBOID},
 	{"rule_set", JSONBOID},
 	{"fingerprint", BYTEAOID},
+	{"created_at", TIMESTAMPTZOID},
 };
 
 static CatalogTable schemas_table = {"schemas", Natts_schemas, schemas_columns};
@@ -79,6 +81,7 @@ fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
 	out->metadata = catalog_scan_jsonb_text(s, Anum_schemas_metadata, cxt);
 	out->rule_set = catalog_scan_jsonb_text(s, Anum_schemas_rule_set, cxt);
 	catalog_scan_fingerprint(s, Anum_schemas_fingerprint, out->fingerprint);
+	out->created_at = catalog_scan_timestamp(s, Anum_schemas_created_at);
 }
 
 /* Key an open primary-key scan for the schema row (context, id). */
@@ -182,6 +185,46 @@ catalog_schema_any_context(int32 id, CatalogSchema *out)
 	}
 	if (found)
 		fill_schema(&s, CurrentMemoryContext, out);
+	catalog_scan_close(&s);
+	return found;
+}
+
+/*
+ * The schemas with this identity, one per context that has it, in the
+ * order of their contexts; *n how many.
+ */
+CatalogSchema *
+catalog_schemas_by_fingerprint(const uint8 *fingerprint, int *n)
+{
+	CatalogScan s;
+	int			cap = 4;
+	CatalogSchema *out = palloc(sizeof(CatalogSchema) * cap);
+
+	*n = 0;
+	catalog_scan_open(&s, &schemas_fingerprint_context_key);
+	catalog_scan_key(&s, Anum_schemas_fingerprint, F_BYTEAEQ,
+					 catalog_fingerprint_datum(fingerprint));
+	while (catalog_scan_next(&s, ForwardScanDirection))
+	{
+		if (*n == cap)
+			out = repalloc(out, sizeof(CatalogSchema) * (cap *= 2));
+		fill_schema(&s, CurrentMemoryContext, &out[(*n)++]);
+	}
+	catalog_scan_close(&s);
+	return out;
+}
+
+/* The highest schema id of the context into *max_id; false when it has none. */
+bool
+catalog_max_schema_id(const char *context, int32 *max_id)
+{
+	CatalogScan s;
+	bool		found;
+
+	catalog_scan_open(&s, &schemas_pkey);
+	catalog_scan_text_key(&s, Anum_schemas_context, context);
+	found = catalog_scan_next(&s, BackwardScanDirection);
+	*max_id = found ? catalog_scan_int32(&s, Anum_schemas_id) : 0;
 	catalog_scan_close(&s);
 	return found;
 }

@@ -100,8 +100,8 @@ registry_look_up(SchemaArgs *a, bool deleted, CatalogVersion *found, CatalogSche
 }
 
 /*
- * POST /subjects/{s} without the SQL call around lookup_schema (the
- * route's gate checked its EXECUTE privilege): lookup_schema's row, with
+ * POST /subjects/{s}, the service lookup_schema wraps too (the route's
+ * operation privilege checked first, privileges.c): lookup_schema's row, with
  * the guid of the schema found and the version's registration time.
  * served is the subject as served, its alias already followed.
  */

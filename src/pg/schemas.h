@@ -107,7 +107,11 @@ extern void registry_cache_adopt(const char *context, int32 id,
 extern const rg_schema *registry_stored_schema(const char *context, int32 id,
 											   const uint8 *fingerprint);
 
-/* api.c */
+/*
+ * The services of the operations that need the parsers, which the REST
+ * routes call directly and the SQL functions of api.c wrap
+ * (registration.c, version_reads.c, schema_lookup.c, check_service.c).
+ */
 
 /* A registration the REST route asks for, served under its subject as served. */
 extern void registry_register_submission(const char *served,
@@ -123,5 +127,13 @@ extern void registry_read_version(const char *served, const char *named,
 extern void registry_lookup_submission(const char *served,
 									   const CatalogSubmission *submission,
 									   bool include_deleted, CatalogSchemaRow *out);
+
+/* wire.c: a PROTOBUF schema as Confluent's format=serialized */
+extern char *registry_schema_serialized_text(int32 id, const char *subject);
+
+/* A compatibility check of a submission against its subject as served. */
+extern void registry_check_submission(const char *served, const CatalogSubmission *submission,
+									  const char *version_arg, bool verbose,
+									  CatalogCompatibility *out);
 
 #endif							/* SCHEMAS_H */
