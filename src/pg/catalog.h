@@ -47,6 +47,9 @@ typedef struct CatalogSchema
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	bool		parses_to_itself;	/* schema is its own stored form, parsed
+									 * without normalize and references */
+	bool		normalizes_to_itself;	/* ... and with normalize */
 } CatalogSchema;
 
 typedef struct CatalogVersion
@@ -55,6 +58,7 @@ typedef struct CatalogVersion
 	int32		schema_id;
 	bool		deleted;
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	TimestampTz created_at;		/* when the version was registered */
 } CatalogVersion;
 
 typedef struct CatalogRef
@@ -80,7 +84,12 @@ extern bool catalog_find_version_by_fingerprint(const char *context, const char 
 extern int32 catalog_find_schema_in_subject(const char *context, const char *subject,
 											const uint8 *fingerprint, bool include_deleted,
 											CatalogVersion *version);
+extern bool catalog_subject_version_of_schema(const char *context, const char *subject,
+											  int32 id, bool include_deleted,
+											  CatalogVersion *out);
 extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out);
+extern bool catalog_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
+										  CatalogSchema *out);
 extern bool catalog_schema_any_context(int32 id, CatalogSchema *out);
 extern bool catalog_latest_schema(const char *context, const char *subject,
 								  CatalogSchema *out);

@@ -30,7 +30,11 @@
 #define Anum_schemas_metadata		6
 #define Anum_schemas_rule_set		7
 #define Anum_schemas_fingerprint	8
-#define Natts_schemas				8
+#define Anum_schemas_created_at		9
+#define Anum_schemas_guid			10
+#define Anum_schemas_parses_to_itself 11
+#define Anum_schemas_normalizes_to_itself 12
+#define Natts_schemas				12
 
 static const CatalogColumn schemas_columns[Natts_schemas] = {
 	{"context", TEXTOID},
@@ -41,6 +45,10 @@ static const CatalogColumn schemas_columns[Natts_schemas] = {
 	{"metadata", JSONBOID},
 	{"rule_set", JSONBOID},
 	{"fingerprint", BYTEAOID},
+	{"created_at", TIMESTAMPTZOID},
+	{"guid", UUIDOID},
+	{"parses_to_itself", BOOLOID},
+	{"normalizes_to_itself", BOOLOID},
 };
 
 static CatalogTable schemas_table = {"schemas", Natts_schemas, schemas_columns};
@@ -79,6 +87,8 @@ fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
 	out->metadata = catalog_scan_jsonb_text(s, Anum_schemas_metadata, cxt);
 	out->rule_set = catalog_scan_jsonb_text(s, Anum_schemas_rule_set, cxt);
 	catalog_scan_fingerprint(s, Anum_schemas_fingerprint, out->fingerprint);
+	out->parses_to_itself = catalog_scan_bool(s, Anum_schemas_parses_to_itself);
+	out->normalizes_to_itself = catalog_scan_bool(s, Anum_schemas_normalizes_to_itself);
 }
 
 /* Key an open primary-key scan for the schema row (context, id). */
@@ -132,6 +142,32 @@ catalog_schema_fingerprint(const char *context, int32 id, uint8 *out)
 	catalog_scan_close(&s);
 }
 
+/* Open a scan of the schema with this identity in the context. */
+static void
+schema_by_fingerprint_open(CatalogScan *s, const char *context, const uint8 *fingerprint)
+{
+	catalog_scan_open(s, &schemas_fingerprint_context_key);
+	catalog_scan_key(s, Anum_schemas_fingerprint, F_BYTEAEQ,
+					 catalog_fingerprint_datum(fingerprint));
+	catalog_scan_text_key(s, Anum_schemas_context, context);
+}
+
+/* The schema row with this identity in the context, if there is one. */
+bool
+catalog_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
+							  CatalogSchema *out)
+{
+	CatalogScan s;
+	bool		found;
+
+	schema_by_fingerprint_open(&s, context, fingerprint);
+	found = catalog_scan_next(&s, ForwardScanDirection);
+	if (found)
+		fill_schema(&s, CurrentMemoryContext, out);
+	catalog_scan_close(&s);
+	return found;
+}
+
 /* The id of the schema with this identity in the context, 0 when none. */
 int32
 catalog_schema_id_by_fingerprint(const char *context, const uint8 *fingerprint)
@@ -139,10 +175,7 @@ catalog_schema_id_by_fingerprint(const char *context, const uint8 *fingerprint)
 	CatalogScan s;
 	int32		id = 0;
 
-	catalog_scan_open(&s, &schemas_fingerprint_context_key);
-	catalog_scan_key(&s, Anum_schemas_fingerprint, F_BYTEAEQ,
-					 catalog_fingerprint_datum(fingerprint));
-	catalog_scan_text_key(&s, Anum_schemas_context, context);
+	schema_by_fingerprint_open(&s, context, fingerprint);
 	if (catalog_scan_next(&s, ForwardScanDirection))
 		id = catalog_scan_int32(&s, Anum_schemas_id);
 	catalog_scan_close(&s);

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# bench/lookup_scale.sh: the lookup (POST /subjects/{s} with the body of
+# one of its versions) and GET /subjects/{s}/versions/latest at scale, with
+# no answer cached, against pgbench -S over a table as big, in one run.
+#
+# One cluster (2 HTTP workers, SHARED_BUFFERS), SUBJECTS x 10 versions of
+# scale.sh's small records (bench/scale_setup.sql, bulk SQL), and
+# pgbench -i at scale SUBJECTS / 10,000 (1,000,000 pgbench_accounts rows
+# for 100,000 subjects).  Then ROUNDS rounds of, DURATION seconds each
+# after a 2 s warm-up, CLIENTS clients:
+#   pgbench-S    pgbench -n -S -M prepared -cCLIENTS -j2: the database's own
+#                point read at that size (the baseline)
+#   latest-nc    wrk: GET /subjects/{random subject}/versions/latest?nc=<own>
+#   lookup-nc    wrk: POST /subjects/{random subject}?nc=<own> with the
+#                exact text of a random one of its versions (the text
+#                clients registered; here the stored form): the exact-text
+#                path, no parse
+#   relook-nc    the same lookup with the text spaced out (a blank after
+#                every comma): it canonicalises to the same version but
+#                differs in bytes, so it is parsed (the path every lookup
+#                took before the exact-text path)
+# The query parameter ?nc=... is the request's own (the routes ignore it,
+# the workers' caches of answers key by it), so no answer comes from a
+# cache and the subjects are random over all of them.  Prints medians and
+# each as a ratio of pgbench -S (goal: lookup-nc >= 0.8x), with the median
+# of the rounds' own ratios.
+#
+# Usage: bash bench/lookup_scale.sh  (env: SUBJECTS=100000 ROUNDS=3 DURATION=10 CLIENTS=4 SHARED_BUFFERS=1GB)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/http_lib.sh"
+
+SUBJECTS=${SUBJECTS:-100000}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10}
+CLIENTS=${CLIENTS:-4}
+SHARED_BUFFERS=${SHARED_BUFFERS:-1GB}
+BATCH=${BATCH:-50000}
+GOAL=0.8
+
+W=$(mktemp -d /tmp/registry-bench-lookup.XXXXXX)
+http_cluster_start 2 "shared_buffers = $SHARED_BUFFERS
+synchronous_commit = off
+full_page_writes = off
+max_wal_size = 4GB
+checkpoint_timeout = 30min"
+trap 'bench_cluster_stop; rm -rf "$W"' EXIT
+bench_machine
+total=$((SUBJECTS * 10))
+echo "# $SUBJECTS subjects x 10 versions, $CLIENTS clients, 2 HTTP workers, ${DURATION}s per run"
+
+bpsql -f bench/scale_setup.sql >/dev/null
+t0=$(date +%s)
+bpsql -c "CALL bench.build('s', 0, $total, $BATCH)"
+scale=$(( (total + 99999) / 100000 ))
+pgbench -i -q -s "$scale" >/dev/null 2>&1
+bpsql -c "VACUUM ANALYZE" >/dev/null
+echo "# built in $(($(date +%s) - t0)) s: $(bpsql -c "SELECT count(*) FROM registry.subject_versions") versions, $(bpsql -c "SELECT count(*) FROM pgbench_accounts") pgbench_accounts rows, database $(bpsql -c "SELECT pg_size_pretty(pg_database_size(current_database()))")"
+
+# the text of (subject i, version v) is bench.schema_text(10 i + v - 1)
+cat >"$W/lookup.lua" <<LUA
+$(wrk_lua_thread_numbers)
+local nsub = $SUBJECTS
+local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
+local count = 0
+function init(args)
+	mode = args[1]
+	math.randomseed(tid * 7919 + os.time())
+end
+-- bench.schema_text(k) as a request body, spaced (", " and ": ") when sp
+local function body(k, sp)
+	local c, q = ",", ":"
+	if sp then c, q = ", ", ": " end
+	local t = '{"type"' .. q .. '"record"' .. c .. '"name"' .. q .. '"Event"' .. c .. '"namespace"' .. q .. '"bench.n' .. k .. '"' .. c ..
+		'"fields"' .. q .. '[{"name"' .. q .. '"id"' .. c .. '"type"' .. q .. '"long"}' .. c .. '{"name"' .. q .. '"kind"' .. c .. '"type"' .. q .. '"string"}' .. c ..
+		'{"name"' .. q .. '"at"' .. c .. '"type"' .. q .. '{"type"' .. q .. '"long"' .. c .. '"logicalType"' .. q .. '"timestamp-millis"}}]}'
+	return '{"schema":"' .. t:gsub('"', '\\\\"') .. '"}'
+end
+function request()
+	local i = math.random(nsub) - 1
+	local k = 10 * i + math.random(10) - 1
+	count = count + 1
+	local q = "?nc=" .. tid .. "x" .. count
+	if mode == "latest-nc" then
+		return wrk.format("GET", "/subjects/s" .. i .. "/versions/latest" .. q)
+	end
+	return wrk.format("POST", "/subjects/s" .. i .. q, headers, body(k, mode == "relook-nc"))
+end
+function done(summary, latency, requests)
+	local e = summary.errors
+	io.write(string.format("RESULT %d %d %.1f %d %d\n", summary.requests, summary.duration,
+		latency:percentile(50), e.status, e.connect + e.read + e.write + e.timeout))
+end
+LUA
+
+# both lookups answer the version asked for
+url="http://127.0.0.1:$HTTP_PORT"
+for sp in "" " "; do
+	b=$(python3 -c 'import json,sys; t=sys.argv[1]; print(json.dumps({"schema": t.replace(",", ","+sys.argv[2]) if sys.argv[2] else t}))' \
+		"$(bpsql -c "SELECT bench.schema_text(13)")" "$sp")
+	curl -sf -H 'Content-Type: application/vnd.schemaregistry.v1+json' --data "$b" "$url/subjects/s1" |
+		grep -q '"version":4' || { echo "the lookup${sp:+ of the spaced text} did not answer version 4 of s1" >&2; exit 1; }
+done
+
+: >"$W/results"
+for r in $(seq "$ROUNDS"); do
+	pgbench -n -S -M prepared -c "$CLIENTS" -j 2 -T 2 >/dev/null 2>&1
+	out=$(pgbench -n -S -M prepared -c "$CLIENTS" -j 2 -T "$DURATION" 2>&1) || { echo "$out" >&2; exit 1; }
+	echo "pgbench-S $r $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') 0 0 0" >>"$W/results"
+	for m in latest-nc lookup-nc relook-nc; do
+		wrk -t2 -c"$CLIENTS" -d2s -s "$W/lookup.lua" "$url/" -- "$m" >/dev/null
+		wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/lookup.lua" "$url/" -- "$m" |
+			awk -v m="$m" -v r="$r" '/^RESULT/ {printf "%s %s %.1f %.3f %d %d\n", m, r, $2 / ($3 / 1e6), $4 / 1000, $5, $6}' >>"$W/results"
+	done
+	echo "# round $r done"
+done
+
+python3 - "$W/results" "$GOAL" <<'PY'
+import sys, statistics as st
+R = {}
+for l in open(sys.argv[1]):
+    n, r, tps, lat, non2xx, sock = l.split()
+    R.setdefault(n, []).append((float(tps), float(lat), int(non2xx), int(sock)))
+goal = float(sys.argv[2])
+base = [x[0] for x in R["pgbench-S"]]
+print("%-10s %9s %11s %9s %8s %7s %8s  %s" % ("run", "per_s", "x_pgbenchS", "of_rounds", "p50_ms", "non2xx", "sockerr", "per round"))
+for n in ("pgbench-S", "latest-nc", "lookup-nc", "relook-nc"):
+    v = R[n]
+    t = st.median(x[0] for x in v)
+    own = st.median(x[0] / b for x, b in zip(v, base))
+    print("%-10s %9.0f %11.2f %9.2f %8.3f %7d %8d  [%s]" % (n, t, t / st.median(base), own,
+          st.median(x[1] for x in v), sum(x[2] for x in v), sum(x[3] for x in v),
+          " ".join("%.0f" % x[0] for x in v)))
+t = st.median(x[0] for x in R["lookup-nc"]) / st.median(base)
+print("lookup-nc / pgbench -S  %.2fx  (goal >= %.1fx: %s)" % (t, goal, "met" if t >= goal else "NOT MET"))
+print("lookup-nc / relook-nc (exact text / parsed)  %.2fx" % (st.median(x[0] for x in R["lookup-nc"]) / st.median(x[0] for x in R["relook-nc"])))
+PY
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
