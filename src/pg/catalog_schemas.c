@@ -30,11 +30,10 @@
 #define Anum_schemas_metadata		6
 #define Anum_schemas_rule_set		7
 #define Anum_schemas_fingerprint	8
-#define Anum_schemas_created_at		9
-#define Anum_schemas_guid			10
+#define Natts_schemas				8
+/* 0.7's, read only when the catalog has them (before its update it has not) */
 #define Anum_schemas_parses_to_itself 11
 #define Anum_schemas_normalizes_to_itself 12
-#define Natts_schemas				12
 
 static const CatalogColumn schemas_columns[Natts_schemas] = {
 	{"context", TEXTOID},
@@ -45,10 +44,6 @@ static const CatalogColumn schemas_columns[Natts_schemas] = {
 	{"metadata", JSONBOID},
 	{"rule_set", JSONBOID},
 	{"fingerprint", BYTEAOID},
-	{"created_at", TIMESTAMPTZOID},
-	{"guid", UUIDOID},
-	{"parses_to_itself", BOOLOID},
-	{"normalizes_to_itself", BOOLOID},
 };
 
 static CatalogTable schemas_table = {"schemas", Natts_schemas, schemas_columns};
@@ -75,7 +70,25 @@ static CatalogPlan plan_insert_schema = {
 	8, {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
 };
 
-/* The current row of a registry.schemas scan into out, its strings in cxt. */
+/* Is column attno of the table a boolean called name? */
+static bool
+has_bool_column(Relation rel, AttrNumber attno, const char *name)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	Form_pg_attribute att;
+
+	if (attno > desc->natts)
+		return false;
+	att = TupleDescAttr(desc, attno - 1);
+	return !att->attisdropped && att->atttypid == BOOLOID &&
+		strcmp(NameStr(att->attname), name) == 0;
+}
+
+/*
+ * The current row of a registry.schemas scan into out, its strings in cxt.
+ * A catalog not yet updated to 0.7 has no parses_to_itself or
+ * normalizes_to_itself: its rows vouch for no text.
+ */
 static void
 fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
 {
@@ -87,8 +100,12 @@ fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
 	out->metadata = catalog_scan_jsonb_text(s, Anum_schemas_metadata, cxt);
 	out->rule_set = catalog_scan_jsonb_text(s, Anum_schemas_rule_set, cxt);
 	catalog_scan_fingerprint(s, Anum_schemas_fingerprint, out->fingerprint);
-	out->parses_to_itself = catalog_scan_bool(s, Anum_schemas_parses_to_itself);
-	out->normalizes_to_itself = catalog_scan_bool(s, Anum_schemas_normalizes_to_itself);
+	out->parses_to_itself =
+		has_bool_column(s->heap, Anum_schemas_parses_to_itself, "parses_to_itself") &&
+		catalog_scan_bool(s, Anum_schemas_parses_to_itself);
+	out->normalizes_to_itself =
+		has_bool_column(s->heap, Anum_schemas_normalizes_to_itself, "normalizes_to_itself") &&
+		catalog_scan_bool(s, Anum_schemas_normalizes_to_itself);
 }
 
 /* Key an open primary-key scan for the schema row (context, id). */

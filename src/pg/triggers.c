@@ -52,18 +52,23 @@ registry_check_next_version(const char *subject, int32 version, int32 max_versio
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
 
 /*
- * A schema row's parses_to_itself and normalizes_to_itself as shown (two
- * entries from attnos, values and nulls): never what an insert claims.
+ * A schema row's parses_to_itself and normalizes_to_itself as shown (the
+ * entries from attnos, values and nulls, how many: none in a catalog not
+ * yet updated to 0.7, which lacks them): never what an insert claims.
  */
-static void
+static int
 set_own_form(int *attnos, Datum *values, bool *nulls, TupleDesc desc, const OwnForm *own)
 {
+	if (!trigger_row_has_column(desc, "parses_to_itself") ||
+		!trigger_row_has_column(desc, "normalizes_to_itself"))
+		return 0;
 	attnos[0] = trigger_row_column(desc, "parses_to_itself");
 	values[0] = BoolGetDatum(own->plain);
 	nulls[0] = false;
 	attnos[1] = trigger_row_column(desc, "normalizes_to_itself");
 	values[1] = BoolGetDatum(own->normalized);
 	nulls[1] = false;
+	return 2;
 }
 
 /*
@@ -136,15 +141,22 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 
 	if (has_id && has_fp && registry_trigger_row_restored(tup, desc, "created_at"))
 	{
-		Datum		claim = trigger_row_value(tup, desc, "normalizes_to_itself", &isnull);
+		int			n;
 
 		own.plain = false;
-		own.normalized = !isnull && DatumGetBool(claim);
+		own.normalized = false;
+		if (trigger_row_has_column(desc, "normalizes_to_itself"))
+		{
+			Datum		claim = trigger_row_value(tup, desc, "normalizes_to_itself", &isnull);
+
+			own.normalized = !isnull && DatumGetBool(claim);
+		}
 		registry_check_restored_schema(context, schema_type, schema, refs, metadata,
 									   rule_set, fp, &own);
 		catalog_raise_id_floor(context, id);
-		set_own_form(attnos, values, nulls, desc, &own);
-		return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 2, attnos, values, nulls));
+		n = set_own_form(attnos, values, nulls, desc, &own);
+		return PointerGetDatum(n == 0 ? tup :
+							   heap_modify_tuple_by_cols(tup, desc, n, attnos, values, nulls));
 	}
 
 	registry_check_not_subscriber();
@@ -174,8 +186,10 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 		values[2] = dc_jsonb_datum(rule_set, &nulls[2]);
 		attnos[3] = trigger_row_column(desc, "created_at");
 		values[3] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
-		set_own_form(attnos + 4, values + 4, nulls + 4, desc, &own);
-		return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 6, attnos, values, nulls));
+		return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc,
+														 4 + set_own_form(attnos + 4, values + 4,
+																		  nulls + 4, desc, &own),
+														 attnos, values, nulls));
 	}
 	attnos[1] = trigger_row_column(desc, "schema_type");
 	values[1] = CStringGetTextDatum(s->format->name);
@@ -194,8 +208,10 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	values[7] = dc_jsonb_datum(s->rule_set, &nulls[7]);
 	attnos[8] = trigger_row_column(desc, "created_at");
 	values[8] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
-	set_own_form(attnos + 9, values + 9, nulls + 9, desc, &own);
-	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 11, attnos, values, nulls));
+	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc,
+													 9 + set_own_form(attnos + 9, values + 9,
+																	  nulls + 9, desc, &own),
+													 attnos, values, nulls));
 }
 
 /*
