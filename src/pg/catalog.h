@@ -50,6 +50,9 @@ typedef struct CatalogSchema
 	char	   *rule_set;		/* jsonb text or NULL */
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
 	TimestampTz created_at;		/* when the id was first registered */
+	bool		parses_to_itself;	/* schema is its own stored form, parsed
+									 * without normalize and references */
+	bool		normalizes_to_itself;	/* ... and with normalize */
 } CatalogSchema;
 
 typedef struct CatalogVersion
@@ -58,6 +61,7 @@ typedef struct CatalogVersion
 	int32		schema_id;
 	bool		deleted;
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	TimestampTz created_at;		/* when the version was registered */
 } CatalogVersion;
 
 typedef struct CatalogRef
@@ -83,7 +87,12 @@ extern bool catalog_find_version_by_fingerprint(const char *context, const char 
 extern int32 catalog_find_schema_in_subject(const char *context, const char *subject,
 											const uint8 *fingerprint, bool include_deleted,
 											CatalogVersion *version);
+extern bool catalog_subject_version_of_schema(const char *context, const char *subject,
+											  int32 id, bool include_deleted,
+											  CatalogVersion *out);
 extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out);
+extern bool catalog_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
+										  CatalogSchema *out);
 extern bool catalog_schema_any_context(int32 id, CatalogSchema *out);
 extern CatalogSchema *catalog_schemas_by_fingerprint(const uint8 *fingerprint, int *n);
 extern bool catalog_max_schema_id(const char *context, int32 *max_id);

@@ -75,10 +75,14 @@ static CatalogPlan plan_type_counts = {
 static void
 fill_version(CatalogScan *s, CatalogVersion *out)
 {
+	bool		isnull;
+
 	memset(out, 0, sizeof(CatalogVersion));
 	out->version = catalog_scan_int32(s, Anum_subject_versions_version);
 	out->schema_id = catalog_scan_int32(s, Anum_subject_versions_schema_id);
 	out->deleted = catalog_scan_bool(s, Anum_subject_versions_deleted);
+	out->created_at = DatumGetTimestampTz(catalog_scan_datum(s, Anum_subject_versions_created_at,
+															 &isnull));
 }
 
 /* Open a scan of a subject's versions, by number. */
@@ -227,11 +231,11 @@ catalog_scan_versions(const char *context, CatalogVersionVisitor visit, void *ar
 /*
  * The subject's best version of schema id (live ones first, then the
  * highest number; soft-deleted ones only when include_deleted) into out:
- * false when it has none.
+ * false when it has none.  Its fingerprint is not read.
  */
-static bool
-subject_version_of_schema(const char *context, const char *subject, int32 id,
-						  bool include_deleted, CatalogVersion *out)
+bool
+catalog_subject_version_of_schema(const char *context, const char *subject, int32 id,
+								  bool include_deleted, CatalogVersion *out)
 {
 	CatalogScan s;
 	CatalogVersion v;
@@ -531,7 +535,7 @@ catalog_find_schema_in_subject(const char *context, const char *subject,
 	int32		id = catalog_schema_id_by_fingerprint(context, fingerprint);
 
 	memset(version, 0, sizeof(CatalogVersion));
-	if (id != 0 && subject_version_of_schema(context, subject, id, include_deleted, version))
+	if (id != 0 && catalog_subject_version_of_schema(context, subject, id, include_deleted, version))
 		memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
 	return id;
 }
