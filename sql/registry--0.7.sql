@@ -27,6 +27,12 @@ COMMENT ON TABLE registry.contexts IS 'registry contexts; "." is the default con
 INSERT INTO registry.contexts (context, id_sequence)
 	VALUES ('.', 'registry.default_context_ids');
 
+-- the guid of registry.schemas is computed by the C code's one function of it
+CREATE FUNCTION registry.fingerprint_guid(fingerprint bytea) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'registry_fingerprint_guid_sql'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION registry.fingerprint_guid(bytea) IS 'Confluent''s guid of a schema from its fingerprint (the generated column registry.schemas.guid)';
+
 CREATE TABLE registry.schemas (
 	context		text NOT NULL DEFAULT '.' REFERENCES registry.contexts ON UPDATE RESTRICT ON DELETE RESTRICT,
 	id			integer NOT NULL CHECK (id > 0),	-- NULL on insert: the trigger allocates one
@@ -37,7 +43,7 @@ CREATE TABLE registry.schemas (
 	rule_set	jsonb,
 	fingerprint	bytea NOT NULL,
 	created_at	timestamptz NOT NULL DEFAULT pg_catalog.now(),
-	guid		uuid GENERATED ALWAYS AS (pg_catalog.encode(fingerprint, 'hex')::uuid) STORED,
+	guid		uuid GENERATED ALWAYS AS (registry.fingerprint_guid(fingerprint)) STORED,
 	PRIMARY KEY (context, id),
 	UNIQUE (fingerprint, context)	-- not (context, ...): lookups by (context, id) keep to the primary key,
 									-- and by guid (uuid_send(guid) = fingerprint) to this one
@@ -261,16 +267,9 @@ CREATE FUNCTION registry.schemas_before_write() RETURNS trigger
 COMMENT ON FUNCTION registry.schemas_before_write() IS 'parses a new schema, stores Confluent''s form and identity; schemas are immutable';
 
 CREATE FUNCTION registry.schemas_after_insert() RETURNS trigger
-	LANGUAGE plpgsql SECURITY DEFINER
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	INSERT INTO registry.schema_references (context, schema_id, position, name, ref_subject, ref_version)
-		SELECT NEW.context, NEW.id, r.ord::integer, r.ref->>'name', r.ref->>'subject', (r.ref->>'version')::integer
-		  FROM jsonb_array_elements(NEW.refs) WITH ORDINALITY AS r(ref, ord);
-	RETURN NULL;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_schemas_after_insert'
+	LANGUAGE C SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION registry.schemas_after_insert() IS 'records the references of a new schema';
 
 CREATE FUNCTION registry.schemas_after_delete() RETURNS trigger
@@ -333,20 +332,8 @@ CREATE FUNCTION registry.is_restored_row(created_at timestamptz) RETURNS boolean
 COMMENT ON FUNCTION registry.is_restored_row(timestamptz) IS 'is a row with this creation time, inserted now by this role, one a restore brings back (a superuser''s, from before the transaction)?';
 
 CREATE FUNCTION registry.schema_references_before_insert() RETURNS trigger
-	LANGUAGE plpgsql
-	SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	-- a restore brings back the rows schemas_after_insert made already
-	IF EXISTS (SELECT 1 FROM registry.schema_references r
-				WHERE r.context = NEW.context AND r.schema_id = NEW.schema_id
-				  AND r.position = NEW.position AND r.name = NEW.name
-				  AND r.ref_subject = NEW.ref_subject AND r.ref_version = NEW.ref_version) THEN
-		RETURN NULL;
-	END IF;
-	RETURN NEW;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_schema_references_before_insert'
+	LANGUAGE C;
 COMMENT ON FUNCTION registry.schema_references_before_insert() IS 'a reference that its schema''s insert recorded already (a restore brings it again) is not inserted twice';
 
 CREATE FUNCTION registry.subjects_before_insert() RETURNS trigger
@@ -510,74 +497,8 @@ COMMENT ON FUNCTION registry.parse_version(text) IS 'a Confluent version id: 1..
 
 CREATE FUNCTION registry.schema_by_id(id integer, subject text DEFAULT NULL)
 	RETURNS registry.schema_info
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	q record;
-	v_context text;
-	v_subject text;
-	v_version integer;
-	v_deleted boolean;
-	v_created timestamptz;
-	result registry.schema_info;
-BEGIN
-	IF schema_by_id.subject IS NULL THEN
-		-- the default context, else the first context that has the id
-		SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
-			   NULL, NULL, NULL, s.created_at
-		  INTO result
-		  FROM registry.schemas s WHERE s.context = '.' AND s.id = schema_by_id.id;
-		IF NOT FOUND THEN
-			SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
-				   NULL, NULL, NULL, s.created_at
-			  INTO result
-			  FROM registry.schemas s WHERE s.id = schema_by_id.id ORDER BY s.context LIMIT 1;
-		END IF;
-		IF NOT FOUND THEN
-			RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
-		END IF;
-		RETURN result;
-	END IF;
-	q := registry.split_subject(registry.served_subject(schema_by_id.subject));
-	-- as Confluent: the subject's latest version with the id; an unqualified
-	-- subject is also looked for in the other contexts
-	IF q.subject <> '' THEN
-		SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
-		  INTO v_context, v_subject, v_version, v_deleted, v_created
-		  FROM registry.subject_versions sv
-		 WHERE sv.context = q.context AND sv.subject = q.subject AND sv.schema_id = schema_by_id.id
-		 ORDER BY sv.version DESC LIMIT 1;
-		IF v_version IS NULL AND q.context = '.' THEN
-			SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
-			  INTO v_context, v_subject, v_version, v_deleted, v_created
-			  FROM registry.subject_versions sv
-			 WHERE sv.subject = q.subject AND sv.schema_id = schema_by_id.id
-			 ORDER BY sv.context, sv.version DESC LIMIT 1;
-		END IF;
-	END IF;
-	-- else, for a context or an unqualified subject, any version of the
-	-- context that uses the id; a qualified subject without it has none
-	IF v_version IS NULL AND (q.subject = '' OR q.context = '.') THEN
-		SELECT sv.context, sv.subject, sv.version, sv.deleted, sv.created_at
-		  INTO v_context, v_subject, v_version, v_deleted, v_created
-		  FROM registry.subject_versions sv
-		 WHERE sv.context = q.context AND sv.schema_id = schema_by_id.id
-		 ORDER BY sv.subject, sv.version DESC LIMIT 1;
-	ELSIF v_version IS NULL THEN
-		RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
-	END IF;
-	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
-		   registry.qualify_subject(v_context, v_subject), v_version, v_deleted,
-		   COALESCE(v_created, s.created_at)
-	  INTO result
-	  FROM registry.schemas s WHERE s.context = COALESCE(v_context, q.context) AND s.id = schema_by_id.id;
-	IF NOT FOUND THEN
-		RAISE EXCEPTION 'schema % not found', schema_by_id.id USING ERRCODE = 'R0403';
-	END IF;
-	RETURN result;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_schema_by_id_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.schema_by_id(integer, text) IS 'the schema with this id: in the default context, else any (subject NULL); in the subject''s context, with the subject version that uses it, as Confluent''s GET /schemas/ids/{id}?subject= picks it';
 
 CREATE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
@@ -607,78 +528,26 @@ COMMENT ON FUNCTION registry.get_version(text, text, boolean) IS 'one version of
 
 CREATE FUNCTION registry.latest_with_metadata(subject text, properties jsonb, deleted boolean DEFAULT false)
 	RETURNS registry.subject_version
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	-- the subject must exist (40401), as for every version lookup
-	q record := registry.resolve_version(latest_with_metadata.subject, 'latest', latest_with_metadata.deleted);
-	result registry.subject_version;
-BEGIN
-	SELECT registry.qualify_subject(sv.context, sv.subject), sv.version, s.id, s.schema_type,
-		   s.schema, s.refs, s.metadata, s.rule_set, sv.deleted
-	  INTO result
-	  FROM registry.subject_versions sv
-	  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
-	 WHERE sv.context = q.context AND sv.subject = q.subject_name
-	   AND (latest_with_metadata.deleted OR NOT sv.deleted)
-	   AND COALESCE(s.metadata -> 'properties', '{}') @> latest_with_metadata.properties
-	 ORDER BY sv.version DESC
-	 LIMIT 1;
-	IF NOT FOUND THEN
-		RAISE EXCEPTION 'no version of subject "%" has that metadata', latest_with_metadata.subject
-			USING ERRCODE = 'R0403';
-	END IF;
-	RETURN result;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_latest_with_metadata_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.latest_with_metadata(text, jsonb, boolean) IS 'the latest version of a subject whose metadata properties hold every given key and value';
 
 CREATE FUNCTION registry.referenced_by(subject text, version text DEFAULT 'latest')
 	RETURNS SETOF integer
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	r record := registry.resolve_version(referenced_by.subject, referenced_by.version, true);
-BEGIN
-	RETURN QUERY
-		SELECT DISTINCT sr.schema_id FROM registry.schema_references sr
-		 WHERE sr.context = r.context AND sr.ref_subject = r.subject_name AND sr.ref_version = r.version_number
-		 ORDER BY 1;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_referenced_by_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.referenced_by(text, text) IS 'ids of the schemas that reference this subject-version';
 
 CREATE FUNCTION registry.schema_by_guid(guid uuid)
 	RETURNS registry.schema_info
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	result registry.schema_info;
-BEGIN
-	SELECT s.id, s.schema_type, s.schema, s.refs, s.metadata, s.rule_set, s.guid, s.context,
-		   NULL, NULL, NULL, s.created_at
-	  INTO result
-	  FROM registry.schemas s WHERE s.fingerprint = pg_catalog.uuid_send(schema_by_guid.guid)
-	 ORDER BY s.context <> '.', s.context LIMIT 1;
-	IF NOT FOUND THEN
-		RAISE EXCEPTION 'schema % not found', schema_by_guid.guid USING ERRCODE = 'R0403';
-	END IF;
-	RETURN result;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_schema_by_guid_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.schema_by_guid(uuid) IS 'the schema with this guid: in the default context, else in the first context that has it';
 
 CREATE FUNCTION registry.schema_ids_by_guid(guid uuid, OUT context text, OUT id integer)
 	RETURNS SETOF record
-	LANGUAGE sql STABLE
-	BEGIN ATOMIC
-		SELECT s.context, s.id FROM registry.schemas s
-		 WHERE s.fingerprint = pg_catalog.uuid_send(schema_ids_by_guid.guid)
-		 ORDER BY s.context, s.id;
-	END;
+	AS 'MODULE_PATHNAME', 'registry_schema_ids_by_guid_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.schema_ids_by_guid(uuid) IS 'the id the schema with this guid has in each context that has it';
 
 -- Ids -----------------------------------------------------------------------
@@ -808,73 +677,22 @@ COMMENT ON FUNCTION registry.delete_config(text) IS 'removes a scope''s configur
 CREATE FUNCTION registry.list_schemas(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
 	latest_only boolean DEFAULT false)
 	RETURNS SETOF registry.subject_version
-	LANGUAGE sql STABLE
-	BEGIN ATOMIC
-		SELECT registry.qualify_subject(sv.context, sv.subject), sv.version, s.id, s.schema_type,
-			   s.schema, s.refs, s.metadata, s.rule_set, sv.deleted
-		  FROM registry.subject_versions sv
-		  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
-		 WHERE (subject_prefix IS NULL OR subject_prefix = ':*:'
-				OR starts_with(registry.qualify_subject(sv.context, sv.subject), subject_prefix))
-		   AND (list_schemas.deleted OR NOT sv.deleted)
-		   AND (NOT latest_only OR sv.version = (SELECT max(v2.version) FROM registry.subject_versions v2
-												  WHERE v2.context = sv.context AND v2.subject = sv.subject
-													AND (list_schemas.deleted OR NOT v2.deleted)))
-		 ORDER BY sv.context, sv.subject, sv.version;
-	END;
+	AS 'MODULE_PATHNAME', 'registry_list_schemas_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.list_schemas(text, boolean, boolean) IS 'every subject version with its schema (latest_only: the latest of each subject)';
 
 CREATE FUNCTION registry.list_schemas_with_aliases(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
 	latest_only boolean DEFAULT false)
 	RETURNS TABLE (schema_version registry.subject_version, aliases text[])
-	LANGUAGE sql STABLE
-	BEGIN ATOMIC
-		WITH alias_of AS (
-			-- the subjects under the prefix whose config names an alias, by the subject served
-			SELECT registry.served_subject(registry.qualify_subject(c.context, c.subject)) AS target,
-				   array_agg(registry.qualify_subject(c.context, c.subject) ORDER BY c.context, c.subject) AS names
-			  FROM registry.config c
-			 WHERE c.subject <> '' AND COALESCE(c.settings->>'alias', '') <> ''
-			   AND (subject_prefix IS NULL OR subject_prefix = ':*:'
-					OR starts_with(registry.qualify_subject(c.context, c.subject), subject_prefix))
-			 GROUP BY 1
-		), listed AS (
-			SELECT l FROM registry.list_schemas(list_schemas_with_aliases.subject_prefix,
-												list_schemas_with_aliases.deleted, latest_only) l
-			UNION ALL
-			-- an alias's subject outside the prefix is listed too
-			SELECT l FROM alias_of a
-			 CROSS JOIN LATERAL registry.list_schemas(a.target, list_schemas_with_aliases.deleted, latest_only) l
-			 WHERE (l).subject = a.target
-			   AND NOT (subject_prefix IS NULL OR subject_prefix = ':*:' OR starts_with(a.target, subject_prefix))
-		)
-		SELECT x.l, a.names
-		  FROM listed x LEFT JOIN alias_of a ON a.target = (x.l).subject
-		 ORDER BY (registry.split_subject((x.l).subject)).context, (registry.split_subject((x.l).subject)).subject,
-				  (x.l).version;
-	END;
+	AS 'MODULE_PATHNAME', 'registry_list_schemas_with_aliases_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean) IS 'as list_schemas, each version with the subjects whose config names its subject as their alias; the subject of an alias under the prefix is listed even when it is not';
 
 CREATE FUNCTION registry.schema_versions(id integer, subject text DEFAULT NULL, deleted boolean DEFAULT false,
 	OUT subject_name text, OUT version integer)
 	RETURNS SETOF record
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	ctx text := COALESCE((registry.split_subject(registry.served_subject(schema_versions.subject))).context, '.');
-BEGIN
-	IF NOT EXISTS (SELECT 1 FROM registry.schemas s WHERE s.context = ctx AND s.id = schema_versions.id) THEN
-		RAISE EXCEPTION 'schema % not found', schema_versions.id USING ERRCODE = 'R0403';
-	END IF;
-	RETURN QUERY
-		SELECT registry.qualify_subject(sv.context, sv.subject), sv.version
-		  FROM registry.subject_versions sv
-		 WHERE sv.context = ctx AND sv.schema_id = schema_versions.id
-		   AND (schema_versions.deleted OR NOT sv.deleted)
-		 ORDER BY sv.subject, sv.version;
-END
-$$;
+	AS 'MODULE_PATHNAME', 'registry_schema_versions_sql'
+	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.schema_versions(integer, text, boolean) IS 'the subject versions that use a schema id (in the subject''s context)';
 
 CREATE FUNCTION registry.list_contexts()
@@ -1052,7 +870,7 @@ GRANT EXECUTE ON FUNCTION
 	registry.list_schemas_with_aliases(text, boolean, boolean),
 	registry.schema_versions(integer, text, boolean), registry.list_contexts(),
 	registry.schema_by_guid(uuid), registry.schema_ids_by_guid(uuid),
-	registry.wal_timeline()
+	registry.wal_timeline(), registry.fingerprint_guid(bytea)
 	TO registry_reader;
 GRANT EXECUTE ON FUNCTION registry.schema_with_tags(text, text, jsonb, jsonb),
 	registry.schema_tags(text, text, text[]) TO registry_reader;
@@ -1168,6 +986,18 @@ REVOKE ALL ON registry.audit, registry.audit_ids FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION registry.audit_row(), registry.audit_truncate(),
 	registry.purge_audit(interval) FROM PUBLIC;
 GRANT SELECT ON registry.audit TO registry_admin;
+
+-- issue 33, item 3 (a lookup of the exact text without a parse): whether a
+-- schema's stored text is shown to be its own stored form when parsed
+-- without references, without normalize (parses_to_itself) and with it
+-- (normalizes_to_itself).  The insert trigger sets both from the parse that
+-- made the row, never from what an insert says; a row stored before 0.7
+-- has neither, and a lookup of its text is parsed as before.
+ALTER TABLE registry.schemas
+	ADD COLUMN parses_to_itself boolean NOT NULL DEFAULT false,
+	ADD COLUMN normalizes_to_itself boolean NOT NULL DEFAULT false;
+COMMENT ON COLUMN registry.schemas.parses_to_itself IS 'the schema text, parsed without normalize or references, gives itself back as its stored form (set by the insert trigger)';
+COMMENT ON COLUMN registry.schemas.normalizes_to_itself IS 'the same, parsed with normalize (set by the insert trigger)';
 
 -- ---------------------------------------------------------------------------
 -- Search in SQL: every field of every live version (the field index, one

@@ -609,7 +609,7 @@ identify_step(void *arg)
 /*
  * Decide the role a request runs as, in a transaction of its own, and run
  * then(role, then_arg) in it too when the role may go on (a cached answer
- * is looked up and its route's gate checked there, so a cached read takes
+ * is looked up and its route's privilege checked there, so a cached read takes
  * one transaction).  False with the refusal (401 or 403, or 500 if the
  * catalogs failed) set when the request may not run.
  */

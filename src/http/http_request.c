@@ -476,7 +476,7 @@ typedef struct ServeState
 
 /*
  * Read the request and look for its answer in the caches, checking the
- * cached route's gate for role (the cache answers without the route's
+ * cached route's privilege for role (the cache answers without the route's
  * transaction): a step of the identifying transaction.
  */
 static void

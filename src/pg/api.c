@@ -8,8 +8,8 @@
  *	  structs, the operation called, its answer formed as a row.
  *
  * The operations themselves are registration.c (the pipeline),
- * registration_match.c, schema_lookup.c and version_reads.c, which the
- * REST routes call too.
+ * registration_match.c, schema_lookup.c, version_reads.c, tag_service.c
+ * and check_service.c, which the REST routes call directly.
  *
  *-------------------------------------------------------------------------
  */
@@ -28,6 +28,7 @@
 #include "compatibility.h"
 #include "confluent_messages.h"
 #include "data_contract.h"
+#include "read_service.h"
 #include "registration.h"
 #include "registry.h"
 #include "schemas.h"
@@ -116,15 +117,6 @@ begin_row_call(FunctionCallInfo fcinfo, SchemaArgs *a, int normalize_arg)
 	read_schema_args(fcinfo, a, false);
 	a->normalize = bool_arg(fcinfo, normalize_arg);
 	return desc;
-}
-
-/* A SchemaTags list argument; NULL when absent, NULL or empty. */
-static const char *
-tag_list_arg(FunctionCallInfo fcinfo, int n)
-{
-	char	   *list = jsonb_arg_text(fcinfo, n);
-
-	return list == NULL || strcmp(list, "[]") == 0 ? NULL : list;
 }
 
 /*
@@ -260,101 +252,40 @@ registry_get_version(PG_FUNCTION_ARGS)
 	const char *version_arg;
 	CatalogSchemaRow r;
 	TupleDesc	desc;
-	Datum		values[9];
-	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	version_call_args(fcinfo, &named, &served, &version_arg);
 	registry_read_version(served, named, version_arg, bool_arg(fcinfo, 2), &r);
-	values[0] = CStringGetTextDatum(r.subject);
-	values[1] = Int32GetDatum(r.version);
-	values[2] = Int32GetDatum(r.id);
-	values[3] = CStringGetTextDatum(r.schema_type);
-	values[4] = CStringGetTextDatum(r.schema);
-	values[5] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r.refs));
-	values[6] = dc_jsonb_datum(r.metadata, &nulls[6]);
-	values[7] = dc_jsonb_datum(r.rule_set, &nulls[7]);
-	values[8] = BoolGetDatum(r.deleted);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
-}
-
-/*
- * Confluent's maybeModifyPreviousRuleSet: without rulesToMerge and
- * rulesToRemove the request's rule set; with them, the rule set of the
- * version before new_version (the latest without it) with rulesToMerge
- * merged in and the rules named in rulesToRemove taken out.
- */
-static char *
-tagged_rule_set(SchemaArgs *a, int32 new_version, char *rule_set,
-				const char *to_merge, const char *to_remove)
-{
-	CatalogVersion v;
-	CatalogSchema old;
-	char	   *base = NULL;
-
-	if (to_merge == NULL && to_remove == NULL)
-		return rule_set;
-	if (rule_set != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_INVALID_RULE_SET),
-				 errmsg("a rule set and rules to merge or remove are given together"),
-				 errdetail("ruleSet should be omitted if specifying rulesToMerge or rulesToRemove")));
-	(void) dc_rule_set_canonical(to_merge);
-	if ((new_version > 0 ? catalog_get_version(a->context, a->subject, new_version - 1, false, &v) :
-		 catalog_latest_version(a->context, a->subject, &v)) &&
-		catalog_get_schema(a->context, v.schema_id, &old))
-		base = old.rule_set;
-	if (to_merge != NULL)
-		base = dc_rule_set_merge(base, to_merge);
-	return to_remove != NULL ? dc_rule_set_without(base, to_remove) : base;
+	PG_RETURN_DATUM(HeapTupleGetDatum(registry_subject_version_tuple(BlessTupleDesc(desc), &r)));
 }
 
 /*
  * tag_schema_version(subject, version, new_version, tags_to_add,
  * tags_to_remove, metadata, rule_set, rules_to_merge, rules_to_remove):
- * Confluent's POST /subjects/{s}/versions/{v}/tags (modifySchemaTags).  The
- * version's schema with the tags added and removed, its metadata (or the
- * given one) with confluent:version, and its rule set as
- * tagged_rule_set() makes it, registered as version new_version (or the
- * next one) under every rule of a registration.
+ * registry_tag_version()'s registration as a row.
  */
 Datum
 registry_tag_schema_version(PG_FUNCTION_ARGS)
 {
-	Registration r;
+	CatalogTagRequest t;
 	Registered	out;
-	CatalogVersion v;
-	CatalogSchema stored;
-	const char *version_arg;
 
-	memset(&r, 0, sizeof(r));
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("subject and version must not be null")));
-	r.a.qualified = registry_served_subject(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	registry_split_subject_cstr(r.a.qualified, &r.a.context, &r.a.subject);
-	registry_validate_subject(r.a.qualified, r.a.subject);
-	version_arg = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	r.has_version = !PG_ARGISNULL(2);
-	r.want_version = r.has_version ? PG_GETARG_INT32(2) : 0;
-	(void) dc_rule_set_canonical(jsonb_arg_text(fcinfo, 6));
-	r.a.rule_set = tagged_rule_set(&r.a, r.want_version, jsonb_arg_text(fcinfo, 6),
-								   jsonb_arg_text(fcinfo, 7), jsonb_arg_text(fcinfo, 8));
-	registry_requested_version(r.a.context, r.a.subject, r.a.qualified, version_arg, false, &v, NULL);
-	if (!catalog_get_schema(r.a.context, v.schema_id, &stored))
-		elog(ERROR, "schema %d of a live version not found", v.schema_id);
-	r.a.schema_type = stored.schema_type;
-	r.a.refs = stored.refs;
-	r.a.schema = registry_rewrite_tags(registry_stored_schema(r.a.context, stored.id,
-															  stored.fingerprint),
-									   tag_list_arg(fcinfo, 3), tag_list_arg(fcinfo, 4));
-	r.a.metadata = jsonb_arg_text(fcinfo, 5);
-	if (r.a.metadata == NULL)
-		r.a.metadata = stored.metadata;
-	r.a.metadata = dc_metadata_with_version(r.a.metadata, r.want_version);
-	registry_register(&r, &out);
+	memset(&t, 0, sizeof(t));
+	t.has_new_version = !PG_ARGISNULL(2);
+	t.new_version = t.has_new_version ? PG_GETARG_INT32(2) : 0;
+	t.tags_to_add = jsonb_arg_text(fcinfo, 3);
+	t.tags_to_remove = jsonb_arg_text(fcinfo, 4);
+	t.metadata = jsonb_arg_text(fcinfo, 5);
+	t.rule_set = jsonb_arg_text(fcinfo, 6);
+	t.rules_to_merge = jsonb_arg_text(fcinfo, 7);
+	t.rules_to_remove = jsonb_arg_text(fcinfo, 8);
+	(void) registry_tag_version(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+								text_to_cstring(PG_GETARG_TEXT_PP(1)), &t, &out);
 	PG_RETURN_DATUM(registered_row(fcinfo, &out));
 }
 
@@ -394,111 +325,46 @@ registry_lookup_schema(PG_FUNCTION_ARGS)
 }
 
 /*
- * The versions a check_compatibility against one named version looks at:
- * the latest live one for 'latest' (none when the subject has no
- * versions), else version N, which must exist: 40402 otherwise, even for
- * a subject that does not exist, as Confluent answers.
- */
-static CatalogVersion *
-named_version(SchemaArgs *a, const char *version_arg, int *n)
-{
-	int32		v = DatumGetInt32(DirectFunctionCall1(registry_parse_version,
-													  CStringGetTextDatum(version_arg)));
-	CatalogVersion *versions = palloc(sizeof(CatalogVersion));
-
-	if (v == -1)
-	{
-		*n = catalog_latest_version(a->context, a->subject, versions) ? 1 : 0;
-		return versions;
-	}
-	if (!catalog_get_version(a->context, a->subject, v, false, versions))
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
-				 errmsg("version %s not found", version_arg)));
-	*n = 1;
-	return versions;
-}
-
-/* The (is_compatible, messages) row; messages only when verbose. */
-static HeapTuple
-compatibility_row(FunctionCallInfo fcinfo, TupleDesc desc, bool compatible, bool verbose,
-				  const rg_strlist *messages)
-{
-	Datum		values[2];
-	bool		nulls[2] = {false, true};
-
-	values[0] = BoolGetDatum(compatible);
-	if (verbose)
-	{
-		Datum	   *elems = palloc(sizeof(Datum) * (messages->n + 1));
-		int			i;
-
-		for (i = 0; i < messages->n; i++)
-			elems[i] = CStringGetTextDatum(messages->items[i]);
-		values[1] = PointerGetDatum(construct_array(elems, messages->n, TEXTOID, -1, false, TYPALIGN_INT));
-		nulls[1] = false;
-	}
-	return heap_form_tuple(desc, values, nulls);
-}
-
-/*
  * check_compatibility(subject, schema, schema_type, refs, version, verbose,
- * normalize, metadata, rule_set) -> (is_compatible, messages).  version
- * 'latest' or N tests against that one version (a subject without versions
- * is compatible with 'latest'); version NULL tests against every live
- * version as a registration would; the metadata chooses the
- * compatibilityGroup and gives the confluent:reserved fields.  With verbose, an invalid schema is a negative
- * verdict carrying the parser's words instead of an error.
+ * normalize, metadata, rule_set) -> (is_compatible, messages):
+ * registry_check_submission()'s verdict as a row, messages only when
+ * verbose.
  */
 Datum
 registry_check_compatibility(PG_FUNCTION_ARGS)
 {
 	SchemaArgs	a;
-	SubmittedSchema *s;
+	CatalogSubmission b;
 	bool		verbose = bool_arg(fcinfo, 5);
-	char	   *version_arg = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
-	char	   *parse_error = NULL;
-	CatalogSettings settings;
-	CompatRule	rule;
-	CompatCandidate candidate;
-	CatalogVersion *versions = NULL;
-	int			n = 0;
-	rg_strlist	messages;
-	bool		compatible;
+	CatalogCompatibility verdict;
 	TupleDesc	desc;
-	HeapTuple	tuple;
+	Datum		values[2];
+	bool		nulls[2] = {false, true};
 
 	desc = begin_row_call(fcinfo, &a, 6);
-	registry_strlist_init(&messages);
-	if (version_arg != NULL)
-		versions = named_version(&a, version_arg, &n);
-	catalog_effective_settings(a.context, a.subject, &settings);
-	if (!a.normalize)
-		a.normalize = settings.normalize;
-	s = registry_parse_submitted(a.context, a.schema_type, a.schema, a.refs,
-								 jsonb_arg_text(fcinfo, 7), jsonb_arg_text(fcinfo, 8), a.normalize,
-								 verbose ? &parse_error : NULL);
-	if (s == NULL)
+	memset(&b, 0, sizeof(b));
+	b.schema = a.schema;
+	b.schema_type = a.schema_type;
+	b.refs = a.refs;
+	b.normalize = a.normalize;
+	b.metadata = jsonb_arg_text(fcinfo, 7);
+	b.rule_set = jsonb_arg_text(fcinfo, 8);
+	registry_check_submission(a.qualified, &b,
+							  PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4)),
+							  verbose, &verdict);
+	values[0] = BoolGetDatum(verdict.is_compatible);
+	if (verdict.has_messages)
 	{
-		compatible = false;
-		rg_strlist_pushf(&messages, "Invalid schema %s with refs %s of type %s, details: %s",
-						 a.schema, a.refs, a.schema_type, parse_error);
+		Datum	   *elems = palloc(sizeof(Datum) * (list_length(verdict.messages) + 1));
+		ListCell   *lc;
+
+		foreach(lc, verdict.messages)
+			elems[foreach_current_index(lc)] = CStringGetTextDatum(lfirst(lc));
+		values[1] = PointerGetDatum(construct_array(elems, list_length(verdict.messages),
+													TEXTOID, -1, false, TYPALIGN_INT));
+		nulls[1] = false;
 	}
-	else
-	{
-		candidate.schema = s->parsed;
-		candidate.metadata = s->metadata;
-		candidate.identity = NULL;
-		rule = registry_compat_rule(&settings);
-		if (version_arg == NULL)
-			compatible = registry_check_subject(a.context, a.subject, candidate, rule,
-												&messages);
-		else
-			compatible = registry_check_versions(a.context, candidate, rule, versions, n,
-												 &messages);
-	}
-	tuple = compatibility_row(fcinfo, desc, compatible, verbose, &messages);
-	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
 
 /*

@@ -4,13 +4,15 @@
  *	  The catalog module: the only C code that reads or writes the registry's
  *	  tables.  One file per table owns its reads and writes
  *	  (catalog_schemas.c, catalog_versions.c, catalog_subjects.c,
- *	  catalog_contexts.c, catalog_settings.c for config and modes;
- *	  catalog_references.c the references' JSON); they read through
+ *	  catalog_contexts.c, catalog_settings.c for config and modes,
+ *	  catalog_schema_references.c; catalog_references.c the references'
+ *	  JSON); they read through
  *	  catalog_rel.c (index scans, columns by Anum_ constants) and write
  *	  through catalog_spi.c (SQL statements, which fire the tables'
- *	  triggers).  catalog_fence.c moves ids past a promotion; catalog_api.c
- *	  holds the REST routes' calls of the SQL API not yet moved to C
- *	  services (read_service.c and the others).
+ *	  triggers).  catalog_fence.c moves ids past a promotion.  The
+ *	  services (read_service.c, schema_service.c, registration.c, ...)
+ *	  read and write only through these functions; the REST routes and the
+ *	  SQL functions call the services.
  *
  * Every function here connects to SPI itself (when it uses SPI) and
  * finishes before it returns (inside another SPI connection too: they
@@ -47,6 +49,10 @@ typedef struct CatalogSchema
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	TimestampTz created_at;		/* when the id was first registered */
+	bool		parses_to_itself;	/* schema is its own stored form, parsed
+									 * without normalize and references */
+	bool		normalizes_to_itself;	/* ... and with normalize */
 } CatalogSchema;
 
 typedef struct CatalogVersion
@@ -55,6 +61,7 @@ typedef struct CatalogVersion
 	int32		schema_id;
 	bool		deleted;
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	TimestampTz created_at;		/* when the version was registered */
 } CatalogVersion;
 
 typedef struct CatalogRef
@@ -80,8 +87,15 @@ extern bool catalog_find_version_by_fingerprint(const char *context, const char 
 extern int32 catalog_find_schema_in_subject(const char *context, const char *subject,
 											const uint8 *fingerprint, bool include_deleted,
 											CatalogVersion *version);
+extern bool catalog_subject_version_of_schema(const char *context, const char *subject,
+											  int32 id, bool include_deleted,
+											  CatalogVersion *out);
 extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out);
+extern bool catalog_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
+										  CatalogSchema *out);
 extern bool catalog_schema_any_context(int32 id, CatalogSchema *out);
+extern CatalogSchema *catalog_schemas_by_fingerprint(const uint8 *fingerprint, int *n);
+extern bool catalog_max_schema_id(const char *context, int32 *max_id);
 extern bool catalog_latest_schema(const char *context, const char *subject,
 								  CatalogSchema *out);
 extern int32 catalog_insert_schema(const CatalogSchema *schema);
@@ -118,6 +132,38 @@ extern bool catalog_subject_has_versions(const char *context, const char *subjec
 										 bool include_deleted);
 extern void catalog_subject_version_kinds(const char *context, const char *subject,
 										  bool *live, bool *deleted);
+
+/* A row of registry.subject_versions, of any subject. */
+typedef struct CatalogVersionEntry
+{
+	char	   *context;
+	char	   *subject;
+	int32		version;
+	int32		schema_id;
+	bool		deleted;
+	TimestampTz created_at;
+} CatalogVersionEntry;
+
+/* a visitor of catalog_scan_versions(): false stops the scan */
+typedef bool (*CatalogVersionVisitor) (const CatalogVersionEntry *entry, void *arg);
+
+extern CatalogVersionEntry *catalog_versions_of_id(const char *context, int32 id, int *n);
+extern void catalog_scan_versions(const char *context, CatalogVersionVisitor visit, void *arg);
+
+/* catalog_schema_references.c: the references of each schema as rows */
+typedef struct CatalogReferenceRow
+{
+	const char *context;
+	int32		schema_id;
+	int32		position;
+	const char *name;
+	const char *ref_subject;
+	int32		ref_version;
+} CatalogReferenceRow;
+
+extern List *catalog_referencing_ids(const char *context, const char *subject, int32 version);
+extern void catalog_insert_schema_references(const char *context, int32 id, const char *refs);
+extern bool catalog_schema_reference_exists(const CatalogReferenceRow *row);
 
 /* A row of registry.subjects. */
 typedef struct CatalogSubjectName
@@ -255,10 +301,20 @@ extern char *catalog_refs_to_json(const CatalogRef *refs, int n);
 /* the alias in a subject's own config, or NULL */
 extern char *catalog_subject_alias(const char *context, const char *subject);
 
-/* --- catalog_api.c: the SQL API, for the REST routes ---------------------- */
+/* A subject whose own config names an alias. */
+typedef struct CatalogAlias
+{
+	char	   *context;
+	char	   *subject;
+	char	   *alias;
+} CatalogAlias;
+
+extern CatalogAlias *catalog_subject_aliases(int *n);
+
+/* --- what the operations take and answer (the services, REST and SQL) --- */
 
 /*
- * One schema as the SQL API answers it (registry.subject_version's shape,
+ * One schema as an operation answers it (registry.subject_version's shape,
  * with its guid and when it was registered): get_version, list_schemas,
  * lookup_schema, register_schema_version (no subject) and schema_by_id
  * (a subject and version only when asked with a subject).
@@ -276,20 +332,14 @@ typedef struct CatalogSchemaRow
 	bool		deleted;
 	char	   *guid;			/* Confluent's guid (the fingerprint as a
 								 * UUID) */
-	char	   *context;		/* the schema's context: schema_by_guid only */
+	char	   *context;		/* the schema's context: schema_by_id and
+								 * schema_by_guid only */
 	bool		has_ts;			/* ts is known */
 	int64		ts;				/* when the version (or the schema) was
 								 * registered, in ms since the epoch */
 	char	   *aliases;		/* list_schemas_with_aliases: a JSON array of
 								 * the subjects aliased to it, or NULL */
 } CatalogSchemaRow;
-
-/* The id a schema has in one context (GET /schemas/guids/{guid}/ids). */
-typedef struct CatalogContextId
-{
-	char	   *context;
-	int32		id;
-} CatalogContextId;
 
 /* A schema submitted to register, look up or check. */
 typedef struct CatalogSubmission
@@ -334,36 +384,5 @@ typedef struct CatalogCompatibility
 	bool		has_messages;	/* messages is not SQL NULL */
 	List	   *messages;		/* of char * */
 } CatalogCompatibility;
-
-extern char *catalog_api_cluster_id(void);
-extern List *catalog_api_list_schemas(const char *subject_prefix, bool deleted,
-									  bool latest_only);
-extern List *catalog_api_list_schemas_with_aliases(const char *subject_prefix, bool deleted,
-												   bool latest_only);
-extern void catalog_api_schema_by_id(int32 id, const char *subject,
-									 CatalogSchemaRow *out);
-extern char *catalog_api_schema_serialized(int32 id, const char *subject);
-extern bool catalog_api_max_id(const char *subject, int32 *max_id);
-extern List *catalog_api_schema_versions(int32 id, const char *subject, bool deleted);
-extern void catalog_api_latest_with_metadata(const char *subject, const char *properties,
-											 bool deleted, CatalogSchemaRow *out);
-extern void catalog_api_get_version(const char *subject, const char *version,
-									bool deleted, CatalogSchemaRow *out);
-extern void catalog_api_read_version(const char *subject, const char *served,
-									 const char *version, bool deleted,
-									 CatalogSchemaRow *out);
-extern List *catalog_api_referenced_by(const char *subject, const char *version);
-extern void catalog_api_tag(const char *subject, const char *version,
-							const CatalogTagRequest *t, CatalogSchemaRow *out);
-extern void catalog_api_register(const char *subject, const char *served,
-								 const CatalogSubmission *s, CatalogSchemaRow *out);
-extern void catalog_api_lookup(const char *served, const CatalogSubmission *s,
-							   bool deleted, CatalogSchemaRow *out);
-extern void catalog_api_check_compatibility(const char *subject,
-											const CatalogSubmission *s,
-											const char *version, bool verbose,
-											CatalogCompatibility *out);
-extern void catalog_api_schema_by_guid(const char *guid, CatalogSchemaRow *out);
-extern List *catalog_api_schema_ids_by_guid(const char *guid);
 
 #endif							/* CATALOG_H */

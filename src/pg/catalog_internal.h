@@ -127,6 +127,7 @@ extern char *catalog_scan_text(CatalogScan *s, AttrNumber attno, MemoryContext c
 extern char *catalog_scan_jsonb_text(CatalogScan *s, AttrNumber attno, MemoryContext cxt);
 extern int32 catalog_scan_int32(CatalogScan *s, AttrNumber attno);
 extern bool catalog_scan_bool(CatalogScan *s, AttrNumber attno);
+extern TimestampTz catalog_scan_timestamp(CatalogScan *s, AttrNumber attno);
 extern bool catalog_scan_text_is(CatalogScan *s, AttrNumber attno, const char *value);
 extern void catalog_scan_fingerprint(CatalogScan *s, AttrNumber attno, uint8 *out);
 

@@ -49,6 +49,7 @@
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 #include "catalog.h"
 #include "catalog_internal.h"
@@ -487,6 +488,16 @@ catalog_scan_int32(CatalogScan *s, AttrNumber attno)
 	Datum		d = catalog_scan_datum(s, attno, &isnull);
 
 	return isnull ? 0 : DatumGetInt32(d);
+}
+
+/* A timestamptz column of the current row; 0 for NULL. */
+TimestampTz
+catalog_scan_timestamp(CatalogScan *s, AttrNumber attno)
+{
+	bool		isnull;
+	Datum		d = catalog_scan_datum(s, attno, &isnull);
+
+	return isnull ? 0 : DatumGetTimestampTz(d);
 }
 
 /* A boolean column of the current row; false for NULL. */

@@ -30,7 +30,8 @@
 #define Anum_schemas_metadata		6
 #define Anum_schemas_rule_set		7
 #define Anum_schemas_fingerprint	8
-#define Natts_schemas				8
+#define Anum_schemas_created_at		9
+#define Natts_schemas				9
 
 static const CatalogColumn schemas_columns[Natts_schemas] = {
 	{"context", TEXTOID},
@@ -41,6 +42,7 @@ static const CatalogColumn schemas_columns[Natts_schemas] = {
 	{"metadata", JSONBOID},
 	{"rule_set", JSONBOID},
 	{"fingerprint", BYTEAOID},
+	{"created_at", TIMESTAMPTZOID},
 };
 
 static CatalogTable schemas_table = {"schemas", Natts_schemas, schemas_columns};
@@ -67,7 +69,33 @@ static CatalogPlan plan_insert_schema = {
 	8, {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID}
 };
 
-/* The current row of a registry.schemas scan into out, its strings in cxt. */
+/*
+ * The value of the boolean column called name, false when the table has
+ * none (0.7's columns come after guid, whose place differs between an
+ * install and an update, so they are found by name).
+ */
+static bool
+bool_column(CatalogScan *s, const char *name)
+{
+	TupleDesc	desc = RelationGetDescr(s->heap);
+	int			i;
+
+	for (i = Natts_schemas; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (!att->attisdropped && att->atttypid == BOOLOID &&
+			strcmp(NameStr(att->attname), name) == 0)
+			return catalog_scan_bool(s, att->attnum);
+	}
+	return false;
+}
+
+/*
+ * The current row of a registry.schemas scan into out, its strings in cxt.
+ * A catalog not yet updated to 0.7 has no parses_to_itself or
+ * normalizes_to_itself: its rows vouch for no text.
+ */
 static void
 fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
 {
@@ -79,6 +107,9 @@ fill_schema(CatalogScan *s, MemoryContext cxt, CatalogSchema *out)
 	out->metadata = catalog_scan_jsonb_text(s, Anum_schemas_metadata, cxt);
 	out->rule_set = catalog_scan_jsonb_text(s, Anum_schemas_rule_set, cxt);
 	catalog_scan_fingerprint(s, Anum_schemas_fingerprint, out->fingerprint);
+	out->created_at = catalog_scan_timestamp(s, Anum_schemas_created_at);
+	out->parses_to_itself = bool_column(s, "parses_to_itself");
+	out->normalizes_to_itself = bool_column(s, "normalizes_to_itself");
 }
 
 /* Key an open primary-key scan for the schema row (context, id). */
@@ -132,6 +163,32 @@ catalog_schema_fingerprint(const char *context, int32 id, uint8 *out)
 	catalog_scan_close(&s);
 }
 
+/* Open a scan of the schema with this identity in the context. */
+static void
+schema_by_fingerprint_open(CatalogScan *s, const char *context, const uint8 *fingerprint)
+{
+	catalog_scan_open(s, &schemas_fingerprint_context_key);
+	catalog_scan_key(s, Anum_schemas_fingerprint, F_BYTEAEQ,
+					 catalog_fingerprint_datum(fingerprint));
+	catalog_scan_text_key(s, Anum_schemas_context, context);
+}
+
+/* The schema row with this identity in the context, if there is one. */
+bool
+catalog_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
+							  CatalogSchema *out)
+{
+	CatalogScan s;
+	bool		found;
+
+	schema_by_fingerprint_open(&s, context, fingerprint);
+	found = catalog_scan_next(&s, ForwardScanDirection);
+	if (found)
+		fill_schema(&s, CurrentMemoryContext, out);
+	catalog_scan_close(&s);
+	return found;
+}
+
 /* The id of the schema with this identity in the context, 0 when none. */
 int32
 catalog_schema_id_by_fingerprint(const char *context, const uint8 *fingerprint)
@@ -139,10 +196,7 @@ catalog_schema_id_by_fingerprint(const char *context, const uint8 *fingerprint)
 	CatalogScan s;
 	int32		id = 0;
 
-	catalog_scan_open(&s, &schemas_fingerprint_context_key);
-	catalog_scan_key(&s, Anum_schemas_fingerprint, F_BYTEAEQ,
-					 catalog_fingerprint_datum(fingerprint));
-	catalog_scan_text_key(&s, Anum_schemas_context, context);
+	schema_by_fingerprint_open(&s, context, fingerprint);
 	if (catalog_scan_next(&s, ForwardScanDirection))
 		id = catalog_scan_int32(&s, Anum_schemas_id);
 	catalog_scan_close(&s);
@@ -182,6 +236,46 @@ catalog_schema_any_context(int32 id, CatalogSchema *out)
 	}
 	if (found)
 		fill_schema(&s, CurrentMemoryContext, out);
+	catalog_scan_close(&s);
+	return found;
+}
+
+/*
+ * The schemas with this identity, one per context that has it, in the
+ * order of their contexts; *n how many.
+ */
+CatalogSchema *
+catalog_schemas_by_fingerprint(const uint8 *fingerprint, int *n)
+{
+	CatalogScan s;
+	int			cap = 4;
+	CatalogSchema *out = palloc(sizeof(CatalogSchema) * cap);
+
+	*n = 0;
+	catalog_scan_open(&s, &schemas_fingerprint_context_key);
+	catalog_scan_key(&s, Anum_schemas_fingerprint, F_BYTEAEQ,
+					 catalog_fingerprint_datum(fingerprint));
+	while (catalog_scan_next(&s, ForwardScanDirection))
+	{
+		if (*n == cap)
+			out = repalloc(out, sizeof(CatalogSchema) * (cap *= 2));
+		fill_schema(&s, CurrentMemoryContext, &out[(*n)++]);
+	}
+	catalog_scan_close(&s);
+	return out;
+}
+
+/* The highest schema id of the context into *max_id; false when it has none. */
+bool
+catalog_max_schema_id(const char *context, int32 *max_id)
+{
+	CatalogScan s;
+	bool		found;
+
+	catalog_scan_open(&s, &schemas_pkey);
+	catalog_scan_text_key(&s, Anum_schemas_context, context);
+	found = catalog_scan_next(&s, BackwardScanDirection);
+	*max_id = found ? catalog_scan_int32(&s, Anum_schemas_id) : 0;
 	catalog_scan_close(&s);
 	return found;
 }

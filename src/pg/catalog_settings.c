@@ -346,6 +346,42 @@ catalog_subject_alias(const char *context, const char *subject)
 	return alias;
 }
 
+/*
+ * The subjects whose own config sets an alias (not empty), with it, in
+ * (context, subject) order; *n how many.
+ */
+CatalogAlias *
+catalog_subject_aliases(int *n)
+{
+	CatalogScan s;
+	int			cap = 4;
+	CatalogAlias *out = palloc(sizeof(CatalogAlias) * cap);
+
+	*n = 0;
+	catalog_scan_open(&s, &config_pkey);
+	while (catalog_scan_next(&s, ForwardScanDirection))
+	{
+		bool		isnull;
+		Datum		d = catalog_scan_datum(&s, Anum_config_settings, &isnull);
+		JsonbValue	v;
+		char	   *alias;
+
+		if (isnull || catalog_scan_text_is(&s, Anum_config_subject, "") ||
+			getKeyJsonValueFromContainer(&DatumGetJsonbP(d)->root, "alias", 5, &v) == NULL)
+			continue;
+		alias = catalog_jsonb_value_text(&v);
+		if (alias == NULL || alias[0] == '\0')
+			continue;
+		if (*n == cap)
+			out = repalloc(out, sizeof(CatalogAlias) * (cap *= 2));
+		out[*n].context = catalog_scan_text(&s, Anum_config_context, CurrentMemoryContext);
+		out[*n].subject = catalog_scan_text(&s, Anum_config_subject, CurrentMemoryContext);
+		out[(*n)++].alias = alias;
+	}
+	catalog_scan_close(&s);
+	return out;
+}
+
 /* The alias in a subject's own config, scanned. */
 static char *
 scan_subject_alias(const char *context, const char *subject, Snapshot snapshot)

@@ -2,8 +2,8 @@
  *
  * catalog_spi.c
  *	  The SQL statements of the catalog: its writes (which fire the tables'
- *	  triggers and check their constraints) and catalog_api.c's calls, as
- *	  SPI plans kept for the life of the backend.  Every name is
+ *	  triggers and check their constraints), as SPI plans kept for the
+ *	  life of the backend.  Every name is
  *	  schema-qualified and every value is a parameter, so callers'
  *	  search_path and input cannot change a statement.  Each call connects
  *	  to SPI and finishes before it returns; see catalog.h for where its

@@ -75,10 +75,14 @@ static CatalogPlan plan_type_counts = {
 static void
 fill_version(CatalogScan *s, CatalogVersion *out)
 {
+	bool		isnull;
+
 	memset(out, 0, sizeof(CatalogVersion));
 	out->version = catalog_scan_int32(s, Anum_subject_versions_version);
 	out->schema_id = catalog_scan_int32(s, Anum_subject_versions_schema_id);
 	out->deleted = catalog_scan_bool(s, Anum_subject_versions_deleted);
+	out->created_at = DatumGetTimestampTz(catalog_scan_datum(s, Anum_subject_versions_created_at,
+															 &isnull));
 }
 
 /* Open a scan of a subject's versions, by number. */
@@ -155,14 +159,83 @@ versions_of_id_open(CatalogScan *s, const char *context, int32 id)
 	catalog_scan_key(s, Anum_subject_versions_schema_id, F_INT4EQ, Int32GetDatum(id));
 }
 
+/* The current row of a scan as an entry, its strings in cxt. */
+static void
+fill_entry(CatalogScan *s, MemoryContext cxt, CatalogVersionEntry *out)
+{
+	out->context = catalog_scan_text(s, Anum_subject_versions_context, cxt);
+	out->subject = catalog_scan_text(s, Anum_subject_versions_subject, cxt);
+	out->version = catalog_scan_int32(s, Anum_subject_versions_version);
+	out->schema_id = catalog_scan_int32(s, Anum_subject_versions_schema_id);
+	out->deleted = catalog_scan_bool(s, Anum_subject_versions_deleted);
+	out->created_at = catalog_scan_timestamp(s, Anum_subject_versions_created_at);
+}
+
+/*
+ * The context's versions (of any subject, soft-deleted ones too) of schema
+ * id, in no particular order; *n how many.
+ */
+CatalogVersionEntry *
+catalog_versions_of_id(const char *context, int32 id, int *n)
+{
+	CatalogScan s;
+	int			cap = 8;
+	CatalogVersionEntry *out = palloc(sizeof(CatalogVersionEntry) * cap);
+
+	*n = 0;
+	versions_of_id_open(&s, context, id);
+	while (catalog_scan_next(&s, ForwardScanDirection))
+	{
+		if (*n == cap)
+			out = repalloc(out, sizeof(CatalogVersionEntry) * (cap *= 2));
+		fill_entry(&s, CurrentMemoryContext, &out[(*n)++]);
+	}
+	catalog_scan_close(&s);
+	return out;
+}
+
+/*
+ * Every subject version (of one context, or of all when context is NULL)
+ * in (context, subject, version) order, each given to visit until it
+ * returns false.  visit runs in a memory context reset for each row (the
+ * entry's strings live there): what it keeps it allocates elsewhere, and
+ * the scan holds the memory of one row at a time, whatever the table's
+ * size.
+ */
+void
+catalog_scan_versions(const char *context, CatalogVersionVisitor visit, void *arg)
+{
+	CatalogScan s;
+	MemoryContext row_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry version scan",
+												  ALLOCSET_SMALL_SIZES);
+	CatalogVersionEntry entry;
+	bool		more = true;
+
+	catalog_scan_open(&s, &subject_versions_pkey);
+	if (context != NULL)
+		catalog_scan_text_key(&s, Anum_subject_versions_context, context);
+	while (more && catalog_scan_next(&s, ForwardScanDirection))
+	{
+		MemoryContext old;
+
+		MemoryContextReset(row_cxt);
+		old = MemoryContextSwitchTo(row_cxt);
+		fill_entry(&s, row_cxt, &entry);
+		more = visit(&entry, arg);
+		MemoryContextSwitchTo(old);
+	}
+	catalog_scan_close(&s);
+	MemoryContextDelete(row_cxt);
+}
+
 /*
  * The subject's best version of schema id (live ones first, then the
  * highest number; soft-deleted ones only when include_deleted) into out:
- * false when it has none.
+ * false when it has none.  Its fingerprint is not read.
  */
-static bool
-subject_version_of_schema(const char *context, const char *subject, int32 id,
-						  bool include_deleted, CatalogVersion *out)
+bool
+catalog_subject_version_of_schema(const char *context, const char *subject, int32 id,
+								  bool include_deleted, CatalogVersion *out)
 {
 	CatalogScan s;
 	CatalogVersion v;
@@ -462,7 +535,7 @@ catalog_find_schema_in_subject(const char *context, const char *subject,
 	int32		id = catalog_schema_id_by_fingerprint(context, fingerprint);
 
 	memset(version, 0, sizeof(CatalogVersion));
-	if (id != 0 && subject_version_of_schema(context, subject, id, include_deleted, version))
+	if (id != 0 && catalog_subject_version_of_schema(context, subject, id, include_deleted, version))
 		memcpy(version->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN);
 	return id;
 }

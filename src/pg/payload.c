@@ -133,7 +133,7 @@ lookup_version(FunctionCallInfo fcinfo, const char *subject, const char *version
 	if (stamp_current(&cache->version_stamp) && strcmp(cache->subject, subject) == 0 &&
 		strcmp(cache->version, version) == 0)
 		return cache->by_version;
-	catalog_api_get_version(subject, version, false, &row);
+	registry_read_version(registry_served_subject(subject), subject, version, false, &row);
 	registry_split_subject_cstr(row.subject, &ref.context, &name);
 	if (!catalog_get_schema(ref.context, row.id, &stored))
 		ereport(ERROR,

@@ -14,9 +14,14 @@
 
 #include <string.h>
 
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
+
 #include "catalog.h"
 #include "catalog_internal.h"
 #include "read_service.h"
+#include "registration.h"
 #include "registry.h"
 
 /*
@@ -103,4 +108,83 @@ registry_contexts(void)
 	if (has_default)
 		out = lcons(pstrdup(REGISTRY_DEFAULT_CONTEXT), out);
 	return out;
+}
+
+/*
+ * GET /subjects/{s}/versions/{v}/referencedby: the ids of the schemas that
+ * reference the version named ("latest" or N, soft-deleted ones too), in
+ * ascending order.
+ */
+List *
+registry_referenced_by(const char *named, const char *version_arg)
+{
+	char	   *context;
+	char	   *subject;
+	CatalogVersion v;
+
+	registry_split_subject_cstr(registry_served_subject(named), &context, &subject);
+	registry_requested_version(context, subject, named, version_arg, true, &v, NULL);
+	return catalog_referencing_ids(context, subject, v.version);
+}
+
+/* Does a schema's metadata (jsonb text) have every property of properties? */
+static bool
+has_properties(const char *metadata, Jsonb *properties)
+{
+	Jsonb	   *have = NULL;
+
+	if (metadata != NULL)
+	{
+		Jsonb	   *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(metadata)));
+		JsonbValue	v;
+
+		if (JsonContainerIsObject(&jb->root) &&
+			getKeyJsonValueFromContainer(&jb->root, "properties", 10, &v) != NULL)
+			have = JsonbValueToJsonb(&v);
+	}
+	if (have == NULL)
+		have = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}")));
+	return DatumGetBool(DirectFunctionCall2(jsonb_contains, JsonbPGetDatum(have),
+											JsonbPGetDatum(properties)));
+}
+
+/*
+ * GET /subjects/{s}/metadata: the subject's latest version (soft-deleted
+ * ones too when deleted) whose metadata properties hold every key and
+ * value of properties (jsonb containment), with its guid and registration
+ * time; 40401 for a subject without versions, 40403 when none has them.
+ */
+void
+registry_latest_with_metadata(const char *named, Jsonb *properties, bool deleted,
+							  CatalogSchemaRow *out)
+{
+	char	   *context;
+	char	   *subject;
+	CatalogVersion latest;
+	int			n;
+	CatalogVersion *versions;
+
+	registry_split_subject_cstr(registry_served_subject(named), &context, &subject);
+	/* the subject must exist (40401), as for every version lookup */
+	registry_requested_version(context, subject, named, "latest", deleted, &latest, NULL);
+	versions = catalog_versions(context, subject, deleted, &n);
+	for (int i = n - 1; i >= 0; i--)
+	{
+		CatalogSchema s;
+		CatalogVersion v;
+		TimestampTz created_at;
+
+		/* NULL properties are held by no version, as SQL's @> NULL */
+		if (properties == NULL ||
+			!catalog_get_schema(context, versions[i].schema_id, &s) ||
+			!has_properties(s.metadata, properties) ||
+			!catalog_read_version(context, subject, versions[i].version, true, &v, &created_at))
+			continue;
+		registry_schema_row(out, registry_qualify_subject(context, subject),
+							versions[i].version, versions[i].deleted, &s, created_at);
+		return;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
+			 errmsg("no version of subject \"%s\" has that metadata", named)));
 }

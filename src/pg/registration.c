@@ -557,6 +557,30 @@ registry_fingerprint_guid(const uint8 *fp)
 	return out.data;
 }
 
+/*
+ * A schema as an operation answers it, into out: the schema s of subject
+ * version (qualified subject NULL: none), its guid, and the time
+ * registered.
+ */
+void
+registry_schema_row(CatalogSchemaRow *out, const char *qualified, int32 version, bool deleted,
+					const CatalogSchema *s, TimestampTz registered)
+{
+	memset(out, 0, sizeof(CatalogSchemaRow));
+	out->subject = qualified ? pstrdup(qualified) : NULL;
+	out->version = version;
+	out->id = s->id;
+	out->schema_type = s->schema_type;
+	out->schema = s->schema;
+	out->refs = s->refs;
+	out->metadata = s->metadata;
+	out->rule_set = s->rule_set;
+	out->deleted = deleted;
+	out->guid = registry_fingerprint_guid(s->fingerprint);
+	out->has_ts = true;
+	out->ts = registry_epoch_ms(registered);
+}
+
 /* A timestamp as milliseconds since the Unix epoch, rounded down. */
 int64
 registry_epoch_ms(TimestampTz ts)
@@ -581,13 +605,51 @@ registry_submission_args(SchemaArgs *a, const char *served, const CatalogSubmiss
 }
 
 /*
- * A registration as the REST route POST /subjects/{s}/versions asks for
- * it, without the SQL call around register_schema_version (the route's
- * gate checked its EXECUTE privilege): served is the subject as served,
- * its alias already followed.  out is register_schema_version's row as
- * the route reads it; a version this call made has its guid and
- * registration time (the transaction's start, its created_at) too, an
- * existing one has neither (has_ts false).
+ * What a registration answers over REST, into out: register_schema_version's
+ * row with the schema's guid and the version's registration time (the
+ * transaction's start for a version this call made, else the version's as
+ * stored).  qualified is the subject as served.
+ */
+void
+registry_registered_row(const char *qualified, const Registered *reg, CatalogSchemaRow *out)
+{
+	memset(out, 0, sizeof(CatalogSchemaRow));
+	out->version = reg->version;
+	out->id = reg->id;
+	out->schema_type = pstrdup(reg->schema_type);
+	out->schema = reg->schema;
+	out->refs = strcmp(reg->refs, "[]") == 0 ? reg->refs : registry_jsonb_text(reg->refs);
+	out->metadata = registry_jsonb_text(reg->metadata);
+	out->rule_set = registry_jsonb_text(reg->rule_set);
+	if (reg->inserted)
+	{
+		out->guid = registry_fingerprint_guid(reg->fingerprint);
+		out->has_ts = true;
+		out->ts = registry_epoch_ms(GetCurrentTransactionStartTimestamp());
+	}
+	else
+	{
+		char	   *context;
+		char	   *subject;
+		CatalogVersion v;
+		CatalogSchema stored;
+		TimestampTz created_at;
+
+		registry_split_subject_cstr(qualified, &context, &subject);
+		if (catalog_read_version(context, subject, reg->version, true, &v, &created_at) &&
+			catalog_get_schema(context, v.schema_id, &stored))
+		{
+			out->guid = registry_fingerprint_guid(stored.fingerprint);
+			out->has_ts = true;
+			out->ts = registry_epoch_ms(created_at);
+		}
+	}
+}
+
+/*
+ * POST /subjects/{s}/versions: a registration as the REST route asks for
+ * it.  served is the subject as served, its alias already followed; out is
+ * what the route answers (registry_registered_row).
  */
 void
 registry_register_submission(const char *served, const CatalogSubmission *b,
@@ -602,19 +664,5 @@ registry_register_submission(const char *served, const CatalogSubmission *b,
 	registry_registration_options(&r, b->id != 0, b->id, b->version != 0, b->version,
 								  b->tags_to_add, b->tags_to_remove, b->propagate_tags);
 	registry_register(&r, &reg);
-
-	memset(out, 0, sizeof(CatalogSchemaRow));
-	out->version = reg.version;
-	out->id = reg.id;
-	out->schema_type = pstrdup(reg.schema_type);
-	out->schema = reg.schema;
-	out->refs = strcmp(reg.refs, "[]") == 0 ? reg.refs : registry_jsonb_text(reg.refs);
-	out->metadata = registry_jsonb_text(reg.metadata);
-	out->rule_set = registry_jsonb_text(reg.rule_set);
-	if (reg.inserted)
-	{
-		out->guid = registry_fingerprint_guid(reg.fingerprint);
-		out->has_ts = true;
-		out->ts = registry_epoch_ms(GetCurrentTransactionStartTimestamp());
-	}
+	registry_registered_row(r.a.qualified, &reg, out);
 }

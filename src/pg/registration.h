@@ -72,8 +72,12 @@ extern void registry_merge_data_contract(SchemaArgs *a, const CatalogSettings *s
 extern void registry_submission_args(SchemaArgs *a, const char *served,
 									 const CatalogSubmission *b);
 extern char *registry_jsonb_text(const char *json);
+extern void registry_registered_row(const char *qualified, const Registered *reg,
+									CatalogSchemaRow *out);
 extern char *registry_fingerprint_guid(const uint8 *fp);
 extern int64 registry_epoch_ms(TimestampTz ts);
+extern void registry_schema_row(CatalogSchemaRow *out, const char *qualified, int32 version,
+								bool deleted, const CatalogSchema *s, TimestampTz registered);
 
 /* registration_match.c: a submission that a subject has as a version already */
 extern bool registry_registered_fast(Registration *r, SubmittedSchema *s, int32 *content_id,
@@ -87,6 +91,10 @@ extern bool registry_find_but_version(SchemaArgs *a, SubmittedSchema *s, bool de
 /* schema_lookup.c */
 extern SubmittedSchema *registry_look_up(SchemaArgs *a, bool deleted, CatalogVersion *found,
 										 CatalogSchema *stored);
+
+/* tag_service.c: POST /subjects/{s}/versions/{v}/tags */
+extern char *registry_tag_version(const char *named, const char *version_arg,
+								  const CatalogTagRequest *t, Registered *out);
 
 /* version_reads.c */
 extern void registry_requested_version(const char *context, const char *subject,

@@ -3,7 +3,8 @@
  * rest.c
  *	  registry_rest(): request parsing, routing, Confluent error bodies and
  *	  the SQL-callable registry.rest().  The routes themselves are in
- *	  rest_routes.c; they call the SQL API, so no rule lives here.
+ *	  rest_routes.c; they call the C services the SQL functions wrap too,
+ *	  so no rule lives here.
  *
  * Routing is on the raw path, each segment percent-decoded on its own, so
  * a subject containing "/" (sent as %2F) stays one segment.  A route runs
@@ -214,19 +215,34 @@ rest_param_int(RestCall *c, const char *key, int def)
 }
 
 /*
- * Confluent's offset/limit, applied after the full list is built; a limit
- * of 0 or less (or above max_limit, when that is not 0) means max_limit.
+ * Confluent's offset and limit of the request, for a listing that pages
+ * itself: offset at least 0; a limit of 0 or less (or above max_limit,
+ * when that is not 0) means max_limit (0: no limit).
+ */
+void
+rest_page(RestCall *c, int max_limit, int *offset, int *limit)
+{
+	*offset = rest_param_int(c, "offset", 0);
+	*limit = rest_param_int(c, "limit", -1);
+	if (*offset < 0)
+		*offset = 0;
+	if (max_limit > 0 && (*limit <= 0 || *limit > max_limit))
+		*limit = max_limit;
+	if (*limit < 0)
+		*limit = 0;
+}
+
+/*
+ * Confluent's offset/limit, applied after the full list is built (see
+ * rest_page()).
  */
 bool
 rest_page_includes(RestCall *c, int index, int max_limit)
 {
-	int			offset = rest_param_int(c, "offset", 0);
-	int			limit = rest_param_int(c, "limit", -1);
+	int			offset;
+	int			limit;
 
-	if (offset < 0)
-		offset = 0;
-	if (max_limit > 0 && (limit <= 0 || limit > max_limit))
-		limit = max_limit;
+	rest_page(c, max_limit, &offset, &limit);
 	if (index < offset)
 		return false;
 	return limit <= 0 || index < offset + limit;
@@ -675,8 +691,6 @@ registry_rest_write_target(const RestRequest *req, char **subject, char **versio
 	RestCall	call;
 	RestCall   *c = &call;
 	bool		method_mismatch = false;
-	const char *gate;
-	const char *operation;
 
 	*subject = NULL;
 	*version = NULL;
@@ -690,10 +704,7 @@ registry_rest_write_target(const RestRequest *req, char **subject, char **versio
 	for (int i = 0; i < c->nseg; i++)
 		if (!pg_verifymbstr(c->seg[i], strlen(c->seg[i]), true))
 			return -1;
-	rest_route_gate(c->route, &gate, &operation);
-	if (operation == NULL ||
-		(strcmp(operation, "Write") != 0 && strcmp(operation, "Delete") != 0 &&
-		 strcmp(operation, "AlterCompatibility") != 0))
+	if (!registry_operation_writes(rest_route_operation(c->route)))
 		return -1;
 	/* subjects/{s}[/versions/{v}], config/{s}, mode/{s} */
 	if (c->nseg >= 2)

@@ -53,8 +53,9 @@ extern void registry_rest_session_init(void);
 extern int	registry_rest_route_index(const char *method, const char *pattern);
 
 /*
- * May role use route (an index as registry_rest_route_index gives)?  Its
- * gating function's EXECUTE privilege decides; inside a transaction.
+ * May role use route (an index as registry_rest_route_index gives)?  The
+ * privilege of the operation it serves decides (privileges.c); inside a
+ * transaction.
  */
 extern bool registry_rest_route_permitted(int route, Oid role);
 

@@ -12,6 +12,7 @@
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
+#include "privileges.h"
 #include "rest.h"
 
 typedef struct RestParam
@@ -55,7 +56,7 @@ extern RestHandler rest_route(RestCall *c, bool *method_mismatch);
 /* rest_routes.c: the route table, for the metrics' labels */
 extern int	rest_route_count(void);
 extern void rest_route_at(int i, const char **method, const char **pattern);
-extern void rest_route_gate(int i, const char **gate, const char **operation);
+extern RegistryOperation rest_route_operation(int i);
 
 /* rest_privileges.c: may the current user use the route? (else a 403) */
 extern bool rest_route_permitted(RestCall *c);
@@ -65,6 +66,7 @@ extern void rest_route_denied(RestCall *c);
 extern const char *rest_param(RestCall *c, const char *key);
 extern bool rest_param_bool(RestCall *c, const char *key);
 extern int	rest_param_int(RestCall *c, const char *key, int def);
+extern void rest_page(RestCall *c, int max_limit, int *offset, int *limit);
 extern bool rest_page_includes(RestCall *c, int index, int max_limit);
 extern void rest_error(RestCall *c, int status, int code, const char *message);
 extern bool rest_extension_missing(RestCall *c);

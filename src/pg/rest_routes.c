@@ -1,11 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * rest_routes.c
- *	  The Confluent REST routes.  Each one reads the request, calls the SQL
- *	  API (through catalog_api.c) and writes Confluent's JSON shape,
- *	  omitting empty fields as Confluent's Jackson NON_EMPTY does.  Errors
- *	  are ereport()s of the SQL API; rest.c turns them into Confluent error
- *	  bodies.
+ *	  The Confluent REST routes.  Each one reads the request, calls the C
+ *	  service of its operation (read_service.c, schema_service.c,
+ *	  registration.c, settings_service.c, ...; the SQL functions wrap the
+ *	  same services) and writes Confluent's JSON shape, omitting empty
+ *	  fields as Confluent's Jackson NON_EMPTY does.  Errors are the
+ *	  services' ereport()s; rest.c turns them into Confluent error bodies.
  *
  *-------------------------------------------------------------------------
  */
@@ -15,16 +16,19 @@
 #include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
+#include "utils/uuid.h"
 
 #include "catalog.h"
 #include "confluent_messages.h"
 #include "data_contract.h"
 #include "delete_service.h"
 #include "metrics.h"
+#include "registration.h"
 #include "registry.h"
 #include "read_service.h"
 #include "rest_internal.h"
 #include "rg_format.h"
+#include "schema_service.h"
 #include "schemas.h"
 #include "settings_service.h"
 #include "tags.h"
@@ -211,7 +215,7 @@ h_schema_types(RestCall *c)
 static void
 h_metadata_id(RestCall *c)
 {
-	char	   *id = catalog_api_cluster_id();
+	char	   *id = registry_cluster_id();
 
 	appendStringInfoString(&c->out, "{\"id\":");
 	escape_json(&c->out, id);
@@ -293,30 +297,31 @@ row_context(const CatalogSchemaRow *row)
 	return context;
 }
 
-/* GET /schemas: every version's schema, paged (aliases=true: with their aliases) */
+/*
+ * GET /schemas: every version's schema (aliases=true: with their aliases;
+ * ruleType=T: of the schemas with a rule of type T), the page asked for
+ * only (schema.search.default.limit = schema.search.max.limit = 1000).
+ */
 static void
 h_schemas_list(RestCall *c)
 {
-	bool		aliases = rest_param_bool(c, "aliases");
-	List	   *rows = aliases ?
-	catalog_api_list_schemas_with_aliases(rest_param(c, "subjectPrefix"),
-										  rest_param_bool(c, "deleted"),
-										  rest_param_bool(c, "latestOnly")) :
-	catalog_api_list_schemas(rest_param(c, "subjectPrefix"),
-							 rest_param_bool(c, "deleted"),
-							 rest_param_bool(c, "latestOnly"));
+	SchemaListing q;
+	const char *rule_type = rest_param(c, "ruleType");
 	ListCell   *lc;
-	int			n = 0;
 
+	memset(&q, 0, sizeof(q));
+	q.prefix = rest_param(c, "subjectPrefix");
+	q.deleted = rest_param_bool(c, "deleted");
+	q.latest_only = rest_param_bool(c, "latestOnly");
+	q.aliases = rest_param_bool(c, "aliases");
+	q.rule_type = rule_type != NULL && rule_type[0] != '\0' ? rule_type : NULL;
+	rest_page(c, 1000, &q.offset, &q.limit);
 	appendStringInfoChar(&c->out, '[');
-	foreach(lc, rows)
+	foreach(lc, registry_list_schemas(&q))
 	{
 		CatalogSchemaRow *row = (CatalogSchemaRow *) lfirst(lc);
 
-		/* schema.search.default.limit = schema.search.max.limit = 1000 */
-		if (!rest_page_includes(c, foreach_current_index(lc), 1000))
-			continue;
-		if (n++ > 0)
+		if (foreach_current_index(lc) > 0)
 			appendStringInfoChar(&c->out, ',');
 		append_schema_row(&c->out, row, true, true, row->schema, false);
 		append_aliases_member(&c->out, row);
@@ -338,7 +343,7 @@ formatted_schema(RestCall *c, const CatalogSchemaRow *row, const char *subject)
 
 	if (format && strcmp(format, "serialized") == 0 &&
 		strcmp(row->schema_type, "PROTOBUF") == 0)
-		return catalog_api_schema_serialized(row->id, subject);
+		return registry_schema_serialized_text(row->id, subject);
 	return row->schema;
 }
 
@@ -372,7 +377,7 @@ append_schema_string(RestCall *c, const CatalogSchemaRow *row, const char *schem
 		int32		max_id;
 
 		/* a context without schemas has no maxId: left out, as null is */
-		if (catalog_api_max_id(subject, &max_id))
+		if (registry_max_schema_id(subject, &max_id))
 		{
 			json_key(&c->out, &first, "maxId");
 			appendStringInfo(&c->out, "%d", max_id);
@@ -390,21 +395,23 @@ h_schema_by_id(RestCall *c)
 {
 	int32		id;
 	const char *subject = rest_param(c, "subject");
+	SchemaInfo	info;
 	CatalogSchemaRow row;
 
 	if (!path_id(c, c->seg[2], &id))
 		return;
-	catalog_api_schema_by_id(id, subject, &row);
+	registry_schema_by_id(id, subject, &info);
+	registry_schema_info_row(&info, &row);
 	append_schema_string(c, &row, formatted_schema(c, &row, subject), subject);
 	append_schema_tags(c, &row, row_context(&row));
 }
 
 /*
  * A guid from the path: Confluent's spelling of a UUID (lower-case hex,
- * 8-4-4-4-12), the only one its guids match.
+ * 8-4-4-4-12), the only one its guids match; its 16 bytes into guid.
  */
 static bool
-path_guid(const char *s)
+path_guid(const char *s, pg_uuid_t * guid)
 {
 	int			i;
 
@@ -420,6 +427,7 @@ path_guid(const char *s)
 		else if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
 			return false;
 	}
+	*guid = *DatumGetUUIDP(DirectFunctionCall1(uuid_in, CStringGetDatum(s)));
 	return true;
 }
 
@@ -428,15 +436,18 @@ static void
 h_schema_by_guid(RestCall *c)
 {
 	CatalogSchemaRow row;
+	SchemaInfo	info;
+	pg_uuid_t	guid;
 	char	   *context;
 
 	c->schema_id = c->seg[2];
-	if (!path_guid(c->seg[2]))
+	if (!path_guid(c->seg[2], &guid))
 	{
 		rest_error(c, 404, 40403, confluent_text(CW_SCHEMA_ID_NOT_FOUND, c->seg[2]));
 		return;
 	}
-	catalog_api_schema_by_guid(c->seg[2], &row);
+	registry_schema_by_guid(guid.data, &info);
+	registry_schema_info_row(&info, &row);
 	context = strcmp(row.context, ".") == 0 ? NULL : psprintf(":%s:", row.context);
 	append_schema_string(c, &row, formatted_schema(c, &row, context), context);
 }
@@ -445,19 +456,19 @@ h_schema_by_guid(RestCall *c)
 static void
 h_schema_guid_ids(RestCall *c)
 {
-	List	   *ids = path_guid(c->seg[2]) ? catalog_api_schema_ids_by_guid(c->seg[2]) : NIL;
-	ListCell   *lc;
+	pg_uuid_t	guid;
+	int			n = 0;
+	CatalogSchema *found = path_guid(c->seg[2], &guid) ?
+	registry_schema_ids_by_guid(guid.data, &n) : NULL;
 
 	appendStringInfoChar(&c->out, '[');
-	foreach(lc, ids)
+	for (int i = 0; i < n; i++)
 	{
-		CatalogContextId *cid = (CatalogContextId *) lfirst(lc);
-
-		if (foreach_current_index(lc) > 0)
+		if (i > 0)
 			appendStringInfoChar(&c->out, ',');
 		appendStringInfoString(&c->out, "{\"context\":");
-		escape_json(&c->out, cid->context);
-		appendStringInfo(&c->out, ",\"id\":%d}", cid->id);
+		escape_json(&c->out, found[i].context);
+		appendStringInfo(&c->out, ",\"id\":%d}", found[i].id);
 	}
 	appendStringInfoChar(&c->out, ']');
 }
@@ -468,11 +479,13 @@ h_schema_by_id_raw(RestCall *c)
 {
 	int32		id;
 	const char *subject = rest_param(c, "subject");
+	SchemaInfo	info;
 	CatalogSchemaRow row;
 
 	if (!path_id(c, c->seg[2], &id))
 		return;
-	catalog_api_schema_by_id(id, subject, &row);
+	registry_schema_by_id(id, subject, &info);
+	registry_schema_info_row(&info, &row);
 	appendStringInfoString(&c->out, formatted_schema(c, &row, subject));
 }
 
@@ -491,8 +504,7 @@ schema_id_versions(RestCall *c, bool subjects_only)
 
 	if (!path_id(c, c->seg[2], &id))
 		return;
-	uses = catalog_api_schema_versions(id, rest_param(c, "subject"),
-									   rest_param_bool(c, "deleted"));
+	uses = registry_schema_versions(id, rest_param(c, "subject"), rest_param_bool(c, "deleted"));
 	appendStringInfoChar(&c->out, '[');
 	foreach(lc, uses)
 	{
@@ -538,7 +550,7 @@ h_schema_id_versions(RestCall *c)
 
 /*
  * The subject segment of a /subjects/{s}/... or /compatibility/subjects/{s}
- * route, returned as the client named it: the SQL API serves it as its
+ * route, returned as the client named it: the service serves it as its
  * alias.  The route's errors name the subject it is served as, as
  * Confluent's do (its alias filter rewrites the path before the route).
  */
@@ -586,7 +598,7 @@ h_version_get(RestCall *c)
 	CatalogSchemaRow row;
 	const char *subject = path_subject_version(c);
 
-	catalog_api_read_version(subject, c->subject, c->version, rest_param_bool(c, "deleted"), &row);
+	registry_read_version(c->subject, subject, c->version, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -626,7 +638,10 @@ h_latest_with_metadata(RestCall *c)
 		escape_json(&props, values[i]);
 	}
 	appendStringInfoChar(&props, '}');
-	catalog_api_latest_with_metadata(subject, props.data, rest_param_bool(c, "deleted"), &row);
+	registry_latest_with_metadata(subject,
+								  DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
+																	 CStringGetDatum(props.data))),
+								  rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema, false);
 }
 
@@ -637,7 +652,7 @@ h_version_schema(RestCall *c)
 	CatalogSchemaRow row;
 	const char *subject = path_subject_version(c);
 
-	catalog_api_read_version(subject, c->subject, c->version, rest_param_bool(c, "deleted"), &row);
+	registry_read_version(c->subject, subject, c->version, rest_param_bool(c, "deleted"), &row);
 	appendStringInfoString(&c->out, formatted_schema(c, &row, row.subject));
 }
 
@@ -647,7 +662,7 @@ h_version_referencedby(RestCall *c)
 {
 	const char *subject = path_subject_version(c);
 
-	append_list(c, catalog_api_referenced_by(subject, c->version));
+	append_list(c, registry_referenced_by(subject, c->version));
 }
 
 /* DELETE /subjects/{s}/versions/{v}: the version deleted */
@@ -739,7 +754,7 @@ body_string(RestCall *c, Jsonb *jb, const char *key, const char *detail, const c
  * schemaTagsToRemove, propagateSchemaTags; unknown fields ignored.  An
  * id of 0 or less and a version of 0 count as absent; normalize comes from
  * the query.  An absent or empty schema is 42201 "Empty schema" unless
- * empty_ok: a registration and a lookup take it to the SQL API (which
+ * empty_ok: a registration and a lookup take it to their service (which
  * fills it from the previous version, or finds nothing), as Confluent does.
  */
 static bool
@@ -791,11 +806,11 @@ h_register(RestCall *c)
 {
 	CatalogSubmission b;
 	CatalogSchemaRow row;
-	const char *subject = route_subject(c, c->seg[1]);
 
+	(void) route_subject(c, c->seg[1]);
 	if (!read_schema_body(c, &b, true))
 		return;
-	catalog_api_register(subject, c->subject, &b, &row);
+	registry_register_submission(c->subject, &b, &row);
 	/* RegisterSchemaResponse */
 	append_schema_row(&c->out, &row, false, true, row.schema, false);
 }
@@ -811,7 +826,7 @@ h_lookup(RestCall *c)
 	c->lookup = true;
 	if (!read_schema_body(c, &b, true))
 		return;
-	catalog_api_lookup(c->subject, &b, rest_param_bool(c, "deleted"), &row);
+	registry_lookup_submission(c->subject, &b, rest_param_bool(c, "deleted"), &row);
 	append_schema_row(&c->out, &row, true, true, row.schema, true);
 }
 
@@ -825,6 +840,7 @@ h_tags(RestCall *c)
 {
 	Jsonb	   *jb = rest_body_object(c);
 	CatalogTagRequest t;
+	Registered	reg;
 	CatalogSchemaRow row;
 	const char *subject = path_subject_version(c);
 
@@ -839,7 +855,7 @@ h_tags(RestCall *c)
 	t.rule_set = rest_body_member_json(jb, "ruleSet");
 	t.rules_to_merge = rest_body_member_json(jb, "rulesToMerge");
 	t.rules_to_remove = rest_body_member_json(jb, "rulesToRemove");
-	catalog_api_tag(subject, c->version, &t, &row);
+	registry_registered_row(registry_tag_version(subject, c->version, &t, &reg), &reg, &row);
 	append_schema_row(&c->out, &row, false, true, row.schema, false);
 }
 
@@ -851,12 +867,11 @@ h_compatibility(RestCall *c)
 	bool		verbose = rest_param_bool(c, "verbose");
 	CatalogCompatibility verdict;
 
-	const char *subject = route_subject(c, c->seg[2]);
-
+	(void) route_subject(c, c->seg[2]);
 	c->version = c->nseg > 4 ? c->seg[4] : NULL;
 	if (!read_schema_body(c, &b, false))
 		return;
-	catalog_api_check_compatibility(subject, &b, c->version, verbose, &verdict);
+	registry_check_submission(c->subject, &b, c->version, verbose, &verdict);
 	appendStringInfo(&c->out, "{\"is_compatible\":%s",
 					 verdict.is_compatible ? "true" : "false");
 	if (verbose && verdict.has_messages)
@@ -978,80 +993,61 @@ h_metrics(RestCall *c)
 /* --- the route table ------------------------------------------------------------ */
 
 /*
- * A route's gate: the SQL function whose EXECUTE privilege lets a role use
- * it (the function the route calls, so GRANTs decide), and the operation
- * Confluent's 403 names.  Routes that read nothing of the registry have
- * none.
+ * A route: its method, pattern and handler, and the operation it serves,
+ * whose privilege lets a role use it (privileges.c; REGISTRY_OP_OPEN for
+ * the routes that read nothing of the registry).
  */
-#define READS(fn)	fn, "Read"
-#define WRITES(fn)	fn, "Write"
-#define DELETES(fn) fn, "Delete"
-#define READS_CONFIG(fn)	fn, "ReadCompatibility"
-#define ALTERS_CONFIG(fn)	fn, "AlterCompatibility"
-#define UNGATED		NULL, NULL
-
 typedef struct Route
 {
 	const char *method;
 	const char *pattern;		/* segments; "*" matches one segment */
 	RestHandler handler;
 	bool		plain_text;		/* answers text/plain, whatever Accept says */
-	const char *gate;			/* regprocedure text of the gating function */
-	const char *operation;		/* what a 403 says was denied */
+	RegistryOperation operation;
 } Route;
 
-#define GATE_SCHEMA_BY_ID "registry.schema_by_id(integer,text)"
-#define GATE_SCHEMA_VERSIONS "registry.schema_versions(integer,text,boolean)"
-#define GATE_GET_VERSION "registry.get_version(text,text,boolean)"
-#define GATE_CHECK "registry.check_compatibility(text,text,text,jsonb,text,boolean,boolean,jsonb,jsonb)"
-
 static const Route routes[] = {
-	{"GET", "", h_root, false, UNGATED},
-	{"POST", "", h_root, false, UNGATED},
-	{"GET", "schemas/types", h_schema_types, false, UNGATED},
-	{"GET", "schemas", h_schemas_list, false, READS("registry.list_schemas(text,boolean,boolean)")},
-	{"GET", "schemas/ids/*", h_schema_by_id, false, READS(GATE_SCHEMA_BY_ID)},
-	{"GET", "schemas/ids/*/schema", h_schema_by_id_raw, false, READS(GATE_SCHEMA_BY_ID)},
-	{"GET", "schemas/ids/*/subjects", h_schema_id_subjects, false, READS(GATE_SCHEMA_VERSIONS)},
-	{"GET", "schemas/ids/*/versions", h_schema_id_versions, false, READS(GATE_SCHEMA_VERSIONS)},
-	{"GET", "schemas/guids/*", h_schema_by_guid, false, READS("registry.schema_by_guid(uuid)")},
-	{"GET", "schemas/guids/*/ids", h_schema_guid_ids, false, READS("registry.schema_ids_by_guid(uuid)")},
-	{"GET", "subjects", h_subjects, false, READS("registry.subjects(text,boolean,boolean)")},
-	{"POST", "subjects/*", h_lookup, false,
-	READS("registry.lookup_schema(text,text,text,jsonb,boolean,boolean,jsonb,jsonb)")},
-	{"DELETE", "subjects/*", h_subject_delete, false, DELETES("registry.delete_subject(text,boolean)")},
-	{"GET", "subjects/*/versions", h_versions, false, READS("registry.versions(text,boolean,boolean)")},
-	{"POST", "subjects/*/versions", h_register, false,
-	WRITES("registry.register_schema_version(text,text,text,jsonb,boolean,jsonb,jsonb,integer,integer,jsonb,jsonb,boolean)")},
-	{"POST", "subjects/*/versions/*/tags", h_tags, false,
-	WRITES("registry.tag_schema_version(text,text,integer,jsonb,jsonb,jsonb,jsonb,jsonb,jsonb)")},
-	{"GET", "subjects/*/metadata", h_latest_with_metadata, false,
-	READS("registry.latest_with_metadata(text,jsonb,boolean)")},
-	{"GET", "subjects/*/versions/*", h_version_get, false, READS(GATE_GET_VERSION)},
-	{"DELETE", "subjects/*/versions/*", h_version_delete, false,
-	DELETES("registry.delete_version(text,text,boolean)")},
-	{"GET", "subjects/*/versions/*/schema", h_version_schema, false, READS(GATE_GET_VERSION)},
+	{"GET", "", h_root, false, REGISTRY_OP_OPEN},
+	{"POST", "", h_root, false, REGISTRY_OP_OPEN},
+	{"GET", "schemas/types", h_schema_types, false, REGISTRY_OP_OPEN},
+	{"GET", "schemas", h_schemas_list, false, REGISTRY_OP_LIST_SCHEMAS},
+	{"GET", "schemas/ids/*", h_schema_by_id, false, REGISTRY_OP_SCHEMA_BY_ID},
+	{"GET", "schemas/ids/*/schema", h_schema_by_id_raw, false, REGISTRY_OP_SCHEMA_BY_ID},
+	{"GET", "schemas/ids/*/subjects", h_schema_id_subjects, false, REGISTRY_OP_SCHEMA_VERSIONS},
+	{"GET", "schemas/ids/*/versions", h_schema_id_versions, false, REGISTRY_OP_SCHEMA_VERSIONS},
+	{"GET", "schemas/guids/*", h_schema_by_guid, false, REGISTRY_OP_SCHEMA_BY_GUID},
+	{"GET", "schemas/guids/*/ids", h_schema_guid_ids, false, REGISTRY_OP_SCHEMA_IDS_BY_GUID},
+	{"GET", "subjects", h_subjects, false, REGISTRY_OP_SUBJECTS},
+	{"POST", "subjects/*", h_lookup, false, REGISTRY_OP_LOOKUP},
+	{"DELETE", "subjects/*", h_subject_delete, false, REGISTRY_OP_DELETE_SUBJECT},
+	{"GET", "subjects/*/versions", h_versions, false, REGISTRY_OP_VERSIONS},
+	{"POST", "subjects/*/versions", h_register, false, REGISTRY_OP_REGISTER},
+	{"POST", "subjects/*/versions/*/tags", h_tags, false, REGISTRY_OP_TAG},
+	{"GET", "subjects/*/metadata", h_latest_with_metadata, false, REGISTRY_OP_LATEST_WITH_METADATA},
+	{"GET", "subjects/*/versions/*", h_version_get, false, REGISTRY_OP_GET_VERSION},
+	{"DELETE", "subjects/*/versions/*", h_version_delete, false, REGISTRY_OP_DELETE_VERSION},
+	{"GET", "subjects/*/versions/*/schema", h_version_schema, false, REGISTRY_OP_GET_VERSION},
 	{"GET", "subjects/*/versions/*/referencedby", h_version_referencedby, false,
-	READS("registry.referenced_by(text,text)")},
-	{"POST", "compatibility/subjects/*/versions", h_compatibility, false, READS(GATE_CHECK)},
-	{"POST", "compatibility/subjects/*/versions/*", h_compatibility, false, READS(GATE_CHECK)},
-	{"GET", "config", h_config_get, false, READS_CONFIG("registry.get_config(text,boolean)")},
-	{"PUT", "config", h_config_put, false, ALTERS_CONFIG("registry.set_config(text,jsonb)")},
-	{"DELETE", "config", h_config_delete, false, ALTERS_CONFIG("registry.delete_config(text)")},
-	{"GET", "config/*", h_config_get, false, READS_CONFIG("registry.get_config(text,boolean)")},
-	{"PUT", "config/*", h_config_put, false, ALTERS_CONFIG("registry.set_config(text,jsonb)")},
-	{"DELETE", "config/*", h_config_delete, false, ALTERS_CONFIG("registry.delete_config(text)")},
-	{"GET", "mode", h_mode_get, false, READS_CONFIG("registry.get_mode(text,boolean)")},
-	{"PUT", "mode", h_mode_put, false, ALTERS_CONFIG("registry.set_mode(text,text,boolean)")},
-	{"DELETE", "mode", h_mode_delete, false, ALTERS_CONFIG("registry.delete_mode(text)")},
-	{"GET", "mode/*", h_mode_get, false, READS_CONFIG("registry.get_mode(text,boolean)")},
-	{"PUT", "mode/*", h_mode_put, false, ALTERS_CONFIG("registry.set_mode(text,text,boolean)")},
-	{"DELETE", "mode/*", h_mode_delete, false, ALTERS_CONFIG("registry.delete_mode(text)")},
-	{"GET", "contexts", h_contexts, false, READS("registry.list_contexts()")},
-	{"GET", "v1/metadata/id", h_metadata_id, false, UNGATED},
-	{"GET", "v1/metadata/version", h_metadata_version, false, UNGATED},
-	/* the metrics count the subjects' versions: gated as the subject list */
-	{"GET", "metrics", h_metrics, true, READS("registry.subjects(text,boolean,boolean)")},
+	REGISTRY_OP_REFERENCED_BY},
+	{"POST", "compatibility/subjects/*/versions", h_compatibility, false, REGISTRY_OP_CHECK},
+	{"POST", "compatibility/subjects/*/versions/*", h_compatibility, false, REGISTRY_OP_CHECK},
+	{"GET", "config", h_config_get, false, REGISTRY_OP_GET_CONFIG},
+	{"PUT", "config", h_config_put, false, REGISTRY_OP_SET_CONFIG},
+	{"DELETE", "config", h_config_delete, false, REGISTRY_OP_DELETE_CONFIG},
+	{"GET", "config/*", h_config_get, false, REGISTRY_OP_GET_CONFIG},
+	{"PUT", "config/*", h_config_put, false, REGISTRY_OP_SET_CONFIG},
+	{"DELETE", "config/*", h_config_delete, false, REGISTRY_OP_DELETE_CONFIG},
+	{"GET", "mode", h_mode_get, false, REGISTRY_OP_GET_MODE},
+	{"PUT", "mode", h_mode_put, false, REGISTRY_OP_SET_MODE},
+	{"DELETE", "mode", h_mode_delete, false, REGISTRY_OP_DELETE_MODE},
+	{"GET", "mode/*", h_mode_get, false, REGISTRY_OP_GET_MODE},
+	{"PUT", "mode/*", h_mode_put, false, REGISTRY_OP_SET_MODE},
+	{"DELETE", "mode/*", h_mode_delete, false, REGISTRY_OP_DELETE_MODE},
+	{"GET", "contexts", h_contexts, false, REGISTRY_OP_CONTEXTS},
+	{"GET", "v1/metadata/id", h_metadata_id, false, REGISTRY_OP_OPEN},
+	{"GET", "v1/metadata/version", h_metadata_version, false, REGISTRY_OP_OPEN},
+	/* the metrics count the subjects' versions: the subject list's privilege */
+	{"GET", "metrics", h_metrics, true, REGISTRY_OP_SUBJECTS},
 	{NULL, NULL, NULL}
 };
 
@@ -1214,12 +1210,11 @@ rest_route_at(int i, const char **method, const char **pattern)
 	*pattern = routes[i].pattern;
 }
 
-/* The gating function and the operation of the i-th route (NULL: ungated). */
-void
-rest_route_gate(int i, const char **gate, const char **operation)
+/* The operation the i-th route serves. */
+RegistryOperation
+rest_route_operation(int i)
 {
-	*gate = routes[i].gate;
-	*operation = routes[i].operation;
+	return routes[i].operation;
 }
 
 /* See rest.h */

@@ -70,6 +70,54 @@ find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
 }
 
 /*
+ * The exact-text path: clients look up the text they registered, which is
+ * mostly the stored form itself (what Avro's and Jackson's writers print).
+ * A submission without references is taken as its own stored form; the
+ * subject's version of that identity is the answer if its schema row
+ * vouches for the text: the same bytes, the same type, no references, and
+ * a text shown to give itself back when parsed under the lookup's normalize
+ * (parses_to_itself, normalizes_to_itself, set by the insert trigger).  A
+ * parse would then give that very identity, and the slow path's first
+ * probe would find that version: the same answer without the parse.  NULL
+ * otherwise (another text of the same schema, references, a row that does
+ * not vouch, no such version), and the slow path answers from the start.
+ */
+static SubmittedSchema *
+find_exact_text(SchemaArgs *a, bool deleted, CatalogVersion *found, CatalogSchema *stored)
+{
+	SubmittedSchema *s = registry_submitted_as_stored(a->schema_type, a->schema, a->refs,
+													  a->metadata, a->rule_set);
+
+	if (s == NULL || !catalog_schema_by_fingerprint(a->context, s->fingerprint, stored))
+		return NULL;
+	if (strcmp(stored->schema, a->schema) != 0 ||
+		strcmp(stored->schema_type, s->format->name) != 0 ||
+		strcmp(stored->refs, "[]") != 0 ||
+		!(a->normalize ? stored->normalizes_to_itself : stored->parses_to_itself))
+		return NULL;
+	if (!catalog_subject_version_of_schema(a->context, a->subject, stored->id, deleted, found))
+		return NULL;
+	memcpy(found->fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
+	return s;
+}
+
+/*
+ * Can the exact-text path run before the subject's 40401 and the empty
+ * schema's 40403 without raising what those would have raised first?  So
+ * when the submission has nothing it could raise on: a known type, no
+ * metadata, rule set or references, a text that is not blank.  A hit
+ * shows the subject has the version; a miss goes on to those checks.
+ */
+static bool
+exact_text_first(const SchemaArgs *a)
+{
+	return rg_format_lookup(a->schema_type ? a->schema_type : "AVRO") != NULL &&
+		a->metadata == NULL && a->rule_set == NULL &&
+		(a->refs == NULL || strcmp(a->refs, "[]") == 0) &&
+		!registry_schema_is_blank(a->schema);
+}
+
+/*
  * A lookup (lookup_schema, POST /subjects/{s}): the version of the subject
  * that holds this schema (soft-deleted ones when deleted), with its
  * schema row into *stored.  40401 when the subject has no versions, 40403
@@ -80,19 +128,24 @@ registry_look_up(SchemaArgs *a, bool deleted, CatalogVersion *found, CatalogSche
 {
 	CatalogSettings settings;
 	SubmittedSchema *s;
+	bool		early = exact_text_first(a);
 
+	catalog_effective_settings(a->context, a->subject, &settings);
+	if (!a->normalize)
+		a->normalize = settings.normalize;
+	if (early && (s = find_exact_text(a, deleted, found, stored)) != NULL)
+		return s;
 	if (!catalog_subject_has_versions(a->context, a->subject, deleted))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
 				 errmsg("subject \"%s\" not found", a->qualified)));
-	catalog_effective_settings(a->context, a->subject, &settings);
-	if (!a->normalize)
-		a->normalize = settings.normalize;
 	if (registry_schema_is_blank(a->schema))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
 				 errmsg("schema not found in subject \"%s\"", a->qualified),
 				 errdetail("The schema is empty.")));
+	if (!early && (s = find_exact_text(a, deleted, found, stored)) != NULL)
+		return s;
 	s = find_submitted(a, &settings, deleted, found);
 	if (!catalog_get_schema(a->context, found->schema_id, stored))
 		memset(stored, 0, sizeof(CatalogSchema));
@@ -100,8 +153,8 @@ registry_look_up(SchemaArgs *a, bool deleted, CatalogVersion *found, CatalogSche
 }
 
 /*
- * POST /subjects/{s} without the SQL call around lookup_schema (the
- * route's gate checked its EXECUTE privilege): lookup_schema's row, with
+ * POST /subjects/{s}, the service lookup_schema wraps too (the route's
+ * operation privilege checked first, privileges.c): lookup_schema's row, with
  * the guid of the schema found and the version's registration time.
  * served is the subject as served, its alias already followed.
  */
@@ -113,8 +166,6 @@ registry_lookup_submission(const char *served, const CatalogSubmission *b,
 	SubmittedSchema *s;
 	CatalogVersion found;
 	CatalogSchema stored;
-	CatalogVersion v;
-	TimestampTz created_at;
 
 	memset(&a, 0, sizeof(a));
 	registry_submission_args(&a, served, b);
@@ -132,9 +183,6 @@ registry_lookup_submission(const char *served, const CatalogSubmission *b,
 	out->deleted = found.deleted;
 	if (stored.schema != NULL)
 		out->guid = registry_fingerprint_guid(stored.fingerprint);
-	if (catalog_read_version(a.context, a.subject, found.version, true, &v, &created_at))
-	{
-		out->has_ts = true;
-		out->ts = registry_epoch_ms(created_at);
-	}
+	out->has_ts = true;
+	out->ts = registry_epoch_ms(found.created_at);
 }

@@ -42,6 +42,7 @@ typedef struct KeptParse
 	char	   *metadata;
 	char	   *rule_set;
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+	OwnForm		own;			/* what the parse showed of its stored form */
 }			KeptParse;
 
 static MemoryContext ParseMemoContext = NULL;
@@ -386,6 +387,9 @@ registry_parse_submitted(const char *context, const char *schema_type,
 		}
 		registry_report_invalid_schema(s->format->name, err.message);
 	}
+	s->normalized = normalize;
+	s->text_is_stored_form = nrefs == 0 && strlen(text) == s->parsed->canonical_len &&
+		memcmp(text, s->parsed->canonical, s->parsed->canonical_len) == 0;
 	if (normalize)
 		normalize_refs(refs, &nrefs);
 	s->refs_json = catalog_refs_to_json(refs, nrefs);
@@ -393,6 +397,41 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	s->nrefs = nrefs;
 	compute_fingerprint(s->parsed, refs, nrefs, s->metadata, s->rule_set, s->fingerprint);
 	keep_parse(context, s);
+	return s;
+}
+
+/* What a parse showed of its stored form being its own (see schemas.h). */
+void
+registry_own_form(const SubmittedSchema *s, OwnForm *own)
+{
+	own->plain = s->text_is_stored_form && !s->normalized;
+	own->normalized = s->text_is_stored_form && s->normalized;
+}
+
+/* A submission taken as its own stored form, without a parse (see schemas.h). */
+SubmittedSchema *
+registry_submitted_as_stored(const char *schema_type, const char *text,
+							 const char *refs_json, const char *metadata,
+							 const char *rule_set)
+{
+	SubmittedSchema *s = palloc0(sizeof(SubmittedSchema));
+	int			nrefs;
+
+	/* what registry_parse_submitted reads before its parse, in its order */
+	s->format = registry_format(schema_type);
+	s->metadata = dc_metadata_canonical(metadata);
+	s->rule_set = dc_rule_set_canonical(rule_set);
+	s->refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
+	if (nrefs > 0)
+		return NULL;
+	s->parsed = palloc0(sizeof(rg_schema));
+	s->parsed->format = s->format;
+	s->parsed->canonical = (char *) text;
+	s->parsed->canonical_len = strlen(text);
+	s->refs_json = "[]";
+	s->text_is_stored_form = true;
+	text_fingerprint(text, s->parsed->canonical_len, NULL, 0, s->metadata, s->rule_set,
+					 s->fingerprint);
 	return s;
 }
 
@@ -483,6 +522,7 @@ keep_parse(const char *context, const SubmittedSchema *s)
 	k->rule_set = s->rule_set ? pstrdup(s->rule_set) : NULL;
 	MemoryContextSwitchTo(old);
 	memcpy(k->fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
+	registry_own_form(s, &k->own);
 }
 
 /*
@@ -493,13 +533,19 @@ keep_parse(const char *context, const SubmittedSchema *s)
  * savepoint nor a delete can make the answer stale.  A schema with
  * references is always parsed (they must still resolve).  Who parsed does
  * not matter, only what was parsed.  At most PARSES_KEPT are kept, each
- * slot's memory freed when it is reused.
+ * slot's memory freed when it is reused.  *own: what any of the parses
+ * that gave it showed of the text being its own stored form (each is a
+ * fact about the text, whichever parse showed it).
  */
 bool
 registry_parsed_before(const char *context, const char *schema_type, const char *schema,
 					   const char *refs, const char *metadata, const char *rule_set,
-					   const uint8 *fingerprint)
+					   const uint8 *fingerprint, OwnForm *own)
 {
+	bool		found = false;
+
+	own->plain = false;
+	own->normalized = false;
 	parses_of_this_transaction();
 	for (int i = 0; i < n_parses; i++)
 	{
@@ -512,23 +558,32 @@ registry_parsed_before(const char *context, const char *schema_type, const char 
 			same_optional(metadata, k->metadata) &&
 			same_optional(rule_set, k->rule_set) &&
 			memcmp(fingerprint, k->fingerprint, REGISTRY_FINGERPRINT_LEN) == 0)
-			return true;
+		{
+			found = true;
+			own->plain |= k->own.plain;
+			own->normalized |= k->own.normalized;
+		}
 	}
-	return false;
+	return found;
 }
 
 /*
  * A restored schema row must be consistent (restore.c): its fingerprint is
  * the identity of its text, references and contract, and, where it names
  * no reference (whose versions may not be restored yet), its text is the
- * stored form of itself.  42201 otherwise.
+ * stored form of itself.  42201 otherwise.  *own comes in as the row
+ * claims it and goes out as shown: plain where the text was checked to be
+ * its own stored form, normalized only where the row claims it and a parse
+ * with normalize gives the text back.
  */
 void
 registry_check_restored_schema(const char *context, const char *schema_type,
 							   const char *text, const char *refs_json,
 							   const char *metadata, const char *rule_set,
-							   const uint8 *fingerprint)
+							   const uint8 *fingerprint, OwnForm *own)
 {
+	bool		claims_normalized = own->normalized;
+
 	CatalogRef *refs;
 	int			nrefs;
 	uint8		identity[REGISTRY_FINGERPRINT_LEN];
@@ -544,8 +599,16 @@ registry_check_restored_schema(const char *context, const char *schema_type,
 		SubmittedSchema *s = registry_parse_submitted(context, schema_type, text, "[]",
 													  metadata, rule_set, false, NULL);
 
-		consistent = s->parsed->canonical_len == strlen(text) &&
-			memcmp(s->parsed->canonical, text, s->parsed->canonical_len) == 0;
+		consistent = s->text_is_stored_form;
+	}
+	own->plain = consistent && nrefs == 0;
+	own->normalized = false;
+	if (own->plain && claims_normalized)
+	{
+		SubmittedSchema *n = registry_parse_submitted(context, schema_type, text, "[]",
+													  metadata, rule_set, true, NULL);
+
+		own->normalized = n->text_is_stored_form;
 	}
 	if (!consistent)
 		ereport(ERROR,

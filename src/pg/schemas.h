@@ -26,7 +26,28 @@ typedef struct SubmittedSchema
 	char	   *metadata;		/* jsonb text or NULL */
 	char	   *rule_set;		/* jsonb text or NULL */
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
+
+	/*
+	 * The parse's normalize, and whether the text was byte for byte the
+	 * stored form it gave, without references: then that stored form is known
+	 * to give itself back under this normalize (registry_own_form).
+	 */
+	bool		normalized;
+	bool		text_is_stored_form;
 } SubmittedSchema;
+
+/*
+ * Is a stored text known to be its own stored form, parsed without
+ * references: without normalize (plain) and with it (normalized)?  The
+ * insert trigger sets registry.schemas' parses_to_itself and
+ * normalizes_to_itself from it, and a lookup of that exact text then needs
+ * no parse (schema_lookup.c).
+ */
+typedef struct OwnForm
+{
+	bool		plain;
+	bool		normalized;
+} OwnForm;
 
 /* core_memory.c: back the core with palloc and CHECK_FOR_INTERRUPTS (from _PG_init) */
 extern void registry_core_init(void);
@@ -74,7 +95,7 @@ extern void registry_plain_fingerprint(const SubmittedSchema *s, uint8 *out);
 extern void registry_check_restored_schema(const char *context, const char *schema_type,
 										   const char *text, const char *refs_json,
 										   const char *metadata, const char *rule_set,
-										   const uint8 *fingerprint);
+										   const uint8 *fingerprint, OwnForm *own);
 
 /*
  * Parse a stored row with its references for its model (without the stored
@@ -91,7 +112,23 @@ extern rg_schema *registry_parse_stored(const char *context, const CatalogSchema
 extern bool registry_parsed_before(const char *context, const char *schema_type,
 								   const char *schema, const char *refs,
 								   const char *metadata, const char *rule_set,
-								   const uint8 *fingerprint);
+								   const uint8 *fingerprint, OwnForm *own);
+
+/* What a parse showed of its stored form being its own (see OwnForm). */
+extern void registry_own_form(const SubmittedSchema *s, OwnForm *own);
+
+/*
+ * A submission taken as its own stored form, without a parse: only its
+ * identity, type, text as stored form and contract (parsed->model is
+ * NULL); NULL when it has references.  Only a stored row that is this
+ * text, of this type, and known to parse to itself under the lookup's
+ * normalize (OwnForm) may vouch for it (schema_lookup.c).
+ */
+extern SubmittedSchema *registry_submitted_as_stored(const char *schema_type,
+													 const char *text,
+													 const char *refs_json,
+													 const char *metadata,
+													 const char *rule_set);
 
 /* schema_cache.c */
 
@@ -107,7 +144,11 @@ extern void registry_cache_adopt(const char *context, int32 id,
 extern const rg_schema *registry_stored_schema(const char *context, int32 id,
 											   const uint8 *fingerprint);
 
-/* api.c */
+/*
+ * The services of the operations that need the parsers, which the REST
+ * routes call directly and the SQL functions of api.c wrap
+ * (registration.c, version_reads.c, schema_lookup.c, check_service.c).
+ */
 
 /* A registration the REST route asks for, served under its subject as served. */
 extern void registry_register_submission(const char *served,
@@ -123,5 +164,13 @@ extern void registry_read_version(const char *served, const char *named,
 extern void registry_lookup_submission(const char *served,
 									   const CatalogSubmission *submission,
 									   bool include_deleted, CatalogSchemaRow *out);
+
+/* wire.c: a PROTOBUF schema as Confluent's format=serialized */
+extern char *registry_schema_serialized_text(int32 id, const char *subject);
+
+/* A compatibility check of a submission against its subject as served. */
+extern void registry_check_submission(const char *served, const CatalogSubmission *submission,
+									  const char *version_arg, bool verbose,
+									  CatalogCompatibility *out);
 
 #endif							/* SCHEMAS_H */

@@ -26,9 +26,9 @@ trigger_row_data(FunctionCallInfo fcinfo, const char *name)
 	return (TriggerData *) fcinfo->context;
 }
 
-/* The attribute number of the column called name (an ERROR if none). */
-int
-trigger_row_column(TupleDesc desc, const char *name)
+/* The attribute number of the column called name, 0 if none. */
+static int
+column_number(TupleDesc desc, const char *name)
 {
 	int			i;
 
@@ -39,8 +39,25 @@ trigger_row_column(TupleDesc desc, const char *name)
 		if (!attr->attisdropped && strcmp(NameStr(attr->attname), name) == 0)
 			return attr->attnum;
 	}
-	elog(ERROR, "column \"%s\" not found", name);
-	return 0;					/* keep the compiler quiet */
+	return 0;
+}
+
+/* The attribute number of the column called name (an ERROR if none). */
+int
+trigger_row_column(TupleDesc desc, const char *name)
+{
+	int			attnum = column_number(desc, name);
+
+	if (attnum == 0)
+		elog(ERROR, "column \"%s\" not found", name);
+	return attnum;
+}
+
+/* Has the table a column called name (one a later version added)? */
+bool
+trigger_row_has_column(TupleDesc desc, const char *name)
+{
+	return column_number(desc, name) != 0;
 }
 
 /* The column called name of tup, and whether it is NULL. */

@@ -19,6 +19,9 @@ extern TriggerData *trigger_row_data(FunctionCallInfo fcinfo, const char *name);
 /* The attribute number of the column called name (an ERROR if none). */
 extern int	trigger_row_column(TupleDesc desc, const char *name);
 
+/* Has the table a column called name (one a later version added)? */
+extern bool trigger_row_has_column(TupleDesc desc, const char *name);
+
 /* The column called name of tup, and whether it is NULL. */
 extern Datum trigger_row_value(HeapTuple tup, TupleDesc desc, const char *name, bool *isnull);
 

@@ -52,14 +52,36 @@ registry_check_next_version(const char *subject, int32 version, int32 max_versio
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
 
 /*
+ * A schema row's parses_to_itself and normalizes_to_itself as shown (the
+ * entries from attnos, values and nulls, how many: none in a catalog not
+ * yet updated to 0.7, which lacks them): never what an insert claims.
+ */
+static int
+set_own_form(int *attnos, Datum *values, bool *nulls, TupleDesc desc, const OwnForm *own)
+{
+	if (!trigger_row_has_column(desc, "parses_to_itself") ||
+		!trigger_row_has_column(desc, "normalizes_to_itself"))
+		return 0;
+	attnos[0] = trigger_row_column(desc, "parses_to_itself");
+	values[0] = BoolGetDatum(own->plain);
+	nulls[0] = false;
+	attnos[1] = trigger_row_column(desc, "normalizes_to_itself");
+	values[1] = BoolGetDatum(own->normalized);
+	nulls[1] = false;
+	return 2;
+}
+
+/*
  * BEFORE INSERT OR UPDATE on registry.schemas.  An insert is parsed, its
  * text replaced by Confluent's stored form, its references pinned to
  * concrete versions and its identity computed, unless its content is
  * exactly what a parse of this transaction gave (registry_parsed_before:
- * the registration's own row, parsed a moment ago).  Every insert needs a
- * context some subject of which can write; its id is drawn when NULL, and
- * an explicit one needs the context, or a subject of it, importing.  An invalid schema is 42201 and nothing is
- * stored.
+ * the registration's own row, parsed a moment ago).  parses_to_itself and
+ * normalizes_to_itself are set to what a parse showed (a restored row's
+ * by registry_check_restored_schema), never taken from the insert.  Every
+ * insert needs a context some subject of which can write; its id is drawn
+ * when NULL, and an explicit one needs the context, or a subject of it,
+ * importing.  An invalid schema is 42201 and nothing is stored.
  */
 Datum
 registry_schemas_before_write(PG_FUNCTION_ARGS)
@@ -81,9 +103,10 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	bool		has_fp = false;
 	bool		parsed;
 	SubmittedSchema *s = NULL;
-	int			attnos[9];
-	Datum		values[9];
-	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
+	OwnForm		own;
+	int			attnos[11];
+	Datum		values[11];
+	bool		nulls[11] = {false};
 
 	(void) trigger_row_data(fcinfo, "schemas_before_write");
 	if (TRIGGER_FIRED_BY_UPDATE(trig->tg_event))
@@ -118,19 +141,34 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 
 	if (has_id && has_fp && registry_trigger_row_restored(tup, desc, "created_at"))
 	{
+		int			n;
+
+		own.plain = false;
+		own.normalized = false;
+		if (trigger_row_has_column(desc, "normalizes_to_itself"))
+		{
+			Datum		claim = trigger_row_value(tup, desc, "normalizes_to_itself", &isnull);
+
+			own.normalized = !isnull && DatumGetBool(claim);
+		}
 		registry_check_restored_schema(context, schema_type, schema, refs, metadata,
-									   rule_set, fp);
+									   rule_set, fp, &own);
 		catalog_raise_id_floor(context, id);
-		return PointerGetDatum(tup);
+		n = set_own_form(attnos, values, nulls, desc, &own);
+		return PointerGetDatum(n == 0 ? tup :
+							   heap_modify_tuple_by_cols(tup, desc, n, attnos, values, nulls));
 	}
 
 	registry_check_not_subscriber();
 	registry_check_schema_context_writable(context);
 	parsed = has_fp && registry_parsed_before(context, schema_type, schema, refs,
-											  metadata, rule_set, fp);
+											  metadata, rule_set, fp, &own);
 	if (!parsed)
+	{
 		s = registry_parse_submitted(context, schema_type, schema, refs, metadata,
 									 rule_set, false, NULL);
+		registry_own_form(s, &own);
+	}
 	if (!has_id)
 		id = catalog_next_schema_id(context);
 	else
@@ -148,7 +186,10 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 		values[2] = dc_jsonb_datum(rule_set, &nulls[2]);
 		attnos[3] = trigger_row_column(desc, "created_at");
 		values[3] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
-		return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 4, attnos, values, nulls));
+		return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc,
+														 4 + set_own_form(attnos + 4, values + 4,
+																		  nulls + 4, desc, &own),
+														 attnos, values, nulls));
 	}
 	attnos[1] = trigger_row_column(desc, "schema_type");
 	values[1] = CStringGetTextDatum(s->format->name);
@@ -167,7 +208,10 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	values[7] = dc_jsonb_datum(s->rule_set, &nulls[7]);
 	attnos[8] = trigger_row_column(desc, "created_at");
 	values[8] = TimestampTzGetDatum(GetCurrentTransactionStartTimestamp());
-	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 9, attnos, values, nulls));
+	return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc,
+													 9 + set_own_form(attnos + 9, values + 9,
+																	  nulls + 9, desc, &own),
+													 attnos, values, nulls));
 }
 
 /*

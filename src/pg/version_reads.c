@@ -55,8 +55,8 @@ registry_requested_version(const char *context, const char *subject, const char 
 
 /*
  * One version of a subject, as get_version() and GET
- * /subjects/{s}/versions/{v} (which calls it without the SQL call, its
- * gate having checked get_version's EXECUTE privilege) answer: its row,
+ * /subjects/{s}/versions/{v} (which calls it directly, its operation's
+ * privilege checked first, privileges.c) answer: its row,
  * with the schema's guid and the version's registration time.  served is
  * the subject as served, its alias already followed; named as the caller
  * spelled it, for the messages.
@@ -78,17 +78,6 @@ registry_read_version(const char *served, const char *named, const char *version
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_VERSION_NOT_FOUND),
 				 errmsg("version %s not found", version_arg)));
-	memset(out, 0, sizeof(CatalogSchemaRow));
-	out->subject = registry_qualify_subject(context, subject);
-	out->version = v.version;
-	out->id = s.id;
-	out->schema_type = s.schema_type;
-	out->schema = s.schema;
-	out->refs = s.refs;
-	out->metadata = s.metadata;
-	out->rule_set = s.rule_set;
-	out->deleted = v.deleted;
-	out->guid = registry_fingerprint_guid(s.fingerprint);
-	out->has_ts = true;
-	out->ts = registry_epoch_ms(created_at);
+	registry_schema_row(out, registry_qualify_subject(context, subject), v.version, v.deleted, &s,
+						created_at);
 }

@@ -32,23 +32,29 @@ PG_FUNCTION_INFO_V1(registry_wire_header);
 PG_FUNCTION_INFO_V1(registry_wire_parse);
 PG_FUNCTION_INFO_V1(registry_schema_serialized);
 
+/* The optional subject argument n: NULL when absent or SQL NULL. */
+static const char *
+subject_arg(FunctionCallInfo fcinfo, int n)
+{
+	return PG_NARGS() > n && !PG_ARGISNULL(n) ? text_to_cstring(PG_GETARG_TEXT_PP(n)) : NULL;
+}
+
 /*
- * The parsed PROTOBUF schema behind an id, in the context of the optional
- * subject argument (default context otherwise).
+ * The parsed PROTOBUF schema behind an id, in the context of the subject
+ * (the default context for NULL).
  */
 static const rg_schema *
-protobuf_schema(FunctionCallInfo fcinfo, int32 id, int subject_arg)
+protobuf_schema(int32 id, const char *subject)
 {
 	char	   *context = REGISTRY_DEFAULT_CONTEXT;
 	const rg_schema *s;
 	CatalogSchema row;
 
-	if (PG_NARGS() > subject_arg && !PG_ARGISNULL(subject_arg))
+	if (subject != NULL)
 	{
-		char	   *subject;
+		char	   *name;
 
-		registry_split_subject_cstr(text_to_cstring(PG_GETARG_TEXT_PP(subject_arg)),
-									&context, &subject);
+		registry_split_subject_cstr(subject, &context, &name);
 	}
 	/* the fingerprint as stored now: an id reused by IMPORT is parsed again */
 	if (!catalog_get_schema(context, id, &row))
@@ -112,7 +118,7 @@ registry_protobuf_message_indexes(PG_FUNCTION_ARGS)
 {
 	int32		id = PG_GETARG_INT32(0);
 	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	const rg_schema *s = protobuf_schema(fcinfo, id, 2);
+	const rg_schema *s = protobuf_schema(id, subject_arg(fcinfo, 2));
 	int			idx[MAX_INDEX_DEPTH];
 	int			n;
 
@@ -131,7 +137,7 @@ registry_protobuf_message_name(PG_FUNCTION_ARGS)
 	int32		id = PG_GETARG_INT32(0);
 	int			n;
 	int		   *idx = array_ints(PG_GETARG_ARRAYTYPE_P(1), &n);
-	const rg_schema *s = protobuf_schema(fcinfo, id, 2);
+	const rg_schema *s = protobuf_schema(id, subject_arg(fcinfo, 2));
 	char	   *name;
 	text	   *result;
 
@@ -257,12 +263,16 @@ registry_wire_parse(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 
-/* schema_serialized(id, subject) -> base64 FileDescriptorProto (PROTOBUF) */
-Datum
-registry_schema_serialized(PG_FUNCTION_ARGS)
+/*
+ * format=serialized of GET /schemas/ids/{id} and /subjects/{s}/versions/{v},
+ * and registry.schema_serialized(): a PROTOBUF schema of the subject's
+ * context (the default context for NULL) as its FileDescriptorProto in
+ * base64.
+ */
+char *
+registry_schema_serialized_text(int32 id, const char *subject)
 {
-	int32		id = PG_GETARG_INT32(0);
-	const rg_schema *s = protobuf_schema(fcinfo, id, 1);
+	const rg_schema *s = protobuf_schema(id, subject);
 	const unsigned char *bytes;
 	size_t		len;
 	char	   *b64;
@@ -274,5 +284,13 @@ registry_schema_serialized(PG_FUNCTION_ARGS)
 	if (b64len < 0)
 		elog(ERROR, "could not encode a descriptor in base64");
 	b64[b64len] = '\0';
-	PG_RETURN_TEXT_P(cstring_to_text(b64));
+	return b64;
+}
+
+/* schema_serialized(id, subject) -> base64 FileDescriptorProto (PROTOBUF) */
+Datum
+registry_schema_serialized(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(registry_schema_serialized_text(PG_GETARG_INT32(0),
+																	 subject_arg(fcinfo, 1))));
 }

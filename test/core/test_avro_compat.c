@@ -755,6 +755,42 @@ test_wide_records(void)
 	free(reader_retyped);
 }
 
+/*
+ * Pairs of shared nodes (a field typed "long", or ["null","string"]) are
+ * answered from the process's table once found compatible; an
+ * incompatible pair is never taken from it, so each such field is still
+ * reported at its own location, however often the pair comes back.
+ */
+static void
+test_shared_pairs(void)
+{
+#define OPT3(b, c) "{\"type\":\"record\",\"name\":\"R\",\"fields\":[" \
+	"{\"name\":\"a\",\"type\":[\"null\",\"string\"]}," \
+	"{\"name\":\"b\",\"type\":" b "},{\"name\":\"c\",\"type\":" c "}]}"
+	int			round;
+
+	for (round = 0; round < 2; round++)
+	{
+		COMPATIBLE(OPT3("[\"null\",\"string\"]", "[\"null\",\"string\"]"),
+				   OPT3("[\"null\",\"string\"]", "[\"null\",\"string\"]"),
+				   "round %d: three optional strings", round);
+		INCOMPATIBLE(OPT3("[\"null\",\"int\"]", "[\"null\",\"int\"]"),
+					 OPT3("[\"null\",\"string\"]", "[\"null\",\"string\"]"),
+					 MUB("/fields/1/type/1", "STRING") " | " MUB("/fields/2/type/1", "STRING"),
+					 "round %d: the same unreadable union pair, reported at both fields", round);
+		COMPATIBLE(OPT3("\"long\"", "[\"null\",\"long\"]"), OPT3("\"int\"", "\"long\""),
+				   "round %d: int promoted to long; a long read by a union", round);
+		INCOMPATIBLE(OPT3("\"int\"", "\"int\""), OPT3("\"long\"", "\"long\""),
+					 TM("/fields/1/type", "INT", "LONG") " | " TM("/fields/2/type", "INT", "LONG"),
+					 "round %d: long is not read as int, at both fields", round);
+		INCOMPATIBLE(OPT3("[\"null\",\"string\"]", "\"string\""),
+					 OPT3("[\"null\",\"string\"]", "[\"null\",\"string\"]"),
+					 TM("/", "STRING", "NULL"),
+					 "round %d: a writer union's branch is checked from a fresh location (Avro's)", round);
+	}
+#undef OPT3
+}
+
 int
 main(void)
 {
@@ -779,5 +815,6 @@ main(void)
 	test_levels_with_avro();
 	test_depth_guard();
 	test_wide_records();
+	test_shared_pairs();
 	return rg_test_done();
 }

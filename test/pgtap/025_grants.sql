@@ -41,6 +41,7 @@ SELECT set_eq(
 		('function', 'registry.advance_schema_id(text,text,integer)', 'registry_writer', 'EXECUTE'),
 		('function', 'registry.fence_id_sequences()', 'registry_writer', 'EXECUTE'),
 		('function', 'registry.wal_timeline()', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.fingerprint_guid(bytea)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.is_restored_row(timestamp with time zone)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.avro_canonical_form(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.avro_fingerprint(text)', 'registry_reader', 'EXECUTE'),

@@ -108,6 +108,7 @@ typedef struct ac_checker
 	/* name index of the writer record last searched (see writer_field_named) */
 	const rg_avro_schema *fidx_record;
 	int		   *fidx_slots;		/* field position + 1, 0 = empty */
+	size_t	   *fidx_hashes;	/* each slot's name_hash, compared first */
 	size_t		fidx_cap;		/* a power of two */
 } ac_checker;
 
@@ -116,6 +117,46 @@ static ac_result *get_compat(ac_checker *c, const char *token,
 							 ac_stack *loc);
 
 static const ac_result ac_compatible = {NULL, 0, 0};
+
+/*
+ * The pairs of shared nodes (avro_nodes.c: plain primitives and unions of
+ * two) found compatible so far in this process.  Such a pair holds no
+ * named type and cannot recurse, so whether its reader reads its writer is
+ * a fact about the two nodes, the same in every check: a field of type
+ * ["null","string"] on both sides is compared once per process, not once
+ * per field and version.  Only compatible verdicts are kept: an
+ * incompatible one is computed again for its locations.
+ */
+static bool shared_pair_reads[RG_AVRO_N_SHARED][RG_AVRO_N_SHARED];
+
+/* Is the pair one of shared nodes found compatible before? */
+static bool
+shared_pair_known(const rg_avro_schema *r, const rg_avro_schema *w)
+{
+	int			ri;
+	int			wi;
+
+	if (!r->shared || !w->shared)
+		return false;
+	ri = rg_avro_shared_index(r);
+	wi = rg_avro_shared_index(w);
+	return ri >= 0 && wi >= 0 && shared_pair_reads[ri][wi];
+}
+
+/* Keep the verdict on a pair of shared nodes when it is compatible. */
+static void
+shared_pair_keep(const rg_avro_schema *r, const rg_avro_schema *w, const ac_result *res)
+{
+	int			ri;
+	int			wi;
+
+	if (!r->shared || !w->shared || res == NULL || res->n != 0)
+		return;
+	ri = rg_avro_shared_index(r);
+	wi = rg_avro_shared_index(w);
+	if (ri >= 0 && wi >= 0)
+		shared_pair_reads[ri][wi] = true;
+}
 
 /*
  * Avro Java's Schema.Type constant names: its messages print the enum
@@ -679,10 +720,12 @@ field_index(ac_checker *c, const rg_avro_schema *w)
 	if (cap > c->fidx_cap)
 	{
 		int		   *slots = ac_alloc(c, sizeof(int) * cap);
+		size_t	   *hashes = ac_alloc(c, sizeof(size_t) * cap);
 
-		if (slots == NULL)
+		if (slots == NULL || hashes == NULL)
 			return false;
 		c->fidx_slots = slots;
+		c->fidx_hashes = hashes;
 		c->fidx_cap = cap;
 	}
 	else
@@ -691,13 +734,16 @@ field_index(ac_checker *c, const rg_avro_schema *w)
 	for (i = 0; i < w->n_fields; i++)
 	{
 		size_t		h;
+		size_t		hash;
 
 		if (w->fields[i].name == NULL)
 			continue;
-		h = name_hash(w->fields[i].name) & (cap - 1);
+		hash = name_hash(w->fields[i].name);
+		h = hash & (cap - 1);
 		while (c->fidx_slots[h] != 0)
 			h = (h + 1) & (cap - 1);
 		c->fidx_slots[h] = i + 1;
+		c->fidx_hashes[h] = hash;
 	}
 	c->fidx_record = w;
 	return true;
@@ -751,13 +797,14 @@ writer_field_named(ac_checker *c, const rg_avro_schema *w, const char *name, int
 		return &w->fields[hint];
 	if (w->n_fields >= 16 && c->scanned >= AC_SCAN_BUDGET && field_index(c, w))
 	{
-		size_t		h = name_hash(name) & (c->fidx_cap - 1);
+		size_t		hash = name_hash(name);
+		size_t		h = hash & (c->fidx_cap - 1);
 
 		for (; c->fidx_slots[h] != 0; h = (h + 1) & (c->fidx_cap - 1))
 		{
 			const rg_avro_field *f = &w->fields[c->fidx_slots[h] - 1];
 
-			if (strcmp(f->name, name) == 0)
+			if (c->fidx_hashes[h] == hash && strcmp(f->name, name) == 0)
 				return f;
 		}
 		return NULL;
@@ -1049,7 +1096,9 @@ is_primitive(rg_avro_type t)
  * uses of "int" (and one for all uses of a union of two plain primitives,
  * such as ["null","string"]), which would make distinct positions collide
  * in the memo and report stale locations.  Such a pair cannot recurse, so
- * leaving it out changes nothing else.
+ * leaving it out changes nothing else.  A pair of two shared nodes is
+ * answered from shared_pair_reads once found compatible: no location to
+ * go stale.
  */
 static ac_result *
 get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
@@ -1079,6 +1128,9 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 		c->failure = "schema nesting too deep for the compatibility check";
 		return NULL;
 	}
+	/* a pair of shared nodes found compatible before: one unit of work */
+	if (shared_pair_known(r, w))
+		return count_work(c) ? (ac_result *) &ac_compatible : NULL;
 	if (token != NULL)
 		stack_push(c, loc, token);
 
@@ -1118,6 +1170,8 @@ get_compat(ac_checker *c, const char *token, const rg_avro_schema *r,
 		/* the table may have grown meanwhile: find the slot again */
 		if (memoize && !c->oom)
 			memo_slot(c->memo, c->memo_cap, r, w)->result = res;
+		if (!stopped(c))
+			shared_pair_keep(r, w, res);
 	}
 
 	if (token != NULL)

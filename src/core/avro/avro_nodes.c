@@ -100,6 +100,20 @@ plain_index(const rg_avro_schema *s)
 	return -1;
 }
 
+/* See rg_avro.h: the primitives first, then the pairs row by row */
+int
+rg_avro_shared_index(const rg_avro_schema *s)
+{
+	const rg_avro_schema *pairs = &plain_pairs[0][0];
+	int			a = plain_index(s);
+
+	if (a >= 0)
+		return a;
+	if (s >= pairs && s < pairs + N_PLAIN * N_PLAIN)
+		return N_PLAIN + (int) (s - pairs);
+	return -1;
+}
+
 /* See rg_avro.h */
 rg_avro_schema *
 rg_avro_plain_pair(const rg_avro_schema *first, const rg_avro_schema *second)

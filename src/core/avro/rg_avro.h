@@ -166,6 +166,10 @@ extern rg_avro_schema *rg_avro_plain(rg_avro_type primitive);
 extern rg_avro_schema *rg_avro_plain_pair(const rg_avro_schema *first,
 										  const rg_avro_schema *second);
 
+/* how many shared nodes there are, and the index of one (-1 for any other node) */
+#define RG_AVRO_N_SHARED (8 + 8 * 8)
+extern int	rg_avro_shared_index(const rg_avro_schema *s);
+
 /*
  * Avro Java's Schema.toString(): appends the compact JSON of schema to
  * buf.  With refs_as_names, named types defined by references are written

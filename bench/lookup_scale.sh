@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# bench/lookup_scale.sh: the lookup (POST /subjects/{s} with the body of
+# one of its versions) and GET /subjects/{s}/versions/latest at scale, with
+# no answer cached, against pgbench -S over a table as big, in one run.
+#
+# One cluster (2 HTTP workers, SHARED_BUFFERS), SUBJECTS x 10 versions of
+# scale.sh's small records (bench/scale_setup.sql, bulk SQL), and
+# pgbench -i at scale SUBJECTS / 10,000 (1,000,000 pgbench_accounts rows
+# for 100,000 subjects).  Then ROUNDS rounds of, DURATION seconds each
+# after a 2 s warm-up, CLIENTS clients:
+#   pgbench-S    pgbench -n -S -cCLIENTS -j2: the database's own point read
+#                at that size, pgbench's default (simple) protocol, the
+#                issue's yardstick (the baseline of x_pgbenchS)
+#   pgbench-S-M  the same with -M prepared (no parse or plan per query)
+#   latest-nc    wrk: GET /subjects/{random subject}/versions/latest?nc=<own>
+#   lookup-nc    wrk: POST /subjects/{random subject}?nc=<own> with the
+#                exact text of a random one of its versions (the text
+#                clients registered; here the stored form): the exact-text
+#                path, no parse
+#   relook-nc    the same lookup with the text spaced out (a blank after
+#                every comma): it canonicalises to the same version but
+#                differs in bytes, so it is parsed (the path every lookup
+#                took before the exact-text path)
+# The query parameter ?nc=... is the request's own (the routes ignore it,
+# the workers' caches of answers key by it), so no answer comes from a
+# cache and the subjects are random over all of them.  Prints medians and
+# each as a ratio of pgbench -S (goal: lookup-nc >= 0.8x), with the median
+# of the rounds' own ratios, and the cluster's CPU per answer (utime +
+# stime of all its processes over each timed run, from /proc) against
+# pgbench's per transaction: wrk and pgbench share the 2 CPUs with the
+# cluster, and wrk builds each request in Lua.
+#
+# Usage: bash bench/lookup_scale.sh  (env: SUBJECTS=100000 ROUNDS=3 DURATION=10 CLIENTS=4 SHARED_BUFFERS=1GB)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/http_lib.sh"
+
+SUBJECTS=${SUBJECTS:-100000}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10}
+CLIENTS=${CLIENTS:-4}
+SHARED_BUFFERS=${SHARED_BUFFERS:-1GB}
+BATCH=${BATCH:-50000}
+GOAL=0.8
+
+W=$(mktemp -d /tmp/registry-bench-lookup.XXXXXX)
+http_cluster_start 2 "shared_buffers = $SHARED_BUFFERS
+synchronous_commit = off
+full_page_writes = off
+max_wal_size = 4GB
+checkpoint_timeout = 30min"
+trap 'bench_cluster_stop; rm -rf "$W"' EXIT
+bench_machine
+total=$((SUBJECTS * 10))
+echo "# $SUBJECTS subjects x 10 versions, $CLIENTS clients, 2 HTTP workers, ${DURATION}s per run"
+
+bpsql -f bench/scale_setup.sql >/dev/null
+t0=$(date +%s)
+bpsql -c "CALL bench.build('s', 0, $total, $BATCH)"
+scale=$(( (total + 99999) / 100000 ))
+pgbench -i -q -s "$scale" >/dev/null 2>&1
+bpsql -c "VACUUM ANALYZE" >/dev/null
+echo "# built in $(($(date +%s) - t0)) s: $(bpsql -c "SELECT count(*) FROM registry.subject_versions") versions, $(bpsql -c "SELECT count(*) FROM pgbench_accounts") pgbench_accounts rows, database $(bpsql -c "SELECT pg_size_pretty(pg_database_size(current_database()))")"
+
+# the text of (subject i, version v) is bench.schema_text(10 i + v - 1)
+cat >"$W/lookup.lua" <<LUA
+$(wrk_lua_thread_numbers)
+local nsub = $SUBJECTS
+local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
+local count = 0
+function init(args)
+	mode = args[1]
+	math.randomseed(tid * 7919 + os.time())
+end
+-- bench.schema_text(k) as a request body, spaced (", " and ": ") when
+-- sp: the text before and after k, built once
+local function halves(sp)
+	local c, q = ",", ":"
+	if sp then c, q = ", ", ": " end
+	local pre = '{"type"' .. q .. '"record"' .. c .. '"name"' .. q .. '"Event"' .. c .. '"namespace"' .. q .. '"bench.n'
+	local post = '"' .. c .. '"fields"' .. q .. '[{"name"' .. q .. '"id"' .. c .. '"type"' .. q .. '"long"}' .. c ..
+		'{"name"' .. q .. '"kind"' .. c .. '"type"' .. q .. '"string"}' .. c ..
+		'{"name"' .. q .. '"at"' .. c .. '"type"' .. q .. '{"type"' .. q .. '"long"' .. c .. '"logicalType"' .. q .. '"timestamp-millis"}}]}'
+	return '{"schema":"' .. pre:gsub('"', '\\\\"'), post:gsub('"', '\\\\"') .. '"}'
+end
+local pre, post = halves(false)
+local spre, spost = halves(true)
+function request()
+	local i = math.random(nsub) - 1
+	local k = 10 * i + math.random(10) - 1
+	count = count + 1
+	local q = "?nc=" .. tid .. "x" .. count
+	if mode == "latest-nc" then
+		return wrk.format("GET", "/subjects/s" .. i .. "/versions/latest" .. q)
+	elseif mode == "relook-nc" then
+		return wrk.format("POST", "/subjects/s" .. i .. q, headers, spre .. k .. spost)
+	end
+	return wrk.format("POST", "/subjects/s" .. i .. q, headers, pre .. k .. post)
+end
+function done(summary, latency, requests)
+	local e = summary.errors
+	io.write(string.format("RESULT %d %d %.1f %d %d\n", summary.requests, summary.duration,
+		latency:percentile(50), e.status, e.connect + e.read + e.write + e.timeout))
+end
+LUA
+
+# both lookups answer the version asked for
+url="http://127.0.0.1:$HTTP_PORT"
+for sp in "" " "; do
+	b=$(python3 -c 'import json,sys; t=sys.argv[1]; print(json.dumps({"schema": t.replace(",", ","+sys.argv[2]) if sys.argv[2] else t}))' \
+		"$(bpsql -c "SELECT bench.schema_text(13)")" "$sp")
+	curl -sf -H 'Content-Type: application/vnd.schemaregistry.v1+json' --data "$b" "$url/subjects/s1" |
+		grep -q '"version":4' || { echo "the lookup${sp:+ of the spaced text} did not answer version 4 of s1" >&2; exit 1; }
+done
+
+: >"$W/results"
+# the cluster's CPU per answer in microseconds: TICKS_BEFORE ANSWERS
+cpu_per() {
+	awk -v t="$(($(bench_cluster_ticks) - $1))" -v hz="$(getconf CLK_TCK)" -v n="$2" \
+		'BEGIN {printf "%.1f\n", (n > 0 ? t * 1e6 / hz / n : 0)}'
+}
+for r in $(seq "$ROUNDS"); do
+	for proto in simple prepared; do
+		pgbench -n -S -M "$proto" -c "$CLIENTS" -j 2 -T 2 >/dev/null 2>&1
+		t0=$(bench_cluster_ticks)
+		out=$(pgbench -n -S -M "$proto" -c "$CLIENTS" -j 2 -T "$DURATION" 2>&1) || { echo "$out" >&2; exit 1; }
+		bench_clients_gone
+		name=pgbench-S
+		[ "$proto" = prepared ] && name=pgbench-S-M
+		echo "$name $r $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') 0 0 0" \
+			"$(cpu_per "$t0" "$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')")" >>"$W/results"
+	done
+	for m in latest-nc lookup-nc relook-nc; do
+		wrk -t2 -c"$CLIENTS" -d2s -s "$W/lookup.lua" "$url/" -- "$m" >/dev/null
+		t0=$(bench_cluster_ticks)
+		out=$(wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/lookup.lua" "$url/" -- "$m")
+		echo "$out" | awk -v m="$m" -v r="$r" '/^RESULT/ {printf "%s %s %.1f %.3f %d %d ", m, r, $2 / ($3 / 1e6), $4 / 1000, $5, $6}' >>"$W/results"
+		cpu_per "$t0" "$(echo "$out" | awk '/^RESULT/ {print $2}')" >>"$W/results"
+	done
+	echo "# round $r done"
+done
+
+python3 - "$W/results" "$GOAL" <<'PY'
+import sys, statistics as st
+R = {}
+for l in open(sys.argv[1]):
+    n, r, tps, lat, non2xx, sock, cpu = l.split()
+    R.setdefault(n, []).append((float(tps), float(lat), int(non2xx), int(sock), float(cpu)))
+goal = float(sys.argv[2])
+base = [x[0] for x in R["pgbench-S"]]
+base_cpu = st.median(x[4] for x in R["pgbench-S"])
+print("# cpu_us: the cluster's CPU (all its processes, the HTTP workers and pgbench's backends) per answer;")
+print("# x_cpu: pgbench -S's cpu_us / the run's, the throughput ratio freed of the clients' share of the 2 CPUs")
+print("%-10s %9s %11s %9s %8s %7s %8s %7s %6s  %s" % ("run", "per_s", "x_pgbenchS", "of_rounds", "p50_ms", "non2xx", "sockerr", "cpu_us", "x_cpu", "per round"))
+for n in ("pgbench-S", "pgbench-S-M", "latest-nc", "lookup-nc", "relook-nc"):
+    v = R[n]
+    t = st.median(x[0] for x in v)
+    own = st.median(x[0] / b for x, b in zip(v, base))
+    c = st.median(x[4] for x in v)
+    print("%-10s %9.0f %11.2f %9.2f %8.3f %7d %8d %7.1f %6.2f  [%s]" % (n, t, t / st.median(base), own,
+          st.median(x[1] for x in v), sum(x[2] for x in v), sum(x[3] for x in v), c, base_cpu / c,
+          " ".join("%.0f" % x[0] for x in v)))
+for b in ("pgbench-S", "pgbench-S-M"):
+    t = st.median(x[0] for x in R["lookup-nc"]) / st.median(x[0] for x in R[b])
+    c = st.median(x[4] for x in R[b]) / st.median(x[4] for x in R["lookup-nc"])
+    print("lookup-nc / %-11s  %.2fx, cluster CPU %.2fx  (goal >= %.1fx: %s)" % (b, t, c, goal, "met" if t >= goal else "NOT MET"))
+print("lookup-nc / relook-nc (exact text / parsed)  %.2fx" % (st.median(x[0] for x in R["lookup-nc"]) / st.median(x[0] for x in R["relook-nc"])))
+PY
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,159 @@
+/*-------------------------------------------------------------------------
+ *
+ * privileges.c
+ *	  Who may use which of the registry's operations, in one place: each
+ *	  operation is ruled by the EXECUTE privilege on the SQL function that
+ *	  wraps its C service, so the GRANTs on the registry's functions decide,
+ *	  over SQL (where PostgreSQL checks that privilege on the call) and over
+ *	  REST (where the route's operation is checked here before it runs,
+ *	  through registry.rest() and the HTTP workers alike).
+ *
+ * The functions' OIDs are looked up once per process and forgotten
+ * whenever pg_proc changes (a syscache callback), as a dropped and
+ * re-created extension gives its functions new OIDs.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_authid.h"
+#include "catalog/pg_proc.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/inval.h"
+#include "utils/syscache.h"
+
+#include "privileges.h"
+
+/* an operation: the SQL function whose EXECUTE rules it, and what a 403 names */
+typedef struct OperationPrivilege
+{
+	const char *function;		/* regprocedure text */
+	const char *action;			/* Confluent's: Read, Write, Delete, ... */
+} OperationPrivilege;
+
+static const OperationPrivilege operations[REGISTRY_OPERATIONS] = {
+	[REGISTRY_OP_LIST_SCHEMAS] = {"registry.list_schemas(text,boolean,boolean)", "Read"},
+	[REGISTRY_OP_SCHEMA_BY_ID] = {"registry.schema_by_id(integer,text)", "Read"},
+	[REGISTRY_OP_SCHEMA_VERSIONS] = {"registry.schema_versions(integer,text,boolean)", "Read"},
+	[REGISTRY_OP_SCHEMA_BY_GUID] = {"registry.schema_by_guid(uuid)", "Read"},
+	[REGISTRY_OP_SCHEMA_IDS_BY_GUID] = {"registry.schema_ids_by_guid(uuid)", "Read"},
+	[REGISTRY_OP_SUBJECTS] = {"registry.subjects(text,boolean,boolean)", "Read"},
+	[REGISTRY_OP_LOOKUP] = {"registry.lookup_schema(text,text,text,jsonb,boolean,boolean,jsonb,jsonb)", "Read"},
+	[REGISTRY_OP_DELETE_SUBJECT] = {"registry.delete_subject(text,boolean)", "Delete"},
+	[REGISTRY_OP_VERSIONS] = {"registry.versions(text,boolean,boolean)", "Read"},
+	[REGISTRY_OP_REGISTER] = {"registry.register_schema_version(text,text,text,jsonb,boolean,jsonb,jsonb,integer,integer,jsonb,jsonb,boolean)", "Write"},
+	[REGISTRY_OP_TAG] = {"registry.tag_schema_version(text,text,integer,jsonb,jsonb,jsonb,jsonb,jsonb,jsonb)", "Write"},
+	[REGISTRY_OP_LATEST_WITH_METADATA] = {"registry.latest_with_metadata(text,jsonb,boolean)", "Read"},
+	[REGISTRY_OP_GET_VERSION] = {"registry.get_version(text,text,boolean)", "Read"},
+	[REGISTRY_OP_DELETE_VERSION] = {"registry.delete_version(text,text,boolean)", "Delete"},
+	[REGISTRY_OP_REFERENCED_BY] = {"registry.referenced_by(text,text)", "Read"},
+	[REGISTRY_OP_CHECK] = {"registry.check_compatibility(text,text,text,jsonb,text,boolean,boolean,jsonb,jsonb)", "Read"},
+	[REGISTRY_OP_GET_CONFIG] = {"registry.get_config(text,boolean)", "ReadCompatibility"},
+	[REGISTRY_OP_SET_CONFIG] = {"registry.set_config(text,jsonb)", "AlterCompatibility"},
+	[REGISTRY_OP_DELETE_CONFIG] = {"registry.delete_config(text)", "AlterCompatibility"},
+	[REGISTRY_OP_GET_MODE] = {"registry.get_mode(text,boolean)", "ReadCompatibility"},
+	[REGISTRY_OP_SET_MODE] = {"registry.set_mode(text,text,boolean)", "AlterCompatibility"},
+	[REGISTRY_OP_DELETE_MODE] = {"registry.delete_mode(text)", "AlterCompatibility"},
+	[REGISTRY_OP_CONTEXTS] = {"registry.list_contexts()", "Read"},
+};
+
+/* per operation: its function's OID once looked up (InvalidOid: none) */
+static Oid	function_oids[REGISTRY_OPERATIONS];
+static bool function_known[REGISTRY_OPERATIONS];
+static bool callback_registered = false;
+
+/* pg_proc changed: every function is looked up again on its next use */
+static void
+forget_functions(Datum arg, int cacheid, uint32 hashvalue)
+{
+	memset(function_known, 0, sizeof(function_known));
+}
+
+/*
+ * The OID of a function named by its regprocedure text, InvalidOid if none.
+ * The lookup runs as the bootstrap superuser: the name's schema needs USAGE
+ * of whoever looks, and a role without it (the workers' own, or one with no
+ * registry grant) must be denied the operation, not get the lookup's error.
+ */
+static Oid
+lookup_function(const char *signature)
+{
+	LOCAL_FCINFO(fcinfo, 1);
+	Datum		result = (Datum) 0;
+	Oid			save_userid;
+	int			save_sec_context;
+
+	InitFunctionCallInfoData(*fcinfo, NULL, 1, InvalidOid, NULL, NULL);
+	fcinfo->args[0].value = CStringGetTextDatum(signature);
+	fcinfo->args[0].isnull = false;
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(BOOTSTRAP_SUPERUSERID,
+						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		result = to_regprocedure(fcinfo);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_userid, save_sec_context);
+	}
+	PG_END_TRY();
+	if (fcinfo->isnull)
+		return InvalidOid;
+	return DatumGetObjectId(result);
+}
+
+/* The OID of the function that rules an operation, looked up at its first use. */
+static Oid
+operation_function(RegistryOperation op)
+{
+	if (!callback_registered)
+	{
+		CacheRegisterSyscacheCallback(PROCOID, forget_functions, (Datum) 0);
+		callback_registered = true;
+	}
+	if (!function_known[op])
+	{
+		function_oids[op] = lookup_function(operations[op].function);
+		function_known[op] = true;
+	}
+	return function_oids[op];
+}
+
+/* See privileges.h */
+const char *
+registry_operation_action(RegistryOperation op)
+{
+	return op > REGISTRY_OP_OPEN && op < REGISTRY_OPERATIONS ? operations[op].action : "Read";
+}
+
+/* See privileges.h */
+bool
+registry_operation_writes(RegistryOperation op)
+{
+	const char *action = registry_operation_action(op);
+
+	return op > REGISTRY_OP_OPEN &&
+		(strcmp(action, "Write") == 0 || strcmp(action, "Delete") == 0 ||
+		 strcmp(action, "AlterCompatibility") == 0);
+}
+
+/*
+ * See privileges.h.  An open operation is every role's; one whose function
+ * is missing (the extension half installed) is left to what it runs.
+ */
+bool
+registry_operation_permitted(RegistryOperation op, Oid role)
+{
+	Oid			fn;
+
+	if (op <= REGISTRY_OP_OPEN || op >= REGISTRY_OPERATIONS)
+		return true;
+	fn = operation_function(op);
+	if (!OidIsValid(fn))
+		return true;
+	return pg_proc_aclcheck(fn, role, ACL_EXECUTE) == ACLCHECK_OK;
+}
