@@ -199,7 +199,7 @@ SELECT function_returns('registry', 'cloudevent_data', ARRAY['jsonb'], 'jsonb', 
 
 SELECT has_view('registry', 'fields', 'the view of every field of every live version');
 SELECT has_index('registry', 'schema_fields', 'schema_fields_fields_idx', 'the field index has its GIN index');
-SELECT function_returns('registry', 'find_fields', ARRAY['text', 'text', 'text', 'text', 'text'], 'setof fields', 'find_fields returns rows of registry.fields');
+SELECT function_returns('registry', 'find_fields', ARRAY['text', 'text', 'text', 'text', 'text'], 'setof registry.fields', 'find_fields returns rows of registry.fields');
 SELECT function_returns('registry', 'reference_graph', ARRAY['text', 'integer', 'text', 'boolean'], 'setof record', 'reference_graph returns a table');
 SELECT has_trigger('registry', 'schemas', 'schemas_index_fields', 'a new schema''s fields are indexed by a trigger');
 
@@ -219,8 +219,8 @@ SELECT is_empty(
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
 	     AND p.proname NOT IN ('contexts_before_insert', 'schemas_after_insert',
 							   'versions_after_delete', 'advance_schema_id', 'raise_id_sequences',
-							   'fence_id_sequences')$$,
-	'only the triggers that keep references and clean up after a hard delete, the context trigger, advance_schema_id, raise_id_sequences and fence_id_sequences are SECURITY DEFINER');
+							   'fence_id_sequences', 'schemas_index_fields', 'reindex_fields')$$,
+	'only the triggers that keep references, the field index and clean up after a hard delete, the context trigger, advance_schema_id, raise_id_sequences, fence_id_sequences and reindex_fields are SECURITY DEFINER');
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
@@ -285,6 +285,7 @@ SELECT results_eq(
 		('registry.schemas', 'schemas_after_insert',     true, false, true,  false, false, 'O'),
 		('registry.schemas', 'schemas_after_truncate',   false, false, false, false, false, 'A'),
 		('registry.schemas', 'schemas_before_write',     true, true,  true,  true,  false, 'O'),
+		('registry.schemas', 'schemas_index_fields',     true, false, true,  false, false, 'O'),
 		('registry.subject_versions', 'audit_after_truncate', false, false, false, false, false, 'O'),
 		('registry.subject_versions', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.subject_versions', 'versions_after_delete',  true, false, false, false, true,  'O'),
@@ -311,7 +312,7 @@ SELECT set_eq(
 	$$SELECT c::regclass::text FROM pg_extension e, unnest(e.extconfig) AS c WHERE e.extname = 'registry'$$,
 	ARRAY['registry.contexts', 'registry.default_context_ids', 'registry.schemas', 'registry.subjects',
 		  'registry.subject_versions', 'registry.schema_references', 'registry.config', 'registry.modes',
-		  'registry.audit', 'registry.audit_ids'],
+		  'registry.audit', 'registry.audit_ids', 'registry.schema_fields'],
 	'every table and the id sequences are registered with pg_extension_config_dump');
 SELECT is(
 	(SELECT x.cond::text FROM pg_extension e,

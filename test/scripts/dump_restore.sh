@@ -41,6 +41,8 @@ snapshot() {
 		-c "SELECT * FROM registry.subjects ORDER BY 1, 2" \
 		-c "SELECT context, subject, version, schema_id, deleted FROM registry.subject_versions ORDER BY 1, 2, 3" \
 		-c "SELECT * FROM registry.schema_references ORDER BY 1, 2, 3" \
+		-c "SELECT * FROM registry.schema_fields ORDER BY 1, 2" \
+		-c "SELECT count(*) AS indexed_schemas FROM registry.schema_fields" \
 		-c "SELECT context, subject, compatibility, \"normalize\", settings FROM registry.config ORDER BY 1, 2" \
 		-c "SELECT context, subject, mode FROM registry.modes ORDER BY 1, 2" \
 		-c "SELECT id, at, xact, role, http_user, http_peer, operation, context, subject, version, schema_id, result, before, after FROM registry.audit ORDER BY id"

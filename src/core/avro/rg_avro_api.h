@@ -63,6 +63,7 @@ extern bool rg_avro_decode(const rg_schema *writer, const rg_schema *reader,
 						   const uint8_t *data, size_t len, rg_buf *out,
 						   rg_strlist *notes, rg_error *err);
 struct rg_field_list;
+
 /* rg_format_avro's fields: every field the schema declares (avro_fields.c) */
 extern bool rg_avro_fields(const rg_schema *schema, struct rg_field_list *out);
 extern bool rg_avro_lint(const rg_schema *new_schema,

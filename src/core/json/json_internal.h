@@ -124,6 +124,7 @@ extern const char *js_prop_type_text(const jx *schema, char *buf, size_t size);
 extern void js_prop_list_free(js_prop_list *list);
 
 struct rg_field_list;
+
 /* rg_format_json's fields: every property the document declares (json_fields.c) */
 extern bool rg_json_fields(const rg_schema *schema, struct rg_field_list *out);
 

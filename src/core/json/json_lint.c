@@ -141,8 +141,8 @@ rg_json_lint(const rg_schema *new_schema, const struct rg_prior_version *earlier
 			 int n_earlier, rg_lint_rules rules, rg_strlist *out)
 {
 	rg_arena   *arena = rg_arena_create();
-	js_prop_list	old = {0};
-	js_prop_list	now = {0};
+	js_prop_list old = {0};
+	js_prop_list now = {0};
 	bool		have_old = n_earlier > 0 &&
 	earlier[n_earlier - 1].schema->format == new_schema->format;
 	bool		ok = arena != NULL;

@@ -64,7 +64,7 @@ add_property(js_prop_list *list, const jx *parent, const jx_member *m, const cha
 	if (list->n == list->cap)
 	{
 		int			cap = list->cap ? list->cap * 2 : 32;
-		js_prop *items = rg_realloc(list->items, sizeof(*items) * cap);
+		js_prop    *items = rg_realloc(list->items, sizeof(*items) * cap);
 
 		if (items == NULL)
 		{

@@ -164,11 +164,11 @@ default_json(const FieldProto *f, rg_arena *arena)
 	const char *text;
 	bool		is_bool = f->type == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_BOOL;
 	bool		is_number = !is_bool && f->default_value != NULL &&
-		rg_proto_scalar_name(f->type) != NULL &&
-		f->type != GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_STRING &&
-		f->type != GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_BYTES &&
-		f->default_value[0] != '\0' &&
-		strspn(f->default_value, "-0123456789.eE+") == strlen(f->default_value);
+	rg_proto_scalar_name(f->type) != NULL &&
+	f->type != GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_STRING &&
+	f->type != GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_BYTES &&
+	f->default_value[0] != '\0' &&
+	strspn(f->default_value, "-0123456789.eE+") == strlen(f->default_value);
 
 	if (f->default_value == NULL)
 		return NULL;

@@ -76,6 +76,7 @@ extern bool rg_protobuf_lint(const rg_schema *new_schema,
 							 unsigned int rules, rg_strlist *out);
 
 struct rg_field_list;
+
 /* rg_format_protobuf's fields: every field its messages declare (proto_fields.c) */
 extern bool rg_protobuf_fields(const rg_schema *schema, struct rg_field_list *out);
 

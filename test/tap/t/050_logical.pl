@@ -49,14 +49,14 @@ SELECT registry.set_mode('READONLY', 'b-value');
 SELECT registry.delete_version('soft-value', '1', false);
 });
 
-# The publication as the README gives it: all seven tables; the default
+# The publication as the README gives it: all eight tables; the default
 # context's row, which every installation has, and the id sequence of a
 # context, which is the subscriber's own, are left out.
 $pub->safe_psql('postgres', q{
 CREATE PUBLICATION registry FOR TABLE
 	registry.contexts (context, created_at) WHERE (context <> '.'),
 	registry.schemas, registry.subjects, registry.subject_versions,
-	registry.schema_references, registry.config, registry.modes});
+	registry.schema_references, registry.schema_fields, registry.config, registry.modes});
 # (the audit trail, registry.audit, is the publisher's own record: the README
 # publishes it on its own)
 is($pub->safe_psql('postgres', q{
@@ -91,6 +91,7 @@ my %table_rows = (
 	subjects => 'SELECT * FROM registry.subjects',
 	subject_versions => 'SELECT * FROM registry.subject_versions',
 	schema_references => 'SELECT * FROM registry.schema_references',
+	schema_fields => 'SELECT * FROM registry.schema_fields',
 	config => 'SELECT * FROM registry.config',
 	modes => 'SELECT * FROM registry.modes');
 
