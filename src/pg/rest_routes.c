@@ -220,6 +220,16 @@ h_metadata_id(RestCall *c)
 	appendStringInfoString(&c->out, "}}}");
 }
 
+/*
+ * GET /v1/metadata/deployment (Confluent 8.1): the deployment's attributes,
+ * "opensource" as a Confluent server without the setting answers
+ */
+static void
+h_metadata_deployment(RestCall *c)
+{
+	appendStringInfoString(&c->out, "{\"attributes\":[\"opensource\"]}");
+}
+
 /* GET /v1/metadata/version */
 static void
 h_metadata_version(RestCall *c)
@@ -227,11 +237,11 @@ h_metadata_version(RestCall *c)
 	appendStringInfoString(&c->out, "{\"version\":\"" REGISTRY_VERSION_STRING "\",\"commitId\":\"registry\"}");
 }
 
-/* GET /contexts */
+/* GET /contexts[?contextPrefix=] */
 static void
 h_contexts(RestCall *c)
 {
-	append_list(c, registry_contexts());
+	append_list(c, registry_contexts(rest_param(c, "contextPrefix")));
 }
 
 /* --- routes: /schemas -------------------------------------------------------- */
@@ -384,6 +394,62 @@ append_schema_string(RestCall *c, const CatalogSchemaRow *row, const char *schem
 	appendStringInfoChar(&c->out, '}');
 }
 
+/*
+ * referenceFormat=qualified (Confluent 8.1): the references of row with
+ * each subject qualified by the context they resolve in (the row's; one
+ * already qualified stays as it is); the default context's stay bare, as
+ * Confluent's qualified form of them is.  Other values change nothing.
+ */
+static void
+qualify_references(RestCall *c, CatalogSchemaRow *row, const char *context)
+{
+	const char *format = rest_param(c, "referenceFormat");
+	Jsonb	   *refs;
+	StringInfoData out;
+	int			n;
+
+	if (format == NULL || strcmp(format, "qualified") != 0 || row->refs == NULL ||
+		strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0)
+		return;
+	refs = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(row->refs)));
+	if (!JB_ROOT_IS_ARRAY(refs))
+		return;
+	n = JB_ROOT_COUNT(refs);
+	initStringInfo(&out);
+	appendStringInfoChar(&out, '[');
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *ref = getIthJsonbValueFromContainer(&refs->root, i);
+		JsonbValue *name;
+		JsonbValue *subject;
+		JsonbValue *version;
+		char	   *subject_text;
+
+		if (ref == NULL || ref->type != jbvBinary)
+			return;
+		name = getKeyJsonValueFromContainer(ref->val.binary.data, "name", 4, NULL);
+		subject = getKeyJsonValueFromContainer(ref->val.binary.data, "subject", 7, NULL);
+		version = getKeyJsonValueFromContainer(ref->val.binary.data, "version", 7, NULL);
+		if (name == NULL || name->type != jbvString || subject == NULL ||
+			subject->type != jbvString || version == NULL || version->type != jbvNumeric)
+			return;
+		subject_text = pnstrdup(subject->val.string.val, subject->val.string.len);
+		if (subject_text[0] != ':')
+			subject_text = registry_qualify_subject(context, subject_text);
+		if (i > 0)
+			appendStringInfoChar(&out, ',');
+		appendStringInfoString(&out, "{\"name\":");
+		escape_json(&out, pnstrdup(name->val.string.val, name->val.string.len));
+		appendStringInfoString(&out, ",\"subject\":");
+		escape_json(&out, subject_text);
+		appendStringInfo(&out, ",\"version\":%s}",
+						 DatumGetCString(DirectFunctionCall1(numeric_out,
+															 NumericGetDatum(version->val.numeric))));
+	}
+	appendStringInfoChar(&out, ']');
+	row->refs = out.data;
+}
+
 /* GET /schemas/ids/{id} */
 static void
 h_schema_by_id(RestCall *c)
@@ -395,6 +461,7 @@ h_schema_by_id(RestCall *c)
 	if (!path_id(c, c->seg[2], &id))
 		return;
 	catalog_api_schema_by_id(id, subject, &row);
+	qualify_references(c, &row, row_context(&row));
 	append_schema_string(c, &row, formatted_schema(c, &row, subject), subject);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -565,7 +632,8 @@ h_versions(RestCall *c)
 	const char *subject = route_subject(c, c->seg[1]);
 
 	append_list(c, registry_versions(subject, rest_param_bool(c, "deleted"),
-									 rest_param_bool(c, "deletedOnly"), false));
+									 rest_param_bool(c, "deletedOnly"), false,
+									 rest_param_bool(c, "deletedAsNegative")));
 }
 
 /*
@@ -587,6 +655,7 @@ h_version_get(RestCall *c)
 	const char *subject = path_subject_version(c);
 
 	catalog_api_read_version(subject, c->subject, c->version, rest_param_bool(c, "deleted"), &row);
+	qualify_references(c, &row, row_context(&row));
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -627,7 +696,7 @@ h_latest_with_metadata(RestCall *c)
 	}
 	appendStringInfoChar(&props, '}');
 	catalog_api_latest_with_metadata(subject, props.data, rest_param_bool(c, "deleted"), &row);
-	append_schema_row(&c->out, &row, true, true, row.schema, false);
+	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 }
 
 /* GET /subjects/{s}/versions/{v}/schema: the schema itself, not wrapped */
@@ -795,6 +864,7 @@ h_register(RestCall *c)
 
 	if (!read_schema_body(c, &b, true))
 		return;
+	b.force = rest_param_bool(c, "force");
 	catalog_api_register(subject, c->subject, &b, &row);
 	/* RegisterSchemaResponse */
 	append_schema_row(&c->out, &row, false, true, row.schema, false);
@@ -812,7 +882,7 @@ h_lookup(RestCall *c)
 	if (!read_schema_body(c, &b, true))
 		return;
 	catalog_api_lookup(c->subject, &b, rest_param_bool(c, "deleted"), &row);
-	append_schema_row(&c->out, &row, true, true, row.schema, true);
+	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), true);
 }
 
 /*
@@ -960,11 +1030,11 @@ h_mode_put(RestCall *c)
 									 subject, rest_param_bool(c, "force")));
 }
 
-/* DELETE /mode[/{s}] */
+/* DELETE /mode[/{s}][?recursive=true] */
 static void
 h_mode_delete(RestCall *c)
 {
-	append_mode(c, registry_delete_mode(scope_subject(c)));
+	append_mode(c, registry_delete_mode(scope_subject(c), rest_param_bool(c, "recursive")));
 }
 
 /* GET /metrics: Prometheus' text format (metrics.c) */
@@ -1050,6 +1120,7 @@ static const Route routes[] = {
 	{"GET", "contexts", h_contexts, false, READS("registry.list_contexts()")},
 	{"GET", "v1/metadata/id", h_metadata_id, false, UNGATED},
 	{"GET", "v1/metadata/version", h_metadata_version, false, UNGATED},
+	{"GET", "v1/metadata/deployment", h_metadata_deployment, false, UNGATED},
 	/* the metrics count the subjects' versions: gated as the subject list */
 	{"GET", "metrics", h_metrics, true, READS("registry.subjects(text,boolean,boolean)")},
 	{NULL, NULL, NULL}
