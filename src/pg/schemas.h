@@ -74,7 +74,11 @@ extern void registry_plain_fingerprint(const SubmittedSchema *s, uint8 *out);
 extern void registry_check_restored_schema(const char *context, const char *schema_type,
 										   const char *text, const char *refs_json,
 										   const char *metadata, const char *rule_set,
-										   const uint8 *fingerprint);
+										   const uint8 *fingerprint, uint8 *identity);
+
+/* Confluent's guid (MD5 identity) of a schema text as given, with its references and contract. */
+extern void registry_schema_identity(const char *text, const char *refs_json,
+									 const char *metadata, const char *rule_set, uint8 *out);
 
 /*
  * Parse a stored row with its references for its model (without the stored

@@ -118,10 +118,17 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 
 	if (has_id && has_fp && registry_trigger_row_restored(tup, desc, "created_at"))
 	{
+		uint8		identity[REGISTRY_FINGERPRINT_LEN];
+
 		registry_check_restored_schema(context, schema_type, schema, refs, metadata,
-									   rule_set, fp);
+									   rule_set, fp, identity);
 		catalog_raise_id_floor(context, id);
-		return PointerGetDatum(tup);
+		if (memcmp(identity, fp, REGISTRY_FINGERPRINT_LEN) == 0)
+			return PointerGetDatum(tup);
+		/* a 0.6 row: its identity becomes Confluent's guid */
+		attnos[0] = trigger_row_column(desc, "fingerprint");
+		values[0] = catalog_fingerprint_datum(identity);
+		return PointerGetDatum(heap_modify_tuple_by_cols(tup, desc, 1, attnos, values, nulls));
 	}
 
 	registry_check_not_subscriber();
