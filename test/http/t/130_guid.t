@@ -142,4 +142,24 @@ expect q{with references only: Confluent's guid over the text and references}, 2
 is(sql("SELECT guid FROM registry.schemas WHERE context = '.guid$RUN' AND id = $ID"), $WANT111,
 	q{the stored guid column is the same});
 
+# --- a restored row of a 0.6 dump ------------------------------------------
+# 0.6 stored the MD5 of the text, a byte 1 and the metadata's canonical form
+# for a schema with metadata; a restore (a superuser's complete row with a
+# past creation time) accepts it and stores Confluent's guid instead.
+my $RCTX = ".rst$RUN";
+my $RTEXT = '"string"';
+my $RMETA = '{"properties":{"owner":"o"}}';
+my $restored = sql(qq{
+INSERT INTO registry.contexts (context) VALUES ('$RCTX');
+INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, fingerprint, created_at)
+VALUES ('$RCTX', 7, 'AVRO', '$RTEXT', '[]', '$RMETA',
+        decode(md5(convert_to('$RTEXT' || chr(1) || '$RMETA', 'UTF8')), 'hex'), now() - interval '1 day');
+SELECT guid FROM registry.schemas WHERE context = '$RCTX' AND id = 7});
+$restored = (split /\n/, $restored // '')[-1] // 'error';
+is($restored, sql("SELECT registry.schema_guid('$RTEXT', '[]', '$RMETA')"),
+	q{a restored 0.6 row with metadata is stored with Confluent's guid});
+isnt(sql(qq{INSERT INTO registry.schemas (context, id, schema_type, schema, refs, metadata, fingerprint, created_at)
+VALUES ('$RCTX', 8, 'AVRO', '"int"', '[]', '$RMETA', decode(md5('x'), 'hex'), now() - interval '1 day')
+RETURNING id}), '8', 'a restored row with neither identity is refused');
+
 done_testing();
