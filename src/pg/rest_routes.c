@@ -336,7 +336,9 @@ h_schemas_list(RestCall *c)
 
 /*
  * The schema text of row in the format the request asks for:
- * format=serialized gives a PROTOBUF schema as base64 FileDescriptorProto;
+ * format=serialized gives a PROTOBUF schema as base64 FileDescriptorProto,
+ * format=resolved a schema whose format has that form (AVRO) with its
+ * references' types inlined;
  * other formats are ignored, as Confluent ignores unknown ones (a JSON
  * schema has no other format: Confluent's refuses any, "Format not
  * supported", where this gives the stored text).
@@ -349,6 +351,13 @@ formatted_schema(RestCall *c, const CatalogSchemaRow *row, const char *subject)
 	if (format && strcmp(format, "serialized") == 0 &&
 		strcmp(row->schema_type, "PROTOBUF") == 0)
 		return catalog_api_schema_serialized(row->id, subject);
+	if (format && strcmp(format, "resolved") == 0)
+	{
+		char	   *resolved = registry_schema_resolved(row_context(row), row->id);
+
+		if (resolved != NULL)
+			return resolved;
+	}
 	return row->schema;
 }
 

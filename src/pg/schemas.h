@@ -111,6 +111,9 @@ extern void registry_cache_adopt(const char *context, int32 id,
 extern const rg_schema *registry_stored_schema(const char *context, int32 id,
 											   const uint8 *fingerprint);
 
+/* schema_formats.c: the resolved form (format=resolved), NULL for a format without one */
+extern char *registry_schema_resolved(const char *context, int32 id);
+
 /* api.c */
 
 /* A registration the REST route asks for, served under its subject as served. */

@@ -143,6 +143,25 @@ expect 'GET /schemas/ids/{id}?referenceFormat=qualified: the same', 200,
 req GET => "/schemas/ids/$UID?subject=:$RC:user";
 expect 'without it: bare', 200, sub { $_->{references}[0]{subject} eq 'base' };
 
+# --- format=resolved (AVRO): the references' types inlined ---------------------
+
+req GET => "/subjects/:$RC:user/versions/1?format=resolved";
+expect 'GET version?format=resolved: the referenced record written in full', 200, sub {
+	my $s = jdecode($_->{schema});
+	ref $s eq 'HASH' && ref $s->{fields}[0]{type} eq 'HASH' && $s->{fields}[0]{type}{name} eq "Base$RUN"
+	  && $s->{fields}[0]{type}{fields}[0]{name} eq 'x';
+};
+req GET => "/subjects/:$RC:user/versions/1";
+expect 'without format: the type by name', 200, sub { jdecode($_->{schema})->{fields}[0]{type} eq "Base$RUN" };
+req GET => "/schemas/ids/$UID?subject=:$RC:user&format=resolved";
+expect 'GET /schemas/ids/{id}?format=resolved: the same', 200,
+  sub { ref jdecode($_->{schema})->{fields}[0]{type} eq 'HASH' };
+req GET => "/subjects/:$RC:user/versions/1/schema?format=resolved";
+expect '.../schema?format=resolved: the resolved schema itself', 200,
+  sub { ref $_ eq 'HASH' && ref $_->{fields}[0]{type} eq 'HASH' };
+req GET => "/subjects/:$RC:base/versions/1?format=resolved";
+expect 'a schema without references: its stored text', 200, sub { $_->{schema} eq $BASE };
+
 # --- GET /v1/metadata/deployment ---------------------------------------------------
 
 req GET => '/v1/metadata/deployment';
