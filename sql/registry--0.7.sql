@@ -1134,3 +1134,17 @@ GRANT EXECUTE ON FUNCTION registry.find_fields(text, text, text, text, text),
 	registry.reference_neighbours(text, text, integer, text),
 	registry.reference_graph(text, integer, text, boolean) TO registry_reader;
 GRANT EXECUTE ON FUNCTION registry.reindex_fields() TO registry_admin;
+
+-- issue 32 part 3: Confluent's guid for every schema.  The guid is the
+-- MD5 of what Confluent's Schema.updateHash digests (the text, each
+-- reference's name, subject and version, a present metadata and rule set),
+-- computed in C: the fingerprint the insert trigger stores (the guid
+-- column is it as a uuid) and this function are the one computation.
+CREATE FUNCTION registry.schema_guid(schema text, refs jsonb DEFAULT '[]',
+									 metadata jsonb DEFAULT NULL, rule_set jsonb DEFAULT NULL)
+	RETURNS uuid
+	AS 'MODULE_PATHNAME', 'registry_schema_guid'
+	LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION registry.schema_guid(text, jsonb, jsonb, jsonb) IS 'Confluent''s guid of a schema text as given, with its references, metadata and rule set (a stored schema''s guid is this of its stored text)';
+REVOKE ALL ON FUNCTION registry.schema_guid(text, jsonb, jsonb, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION registry.schema_guid(text, jsonb, jsonb, jsonb) TO registry_reader;

@@ -23,6 +23,7 @@
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/jsonb.h"
+#include "utils/uuid.h"
 
 #include "catalog.h"
 #include "compatibility.h"
@@ -34,6 +35,7 @@
 #include "schemas.h"
 #include "tags.h"
 
+PG_FUNCTION_INFO_V1(registry_schema_guid);
 PG_FUNCTION_INFO_V1(registry_register_schema);
 PG_FUNCTION_INFO_V1(registry_register_schema_version);
 PG_FUNCTION_INFO_V1(registry_lookup_schema);
@@ -400,4 +402,22 @@ registry_lint(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &value, &isnull);
 	}
 	return (Datum) 0;
+}
+
+/*
+ * registry.schema_guid(schema, refs, metadata, rule_set) -> uuid:
+ * Confluent's guid of a schema text as given (registry_schema_identity);
+ * a stored schema's guid column is this of its stored text.
+ */
+Datum
+registry_schema_guid(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *guid = palloc(sizeof(pg_uuid_t));
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	StaticAssertStmt(sizeof(pg_uuid_t) == REGISTRY_FINGERPRINT_LEN, "a guid is a fingerprint");
+	registry_schema_identity(text_to_cstring(PG_GETARG_TEXT_PP(0)), jsonb_arg_text(fcinfo, 1),
+							 jsonb_arg_text(fcinfo, 2), jsonb_arg_text(fcinfo, 3), guid->data);
+	PG_RETURN_UUID_P(guid);
 }

@@ -240,6 +240,7 @@ extern bool catalog_delete_config(const char *context, const char *subject,
 								  CatalogConfigRow *old);
 extern void catalog_write_mode(const char *context, const char *subject, const char *mode);
 extern char *catalog_delete_mode(const char *context, const char *subject);
+extern void catalog_delete_subject_modes(const char *context);
 extern void catalog_soft_delete_version(const char *context, const char *subject, int32 version);
 extern void catalog_hard_delete_version(const char *context, const char *subject, int32 version);
 extern bool catalog_lock_existing_subject(const char *context, const char *subject);
@@ -355,6 +356,8 @@ typedef struct CatalogSubmission
 	const char *tags_to_add;	/* registration only: schemaTagsToAdd, or NULL */
 	const char *tags_to_remove; /* registration only: schemaTagsToRemove */
 	bool		propagate_tags; /* registration only: propagateSchemaTags */
+	bool		force;			/* registration only: force=true, no
+								 * compatibility check */
 } CatalogSubmission;
 
 /* Confluent's TagSchemaRequest (POST /subjects/{s}/versions/{v}/tags); jsonb texts or NULL. */

@@ -58,6 +58,10 @@ static CatalogPlan plan_delete_mode = {
 	"DELETE FROM registry.modes m WHERE m.context = $1 AND m.subject = $2 RETURNING m.mode",
 	2, {TEXTOID, TEXTOID}
 };
+static CatalogPlan plan_delete_subject_modes = {
+	"DELETE FROM registry.modes m WHERE m.context = $1 AND m.subject <> ''",
+	1, {TEXTOID}
+};
 static CatalogPlan plan_soft_delete_version = {
 	"UPDATE registry.subject_versions sv SET deleted = true "
 	"WHERE sv.context = $1 AND sv.subject = $2 AND sv.version = $3",
@@ -198,6 +202,18 @@ catalog_delete_mode(const char *context, const char *subject)
 		old = catalog_text(SPI_tuptable->vals[0], 1, cxt);
 	catalog_disconnect();
 	return old;
+}
+
+/* Delete the mode rows of a context's subjects (not the context's own). */
+void
+catalog_delete_subject_modes(const char *context)
+{
+	Datum		v[1];
+
+	catalog_connect();
+	v[0] = CStringGetTextDatum(context);
+	catalog_run(&plan_delete_subject_modes, v, NULL, SPI_OK_DELETE);
+	catalog_disconnect();
 }
 
 /* Run a statement on one subject version (soft or hard delete). */

@@ -302,3 +302,22 @@ registry_assert_compatible(const char *context, const char *subject,
 				 errdetail("%s", confluent_text(CW_INCOMPATIBLE_SCHEMA, subject,
 												registry_messages_to_string(&messages)))));
 }
+
+/*
+ * A forced registration (register's force=true): the schema is taken as
+ * compatible with the subject's live versions without a check, and that
+ * verdict is kept for the transaction, so the version's insert trigger
+ * accepts it too.  A raw INSERT is still checked.
+ */
+void
+registry_waive_compatibility(const char *context, const char *subject,
+							 CompatCandidate candidate, CompatRule rule)
+{
+	CatalogVersion *versions;
+	int			n;
+
+	if (candidate.identity == NULL ||
+		!versions_to_check(context, subject, rule, &versions, &n))
+		return;
+	registry_verdict_keep(context, subject, candidate.identity, rule, versions, n);
+}

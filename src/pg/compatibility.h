@@ -81,6 +81,10 @@ extern bool registry_check_subject(const char *context, const char *subject,
 extern void registry_assert_compatible(const char *context, const char *subject,
 									   CompatCandidate candidate, CompatRule rule);
 
+/* A forced registration: compatible without a check, for the trigger too. */
+extern void registry_waive_compatibility(const char *context, const char *subject,
+										 CompatCandidate candidate, CompatRule rule);
+
 /* verdicts.c: the compatible verdicts of this transaction, by what they rest on */
 extern bool registry_verdict_known(const char *context, const char *subject,
 								   const uint8 *identity, CompatRule rule,

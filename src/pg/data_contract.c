@@ -555,6 +555,110 @@ dc_rule_set_canonical(const char *json)
 	return canonical_object(json, rule_set_text, invalid_rule_set, "A rule set must be an object");
 }
 
+/* --- identity: the bytes Confluent's updateHash feeds MD5 ------------------ */
+
+/* A string's UTF-8 bytes (nothing for anything else). */
+static void
+hash_string(StringInfo buf, json_t *v)
+{
+	if (json_is_string(v))
+		appendBinaryStringInfo(buf, json_string_value(v), json_string_length(v));
+}
+
+/* Each string of an array, in order (a sorted set in the canonical form). */
+static void
+hash_strings(StringInfo buf, json_t *array)
+{
+	size_t		i;
+
+	for (i = 0; json_is_array(array) && i < json_array_size(array); i++)
+		hash_string(buf, json_array_get(array, i));
+}
+
+/* A map by sorted key: each key, then its value (a string, or a set of them). */
+static void
+hash_map(StringInfo buf, json_t *map)
+{
+	size_t		n,
+				i;
+	const char **keys;
+
+	if (!json_is_object(map))
+		return;
+	keys = sorted_keys(map, &n);
+	for (i = 0; i < n; i++)
+	{
+		json_t	   *value = json_object_get(map, keys[i]);
+
+		appendBinaryStringInfo(buf, keys[i], strlen(keys[i]));
+		hash_string(buf, value);
+		hash_strings(buf, value);
+	}
+}
+
+/*
+ * Append what Confluent's Metadata.updateHash digests, after the byte 1
+ * that Schema.updateHash puts before a present metadata: the tags (each
+ * path, then its tags), the properties (each key, then its value) and the
+ * sensitive names, all sorted.  canonical is dc_metadata_canonical's form
+ * (NULL: absent, nothing appended).
+ */
+void
+dc_metadata_identity(const char *canonical, StringInfo buf)
+{
+	json_t	   *doc;
+
+	if (canonical == NULL)
+		return;
+	doc = load(canonical, invalid_metadata);
+	appendStringInfoChar(buf, '\1');
+	hash_map(buf, json_object_get(doc, "tags"));
+	hash_map(buf, json_object_get(doc, "properties"));
+	hash_strings(buf, json_object_get(doc, "sensitive"));
+	json_decref(doc);
+}
+
+/*
+ * Append what Confluent's RuleSet.updateHash digests, after the byte 1 of
+ * a present rule set: the migration, domain and encoding rules in order,
+ * each as Rule.updateHash has it (name, doc, kind, mode, type, its tags,
+ * its params by key, expr, onSuccess, onFailure, and a byte 1 when
+ * disabled).  canonical is dc_rule_set_canonical's form (NULL: absent).
+ */
+void
+dc_rule_set_identity(const char *canonical, StringInfo buf)
+{
+	static const char *const before_tags[] = {"name", "doc", "kind", "mode", "type"};
+	static const char *const after_params[] = {"expr", "onSuccess", "onFailure"};
+	json_t	   *doc;
+	int			list;
+
+	if (canonical == NULL)
+		return;
+	doc = load(canonical, invalid_rule_set);
+	appendStringInfoChar(buf, '\1');
+	for (list = 0; list < N_RULE_LISTS; list++)
+	{
+		json_t	   *rules = json_object_get(doc, rule_lists[list]);
+		size_t		i;
+
+		for (i = 0; json_is_array(rules) && i < json_array_size(rules); i++)
+		{
+			json_t	   *rule = json_array_get(rules, i);
+
+			for (int m = 0; m < lengthof(before_tags); m++)
+				hash_string(buf, json_object_get(rule, before_tags[m]));
+			hash_strings(buf, json_object_get(rule, "tags"));
+			hash_map(buf, json_object_get(rule, "params"));
+			for (int m = 0; m < lengthof(after_params); m++)
+				hash_string(buf, json_object_get(rule, after_params[m]));
+			if (json_is_true(json_object_get(rule, "disabled")))
+				appendStringInfoChar(buf, '\1');
+		}
+	}
+	json_decref(doc);
+}
+
 /*
  * Confluent's merge of two maps of a metadata: the newer's keys replace
  * the older's (an empty side gives the other).

@@ -9,6 +9,8 @@
 #ifndef DATA_CONTRACT_H
 #define DATA_CONTRACT_H
 
+#include "lib/stringinfo.h"
+
 /* The reserved metadata properties Confluent gives a meaning. */
 #define DC_CONFLUENT_VERSION	"confluent:version"
 #define DC_CONFLUENT_RESERVED	"confluent:reserved"
@@ -25,6 +27,14 @@ extern char *dc_rule_set_merge(const char *older, const char *newer);
 extern char *dc_rule_set_without(const char *rule_set, const char *names);
 extern char *dc_metadata_with_version(const char *metadata, int version);
 extern char *dc_metadata_without_version(const char *metadata);
+
+/*
+ * The bytes of a canonical metadata or rule set that Confluent's guid (the
+ * MD5 of Schema.updateHash) digests, appended to buf: a byte 1 and the
+ * entity's strings; nothing for NULL.
+ */
+extern void dc_metadata_identity(const char *canonical, StringInfo buf);
+extern void dc_rule_set_identity(const char *canonical, StringInfo buf);
 
 /* A property of a metadata (NULL when it has none of that name). */
 extern char *dc_metadata_property(const char *metadata, const char *key);

@@ -27,15 +27,19 @@
 /*
  * GET /subjects/{s}/versions: the subject's version numbers in ascending
  * order, the live ones (deleted: also the soft-deleted ones; deleted_only:
- * only those).  A subject with none is 40401 unless deleted_only or
- * missing_ok.
+ * only those); as_negative gives the soft-deleted ones as negative numbers
+ * (Confluent 8.2's deletedAsNegative).  A subject with none is 40401
+ * unless deleted_only or missing_ok.
  */
 List *
-registry_versions(const char *named, bool deleted, bool deleted_only, bool missing_ok)
+registry_versions(const char *named, bool deleted, bool deleted_only, bool missing_ok,
+				  bool as_negative)
 {
 	char	   *context;
 	char	   *subject;
 	List	   *versions;
+	List	   *live;
+	ListCell   *lc;
 
 	registry_split_subject_cstr(registry_served_subject(named), &context, &subject);
 	versions = catalog_version_numbers(context, subject, deleted, deleted_only);
@@ -43,6 +47,12 @@ registry_versions(const char *named, bool deleted, bool deleted_only, bool missi
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
 				 errmsg("subject \"%s\" not found", named)));
+	if (!as_negative || (!deleted && !deleted_only))
+		return versions;
+	live = deleted_only ? NIL : catalog_version_numbers(context, subject, false, false);
+	foreach(lc, versions)
+		if (!list_member_int(live, lfirst_int(lc)))
+		lfirst_int(lc) = -lfirst_int(lc);
 	return versions;
 }
 
@@ -86,10 +96,12 @@ registry_subjects(const char *prefix, bool deleted, bool deleted_only)
 
 /*
  * GET /contexts: the contexts, the default context first, then in order;
- * never ".__GLOBAL" (it holds config and mode only).
+ * never ".__GLOBAL" (it holds config and mode only).  With a prefix
+ * (contextPrefix, Confluent 8.2; NULL for all), only the contexts whose
+ * name starts with it, with or without the name's leading dot.
  */
 List *
-registry_contexts(void)
+registry_contexts(const char *prefix)
 {
 	List	   *names = catalog_context_names(NULL);
 	List	   *out = NIL;
@@ -100,6 +112,10 @@ registry_contexts(void)
 	{
 		char	   *name = lfirst(lc);
 
+		if (prefix != NULL && prefix[0] != '\0' &&
+			strncmp(name, prefix, strlen(prefix)) != 0 &&
+			strncmp(name + 1, prefix, strlen(prefix)) != 0)
+			continue;
 		if (strcmp(name, REGISTRY_DEFAULT_CONTEXT) == 0)
 			has_default = true;
 		else if (strcmp(name, REGISTRY_GLOBAL_CONTEXT) != 0)

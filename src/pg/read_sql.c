@@ -106,7 +106,7 @@ registry_versions_sql(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	return_list(fcinfo,
 				registry_versions(subject, bool_arg_or_false(fcinfo, 1),
-								  bool_arg_or_false(fcinfo, 2), PG_ARGISNULL(2)),
+								  bool_arg_or_false(fcinfo, 2), PG_ARGISNULL(2), false),
 				true);
 	return (Datum) 0;
 }
@@ -128,7 +128,7 @@ Datum
 registry_list_contexts_sql(PG_FUNCTION_ARGS)
 {
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	return_list(fcinfo, registry_contexts(), false);
+	return_list(fcinfo, registry_contexts(NULL), false);
 	return (Datum) 0;
 }
 

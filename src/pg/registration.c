@@ -133,7 +133,8 @@ check_registration_mode(Registration *r, rg_mode mode)
 
 /*
  * Outside IMPORT, a new version must be the next number and compatible
- * (checked before an id is allocated, so a refused schema leaves no gap).
+ * (checked before an id is allocated, so a refused schema leaves no gap);
+ * a forced one (force=true, Confluent 8.3) is taken as compatible.
  */
 static void
 check_new_version(Registration *r, const CatalogSettings *settings, int32 max_version,
@@ -146,8 +147,12 @@ check_new_version(Registration *r, const CatalogSettings *settings, int32 max_ve
 	candidate.schema = s->parsed;
 	candidate.metadata = s->metadata;
 	candidate.identity = s->fingerprint;
-	registry_assert_compatible(r->a.context, r->a.subject, candidate,
-							   registry_compat_rule(settings));
+	if (r->force)
+		registry_waive_compatibility(r->a.context, r->a.subject, candidate,
+									 registry_compat_rule(settings));
+	else
+		registry_assert_compatible(r->a.context, r->a.subject, candidate,
+								   registry_compat_rule(settings));
 }
 
 /* Confluent's Config.hasDefaultsOrOverrides: a data contract default or override is set. */
@@ -309,7 +314,7 @@ schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
  * A registration's options after its schema arguments: the id and version
  * asked for (Confluent treats an id <= 0 and version -1 as absent; any
  * other version below 1 is 42202) and the schema tag operations (a NULL
- * or empty list is none).
+ * or empty list is none); not forced (the REST route sets force after).
  */
 void
 registry_registration_options(Registration *r, bool has_id, int32 id, bool has_version,
@@ -333,6 +338,7 @@ registry_registration_options(Registration *r, bool has_id, int32 id, bool has_v
 		NULL : tags_to_remove;
 	r->propagate_tags = propagate;
 	r->new_version = r->latest_only;
+	r->force = false;
 }
 
 /* Parse a registration's schema with its data contract. */
@@ -663,6 +669,7 @@ registry_register_submission(const char *served, const CatalogSubmission *b,
 	registry_validate_subject(r.a.qualified, r.a.subject);
 	registry_registration_options(&r, b->id != 0, b->id, b->version != 0, b->version,
 								  b->tags_to_add, b->tags_to_remove, b->propagate_tags);
+	r.force = b->force;
 	registry_register(&r, &reg);
 	registry_registered_row(r.a.qualified, &reg, out);
 }

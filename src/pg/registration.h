@@ -59,6 +59,8 @@ typedef struct Registration
 								 * -1, a tagged registration's too) */
 	bool		latest_only;	/* version -1: the fast path answers with the
 								 * latest version only */
+	bool		force;			/* register's force=true: no compatibility
+								 * check */
 } Registration;
 
 /* registration.c: the pipeline and what its answers are made of */

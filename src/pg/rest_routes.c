@@ -224,6 +224,16 @@ h_metadata_id(RestCall *c)
 	appendStringInfoString(&c->out, "}}}");
 }
 
+/*
+ * GET /v1/metadata/deployment (Confluent 8.1): the deployment's attributes,
+ * "opensource" as a Confluent server without the setting answers
+ */
+static void
+h_metadata_deployment(RestCall *c)
+{
+	appendStringInfoString(&c->out, "{\"attributes\":[\"opensource\"]}");
+}
+
 /* GET /v1/metadata/version */
 static void
 h_metadata_version(RestCall *c)
@@ -231,11 +241,11 @@ h_metadata_version(RestCall *c)
 	appendStringInfoString(&c->out, "{\"version\":\"" REGISTRY_VERSION_STRING "\",\"commitId\":\"registry\"}");
 }
 
-/* GET /contexts */
+/* GET /contexts[?contextPrefix=] */
 static void
 h_contexts(RestCall *c)
 {
-	append_list(c, registry_contexts());
+	append_list(c, registry_contexts(rest_param(c, "contextPrefix")));
 }
 
 /* --- routes: /schemas -------------------------------------------------------- */
@@ -331,7 +341,9 @@ h_schemas_list(RestCall *c)
 
 /*
  * The schema text of row in the format the request asks for:
- * format=serialized gives a PROTOBUF schema as base64 FileDescriptorProto;
+ * format=serialized gives a PROTOBUF schema as base64 FileDescriptorProto,
+ * format=resolved a schema whose format has that form (AVRO) with its
+ * references' types inlined;
  * other formats are ignored, as Confluent ignores unknown ones (a JSON
  * schema has no other format: Confluent's refuses any, "Format not
  * supported", where this gives the stored text).
@@ -344,6 +356,13 @@ formatted_schema(RestCall *c, const CatalogSchemaRow *row, const char *subject)
 	if (format && strcmp(format, "serialized") == 0 &&
 		strcmp(row->schema_type, "PROTOBUF") == 0)
 		return registry_schema_serialized_text(row->id, subject);
+	if (format && strcmp(format, "resolved") == 0)
+	{
+		char	   *resolved = registry_schema_resolved(row_context(row), row->id);
+
+		if (resolved != NULL)
+			return resolved;
+	}
 	return row->schema;
 }
 
@@ -389,6 +408,62 @@ append_schema_string(RestCall *c, const CatalogSchemaRow *row, const char *schem
 	appendStringInfoChar(&c->out, '}');
 }
 
+/*
+ * referenceFormat=qualified (Confluent 8.1): the references of row with
+ * each subject qualified by the context they resolve in (the row's; one
+ * already qualified stays as it is); the default context's stay bare, as
+ * Confluent's qualified form of them is.  Other values change nothing.
+ */
+static void
+qualify_references(RestCall *c, CatalogSchemaRow *row, const char *context)
+{
+	const char *format = rest_param(c, "referenceFormat");
+	Jsonb	   *refs;
+	StringInfoData out;
+	int			n;
+
+	if (format == NULL || strcmp(format, "qualified") != 0 || row->refs == NULL ||
+		strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0)
+		return;
+	refs = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(row->refs)));
+	if (!JB_ROOT_IS_ARRAY(refs))
+		return;
+	n = JB_ROOT_COUNT(refs);
+	initStringInfo(&out);
+	appendStringInfoChar(&out, '[');
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *ref = getIthJsonbValueFromContainer(&refs->root, i);
+		JsonbValue *name;
+		JsonbValue *subject;
+		JsonbValue *version;
+		char	   *subject_text;
+
+		if (ref == NULL || ref->type != jbvBinary)
+			return;
+		name = getKeyJsonValueFromContainer(ref->val.binary.data, "name", 4, NULL);
+		subject = getKeyJsonValueFromContainer(ref->val.binary.data, "subject", 7, NULL);
+		version = getKeyJsonValueFromContainer(ref->val.binary.data, "version", 7, NULL);
+		if (name == NULL || name->type != jbvString || subject == NULL ||
+			subject->type != jbvString || version == NULL || version->type != jbvNumeric)
+			return;
+		subject_text = pnstrdup(subject->val.string.val, subject->val.string.len);
+		if (subject_text[0] != ':')
+			subject_text = registry_qualify_subject(context, subject_text);
+		if (i > 0)
+			appendStringInfoChar(&out, ',');
+		appendStringInfoString(&out, "{\"name\":");
+		escape_json(&out, pnstrdup(name->val.string.val, name->val.string.len));
+		appendStringInfoString(&out, ",\"subject\":");
+		escape_json(&out, subject_text);
+		appendStringInfo(&out, ",\"version\":%s}",
+						 DatumGetCString(DirectFunctionCall1(numeric_out,
+															 NumericGetDatum(version->val.numeric))));
+	}
+	appendStringInfoChar(&out, ']');
+	row->refs = out.data;
+}
+
 /* GET /schemas/ids/{id} */
 static void
 h_schema_by_id(RestCall *c)
@@ -402,6 +477,7 @@ h_schema_by_id(RestCall *c)
 		return;
 	registry_schema_by_id(id, subject, &info);
 	registry_schema_info_row(&info, &row);
+	qualify_references(c, &row, row_context(&row));
 	append_schema_string(c, &row, formatted_schema(c, &row, subject), subject);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -577,7 +653,8 @@ h_versions(RestCall *c)
 	const char *subject = route_subject(c, c->seg[1]);
 
 	append_list(c, registry_versions(subject, rest_param_bool(c, "deleted"),
-									 rest_param_bool(c, "deletedOnly"), false));
+									 rest_param_bool(c, "deletedOnly"), false,
+									 rest_param_bool(c, "deletedAsNegative")));
 }
 
 /*
@@ -599,6 +676,7 @@ h_version_get(RestCall *c)
 	const char *subject = path_subject_version(c);
 
 	registry_read_version(c->subject, subject, c->version, rest_param_bool(c, "deleted"), &row);
+	qualify_references(c, &row, row_context(&row));
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -642,7 +720,7 @@ h_latest_with_metadata(RestCall *c)
 								  DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
 																	 CStringGetDatum(props.data))),
 								  rest_param_bool(c, "deleted"), &row);
-	append_schema_row(&c->out, &row, true, true, row.schema, false);
+	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 }
 
 /* GET /subjects/{s}/versions/{v}/schema: the schema itself, not wrapped */
@@ -810,6 +888,7 @@ h_register(RestCall *c)
 	(void) route_subject(c, c->seg[1]);
 	if (!read_schema_body(c, &b, true))
 		return;
+	b.force = rest_param_bool(c, "force");
 	registry_register_submission(c->subject, &b, &row);
 	/* RegisterSchemaResponse */
 	append_schema_row(&c->out, &row, false, true, row.schema, false);
@@ -827,7 +906,7 @@ h_lookup(RestCall *c)
 	if (!read_schema_body(c, &b, true))
 		return;
 	registry_lookup_submission(c->subject, &b, rest_param_bool(c, "deleted"), &row);
-	append_schema_row(&c->out, &row, true, true, row.schema, true);
+	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), true);
 }
 
 /*
@@ -975,11 +1054,11 @@ h_mode_put(RestCall *c)
 									 subject, rest_param_bool(c, "force")));
 }
 
-/* DELETE /mode[/{s}] */
+/* DELETE /mode[/{s}][?recursive=true] */
 static void
 h_mode_delete(RestCall *c)
 {
-	append_mode(c, registry_delete_mode(scope_subject(c)));
+	append_mode(c, registry_delete_mode(scope_subject(c), rest_param_bool(c, "recursive")));
 }
 
 /* GET /metrics: Prometheus' text format (metrics.c) */
@@ -1046,6 +1125,7 @@ static const Route routes[] = {
 	{"GET", "contexts", h_contexts, false, REGISTRY_OP_CONTEXTS},
 	{"GET", "v1/metadata/id", h_metadata_id, false, REGISTRY_OP_OPEN},
 	{"GET", "v1/metadata/version", h_metadata_version, false, REGISTRY_OP_OPEN},
+	{"GET", "v1/metadata/deployment", h_metadata_deployment, false, REGISTRY_OP_OPEN},
 	/* the metrics count the subjects' versions: the subject list's privilege */
 	{"GET", "metrics", h_metrics, true, REGISTRY_OP_SUBJECTS},
 	{NULL, NULL, NULL}

@@ -178,9 +178,11 @@ resolve_refs(const char *context, CatalogRef *refs, int n, ResolvedRefs *out, in
 }
 
 /*
- * Confluent's identity of a schema: MD5 over the stored text, each
- * reference (name, subject, version), and the metadata and rule set when
- * present.
+ * Confluent's identity of a schema, its guid: the MD5 of what its
+ * Schema.updateHash digests (MD5.ofSchema), over the stored text, each
+ * reference (its name, its subject, its version as 4 big-endian bytes),
+ * then a present metadata and rule set (data_contract.c).  The bytes have
+ * no separators, as Confluent's have none.
  */
 static void
 text_fingerprint(const char *stored, size_t len, const CatalogRef *refs, int n,
@@ -194,25 +196,62 @@ text_fingerprint(const char *stored, size_t len, const CatalogRef *refs, int n,
 	appendBinaryStringInfo(&buf, stored, len);
 	for (i = 0; i < n; i++)
 	{
-		appendStringInfoChar(&buf, '\0');
+		uint32		v = (uint32) refs[i].version;
+		char		be[4] = {(char) (v >> 24), (char) (v >> 16), (char) (v >> 8), (char) v};
+
 		appendStringInfoString(&buf, refs[i].name);
-		appendStringInfoChar(&buf, '\0');
 		appendStringInfoString(&buf, refs[i].subject);
-		appendStringInfo(&buf, "%c%d", '\0', refs[i].version);
+		appendBinaryStringInfo(&buf, be, 4);
 	}
-	if (metadata)
-	{
-		appendStringInfoChar(&buf, '\1');
-		appendStringInfoString(&buf, metadata);
-	}
-	if (rule_set)
-	{
-		appendStringInfoChar(&buf, '\2');
-		appendStringInfoString(&buf, rule_set);
-	}
+	dc_metadata_identity(metadata, &buf);
+	dc_rule_set_identity(rule_set, &buf);
 	if (!pg_md5_binary(buf.data, buf.len, out, &errstr))
 		elog(ERROR, "could not compute MD5: %s", errstr ? errstr : "out of memory");
 	pfree(buf.data);
+}
+
+/*
+ * The identity 0.6 stored for a schema: MD5 over the stored text, each
+ * reference (name, subject, version) after a NUL, and the metadata and
+ * rule set after the bytes 1 and 2.  It is Confluent's guid only for a
+ * schema with none of those; a restored 0.6 row is given the guid instead
+ * (registry_check_restored_schema).
+ */
+static void
+legacy_fingerprint(const char *stored, const CatalogRef *refs, int n,
+				   const char *metadata, const char *rule_set, uint8 *out)
+{
+	StringInfoData buf;
+	const char *errstr = NULL;
+
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, stored);
+	for (int i = 0; i < n; i++)
+		appendStringInfo(&buf, "%c%s%c%s%c%d", '\0', refs[i].name, '\0', refs[i].subject,
+						 '\0', refs[i].version);
+	if (metadata)
+		appendStringInfo(&buf, "%c%s", '\1', metadata);
+	if (rule_set)
+		appendStringInfo(&buf, "%c%s", '\2', rule_set);
+	if (!pg_md5_binary(buf.data, buf.len, out, &errstr))
+		elog(ERROR, "could not compute MD5: %s", errstr ? errstr : "out of memory");
+	pfree(buf.data);
+}
+
+/*
+ * Confluent's guid of a schema text as given, with its references (jsonb
+ * text) and data contract (brought to their canonical form first); the
+ * one computation of it, which registry.schema_guid() gives SQL.
+ */
+void
+registry_schema_identity(const char *text, const char *refs_json, const char *metadata,
+						 const char *rule_set, uint8 *out)
+{
+	int			nrefs;
+	CatalogRef *refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
+
+	text_fingerprint(text, strlen(text), refs, nrefs, dc_metadata_canonical(metadata),
+					 dc_rule_set_canonical(rule_set), out);
 }
 
 /* The identity of a parsed schema (its stored form) with its references and contract. */
@@ -569,24 +608,25 @@ registry_parsed_before(const char *context, const char *schema_type, const char 
 
 /*
  * A restored schema row must be consistent (restore.c): its fingerprint is
- * the identity of its text, references and contract, and, where it names
- * no reference (whose versions may not be restored yet), its text is the
- * stored form of itself.  42201 otherwise.  *own comes in as the row
- * claims it and goes out as shown: plain where the text was checked to be
- * its own stored form, normalized only where the row claims it and a parse
- * with normalize gives the text back.
+ * the identity of its text, references and contract (Confluent's guid, or
+ * the identity 0.6 stored, whose row is then given the guid: *identity is
+ * what the row must hold), and, where it names no reference (whose
+ * versions may not be restored yet), its text is the stored form of
+ * itself.  42201 otherwise.  *own comes in as the row claims it and goes
+ * out as shown: plain where the text was checked to be its own stored
+ * form, normalized only where the row claims it and a parse with
+ * normalize gives the text back.
  */
 void
 registry_check_restored_schema(const char *context, const char *schema_type,
 							   const char *text, const char *refs_json,
 							   const char *metadata, const char *rule_set,
-							   const uint8 *fingerprint, OwnForm *own)
+							   const uint8 *fingerprint, OwnForm *own, uint8 *identity)
 {
 	bool		claims_normalized = own->normalized;
 
 	CatalogRef *refs;
 	int			nrefs;
-	uint8		identity[REGISTRY_FINGERPRINT_LEN];
 	bool		consistent;
 
 	metadata = dc_metadata_canonical(metadata);
@@ -594,6 +634,13 @@ registry_check_restored_schema(const char *context, const char *schema_type,
 	refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
 	text_fingerprint(text, strlen(text), refs, nrefs, metadata, rule_set, identity);
 	consistent = memcmp(identity, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+	if (!consistent)
+	{
+		uint8		legacy[REGISTRY_FINGERPRINT_LEN];
+
+		legacy_fingerprint(text, refs, nrefs, metadata, rule_set, legacy);
+		consistent = memcmp(legacy, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+	}
 	if (consistent && nrefs == 0)
 	{
 		SubmittedSchema *s = registry_parse_submitted(context, schema_type, text, "[]",

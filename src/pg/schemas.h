@@ -95,7 +95,12 @@ extern void registry_plain_fingerprint(const SubmittedSchema *s, uint8 *out);
 extern void registry_check_restored_schema(const char *context, const char *schema_type,
 										   const char *text, const char *refs_json,
 										   const char *metadata, const char *rule_set,
-										   const uint8 *fingerprint, OwnForm *own);
+										   const uint8 *fingerprint, OwnForm *own,
+										   uint8 *identity);
+
+/* Confluent's guid (MD5 identity) of a schema text as given, with its references and contract. */
+extern void registry_schema_identity(const char *text, const char *refs_json,
+									 const char *metadata, const char *rule_set, uint8 *out);
 
 /*
  * Parse a stored row with its references for its model (without the stored
@@ -143,6 +148,9 @@ extern void registry_cache_adopt(const char *context, int32 id,
 /* The parsed form of a stored schema, from the cache or parsed once. */
 extern const rg_schema *registry_stored_schema(const char *context, int32 id,
 											   const uint8 *fingerprint);
+
+/* schema_formats.c: the resolved form (format=resolved), NULL for a format without one */
+extern char *registry_schema_resolved(const char *context, int32 id);
 
 /*
  * The services of the operations that need the parsers, which the REST

@@ -313,17 +313,21 @@ registry_set_mode(const char *mode, const char *named, bool force)
 
 /*
  * DELETE /mode[/{s}]: the mode removed (READWRITE when the global or a
- * context scope set none); 40401 for a subject without one.
+ * context scope set none); 40401 for a subject without one.  recursive
+ * (Confluent 8.2) on the global or a context scope removes the modes of
+ * the context's subjects too, and is no 40401 for a subject.
  */
 const char *
-registry_delete_mode(const char *named)
+registry_delete_mode(const char *named, bool recursive)
 {
 	Scope		s = scope_of(named);
 	char	   *old = catalog_delete_mode(s.context, s.subject);
 
+	if (recursive && s.subject[0] == '\0')
+		catalog_delete_subject_modes(s.context);
 	if (old != NULL)
 		return old;
-	if (named != NULL)
+	if (named != NULL && !recursive)
 		report_subject_not_found(named);
 	return REGISTRY_DEFAULT_MODE;
 }

@@ -18,6 +18,6 @@ extern const char *registry_set_compatibility(const char *level, const char *nam
 extern const char *registry_delete_compatibility(const char *named);
 extern const char *registry_get_mode(const char *named, bool default_to_global);
 extern const char *registry_set_mode(const char *mode, const char *named, bool force);
-extern const char *registry_delete_mode(const char *named);
+extern const char *registry_delete_mode(const char *named, bool recursive);
 
 #endif							/* SETTINGS_SERVICE_H */

@@ -121,5 +121,5 @@ registry_set_mode_sql(PG_FUNCTION_ARGS)
 Datum
 registry_delete_mode_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(registry_delete_mode(text_arg_or_null(fcinfo, 0))));
+	PG_RETURN_TEXT_P(cstring_to_text(registry_delete_mode(text_arg_or_null(fcinfo, 0), false)));
 }

@@ -141,6 +141,7 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 
 	if (has_id && has_fp && registry_trigger_row_restored(tup, desc, "created_at"))
 	{
+		uint8		identity[REGISTRY_FINGERPRINT_LEN];
 		int			n;
 
 		own.plain = false;
@@ -152,9 +153,17 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 			own.normalized = !isnull && DatumGetBool(claim);
 		}
 		registry_check_restored_schema(context, schema_type, schema, refs, metadata,
-									   rule_set, fp, &own);
+									   rule_set, fp, &own, identity);
 		catalog_raise_id_floor(context, id);
 		n = set_own_form(attnos, values, nulls, desc, &own);
+		if (memcmp(identity, fp, REGISTRY_FINGERPRINT_LEN) != 0)
+		{
+			/* a 0.6 row: its identity becomes Confluent's guid */
+			attnos[n] = trigger_row_column(desc, "fingerprint");
+			values[n] = catalog_fingerprint_datum(identity);
+			nulls[n] = false;
+			n++;
+		}
 		return PointerGetDatum(n == 0 ? tup :
 							   heap_modify_tuple_by_cols(tup, desc, n, attnos, values, nulls));
 	}

@@ -326,6 +326,24 @@ if (mode === 'encode') {
 			if (m.$typeName !== desc.typeName || !eq(json(desc, m), canon(value))) return `decoded ${m.$typeName} ${show(pb.toJson(m.$typeName ? reg.getMessage(m.$typeName) : desc, m))}`;
 		});
 	}
+	// use.latest.with.metadata: the serializer asks GET /subjects/{s}/metadata
+	// with format=serialized, and a field rule reads the answer's schema as
+	// a base64 FileDescriptorProto (a .proto text there fails to decode)
+	const metaTopic = `pb-meta-${RUN}`;
+	await check('pb confluent ProtobufSerializer with useLatestWithMetadata and a CEL_FIELD rule (GET /subjects/{s}/metadata?format=serialized)', async () => {
+		require('@confluentinc/schemaregistry/dist/rules/cel/cel-field-executor.js').CelFieldExecutor.register();
+		const metaId = await client().register(`${metaTopic}-value`, {
+			...shopInfo, metadata: { properties: { app: 'pbmeta' } },
+			ruleSet: { domainRules: [{ name: 'shout', kind: 'TRANSFORM', mode: 'WRITE', type: 'CEL_FIELD',
+				expr: "name == 'customer' ; value + '!'" }] },
+		});
+		const buf = await ser(metaTopic, { useLatestVersion: false, useLatestWithMetadata: { app: 'pbmeta' } })
+			.serialize(metaTopic, pb.fromJson(Order, ORDER));
+		const payload = wire(buf, metaId, '00');
+		const back = local.lookupType('test.clients.shop.Order').decode(payload).toJSON();
+		const want = { ...ORDER, customer: `${ORDER.customer}!` };
+		if (!eq(canon(back), canon(want))) return `payload read by protobufjs: ${show(back)}`;
+	});
 	await check('pb kafkajs decode of confluent Order bytes (first message)', async () => {
 		if (!bytes.Order) return 'not encoded';
 		const back = await new SchemaRegistry({ host: URL_ }).decode(bytes.Order);

@@ -45,6 +45,7 @@ SELECT set_eq(
 		('function', 'registry.is_restored_row(timestamp with time zone)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.avro_canonical_form(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.avro_fingerprint(text)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.schema_guid(text,jsonb,jsonb,jsonb)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_context(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.check_data(text,text,bytea[],text,jsonb)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.find_fields(text,text,text,text,text)', 'registry_reader', 'EXECUTE'),

@@ -17,6 +17,7 @@ const rg_format rg_format_avro = {
 	.release = rg_avro_model_release,
 	.parse_textless = rg_avro_parse_textless,
 	.write_text = rg_avro_write_text,
+	.write_resolved = rg_avro_write_resolved,
 	.lint = rg_avro_lint,
 	.fields = rg_avro_fields,
 	.encode = rg_avro_encode,

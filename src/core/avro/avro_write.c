@@ -376,6 +376,19 @@ rg_avro_write_text(const rg_schema *schema, rg_buf *out)
 }
 
 /*
+ * See rg_avro_api.h: Schema.toString() without the referenced schemas
+ * given, so each named type of a reference is written in full where it is
+ * first used (Confluent's format=resolved)
+ */
+void
+rg_avro_write_resolved(const rg_schema *schema, rg_buf *out)
+{
+	const rg_avro_parsed *parsed = schema->model;
+
+	rg_avro_write(out, parsed->root, false);
+}
+
+/*
  * ---- normalize=true ----
  *
  * Confluent normalizes by writing the schema in its own variant of the

@@ -37,6 +37,9 @@ extern rg_schema *rg_avro_parse_textless(const char *text, size_t len,
 /* rg_format_avro's write_text (avro_write.c): the stored form, from the model */
 extern void rg_avro_write_text(const rg_schema *schema, rg_buf *out);
 
+/* rg_format_avro's write_resolved (avro_write.c): the references' types inlined */
+extern void rg_avro_write_resolved(const rg_schema *schema, rg_buf *out);
+
 /*
  * rg_format_avro's has_top_level_field (avro_fields.c): a field of the
  * root record, by name

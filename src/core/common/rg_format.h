@@ -121,6 +121,13 @@ typedef struct rg_format
 	void		(*write_text) (const rg_schema *schema, rg_buf *out);
 
 	/*
+	 * The schema with the named types of its references written in full where
+	 * first used (Avro's Schema.toString(), Confluent's format=resolved) into
+	 * out.  NULL for a format without that form.
+	 */
+	void		(*write_resolved) (const rg_schema *schema, rg_buf *out);
+
+	/*
 	 * Semantic lints (rg_lint.h): what the compatibility rules let through
 	 * although it loses or confuses data, and the evolution practices.
 	 * Appends one message per finding, of the lints in rules, about
