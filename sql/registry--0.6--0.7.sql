@@ -126,6 +126,13 @@ COMMENT ON COLUMN registry.schema_fields.truncated IS 'the schema declares more 
 CREATE INDEX schema_fields_fields_idx ON registry.schema_fields USING gin (fields jsonb_path_ops);
 SELECT pg_catalog.pg_extension_config_dump('registry.schema_fields', '');
 
+CREATE FUNCTION registry.schema_fields_before_insert() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'registry_schema_fields_before_insert'
+	LANGUAGE C;
+COMMENT ON FUNCTION registry.schema_fields_before_insert() IS 'a schema''s field index row is not inserted twice (a restore brings the row its schema''s insert wrote)';
+CREATE TRIGGER schema_fields_before_insert BEFORE INSERT ON registry.schema_fields
+	FOR EACH ROW EXECUTE FUNCTION registry.schema_fields_before_insert();
+
 CREATE FUNCTION registry.schemas_index_fields() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_schemas_index_fields'
 	LANGUAGE C SECURITY DEFINER
@@ -235,6 +242,7 @@ $$;
 COMMENT ON FUNCTION registry.reference_graph(text, integer, text, boolean) IS 'the reference graph from a subject version: what it references (out) or what references it (in), one step or transitively, each version once at its shortest depth';
 
 REVOKE ALL ON FUNCTION registry.schemas_index_fields(), registry.reindex_fields(),
+	registry.schema_fields_before_insert(),
 	registry.find_fields(text, text, text, text, text),
 	registry.reference_neighbours(text, text, integer, text),
 	registry.reference_graph(text, integer, text, boolean) FROM PUBLIC;

@@ -277,6 +277,7 @@ typedef struct CatalogSchemaKey
 
 extern void catalog_put_schema_fields(const char *context, int32 id,
 									  const char *fields_json, bool truncated);
+extern bool catalog_schema_fields_exist(const char *context, int32 id);
 extern int	catalog_schema_keys_after(const char *context, int32 id, int limit,
 									  CatalogSchemaKey **out);
 

@@ -17,12 +17,18 @@
 #include "catalog.h"
 #include "catalog_internal.h"
 
+static CatalogPlan plan_fields_delete = {
+	"DELETE FROM registry.schema_fields f WHERE f.context = $1 AND f.id = $2",
+	2, {TEXTOID, INT4OID}
+};
 static CatalogPlan plan_fields_put = {
 	"INSERT INTO registry.schema_fields (context, id, fields, truncated)"
-	" VALUES ($1, $2, $3, $4)"
-	" ON CONFLICT (context, id) DO UPDATE SET fields = EXCLUDED.fields,"
-	" truncated = EXCLUDED.truncated",
+	" VALUES ($1, $2, $3, $4)",
 	4, {TEXTOID, INT4OID, JSONBOID, BOOLOID}
+};
+static CatalogPlan plan_fields_exist = {
+	"SELECT 1 FROM registry.schema_fields f WHERE f.context = $1 AND f.id = $2",
+	2, {TEXTOID, INT4OID}
 };
 static CatalogPlan plan_schema_keys_after = {
 	"SELECT s.context, s.id, s.fingerprint FROM registry.schemas s"
@@ -30,7 +36,7 @@ static CatalogPlan plan_schema_keys_after = {
 	3, {TEXTOID, INT4OID, INT4OID}
 };
 
-/* Store the fields (a JSON array's text) of a schema, replacing what it had. */
+/* Store the fields (a JSON array's text) of a schema, replacing the row it had. */
 void
 catalog_put_schema_fields(const char *context, int32 id, const char *fields_json,
 						  bool truncated)
@@ -42,8 +48,23 @@ catalog_put_schema_fields(const char *context, int32 id, const char *fields_json
 	values[2] = DirectFunctionCall1(jsonb_in, CStringGetDatum(fields_json));
 	values[3] = BoolGetDatum(truncated);
 	catalog_connect();
+	catalog_run(&plan_fields_delete, values, NULL, SPI_OK_DELETE);
 	catalog_run(&plan_fields_put, values, NULL, SPI_OK_INSERT);
 	catalog_disconnect();
+}
+
+/* Has a schema its row in the field index? */
+bool
+catalog_schema_fields_exist(const char *context, int32 id)
+{
+	Datum		values[2] = {CStringGetTextDatum(context), Int32GetDatum(id)};
+	bool		found;
+
+	catalog_connect();
+	catalog_run(&plan_fields_exist, values, NULL, SPI_OK_SELECT);
+	found = SPI_processed > 0;
+	catalog_disconnect();
+	return found;
 }
 
 /*

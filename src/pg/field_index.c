@@ -10,9 +10,10 @@
  * An AFTER INSERT trigger on registry.schemas writes a new schema's row,
  * from the parse the insert made (the schema cache), so a registration
  * adds one row.  The table is dumped with the others (a restored schema
- * may reference versions not restored yet, so its row is not recomputed
- * then) and published with them to a logical replica, as the references
- * are.  registry.reindex_fields() rebuilds every row (after an update
+ * with references may name versions not restored yet, so its row is not
+ * recomputed then; one without is, and the dump's copy of its row is then
+ * skipped) and published with them to a logical replica, as the
+ * references are.  registry.reindex_fields() rebuilds every row (after an update
  * from a version without the index, or when a replica was not sent it).
  *
  *-------------------------------------------------------------------------
@@ -33,6 +34,7 @@
 #include "trigger_row.h"
 
 PG_FUNCTION_INFO_V1(registry_schemas_index_fields);
+PG_FUNCTION_INFO_V1(registry_schema_fields_before_insert);
 PG_FUNCTION_INFO_V1(registry_reindex_fields);
 
 /* how many schemas registry.reindex_fields() reads at a time */
@@ -77,6 +79,26 @@ append_field(StringInfo buf, const rg_field_info *f)
 	appendStringInfoString(buf, "]}");
 }
 
+/*
+ * Replace each \u0000 escape of JSON text (a NUL in a default, which jsonb
+ * cannot hold) by \ufffd, in place; other escapes are skipped whole.
+ */
+static void
+drop_nul_escapes(char *json)
+{
+	char	   *p;
+
+	for (p = json; *p; p++)
+	{
+		if (*p != '\\')
+			continue;
+		if (p[1] == 'u' && strncmp(p + 2, "0000", 4) == 0)
+			memcpy(p + 2, "fffd", 4);
+		if (p[1] != '\0')
+			p++;
+	}
+}
+
 /* The fields of a parsed schema as a JSON array's text; *truncated when some were left out. */
 static char *
 fields_json(const rg_schema *s, bool *truncated)
@@ -101,6 +123,7 @@ fields_json(const rg_schema *s, bool *truncated)
 		append_field(&buf, &list.items[i]);
 	}
 	appendStringInfoChar(&buf, ']');
+	drop_nul_escapes(buf.data);
 	*truncated = list.truncated;
 	rg_field_list_free(&list);
 	rg_arena_destroy(arena);
@@ -134,7 +157,11 @@ registry_schemas_index_fields(PG_FUNCTION_ARGS)
 	Datum		fp = trigger_row_value(tup, desc, "fingerprint", &isnull);
 	bytea	   *fingerprint = isnull ? NULL : DatumGetByteaPP(fp);
 
-	if (registry_trigger_row_restored(tup, desc, "created_at"))
+	char	   *refs = trigger_row_text(tup, desc, "refs");
+
+	/* a restored schema with references: they may not be back yet */
+	if (refs != NULL && strcmp(refs, "[]") != 0 &&
+		registry_trigger_row_restored(tup, desc, "created_at"))
 		return PointerGetDatum(NULL);
 	if (context != NULL && trigger_row_int(tup, desc, "id", &id) && fingerprint != NULL &&
 		VARSIZE_ANY_EXHDR(fingerprint) == REGISTRY_FINGERPRINT_LEN)
@@ -178,4 +205,26 @@ registry_reindex_fields(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(batch_cxt);
 	PG_RETURN_INT64(done);
+}
+
+/*
+ * schema_fields_before_insert(): BEFORE INSERT on registry.schema_fields,
+ * FOR EACH ROW.  A row whose schema has one already is not inserted: a
+ * restore brings the row the restored schema's insert wrote (a schema
+ * without references is indexed as it comes back, for dumps made before
+ * the index), and both say the same.
+ */
+Datum
+registry_schema_fields_before_insert(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = trigger_row_data(fcinfo, "schema_fields_before_insert");
+	HeapTuple	tup = td->tg_trigtuple;
+	TupleDesc	desc = td->tg_relation->rd_att;
+	char	   *context = trigger_row_text(tup, desc, "context");
+	int32		id;
+
+	if (context != NULL && trigger_row_int(tup, desc, "id", &id) &&
+		catalog_schema_fields_exist(context, id))
+		return PointerGetDatum(NULL);
+	return PointerGetDatum(tup);
 }

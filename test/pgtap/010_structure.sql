@@ -278,6 +278,7 @@ SELECT results_eq(
 		('registry.modes', 'modes_after_truncate',       false, false, false, false, false, 'A'),
 		('registry.modes', 'modes_after_write',          true, false, true,  true,  true,  'A'),
 		('registry.modes', 'modes_before_write',         true, true,  true,  true,  true,  'O'),
+		('registry.schema_fields', 'schema_fields_before_insert', true, true, true, false, false, 'O'),
 		('registry.schema_references', 'schema_references_before_insert', true, true, true, false, false, 'O'),
 		('registry.schemas', 'audit_after_truncate', false, false, false, false, false, 'O'),
 		('registry.schemas', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
