@@ -1004,6 +1004,11 @@ typedef struct Route
 #define GATE_SCHEMA_VERSIONS "registry.schema_versions(integer,text,boolean)"
 #define GATE_GET_VERSION "registry.get_version(text,text,boolean)"
 #define GATE_CHECK "registry.check_compatibility(text,text,text,jsonb,text,boolean,boolean,jsonb,jsonb)"
+#define DEK_KEKS "dek-registry/v1/keks"
+#define GATE_CREATE_DEK "registry.create_dek(text,jsonb)"
+#define GATE_GET_DEK "registry.get_dek(text,text,text,text,boolean)"
+#define GATE_DELETE_DEK "registry.delete_dek(text,text,text,text,boolean)"
+#define GATE_UNDELETE_DEK "registry.undelete_dek(text,text,text,text)"
 
 static const Route routes[] = {
 	{"GET", "", h_root, false, UNGATED},
@@ -1048,6 +1053,26 @@ static const Route routes[] = {
 	{"PUT", "mode/*", h_mode_put, false, ALTERS_CONFIG("registry.set_mode(text,text,boolean)")},
 	{"DELETE", "mode/*", h_mode_delete, false, ALTERS_CONFIG("registry.delete_mode(text)")},
 	{"GET", "contexts", h_contexts, false, READS("registry.list_contexts()")},
+	/* the DEK registry (rest_dek_routes.c) */
+	{"GET", DEK_KEKS, rest_keks_list, false, READS("registry.list_keks(boolean)")},
+	{"POST", DEK_KEKS, rest_kek_create, false, WRITES("registry.create_kek(jsonb)")},
+	{"GET", DEK_KEKS "/*", rest_kek_get, false, READS("registry.get_kek(text,boolean)")},
+	{"PUT", DEK_KEKS "/*", rest_kek_update, false, WRITES("registry.update_kek(text,jsonb)")},
+	{"DELETE", DEK_KEKS "/*", rest_kek_delete, false, DELETES("registry.delete_kek(text,boolean)")},
+	{"POST", DEK_KEKS "/*/undelete", rest_kek_undelete, false, WRITES("registry.undelete_kek(text)")},
+	{"POST", DEK_KEKS "/*/test", rest_kek_test, false, WRITES("registry.test_kek(text)")},
+	{"GET", DEK_KEKS "/*/deks", rest_deks_list, false, READS("registry.list_deks(text,boolean)")},
+	{"POST", DEK_KEKS "/*/deks", rest_dek_create, false, WRITES(GATE_CREATE_DEK)},
+	{"GET", DEK_KEKS "/*/deks/*", rest_dek_get, false, READS(GATE_GET_DEK)},
+	{"POST", DEK_KEKS "/*/deks/*", rest_dek_create, false, WRITES(GATE_CREATE_DEK)},
+	{"DELETE", DEK_KEKS "/*/deks/*", rest_dek_delete, false, DELETES(GATE_DELETE_DEK)},
+	{"POST", DEK_KEKS "/*/deks/*/undelete", rest_dek_undelete, false, WRITES(GATE_UNDELETE_DEK)},
+	{"GET", DEK_KEKS "/*/deks/*/versions", rest_dek_versions, false,
+	READS("registry.dek_versions(text,text,text,boolean)")},
+	{"GET", DEK_KEKS "/*/deks/*/versions/*", rest_dek_get, false, READS(GATE_GET_DEK)},
+	{"DELETE", DEK_KEKS "/*/deks/*/versions/*", rest_dek_delete, false, DELETES(GATE_DELETE_DEK)},
+	{"POST", DEK_KEKS "/*/deks/*/versions/*/undelete", rest_dek_undelete, false,
+	WRITES(GATE_UNDELETE_DEK)},
 	{"GET", "v1/metadata/id", h_metadata_id, false, UNGATED},
 	{"GET", "v1/metadata/version", h_metadata_version, false, UNGATED},
 	/* the metrics count the subjects' versions: gated as the subject list */
