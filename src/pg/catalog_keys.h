@@ -33,7 +33,7 @@ typedef struct CatalogDek
 	char	   *subject;
 	char	   *algorithm;
 	int32		version;
-	char	   *encrypted_key_material;	/* base64 */
+	char	   *encrypted_key_material; /* base64 */
 	bool		deleted;
 	int64		ts;
 } CatalogDek;

@@ -444,35 +444,42 @@ key_material_permitted(void)
 	return OidIsValid(fn) && pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) == ACLCHECK_OK;
 }
 
-/* The raw key material of a DEK, unwrapped through its KEK's KMS (50070 if it cannot). */
+/*
+ * The raw key material of a DEK, unwrapped through its KEK's KMS; when it
+ * cannot be, 50070 (must), else NULL.
+ */
 static char *
-unwrap_dek(const CatalogKek *kek, const CatalogDek *d, int *len)
+unwrap_dek(const CatalogKek *kek, const CatalogDek *d, bool must, int *len)
 {
 	int			wlen;
 	char	   *wrapped = from_base64(d->encrypted_key_material, &wlen);
-	char	   *error = NULL;
-	char	   *raw;
+	char	   *error = "invalid base64 key material";
+	char	   *raw = NULL;
 
-	if (wrapped == NULL)
-		dek_generation_failed(CW_DEK_UNWRAP, d->subject, "invalid base64 key material");
-	raw = kms_unwrap(kek->kms_type, kek->kms_key_id, wrapped, wlen, len, &error);
-	if (raw == NULL)
+	if (wrapped != NULL)
+		raw = kms_unwrap(kek->kms_type, kek->kms_key_id, wrapped, wlen, len, &error);
+	if (raw == NULL && must)
 		dek_generation_failed(CW_DEK_UNWRAP, d->subject, error);
 	return raw;
 }
 
-/* A DEK as Confluent answers it: with its key material for a shared KEK's, if permitted. */
+/*
+ * A DEK as Confluent answers it: with its key material for a shared KEK's,
+ * if permitted; must: 50070 when it cannot be unwrapped, else the DEK
+ * without it.
+ */
 static char *
-dek_answer(const CatalogKek *kek, const CatalogDek *d)
+dek_answer(const CatalogKek *kek, const CatalogDek *d, bool must)
 {
 	char	   *material = NULL;
 
 	if (kek->shared && key_material_permitted())
 	{
 		int			len;
-		char	   *raw = unwrap_dek(kek, d, &len);
+		char	   *raw = unwrap_dek(kek, d, must, &len);
 
-		material = to_base64(raw, len);
+		if (raw != NULL)
+			material = to_base64(raw, len);
 	}
 	return dek_json(d, material);
 }
@@ -678,7 +685,7 @@ registry_dek_get(const char *kek_name, const char *subject, const char *version,
 	CatalogDek	d;
 
 	resolve_dek(kek_name, subject, version, DEK_MIN_VERSION, &algorithm, deleted, &k, &d);
-	return dek_answer(&k, &d);
+	return dek_answer(&k, &d, true);
 }
 
 /*
@@ -741,7 +748,8 @@ registry_dek_create(const char *kek_name, const char *subject, Jsonb *request)
 	get_dek(kek_name, d.subject, d.algorithm, d.version, false, &d);
 	if (raw != NULL && key_material_permitted())
 		return dek_json(&d, to_base64(raw, rawlen));
-	return dek_answer(&k, &d);
+	/* material the client wrapped itself: shown if the server can unwrap it */
+	return dek_answer(&k, &d, false);
 }
 
 /*
@@ -804,7 +812,7 @@ registry_dek_key_material(const char *kek_name, const char *subject, const char 
 	resolve_dek(kek_name, subject, version, DEK_MIN_VERSION, &algorithm, false, &k, &d);
 	if (!k.shared)
 		dek_generation_failed(CW_DEK_UNWRAP, subject, "the KEK is not shared");
-	raw = unwrap_dek(&k, &d, &len);
+	raw = unwrap_dek(&k, &d, true, &len);
 	out = palloc(VARHDRSZ + len);
 	SET_VARSIZE(out, VARHDRSZ + len);
 	memcpy(VARDATA(out), raw, len);
