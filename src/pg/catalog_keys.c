@@ -12,9 +12,12 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "storage/lmgr.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 
 #include "catalog_internal.h"
 #include "catalog_keys.h"
@@ -210,6 +213,22 @@ catalog_kek_delete(const char *name)
 	Datum		values[1] = {CStringGetTextDatum(name)};
 
 	return (int) run_counted(&p, values, NULL, SPI_OK_DELETE);
+}
+
+/*
+ * See catalog_keys.h: wait for the DEKs being created to commit or roll
+ * back, and keep new ones out until this transaction ends (SHARE on
+ * registry.deks, which each writer's ROW EXCLUSIVE conflicts with), so
+ * that the count that follows sees them all
+ */
+void
+catalog_dek_writers_wait(void)
+{
+	Oid			relid = get_relname_relid("deks", get_namespace_oid("registry", false));
+
+	if (!OidIsValid(relid))
+		elog(ERROR, "registry.deks not found");
+	LockRelationOid(relid, ShareLock);
 }
 
 /* See catalog_keys.h: the DEKs of a KEK (live_only: those not soft-deleted) */

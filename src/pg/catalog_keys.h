@@ -47,6 +47,7 @@ extern bool catalog_kek_insert(const CatalogKek *k);
 extern void catalog_kek_update(const CatalogKek *k);
 extern int	catalog_kek_set_deleted(const char *name, bool deleted);
 extern int	catalog_kek_delete(const char *name);
+extern void catalog_dek_writers_wait(void);
 extern int64 catalog_dek_count(const char *kek_name, bool live_only);
 
 extern bool catalog_dek_get(const char *kek_name, const char *subject, const char *algorithm,

@@ -6,8 +6,9 @@
  *	  raw DML), with Confluent's error codes.
  *
  * A KEK's name, KMS type and key id never change; it is soft-deleted only
- * when none of its DEKs is live, and hard-deleted only once soft-deleted
- * and without DEKs.  A DEK is created under a live KEK, with a valid
+ * when none of its DEKs is live (waiting for the DEKs being created, so
+ * none slips in under it), and hard-deleted only once soft-deleted and
+ * without DEKs (the foreign key waits for those being created).  A DEK is created under a live KEK, with a valid
  * subject, algorithm and key material; only its deleted flag changes
  * after; it is undeleted only under a live KEK, and hard-deleted only once
  * soft-deleted.  Each write stamps updated_at (Confluent's ts).  Rows a
@@ -138,9 +139,13 @@ registry_keks_before_write(PG_FUNCTION_ARGS)
 	unchanged(oldtup, td->tg_newtuple, desc, "kms_type", "kmsType");
 	unchanged(oldtup, td->tg_newtuple, desc, "kms_key_id", "kmsKeyId");
 	name = trigger_row_text(oldtup, desc, "name");
-	if (!row_deleted(oldtup, desc) && row_deleted(td->tg_newtuple, desc) &&
-		catalog_dek_count(name, true) > 0)
-		kek_referenced(name);
+	if (!row_deleted(oldtup, desc) && row_deleted(td->tg_newtuple, desc))
+	{
+		/* a DEK being created now counts too: wait for it */
+		catalog_dek_writers_wait();
+		if (catalog_dek_count(name, true) > 0)
+			kek_referenced(name);
+	}
 	return PointerGetDatum(stamped(td->tg_newtuple, desc));
 }
 
