@@ -45,6 +45,21 @@ SELECT regress.try($$SELECT registry.create_kek('{"name":"rk","kmsType":"local-k
 SELECT regress.try($$INSERT INTO registry.deks (kek_name, subject, encrypted_key_material) VALUES ('sqlkek', 'x', 'AAAA')$$);
 RESET ROLE;
 
+-- the REST routes are gated by the same functions (registry.rest() applies the gates to its caller)
+SET ROLE regress_dek_reader;
+SELECT * FROM regress.rest('GET', '/dek-registry/v1/keks/sqlkek/deks/s1/versions');
+SELECT * FROM regress.rest('POST', '/dek-registry/v1/keks', NULL, '{"name":"rk","kmsType":"local-kms","kmsKeyId":"k1"}');
+RESET ROLE;
+SET ROLE regress_dek_writer;
+SELECT * FROM regress.rest('DELETE', '/dek-registry/v1/keks/sqlkek/deks/s1');
+SELECT * FROM regress.rest('POST', '/dek-registry/v1/keks/sqlkek/deks/s9', NULL, '{"encryptedKeyMaterial":"AAAA"}');
+SELECT * FROM regress.rest('DELETE', '/dek-registry/v1/keks/sqlkek/deks/s9');
+RESET ROLE;
+SET ROLE regress_dek_admin;
+SELECT * FROM regress.rest('DELETE', '/dek-registry/v1/keks/sqlkek/deks/s9');
+SELECT * FROM regress.rest('DELETE', '/dek-registry/v1/keks/sqlkek/deks/s9', 'permanent=true');
+RESET ROLE;
+
 -- no registry role: nothing
 SET ROLE regress_dek_nobody;
 SELECT regress.try($$SELECT registry.list_keks()$$);
