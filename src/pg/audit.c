@@ -6,7 +6,8 @@
  *	  registry_changes LISTEN/NOTIFY channel.
  *
  * An AFTER ROW trigger on each of the registry's tables (contexts,
- * schemas, subjects, subject_versions, config, modes) records every row
+ * schemas, subjects, subject_versions, config, modes, and the DEK
+ * registry's keks and deks) records every row
  * written, whatever wrote it: the SQL API, the REST API, raw DML; an AFTER
  * TRUNCATE trigger records a truncation.  The row says the time, the role
  * that acted (outside any SECURITY DEFINER function: the session's role,
@@ -259,6 +260,13 @@ version_json(HeapTuple tup, TupleDesc desc, const char *schema_members)
 	return psprintf("%s%s}", row, schema_members);
 }
 
+/* Is the object one of the DEK registry's keys (kek, dek)? */
+static bool
+is_key_object(const char *object)
+{
+	return strcmp(object, "kek") == 0 || strcmp(object, "dek") == 0;
+}
+
 /* The operation a row written to the object's table is, by how it changed. */
 static const char *
 row_operation(const char *object, TriggerData *td)
@@ -269,8 +277,9 @@ row_operation(const char *object, TriggerData *td)
 		verb = strcmp(object, "version") == 0 ? "register" :
 			(strcmp(object, "config") == 0 || strcmp(object, "mode") == 0) ? "set" : "create";
 	else if (TRIGGER_FIRED_BY_DELETE(td->tg_event))
-		verb = strcmp(object, "version") == 0 ? "hard_delete" : "delete";
-	else if (strcmp(object, "version") == 0)
+		verb = (strcmp(object, "version") == 0 || is_key_object(object)) ?
+			"hard_delete" : "delete";
+	else if (strcmp(object, "version") == 0 || is_key_object(object))
 	{
 		bool		was_null;
 		bool		is_null;
@@ -279,7 +288,8 @@ row_operation(const char *object, TriggerData *td)
 		bool		is = DatumGetBool(trigger_row_value(td->tg_newtuple, td->tg_relation->rd_att,
 														"deleted", &is_null));
 
-		verb = (!was && is) ? "soft_delete" : "update";
+		verb = (!was && is) ? "soft_delete" :
+			(was && !is && is_key_object(object)) ? "undelete" : "update";
 	}
 	else
 		verb = (strcmp(object, "config") == 0 || strcmp(object, "mode") == 0) ? "set" : "update";
@@ -290,8 +300,8 @@ row_operation(const char *object, TriggerData *td)
 static bool
 row_is_restored(const char *object, HeapTuple tup, TupleDesc desc)
 {
-	const char *column = (strcmp(object, "config") == 0 || strcmp(object, "mode") == 0) ?
-	"updated_at" : "created_at";
+	const char *column = (strcmp(object, "config") == 0 || strcmp(object, "mode") == 0 ||
+						  is_key_object(object)) ? "updated_at" : "created_at";
 	bool		isnull;
 	Datum		at = trigger_row_value(tup, desc, column, &isnull);
 
@@ -371,8 +381,15 @@ registry_audit_row(PG_FUNCTION_ARGS)
 	tup = newtup ? newtup : oldtup;
 	memset(&e, 0, sizeof(e));
 	e.operation = row_operation(object, td);
-	e.context = trigger_row_text(tup, desc, "context");
-	if (strcmp(object, "context") != 0 && strcmp(object, "schema") != 0)
+	if (!is_key_object(object))
+		e.context = trigger_row_text(tup, desc, "context");
+	if (strcmp(object, "dek") == 0)
+	{
+		e.subject = trigger_row_text(tup, desc, "subject");
+		e.has_version = trigger_row_int(tup, desc, "version", &e.version);
+	}
+	else if (strcmp(object, "context") != 0 && strcmp(object, "schema") != 0 &&
+			 strcmp(object, "kek") != 0)
 	{
 		subject = trigger_row_text(tup, desc, "subject");
 		e.subject = (subject && subject[0]) ? subject : NULL;

@@ -56,6 +56,15 @@ typedef enum ConfluentWording
 	CW_UNKNOWN_DELETE_MODE,		/* 50004 */
 	CW_DELETE_SUBJECT_FAILED,	/* 500 subject: a subject delete's every
 								 * failure */
+	/* the DEK registry's */
+	CW_KEY_NOT_FOUND,			/* 40470 key name or subject */
+	CW_KEY_NOT_SOFT_DELETED,	/* 40471 key name or subject */
+	CW_KEY_SOFT_DELETED,		/* 40472 key name */
+	CW_KEY_EXISTS,				/* 40971 key name or subject */
+	CW_KEY_INVALID,				/* 42271 field */
+	CW_KEY_REFERENCED,			/* 42272 key name */
+	CW_DEK_GENERATION,			/* 50070 subject, the KMS's words */
+	CW_DEK_UNWRAP,				/* 50070 subject, the KMS's words */
 	CW_HTTP_NOT_FOUND,			/* 404: no such route */
 	CW_HTTP_METHOD_NOT_ALLOWED, /* 405 */
 	CW_HTTP_NOT_ACCEPTABLE,		/* 406 */

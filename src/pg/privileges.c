@@ -58,6 +58,19 @@ static const OperationPrivilege operations[REGISTRY_OPERATIONS] = {
 	[REGISTRY_OP_SET_MODE] = {"registry.set_mode(text,text,boolean)", "AlterCompatibility"},
 	[REGISTRY_OP_DELETE_MODE] = {"registry.delete_mode(text)", "AlterCompatibility"},
 	[REGISTRY_OP_CONTEXTS] = {"registry.list_contexts()", "Read"},
+	[REGISTRY_OP_LIST_KEKS] = {"registry.list_keks(boolean)", "Read"},
+	[REGISTRY_OP_CREATE_KEK] = {"registry.create_kek(jsonb)", "Write"},
+	[REGISTRY_OP_GET_KEK] = {"registry.get_kek(text,boolean)", "Read"},
+	[REGISTRY_OP_UPDATE_KEK] = {"registry.update_kek(text,jsonb)", "Write"},
+	[REGISTRY_OP_DELETE_KEK] = {"registry.delete_kek(text,boolean)", "Delete"},
+	[REGISTRY_OP_UNDELETE_KEK] = {"registry.undelete_kek(text)", "Write"},
+	[REGISTRY_OP_TEST_KEK] = {"registry.test_kek(text)", "Write"},
+	[REGISTRY_OP_LIST_DEKS] = {"registry.list_deks(text,boolean)", "Read"},
+	[REGISTRY_OP_CREATE_DEK] = {"registry.create_dek(text,jsonb)", "Write"},
+	[REGISTRY_OP_GET_DEK] = {"registry.get_dek(text,text,text,text,boolean)", "Read"},
+	[REGISTRY_OP_DELETE_DEK] = {"registry.delete_dek(text,text,text,text,boolean)", "Delete"},
+	[REGISTRY_OP_UNDELETE_DEK] = {"registry.undelete_dek(text,text,text,text)", "Write"},
+	[REGISTRY_OP_DEK_VERSIONS] = {"registry.dek_versions(text,text,text,boolean)", "Read"},
 };
 
 /* per operation: its function's OID once looked up (InvalidOid: none) */

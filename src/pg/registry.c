@@ -16,6 +16,7 @@
 #include "catalog.h"
 #include "http.h"
 #include "invalidation.h"
+#include "kms.h"
 #include "metrics.h"
 #include "payload.h"
 #include "registry.h"
@@ -44,6 +45,7 @@ _PG_init(void)
 	registry_init_metrics();
 	registry_init_audit();
 	registry_init_cloudevents();
+	registry_init_kms();
 	registry_http_init();
 	MarkGUCPrefixReserved("registry");
 }

@@ -706,6 +706,15 @@ registry_rest_write_target(const RestRequest *req, char **subject, char **versio
 			return -1;
 	if (!registry_operation_writes(rest_route_operation(c->route)))
 		return -1;
+	/* dek-registry/v1/keks/{name}/deks/{s}[/versions/{v}] */
+	if (strcmp(c->seg[0], "dek-registry") == 0)
+	{
+		if (c->nseg >= 6)
+			*subject = c->seg[5];
+		if (c->nseg >= 8)
+			*version = c->seg[7];
+		return c->route;
+	}
 	/* subjects/{s}[/versions/{v}], config/{s}, mode/{s} */
 	if (c->nseg >= 2)
 		*subject = c->seg[1];

@@ -62,6 +62,21 @@ extern RegistryOperation rest_route_operation(int i);
 extern bool rest_route_permitted(RestCall *c);
 extern void rest_route_denied(RestCall *c);
 
+/* rest_dek_routes.c: the DEK registry's routes */
+extern void rest_keks_list(RestCall *c);
+extern void rest_kek_create(RestCall *c);
+extern void rest_kek_get(RestCall *c);
+extern void rest_kek_update(RestCall *c);
+extern void rest_kek_delete(RestCall *c);
+extern void rest_kek_undelete(RestCall *c);
+extern void rest_kek_test(RestCall *c);
+extern void rest_deks_list(RestCall *c);
+extern void rest_dek_create(RestCall *c);
+extern void rest_dek_get(RestCall *c);
+extern void rest_dek_versions(RestCall *c);
+extern void rest_dek_delete(RestCall *c);
+extern void rest_dek_undelete(RestCall *c);
+
 /* rest.c */
 extern const char *rest_param(RestCall *c, const char *key);
 extern bool rest_param_bool(RestCall *c, const char *key);

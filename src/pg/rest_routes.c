@@ -1085,6 +1085,8 @@ typedef struct Route
 	RegistryOperation operation;
 } Route;
 
+#define DEK_KEKS "dek-registry/v1/keks"
+
 static const Route routes[] = {
 	{"GET", "", h_root, false, REGISTRY_OP_OPEN},
 	{"POST", "", h_root, false, REGISTRY_OP_OPEN},
@@ -1123,6 +1125,25 @@ static const Route routes[] = {
 	{"PUT", "mode/*", h_mode_put, false, REGISTRY_OP_SET_MODE},
 	{"DELETE", "mode/*", h_mode_delete, false, REGISTRY_OP_DELETE_MODE},
 	{"GET", "contexts", h_contexts, false, REGISTRY_OP_CONTEXTS},
+	/* the DEK registry (rest_dek_routes.c) */
+	{"GET", DEK_KEKS, rest_keks_list, false, REGISTRY_OP_LIST_KEKS},
+	{"POST", DEK_KEKS, rest_kek_create, false, REGISTRY_OP_CREATE_KEK},
+	{"GET", DEK_KEKS "/*", rest_kek_get, false, REGISTRY_OP_GET_KEK},
+	{"PUT", DEK_KEKS "/*", rest_kek_update, false, REGISTRY_OP_UPDATE_KEK},
+	{"DELETE", DEK_KEKS "/*", rest_kek_delete, false, REGISTRY_OP_DELETE_KEK},
+	{"POST", DEK_KEKS "/*/undelete", rest_kek_undelete, false, REGISTRY_OP_UNDELETE_KEK},
+	{"POST", DEK_KEKS "/*/test", rest_kek_test, false, REGISTRY_OP_TEST_KEK},
+	{"GET", DEK_KEKS "/*/deks", rest_deks_list, false, REGISTRY_OP_LIST_DEKS},
+	{"POST", DEK_KEKS "/*/deks", rest_dek_create, false, REGISTRY_OP_CREATE_DEK},
+	{"GET", DEK_KEKS "/*/deks/*", rest_dek_get, false, REGISTRY_OP_GET_DEK},
+	{"POST", DEK_KEKS "/*/deks/*", rest_dek_create, false, REGISTRY_OP_CREATE_DEK},
+	{"DELETE", DEK_KEKS "/*/deks/*", rest_dek_delete, false, REGISTRY_OP_DELETE_DEK},
+	{"POST", DEK_KEKS "/*/deks/*/undelete", rest_dek_undelete, false, REGISTRY_OP_UNDELETE_DEK},
+	{"GET", DEK_KEKS "/*/deks/*/versions", rest_dek_versions, false, REGISTRY_OP_DEK_VERSIONS},
+	{"GET", DEK_KEKS "/*/deks/*/versions/*", rest_dek_get, false, REGISTRY_OP_GET_DEK},
+	{"DELETE", DEK_KEKS "/*/deks/*/versions/*", rest_dek_delete, false, REGISTRY_OP_DELETE_DEK},
+	{"POST", DEK_KEKS "/*/deks/*/versions/*/undelete", rest_dek_undelete, false,
+	REGISTRY_OP_UNDELETE_DEK},
 	{"GET", "v1/metadata/id", h_metadata_id, false, REGISTRY_OP_OPEN},
 	{"GET", "v1/metadata/version", h_metadata_version, false, REGISTRY_OP_OPEN},
 	{"GET", "v1/metadata/deployment", h_metadata_deployment, false, REGISTRY_OP_OPEN},

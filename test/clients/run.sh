@@ -11,6 +11,9 @@
 #   JsonSerializer/JsonDeserializer, python JSONSerializer/JSONDeserializer
 #   (python3-jsonschema): each other's bytes, compatibility, config, a
 #   reference  (json.mjs, json_client.py)
+#   CSFLE: field and payload encryption with FieldEncryptionExecutor,
+#   EncryptionExecutor and LocalKmsDriver, through the DEK registry
+#   (encrypt.mjs)
 #   registry.encode / registry.decode in SQL against each client's bytes, in
 #   both directions, for the three formats (sql_payload.py, psql with
 #   PGHOST/PGPORT/PGUSER; the node side is in the decode steps of cross.mjs,
@@ -169,5 +172,16 @@ round_trip PROTOBUF protobuf.mjs "$XDIR/pb" pb-ids.json \
 	confluent_kafka.schema_registry.protobuf protobuf_client.py python3-protobuf
 round_trip JSON json.mjs "$XDIR/json" json-ids.json \
 	confluent_kafka.schema_registry.json_schema json_client.py python3-jsonschema
+# client-side field-level and payload encryption through the DEK registry:
+# encode, decode in a fresh process (empty caches), then decode the shared
+# KEK's messages with no KMS secret at all (the registry must have
+# registry.local_kms_secret = 'mysecret', as test/scripts/test.sh sets it)
+if [ -d "$WORK/node_modules" ]; then
+	step "encrypt.mjs encode" node encrypt.mjs encode "$XDIR/enc"
+	if [ -f "$XDIR/enc/enc.json" ]; then
+		step "encrypt.mjs decode" node encrypt.mjs decode "$XDIR/enc"
+		step "encrypt.mjs shared" node encrypt.mjs shared "$XDIR/enc"
+	fi
+fi
 echo "# run time: $(($(date +%s) - t1))s"
 finish

@@ -8,7 +8,8 @@ SELECT plan(196);
 -- ---------------------------------------------------------------------------
 SELECT has_schema('registry', 'schema registry exists');
 SELECT tables_are('registry',
-	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes', 'audit', 'schema_fields'],
+	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes', 'audit',
+		  'schema_fields', 'keks', 'deks'],
 	'registry has exactly the expected tables');
 SELECT has_table('registry', 'contexts', 'table registry.contexts');
 SELECT has_table('registry', 'schemas', 'table registry.schemas');
@@ -273,6 +274,12 @@ SELECT results_eq(
 		('registry.contexts', 'audit_after_truncate', false, false, false, false, false, 'O'),
 		('registry.contexts', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.contexts', 'contexts_before_insert',  true, true,  true,  false, false, 'O'),
+		('registry.deks', 'audit_after_truncate', false, false, false, false, false, 'O'),
+		('registry.deks', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
+		('registry.deks', 'deks_before_write',    true,  true,  true,  true,  true,  'O'),
+		('registry.keks', 'audit_after_truncate', false, false, false, false, false, 'O'),
+		('registry.keks', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
+		('registry.keks', 'keks_before_write',    true,  true,  true,  true,  true,  'O'),
 		('registry.modes', 'audit_after_truncate', false, false, false, false, false, 'O'),
 		('registry.modes', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.modes', 'modes_after_truncate',       false, false, false, false, false, 'A'),
@@ -313,7 +320,7 @@ SELECT set_eq(
 	$$SELECT c::regclass::text FROM pg_extension e, unnest(e.extconfig) AS c WHERE e.extname = 'registry'$$,
 	ARRAY['registry.contexts', 'registry.default_context_ids', 'registry.schemas', 'registry.subjects',
 		  'registry.subject_versions', 'registry.schema_references', 'registry.config', 'registry.modes',
-		  'registry.audit', 'registry.audit_ids', 'registry.schema_fields'],
+		  'registry.audit', 'registry.audit_ids', 'registry.schema_fields', 'registry.keks', 'registry.deks'],
 	'every table and the id sequences are registered with pg_extension_config_dump');
 SELECT is(
 	(SELECT x.cond::text FROM pg_extension e,

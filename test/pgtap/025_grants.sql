@@ -131,7 +131,31 @@ SELECT set_eq(
 		('table', 'registry.subject_versions', 'registry_writer', 'INSERT'),
 		('table', 'registry.subject_versions', 'registry_writer', 'UPDATE'),
 		('table', 'registry.subjects', 'registry_reader', 'SELECT'),
-		('table', 'registry.subjects', 'registry_writer', 'INSERT')$$,
+		('table', 'registry.subjects', 'registry_writer', 'INSERT'),
+		-- the DEK registry: readers read (and see a shared KEK's DEKs in
+		-- clear), writers create, admins alter, delete and undelete
+		('function', 'registry.list_keks(boolean)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.get_kek(text,boolean)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.list_deks(text,boolean)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.dek_versions(text,text,text,boolean)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.get_dek(text,text,text,text,boolean)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.dek_key_material(text,text,text,text)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.create_kek(jsonb)', 'registry_writer', 'EXECUTE'),
+		('function', 'registry.create_dek(text,jsonb)', 'registry_writer', 'EXECUTE'),
+		('function', 'registry.test_kek(text)', 'registry_writer', 'EXECUTE'),
+		('function', 'registry.update_kek(text,jsonb)', 'registry_admin', 'EXECUTE'),
+		('function', 'registry.delete_kek(text,boolean)', 'registry_admin', 'EXECUTE'),
+		('function', 'registry.undelete_kek(text)', 'registry_admin', 'EXECUTE'),
+		('function', 'registry.delete_dek(text,text,text,text,boolean)', 'registry_admin', 'EXECUTE'),
+		('function', 'registry.undelete_dek(text,text,text,text)', 'registry_admin', 'EXECUTE'),
+		('table', 'registry.keks', 'registry_reader', 'SELECT'),
+		('table', 'registry.keks', 'registry_writer', 'INSERT'),
+		('table', 'registry.keks', 'registry_admin', 'UPDATE'),
+		('table', 'registry.keks', 'registry_admin', 'DELETE'),
+		('table', 'registry.deks', 'registry_reader', 'SELECT'),
+		('table', 'registry.deks', 'registry_writer', 'INSERT'),
+		('table', 'registry.deks', 'registry_admin', 'UPDATE'),
+		('table', 'registry.deks', 'registry_admin', 'DELETE')$$,
 	'the direct grants on schema registry, its functions, tables and sequences are exactly these');
 
 -- ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # pg_dump keeps the registry: a database with contexts, references, soft
-# deletes, data contracts, config and a READONLY mode is dumped and
+# deletes, data contracts, config, a READONLY mode and KEKs and DEKs (some
+# soft-deleted) is dumped and
 # restored three ways -- a plain pg_restore of a custom-format dump, a plain
 # psql -f of a plain dump (both with every trigger on: the triggers take a
 # superuser's complete rows from before the transaction as restored), and
@@ -35,6 +36,17 @@ SELECT registry.register_schema('contract', '{"type":"record","name":"C","fields
 	'AVRO', '[]', false, '{"properties":{"owner":"team"}}', '{"domainRules":[{"name":"r","kind":"CONDITION","type":"CEL","mode":"WRITE","expr":"true"}]}');
 SELECT registry.set_compatibility('FULL');
 SELECT registry.set_mode('READONLY', 'orders');
+-- the DEK registry: a live KEK with DEK versions, one soft-deleted, and a
+-- soft-deleted KEK whose soft-deleted DEK could not be inserted again as
+-- a new write
+SELECT registry.create_kek('{"name":"kek1","kmsType":"local-kms","kmsKeyId":"k","kmsProps":{"x":"y"},"doc":"d"}');
+SELECT registry.create_dek('kek1', '{"subject":"orders","encryptedKeyMaterial":"AAAA"}');
+SELECT registry.create_dek('kek1', '{"subject":"orders","version":2,"encryptedKeyMaterial":"BBBB"}');
+SELECT registry.delete_dek('kek1', 'orders', '1');
+SELECT registry.create_kek('{"name":"kek2","kmsType":"aws-kms","kmsKeyId":"arn:k","shared":true}');
+SELECT registry.create_dek('kek2', '{"subject":"line","algorithm":"AES256_SIV","encryptedKeyMaterial":"CCCC"}');
+SELECT registry.delete_dek('kek2', 'line', NULL, 'AES256_SIV');
+SELECT registry.delete_kek('kek2');
 SQL
 snapshot() {
 	q -d "$1" -c "SELECT context, id, schema_type, schema, refs, metadata, rule_set, fingerprint FROM registry.schemas ORDER BY 1, 2" \
@@ -45,6 +57,8 @@ snapshot() {
 		-c "SELECT count(*) AS indexed_schemas FROM registry.schema_fields" \
 		-c "SELECT context, subject, compatibility, \"normalize\", settings FROM registry.config ORDER BY 1, 2" \
 		-c "SELECT context, subject, mode FROM registry.modes ORDER BY 1, 2" \
+		-c "SELECT * FROM registry.keks ORDER BY 1" \
+		-c "SELECT * FROM registry.deks ORDER BY 1, 2, 3, 4" \
 		-c "SELECT id, at, xact, role, http_user, http_peer, operation, context, subject, version, schema_id, result, before, after FROM registry.audit ORDER BY id"
 }
 pg_dump -d $SRC -f "$WORK/dump.sql" || { echo "dump/restore: FAILED (pg_dump)"; exit 0; }

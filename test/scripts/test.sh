@@ -103,7 +103,9 @@ cluster_stop "$DIR"	# a cluster left running by an earlier, interrupted run
 rm -rf "$DIR"
 mkdir -p tmp_check
 HTTP_PORT=${REGISTRY_TEST_HTTP_PORT:-18081}
-if ! cluster_start "$DIR" "$PORT" "registry.http_port = $HTTP_PORT"; then
+# the local KMS secret the CSFLE client tests use (test/clients/encrypt.mjs)
+if ! cluster_start "$DIR" "$PORT" "registry.http_port = $HTTP_PORT
+registry.local_kms_secret = 'mysecret'"; then
 	count "cluster start" 0 1
 	finish
 fi

@@ -47,16 +47,21 @@ SELECT registry.set_compatibility('FULL', 'a-value');
 SELECT registry.set_compatibility('NONE', ':.ctx:');
 SELECT registry.set_mode('READONLY', 'b-value');
 SELECT registry.delete_version('soft-value', '1', false);
+SELECT registry.create_kek('{"name":"lkek","kmsType":"local-kms","kmsKeyId":"k","kmsProps":{"a":"b"}}');
+SELECT registry.create_dek('lkek', '{"subject":"a-value","encryptedKeyMaterial":"AAAA"}');
+SELECT registry.create_dek('lkek', '{"subject":"a-value","version":2,"encryptedKeyMaterial":"BBBB"}');
+SELECT registry.delete_dek('lkek', 'a-value', '1');
 });
 
-# The publication as the README gives it: all eight tables; the default
+# The publication as the README gives it: all ten tables; the default
 # context's row, which every installation has, and the id sequence of a
 # context, which is the subscriber's own, are left out.
 $pub->safe_psql('postgres', q{
 CREATE PUBLICATION registry FOR TABLE
 	registry.contexts (context, created_at) WHERE (context <> '.'),
 	registry.schemas, registry.subjects, registry.subject_versions,
-	registry.schema_references, registry.schema_fields, registry.config, registry.modes});
+	registry.schema_references, registry.schema_fields, registry.config, registry.modes,
+	registry.keks, registry.deks});
 # (the audit trail, registry.audit, is the publisher's own record: the README
 # publishes it on its own)
 is($pub->safe_psql('postgres', q{
@@ -93,7 +98,9 @@ my %table_rows = (
 	schema_references => 'SELECT * FROM registry.schema_references',
 	schema_fields => 'SELECT * FROM registry.schema_fields',
 	config => 'SELECT * FROM registry.config',
-	modes => 'SELECT * FROM registry.modes');
+	modes => 'SELECT * FROM registry.modes',
+	keks => 'SELECT * FROM registry.keks',
+	deks => 'SELECT * FROM registry.deks');
 
 # compare every table of the two nodes
 sub same_tables
@@ -139,6 +146,8 @@ same_answer('GET', '/subjects/soft-value/versions?deleted=true', undef, 'a soft-
 same_answer('GET', '/config/a-value', undef, 'a subject config');
 same_answer('GET', '/config/:.ctx:', undef, 'a context config');
 same_answer('GET', '/mode/b-value', undef, 'a subject mode');
+same_answer('GET', '/dek-registry/v1/keks/lkek', undef, 'a KEK');
+same_answer('GET', '/dek-registry/v1/keks/lkek/deks/a-value/versions?deleted=true', undef, 'the versions of a DEK');
 same_answer('GET', '/contexts', undef, 'the contexts');
 same_answer('GET', '/subjects/:.ctx:c-value/versions/latest', undef, 'a version in a context');
 

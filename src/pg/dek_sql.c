@@ -1,0 +1,172 @@
+/*-------------------------------------------------------------------------
+ *
+ * dek_sql.c
+ *	  The SQL functions of the DEK registry, thin wrappers over
+ *	  dek_service.c: registry.list_keks(), get_kek(), create_kek(),
+ *	  update_kek(), delete_kek(), undelete_kek(), test_kek(), list_deks(),
+ *	  dek_versions(), get_dek(), create_dek(), delete_dek(), undelete_dek()
+ *	  and dek_key_material().
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+#include "dek_service.h"
+
+PG_FUNCTION_INFO_V1(registry_list_keks_sql);
+PG_FUNCTION_INFO_V1(registry_get_kek_sql);
+PG_FUNCTION_INFO_V1(registry_create_kek_sql);
+PG_FUNCTION_INFO_V1(registry_update_kek_sql);
+PG_FUNCTION_INFO_V1(registry_delete_kek_sql);
+PG_FUNCTION_INFO_V1(registry_undelete_kek_sql);
+PG_FUNCTION_INFO_V1(registry_test_kek_sql);
+PG_FUNCTION_INFO_V1(registry_list_deks_sql);
+PG_FUNCTION_INFO_V1(registry_dek_versions_sql);
+PG_FUNCTION_INFO_V1(registry_get_dek_sql);
+PG_FUNCTION_INFO_V1(registry_create_dek_sql);
+PG_FUNCTION_INFO_V1(registry_delete_dek_sql);
+PG_FUNCTION_INFO_V1(registry_undelete_dek_sql);
+PG_FUNCTION_INFO_V1(registry_dek_key_material_sql);
+
+/* A JSON text as jsonb, for the functions' answers. */
+static Datum
+jsonb_answer(const char *text)
+{
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(text));
+}
+
+/* An optional text argument, NULL when SQL NULL. */
+static const char *
+arg_text(FunctionCallInfo fcinfo, int n)
+{
+	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
+/* A boolean argument, false when SQL NULL. */
+static bool
+arg_bool(FunctionCallInfo fcinfo, int n)
+{
+	return !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
+}
+
+/* A jsonb argument, NULL when SQL NULL. */
+static Jsonb *
+arg_jsonb(FunctionCallInfo fcinfo, int n)
+{
+	return PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n);
+}
+
+/* registry.list_keks(deleted) -> jsonb, the KEK names */
+Datum
+registry_list_keks_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(jsonb_answer(registry_kek_list(arg_bool(fcinfo, 0))));
+}
+
+/* registry.get_kek(name, deleted) -> jsonb */
+Datum
+registry_get_kek_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(jsonb_answer(registry_kek_get(arg_text(fcinfo, 0), arg_bool(fcinfo, 1))));
+}
+
+/* registry.create_kek(kek jsonb) -> jsonb */
+Datum
+registry_create_kek_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(jsonb_answer(registry_kek_create(arg_jsonb(fcinfo, 0))));
+}
+
+/* registry.update_kek(name, kek jsonb) -> jsonb */
+Datum
+registry_update_kek_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(jsonb_answer(registry_kek_update(arg_text(fcinfo, 0),
+													 arg_jsonb(fcinfo, 1))));
+}
+
+/* registry.delete_kek(name, permanent) */
+Datum
+registry_delete_kek_sql(PG_FUNCTION_ARGS)
+{
+	registry_kek_delete(arg_text(fcinfo, 0), arg_bool(fcinfo, 1));
+	PG_RETURN_VOID();
+}
+
+/* registry.undelete_kek(name) */
+Datum
+registry_undelete_kek_sql(PG_FUNCTION_ARGS)
+{
+	registry_kek_undelete(arg_text(fcinfo, 0));
+	PG_RETURN_VOID();
+}
+
+/* registry.test_kek(name) -> jsonb */
+Datum
+registry_test_kek_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(jsonb_answer(registry_kek_test(arg_text(fcinfo, 0))));
+}
+
+/* registry.list_deks(kek_name, deleted) -> jsonb, the subjects */
+Datum
+registry_list_deks_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(jsonb_answer(registry_dek_subjects(arg_text(fcinfo, 0),
+													   arg_bool(fcinfo, 1))));
+}
+
+/* registry.dek_versions(kek_name, subject, algorithm, deleted) -> jsonb */
+Datum
+registry_dek_versions_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(jsonb_answer(registry_dek_versions(arg_text(fcinfo, 0), arg_text(fcinfo, 1),
+													   arg_text(fcinfo, 2), arg_bool(fcinfo, 3))));
+}
+
+/* registry.get_dek(kek_name, subject, version, algorithm, deleted) -> jsonb */
+Datum
+registry_get_dek_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(jsonb_answer(registry_dek_get(arg_text(fcinfo, 0), arg_text(fcinfo, 1),
+												  arg_text(fcinfo, 2), arg_text(fcinfo, 3),
+												  arg_bool(fcinfo, 4))));
+}
+
+/* registry.create_dek(kek_name, dek jsonb) -> jsonb */
+Datum
+registry_create_dek_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(jsonb_answer(registry_dek_create(arg_text(fcinfo, 0), NULL,
+													 arg_jsonb(fcinfo, 1))));
+}
+
+/* registry.delete_dek(kek_name, subject, version, algorithm, permanent) */
+Datum
+registry_delete_dek_sql(PG_FUNCTION_ARGS)
+{
+	registry_dek_delete(arg_text(fcinfo, 0), arg_text(fcinfo, 1), arg_text(fcinfo, 2),
+						arg_text(fcinfo, 3), arg_bool(fcinfo, 4));
+	PG_RETURN_VOID();
+}
+
+/* registry.undelete_dek(kek_name, subject, version, algorithm) */
+Datum
+registry_undelete_dek_sql(PG_FUNCTION_ARGS)
+{
+	registry_dek_undelete(arg_text(fcinfo, 0), arg_text(fcinfo, 1), arg_text(fcinfo, 2),
+						  arg_text(fcinfo, 3));
+	PG_RETURN_VOID();
+}
+
+/* registry.dek_key_material(kek_name, subject, version, algorithm) -> bytea */
+Datum
+registry_dek_key_material_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(registry_dek_key_material(arg_text(fcinfo, 0), arg_text(fcinfo, 1),
+												arg_text(fcinfo, 2), arg_text(fcinfo, 3)));
+}
