@@ -17,35 +17,11 @@
 #include "utils/builtins.h"
 
 #include "read_service.h"
+#include "sql_args.h"
 
 PG_FUNCTION_INFO_V1(registry_subjects_sql);
 PG_FUNCTION_INFO_V1(registry_versions_sql);
 PG_FUNCTION_INFO_V1(registry_list_contexts_sql);
-
-/* The subject argument: 22004 when SQL NULL. */
-static const char *
-subject_arg(FunctionCallInfo fcinfo, int n)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("subject must not be null")));
-	return text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
-
-/* A boolean argument, false when SQL NULL. */
-static bool
-bool_arg_or_false(FunctionCallInfo fcinfo, int n)
-{
-	return !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
-}
-
-/* An optional text argument, NULL when SQL NULL. */
-static const char *
-text_arg_or_null(FunctionCallInfo fcinfo, int n)
-{
-	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
 
 /*
  * A List as the rows of a set-returning function: of strings (ints false)
@@ -75,12 +51,12 @@ return_list(FunctionCallInfo fcinfo, List *values, bool ints)
 Datum
 registry_versions_sql(PG_FUNCTION_ARGS)
 {
-	const char *subject = subject_arg(fcinfo, 0);
+	const char *subject = sql_required_text_arg(fcinfo, 0, "subject");
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	return_list(fcinfo,
-				registry_versions(subject, bool_arg_or_false(fcinfo, 1),
-								  bool_arg_or_false(fcinfo, 2), PG_ARGISNULL(2)),
+				registry_versions(subject, sql_bool_arg(fcinfo, 1),
+								  sql_bool_arg(fcinfo, 2), PG_ARGISNULL(2)),
 				true);
 	return (Datum) 0;
 }
@@ -91,8 +67,8 @@ registry_subjects_sql(PG_FUNCTION_ARGS)
 {
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	return_list(fcinfo,
-				registry_subjects(text_arg_or_null(fcinfo, 0), bool_arg_or_false(fcinfo, 1),
-								  bool_arg_or_false(fcinfo, 2)),
+				registry_subjects(sql_text_arg(fcinfo, 0), sql_bool_arg(fcinfo, 1),
+								  sql_bool_arg(fcinfo, 2)),
 				false);
 	return (Datum) 0;
 }

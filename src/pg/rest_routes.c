@@ -21,6 +21,7 @@
 #include "data_contract.h"
 #include "delete_service.h"
 #include "metrics.h"
+#include "json_out.h"
 #include "registry.h"
 #include "read_service.h"
 #include "rest_internal.h"
@@ -33,24 +34,13 @@
 
 /* --- JSON pieces ---------------------------------------------------------- */
 
-/* The key of the next member of an object being written. */
-static void
-json_key(StringInfo out, bool *first, const char *key)
-{
-	if (!*first)
-		appendStringInfoChar(out, ',');
-	*first = false;
-	escape_json(out, key);
-	appendStringInfoChar(out, ':');
-}
-
 /* A member whose value is jsonb text, left out when NULL, [] or {}. */
 static void
 json_nonempty_member(StringInfo out, bool *first, const char *key, const char *json)
 {
 	if (json == NULL || strcmp(json, "[]") == 0 || strcmp(json, "{}") == 0)
 		return;
-	json_key(out, first, key);
+	registry_json_key(out, first, key);
 	appendStringInfoString(out, json);
 }
 
@@ -62,12 +52,12 @@ static void
 append_schema_members(StringInfo out, bool *first, const CatalogSchemaRow *row,
 					  const char *schema)
 {
-	json_key(out, first, "schemaType");
+	registry_json_key(out, first, "schemaType");
 	escape_json(out, row->schema_type);
 	json_nonempty_member(out, first, "references", row->refs);
 	json_nonempty_member(out, first, "metadata", dc_metadata_canonical(row->metadata));
 	json_nonempty_member(out, first, "ruleSet", dc_rule_set_canonical(row->rule_set));
-	json_key(out, first, "schema");
+	registry_json_key(out, first, "schema");
 	escape_json(out, schema);
 }
 
@@ -77,7 +67,7 @@ append_ts(StringInfo out, bool *first, const CatalogSchemaRow *row)
 {
 	if (!row->has_ts)
 		return;
-	json_key(out, first, "ts");
+	registry_json_key(out, first, "ts");
 	appendStringInfo(out, INT64_FORMAT, row->ts);
 }
 
@@ -87,7 +77,7 @@ append_deleted(StringInfo out, bool *first, const CatalogSchemaRow *row, bool if
 {
 	if (if_true && !row->deleted)
 		return;
-	json_key(out, first, "deleted");
+	registry_json_key(out, first, "deleted");
 	appendStringInfoString(out, row->deleted ? "true" : "false");
 }
 
@@ -107,21 +97,21 @@ append_schema_row(StringInfo out, const CatalogSchemaRow *row, bool with_subject
 	appendStringInfoChar(out, '{');
 	if (with_subject)
 	{
-		json_key(out, &first, "subject");
+		registry_json_key(out, &first, "subject");
 		escape_json(out, row->subject);
-		json_key(out, &first, "version");
+		registry_json_key(out, &first, "version");
 		appendStringInfo(out, "%d", row->version);
 	}
-	json_key(out, &first, "id");
+	registry_json_key(out, &first, "id");
 	appendStringInfo(out, "%d", row->id);
 	if (with_version && !with_subject)
 	{
-		json_key(out, &first, "version");
+		registry_json_key(out, &first, "version");
 		appendStringInfo(out, "%d", row->version);
 	}
 	if (row->guid)
 	{
-		json_key(out, &first, "guid");
+		registry_json_key(out, &first, "guid");
 		escape_json(out, row->guid);
 	}
 	append_schema_members(out, &first, row, schema);
@@ -356,14 +346,14 @@ append_schema_string(RestCall *c, const CatalogSchemaRow *row, const char *schem
 	appendStringInfoChar(&c->out, '{');
 	if (row->subject)
 	{
-		json_key(&c->out, &first, "subject");
+		registry_json_key(&c->out, &first, "subject");
 		escape_json(&c->out, row->subject);
-		json_key(&c->out, &first, "version");
+		registry_json_key(&c->out, &first, "version");
 		appendStringInfo(&c->out, "%d", row->version);
 	}
 	if (row->guid)
 	{
-		json_key(&c->out, &first, "guid");
+		registry_json_key(&c->out, &first, "guid");
 		escape_json(&c->out, row->guid);
 	}
 	append_schema_members(&c->out, &first, row, schema);
@@ -374,7 +364,7 @@ append_schema_string(RestCall *c, const CatalogSchemaRow *row, const char *schem
 		/* a context without schemas has no maxId: left out, as null is */
 		if (catalog_api_max_id(subject, &max_id))
 		{
-			json_key(&c->out, &first, "maxId");
+			registry_json_key(&c->out, &first, "maxId");
 			appendStringInfo(&c->out, "%d", max_id);
 		}
 	}
@@ -1048,6 +1038,22 @@ static const Route routes[] = {
 	{"PUT", "mode/*", h_mode_put, false, ALTERS_CONFIG("registry.set_mode(text,text,boolean)")},
 	{"DELETE", "mode/*", h_mode_delete, false, ALTERS_CONFIG("registry.delete_mode(text)")},
 	{"GET", "contexts", h_contexts, false, READS("registry.list_contexts()")},
+	{"GET", "associations/subjects/*", h_associations_by_subject, false,
+	READS("registry.associations_by_subject(text,text,text[],text)")},
+	{"GET", "associations/resources/*/*", h_associations_by_resource_name, false,
+	READS("registry.associations_by_resource_name(text,text,text,text[],text)")},
+	{"GET", "associations/resources/*", h_associations_by_resource_id, false,
+	READS("registry.associations_by_resource_id(text,text,text[],text)")},
+	{"PUT", "associations/resources/*", h_associations_upsert, false,
+	WRITES("registry.upsert_association(text,jsonb,boolean,text)")},
+	{"DELETE", "associations/resources/*", h_associations_delete, false,
+	DELETES("registry.delete_associations(text,text,text[],boolean,boolean)")},
+	{"POST", "associations", h_associations_create, false,
+	WRITES("registry.create_association(jsonb,boolean,text)")},
+	{"POST", "associations:batchGet", h_associations_batch_get, false,
+	READS("registry.batch_get_associations(jsonb,boolean)")},
+	{"POST", "associations:batchMutate", h_associations_batch_mutate, false,
+	WRITES("registry.mutate_associations(jsonb,boolean,text)")},
 	{"GET", "v1/metadata/id", h_metadata_id, false, UNGATED},
 	{"GET", "v1/metadata/version", h_metadata_version, false, UNGATED},
 	/* the metrics count the subjects' versions: gated as the subject list */

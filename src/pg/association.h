@@ -1,0 +1,42 @@
+/*-------------------------------------------------------------------------
+ *
+ * association.h
+ *	  Confluent's association operations (association_service.c), for the
+ *	  REST routes and the SQL functions alike, and the refusals their
+ *	  trigger shares (association_triggers.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ASSOCIATION_H
+#define ASSOCIATION_H
+
+#include "nodes/pg_list.h"
+#include "utils/jsonb.h"
+
+/* Which associations a read asks for: NULL members do not filter. */
+typedef struct AssociationFilter
+{
+	const char *resource_type;	/* NULL or "": topic */
+	List	   *association_types;	/* of char *; NIL: any */
+	const char *lifecycle;		/* STRONG, WEAK or NULL */
+	int			offset;
+	int			limit;			/* below 1: all */
+} AssociationFilter;
+
+extern char *registry_associations_by_subject(const char *subject, const AssociationFilter *f);
+extern char *registry_associations_by_resource_name(const char *resource_name,
+													const char *resource_namespace,
+													const AssociationFilter *f);
+extern char *registry_associations_by_resource_id(const char *resource_id,
+												  const AssociationFilter *f);
+extern char *registry_create_association(Jsonb *request, const char *path_resource_id,
+										 const char *context, bool dry_run, bool upsert);
+extern void registry_delete_associations(const char *resource_id, const char *resource_type,
+										 List *association_types, bool cascade, bool dry_run);
+extern char *registry_batch_get_associations(Jsonb *request, bool include_schemas);
+extern char *registry_mutate_associations(Jsonb *request, const char *context, bool dry_run);
+
+/* 42212: Confluent's invalid association, naming the property and why. */
+extern void association_invalid(const char *property, const char *reason) pg_attribute_noreturn();
+
+#endif							/* ASSOCIATION_H */
