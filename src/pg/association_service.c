@@ -40,7 +40,8 @@
 /* One association of a request: what to create, update or delete. */
 typedef struct AssociationOp
 {
-	char		op;				/* 'C' create, 'U' create or update, 'D' delete */
+	char		op;				/* 'C' create, 'U' create or update, 'D'
+								 * delete */
 	char	   *subject;		/* as named, then qualified */
 	const char *association_type;
 	const char *lifecycle;		/* NULL: the existing one, else WEAK */
@@ -389,7 +390,7 @@ filter_passes(const AssociationFilter *f, const CatalogAssociation *a)
 	found = false;
 	foreach(lc, f->association_types)
 		if (strcmp((char *) lfirst(lc), a->association_type) == 0)
-			found = true;
+		found = true;
 	return found;
 }
 

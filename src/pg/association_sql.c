@@ -105,8 +105,8 @@ Datum
 registry_create_association_sql(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_DATUM(sql_jsonb_result(registry_create_association(jsonb_arg(fcinfo, 0), NULL,
-															 sql_text_arg(fcinfo, 2),
-															 sql_bool_arg(fcinfo, 1), false)));
+																 sql_text_arg(fcinfo, 2),
+																 sql_bool_arg(fcinfo, 1), false)));
 }
 
 /* registry.upsert_association(resource_id, request, dry_run, context) -> AssociationResponse */
@@ -116,8 +116,8 @@ registry_upsert_association_sql(PG_FUNCTION_ARGS)
 	const char *id = sql_required_text_arg(fcinfo, 0, "resource_id");
 
 	PG_RETURN_DATUM(sql_jsonb_result(registry_create_association(jsonb_arg(fcinfo, 1), id,
-															 sql_text_arg(fcinfo, 3),
-															 sql_bool_arg(fcinfo, 2), true)));
+																 sql_text_arg(fcinfo, 3),
+																 sql_bool_arg(fcinfo, 2), true)));
 }
 
 /* registry.delete_associations(resource_id, resource_type, association_types, cascade_lifecycle, dry_run) */
@@ -136,7 +136,7 @@ Datum
 registry_batch_get_associations_sql(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_DATUM(sql_jsonb_result(registry_batch_get_associations(jsonb_arg(fcinfo, 0),
-																 sql_bool_arg(fcinfo, 1))));
+																	 sql_bool_arg(fcinfo, 1))));
 }
 
 /* registry.mutate_associations(request, dry_run, context) -> AssociationBatchResponse */
@@ -144,6 +144,6 @@ Datum
 registry_mutate_associations_sql(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_DATUM(sql_jsonb_result(registry_mutate_associations(jsonb_arg(fcinfo, 0),
-															  sql_text_arg(fcinfo, 2),
-															  sql_bool_arg(fcinfo, 1))));
+																  sql_text_arg(fcinfo, 2),
+																  sql_bool_arg(fcinfo, 1))));
 }

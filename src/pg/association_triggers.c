@@ -235,7 +235,10 @@ registry_associations_before_write(PG_FUNCTION_ARGS)
 	check_values(&a);
 	qualified = registry_qualify_subject(a.context, a.subject);
 
-	/* the subject's writers take turns; a subject without a row has no version */
+	/*
+	 * the subject's writers take turns; a subject without a row has no
+	 * version
+	 */
 	live = false;
 	if (catalog_lock_existing_subject(a.context, a.subject))
 		catalog_subject_version_kinds(a.context, a.subject, &live, &deleted);
