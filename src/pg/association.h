@@ -36,6 +36,12 @@ extern void registry_delete_associations(const char *resource_id, const char *re
 extern char *registry_batch_get_associations(Jsonb *request, bool include_schemas);
 extern char *registry_mutate_associations(Jsonb *request, const char *context, bool dry_run);
 
+/* the longest resource name, namespace or id (bytes): two fit in an index key */
+#define ASSOCIATION_MAX_NAME_BYTES 1000
+
+/* 42212 unless a resource name, namespace or id is given and not too long. */
+extern void association_check_name(const char *name, const char *property);
+
 /* 42212: Confluent's invalid association, naming the property and why. */
 extern void association_invalid(const char *property, const char *reason) pg_attribute_noreturn();
 

@@ -199,12 +199,18 @@ read_op(JsonbContainer *obj, bool batch, bool upsert, AssociationOp *op)
 	}
 }
 
-/* A name of the resource: neither absent nor empty. */
-static void
-check_name(const char *name, const char *property)
+/*
+ * A name of the resource: neither absent nor empty, and short enough for
+ * the table's index keys (a Kafka topic name has at most 249 characters).
+ */
+void
+association_check_name(const char *name, const char *property)
 {
 	if (name == NULL || name[0] == '\0')
 		association_invalid(property, "cannot be null or empty");
+	if (strlen(name) > ASSOCIATION_MAX_NAME_BYTES)
+		association_invalid(property, psprintf("cannot be longer than %d bytes",
+											   ASSOCIATION_MAX_NAME_BYTES));
 }
 
 /*
@@ -234,10 +240,10 @@ read_request(JsonbContainer *obj, bool batch, bool upsert, const char *path_reso
 			association_invalid("resourceId",
 								"Resource ID in the path parameter does not match the resource ID in the request body");
 	}
-	check_name(r->resource_name, "resourceName");
-	check_name(r->resource_namespace, "resourceNamespace");
-	if (!dry_run && (r->resource_id == NULL || r->resource_id[0] == '\0'))
-		association_invalid("resourceId", "cannot be null or empty");
+	association_check_name(r->resource_name, "resourceName");
+	association_check_name(r->resource_namespace, "resourceNamespace");
+	if (!dry_run || (r->resource_id != NULL && r->resource_id[0] != '\0'))
+		association_check_name(r->resource_id, "resourceId");
 	if (r->resource_type == NULL || r->resource_type[0] == '\0')
 		r->resource_type = TOPIC_RESOURCE_TYPE;
 	else if (strcmp(r->resource_type, TOPIC_RESOURCE_TYPE) != 0)
@@ -779,7 +785,7 @@ batch_get_part(void *arg)
 										  f.resource_type : TOPIC_RESOURCE_TYPE, id, &n);
 	else
 	{
-		check_name(name, "resourceName");
+		association_check_name(name, "resourceName");
 		rows = catalog_associations_by_name(name, (namespace == NULL ||
 												   strcmp(namespace, NAMESPACE_WILDCARD) == 0) ?
 											NULL : namespace, &n);

@@ -78,12 +78,9 @@ check_values(const CatalogAssociation *a)
 	if (a->lifecycle == NULL ||
 		(strcmp(a->lifecycle, "STRONG") != 0 && strcmp(a->lifecycle, "WEAK") != 0))
 		association_invalid("lifecycle", "must be either 'STRONG' or 'WEAK'");
-	if (a->resource_id == NULL || a->resource_id[0] == '\0')
-		association_invalid("resourceId", "cannot be null or empty");
-	if (a->resource_name == NULL || a->resource_name[0] == '\0')
-		association_invalid("resourceName", "cannot be null or empty");
-	if (a->resource_namespace == NULL || a->resource_namespace[0] == '\0')
-		association_invalid("resourceNamespace", "cannot be null or empty");
+	association_check_name(a->resource_id, "resourceId");
+	association_check_name(a->resource_name, "resourceName");
+	association_check_name(a->resource_namespace, "resourceNamespace");
 	if (a->context == NULL || a->subject == NULL || a->subject[0] == '\0')
 		association_invalid("subject", "cannot be null or empty");
 	if (a->frozen && strcmp(a->lifecycle, "WEAK") == 0)

@@ -93,6 +93,10 @@ req POST => '/associations', '{"resourceNamespace":"x","resourceId":"y","associa
 expect_error 'no resource name is 42212', 422, 42212;
 req POST => '/associations', assoc_body("$T-2", undef, '[{"subject":' . jstr($KS) . '}]');
 expect_error 'no resource id (but for a dry run) is 42212', 422, 42212;
+req POST => '/associations', assoc_body('t' x 3000, "id2-$RUN", '[{"subject":' . jstr($KS) . '}]');
+expect_error 'a resource name too long for the index is 42212, not a store error', 422, 42212;
+req POST => '/associations', assoc_body("$T-2", 'i' x 3000, '[{"subject":' . jstr($KS) . '}]');
+expect_error 'a resource id too long for the index is 42212', 422, 42212;
 req POST => '/associations', assoc_body("$T-2", "id2-$RUN", '[]');
 expect_error 'no association is 42212', 422, 42212;
 req POST => '/associations', assoc_body("$T-2", "id2-$RUN", '[{"subject":' . jstr($KS) . '},{"subject":' . jstr($VS) . '}]');
