@@ -42,7 +42,11 @@ extern char *registry_mutate_associations(Jsonb *request, const char *context, b
 /* 42212 unless a resource name, namespace or id is given and not too long. */
 extern void association_check_name(const char *name, const char *property);
 
-/* 42212: Confluent's invalid association, naming the property and why. */
+/* Confluent's refusals, naming what they refuse: 42212, 40903, 40908. */
 extern void association_invalid(const char *property, const char *reason) pg_attribute_noreturn();
+extern void association_exists(const char *association_type,
+							   const char *resource) pg_attribute_noreturn();
+extern void association_frozen(const char *association_type,
+							   const char *qualified) pg_attribute_noreturn();
 
 #endif							/* ASSOCIATION_H */

@@ -73,6 +73,28 @@ association_invalid(const char *property, const char *reason)
 	pg_unreachable();
 }
 
+/* 40903: the resource has an association of the type already. */
+void
+association_exists(const char *association_type, const char *resource)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_ASSOCIATION_EXISTS),
+			 errmsg("resource \"%s\" has a %s association already", resource, association_type),
+			 errdetail("%s", confluent_text(CW_ASSOCIATION_EXISTS, association_type, resource))));
+	pg_unreachable();
+}
+
+/* 40908: the association of the type of a subject is frozen. */
+void
+association_frozen(const char *association_type, const char *qualified)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_ASSOCIATION_FROZEN),
+			 errmsg("the %s association of subject \"%s\" is frozen", association_type, qualified),
+			 errdetail("%s", confluent_text(CW_ASSOCIATION_FROZEN, association_type, qualified))));
+	pg_unreachable();
+}
+
 /* --- reading a request -------------------------------------------------- */
 
 /* A member of a JSON object, or NULL (JSON null counts as absent). */
@@ -543,12 +565,7 @@ apply_create(const AssociationRequest *r, const AssociationOp *op, StringInfo ou
 	bool		has_schema = op->schema != NULL;
 
 	if (existing != NULL && op->op == 'C')
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_ASSOCIATION_EXISTS),
-				 errmsg("resource \"%s\" has a %s association already",
-						r->resource_id, op->association_type),
-				 errdetail("%s", confluent_text(CW_ASSOCIATION_EXISTS, op->association_type,
-												r->resource_id))));
+		association_exists(op->association_type, r->resource_id);
 	if (existing == NULL && op->frozen == 1 && !has_schema)
 		association_invalid("schema", "cannot be null for a frozen association");
 	if (has_schema)
@@ -585,16 +602,8 @@ delete_rows(CatalogAssociation *rows, int n, bool cascade, bool dry_run)
 {
 	for (int i = 0; i < n; i++)
 		if (rows[i].frozen && !cascade)
-		{
-			char	   *qualified = registry_qualify_subject(rows[i].context, rows[i].subject);
-
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_ASSOCIATION_FROZEN),
-					 errmsg("the %s association of subject \"%s\" is frozen",
-							rows[i].association_type, qualified),
-					 errdetail("%s", confluent_text(CW_ASSOCIATION_FROZEN,
-													rows[i].association_type, qualified))));
-		}
+			association_frozen(rows[i].association_type,
+							   registry_qualify_subject(rows[i].context, rows[i].subject));
 	if (dry_run)
 		return;
 	for (int i = 0; i < n; i++)

@@ -128,12 +128,7 @@ check_resource(const CatalogAssociation *a)
 	for (int i = 0; i < n; i++)
 	{
 		if (same_key(&same_id[i], a))
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_ASSOCIATION_EXISTS),
-					 errmsg("resource \"%s\" has a %s association already",
-							a->resource_id, a->association_type),
-					 errdetail("%s", confluent_text(CW_ASSOCIATION_EXISTS, a->association_type,
-													a->resource_id))));
+			association_exists(a->association_type, a->resource_id);
 		if (strcmp(same_id[i].resource_name, a->resource_name) != 0 ||
 			strcmp(same_id[i].resource_namespace, a->resource_namespace) != 0)
 			association_invalid("resourceId",
@@ -146,12 +141,7 @@ check_resource(const CatalogAssociation *a)
 		if (strcmp(same_name[i].resource_type, a->resource_type) == 0 &&
 			strcmp(same_name[i].association_type, a->association_type) == 0 &&
 			!same_key(&same_name[i], a))
-			ereport(ERROR,
-					(errcode(ERRCODE_REGISTRY_ASSOCIATION_EXISTS),
-					 errmsg("resource \"%s\" has a %s association already",
-							a->resource_name, a->association_type),
-					 errdetail("%s", confluent_text(CW_ASSOCIATION_EXISTS, a->association_type,
-													a->resource_name))));
+			association_exists(a->association_type, a->resource_name);
 }
 
 /* An update changes only the lifecycle, and nothing of a frozen association. */
@@ -159,12 +149,7 @@ static void
 check_update(const CatalogAssociation *old, const CatalogAssociation *a, const char *qualified)
 {
 	if (old->frozen)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_ASSOCIATION_FROZEN),
-				 errmsg("the %s association of subject \"%s\" is frozen",
-						old->association_type, qualified),
-				 errdetail("%s", confluent_text(CW_ASSOCIATION_FROZEN, old->association_type,
-												qualified))));
+		association_frozen(old->association_type, qualified);
 	if (!same_key(old, a))
 		association_invalid("resourceId", "an association's resource and type cannot be changed");
 	if (strcmp(old->context, a->context) != 0 || strcmp(old->subject, a->subject) != 0)
