@@ -24,6 +24,10 @@ SELECT registry.associations_by_subject('assoc-orders-key');
 -- but writes none
 SELECT regress.try($$SELECT registry.create_association('{"resourceName":"t","resourceNamespace":"n","resourceId":"r","associations":[{"subject":"assoc-orders-key"}]}')$$);
 SELECT regress.try($$INSERT INTO registry.associations VALUES ('topic','r','key','t','n','.','assoc-orders-key','WEAK')$$);
+-- the REST routes are gated by the same grants
+SELECT status, response FROM registry.rest('GET', '/associations/resources/rid-1', 'associationType=key');
+SELECT status, response FROM registry.rest('POST', '/associations', NULL, '{"resourceName":"t","resourceNamespace":"n","resourceId":"r","associations":[{"subject":"assoc-orders-key"}]}');
+SELECT status, response FROM registry.rest('DELETE', '/associations/resources/rid-1');
 RESET ROLE;
 
 -- Confluent's refusals, each with its SQLSTATE (R + error_code) and words
