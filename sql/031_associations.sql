@@ -75,6 +75,12 @@ SELECT regress.try($$SELECT registry.delete_associations('rid-f')$$);
 SELECT registry.delete_associations('rid-f', cascade_lifecycle => true);
 SELECT count(*) AS frozen_subject_versions FROM registry.subject_versions WHERE context = '.lkc-a1';
 
+-- a READONLY subject takes no association write, a raw one neither
+SELECT registry.set_mode('READONLY', 'assoc-orders-key');
+SELECT regress.try($$SELECT registry.upsert_association('rid-1', '{"resourceName":"assoc-orders","resourceNamespace":"lkc-a1","associations":[{"subject":"assoc-orders-key","associationType":"key","lifecycle":"WEAK"}]}')$$);
+SELECT regress.try($$DELETE FROM registry.associations WHERE resource_id = 'rid-1' AND association_type = 'key'$$);
+SELECT registry.delete_mode('assoc-orders-key');
+
 -- a batch: each resource on its own, its result or its error
 SELECT registry.mutate_associations('{"requests":[
 	{"resourceName":"assoc-orders","resourceNamespace":"lkc-a1","resourceId":"rid-1","associations":[{"opType":"DELETE","associationType":"key"}]},

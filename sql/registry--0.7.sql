@@ -1187,8 +1187,8 @@ SELECT pg_catalog.pg_extension_config_dump('registry.associations', '');
 CREATE FUNCTION registry.associations_before_write() RETURNS trigger
 	AS 'MODULE_PATHNAME', 'registry_associations_before_write'
 	LANGUAGE C;
-COMMENT ON FUNCTION registry.associations_before_write() IS 'an association names a live subject, is exclusive when STRONG, never changes when frozen; it gets its times';
-CREATE TRIGGER associations_before_write BEFORE INSERT OR UPDATE ON registry.associations
+COMMENT ON FUNCTION registry.associations_before_write() IS 'an association is written in a writable scope, names a live subject, is exclusive when STRONG, never changes when frozen; it gets its times';
+CREATE TRIGGER associations_before_write BEFORE INSERT OR UPDATE OR DELETE ON registry.associations
 	FOR EACH ROW EXECUTE FUNCTION registry.associations_before_write();
 CREATE TRIGGER audit_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.associations
 	FOR EACH ROW EXECUTE FUNCTION registry.audit_row('association');

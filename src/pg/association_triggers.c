@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * association_triggers.c
- *	  The rules of registry.associations, as its BEFORE INSERT OR UPDATE
- *	  trigger applies them to every write path: the association operations
- *	  (association_service.c) and a DBA's own INSERT or UPDATE.
+ *	  The rules of registry.associations, as its BEFORE INSERT OR UPDATE OR
+ *	  DELETE trigger applies them to every write path: the association
+ *	  operations (association_service.c) and a DBA's own DML.
  *
  * An association names a topic ("topic" is the one resource type), a key
  * or value association type and a STRONG or WEAK lifecycle; a WEAK one is
@@ -17,9 +17,11 @@
  * associations of one subject take turns.  Times are the transaction's,
  * but for a row a restore brings back, which is kept as it was.
  *
- * A delete needs no trigger: refusing a frozen association's delete
- * without cascadeLifecycle is the delete operation's rule (a raw DELETE is
- * an administrator's, as a raw mode write counts as forced).
+ * Every write, a delete too, needs the subject's scope writable (the mode
+ * in force; a logical replication subscriber is read-only).  Refusing a
+ * frozen association's delete without cascadeLifecycle is the delete
+ * operation's rule (a raw DELETE is an administrator's, as a raw mode
+ * write counts as forced).
  *
  *-------------------------------------------------------------------------
  */
@@ -178,8 +180,10 @@ row_with_times(TriggerData *td, HeapTuple tup, TimestampTz created_at)
 }
 
 /*
- * BEFORE INSERT OR UPDATE ... FOR EACH ROW on registry.associations: the
- * rules above; the row gets its times.
+ * BEFORE INSERT OR UPDATE OR DELETE ... FOR EACH ROW on
+ * registry.associations: the rules above; the row gets its times.  Every
+ * write, a delete too, needs the mode in force for the subject writable
+ * (42205; a logical replication subscriber is read-only).
  */
 Datum
 registry_associations_before_write(PG_FUNCTION_ARGS)
@@ -195,11 +199,17 @@ registry_associations_before_write(PG_FUNCTION_ARGS)
 	bool		deleted;
 	TimestampTz created_at = GetCurrentTransactionStartTimestamp();
 
-	if (!TRIGGER_FIRED_BEFORE(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event) ||
-		TRIGGER_FIRED_BY_DELETE(td->tg_event))
+	if (!TRIGGER_FIRED_BEFORE(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("associations_before_write: must be fired BEFORE INSERT OR UPDATE ... FOR EACH ROW")));
+				 errmsg("associations_before_write: must be fired BEFORE ... FOR EACH ROW")));
+	if (TRIGGER_FIRED_BY_DELETE(td->tg_event))
+	{
+		/* a delete needs the subject's scope writable, as any write of it */
+		row_association(td->tg_trigtuple, desc, &old);
+		registry_check_scope_writable(old.context, old.subject);
+		return PointerGetDatum(td->tg_trigtuple);
+	}
 	if (is_insert && registry_trigger_row_restored(tup, desc, "created_at"))
 		return PointerGetDatum(tup);
 
@@ -224,6 +234,7 @@ registry_associations_before_write(PG_FUNCTION_ARGS)
 	live = false;
 	if (catalog_lock_existing_subject(a.context, a.subject))
 		catalog_subject_version_kinds(a.context, a.subject, &live, &deleted);
+	registry_check_scope_writable(a.context, a.subject);
 	if (!live)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_NO_ACTIVE_VERSION),

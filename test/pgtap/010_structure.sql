@@ -257,7 +257,7 @@ SELECT results_eq(
 	   WHERE NOT t.tgisinternal AND t.tgrelid::regclass::text LIKE 'registry.%'
 	   ORDER BY 1, 2$$,
 	$$VALUES
-		('registry.associations' COLLATE "C", 'associations_before_write' COLLATE "C", true, true, true, true, false, 'O' COLLATE "C"),
+		('registry.associations' COLLATE "C", 'associations_before_write' COLLATE "C", true, true, true, true, true, 'O' COLLATE "C"),
 		('registry.associations', 'audit_after_truncate', false, false, false, false, false, 'O'),
 		('registry.associations', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.config', 'audit_after_truncate', false, false, false, false, false, 'O'),
