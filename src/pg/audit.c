@@ -6,10 +6,10 @@
  *	  registry_changes LISTEN/NOTIFY channel.
  *
  * An AFTER ROW trigger on each of the registry's tables (contexts,
- * schemas, subjects, subject_versions, config, modes, and the DEK
- * registry's keks and deks) records every row
- * written, whatever wrote it: the SQL API, the REST API, raw DML; an AFTER
- * TRUNCATE trigger records a truncation.  The row says the time, the role
+ * schemas, subjects, subject_versions, config, modes, associations, and
+ * the DEK registry's keks and deks) records every row written, whatever
+ * wrote it: the SQL API, the REST API, raw DML; an AFTER TRUNCATE trigger
+ * records a truncation.  The row says the time, the role
  * that acted (outside any SECURITY DEFINER function: the session's role,
  * or the role a REST request runs as), the HTTP user and peer of a REST
  * request, the operation, its target, and the row before and after (a
@@ -340,8 +340,8 @@ audit_record(CatalogAuditRow *e)
 /*
  * AFTER INSERT OR UPDATE OR DELETE ... FOR EACH ROW on each of the
  * registry's tables, with the object it is as argument (context, schema,
- * subject, version, config, mode): records the row written, unless a
- * restore brings it back.
+ * subject, version, config, mode, association): records the row written,
+ * unless a restore brings it back.
  */
 Datum
 registry_audit_row(PG_FUNCTION_ARGS)

@@ -249,6 +249,34 @@ extern bool catalog_version_referenced(const char *context, const char *subject,
 extern void catalog_remove_unused(const char *context, const char *subject, int32 schema_id);
 extern Oid	catalog_context_id_sequence(const char *context);
 
+/* An association row (catalog_associations.c). */
+typedef struct CatalogAssociation
+{
+	char	   *resource_type;
+	char	   *resource_id;
+	char	   *association_type;
+	char	   *resource_name;
+	char	   *resource_namespace;
+	char	   *context;
+	char	   *subject;		/* in its context */
+	char	   *lifecycle;
+	bool		frozen;
+	TimestampTz created_at;
+	TimestampTz updated_at;
+} CatalogAssociation;
+
+extern CatalogAssociation *catalog_associations_by_id(const char *resource_type,
+													  const char *resource_id, int *n);
+extern CatalogAssociation *catalog_associations_by_name(const char *resource_name,
+														const char *resource_namespace,
+														int *n);
+extern CatalogAssociation *catalog_associations_by_subject(const char *context,
+														   const char *subject, int *n);
+extern void catalog_insert_association(const CatalogAssociation *a);
+extern void catalog_update_association(const CatalogAssociation *a);
+extern void catalog_delete_association(const char *resource_type, const char *resource_id,
+									   const char *association_type);
+
 /* catalog_audit.c: one row of registry.audit, as the triggers and the REST worker give it */
 typedef struct CatalogAuditRow
 {

@@ -96,6 +96,15 @@ static const ConfluentMessage messages[] = {
 	{CW_HTTP_METHOD_NOT_ALLOWED, 405, "HTTP 405 Method Not Allowed"},
 	{CW_HTTP_NOT_ACCEPTABLE, 406, "HTTP 406 Not Acceptable"},
 	{CW_HTTP_UNSUPPORTED_MEDIA_TYPE, 415, "HTTP 415 Unsupported Media Type"},
+	{CW_ASSOCIATION_NOT_FOUND, 40410, "Association for '%s' not found."},
+	{CW_ASSOCIATION_EXISTS, 40903, "An association of type '%s' already exists for resource '%s'"},
+	{CW_ASSOCIATION_FOR_SUBJECT, 40904, "An association already exists for subject '%s'"},
+	{CW_STRONG_ASSOCIATION, 40905, "A strong association already exists for subject '%s'"},
+	{CW_NO_ACTIVE_VERSION, 40907, "No active (non-deleted) version exists for subject '%s'"},
+	/* sic: Confluent's format has two blanks after "type" */
+	{CW_ASSOCIATION_FROZEN, 40908, "The association of type  '%s' is frozen for subject '%s'"},
+	{CW_INVALID_ASSOCIATION, 42212,
+	"The association specified an invalid value for property: '%s', reason: %s"},
 };
 
 #define N_MESSAGES ((int) (sizeof(messages) / sizeof(messages[0])))

@@ -68,7 +68,14 @@ typedef enum ConfluentWording
 	CW_HTTP_NOT_FOUND,			/* 404: no such route */
 	CW_HTTP_METHOD_NOT_ALLOWED, /* 405 */
 	CW_HTTP_NOT_ACCEPTABLE,		/* 406 */
-	CW_HTTP_UNSUPPORTED_MEDIA_TYPE	/* 415 */
+	CW_HTTP_UNSUPPORTED_MEDIA_TYPE, /* 415 */
+	CW_ASSOCIATION_NOT_FOUND,	/* 40410 resource */
+	CW_ASSOCIATION_EXISTS,		/* 40903 association type, resource */
+	CW_ASSOCIATION_FOR_SUBJECT, /* 40904 subject */
+	CW_STRONG_ASSOCIATION,		/* 40905 subject */
+	CW_NO_ACTIVE_VERSION,		/* 40907 subject */
+	CW_ASSOCIATION_FROZEN,		/* 40908 association type, subject */
+	CW_INVALID_ASSOCIATION		/* 42212 property, reason */
 } ConfluentWording;
 
 /* The error_code of a wording. */

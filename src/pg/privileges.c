@@ -71,6 +71,14 @@ static const OperationPrivilege operations[REGISTRY_OPERATIONS] = {
 	[REGISTRY_OP_DELETE_DEK] = {"registry.delete_dek(text,text,text,text,boolean)", "Delete"},
 	[REGISTRY_OP_UNDELETE_DEK] = {"registry.undelete_dek(text,text,text,text)", "Write"},
 	[REGISTRY_OP_DEK_VERSIONS] = {"registry.dek_versions(text,text,text,boolean)", "Read"},
+	[REGISTRY_OP_ASSOCIATIONS_BY_SUBJECT] = {"registry.associations_by_subject(text,text,text[],text)", "Read"},
+	[REGISTRY_OP_ASSOCIATIONS_BY_RESOURCE_NAME] = {"registry.associations_by_resource_name(text,text,text,text[],text)", "Read"},
+	[REGISTRY_OP_ASSOCIATIONS_BY_RESOURCE_ID] = {"registry.associations_by_resource_id(text,text,text[],text)", "Read"},
+	[REGISTRY_OP_UPSERT_ASSOCIATION] = {"registry.upsert_association(text,jsonb,boolean,text)", "Write"},
+	[REGISTRY_OP_DELETE_ASSOCIATIONS] = {"registry.delete_associations(text,text,text[],boolean,boolean)", "Delete"},
+	[REGISTRY_OP_CREATE_ASSOCIATION] = {"registry.create_association(jsonb,boolean,text)", "Write"},
+	[REGISTRY_OP_BATCH_GET_ASSOCIATIONS] = {"registry.batch_get_associations(jsonb,boolean)", "Read"},
+	[REGISTRY_OP_MUTATE_ASSOCIATIONS] = {"registry.mutate_associations(jsonb,boolean,text)", "Write"},
 };
 
 /* per operation: its function's OID once looked up (InvalidOid: none) */

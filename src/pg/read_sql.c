@@ -34,6 +34,7 @@
 #include "registry.h"
 #include "schema_service.h"
 #include "schemas.h"
+#include "sql_args.h"
 
 PG_FUNCTION_INFO_V1(registry_subjects_sql);
 PG_FUNCTION_INFO_V1(registry_versions_sql);
@@ -47,31 +48,6 @@ PG_FUNCTION_INFO_V1(registry_schema_versions_sql);
 PG_FUNCTION_INFO_V1(registry_list_schemas_sql);
 PG_FUNCTION_INFO_V1(registry_list_schemas_with_aliases_sql);
 PG_FUNCTION_INFO_V1(registry_fingerprint_guid_sql);
-
-/* The subject argument: 22004 when SQL NULL. */
-static const char *
-subject_arg(FunctionCallInfo fcinfo, int n)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("subject must not be null")));
-	return text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
-
-/* A boolean argument, false when SQL NULL. */
-static bool
-bool_arg_or_false(FunctionCallInfo fcinfo, int n)
-{
-	return !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
-}
-
-/* An optional text argument, NULL when SQL NULL. */
-static const char *
-text_arg_or_null(FunctionCallInfo fcinfo, int n)
-{
-	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
 
 /*
  * A List as the rows of a set-returning function: of strings (ints false)
@@ -101,12 +77,12 @@ return_list(FunctionCallInfo fcinfo, List *values, bool ints)
 Datum
 registry_versions_sql(PG_FUNCTION_ARGS)
 {
-	const char *subject = subject_arg(fcinfo, 0);
+	const char *subject = sql_required_text_arg(fcinfo, 0, "subject");
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	return_list(fcinfo,
-				registry_versions(subject, bool_arg_or_false(fcinfo, 1),
-								  bool_arg_or_false(fcinfo, 2), PG_ARGISNULL(2), false),
+				registry_versions(subject, sql_bool_arg(fcinfo, 1),
+								  sql_bool_arg(fcinfo, 2), PG_ARGISNULL(2), false),
 				true);
 	return (Datum) 0;
 }
@@ -117,8 +93,8 @@ registry_subjects_sql(PG_FUNCTION_ARGS)
 {
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	return_list(fcinfo,
-				registry_subjects(text_arg_or_null(fcinfo, 0), bool_arg_or_false(fcinfo, 1),
-								  bool_arg_or_false(fcinfo, 2)),
+				registry_subjects(sql_text_arg(fcinfo, 0), sql_bool_arg(fcinfo, 1),
+								  sql_bool_arg(fcinfo, 2)),
 				false);
 	return (Datum) 0;
 }
@@ -136,7 +112,7 @@ registry_list_contexts_sql(PG_FUNCTION_ARGS)
 Datum
 registry_referenced_by_sql(PG_FUNCTION_ARGS)
 {
-	const char *subject = subject_arg(fcinfo, 0);
+	const char *subject = sql_required_text_arg(fcinfo, 0, "subject");
 
 	if (PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -190,12 +166,12 @@ result_row_type(FunctionCallInfo fcinfo)
 Datum
 registry_latest_with_metadata_sql(PG_FUNCTION_ARGS)
 {
-	const char *subject = subject_arg(fcinfo, 0);
+	const char *subject = sql_required_text_arg(fcinfo, 0, "subject");
 	TupleDesc	desc = result_row_type(fcinfo);
 	CatalogSchemaRow row;
 
 	registry_latest_with_metadata(subject, PG_ARGISNULL(1) ? NULL : PG_GETARG_JSONB_P(1),
-								  bool_arg_or_false(fcinfo, 2), &row);
+								  sql_bool_arg(fcinfo, 2), &row);
 	PG_RETURN_DATUM(HeapTupleGetDatum(registry_subject_version_tuple(desc, &row)));
 }
 
@@ -252,7 +228,7 @@ registry_schema_by_id_sql(PG_FUNCTION_ARGS)
 	SchemaInfo	info;
 
 	null_not_found(fcinfo);
-	registry_schema_by_id(PG_GETARG_INT32(0), text_arg_or_null(fcinfo, 1), &info);
+	registry_schema_by_id(PG_GETARG_INT32(0), sql_text_arg(fcinfo, 1), &info);
 	PG_RETURN_DATUM(schema_info_datum(desc, &info));
 }
 
@@ -302,8 +278,8 @@ registry_schema_versions_sql(PG_FUNCTION_ARGS)
 
 	null_not_found(fcinfo);
 	InitMaterializedSRF(fcinfo, 0);
-	uses = registry_schema_versions(PG_GETARG_INT32(0), text_arg_or_null(fcinfo, 1),
-									bool_arg_or_false(fcinfo, 2));
+	uses = registry_schema_versions(PG_GETARG_INT32(0), sql_text_arg(fcinfo, 1),
+									sql_bool_arg(fcinfo, 2));
 	foreach(lc, uses)
 	{
 		CatalogSubjectVersion *use = lfirst(lc);
@@ -324,8 +300,8 @@ listing_rows(FunctionCallInfo fcinfo, bool aliases)
 	SchemaListing q;
 
 	memset(&q, 0, sizeof(q));
-	q.prefix = text_arg_or_null(fcinfo, 0);
-	q.deleted = bool_arg_or_false(fcinfo, 1);
+	q.prefix = sql_text_arg(fcinfo, 0);
+	q.deleted = sql_bool_arg(fcinfo, 1);
 	q.latest_only = PG_ARGISNULL(2) || PG_GETARG_BOOL(2);
 	q.aliases = aliases;
 	return registry_list_schemas(&q);

@@ -37,6 +37,7 @@
 #include "rest.h"
 #include "rg_json_text.h"
 #include "rest_internal.h"
+#include "subtransaction.h"
 
 PG_FUNCTION_INFO_V1(registry_rest_sql);
 
@@ -375,47 +376,13 @@ report_error(RestCall *c, ErrorData *edata)
 	rest_error(c, status, code, confluent_message(c, code, edata));
 }
 
-/*
- * Call fn(arg) in a subtransaction, as a plpgsql exception block does: on
- * an ERROR the subtransaction is rolled back and the error returned (in
- * the caller's memory context) instead of thrown.  NULL when fn succeeded.
- */
-static ErrorData *
-call_in_subtransaction(void (*fn) (void *), void *arg)
-{
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	ErrorData  *edata = NULL;
-
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
-	PG_TRY();
-	{
-		fn(arg);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_END_TRY();
-	return edata;
-}
-
 typedef struct RouteCall
 {
 	RestCall   *c;
 	RestHandler handler;
 } RouteCall;
 
-/* Run a route from call_in_subtransaction(). */
+/* Run a route from registry_call_in_subtransaction(). */
 static void
 route_trampoline(void *arg)
 {
@@ -432,7 +399,7 @@ static void
 run_route(RestCall *c, RestHandler handler)
 {
 	RouteCall	rc = {c, handler};
-	ErrorData  *edata = call_in_subtransaction(route_trampoline, &rc);
+	ErrorData  *edata = registry_call_in_subtransaction(route_trampoline, &rc);
 
 	if (edata)
 	{
@@ -449,7 +416,7 @@ typedef struct JsonParse
 	Jsonb	   *result;
 } JsonParse;
 
-/* Parse the body as jsonb, from call_in_subtransaction(). */
+/* Parse the body as jsonb, from registry_call_in_subtransaction(). */
 static void
 parse_json_body(void *arg)
 {
@@ -509,7 +476,7 @@ rest_body_object(RestCall *c)
 	}
 	{
 		JsonParse	jp = {text, NULL};
-		ErrorData  *edata = call_in_subtransaction(parse_json_body, &jp);
+		ErrorData  *edata = registry_call_in_subtransaction(parse_json_body, &jp);
 
 		jb = jp.result;
 		if (edata)
@@ -715,8 +682,12 @@ registry_rest_write_target(const RestRequest *req, char **subject, char **versio
 			*version = c->seg[7];
 		return c->route;
 	}
-	/* subjects/{s}[/versions/{v}], config/{s}, mode/{s} */
-	if (c->nseg >= 2)
+
+	/*
+	 * subjects/{s}[/versions/{v}], config/{s}, mode/{s}; associations name no
+	 * subject
+	 */
+	if (c->nseg >= 2 && strcmp(c->seg[0], "associations") != 0)
 		*subject = c->seg[1];
 	if (c->nseg >= 4 && strcmp(c->seg[0], "subjects") == 0 && strcmp(c->seg[2], "versions") == 0)
 		*version = c->seg[3];

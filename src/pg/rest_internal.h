@@ -58,6 +58,16 @@ extern int	rest_route_count(void);
 extern void rest_route_at(int i, const char **method, const char **pattern);
 extern RegistryOperation rest_route_operation(int i);
 
+/* rest_associations.c: the association routes */
+extern void h_associations_by_subject(RestCall *c);
+extern void h_associations_by_resource_name(RestCall *c);
+extern void h_associations_by_resource_id(RestCall *c);
+extern void h_associations_create(RestCall *c);
+extern void h_associations_upsert(RestCall *c);
+extern void h_associations_delete(RestCall *c);
+extern void h_associations_batch_get(RestCall *c);
+extern void h_associations_batch_mutate(RestCall *c);
+
 /* rest_privileges.c: may the current user use the route? (else a 403) */
 extern bool rest_route_permitted(RestCall *c);
 extern void rest_route_denied(RestCall *c);

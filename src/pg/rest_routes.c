@@ -23,6 +23,7 @@
 #include "data_contract.h"
 #include "delete_service.h"
 #include "metrics.h"
+#include "json_out.h"
 #include "registration.h"
 #include "registry.h"
 #include "read_service.h"
@@ -37,24 +38,13 @@
 
 /* --- JSON pieces ---------------------------------------------------------- */
 
-/* The key of the next member of an object being written. */
-static void
-json_key(StringInfo out, bool *first, const char *key)
-{
-	if (!*first)
-		appendStringInfoChar(out, ',');
-	*first = false;
-	escape_json(out, key);
-	appendStringInfoChar(out, ':');
-}
-
 /* A member whose value is jsonb text, left out when NULL, [] or {}. */
 static void
 json_nonempty_member(StringInfo out, bool *first, const char *key, const char *json)
 {
 	if (json == NULL || strcmp(json, "[]") == 0 || strcmp(json, "{}") == 0)
 		return;
-	json_key(out, first, key);
+	registry_json_key(out, first, key);
 	appendStringInfoString(out, json);
 }
 
@@ -66,12 +56,12 @@ static void
 append_schema_members(StringInfo out, bool *first, const CatalogSchemaRow *row,
 					  const char *schema)
 {
-	json_key(out, first, "schemaType");
+	registry_json_key(out, first, "schemaType");
 	escape_json(out, row->schema_type);
 	json_nonempty_member(out, first, "references", row->refs);
 	json_nonempty_member(out, first, "metadata", dc_metadata_canonical(row->metadata));
 	json_nonempty_member(out, first, "ruleSet", dc_rule_set_canonical(row->rule_set));
-	json_key(out, first, "schema");
+	registry_json_key(out, first, "schema");
 	escape_json(out, schema);
 }
 
@@ -81,7 +71,7 @@ append_ts(StringInfo out, bool *first, const CatalogSchemaRow *row)
 {
 	if (!row->has_ts)
 		return;
-	json_key(out, first, "ts");
+	registry_json_key(out, first, "ts");
 	appendStringInfo(out, INT64_FORMAT, row->ts);
 }
 
@@ -91,7 +81,7 @@ append_deleted(StringInfo out, bool *first, const CatalogSchemaRow *row, bool if
 {
 	if (if_true && !row->deleted)
 		return;
-	json_key(out, first, "deleted");
+	registry_json_key(out, first, "deleted");
 	appendStringInfoString(out, row->deleted ? "true" : "false");
 }
 
@@ -111,21 +101,21 @@ append_schema_row(StringInfo out, const CatalogSchemaRow *row, bool with_subject
 	appendStringInfoChar(out, '{');
 	if (with_subject)
 	{
-		json_key(out, &first, "subject");
+		registry_json_key(out, &first, "subject");
 		escape_json(out, row->subject);
-		json_key(out, &first, "version");
+		registry_json_key(out, &first, "version");
 		appendStringInfo(out, "%d", row->version);
 	}
-	json_key(out, &first, "id");
+	registry_json_key(out, &first, "id");
 	appendStringInfo(out, "%d", row->id);
 	if (with_version && !with_subject)
 	{
-		json_key(out, &first, "version");
+		registry_json_key(out, &first, "version");
 		appendStringInfo(out, "%d", row->version);
 	}
 	if (row->guid)
 	{
-		json_key(out, &first, "guid");
+		registry_json_key(out, &first, "guid");
 		escape_json(out, row->guid);
 	}
 	append_schema_members(out, &first, row, schema);
@@ -380,14 +370,14 @@ append_schema_string(RestCall *c, const CatalogSchemaRow *row, const char *schem
 	appendStringInfoChar(&c->out, '{');
 	if (row->subject)
 	{
-		json_key(&c->out, &first, "subject");
+		registry_json_key(&c->out, &first, "subject");
 		escape_json(&c->out, row->subject);
-		json_key(&c->out, &first, "version");
+		registry_json_key(&c->out, &first, "version");
 		appendStringInfo(&c->out, "%d", row->version);
 	}
 	if (row->guid)
 	{
-		json_key(&c->out, &first, "guid");
+		registry_json_key(&c->out, &first, "guid");
 		escape_json(&c->out, row->guid);
 	}
 	append_schema_members(&c->out, &first, row, schema);
@@ -398,7 +388,7 @@ append_schema_string(RestCall *c, const CatalogSchemaRow *row, const char *schem
 		/* a context without schemas has no maxId: left out, as null is */
 		if (registry_max_schema_id(subject, &max_id))
 		{
-			json_key(&c->out, &first, "maxId");
+			registry_json_key(&c->out, &first, "maxId");
 			appendStringInfo(&c->out, "%d", max_id);
 		}
 	}
@@ -1125,6 +1115,21 @@ static const Route routes[] = {
 	{"PUT", "mode/*", h_mode_put, false, REGISTRY_OP_SET_MODE},
 	{"DELETE", "mode/*", h_mode_delete, false, REGISTRY_OP_DELETE_MODE},
 	{"GET", "contexts", h_contexts, false, REGISTRY_OP_CONTEXTS},
+	{"GET", "associations/subjects/*", h_associations_by_subject, false,
+	REGISTRY_OP_ASSOCIATIONS_BY_SUBJECT},
+	{"GET", "associations/resources/*/*", h_associations_by_resource_name, false,
+	REGISTRY_OP_ASSOCIATIONS_BY_RESOURCE_NAME},
+	{"GET", "associations/resources/*", h_associations_by_resource_id, false,
+	REGISTRY_OP_ASSOCIATIONS_BY_RESOURCE_ID},
+	{"PUT", "associations/resources/*", h_associations_upsert, false,
+	REGISTRY_OP_UPSERT_ASSOCIATION},
+	{"DELETE", "associations/resources/*", h_associations_delete, false,
+	REGISTRY_OP_DELETE_ASSOCIATIONS},
+	{"POST", "associations", h_associations_create, false, REGISTRY_OP_CREATE_ASSOCIATION},
+	{"POST", "associations:batchGet", h_associations_batch_get, false,
+	REGISTRY_OP_BATCH_GET_ASSOCIATIONS},
+	{"POST", "associations:batchMutate", h_associations_batch_mutate, false,
+	REGISTRY_OP_MUTATE_ASSOCIATIONS},
 	/* the DEK registry (rest_dek_routes.c) */
 	{"GET", DEK_KEKS, rest_keks_list, false, REGISTRY_OP_LIST_KEKS},
 	{"POST", DEK_KEKS, rest_kek_create, false, REGISTRY_OP_CREATE_KEK},

@@ -15,6 +15,7 @@
 #include "utils/jsonb.h"
 
 #include "settings_service.h"
+#include "sql_args.h"
 
 PG_FUNCTION_INFO_V1(registry_get_config_sql);
 PG_FUNCTION_INFO_V1(registry_set_config_sql);
@@ -26,33 +27,12 @@ PG_FUNCTION_INFO_V1(registry_get_mode_sql);
 PG_FUNCTION_INFO_V1(registry_set_mode_sql);
 PG_FUNCTION_INFO_V1(registry_delete_mode_sql);
 
-/* A JSON text as jsonb, for the SQL functions' answers. */
-static Datum
-jsonb_datum(const char *text)
-{
-	return DirectFunctionCall1(jsonb_in, CStringGetDatum(text));
-}
-
-/* An optional text argument, NULL when SQL NULL. */
-static const char *
-text_arg_or_null(FunctionCallInfo fcinfo, int n)
-{
-	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
-
-/* A boolean argument, false when SQL NULL. */
-static bool
-bool_arg_or_false(FunctionCallInfo fcinfo, int n)
-{
-	return !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
-}
-
 /* registry.get_config(subject, default_to_global) -> jsonb */
 Datum
 registry_get_config_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_datum(registry_get_config(text_arg_or_null(fcinfo, 0),
-													bool_arg_or_false(fcinfo, 1))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_get_config(sql_text_arg(fcinfo, 0),
+														 sql_bool_arg(fcinfo, 1))));
 }
 
 /* registry.set_config(subject, config jsonb) -> jsonb, the request as taken */
@@ -67,59 +47,59 @@ registry_set_config_sql(PG_FUNCTION_ARGS)
 
 		request = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
 	}
-	PG_RETURN_DATUM(jsonb_datum(registry_set_config(text_arg_or_null(fcinfo, 0), request, NULL)));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_set_config(sql_text_arg(fcinfo, 0), request, NULL)));
 }
 
 /* registry.delete_config(subject) -> jsonb, the configuration removed */
 Datum
 registry_delete_config_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_datum(registry_delete_config(text_arg_or_null(fcinfo, 0))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_delete_config(sql_text_arg(fcinfo, 0))));
 }
 
 /* registry.get_compatibility(subject, default_to_global) -> text */
 Datum
 registry_get_compatibility_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(registry_get_compatibility(text_arg_or_null(fcinfo, 0),
-																bool_arg_or_false(fcinfo, 1))));
+	PG_RETURN_TEXT_P(cstring_to_text(registry_get_compatibility(sql_text_arg(fcinfo, 0),
+																sql_bool_arg(fcinfo, 1))));
 }
 
 /* registry.set_compatibility(level, subject) -> text */
 Datum
 registry_set_compatibility_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(registry_set_compatibility(text_arg_or_null(fcinfo, 0),
-																text_arg_or_null(fcinfo, 1))));
+	PG_RETURN_TEXT_P(cstring_to_text(registry_set_compatibility(sql_text_arg(fcinfo, 0),
+																sql_text_arg(fcinfo, 1))));
 }
 
 /* registry.delete_compatibility(subject) -> text */
 Datum
 registry_delete_compatibility_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(registry_delete_compatibility(text_arg_or_null(fcinfo, 0))));
+	PG_RETURN_TEXT_P(cstring_to_text(registry_delete_compatibility(sql_text_arg(fcinfo, 0))));
 }
 
 /* registry.get_mode(subject, default_to_global) -> text */
 Datum
 registry_get_mode_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(registry_get_mode(text_arg_or_null(fcinfo, 0),
-													   bool_arg_or_false(fcinfo, 1))));
+	PG_RETURN_TEXT_P(cstring_to_text(registry_get_mode(sql_text_arg(fcinfo, 0),
+													   sql_bool_arg(fcinfo, 1))));
 }
 
 /* registry.set_mode(mode, subject, force) -> text */
 Datum
 registry_set_mode_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(registry_set_mode(text_arg_or_null(fcinfo, 0),
-													   text_arg_or_null(fcinfo, 1),
-													   bool_arg_or_false(fcinfo, 2))));
+	PG_RETURN_TEXT_P(cstring_to_text(registry_set_mode(sql_text_arg(fcinfo, 0),
+													   sql_text_arg(fcinfo, 1),
+													   sql_bool_arg(fcinfo, 2))));
 }
 
 /* registry.delete_mode(subject) -> text */
 Datum
 registry_delete_mode_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(registry_delete_mode(text_arg_or_null(fcinfo, 0), false)));
+	PG_RETURN_TEXT_P(cstring_to_text(registry_delete_mode(sql_text_arg(fcinfo, 0), false)));
 }

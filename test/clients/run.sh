@@ -2,6 +2,7 @@
 # Real, unmodified Confluent clients against a running registry:
 #   Node  @kafkajs/confluent-schema-registry   (kafkajs.mjs)
 #   Node  @confluentinc/schemaregistry         (confluent.mjs)
+#   its AssociatedNameStrategy over associations (associations.mjs)
 #   Python confluent_kafka.schema_registry     (python_client.py, Debian's python3-confluent-kafka)
 #   and the Avro wire format across all three  (cross.mjs, python_cross.py)
 #   PROTOBUF with all three: registration, references, well-known types,
@@ -133,6 +134,7 @@ trap 'rm -rf "$XDIR"' EXIT
 if [ -d "$WORK/node_modules" ]; then
 	step kafkajs.mjs node kafkajs.mjs
 	step confluent.mjs node confluent.mjs
+	step associations.mjs node associations.mjs
 	step "cross.mjs encode" node cross.mjs encode "$XDIR"
 else
 	fail "node clients not installed: node tests not run"

@@ -9,7 +9,7 @@ SELECT plan(196);
 SELECT has_schema('registry', 'schema registry exists');
 SELECT tables_are('registry',
 	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes', 'audit',
-		  'schema_fields', 'keks', 'deks'],
+		  'schema_fields', 'keks', 'deks', 'associations'],
 	'registry has exactly the expected tables');
 SELECT has_table('registry', 'contexts', 'table registry.contexts');
 SELECT has_table('registry', 'schemas', 'table registry.schemas');
@@ -266,7 +266,10 @@ SELECT results_eq(
 	   WHERE NOT t.tgisinternal AND t.tgrelid::regclass::text LIKE 'registry.%'
 	   ORDER BY 1, 2$$,
 	$$VALUES
-		('registry.config' COLLATE "C", 'audit_after_truncate' COLLATE "C", false, false, false, false, false, 'O' COLLATE "C"),
+		('registry.associations' COLLATE "C", 'associations_before_write' COLLATE "C", true, true, true, true, true, 'O' COLLATE "C"),
+		('registry.associations', 'audit_after_truncate', false, false, false, false, false, 'O'),
+		('registry.associations', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
+		('registry.config', 'audit_after_truncate', false, false, false, false, false, 'O'),
 		('registry.config', 'audit_after_write',    true,  false, true,  true,  true,  'O'),
 		('registry.config', 'config_after_truncate',     false, false, false, false, false, 'A'),
 		('registry.config', 'config_after_write',        true, false, true,  true,  true,  'A'),
@@ -320,7 +323,8 @@ SELECT set_eq(
 	$$SELECT c::regclass::text FROM pg_extension e, unnest(e.extconfig) AS c WHERE e.extname = 'registry'$$,
 	ARRAY['registry.contexts', 'registry.default_context_ids', 'registry.schemas', 'registry.subjects',
 		  'registry.subject_versions', 'registry.schema_references', 'registry.config', 'registry.modes',
-		  'registry.audit', 'registry.audit_ids', 'registry.schema_fields', 'registry.keks', 'registry.deks'],
+		  'registry.audit', 'registry.audit_ids', 'registry.schema_fields', 'registry.keks', 'registry.deks',
+		  'registry.associations'],
 	'every table and the id sequences are registered with pg_extension_config_dump');
 SELECT is(
 	(SELECT x.cond::text FROM pg_extension e,

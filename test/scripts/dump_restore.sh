@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pg_dump keeps the registry: a database with contexts, references, soft
-# deletes, data contracts, config, a READONLY mode and KEKs and DEKs (some
-# soft-deleted) is dumped and
+# deletes, data contracts, associations, config, a READONLY mode and KEKs and
+# DEKs (some soft-deleted) is dumped and
 # restored three ways -- a plain pg_restore of a custom-format dump, a plain
 # psql -f of a plain dump (both with every trigger on: the triggers take a
 # superuser's complete rows from before the transaction as restored), and
@@ -34,6 +34,8 @@ SELECT registry.register_schema(':.team:events', '"bytes"');
 SELECT registry.register_schema(':.team:events2', '"double"');
 SELECT registry.register_schema('contract', '{"type":"record","name":"C","fields":[{"name":"a","type":"int"}]}',
 	'AVRO', '[]', false, '{"properties":{"owner":"team"}}', '{"domainRules":[{"name":"r","kind":"CONDITION","type":"CEL","mode":"WRITE","expr":"true"}]}');
+SELECT registry.create_association('{"resourceName":"orders","resourceNamespace":"lkc-1","resourceId":"lkc-1:orders",
+	"associations":[{"subject":"contract","lifecycle":"STRONG"},{"subject":"line","associationType":"key"}]}');
 SELECT registry.set_compatibility('FULL');
 SELECT registry.set_mode('READONLY', 'orders');
 -- the DEK registry: a live KEK with DEK versions, one soft-deleted, and a
@@ -59,6 +61,7 @@ snapshot() {
 		-c "SELECT context, subject, mode FROM registry.modes ORDER BY 1, 2" \
 		-c "SELECT * FROM registry.keks ORDER BY 1" \
 		-c "SELECT * FROM registry.deks ORDER BY 1, 2, 3, 4" \
+		-c "SELECT * FROM registry.associations ORDER BY 1, 2, 3" \
 		-c "SELECT id, at, xact, role, http_user, http_peer, operation, context, subject, version, schema_id, result, before, after FROM registry.audit ORDER BY id"
 }
 pg_dump -d $SRC -f "$WORK/dump.sql" || { echo "dump/restore: FAILED (pg_dump)"; exit 0; }

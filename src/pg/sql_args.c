@@ -1,0 +1,47 @@
+/*-------------------------------------------------------------------------
+ *
+ * sql_args.c
+ *	  The arguments and answers of the SQL functions that wrap the C
+ *	  services: a NULL flag reads as false, a NULL optional text as none,
+ *	  a NULL required text is 22004, and a JSON answer becomes jsonb.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+#include "sql_args.h"
+
+/* A JSON text as jsonb, for a function's answer. */
+Datum
+sql_jsonb_result(const char *text)
+{
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(text));
+}
+
+/* An optional text argument, NULL when SQL NULL. */
+const char *
+sql_text_arg(FunctionCallInfo fcinfo, int n)
+{
+	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
+/* A required text argument: 22004, naming it, when SQL NULL. */
+const char *
+sql_required_text_arg(FunctionCallInfo fcinfo, int n, const char *name)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be null", name)));
+	return text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
+/* A boolean argument, false when SQL NULL. */
+bool
+sql_bool_arg(FunctionCallInfo fcinfo, int n)
+{
+	return !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
+}

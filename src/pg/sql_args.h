@@ -1,0 +1,20 @@
+/*-------------------------------------------------------------------------
+ *
+ * sql_args.h
+ *	  The arguments and answers of the SQL functions that wrap the C
+ *	  services (settings_sql.c, read_sql.c, association_sql.c), read and
+ *	  made one way (sql_args.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SQL_ARGS_H
+#define SQL_ARGS_H
+
+#include "fmgr.h"
+
+extern Datum sql_jsonb_result(const char *text);
+extern const char *sql_text_arg(FunctionCallInfo fcinfo, int n);
+extern const char *sql_required_text_arg(FunctionCallInfo fcinfo, int n, const char *name);
+extern bool sql_bool_arg(FunctionCallInfo fcinfo, int n);
+
+#endif							/* SQL_ARGS_H */
