@@ -53,7 +53,7 @@ SELECT registry.create_dek('lkek', '{"subject":"a-value","version":2,"encryptedK
 SELECT registry.delete_dek('lkek', 'a-value', '1');
 });
 
-# The publication as the README gives it: all ten tables; the default
+# The publication as the README gives it: all eleven tables; the default
 # context's row, which every installation has, and the id sequence of a
 # context, which is the subscriber's own, are left out.
 $pub->safe_psql('postgres', q{
@@ -61,7 +61,7 @@ CREATE PUBLICATION registry FOR TABLE
 	registry.contexts (context, created_at) WHERE (context <> '.'),
 	registry.schemas, registry.subjects, registry.subject_versions,
 	registry.schema_references, registry.schema_fields, registry.config, registry.modes,
-	registry.keks, registry.deks});
+	registry.keks, registry.deks, registry.associations});
 # (the audit trail, registry.audit, is the publisher's own record: the README
 # publishes it on its own)
 is($pub->safe_psql('postgres', q{
@@ -100,7 +100,8 @@ my %table_rows = (
 	config => 'SELECT * FROM registry.config',
 	modes => 'SELECT * FROM registry.modes',
 	keks => 'SELECT * FROM registry.keks',
-	deks => 'SELECT * FROM registry.deks');
+	deks => 'SELECT * FROM registry.deks',
+	associations => 'SELECT * FROM registry.associations');
 
 # compare every table of the two nodes
 sub same_tables
