@@ -206,7 +206,8 @@ main(int argc, char **argv)
 		return status;
 	}
 	if (!mig_http_init(&opt.to, err, sizeof(err)) ||
-		!mig_read_rest(&opt.to, dst, rep, "target", err, sizeof(err)))
+		!mig_read_rest(&opt.to, dst, rep, "target", err, sizeof(err)) ||
+		!mig_read_more_scopes(&opt.to, dst, src, err, sizeof(err)))
 	{
 		mig_error(rep, NULL, 0, "reading the target: %s", err);
 		mig_report_print(rep, &opt, MIG_EXIT_TROUBLE);

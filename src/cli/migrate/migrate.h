@@ -116,11 +116,17 @@ extern json_t *mig_config_body(json_t *config);
 extern json_t *mig_sorted_keys(json_t *object);
 extern bool mig_inventory_full(MigInventory *inv);
 
+/* equivalent.c */
+extern bool mig_schema_equivalent(MigInventory *inv, json_t *v, const char *text);
+extern bool mig_same_version(MigInventory *inv, json_t *a, json_t *b);
+
 /* read_rest.c */
 extern json_t *mig_get(MigEndpoint *ep, const char *path, bool *missing,
 					   char *err, size_t errlen);
 extern bool mig_read_rest(MigEndpoint *ep, MigInventory *inv, MigReport *rep,
 						  const char *role, char *err, size_t errlen);
+extern bool mig_read_more_scopes(MigEndpoint *ep, MigInventory *inv, MigInventory *src,
+								 char *err, size_t errlen);
 
 /* dek_rest.c */
 extern bool mig_read_deks(MigEndpoint *ep, MigInventory *inv, char *err, size_t errlen);

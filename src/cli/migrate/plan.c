@@ -49,22 +49,17 @@ mig_action(MigPlanner *p, const char *op)
 	return a;
 }
 
-/* are two versions the same content (id, type, schema, references, metadata, rule set)? */
+/* is the target's version t the source's v, deleted flag aside? */
 static bool
-mig_same_content(json_t *a, json_t *b)
+mig_same_content(MigInventory *src, json_t *v, json_t *t)
 {
-	static const char *const fields[] = {"id", "schemaType", "schema", "references", "metadata", "ruleSet", NULL};
-	int			i;
+	json_t	   *x = json_deep_copy(v);
+	bool		same;
 
-	for (i = 0; fields[i]; i++)
-	{
-		json_t	   *x = json_object_get(a, fields[i]);
-		json_t	   *y = json_object_get(b, fields[i]);
-
-		if ((x == NULL) != (y == NULL) || (x && !json_equal(x, y)))
-			return false;
-	}
-	return true;
+	json_object_set(x, "deleted", json_object_get(t, "deleted"));
+	same = mig_same_version(src, x, t);
+	json_decref(x);
+	return same;
 }
 
 /* the qualified subject a reference of a version of subject names */
@@ -343,7 +338,7 @@ mig_plan(MigInventory *src, MigInventory *dst, MigReport *rep)
 				json_array_append(deletes, v);
 			continue;
 		}
-		if (!mig_same_content(v, t))
+		if (!mig_same_content(src, v, t))
 			mig_error(rep, subject, version,
 					  "the target holds other content (id %lld) than the source (id %lld): an import never replaces a version",
 					  (long long) json_integer_value(json_object_get(t, "id")),

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "migrate.h"
+#include "rg_json_text.h"
 
 /* GET path: the answer on 200, NULL on 404 (*missing set) or an error */
 json_t *
@@ -247,4 +248,36 @@ mig_read_rest(MigEndpoint *ep, MigInventory *inv, MigReport *rep,
 	}
 	free(phase);
 	return mig_read_deks(ep, inv, err, errlen);
+}
+
+/*
+ * Read into inv (the target's) the config and mode of each subject of src
+ * that inv has no version of: an interrupted run may have set its mode.
+ */
+bool
+mig_read_more_scopes(MigEndpoint *ep, MigInventory *inv, MigInventory *src,
+					 char *err, size_t errlen)
+{
+	json_t	   *done = rg_json_new_object();
+	const char *key;
+	json_t	   *v;
+	bool		ok = true;
+
+	json_object_foreach(inv->versions, key, v)
+		json_object_set_new(done, json_string_value(json_object_get(v, "subject")), json_true());
+	json_object_foreach(src->versions, key, v)
+	{
+		const char *subject = json_string_value(json_object_get(v, "subject"));
+
+		if (json_object_get(done, subject))
+			continue;
+		json_object_set_new(done, subject, json_true());
+		if (!mig_read_scope(ep, inv, subject, err, errlen))
+		{
+			ok = false;
+			break;
+		}
+	}
+	json_decref(done);
+	return ok;
 }

@@ -34,12 +34,14 @@ mig_difference(MigReport *rep, const char *what, json_t *a, json_t *b)
 /*
  * Compare the members of two objects over the union of their keys; path
  * makes each key's GET path for the message.  skip_global leaves the key
- * "" out (a dump that sets no global config or mode).
+ * "" out (a dump that sets no global config or mode).  Versions (of the
+ * source inventory versions_of) are the same when their schemas are
+ * equivalent (equivalent.c).
  */
 static void
 mig_compare_objects(MigReport *rep, json_t *src, json_t *dst,
 					const char *(*path) (const char *key, char *buf, size_t buflen),
-					bool skip_global)
+					bool skip_global, MigInventory *versions_of)
 {
 	json_t	   *both = json_deep_copy(src);
 	json_t	   *keys;
@@ -58,7 +60,8 @@ mig_compare_objects(MigReport *rep, json_t *src, json_t *dst,
 		if (skip_global && key[0] == '\0')
 			continue;
 		rep->compared++;
-		if (a == NULL || b == NULL || !json_equal(a, b))
+		if (a == NULL || b == NULL ||
+			!(versions_of ? mig_same_version(versions_of, a, b) : json_equal(a, b)))
 			mig_difference(rep, path(key, buf, sizeof(buf)), a, b);
 	}
 	json_decref(keys);
@@ -137,16 +140,16 @@ mig_verify(MigInventory *src, MigInventory *dst, MigReport *rep)
 {
 	bool		skip = !src->global_config_read;
 
-	mig_compare_objects(rep, src->contexts, dst->contexts, mig_context_path, false);
-	mig_compare_objects(rep, src->versions, dst->versions, mig_version_path, false);
+	mig_compare_objects(rep, src->contexts, dst->contexts, mig_context_path, false, NULL);
+	mig_compare_objects(rep, src->versions, dst->versions, mig_version_path, false, src);
 	mig_compare_objects(rep, src->config, dst->config, mig_config_path,
-						skip && json_object_get(src->config, "") == NULL);
+						skip && json_object_get(src->config, "") == NULL, NULL);
 	mig_compare_objects(rep, src->mode, dst->mode, mig_mode_path,
-						skip && json_object_get(src->mode, "") == NULL);
+						skip && json_object_get(src->mode, "") == NULL, NULL);
 	if (src->has_dek_registry && dst->has_dek_registry)
 	{
-		mig_compare_objects(rep, src->keks, dst->keks, mig_kek_path, false);
-		mig_compare_objects(rep, src->deks, dst->deks, mig_dek_path, false);
+		mig_compare_objects(rep, src->keks, dst->keks, mig_kek_path, false, NULL);
+		mig_compare_objects(rep, src->deks, dst->deks, mig_dek_path, false, NULL);
 	}
 	else if (src->has_dek_registry && json_object_size(src->keks) > 0)
 		mig_note(rep, "the target has no DEK registry: its KEKs and DEKs are not compared");
