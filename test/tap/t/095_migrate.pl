@@ -18,14 +18,29 @@ use Test::More;
 
 my $json = JSON::PP->new->canonical;
 
+# "copy" takes HTTP Basic only: registry-migrate signs in with --to-user
 my %nodes;
 for my $name (qw(src dst dump copy))
 {
-	$nodes{$name} = registry_node($name);
+	$nodes{$name} = $name eq 'copy'
+	  ? registry_node($name, safe_defaults => 1, conf => "registry.http_auth = basic\n")
+	  : registry_node($name);
 	$nodes{$name}->start;
 	$nodes{$name}->safe_psql('postgres', 'CREATE EXTENSION registry');
+}
+$nodes{copy}->safe_psql('postgres', "CREATE ROLE mover LOGIN PASSWORD 'mover-pw' IN ROLE registry_admin");
+for my $name (qw(src dst dump))
+{
 	ok(wait_for_rest($nodes{$name}), "$name: the REST API answers");
 }
+my $up = 0;
+for (my $i = 0; $i < 300 && !$up; $i++)
+{
+	my ($st) = rest($nodes{copy}, 'GET', '/subjects', undef, '-u', 'mover:mover-pw');
+	$up = $st == 200;
+	select(undef, undef, undef, 0.1) unless $up;
+}
+ok($up, 'copy: the REST API answers a signed-in request');
 my ($src, $dst, $dumpnode, $copy) = @nodes{qw(src dst dump copy)};
 sub url { return 'http://127.0.0.1:' . http_port($_[0]) }
 
@@ -277,11 +292,18 @@ is($rc, 0, 'a registry is written out as a _schemas dump');
 my $text = slurp_file($dump2);
 like($text, qr/^\{"keytype":"SCHEMA","subject":"a","version":2,"magic":1\}\t\{[^\n]*"deleted":true\}$/m,
 	"in Confluent's record format, soft deletes included");
+my @auth = ('--to-user', 'mover:mover-pw');
 ($rc, $out, $err) = migrate('--from-dump', $dump2, '--to', url($copy));
-is($rc, 0, 'the written dump imports') or diag($err);
-($rc, $out) = migrate('--from', url($dumpnode), '--to', url($copy), '--verify');
-is($rc, 0, 'and the copy answers as the registry it came from') or diag($out);
-migrate('--from', url($copy), '--to-dump', $dump3);
+is($rc, 2, 'a target that wants credentials, given none, is trouble');
+like($err, qr/reading the target: GET http:\S+: HTTP 401/, 'saying so');
+($rc, $out, $err) = migrate('--from-dump', $dump2, '--to', url($copy), @auth);
+is($rc, 0, 'the written dump imports (with basic auth)') or diag($err);
+($rc, $out, $err) = migrate('--from', url($dumpnode), '--to', url($copy), '--verify', @auth);
+is($rc, 0, 'and the copy answers as the registry it came from') or diag($out . $err);
+{
+	local $ENV{REGISTRY_MIGRATE_FROM_USER} = 'mover:mover-pw';
+	migrate('--from', url($copy), '--to-dump', $dump3);
+}
 is(slurp_file($dump3), $text, 'written out again, the dump is the same');
 
 # --- bad input: named by subject and version, the target left usable
@@ -289,23 +311,23 @@ open($fh, '>', "$dumpfile.bad") or die;
 print $fh $json->encode(skey('bad', 1)) . "\t" . $json->encode(sval('bad', 1, 300, avro_record('Bad', 'x'))) . "\n";
 print $fh $json->encode(skey('bad', 2)) . "\t" . $json->encode(sval('bad', 2, 301, '{"type":"recor"}')) . "\n";
 close($fh);
-($rc, $out, $err) = migrate('--from-dump', "$dumpfile.bad", '--to', url($copy));
+($rc, $out, $err) = migrate('--from-dump', "$dumpfile.bad", '--to', url($copy), @auth);
 is($rc, 1, 'a schema the target refuses fails the run');
 like($err, qr/subject "bad" version 2: register refused: HTTP 422/, 'naming the subject and version');
-($st, $v) = rest_json($copy, 'GET', '/subjects/bad/versions');
+($st, $v) = rest_json($copy, 'GET', '/subjects/bad/versions', undef, '-u', 'mover:mover-pw');
 is_deeply($v, [1], 'the versions before it are whole');
-($st) = rest($copy, 'GET', '/mode/bad');
+($st) = rest($copy, 'GET', '/mode/bad', undef, '-u', 'mover:mover-pw');
 is($st, 404, 'and the subject is not left in IMPORT');
 open($fh, '>', "$dumpfile.broken") or die;
 print $fh $json->encode(skey('x', 1)) . "\t{\"subject\":\"x\",\n";
 close($fh);
-($rc, $out, $err) = migrate('--from-dump', "$dumpfile.broken", '--to', url($copy));
+($rc, $out, $err) = migrate('--from-dump', "$dumpfile.broken", '--to', url($copy), @auth);
 is($rc, 2, 'an unreadable dump is trouble');
 like($err, qr/broken:1: SCHEMA record of subject "x": the value is not JSON/, 'named by line and subject');
 open($fh, '>', "$dumpfile.other") or die;
 print $fh $json->encode(skey('a', 1)) . "\t" . $json->encode(sval('a', 1, 999, avro_record('Other', 'x'))) . "\n";
 close($fh);
-($rc, $out, $err) = migrate('--from-dump', "$dumpfile.other", '--to', url($copy));
+($rc, $out, $err) = migrate('--from-dump', "$dumpfile.other", '--to', url($copy), @auth);
 is($rc, 1, 'a version the target holds with other content is refused');
 like($err, qr/subject "a" version 1: the target holds other content \(id 100\) than the source \(id 999\)/,
 	'naming both ids');
