@@ -224,8 +224,13 @@ main(int argc, char **argv)
 	{
 		rep->plan = mig_plan(src, dst, rep);
 		if (json_array_size(rep->errors) > 0)
+		{
+			/* bad input or a conflict: nothing is written */
 			status = MIG_EXIT_FAILED;
-		if (!opt.dry_run)
+			if (!opt.dry_run)
+				mig_note(rep, "nothing written: fix what is named above and run again");
+		}
+		else if (!opt.dry_run)
 		{
 			int			s = mig_apply(&opt, rep->plan, rep);
 

@@ -325,12 +325,19 @@ close($fh);
 is($rc, 2, 'an unreadable dump is trouble');
 like($err, qr/broken:1: SCHEMA record of subject "x": the value is not JSON/, 'named by line and subject');
 open($fh, '>', "$dumpfile.other") or die;
+print $fh $json->encode(skey('fresh', 1)) . "\t" . $json->encode(sval('fresh', 1, 400, avro_record('Fresh', 'x'))) . "\n";
 print $fh $json->encode(skey('a', 1)) . "\t" . $json->encode(sval('a', 1, 999, avro_record('Other', 'x'))) . "\n";
+print $fh $json->encode(skey('orphan', 1)) . "\t" . $json->encode(sval('orphan', 1, 401, avro_record('Orphan', 'x'),
+		references => [ { name => 'N', subject => 'nowhere', version => 1 } ])) . "\n";
 close($fh);
 ($rc, $out, $err) = migrate('--from-dump', "$dumpfile.other", '--to', url($copy), @auth);
 is($rc, 1, 'a version the target holds with other content is refused');
-like($err, qr/subject "a" version 1: the target holds other content \(id 100\) than the source \(id 999\)/,
+like($err, qr/subject "a" version 1: the target holds other content \(id 100\) than the source \(id 999\).*nothing written/s,
 	'naming both ids');
+like($err, qr/subject "orphan" version 1: it references subject "nowhere" version 1, which neither registry has/,
+	'a reference to a version neither registry has is named');
+($st) = rest($copy, 'GET', '/subjects/fresh/versions', undef, '-u', 'mover:mover-pw');
+is($st, 404, 'and with bad input nothing of the run is written');
 
 # the DEK registry is skipped when a registry has none
 ($rc, $out, $err) = migrate('--from', url($src), '--to', url($dst), '--dry-run');
