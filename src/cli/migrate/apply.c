@@ -116,6 +116,8 @@ mig_apply_one(MigEndpoint *ep, json_t *a, char *err, size_t errlen)
 		return mig_dek_post_kek(ep, json_object_get(a, "item"), err, errlen);
 	if (strcmp(op, "dek") == 0)
 		return mig_dek_post_dek(ep, json_object_get(a, "item"), err, errlen);
+	if (strcmp(op, "kek-delete") == 0 || strcmp(op, "dek-delete") == 0)
+		return mig_dek_delete(ep, json_object_get(a, "item"), op[0] == 'd', err, errlen);
 	if (strcmp(op, "soft-delete") == 0)
 	{
 		char	   *esc = mig_escape(json_string_value(json_object_get(a, "subject")));

@@ -163,10 +163,9 @@ mig_read_deks(MigEndpoint *ep, MigInventory *inv, char *err, size_t errlen)
 	return ok;
 }
 
-/* POST a body to path, then soft-delete at delete_path when deleted */
+/* POST a body to path: made, or there already (409: an interrupted run made it) */
 static bool
-mig_dek_post(MigEndpoint *ep, const char *path, json_t *body, bool deleted,
-			 const char *delete_path, char *err, size_t errlen)
+mig_dek_post(MigEndpoint *ep, const char *path, json_t *body, char *err, size_t errlen)
 {
 	long		status;
 	json_t	   *answer;
@@ -174,7 +173,6 @@ mig_dek_post(MigEndpoint *ep, const char *path, json_t *body, bool deleted,
 
 	if (!mig_http(ep, "POST", path, body, &status, &answer, err, errlen))
 		return false;
-	/* 409: it exists (an earlier, interrupted run made it) */
 	ok = (status == 200 || status == 409);
 	if (!ok)
 	{
@@ -184,59 +182,72 @@ mig_dek_post(MigEndpoint *ep, const char *path, json_t *body, bool deleted,
 		free(text);
 	}
 	json_decref(answer);
-	if (ok && deleted)
-	{
-		if (!mig_http(ep, "DELETE", delete_path, NULL, &status, &answer, err, errlen))
-			return false;
-		json_decref(answer);
-		if (status != 200 && status != 204)
-		{
-			snprintf(err, errlen, "DELETE %s: HTTP %ld", delete_path, status);
-			return false;
-		}
-	}
 	return ok;
 }
 
-/* create a KEK as the source has it (soft-deleted too) */
+/* the path of a KEK, or of a DEK version (its algorithm in the query) */
+static char *
+mig_dek_path(json_t *item, bool dek)
+{
+	char	   *ek = mig_escape(json_string_value(json_object_get(item, dek ? "kekName" : "name")));
+	char	   *es = dek ? mig_escape(json_string_value(json_object_get(item, "subject"))) : NULL;
+	char	   *path = dek
+	? mig_printf("/dek-registry/v1/keks/%s/deks/%s/versions/%lld?algorithm=%s",
+				 ek, es, (long long) json_integer_value(json_object_get(item, "version")),
+				 json_string_value(json_object_get(item, "algorithm")))
+	: mig_printf("/dek-registry/v1/keks/%s", ek);
+
+	free(ek);
+	free(es);
+	return path;
+}
+
+/* soft-delete a KEK or a DEK version (a 404 is an error: it was just made) */
+bool
+mig_dek_delete(MigEndpoint *ep, json_t *item, bool dek, char *err, size_t errlen)
+{
+	char	   *path = mig_dek_path(item, dek);
+	long		status;
+	json_t	   *answer;
+	bool		ok = mig_http(ep, "DELETE", path, NULL, &status, &answer, err, errlen);
+
+	if (ok && status != 200 && status != 204)
+	{
+		snprintf(err, errlen, "DELETE %s: HTTP %ld", path, status);
+		ok = false;
+	}
+	json_decref(answer);
+	free(path);
+	return ok;
+}
+
+/* create a KEK as the source has it (a soft delete is an action of its own) */
 bool
 mig_dek_post_kek(MigEndpoint *ep, json_t *kek, char *err, size_t errlen)
 {
 	json_t	   *body = json_deep_copy(kek);
-	char	   *en = mig_escape(json_string_value(json_object_get(kek, "name")));
-	char	   *del = mig_printf("/dek-registry/v1/keks/%s", en);
 	bool		ok;
 
 	json_object_del(body, "deleted");
-	ok = mig_dek_post(ep, "/dek-registry/v1/keks", body,
-					  json_is_true(json_object_get(kek, "deleted")), del, err, errlen);
+	ok = mig_dek_post(ep, "/dek-registry/v1/keks", body, err, errlen);
 	json_decref(body);
-	free(en);
-	free(del);
 	return ok;
 }
 
-/* create a DEK as the source has it (soft-deleted too) */
+/* create a DEK version as the source has it */
 bool
 mig_dek_post_dek(MigEndpoint *ep, json_t *dek, char *err, size_t errlen)
 {
 	json_t	   *body = json_deep_copy(dek);
 	char	   *ek = mig_escape(json_string_value(json_object_get(dek, "kekName")));
-	char	   *es = mig_escape(json_string_value(json_object_get(dek, "subject")));
 	char	   *path = mig_printf("/dek-registry/v1/keks/%s/deks", ek);
-	char	   *del = mig_printf("/dek-registry/v1/keks/%s/deks/%s/versions/%lld?algorithm=%s",
-								 ek, es, (long long) json_integer_value(json_object_get(dek, "version")),
-								 json_string_value(json_object_get(dek, "algorithm")));
 	bool		ok;
 
 	json_object_del(body, "deleted");
 	json_object_del(body, "kekName");
-	ok = mig_dek_post(ep, path, body, json_is_true(json_object_get(dek, "deleted")),
-					  del, err, errlen);
+	ok = mig_dek_post(ep, path, body, err, errlen);
 	json_decref(body);
 	free(ek);
-	free(es);
 	free(path);
-	free(del);
 	return ok;
 }

@@ -175,9 +175,9 @@ mig_http_once(MigEndpoint *ep, const char *method, const char *url,
 /*
  * method path (relative to the endpoint) with an optional JSON body:
  * *status the HTTP status, *answer the parsed JSON answer (NULL when not
- * JSON; the caller owns it).  A transport error or a 5xx is tried three
- * times (every write the tool makes is idempotent); false on a transport
- * error, an oversized or an unparsable 2xx answer.
+ * JSON or empty; the caller owns it).  A transport error or a 5xx is
+ * tried three times (every write the tool makes is idempotent); false on a
+ * transport error, an oversized or an unparsable 2xx answer.
  */
 bool
 mig_http(MigEndpoint *ep, const char *method, const char *path,
@@ -206,10 +206,10 @@ mig_http(MigEndpoint *ep, const char *method, const char *path,
 
 			if (buf.text.len > 0)
 				*answer = json_loadb(buf.text.data, buf.text.len, JSON_DECODE_ANY, &jerr);
-			if (*answer == NULL && *status >= 200 && *status < 300)
+			if (*answer == NULL && buf.text.len > 0 && *status >= 200 && *status < 300)
 			{
 				snprintf(err, errlen, "%s %s: the answer is not JSON (%s)",
-						 method, url, buf.text.len ? jerr.text : "empty");
+						 method, url, jerr.text);
 				ok = false;
 			}
 			rg_buf_free(&buf.text);

@@ -196,6 +196,9 @@ main(int argc, char **argv)
 	mig_progress_end(rep);
 	if (opt.to_dump)
 	{
+		if (json_object_size(src->keks) > 0)
+			mig_note(rep, "a _schemas dump has no KEKs or DEKs: %zu KEKs and %zu DEKs are not written",
+					 json_object_size(src->keks), json_object_size(src->deks));
 		if (!opt.dry_run && !mig_write_dump(opt.to_dump, src, err, sizeof(err)))
 		{
 			mig_error(rep, NULL, 0, "%s", err);

@@ -132,6 +132,7 @@ extern bool mig_read_more_scopes(MigEndpoint *ep, MigInventory *inv, MigInventor
 extern bool mig_read_deks(MigEndpoint *ep, MigInventory *inv, char *err, size_t errlen);
 extern bool mig_dek_post_kek(MigEndpoint *ep, json_t *kek, char *err, size_t errlen);
 extern bool mig_dek_post_dek(MigEndpoint *ep, json_t *dek, char *err, size_t errlen);
+extern bool mig_dek_delete(MigEndpoint *ep, json_t *item, bool dek, char *err, size_t errlen);
 
 /* dump_read.c, dump_write.c */
 extern bool mig_read_dump(const char *path, MigInventory *inv, char *err, size_t errlen);

@@ -259,15 +259,18 @@ mig_plan_settings(MigPlanner *p)
 	json_decref(keys);
 }
 
-/* plan the KEKs and DEKs the target lacks */
+/*
+ * Plan the KEKs and DEKs the target lacks: KEKs, then DEKs, then the soft
+ * deletes of DEKs, then of KEKs (a KEK takes DEKs only while live).
+ */
 static void
 mig_plan_deks(MigPlanner *p)
 {
-	const char *k;
-	json_t	   *v;
 	const char *const what[2] = {"kek", "dek"};
+	const char *const deletes[2] = {"kek-delete", "dek-delete"};
 	json_t	   *src[2] = {p->src->keks, p->src->deks};
 	json_t	   *dst[2] = {p->dst->keks, p->dst->deks};
+	json_t	   *later[2] = {json_array(), json_array()};
 	int			i;
 
 	if (!p->src->has_dek_registry)
@@ -288,23 +291,41 @@ mig_plan_deks(MigPlanner *p)
 
 		json_array_foreach(keys, j, key)
 		{
-			json_t	   *d;
-			json_t	   *a;
+			const char *k = json_string_value(key);
+			json_t	   *v = json_object_get(src[i], k);
+			json_t	   *d = json_object_get(dst[i], k);
+			json_t	   *x = json_deep_copy(v);
+			bool		sdel = json_is_true(json_object_get(v, "deleted"));
+			bool		ddel = d && json_is_true(json_object_get(d, "deleted"));
 
-			k = json_string_value(key);
-			v = json_object_get(src[i], k);
-			d = json_object_get(dst[i], k);
-			if (d && json_equal(v, d))
-				continue;
-			if (d)
+			json_object_set_new(x, "deleted", json_boolean(ddel));
+			if (d && !json_equal(x, d))
+				mig_error(p->rep, json_string_value(json_object_get(v, i ? "subject" : "name")),
+						  (long) json_integer_value(json_object_get(v, "version")),
+						  "the target's %s differs from the source's", what[i]);
+			else if (!sdel && ddel)
+				mig_error(p->rep, json_string_value(json_object_get(v, i ? "subject" : "name")),
+						  (long) json_integer_value(json_object_get(v, "version")),
+						  "the target's %s is soft-deleted, the source's is not", what[i]);
+			else
 			{
-				mig_error(p->rep, k, 0, "the target's %s differs from the source's", what[i]);
-				continue;
+				if (d == NULL)
+					json_object_set(mig_action(p, what[i]), "item", v);
+				if (sdel && !ddel)
+					json_array_append(later[i], v);
 			}
-			a = mig_action(p, what[i]);
-			json_object_set(a, "item", v);
+			json_decref(x);
 		}
 		json_decref(keys);
+	}
+	for (i = 1; i >= 0; i--)
+	{
+		size_t		j;
+		json_t	   *v;
+
+		json_array_foreach(later[i], j, v)
+			json_object_set(mig_action(p, deletes[i]), "item", v);
+		json_decref(later[i]);
 	}
 }
 
@@ -392,7 +413,7 @@ mig_plan(MigInventory *src, MigInventory *dst, MigReport *rep)
 		{
 			const char *op = json_string_value(json_object_get(k, "op"));
 
-			if (strcmp(op, "kek") == 0 || strcmp(op, "dek") == 0)
+			if (strncmp(op, "kek", 3) == 0 || strncmp(op, "dek", 3) == 0)
 				json_array_append(p.plan, k);
 		}
 		json_array_foreach(tk, i, k)

@@ -343,5 +343,45 @@ is($st, 404, 'and with bad input nothing of the run is written');
 ($rc, $out, $err) = migrate('--from', url($src), '--to', url($dst), '--dry-run');
 unlike($err, qr/dek-registry/i, 'a registry without /dek-registry is no error');
 
+# --- KEKs and DEKs, over Confluent's /dek-registry routes, against a
+# stand-in (dek_mock.py): one seeded, one empty, one without a DEK registry
+my %mock;
+for my $m ([ 'seeded', '--seed' ], [ 'empty' ], [ 'nodek', '--no-dek' ])
+{
+	my $port = PostgreSQL::Test::Cluster::get_free_port();
+	$mock{ $m->[0] } = { port => $port,
+		h => IPC::Run::start([ 'python3', "$FindBin::Bin/../dek_mock.py", $port, @$m[ 1 .. $#$m ] ]) };
+	my $up = 0;
+	for (my $i = 0; $i < 100 && !$up; $i++)
+	{
+		my ($st) = curl_rest("http://127.0.0.1:$port/subjects");
+		$up = $st == 200;
+		select(undef, undef, undef, 0.1) unless $up;
+	}
+	ok($up, "dek mock $m->[0] answers");
+}
+sub murl { return "http://127.0.0.1:$mock{$_[0]}{port}" }
+($rc, $out) = migrate('--from', murl('seeded'), '--to', murl('empty'), '--dry-run');
+like($out, qr/^create KEK k2\n.*^create DEK k1 orders-value AES256_GCM version 2\n.*^soft-delete DEK k1 orders-value AES256_GCM version 2\n^soft-delete KEK k2$/ms,
+	'KEKs, then DEKs (each algorithm), then their soft deletes, DEKs first');
+($rc, $out) = migrate('--from', murl('seeded'), '--to', murl('empty'), '--max-writes', 3);
+is($rc, 3, 'a KEK copy interrupted');
+($rc, $out, $err) = migrate('--from', murl('seeded'), '--to', murl('empty'), '--json');
+is_deeply([ $rc, decode_json($out)->{written} ], [ 0, { dek => 3, 'dek-delete' => 1, 'kek-delete' => 1 } ],
+	'and resumed') or diag($out . $err);
+($rc, $out, $err) = migrate('--from', murl('seeded'), '--to', murl('empty'), '--verify');
+like($out, qr/^verify: 9 answers compared, 0 differ$/m, 'every KEK and DEK answers the same');
+(undef, $body) = curl_rest(murl('empty') . '/_state');
+is_deeply(decode_json($body)->{deks},
+	[ 'k1/orders-value/AES128_GCM/1', 'k1/orders-value/AES256_GCM/1', 'k1/orders-value/AES256_GCM/2/deleted',
+		'k2/users-value/AES256_SIV/1' ], 'the DEKs, soft-deleted one included');
+($rc, $out) = migrate('--from', murl('seeded'), '--to', murl('empty'), '--json');
+is_deeply(decode_json($out)->{planned}, {}, 'a second run plans nothing');
+($rc, $out, $err) = migrate('--from', murl('seeded'), '--to', murl('nodek'));
+is($rc, 0, 'a target without a DEK registry is no error');
+like($err, qr/the target has no DEK registry \(\/dek-registry answers 404\): 2 KEKs and 4 DEKs are not copied/,
+	'the KEKs and DEKs are skipped with a note');
+$_->{h}->kill_kill for values %mock;
+
 $_->stop for values %nodes;
 done_testing();
