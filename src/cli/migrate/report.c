@@ -145,16 +145,10 @@ mig_print_action(FILE *f, json_t *a)
 	}
 	else if (strcmp(op, "kek-delete") == 0)
 		fprintf(f, "soft-delete KEK %s\n", json_string_value(json_object_get(item, "name")));
-	else if (strcmp(op, "dek-delete") == 0)
-		fprintf(f, "soft-delete DEK %s %s %s version %lld\n",
-				json_string_value(json_object_get(item, "kekName")),
-				json_string_value(json_object_get(item, "subject")),
-				json_string_value(json_object_get(item, "algorithm")),
-				(long long) json_integer_value(json_object_get(item, "version")));
 	else if (strcmp(op, "kek") == 0)
 		fprintf(f, "create KEK %s\n", json_string_value(json_object_get(item, "name")));
-	else if (strcmp(op, "dek") == 0)
-		fprintf(f, "create DEK %s %s %s version %lld\n",
+	else if (strcmp(op, "dek") == 0 || strcmp(op, "dek-delete") == 0)
+		fprintf(f, "%s DEK %s %s %s version %lld\n", op[3] ? "soft-delete" : "create",
 				json_string_value(json_object_get(item, "kekName")),
 				json_string_value(json_object_get(item, "subject")),
 				json_string_value(json_object_get(item, "algorithm")),

@@ -199,6 +199,41 @@ is_deeply($summary->{written}, { import => 1, register => 1, mode => 1 },
 ($rc) = migrate('--from', url($src), '--to', url($dst), '--verify');
 is($rc, 0, 'and the two agree again');
 
+# --- a copy killed mid-way (SIGKILL amid the registrations), then resumed
+for my $i (1 .. 300)
+{
+	post($src, 'POST', "/subjects/:.bulk:s$i/versions", { schema => avro_record("B$i", 'x') });
+}
+sub bulk_count
+{
+	my (undef, $list) = rest_json($dst, 'GET', '/subjects?deleted=true');
+	return scalar grep { /^:\.bulk:/ } @$list;
+}
+my ($kout, $kerr) = ('', '');
+my $h = IPC::Run::start([ 'registry-migrate', '--no-progress', '--from', url($src), '--to', url($dst) ],
+	'>', \$kout, '2>', \$kerr);
+my $seen = 0;
+for (my $i = 0; $i < 600 && $seen < 20; $i++)
+{
+	$seen = bulk_count();
+	select(undef, undef, undef, 0.05) if $seen < 20;
+}
+$h->signal('KILL');
+$h->finish;
+select(undef, undef, undef, 0.5);	# a registration in flight at the kill settles
+my $killed_at = bulk_count();
+ok($killed_at >= 20 && $killed_at < 300, "killed with $killed_at of 300 subjects copied");
+my ($st, $v);
+($st, $body) = rest_json($dst, 'GET', '/mode/:.bulk:s300');
+is_deeply($body, { mode => 'IMPORT' }, 'a subject not yet copied was left in IMPORT');
+($rc, $out, $err) = migrate('--from', url($src), '--to', url($dst), '--json');
+is($rc, 0, 'the run after the kill finishes the copy') or diag($err);
+is(decode_json($out)->{written}{register}, 300 - $killed_at, 'registering only what the killed run did not');
+($rc, $out, $err) = migrate('--from', url($src), '--to', url($dst), '--verify');
+is($rc, 0, 'and the two agree') or diag($out . $err);
+($st) = rest($dst, 'GET', '/mode/:.bulk:s300');
+is($st, 404, 'no subject left in IMPORT');
+
 # --- a _schemas dump as Confluent writes it
 my @records;
 sub rec { push @records, $json->encode($_[0]) . "\t" . (defined $_[1] ? $json->encode($_[1]) : 'null') }
@@ -275,7 +310,7 @@ for my $gone ('/subjects/b/versions', '/config/c', '/mode/d', '/subjects/g/versi
 	my ($st) = rest($dumpnode, 'GET', $gone);
 	is($st, 404, "dump import: a tombstone or CLEAR_SUBJECT leaves nothing at $gone");
 }
-my ($st, $v) = rest_json($dumpnode, 'GET', '/subjects/e-value/versions/1');
+($st, $v) = rest_json($dumpnode, 'GET', '/subjects/e-value/versions/1');
 is_deeply([ $v->{id}, $v->{references}, $v->{metadata} ],
 	[ 108, [ { name => 'dep.proto', subject => 'dep.proto', version => 1 } ], { properties => { owner => 'x' } } ],
 	'dump import: id, references and metadata kept');
