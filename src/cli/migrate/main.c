@@ -158,7 +158,7 @@ mig_parse(int argc, char **argv, MigOptions *opt)
 		(opt->verify && opt->dry_run))
 	{
 		fprintf(stderr, "registry-migrate: give one source (--from or --from-dump) and one target "
-				"(--to or --to-dump); --verify and --max-writes need --to, and --verify writes nothing already\n");
+				"(--to or --to-dump); --verify and --max-writes need --to; --verify and --dry-run exclude each other\n");
 		usage(stderr);
 		exit(MIG_EXIT_TROUBLE);
 	}

@@ -190,7 +190,7 @@ mig_read_rest(MigEndpoint *ep, MigInventory *inv, MigReport *rep,
 	bool		missing;
 	size_t		i;
 	json_t	   *v;
-	char	   *phase = mig_printf("reading the %s", role);
+	const char *phase = strcmp(role, "source") == 0 ? "reading the source" : "reading the target";
 
 	contexts = mig_get(ep, "/contexts", &missing, err, errlen);
 	if (contexts == NULL && !missing)
@@ -246,7 +246,6 @@ mig_read_rest(MigEndpoint *ep, MigInventory *inv, MigReport *rep,
 				return false;
 		}
 	}
-	free(phase);
 	return mig_read_deks(ep, inv, err, errlen);
 }
 
