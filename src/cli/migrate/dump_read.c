@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "migrate.h"
+#include "rg_json_text.h"
 
 /* read one line of at most MIG_MAX_LINE bytes into *buf; -1 at EOF, -2 too long */
 static long
@@ -89,9 +90,36 @@ mig_clear_matches(const char *prefix, const char *subject)
 	return strcmp(prefix, subject) == 0;
 }
 
-/* replay one record; false with err (without the line number) on bad input */
+/*
+ * Mark deleted (or, clear, drop the deleted) versions 1 to upto of subject,
+ * looked up by key: a subject's versions go no higher than top holds for it.
+ */
+static void
+mig_subject_versions(MigInventory *inv, json_t *top, const char *subject,
+					 json_int_t upto, bool clear)
+{
+	json_int_t	highest = json_integer_value(json_object_get(top, subject));
+	json_int_t	n;
+
+	for (n = 1; n <= upto && n <= highest; n++)
+	{
+		char	   *k = mig_version_key(subject, (long) n);
+		json_t	   *ver = json_object_get(inv->versions, k);
+
+		if (ver != NULL && !clear)
+			json_object_set_new(ver, "deleted", json_true());
+		else if (ver != NULL && json_is_true(json_object_get(ver, "deleted")))
+			json_object_del(inv->versions, k);
+		free(k);
+	}
+}
+
+/*
+ * Replay one record; false with err (without the line number) on bad input.
+ * top holds each subject's highest version yet.
+ */
 static bool
-mig_replay(MigInventory *inv, json_t *key, json_t *value, char *err, size_t errlen)
+mig_replay(MigInventory *inv, json_t *top, json_t *key, json_t *value, char *err, size_t errlen)
 {
 	const char *type = json_string_value(json_object_get(key, "keytype"));
 	const char *subject = mig_record_subject(key);
@@ -146,6 +174,8 @@ mig_replay(MigInventory *inv, json_t *key, json_t *value, char *err, size_t errl
 				return false;
 			}
 			json_object_set_new(inv->versions, k, norm);
+			if (json_integer_value(json_object_get(top, subject)) < version)
+				json_object_set_new(top, subject, json_integer(version));
 			json_object_set_new(inv->contexts,
 								mig_subject_context(subject, ctx, sizeof(ctx)), json_true());
 		}
@@ -175,8 +205,6 @@ mig_replay(MigInventory *inv, json_t *key, json_t *value, char *err, size_t errl
 	else if (strcmp(type, "DELETE_SUBJECT") == 0)
 	{
 		json_t	   *v = value ? json_object_get(value, "version") : NULL;
-		const char *k;
-		json_t	   *ver;
 
 		if (value == NULL)
 			return true;
@@ -185,13 +213,10 @@ mig_replay(MigInventory *inv, json_t *key, json_t *value, char *err, size_t errl
 			snprintf(err, errlen, "DELETE_SUBJECT record of subject \"%s\": no \"version\"", subject);
 			return false;
 		}
-		json_object_foreach(inv->versions, k, ver)
-		{
-			if (strcmp(json_string_value(json_object_get(ver, "subject")), subject) == 0 &&
-				json_integer_value(json_object_get(ver, "version")) <= json_integer_value(v))
-				json_object_set_new(ver, "deleted", json_true());
-		}
+		mig_subject_versions(inv, top, subject, json_integer_value(v), false);
 	}
+	else if (strcmp(type, "CLEAR_SUBJECT") == 0 && subject[0] && subject[strlen(subject) - 1] != ':')
+		mig_subject_versions(inv, top, subject, 2147483647, true);
 	else if (strcmp(type, "CLEAR_SUBJECT") == 0)
 	{
 		json_t	   *keys = mig_sorted_keys(inv->versions);
@@ -234,6 +259,7 @@ mig_read_dump(const char *path, MigInventory *inv, char *err, size_t errlen)
 	long		lineno = 0;
 	bool		ok = true;
 	char		why[1024];
+	json_t	   *top = rg_json_new_object();
 
 	if (f == NULL)
 	{
@@ -287,7 +313,7 @@ mig_read_dump(const char *path, MigInventory *inv, char *err, size_t errlen)
 				ok = false;
 			}
 		}
-		if (ok && !mig_replay(inv, key, value, why, sizeof(why)))
+		if (ok && !mig_replay(inv, top, key, value, why, sizeof(why)))
 		{
 			snprintf(err, errlen, "%s:%ld: %s", path, lineno, why);
 			ok = false;
@@ -301,6 +327,7 @@ mig_read_dump(const char *path, MigInventory *inv, char *err, size_t errlen)
 		json_decref(value);
 	}
 	free(line);
+	json_decref(top);
 	if (f != stdin)
 		fclose(f);
 	return ok;
