@@ -4,7 +4,8 @@
 # finished copy writes nothing; a _schemas dump in Confluent's record format
 # (soft and hard deletes, tombstones, config and mode records, references)
 # is imported; a dump written and imported again gives the same answers;
-# bad input is named by subject and version and leaves the target usable
+# bad input is named by subject and version and leaves the target usable;
+# HTTPS with a CA given, HTTP Basic; KEKs and DEKs (against a stand-in)
 use strict;
 use warnings;
 
@@ -18,12 +19,20 @@ use Test::More;
 
 my $json = JSON::PP->new->canonical;
 
-# "copy" takes HTTP Basic only: registry-migrate signs in with --to-user
+# "copy" serves HTTPS and takes HTTP Basic only: registry-migrate checks
+# its certificate with --ca and signs in with --to-user
+my $certdir = PostgreSQL::Test::Utils::tempdir;
+my ($cert, $key) = ("$certdir/server.pem", "$certdir/server.key");
+IPC::Run::run([ 'openssl', 'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256',
+		'-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+		'-keyout', $key, '-out', $cert ], '>', \my $ignore, '2>', \my $ignore2) or die "openssl failed";
+chmod(0600, $key);
 my %nodes;
 for my $name (qw(src dst dump copy))
 {
 	$nodes{$name} = $name eq 'copy'
-	  ? registry_node($name, safe_defaults => 1, conf => "registry.http_auth = basic\n")
+	  ? registry_node($name, safe_defaults => 1, conf => "registry.http_auth = basic\n"
+		  . "registry.http_tls_cert_file = '$cert'\nregistry.http_tls_key_file = '$key'\n")
 	  : registry_node($name);
 	$nodes{$name}->start;
 	$nodes{$name}->safe_psql('postgres', 'CREATE EXTENSION registry');
@@ -33,16 +42,24 @@ for my $name (qw(src dst dump))
 {
 	ok(wait_for_rest($nodes{$name}), "$name: the REST API answers");
 }
+my ($src, $dst, $dumpnode, $copy) = @nodes{qw(src dst dump copy)};
+sub url { return ($_[0] == $copy ? 'https' : 'http') . '://127.0.0.1:' . http_port($_[0]) }
+
+# copy_get(PATH): a signed-in GET from "copy" over HTTPS; (status, decoded body)
+sub copy_get
+{
+	my ($st, $out) = curl_rest('-u', 'mover:mover-pw', '--cacert', $cert, url($copy) . $_[0]);
+	my $decoded = eval { decode_json($out) };
+	return ($st, defined $decoded ? $decoded : $out);
+}
 my $up = 0;
 for (my $i = 0; $i < 300 && !$up; $i++)
 {
-	my ($st) = rest($nodes{copy}, 'GET', '/subjects', undef, '-u', 'mover:mover-pw');
+	my ($st) = copy_get('/subjects');
 	$up = $st == 200;
 	select(undef, undef, undef, 0.1) unless $up;
 }
-ok($up, 'copy: the REST API answers a signed-in request');
-my ($src, $dst, $dumpnode, $copy) = @nodes{qw(src dst dump copy)};
-sub url { return 'http://127.0.0.1:' . http_port($_[0]) }
+ok($up, 'copy: the REST API answers a signed-in request over HTTPS');
 
 # migrate(ARGS...): run registry-migrate; (exit status, stdout, stderr)
 sub migrate
@@ -327,17 +344,20 @@ is($rc, 0, 'a registry is written out as a _schemas dump');
 my $text = slurp_file($dump2);
 like($text, qr/^\{"keytype":"SCHEMA","subject":"a","version":2,"magic":1\}\t\{[^\n]*"deleted":true\}$/m,
 	"in Confluent's record format, soft deletes included");
-my @auth = ('--to-user', 'mover:mover-pw');
-($rc, $out, $err) = migrate('--from-dump', $dump2, '--to', url($copy));
+my @auth = ('--to-user', 'mover:mover-pw', '--ca', $cert);
+($rc, $out, $err) = migrate('--from-dump', $dump2, '--to', url($copy), '--to-user', 'mover:mover-pw');
+is($rc, 2, 'a target whose certificate is not checked by a CA given is trouble');
+like($err, qr/reading the target: GET https:\S+: .*(certificate|issuer|SSL)/i, 'saying so');
+($rc, $out, $err) = migrate('--from-dump', $dump2, '--to', url($copy), '--to-ca', $cert);
 is($rc, 2, 'a target that wants credentials, given none, is trouble');
-like($err, qr/reading the target: GET http:\S+: HTTP 401/, 'saying so');
+like($err, qr/reading the target: GET https:\S+: HTTP 401/, "saying so (HTTP 401)");
 ($rc, $out, $err) = migrate('--from-dump', $dump2, '--to', url($copy), @auth);
 is($rc, 0, 'the written dump imports (with basic auth)') or diag($err);
 ($rc, $out, $err) = migrate('--from', url($dumpnode), '--to', url($copy), '--verify', @auth);
 is($rc, 0, 'and the copy answers as the registry it came from') or diag($out . $err);
 {
 	local $ENV{REGISTRY_MIGRATE_FROM_USER} = 'mover:mover-pw';
-	migrate('--from', url($copy), '--to-dump', $dump3);
+	migrate('--from', url($copy), '--from-ca', $cert, '--to-dump', $dump3);
 }
 is(slurp_file($dump3), $text, 'written out again, the dump is the same');
 
@@ -349,9 +369,9 @@ close($fh);
 ($rc, $out, $err) = migrate('--from-dump', "$dumpfile.bad", '--to', url($copy), @auth);
 is($rc, 1, 'a schema the target refuses fails the run');
 like($err, qr/subject "bad" version 2: register refused: HTTP 422/, 'naming the subject and version');
-($st, $v) = rest_json($copy, 'GET', '/subjects/bad/versions', undef, '-u', 'mover:mover-pw');
+($st, $v) = copy_get('/subjects/bad/versions');
 is_deeply($v, [1], 'the versions before it are whole');
-($st) = rest($copy, 'GET', '/mode/bad', undef, '-u', 'mover:mover-pw');
+($st) = copy_get('/mode/bad');
 is($st, 404, 'and the subject is not left in IMPORT');
 open($fh, '>', "$dumpfile.broken") or die;
 print $fh $json->encode(skey('x', 1)) . "\t{\"subject\":\"x\",\n";
@@ -371,7 +391,7 @@ like($err, qr/subject "a" version 1: the target holds other content \(id 100\) t
 	'naming both ids');
 like($err, qr/subject "orphan" version 1: it references subject "nowhere" version 1, which neither registry has/,
 	'a reference to a version neither registry has is named');
-($st) = rest($copy, 'GET', '/subjects/fresh/versions', undef, '-u', 'mover:mover-pw');
+($st) = copy_get('/subjects/fresh/versions');
 is($st, 404, 'and with bad input nothing of the run is written');
 
 # the DEK registry is skipped when a registry has none
