@@ -27,11 +27,11 @@ typedef struct MigRefs
 	rg_reference refs[MIG_MAX_REFS];
 	int			n;
 	json_t	   *seen;			/* version key -> true */
-}			MigRefs;
+} MigRefs;
 
 /* add v's references (and theirs, first) from inv; false when one is missing */
 static bool
-mig_collect_refs(MigInventory *inv, json_t *v, MigRefs * r, int depth)
+mig_collect_refs(MigInventory *inv, json_t *v, MigRefs *r, int depth)
 {
 	size_t		i;
 	json_t	   *ref;
