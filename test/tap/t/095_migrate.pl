@@ -138,8 +138,19 @@ post($src, 'PUT', '/config/person', { compatibility => 'BACKWARD_TRANSITIVE',
 post($src, 'PUT', '/mode/addr', { mode => 'READONLY' });
 post($src, 'PUT', '/mode/:.team:', { mode => 'READWRITE' });
 
+# --- the command line
+my ($rc, $out, $err) = migrate('--to', url($dst));
+is($rc, 2, 'no source is a usage error (exit 2)');
+like($err, qr/give one source/, 'saying what is missing');
+($rc, $out) = migrate('--help');
+like($out, qr/^Usage: registry-migrate/, '--help prints the usage');
+
 # --- a dry run plans and writes nothing
-my ($rc, $out, $err) = migrate('--from', url($src), '--to', url($dst), '--dry-run');
+($rc, $out) = migrate('--from', url($src), '--to', url($dst), '--dry-run', '--json');
+my $dry = decode_json($out);
+ok(@{ $dry->{plan} } > 20 && (grep { $_->{op} eq 'register' && $_->{subject} eq 'person' } @{ $dry->{plan} }) == 2,
+	'--dry-run --json lists the plan, each registration with its subject, version and id');
+($rc, $out, $err) = migrate('--from', url($src), '--to', url($dst), '--dry-run');
 is($rc, 0, 'a dry run succeeds');
 like($out, qr/^register person version 2 id \d+$/m, 'it prints each registration with its id');
 like($out, qr/^soft-delete gone version 2$/m, 'and each soft delete');
