@@ -91,6 +91,10 @@ mig_send(MigEndpoint *ep, const char *method, const char *path, json_t *body,
 	json_t	   *answer;
 	bool		ok = mig_http(ep, method, path, body, &status, &answer, err, errlen);
 
+	/* a retried soft delete whose first try went through: 40406, already done */
+	if (ok && strcmp(method, "DELETE") == 0 && status == 404 &&
+		json_integer_value(json_object_get(answer, "error_code")) == 40406)
+		missing_ok = true;
 	if (ok && !(status >= 200 && status < 300) && !(missing_ok && status == 404))
 	{
 		mig_answer_text(status, answer, err, errlen);
