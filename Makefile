@@ -85,10 +85,16 @@ src/pg/rest_routes.o: $(EXTENSION).control
 CLI = src/cli/registry-check
 all: $(CLI)
 $(CLI): $(PROTO_DESC_H) $(wildcard src/cli/*.c) $(CORE_CSRCS) $(CORE_CXXSRCS) $(CORE_HEADERS)
-	$(MAKE) -C src/cli CC='$(CC)' CXX='$(CXX)' WERROR='$(WERROR)'
+	$(MAKE) -C src/cli registry-check CC='$(CC)' CXX='$(CXX)' WERROR='$(WERROR)'
+# registry-migrate (src/cli/migrate), the copier between registries, likewise
+MIGRATE = src/cli/registry-migrate
+all: $(MIGRATE)
+$(MIGRATE): $(CLI) $(wildcard src/cli/migrate/*.c src/cli/migrate/*.h)
+	$(MAKE) -C src/cli registry-migrate CC='$(CC)' CXX='$(CXX)' WERROR='$(WERROR)'
 install: install-cli
-install-cli: $(CLI)
+install-cli: $(CLI) $(MIGRATE)
 	$(INSTALL_PROGRAM) $(CLI) '$(DESTDIR)$(bindir)/registry-check'
+	$(INSTALL_PROGRAM) $(MIGRATE) '$(DESTDIR)$(bindir)/registry-migrate'
 
 # make clean also removes the unit-test, fuzz and registry-check builds
 clean: clean-tests
@@ -133,4 +139,4 @@ typedefs: all
 	$(CC) -g -c -o build/mhd_trivial.o bench/mhd_trivial.c
 	$(CC) -g -c -o build/burst_client.o bench/burst_client.c
 	bash src/tools/find_typedefs.sh $(OBJS) build/mhd_trivial.o build/burst_client.o \
-		$$(ls src/cli/registry-check test/core/test_* test/fuzz/fuzz_* | grep -vE '\.(c|h|log)$$') > src/tools/typedefs.list
+		$$(ls src/cli/registry-check src/cli/registry-migrate test/core/test_* test/fuzz/fuzz_* | grep -vE '\.(c|h|log)$$') > src/tools/typedefs.list

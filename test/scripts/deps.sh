@@ -12,7 +12,7 @@ packages=(
 	libprotoc-dev libmicrohttpd-dev libgnutls28-dev
 	clang libclang-rt-14-dev
 	pg-bsd-indent
-	curl jq openssl libpq-dev python3 python3-confluent-kafka python3-requests python3-avro python3-protobuf
+	curl libcurl4-gnutls-dev jq openssl libpq-dev python3 python3-confluent-kafka python3-requests python3-avro python3-protobuf
 	python3-jsonschema
 )
 

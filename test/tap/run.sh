@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 PGBIN=$(pg_config --bindir)
 PGXS_DIR=$(cd "$(dirname "$(pg_config --pgxs)")/../.." && pwd)
 WORK=$(mktemp -d /tmp/registry-tap.XXXXXX)
-cp -r RegistryTest.pm t ../scripts/TAPCounts.pm "$WORK"/
+cp -r RegistryTest.pm dek_mock.py t ../scripts/TAPCounts.pm "$WORK"/
 run() { "$@"; }
 if [ "$(id -u)" -eq 0 ]; then
 	chown -R postgres: "$WORK"
