@@ -44,7 +44,7 @@
 #define Anum_schema_row_deleted		9
 #define Anum_schema_row_guid		10
 #define Anum_schema_row_ts			11
-#define Anum_schema_row_context		12	/* plan_schema_by_guid only */
+#define Anum_schema_row_context		12	/* plan_schema_by_id, _by_guid only */
 #define Anum_schema_row_aliases		12	/* plan_list_schemas_with_aliases only */
 
 /* the columns of a schema_info row, in a schema row's order */
@@ -69,7 +69,7 @@
 #define Anum_check_messages			2
 
 static CatalogPlan plan_schema_by_id = {
-	"SELECT " SCHEMA_INFO_COLUMNS " FROM registry.schema_by_id($1, $2)",
+	"SELECT " SCHEMA_INFO_COLUMNS ", context FROM registry.schema_by_id($1, $2)",
 	2, {INT4OID, TEXTOID}
 };
 static CatalogPlan plan_schema_by_guid = {
@@ -190,9 +190,14 @@ static void
 schema_row_call(CatalogPlan *p, Datum *v, const char *nulls, CatalogSchemaRow *out)
 {
 	MemoryContext caller = catalog_connect();
+	HeapTuple	tup;
 
 	catalog_run(p, v, nulls, SPI_OK_SELECT);
-	tuple_to_schema_row(catalog_one_row(p), caller, out);
+	tup = catalog_one_row(p);
+	tuple_to_schema_row(tup, caller, out);
+	/* by id and by guid: the schema's context too */
+	out->context = SPI_tuptable->tupdesc->natts >= Anum_schema_row_context ?
+		catalog_text(tup, Anum_schema_row_context, caller) : NULL;
 	catalog_disconnect();
 }
 
@@ -568,15 +573,8 @@ catalog_api_schema_by_guid(const char *guid, CatalogSchemaRow *out)
 {
 	Datum		v[1];
 
-	MemoryContext caller = catalog_connect();
-	HeapTuple	tup;
-
 	v[0] = CStringGetTextDatum(guid);
-	catalog_run(&plan_schema_by_guid, v, NULL, SPI_OK_SELECT);
-	tup = catalog_one_row(&plan_schema_by_guid);
-	tuple_to_schema_row(tup, caller, out);
-	out->context = catalog_text(tup, Anum_schema_row_context, caller);
-	catalog_disconnect();
+	schema_row_call(&plan_schema_by_guid, v, NULL, out);
 }
 
 /* schema_ids_by_guid(guid): a List of CatalogContextId. */

@@ -20,6 +20,7 @@
 #include "payload.h"
 #include "registry.h"
 #include "schemas.h"
+#include "usage.h"
 
 PG_MODULE_MAGIC;
 
@@ -43,6 +44,7 @@ _PG_init(void)
 	registry_init_invalidation();
 	registry_init_metrics();
 	registry_init_audit();
+	registry_init_usage();
 	registry_init_cloudevents();
 	registry_http_init();
 	MarkGUCPrefixReserved("registry");

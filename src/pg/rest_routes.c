@@ -395,6 +395,7 @@ h_schema_by_id(RestCall *c)
 	if (!path_id(c, c->seg[2], &id))
 		return;
 	catalog_api_schema_by_id(id, subject, &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	append_schema_string(c, &row, formatted_schema(c, &row, subject), subject);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -473,6 +474,7 @@ h_schema_by_id_raw(RestCall *c)
 	if (!path_id(c, c->seg[2], &id))
 		return;
 	catalog_api_schema_by_id(id, subject, &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	appendStringInfoString(&c->out, formatted_schema(c, &row, subject));
 }
 
@@ -587,6 +589,7 @@ h_version_get(RestCall *c)
 	const char *subject = path_subject_version(c);
 
 	catalog_api_read_version(subject, c->subject, c->version, rest_param_bool(c, "deleted"), &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -627,6 +630,7 @@ h_latest_with_metadata(RestCall *c)
 	}
 	appendStringInfoChar(&props, '}');
 	catalog_api_latest_with_metadata(subject, props.data, rest_param_bool(c, "deleted"), &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	append_schema_row(&c->out, &row, true, true, row.schema, false);
 }
 
@@ -638,6 +642,7 @@ h_version_schema(RestCall *c)
 	const char *subject = path_subject_version(c);
 
 	catalog_api_read_version(subject, c->subject, c->version, rest_param_bool(c, "deleted"), &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	appendStringInfoString(&c->out, formatted_schema(c, &row, row.subject));
 }
 
@@ -812,6 +817,7 @@ h_lookup(RestCall *c)
 	if (!read_schema_body(c, &b, true))
 		return;
 	catalog_api_lookup(c->subject, &b, rest_param_bool(c, "deleted"), &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	append_schema_row(&c->out, &row, true, true, row.schema, true);
 }
 

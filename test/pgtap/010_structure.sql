@@ -1,14 +1,15 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(191);
+SELECT plan(199);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
 -- ---------------------------------------------------------------------------
 SELECT has_schema('registry', 'schema registry exists');
 SELECT tables_are('registry',
-	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes', 'audit'],
+	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes', 'audit',
+	      'schema_reads', 'subject_reads'],
 	'registry has exactly the expected tables');
 SELECT has_table('registry', 'contexts', 'table registry.contexts');
 SELECT has_table('registry', 'schemas', 'table registry.schemas');
@@ -196,6 +197,15 @@ SELECT function_returns('registry', 'check_data', ARRAY['text', 'text', 'bytea[]
 SELECT function_returns('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'], 'jsonb', 'cloudevent returns jsonb');
 SELECT volatility_is('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'], 'volatile', 'cloudevent is VOLATILE (a random id)');
 SELECT function_returns('registry', 'cloudevent_data', ARRAY['jsonb'], 'jsonb', 'cloudevent_data returns jsonb');
+-- who still reads a schema
+SELECT views_are('registry', ARRAY['schema_usage', 'subject_usage'], 'registry has exactly the read-count views');
+SELECT col_is_pk('registry', 'schema_reads', ARRAY['context', 'schema_id'], 'schema_reads is keyed by (context, schema_id)');
+SELECT col_is_pk('registry', 'subject_reads', ARRAY['context', 'subject'], 'subject_reads is keyed by (context, subject)');
+SELECT function_returns('registry', 'pending_usage', ARRAY[]::text[], 'setof record', 'pending_usage returns setof record');
+SELECT function_returns('registry', 'flush_usage', ARRAY[]::text[], 'integer', 'flush_usage returns integer');
+SELECT function_returns('registry', 'usage_stats', ARRAY[]::text[], 'record', 'usage_stats returns record');
+SELECT function_returns('registry', 'unread_schemas', ARRAY['timestamp with time zone'], 'setof record', 'unread_schemas(timestamptz) returns setof record');
+SELECT function_returns('registry', 'unread_subjects', ARRAY['timestamp with time zone'], 'setof record', 'unread_subjects(timestamptz) returns setof record');
 
 SELECT function_returns('registry', 'register_schema',
 	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'], 'integer',
@@ -305,7 +315,7 @@ SELECT set_eq(
 	$$SELECT c::regclass::text FROM pg_extension e, unnest(e.extconfig) AS c WHERE e.extname = 'registry'$$,
 	ARRAY['registry.contexts', 'registry.default_context_ids', 'registry.schemas', 'registry.subjects',
 		  'registry.subject_versions', 'registry.schema_references', 'registry.config', 'registry.modes',
-		  'registry.audit', 'registry.audit_ids'],
+		  'registry.audit', 'registry.audit_ids', 'registry.schema_reads', 'registry.subject_reads'],
 	'every table and the id sequences are registered with pg_extension_config_dump');
 SELECT is(
 	(SELECT x.cond::text FROM pg_extension e,
