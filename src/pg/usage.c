@@ -65,6 +65,8 @@ PG_FUNCTION_INFO_V1(registry_usage_stats);
 
 #define USAGE_PARTITIONS 32
 #define USAGE_PROBE 16
+#define USAGE_FLUSH_BATCH 256	/* keys a flush writes in one transaction */
+#define USAGE_FLUSH_STEP_MS 20	/* between two of a flush's transactions */
 
 /* the kinds of key */
 #define USAGE_SCHEMA 1
@@ -329,10 +331,12 @@ registry_read_copy(RegistryRead *dst, const RegistryRead *src, MemoryContext cxt
 
 /*
  * Copy the used slots of the table into *out (palloc'd; *n of them),
- * emptying them when take (a flush), else leaving them (a look).
+ * emptying them when take (a flush), else leaving them (a look): the
+ * partitions from first on, until limit slots are copied; *next is the
+ * first partition left (USAGE_PARTITIONS: none).
  */
 static UsageEntry *
-copy_table(bool take, int *n)
+copy_table(bool take, int first, int limit, int *n, int *next)
 {
 	int			per = usage->per_partition;
 	UsageEntry *out = palloc(sizeof(UsageEntry) * per);
@@ -340,7 +344,9 @@ copy_table(bool take, int *n)
 	int			used = 0;
 	int			room = per;
 
-	for (int p = 0; p < USAGE_PARTITIONS; p++)
+	int			p;
+
+	for (p = first; p < USAGE_PARTITIONS && used < limit; p++)
 	{
 		UsageEntry *slots = partition_slots(p);
 		int			got = 0;
@@ -364,6 +370,8 @@ copy_table(bool take, int *n)
 	}
 	pfree(chunk);
 	*n = used;
+	if (next)
+		*next = p;
 	return out;
 }
 
@@ -447,14 +455,18 @@ write_entries(void *arg)
 	f->written = true;
 }
 
-/* Take the table's reads and add them to the tables; how many keys. */
+/*
+ * Take the reads of the partitions from first on (until limit keys) and
+ * add them to the tables; how many keys.  *next: the first partition left.
+ */
 static int
-flush_now(bool own_transaction)
+flush_now(bool own_transaction, int first, int limit, int *next)
 {
 	UsageFlush	f = {NULL, 0, false};
 
-	f.entries = copy_table(true, &f.n);
-	pg_atomic_write_u64(&usage->last_flush, (uint64) GetCurrentTimestamp());
+	f.entries = copy_table(true, first, limit, &f.n, next);
+	if (*next == USAGE_PARTITIONS)
+		pg_atomic_write_u64(&usage->last_flush, (uint64) GetCurrentTimestamp());
 	if (f.n == 0)
 		return 0;
 	if (own_transaction)
@@ -480,19 +492,36 @@ flush_now(bool own_transaction)
 	return f.n;
 }
 
-/* See usage.h */
+/*
+ * See usage.h.  A flush goes USAGE_FLUSH_BATCH keys at a time, a
+ * transaction each, USAGE_FLUSH_STEP_MS apart, so that the worker's
+ * requests wait behind one batch at most.
+ */
 void
 registry_usage_flush_due(TimestampTz now)
 {
 	static TimestampTz last_flush = 0;
+	static TimestampTz last_step = 0;
+	static int	next_part = USAGE_PARTITIONS;	/* none: no flush under way */
 
-	if (usage == NULL ||
-		!TimestampDifferenceExceeds(last_flush, now, usage_flush_interval * 1000))
+	if (usage == NULL)
 		return;
-	last_flush = now;
+	if (next_part == USAGE_PARTITIONS)
+	{
+		if (!TimestampDifferenceExceeds(last_flush, now, usage_flush_interval * 1000))
+			return;
+		last_flush = now;
+		next_part = 0;
+	}
+	else if (!TimestampDifferenceExceeds(last_step, now, USAGE_FLUSH_STEP_MS))
+		return;
+	last_step = now;
 	if (RecoveryInProgress())
+	{
+		next_part = USAGE_PARTITIONS;
 		return;
-	(void) flush_now(true);
+	}
+	(void) flush_now(true, next_part, USAGE_FLUSH_BATCH, &next_part);
 }
 
 /*
@@ -503,6 +532,8 @@ registry_usage_flush_due(TimestampTz now)
 Datum
 registry_flush_usage(PG_FUNCTION_ARGS)
 {
+	int			next;
+
 	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -510,7 +541,7 @@ registry_flush_usage(PG_FUNCTION_ARGS)
 				 errdetail("A standby keeps its read counts in shared memory; registry.pending_usage() shows them.")));
 	if (usage == NULL)
 		PG_RETURN_INT32(0);
-	PG_RETURN_INT32(flush_now(false));
+	PG_RETURN_INT32(flush_now(false, 0, INT_MAX, &next));
 }
 
 /* May the current user see who read what (a member of registry_admin)? */
@@ -538,7 +569,7 @@ registry_pending_usage(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	if (usage == NULL)
 		return (Datum) 0;
-	entries = copy_table(false, &n);
+	entries = copy_table(false, 0, INT_MAX, &n, NULL);
 	for (int kind = USAGE_SCHEMA; kind <= USAGE_SUBJECT; kind++)
 	{
 		int			nrows;
@@ -602,9 +633,14 @@ registry_usage_stats(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (usage)
+	for (int p = 0; usage != NULL && p < USAGE_PARTITIONS; p++)
 	{
-		pfree(copy_table(false, &used));
+		UsageEntry *slots = partition_slots(p);
+
+		SpinLockAcquire(&usage->parts[p].lock);
+		for (int i = 0; i < usage->per_partition; i++)
+			used += slots[i].hash != 0;
+		SpinLockRelease(&usage->parts[p].lock);
 	}
 	values[0] = BoolGetDatum(usage != NULL && registry_usage_tracking);
 	values[1] = Int32GetDatum(usage ? usage->per_partition * USAGE_PARTITIONS : 0);

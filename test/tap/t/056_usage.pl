@@ -7,7 +7,8 @@
 # subject_reads; readers see counts, only admins the names;
 # registry.unread_schemas() and unread_subjects() list what nobody read
 # since a time; registry.usage_tracking = off stops the counting; a
-# standby counts its own reads in its shared memory.
+# standby counts its own reads in its shared memory; registry.encode and
+# registry.decode count too.
 use strict;
 use warnings;
 
@@ -225,5 +226,18 @@ is($node->safe_psql('postgres', q{
 	'the primary does not see the standby\'s reads');
 
 $standby->stop;
+
+# SQL reads: registry.encode and registry.decode count once per statement
+# and call site (as a client's schema cache would fetch once), as the
+# session's role
+is($node->safe_psql('postgres', q{
+	SET ROLE bob;
+	SELECT count(registry.decode(m))
+	  FROM (SELECT registry.encode('idle-value', '{"a": 1}') AS m FROM generate_series(1, 3)) s}),
+	'3', 'bob encodes three values of idle-value and decodes them in SQL');
+is(schema_usage($since), '.|1|9|alice,bob|t .|2|3|bob|t .ctx|1|1|alice|t',
+	'  ... two reads of id 2: one by encode, one by decode');
+is(subject_usage($since), '.|idle-value|1|bob|t .|used-value|3|alice,bob|t .ctx|ctx-value|1|alice|t',
+	'  ... one of idle-value, by encode');
 $node->stop;
 done_testing();
