@@ -307,7 +307,8 @@ registry_usage_note(const RegistryRead *read, Oid role)
 {
 	TimestampTz now;
 
-	if (usage == NULL || !registry_usage_tracking)
+	if (usage == NULL || !registry_usage_tracking ||
+		((read->id <= 0 || read->context == NULL) && read->subject == NULL))
 		return;
 	now = GetCurrentTimestamp();
 	if (read->id > 0 && read->context != NULL)
