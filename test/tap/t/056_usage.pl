@@ -240,4 +240,31 @@ is(schema_usage($since), '.|1|9|alice,bob|t .|2|3|bob|t .ctx|1|1|alice|t',
 is(subject_usage($since), '.|idle-value|1|bob|t .|used-value|3|alice,bob|t .ctx|ctx-value|1|alice|t',
 	'  ... one of idle-value, by encode');
 $node->stop;
+
+# a full table: 600 keys read once each into 256 slots; each key that finds
+# no free slot takes the one read least recently, and what is lost is counted
+my $small = registry_node('usage_small',
+	conf => "registry.usage_max_entries = 256\nregistry.usage_flush_interval = 3600\n");
+$small->start;
+$small->safe_psql('postgres', q{
+	CREATE EXTENSION registry;
+	DO $$ BEGIN
+		FOR k IN 1 .. 300 LOOP
+			PERFORM registry.register_schema('e' || k,
+				'{"type":"enum","name":"E' || k || '","symbols":["A"]}');
+		END LOOP;
+	END $$;
+});
+is($small->safe_psql('postgres', q{
+	SELECT count(registry.encode('e' || k, '"A"')) FROM generate_series(1, 300) k}),
+	'300', '300 subjects encoded, in one statement: 600 keys (each subject and its id)');
+is($small->safe_psql('postgres', q{
+	SELECT concat_ws('|', max_entries, entries_used + evicted_entries, evicted_entries > 0,
+		evicted_reads = evicted_entries, incomplete_before IS NOT NULL) FROM registry.usage_stats()}),
+	'256|600|t|t|t',
+	'usage_stats(): 256 slots; the keys kept and the ones evicted make 600, the reads lost counted, a horizon');
+is($small->safe_psql('postgres', q{
+	SELECT read_count FROM registry.subject_usage WHERE subject = 'e300'}),
+	'1', '  ... the key read last is kept');
+$small->stop;
 done_testing();
