@@ -153,7 +153,7 @@ lookup_version(FunctionCallInfo fcinfo, const char *subject, const char *version
 	ref_copy(fcinfo, &cache->by_version, &ref);
 	stamp_set(&cache->version_stamp);
 	/* who still reads it (usage.c): once per statement and call site */
-	registry_usage_note(&(RegistryRead) {ref.context, ref.id, row.subject}, GetUserId());
+	registry_usage_note_sql(ref.context, ref.id, row.subject);
 	return ref;
 }
 
@@ -197,7 +197,7 @@ lookup_id(FunctionCallInfo fcinfo, int32 id, const char *context, SchemaRef *out
 		ref_copy(fcinfo, &cache->by_id, out);
 		stamp_set(&cache->id_stamp);
 		/* a SQL call's read (usage.c): once per statement and call site */
-		registry_usage_note(&(RegistryRead) {out->context, id, NULL}, GetUserId());
+		registry_usage_note_sql(out->context, id, NULL);
 	}
 	return true;
 }

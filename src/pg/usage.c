@@ -321,6 +321,15 @@ registry_usage_note(const RegistryRead *read, Oid role)
 
 /* See usage.h */
 void
+registry_usage_note_sql(const char *context, int32 id, const char *subject)
+{
+	RegistryRead read = {context, id, subject};
+
+	registry_usage_note(&read, GetUserId());
+}
+
+/* See usage.h */
+void
 registry_read_copy(RegistryRead *dst, const RegistryRead *src, MemoryContext cxt)
 {
 	RegistryRead copy = *src;
@@ -356,7 +365,9 @@ copy_table(bool take, int first, int limit, int *n, int *next)
 		for (int i = 0; i < per; i++)
 			if (slots[i].hash != 0)
 			{
-				memcpy(&chunk[got++], &slots[i], sizeof(UsageEntry));
+				/* the name's length only: a short hold of the lock */
+				memcpy(&chunk[got++], &slots[i],
+					   offsetof(UsageEntry, name) + slots[i].namelen);
 				if (take)
 					slots[i].hash = 0;
 			}

@@ -45,6 +45,9 @@ extern void registry_init_usage(void);
  */
 extern void registry_usage_note(const RegistryRead *read, Oid role);
 
+/* registry_usage_note() of a SQL function's read, as the current user */
+extern void registry_usage_note_sql(const char *context, int32 id, const char *subject);
+
 /*
  * The primary's first HTTP worker, from its loop: every
  * registry.usage_flush_interval, the reads counted since the last flush are added to the
