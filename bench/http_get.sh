@@ -5,7 +5,9 @@
 #   trivial   bench/mhd_trivial.c, built here: the registry's MHD mode
 #             (MHD_USE_EPOLL, one process, external epoll loop), a fixed
 #             JSON body as long as the registry's answer, keep-alive kept
-#   reg-1w    the registry, registry.http_workers = 1
+#   reg-1w    the registry, registry.http_workers = 1 (counting the reads
+#             of each id: registry.usage_tracking on, the default)
+#   reg-1w-off  the same with registry.usage_tracking = off
 #   reg-2w    the registry, registry.http_workers = 2 (one shared socket)
 # NSCHEMAS distinct ~1 KB Avro schemas (the 11-field record of
 # bench/register_rate.sh with a longer doc) are registered first; the wrk Lua script asks for
@@ -13,7 +15,8 @@
 # path).  Load: wrk -t2 -c32 -dDURATION, keep-alive; unloaded latency:
 # wrk -t1 -c1 -dDURATION_C1; a new connection per request (clients that
 # do not keep connections, each placed on a worker anew): wrk -t2 -c16
-# -dDURATION_C1 with "Connection: close".  Each round runs trivial, reg-1w, reg-2w (a
+# -dDURATION_C1 with "Connection: close".  Each round runs trivial, reg-1w,
+# reg-1w-off (a reload between them), reg-2w (a
 # restart between the registry runs, http_workers is PGC_POSTMASTER),
 # each after a 2 s warm-up; figures are medians over ROUNDS rounds.
 #
@@ -97,6 +100,12 @@ wrkrun() {
 	echo "$out" | grep '^RESULT' | sed "s/^RESULT/$1 $2 $3/" >>"$W/results"
 }
 warm() { wrk -t2 -c32 -d2s -s "$W/get.lua" "http://127.0.0.1:$1/" >/dev/null; }
+# usage_tracking on|off: registry.usage_tracking, reloaded (the workers
+# read it at their next wake-up)
+usage_tracking() {
+	bpsql -c "ALTER SYSTEM SET registry.usage_tracking = $1" -c "SELECT pg_reload_conf()" >/dev/null
+	sleep 0.5
+}
 
 : >"$W/results"
 for r in $(seq "$ROUNDS"); do
@@ -117,6 +126,15 @@ for r in $(seq "$ROUNDS"); do
 		wrkrun "reg-${k}w" "$r" c32 "$DURATION" "$HTTP_PORT"
 		wrkrun "reg-${k}w" "$r" c1 "$DURATION_C1" "$HTTP_PORT"
 		wrkrun "reg-${k}w" "$r" close "$DURATION_C1" "$HTTP_PORT"
+		if [ "$k" = 1 ]; then
+			# the same worker without counting the reads (a reload)
+			usage_tracking off
+			warm "$HTTP_PORT"
+			wrkrun reg-1w-off "$r" c32 "$DURATION" "$HTTP_PORT"
+			wrkrun reg-1w-off "$r" c1 "$DURATION_C1" "$HTTP_PORT"
+			wrkrun reg-1w-off "$r" close "$DURATION_C1" "$HTTP_PORT"
+			usage_tracking on
+		fi
 	done
 	echo "# round $r done"
 done
@@ -129,19 +147,19 @@ for name, rnd, mode, reqs, dur, p50, p99, status, conn, rd, wr, to in rows:
     R.setdefault((name, mode), []).append(dict(rps=int(reqs) / (int(dur) / 1e6), p50=float(p50), p99=float(p99),
         non2xx=int(status), sock=int(conn) + int(rd) + int(wr) + int(to)))
 med = lambda k, f: st.median(x[f] for x in R[k])
-names = ["trivial", "reg-1w", "reg-2w"]
+names = ["trivial", "reg-1w", "reg-1w-off", "reg-2w"]
 for mode, title in (("c32", "wrk -t2 -c32 -d%ss, keep-alive" % sys.argv[2]), ("c1", "wrk -t1 -c1 -d%ss (unloaded latency)" % sys.argv[3]),
                     ("close", "wrk -t2 -c16 -d%ss, Connection: close (a new connection per request)" % sys.argv[3])):
     print()
     print("# %s; median of %d rounds (req/s of each round in brackets)" % (title, len(R[("trivial", mode)])))
-    print("%-8s %10s %9s %9s %7s %8s  %s" % ("server", "req/s", "p50_us", "p99_us", "non2xx", "sockerr", "rounds"))
+    print("%-10s %10s %9s %9s %7s %8s  %s" % ("server", "req/s", "p50_us", "p99_us", "non2xx", "sockerr", "rounds"))
     for n in names:
         k = (n, mode)
-        print("%-8s %10.0f %9.0f %9.0f %7d %8d  [%s]" % (n, med(k, "rps"), med(k, "p50"), med(k, "p99"),
+        print("%-10s %10.0f %9.0f %9.0f %7d %8d  [%s]" % (n, med(k, "rps"), med(k, "p50"), med(k, "p99"),
               sum(x["non2xx"] for x in R[k]), sum(x["sock"] for x in R[k]),
               " ".join("%.0f" % x["rps"] for x in R[k])))
-t, r1, r2 = (med((n, "c32"), "rps") for n in names)
-l_t, l_1, l_2 = (med((n, "c1"), "p50") for n in names)
+t, r1, r0, r2 = (med((n, "c32"), "rps") for n in names)
+l_t, l_1, l_0, l_2 = (med((n, "c1"), "p50") for n in names)
 q_t, q_1 = (med((n, "c1"), "p99") for n in ("trivial", "reg-1w"))
 c_t, c_1 = (med((n, "c1"), "rps") for n in ("trivial", "reg-1w"))
 err = sum(x["non2xx"] + x["sock"] for v in R.values() for x in v)
@@ -149,13 +167,16 @@ def goal(ok): return "met" if ok else "NOT MET"
 print()
 print("# ratios (medians, same run)")
 print("reg-1w / trivial  req/s  %.2fx   (get-cached >= 0.8x: %s; uncached floor 0.30x / target 0.45x)" % (r1 / t, goal(r1 / t >= 0.8)))
+print("reg-1w-off / trivial  req/s  %.2fx   (the same worker without usage tracking)" % (r0 / t))
+print("reg-1w / reg-1w-off    req/s  %.2fx   (usage tracking's cost; issue 34: GET by id >= 0.9x of trivial with it on: %s)" % (r1 / r0, goal(r1 / t >= 0.9)))
+print("c1 p50 latency  reg-1w / reg-1w-off  %.2fx  (%.0f vs %.0f us)" % (l_1 / l_0, l_1, l_0))
 print("reg-2w / trivial  req/s  %.2fx" % (r2 / t))
 print("reg-2w / reg-1w   req/s  %.2fx   (worker-scaling floor 1.3x / target 1.5x: %s)" % (r2 / r1, goal(r2 / r1 >= 1.3)))
 print("c1 p50 latency  reg-1w / trivial  %.2fx  (%.0f vs %.0f us; latency: p50 <= 2.5x and <= 150 us: %s)" % (l_1 / l_t, l_1, l_t, goal(l_1 / l_t <= 2.5 and l_1 <= 150)))
 print("c1 p50 latency  reg-2w / trivial  %.2fx" % (l_2 / l_t))
 print("c1 p99 latency  reg-1w            %.0f us (trivial %.0f us; latency: p99 <= 2 ms: %s)" % (q_1, q_t, goal(q_1 <= 2000)))
 print("c1 req/s        reg-1w / trivial  %.2fx  (%.0f vs %.0f)" % (c_1 / c_t, c_1, c_t))
-n_t, n_1, n_2 = (med((n, "close"), "rps") for n in names)
+n_t, n_1, n_0, n_2 = (med((n, "close"), "rps") for n in names)
 print("close req/s     reg-1w / trivial  %.2fx, reg-2w / trivial %.2fx  (%.0f, %.0f vs %.0f)" % (n_1 / n_t, n_2 / n_t, n_1, n_2, n_t))
 print("errors (non-2xx + socket) over all runs: %d  (errors target: 0 -> %s)" % (err, goal(err == 0)))
 PY

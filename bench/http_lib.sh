@@ -9,7 +9,7 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2
 
 # http_cluster_start WORKERS [more postgresql.conf lines]
 http_cluster_start() {
-	HTTP_PORT=$(bench_free_port)
+	HTTP_PORT=${BENCH_HTTP_PORT:-$(bench_free_port)}
 	bench_cluster_start "registry.http_port = $HTTP_PORT
 registry.http_listen_addresses = 'localhost'
 registry.http_workers = $1

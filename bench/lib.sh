@@ -24,7 +24,7 @@ bench_free_port() {
 # bench_cluster_start [extra postgresql.conf lines]
 bench_cluster_start() {
 	BENCH_DIR=$(mktemp -d /tmp/registry-bench.XXXXXX)
-	BENCH_PORT=$(bench_free_port)
+	BENCH_PORT=${BENCH_PG_PORT:-$(bench_free_port)}
 	trap bench_cluster_stop EXIT
 	cluster_start "$BENCH_DIR" "$BENCH_PORT" "${1:-}" || exit 1
 	export PGHOST=$BENCH_DIR PGPORT=$BENCH_PORT PGUSER=$CLUSTER_USER PGDATABASE=postgres

@@ -48,6 +48,7 @@ typedef struct CacheEntry
 	char	   *content_type;	/* the answer's */
 	char	   *body;
 	size_t		len;
+	RegistryRead read;			/* what it answered about */
 } CacheEntry;
 
 /* one cache: its entries, their memory, and the generation they belong to */
@@ -234,6 +235,7 @@ http_cache_lookup(HttpCacheClass cls, const StringInfoData *key, HttpCachedAnswe
 	answer->len = e->len;
 	answer->route = e->route;
 	answer->content_type = e->content_type;
+	answer->read = e->read;
 	return true;
 }
 
@@ -291,6 +293,7 @@ http_cache_store(HttpCacheClass cls, const StringInfoData *key, const HttpCached
 	memcpy(e->body, answer->body, answer->len);
 	e->body[answer->len] = '\0';
 	e->len = answer->len;
+	registry_read_copy(&e->read, &answer->read, c->cxt);
 	c->bytes += answer->len + key->len + sizeof(CacheEntry);
 }
 

@@ -29,6 +29,7 @@ typedef struct HttpCachedAnswer
 	size_t		len;
 	const char *content_type;
 	int			route;			/* the route that made it */
+	RegistryRead read;			/* what it answered about (usage.h) */
 } HttpCachedAnswer;
 
 extern HttpCacheClass http_cache_key(const RestRequest *req, Oid role, StringInfo key);

@@ -232,6 +232,7 @@ run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
 	/* the body must survive the commit: copy it into request memory */
 	MemoryContextSwitchTo(RequestContext);
 	resp.body = pnstrdup(resp.body, resp.body_len);
+	registry_read_copy(&resp.read, &resp.read, RequestContext);
 	CommitTransactionCommand();
 	http_attempt_end();
 	*route = resp.route;
@@ -251,7 +252,8 @@ run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
 		log_timeout(hr, resp.sqlerrcode);
 	if (slot->cls != HTTP_CACHE_NONE && resp.status == 200)
 	{
-		HttpCachedAnswer answer = {resp.body, resp.body_len, resp.content_type, resp.route};
+		HttpCachedAnswer answer = {resp.body, resp.body_len, resp.content_type, resp.route,
+		resp.read};
 
 		http_cache_store(slot->cls, &slot->key, &answer, slot->generation);
 	}
@@ -514,6 +516,7 @@ serve(ServeState *st, Oid role, unsigned int *status, bool *retry, int *route)
 	if (st->cached)
 	{
 		*route = st->answer.route;
+		registry_usage_note(&st->answer.read, role);
 		response = make_response(200, st->answer.body, st->answer.len,
 								 st->answer.content_type, status);
 	}

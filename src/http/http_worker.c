@@ -49,6 +49,7 @@
 #include "http_internal.h"
 #include "http_tls.h"
 #include "rest.h"
+#include "usage.h"
 
 /* seconds a connection may stay idle (libmicrohttpd's own timeout) */
 #define IDLE_TIMEOUT_S 60
@@ -459,6 +460,9 @@ registry_http_worker_main(Datum main_arg)
 		/* the audit trail's retention: one worker deletes the old rows */
 		if (worker_slot == 0)
 			registry_audit_sweep(GetCurrentTimestamp());
+		/* the read counts: the same worker flushes them to their tables */
+		if (worker_slot == 0)
+			registry_usage_flush_due(GetCurrentTimestamp());
 		if (daemon_handle == NULL && port_retry_at != 0 &&
 			GetCurrentTimestamp() >= port_retry_at)
 		{

@@ -447,15 +447,9 @@ registry_audit_truncate(PG_FUNCTION_ARGS)
 	return PointerGetDatum(NULL);
 }
 
-/* a piece of the HTTP worker's work that runs in a transaction of its own */
-typedef void (*AuditStep) (void *arg);
-
-/*
- * Run step in a transaction of its own, with a snapshot, outside any
- * transaction (the HTTP worker): an error is logged and the worker goes on.
- */
-static void
-run_in_own_transaction(AuditStep step, void *arg)
+/* See audit.h */
+void
+registry_audit_run_step(AuditStep step, void *arg)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 
@@ -581,7 +575,7 @@ registry_audit_rest_failure(const RestRequest *req, Oid role, const char *http_u
 		left_out = 0;
 		last_unauthenticated = now;
 	}
-	run_in_own_transaction(record_failure, &f);
+	registry_audit_run_step(record_failure, &f);
 }
 
 /*
@@ -635,7 +629,7 @@ registry_audit_sweep(TimestampTz now)
 	if (RecoveryInProgress())
 		return;
 	sw.cutoff = now - (TimestampTz) registry_audit_retention * USECS_PER_MINUTE;
-	run_in_own_transaction(sweep_batch, &sw);
+	registry_audit_run_step(sweep_batch, &sw);
 	/* more to delete: again soon, still a batch at a time */
 	if (sw.deleted >= AUDIT_SWEEP_ROWS)
 		next_sweep = TimestampTzPlusMilliseconds(now, AUDIT_SWEEP_BUSY_MS);

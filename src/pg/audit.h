@@ -45,4 +45,14 @@ extern void registry_audit_rest_failure(const RestRequest *req, Oid role,
  */
 extern void registry_audit_sweep(TimestampTz now);
 
+/* a piece of the HTTP worker's work that runs in a transaction of its own */
+typedef void (*AuditStep) (void *arg);
+
+/*
+ * Run step in a transaction of its own, with a snapshot and a short
+ * lock_timeout, outside any transaction (the HTTP worker): an error is
+ * logged and the worker goes on.
+ */
+extern void registry_audit_run_step(AuditStep step, void *arg);
+
 #endif							/* AUDIT_H */

@@ -312,6 +312,23 @@ extern int	catalog_schema_keys_after(const char *context, int32 id, int limit,
 extern int64 catalog_audit_insert(const CatalogAuditRow *row);
 extern uint64 catalog_audit_purge(TimestampTz cutoff, int limit);
 
+/* catalog_usage.c: one schema id's or subject's reads, added to registry.schema_reads or subject_reads */
+#define CATALOG_USAGE_MAX_READERS 4
+#define CATALOG_USAGE_NAME_MAX 256
+typedef struct CatalogUsageRow
+{
+	char	   *context;
+	int32		id;				/* a schema's */
+	char	   *subject;		/* a subject's, unqualified; NULL for a schema */
+	int64		reads;
+	int64		unlisted_reads;
+	TimestampTz last_read;
+	int			nreaders;
+	char	   *readers[CATALOG_USAGE_MAX_READERS];
+} CatalogUsageRow;
+
+extern void catalog_usage_add(const CatalogUsageRow *rows, int n, bool subjects);
+
 /* config_scope.c: one config row as Confluent's Config object (JSON text) */
 extern char *catalog_config_row_json(const CatalogConfigRow *row, const char *level_key);
 

@@ -46,47 +46,6 @@ static CatalogPlan plan_audit_purge_all = {
 	1, {TIMESTAMPTZOID}
 };
 
-/* who ran before become_owner() */
-typedef struct AuditUserSave
-{
-	Oid			userid;
-	int			sec_context;
-}			AuditUserSave;
-
-/* registry.audit's owner; false when there is no such table (an older extension) */
-static bool
-audit_owner(Oid *owner)
-{
-	Oid			nsp = get_namespace_oid("registry", true);
-	Oid			relid = OidIsValid(nsp) ? get_relname_relid("audit", nsp) : InvalidOid;
-	HeapTuple	tup;
-
-	if (!OidIsValid(relid))
-		return false;
-	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	if (!HeapTupleIsValid(tup))
-		return false;
-	*owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return true;
-}
-
-/* Run the next statement as the audit table's owner. */
-static void
-become_owner(Oid owner, AuditUserSave * save)
-{
-	GetUserIdAndSecContext(&save->userid, &save->sec_context);
-	SetUserIdAndSecContext(owner, save->sec_context | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-}
-
-/* Back to who ran before become_owner(). */
-static void
-restore_user(const AuditUserSave * save)
-{
-	SetUserIdAndSecContext(save->userid, save->sec_context);
-}
-
 /* A text Datum of s, and whether it is NULL. */
 static Datum
 text_or_null(const char *s, char *null)
@@ -110,11 +69,11 @@ catalog_audit_insert(const CatalogAuditRow *e)
 	Datum		values[12];
 	char		nulls[12];
 	Oid			owner;
-	AuditUserSave save;
+	CatalogUserSave save;
 	bool		isnull;
 	int64		id;
 
-	if (!audit_owner(&owner))
+	if (!catalog_table_owner("audit", &owner))
 		return 0;
 	values[0] = text_or_null(e->role, &nulls[0]);
 	values[1] = text_or_null(e->http_user, &nulls[1]);
@@ -132,9 +91,9 @@ catalog_audit_insert(const CatalogAuditRow *e)
 	values[11] = FullTransactionIdGetDatum(GetTopFullTransactionId());
 	nulls[11] = ' ';
 	catalog_connect();
-	become_owner(owner, &save);
+	catalog_become_owner(owner, &save);
 	catalog_run(&plan_audit_insert, values, nulls, SPI_OK_INSERT_RETURNING);
-	restore_user(&save);
+	catalog_restore_user(&save);
 	id = DatumGetInt64(catalog_datum(catalog_one_row(&plan_audit_insert), 1, &isnull));
 	catalog_disconnect();
 	return id;
@@ -149,16 +108,16 @@ catalog_audit_purge(TimestampTz cutoff, int limit)
 {
 	Datum		values[2] = {TimestampTzGetDatum(cutoff), Int32GetDatum(limit)};
 	Oid			owner;
-	AuditUserSave save;
+	CatalogUserSave save;
 	uint64		n;
 
-	if (!audit_owner(&owner))
+	if (!catalog_table_owner("audit", &owner))
 		return 0;
 	catalog_connect();
-	become_owner(owner, &save);
+	catalog_become_owner(owner, &save);
 	catalog_run(limit > 0 ? &plan_audit_purge_some : &plan_audit_purge_all, values, NULL,
 				SPI_OK_DELETE);
-	restore_user(&save);
+	catalog_restore_user(&save);
 	n = SPI_processed;
 	catalog_disconnect();
 	return n;

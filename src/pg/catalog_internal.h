@@ -57,6 +57,20 @@ extern int32 catalog_int32(HeapTuple tup, int col);
 extern bool catalog_bool(HeapTuple tup, int col);
 extern char *catalog_jsonb_value_text(JsonbValue *v);
 
+/*
+ * The tables nobody but the registry writes (registry.audit, the read
+ * counts) are written as their owner: who ran before.
+ */
+typedef struct CatalogUserSave
+{
+	Oid			userid;
+	int			sec_context;
+} CatalogUserSave;
+
+extern bool catalog_table_owner(const char *relname, Oid *owner);
+extern void catalog_become_owner(Oid owner, CatalogUserSave *save);
+extern void catalog_restore_user(const CatalogUserSave *save);
+
 /* --- catalog_rel.c: a registry table read through its index ----------------- */
 
 /* one column of a registry table, at attribute number (its index in the array) + 1 */

@@ -14,11 +14,16 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
 
 #include "catalog.h"
 #include "catalog_internal.h"
@@ -206,4 +211,41 @@ catalog_jsonb_value_text(JsonbValue *v)
 	if (v->type == jbvString)
 		return pnstrdup(v->val.string.val, v->val.string.len);
 	return JsonbToCString(NULL, &JsonbValueToJsonb(v)->root, 0);
+}
+
+/*
+ * The owner of registry.relname; false when there is no such table (an
+ * extension older than it).
+ */
+bool
+catalog_table_owner(const char *relname, Oid *owner)
+{
+	Oid			nsp = get_namespace_oid("registry", true);
+	Oid			relid = OidIsValid(nsp) ? get_relname_relid(relname, nsp) : InvalidOid;
+	HeapTuple	tup;
+
+	if (!OidIsValid(relid))
+		return false;
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	*owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return true;
+}
+
+/* Run the next statements as owner (a table's), restricted as a maintenance command is. */
+void
+catalog_become_owner(Oid owner, CatalogUserSave *save)
+{
+	GetUserIdAndSecContext(&save->userid, &save->sec_context);
+	SetUserIdAndSecContext(owner, save->sec_context | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+}
+
+/* Back to who ran before catalog_become_owner(). */
+void
+catalog_restore_user(const CatalogUserSave *save)
+{
+	SetUserIdAndSecContext(save->userid, save->sec_context);
 }

@@ -33,6 +33,7 @@
 #include "payload.h"
 #include "registry.h"
 #include "schemas.h"
+#include "usage.h"
 
 PG_FUNCTION_INFO_V1(registry_encode);
 PG_FUNCTION_INFO_V1(registry_decode);
@@ -151,6 +152,8 @@ lookup_version(FunctionCallInfo fcinfo, const char *subject, const char *version
 	cache->version = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, version);
 	ref_copy(fcinfo, &cache->by_version, &ref);
 	stamp_set(&cache->version_stamp);
+	/* who still reads it (usage.c): once per statement and call site */
+	registry_usage_note_sql(ref.context, ref.id, row.subject);
 	return ref;
 }
 
@@ -193,6 +196,8 @@ lookup_id(FunctionCallInfo fcinfo, int32 id, const char *context, SchemaRef *out
 		cache->id = id;
 		ref_copy(fcinfo, &cache->by_id, out);
 		stamp_set(&cache->id_stamp);
+		/* a SQL call's read (usage.c): once per statement and call site */
+		registry_usage_note_sql(out->context, id, NULL);
 	}
 	return true;
 }

@@ -21,6 +21,7 @@
 #include "payload.h"
 #include "registry.h"
 #include "schemas.h"
+#include "usage.h"
 
 PG_MODULE_MAGIC;
 
@@ -44,6 +45,7 @@ _PG_init(void)
 	registry_init_invalidation();
 	registry_init_metrics();
 	registry_init_audit();
+	registry_init_usage();
 	registry_init_cloudevents();
 	registry_init_kms();
 	registry_http_init();

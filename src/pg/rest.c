@@ -262,6 +262,19 @@ rest_error(RestCall *c, int status, int code, const char *message)
 	c->status = status;
 }
 
+/*
+ * What a read answers about, for the read counts (usage.c): a schema id
+ * in its context (id 0: none) and a qualified subject (NULL: none).  The
+ * count is taken once the route has answered 200.
+ */
+void
+rest_note_read(RestCall *c, const char *context, int32 id, const char *subject)
+{
+	c->read.context = context;
+	c->read.id = id;
+	c->read.subject = subject;
+}
+
 /* --- errors ------------------------------------------------------------- */
 
 /*
@@ -649,6 +662,10 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 	resp->content_type = c->content_type ? c->content_type : REST_CONTENT_TYPE;
 	resp->sqlerrcode = c->sqlerrcode;
 	resp->route = c->route;
+	resp->read = c->read;
+	/* who still reads it (usage.c): a read answered, as the role it ran as */
+	if (c->status == 200)
+		registry_usage_note(&c->read, GetUserId());
 }
 
 /* See rest.h */

@@ -11,6 +11,8 @@
 #ifndef REST_H
 #define REST_H
 
+#include "usage.h"
+
 typedef struct RestRequest
 {
 	const char *method;			/* "GET", "POST", ... */
@@ -31,6 +33,7 @@ typedef struct RestResponse
 	int			sqlerrcode;		/* the route's SQLSTATE when it failed, else 0 */
 	int			route;			/* the route's index (metrics.h), -1 if none
 								 * matched */
+	RegistryRead read;			/* what a 200 answered about (usage.h) */
 } RestResponse;
 
 #define REST_CONTENT_TYPE "application/vnd.schemaregistry.v1+json"

@@ -37,6 +37,7 @@ typedef struct RestCall
 	char	   *version;
 	char	   *schema_id;
 	bool		lookup;			/* 40403 reads "Schema not found" */
+	RegistryRead read;			/* the schema id and subject a read answered */
 
 	int			route;			/* index of the matched route, -1 if none */
 	bool		plain_text;		/* the route answers text, whatever Accept
@@ -94,6 +95,7 @@ extern int	rest_param_int(RestCall *c, const char *key, int def);
 extern void rest_page(RestCall *c, int max_limit, int *offset, int *limit);
 extern bool rest_page_includes(RestCall *c, int index, int max_limit);
 extern void rest_error(RestCall *c, int status, int code, const char *message);
+extern void rest_note_read(RestCall *c, const char *context, int32 id, const char *subject);
 extern bool rest_extension_missing(RestCall *c);
 extern Jsonb *rest_body_object(RestCall *c);
 extern JsonbValue *rest_body_member(Jsonb *jb, const char *key);

@@ -468,6 +468,7 @@ h_schema_by_id(RestCall *c)
 	registry_schema_by_id(id, subject, &info);
 	registry_schema_info_row(&info, &row);
 	qualify_references(c, &row, row_context(&row));
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	append_schema_string(c, &row, formatted_schema(c, &row, subject), subject);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -552,6 +553,7 @@ h_schema_by_id_raw(RestCall *c)
 		return;
 	registry_schema_by_id(id, subject, &info);
 	registry_schema_info_row(&info, &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	appendStringInfoString(&c->out, formatted_schema(c, &row, subject));
 }
 
@@ -667,6 +669,7 @@ h_version_get(RestCall *c)
 
 	registry_read_version(c->subject, subject, c->version, rest_param_bool(c, "deleted"), &row);
 	qualify_references(c, &row, row_context(&row));
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 	append_schema_tags(c, &row, row_context(&row));
 }
@@ -710,6 +713,7 @@ h_latest_with_metadata(RestCall *c)
 								  DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
 																	 CStringGetDatum(props.data))),
 								  rest_param_bool(c, "deleted"), &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), false);
 }
 
@@ -721,6 +725,7 @@ h_version_schema(RestCall *c)
 	const char *subject = path_subject_version(c);
 
 	registry_read_version(c->subject, subject, c->version, rest_param_bool(c, "deleted"), &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	appendStringInfoString(&c->out, formatted_schema(c, &row, row.subject));
 }
 
@@ -896,6 +901,7 @@ h_lookup(RestCall *c)
 	if (!read_schema_body(c, &b, true))
 		return;
 	registry_lookup_submission(c->subject, &b, rest_param_bool(c, "deleted"), &row);
+	rest_note_read(c, row_context(&row), row.id, row.subject);
 	append_schema_row(&c->out, &row, true, true, formatted_schema(c, &row, row.subject), true);
 }
 

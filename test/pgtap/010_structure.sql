@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(196);
+SELECT plan(204);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -9,7 +9,7 @@ SELECT plan(196);
 SELECT has_schema('registry', 'schema registry exists');
 SELECT tables_are('registry',
 	ARRAY['contexts', 'schemas', 'subjects', 'subject_versions', 'schema_references', 'config', 'modes', 'audit',
-		  'schema_fields', 'keks', 'deks', 'associations'],
+		  'schema_fields', 'keks', 'deks', 'associations', 'schema_reads', 'subject_reads'],
 	'registry has exactly the expected tables');
 SELECT has_table('registry', 'contexts', 'table registry.contexts');
 SELECT has_table('registry', 'schemas', 'table registry.schemas');
@@ -197,6 +197,15 @@ SELECT function_returns('registry', 'check_data', ARRAY['text', 'text', 'bytea[]
 SELECT function_returns('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'], 'jsonb', 'cloudevent returns jsonb');
 SELECT volatility_is('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'], 'volatile', 'cloudevent is VOLATILE (a random id)');
 SELECT function_returns('registry', 'cloudevent_data', ARRAY['jsonb'], 'jsonb', 'cloudevent_data returns jsonb');
+-- who still reads a schema
+SELECT views_are('registry', ARRAY['schema_usage', 'subject_usage'], 'registry has exactly the read-count views');
+SELECT col_is_pk('registry', 'schema_reads', ARRAY['context', 'schema_id'], 'schema_reads is keyed by (context, schema_id)');
+SELECT col_is_pk('registry', 'subject_reads', ARRAY['context', 'subject'], 'subject_reads is keyed by (context, subject)');
+SELECT function_returns('registry', 'pending_usage', ARRAY[]::text[], 'setof record', 'pending_usage returns setof record');
+SELECT function_returns('registry', 'flush_usage', ARRAY[]::text[], 'integer', 'flush_usage returns integer');
+SELECT function_returns('registry', 'usage_stats', ARRAY[]::text[], 'record', 'usage_stats returns record');
+SELECT function_returns('registry', 'unread_schemas', ARRAY['timestamp with time zone'], 'setof record', 'unread_schemas(timestamptz) returns setof record');
+SELECT function_returns('registry', 'unread_subjects', ARRAY['timestamp with time zone'], 'setof record', 'unread_subjects(timestamptz) returns setof record');
 
 SELECT has_view('registry', 'fields', 'the view of every field of every live version');
 SELECT has_index('registry', 'schema_fields', 'schema_fields_fields_idx', 'the field index has its GIN index');
@@ -324,7 +333,7 @@ SELECT set_eq(
 	ARRAY['registry.contexts', 'registry.default_context_ids', 'registry.schemas', 'registry.subjects',
 		  'registry.subject_versions', 'registry.schema_references', 'registry.config', 'registry.modes',
 		  'registry.audit', 'registry.audit_ids', 'registry.schema_fields', 'registry.keks', 'registry.deks',
-		  'registry.associations'],
+		  'registry.associations', 'registry.schema_reads', 'registry.subject_reads'],
 	'every table and the id sequences are registered with pg_extension_config_dump');
 SELECT is(
 	(SELECT x.cond::text FROM pg_extension e,
