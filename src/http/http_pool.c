@@ -354,16 +354,13 @@ finish(HttpPoolJob *job)
 	MHD_resume_connection(job->hr->conn);
 }
 
-/* the answer of a pool worker that went away: 500, Confluent's 50001 */
+/* a job answered without its pool worker: 500, Confluent's 50001 */
 static void
 fail(HttpPoolJob *job)
 {
 	job->answer.status = 500;
 	job->answer.error_code = 50001;
 	job->answer.route = -1;
-	ereport(LOG,
-			(errmsg("registry REST request lost its pool worker before it was answered"),
-			 errhidestmt(true)));
 }
 
 /* read the answer of a job, as far as it has arrived */
@@ -392,7 +389,12 @@ receive(HttpPoolJob *job)
 		job->answer.body[job->answer.len] = '\0';
 	}
 	else if (r != SHM_MQ_WOULD_BLOCK)
+	{
+		ereport(LOG,
+				(errmsg("registry REST request lost its pool worker before it was answered"),
+				 errhidestmt(true)));
 		fail(job);
+	}
 	MemoryContextSwitchTo(oldcxt);
 	if (r != SHM_MQ_WOULD_BLOCK)
 		finish(job);
