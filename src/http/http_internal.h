@@ -270,7 +270,7 @@ typedef struct HttpPoolAnswer
 	int			error_code;		/* non-zero: answer Confluent's error */
 	Oid			role;
 	const char *content_type;
-	char	   *body;
+	const char *body;			/* in the job's segment */
 	size_t		len;
 } HttpPoolAnswer;
 

@@ -19,11 +19,12 @@
  * latch) and resumes the request with it.
  *
  * Nothing outlives the request: the segment goes when both sides have
- * detached.  A request whose connection closes detaches at once (the pool
- * worker's send then fails, and it goes on to the next job; a job still
- * queued finds no segment and is skipped); a pool worker that exits in the
- * middle of a job detaches on its way out, and the request is answered
- * 50001.  With no pool worker running (registry.http_pool_workers = 0, or
+ * detached, the HTTP worker when the request ends (a pool worker whose
+ * send then fails goes on to the next job; a job still queued whose
+ * segment is gone is skipped).  libmicrohttpd does not watch a suspended
+ * connection, so a client that leaves does not end its request before the
+ * answer comes.  A pool worker that exits in the middle of a job detaches
+ * on its way out, and the request is answered 50001.  With no pool worker running (registry.http_pool_workers = 0, or
  * none has started yet), the HTTP worker runs the request itself, as
  * before; with the queue full, or no segment to be had, it answers 503.
  *
@@ -147,6 +148,10 @@ http_pool_wanted(const RestRequest *req)
 	int			i;
 
 	if (registry_http_pool_workers == 0 || pool == NULL)
+		return false;
+	/* the pool's routes read, and only the checks are POSTed */
+	if (strcmp(req->method, "GET") != 0 &&
+		(strcmp(req->method, "POST") != 0 || strstr(req->path, "compatibility") == NULL))
 		return false;
 	if (pool_route_index[0] == -2)
 		for (i = 0; i < lengthof(pool_routes); i++)
@@ -343,12 +348,14 @@ release_segment(HttpPoolJob *job)
 	job->seg = NULL;
 }
 
-/* the job is answered: its request goes on, libmicrohttpd calls it again */
+/*
+ * the job is answered: its request goes on, libmicrohttpd calls it again
+ * (the answer's body stays in the segment until the request is forgotten)
+ */
 static void
 finish(HttpPoolJob *job)
 {
 	job->done = true;
-	release_segment(job);
 	dlist_delete(&job->node);
 	job->node.next = job->node.prev = NULL;
 	MHD_resume_connection(job->hr->conn);
@@ -383,10 +390,9 @@ receive(HttpPoolJob *job)
 		job->answer.route = head.route;
 		job->answer.error_code = head.failure;
 		job->answer.content_type = pstrdup(head.content_type);
+		/* valid until the queue is read again or detached: at the forget */
 		job->answer.len = len - sizeof(head);
-		job->answer.body = palloc(job->answer.len + 1);
-		memcpy(job->answer.body, (char *) data + sizeof(head), job->answer.len);
-		job->answer.body[job->answer.len] = '\0';
+		job->answer.body = (const char *) data + sizeof(head);
 	}
 	else if (r != SHM_MQ_WOULD_BLOCK)
 	{
