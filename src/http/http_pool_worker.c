@@ -113,7 +113,7 @@ run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body)
 	TimestampTz start = GetCurrentTimestamp();
 	HttpRoleSave save;
 	RestResponse resp;
-	int			sqlerrcode = 0;
+	volatile int sqlerrcode = 0;
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
