@@ -12,6 +12,7 @@
 extern int	registry_http_port;
 extern char *registry_http_listen_addresses;
 extern int	registry_http_workers;
+extern int	registry_http_pool_workers;
 extern char *registry_database;
 extern int	registry_http_max_body_size;
 extern int	registry_http_max_connections;

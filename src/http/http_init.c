@@ -28,6 +28,7 @@
 int			registry_http_port = 8081;
 char	   *registry_http_listen_addresses = NULL;
 int			registry_http_workers = 2;
+int			registry_http_pool_workers = 2;
 char	   *registry_database = NULL;
 int			registry_http_max_body_size = 16 * 1024 * 1024;
 int			registry_http_max_connections = 0;
@@ -61,6 +62,13 @@ define_postmaster_settings(void)
 							NULL,
 							&registry_http_workers,
 							2, 1, HTTP_MAX_WORKERS,
+							PGC_POSTMASTER, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("registry.http_pool_workers",
+							"Number of worker processes that run the HTTP workers' long requests (listings, compatibility checks).",
+							"0: each HTTP worker runs them itself, and its other requests wait meanwhile.",
+							&registry_http_pool_workers,
+							2, 0, HTTP_MAX_WORKERS,
 							PGC_POSTMASTER, 0,
 							NULL, NULL, NULL);
 	DefineCustomStringVariable("registry.database",
@@ -213,31 +221,53 @@ define_tls_settings(void)
 }
 
 /*
- * Say at server start when registry.http_workers takes more background
- * worker slots than max_worker_processes leaves: beside the workers of
- * libraries preloaded before this one (already registered, not counted
- * here), the logical replication launcher takes one slot, and parallel
- * queries and logical replication workers draw from the same pool.
+ * Say at server start when registry.http_workers and
+ * registry.http_pool_workers take more background worker slots than
+ * max_worker_processes leaves: beside the workers of libraries preloaded
+ * before this one (already registered, not counted here), the logical
+ * replication launcher takes one slot, and parallel queries and logical
+ * replication workers draw from the same pool.  The HTTP workers are
+ * registered first, so they are the last to go without one.
  */
 static void
 check_worker_slots(void)
 {
 	int			launcher = max_logical_replication_workers > 0 ? 1 : 0;
+	int			needed = registry_http_workers + registry_http_pool_workers + launcher;
 
-	if (registry_http_workers + launcher > max_worker_processes)
+	if (needed > max_worker_processes)
 		ereport(WARNING,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("registry.http_workers = %d needs more background worker slots than max_worker_processes = %d leaves",
-						registry_http_workers, max_worker_processes),
-				 errdetail("Each HTTP worker takes one slot%s; the workers that find none are never started.",
+				 errmsg("registry.http_workers = %d and registry.http_pool_workers = %d need more background worker slots than max_worker_processes = %d leaves",
+						registry_http_workers, registry_http_pool_workers, max_worker_processes),
+				 errdetail("Each HTTP worker and each pool worker takes one slot%s; the workers that find none are never started, the pool workers first.",
 						   launcher ? ", and the logical replication launcher takes one" : ""),
-				 errhint("Set max_worker_processes to at least %d (plus what parallel queries and other extensions use), or lower registry.http_workers.",
-						 registry_http_workers + launcher + 8)));
-	else if (registry_http_workers + launcher == max_worker_processes)
+				 errhint("Set max_worker_processes to at least %d (plus what parallel queries and other extensions use), or lower registry.http_workers or registry.http_pool_workers.",
+						 needed + 8)));
+	else if (needed == max_worker_processes)
 		ereport(LOG,
-				(errmsg("registry.http_workers = %d leaves no background worker slot of max_worker_processes = %d free",
-						registry_http_workers, max_worker_processes),
+				(errmsg("registry.http_workers = %d and registry.http_pool_workers = %d leave no background worker slot of max_worker_processes = %d free",
+						registry_http_workers, registry_http_pool_workers, max_worker_processes),
 				 errdetail("Parallel queries and logical replication workers draw from the same slots and will not start.")));
+}
+
+/* a worker of the registry's, with its entry point, name and number */
+static void
+register_worker(const char *function, const char *name, const char *type, int i)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = 5;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "registry");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "%s", function);
+	snprintf(worker.bgw_name, BGW_MAXLEN, "%s %d", name, i + 1);
+	snprintf(worker.bgw_type, BGW_MAXLEN, "%s", type);
+	worker.bgw_main_arg = Int32GetDatum(i);
+	worker.bgw_notify_pid = 0;
+	RegisterBackgroundWorker(&worker);
 }
 
 /*
@@ -247,26 +277,16 @@ check_worker_slots(void)
 static void
 register_workers(void)
 {
-	BackgroundWorker worker;
 	int			i;
 
 	if (registry_http_port == 0)
 		return;
 	check_worker_slots();
 	for (i = 0; i < registry_http_workers; i++)
-	{
-		memset(&worker, 0, sizeof(worker));
-		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-		worker.bgw_start_time = BgWorkerStart_ConsistentState;
-		worker.bgw_restart_time = 5;
-		snprintf(worker.bgw_library_name, BGW_MAXLEN, "registry");
-		snprintf(worker.bgw_function_name, BGW_MAXLEN, "registry_http_worker_main");
-		snprintf(worker.bgw_name, BGW_MAXLEN, "registry http worker %d", i + 1);
-		snprintf(worker.bgw_type, BGW_MAXLEN, "registry http");
-		worker.bgw_main_arg = Int32GetDatum(i);
-		worker.bgw_notify_pid = 0;
-		RegisterBackgroundWorker(&worker);
-	}
+		register_worker("registry_http_worker_main", "registry http worker", "registry http", i);
+	for (i = 0; i < registry_http_pool_workers; i++)
+		register_worker("registry_http_pool_main", "registry http pool worker",
+						"registry http pool", i);
 }
 
 /* The HTTP subsystem's start: its settings, then (at server start) its workers. */
@@ -297,6 +317,7 @@ registry_http_init(void)
 	{
 		http_connect_init();
 		http_listen_init();
+		http_pool_init();
 		register_workers();
 	}
 }

@@ -68,6 +68,8 @@ typedef struct HttpRequest
 	TimestampTz answer_start;	/* when it was first served, 0 before */
 	/* on a standby, its write forwarded to the primary (http_forward.c) */
 	struct HttpForward *forward;
+	/* a long request, run by a pool worker (http_pool.c) */
+	struct HttpPoolJob *pool_job;
 } HttpRequest;
 
 /* the peer's address as text, for the log (http_auth.c) */
@@ -232,5 +234,66 @@ extern long http_forward_wakeup_ms(TimestampTz now, long timeout);
 extern void http_forward_resume_all(void);
 extern void http_forward_failed(const RestRequest *req, int route,
 								HttpForwardAnswer *answer);
+
+/* http_pool.c, http_pool_worker.c: long requests run by the pool workers */
+typedef struct HttpPoolJob HttpPoolJob;
+
+/* what handing a request to the pool gave */
+typedef enum HttpPoolStart
+{
+	HTTP_POOL_STARTED,			/* the pool runs it: suspend the request */
+	HTTP_POOL_NONE,				/* no pool worker runs: serve it here */
+	HTTP_POOL_FULL				/* the pool cannot take it now: 503 */
+} HttpPoolStart;
+
+/* the head of a job's segment; the request and the answer's queue follow */
+typedef struct HttpPoolJobHeader
+{
+	Oid			role;			/* the request runs as this role */
+	Size		mq_offset;		/* where the answer's queue is */
+} HttpPoolJobHeader;
+
+/* the head of a pool worker's answer; the body follows */
+typedef struct HttpPoolAnswerHead
+{
+	int32		status;
+	int32		route;			/* the route's index, -1 if none */
+	int32		failure;		/* failed outside the route: Confluent's code */
+	char		content_type[128];
+} HttpPoolAnswerHead;
+
+/* a pool worker's answer, as the HTTP worker received it */
+typedef struct HttpPoolAnswer
+{
+	int			status;
+	int			route;
+	int			error_code;		/* non-zero: answer Confluent's error */
+	Oid			role;
+	const char *content_type;
+	const char *body;			/* in the job's segment */
+	size_t		len;
+} HttpPoolAnswer;
+
+extern void http_pool_init(void);
+extern bool http_pool_wanted(const RestRequest *req);
+extern HttpPoolStart http_pool_start(HttpRequest *hr, const RestRequest *req, Oid role,
+									 const char *user, const char *peer);
+extern void http_pool_suspend(struct MHD_Connection *conn, HttpRequest *hr);
+extern const HttpPoolAnswer *http_pool_answer(HttpRequest *hr);
+extern void http_pool_forget(HttpRequest *hr);
+extern void http_pool_run(void);
+extern void http_pool_resume_all(void);
+extern const char *http_pool_get_field(const char **p, size_t *len);
+extern void http_pool_worker_join(int slot);
+extern void http_pool_worker_leave(int slot);
+extern uint32 http_pool_take(int slot);
+
+/* http_request.c: how a request that failed outside its route is answered */
+extern int	http_failure_code(int sqlerrcode, int32 *status);
+extern const char *http_failure_message(int error_code);
+extern void http_log_timeout(TimestampTz start, int attempts, int sqlerrcode);
+
+/* http_worker.c: a worker started with registry.http_port = 0 waits */
+extern void http_wait_for_port(void);
 
 #endif							/* HTTP_INTERNAL_H */

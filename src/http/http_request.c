@@ -192,16 +192,16 @@ read_rest_request(struct MHD_Connection *conn, const char *url, const char *meth
  * past registry.http_statement_timeout (once: not for each attempt that
  * met the lock and was tried again).
  */
-static void
-log_timeout(HttpRequest *hr, int sqlerrcode)
+void
+http_log_timeout(TimestampTz start, int attempts, int sqlerrcode)
 {
-	long		ms = hr->answer_start ? (long) ((GetCurrentTimestamp() - hr->answer_start) / 1000) : 0;
+	long		ms = start ? (long) ((GetCurrentTimestamp() - start) / 1000) : 0;
 
 	if (sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 		ereport(LOG,
 				(errmsg("registry REST request timed out (50002) waiting for a lock, after %ld ms", ms),
 				 errdetail("Another transaction held a lock the request needed (a subject's row, or a table) for longer than registry.http_lock_wait (%d ms), over %d attempts.",
-						   registry_http_lock_wait, hr->retries + 1),
+						   registry_http_lock_wait, attempts),
 				 errhidestmt(true)));
 	else
 		ereport(LOG,
@@ -249,7 +249,7 @@ run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
 	}
 	if (resp.sqlerrcode == ERRCODE_QUERY_CANCELED ||
 		resp.sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
-		log_timeout(hr, resp.sqlerrcode);
+		http_log_timeout(hr->answer_start, hr->retries + 1, resp.sqlerrcode);
 	if (slot->cls != HTTP_CACHE_NONE && resp.status == 200)
 	{
 		HttpCachedAnswer answer = {resp.body, resp.body_len, resp.content_type, resp.route,
@@ -259,6 +259,36 @@ run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
 	}
 	return make_response(resp.status, resp.body, resp.body_len,
 						 resp.content_type, status);
+}
+
+/*
+ * The Confluent error code (and HTTP status) of a request that failed with
+ * sqlerrcode outside its route's own handling: 40301 for a privilege,
+ * 50002 for a timeout or a lock not had in time, else 50001.
+ */
+int
+http_failure_code(int sqlerrcode, int32 *status)
+{
+	if (sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
+	{
+		*status = 403;
+		return 40301;
+	}
+	*status = 500;
+	if (sqlerrcode == ERRCODE_QUERY_CANCELED || sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		return 50002;
+	return 50001;
+}
+
+/* The fixed message of an error code http_failure_code() gives. */
+const char *
+http_failure_message(int error_code)
+{
+	if (error_code == 40301)
+		return "User is denied operation on Schema Registry";
+	if (error_code == 50002)
+		return confluent_fixed_text(CW_OPERATION_TIMED_OUT);
+	return confluent_fixed_text(CW_STORE_ERROR);
 }
 
 /*
@@ -273,6 +303,7 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward,
 			 int *error_code)
 {
 	ErrorData  *edata;
+	int32		http_status;
 
 	MemoryContextSwitchTo(RequestContext);
 	edata = CopyErrorData();
@@ -290,23 +321,12 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward,
 		*retry = true;
 		return NULL;
 	}
-	if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
-	{
-		*error_code = 40301;
-		return make_error_response(403, 40301, "User is denied operation on Schema Registry",
-								   status);
-	}
 	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 		edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
-	{
-		log_timeout(hr, edata->sqlerrcode);
-		*error_code = 50002;
-		return make_error_response(500, 50002,
-								   confluent_fixed_text(CW_OPERATION_TIMED_OUT), status);
-	}
-	*error_code = 50001;
-	return make_error_response(500, 50001, confluent_fixed_text(CW_STORE_ERROR),
-							   status);
+		http_log_timeout(hr->answer_start, hr->retries + 1, edata->sqlerrcode);
+	*error_code = http_failure_code(edata->sqlerrcode, &http_status);
+	return make_error_response(http_status, *error_code,
+							   http_failure_message(*error_code), status);
 }
 
 /*
@@ -373,6 +393,26 @@ log_request(struct MHD_Connection *conn, const char *method, const char *url, Oi
 	MemoryContextReset(RequestContext);
 }
 
+/*
+ * Queue the response of a request answered from elsewhere (the primary, a
+ * pool worker) once it has resumed: counted, logged, sent.
+ */
+static enum MHD_Result
+queue_resumed(struct MHD_Connection *conn, const char *method, const char *url,
+			  HttpRequest *hr, struct MHD_Response *response, unsigned int status,
+			  int route, Oid role)
+{
+	enum MHD_Result ret;
+
+	if (response == NULL)
+		return MHD_NO;
+	registry_metrics_record(route, (int) status, GetCurrentTimestamp() - hr->answer_start);
+	log_request(conn, method, url, role, status, hr->answer_start);
+	ret = MHD_queue_response(conn, status, response);
+	MHD_destroy_response(response);
+	return ret;
+}
+
 /* the forwarded write's answer came: queue it, the forward forgotten */
 static enum MHD_Result
 answer_forwarded(struct MHD_Connection *conn, const char *method, const char *url,
@@ -382,7 +422,6 @@ answer_forwarded(struct MHD_Connection *conn, const char *method, const char *ur
 	struct MHD_Response *response;
 	unsigned int status = 500;
 	int			route;
-	enum MHD_Result ret;
 
 	if (answer == NULL)
 		return MHD_NO;
@@ -390,13 +429,36 @@ answer_forwarded(struct MHD_Connection *conn, const char *method, const char *ur
 	response = make_response(answer->status, answer->body, answer->len,
 							 REST_CONTENT_TYPE, &status);
 	http_forward_forget(hr);
-	if (response == NULL)
+	return queue_resumed(conn, method, url, hr, response, status, route, InvalidOid);
+}
+
+/* the pool worker's answer came: queue it, the job forgotten */
+static enum MHD_Result
+answer_pooled(struct MHD_Connection *conn, const char *method, const char *url,
+			  HttpRequest *hr)
+{
+	const HttpPoolAnswer *answer = http_pool_answer(hr);
+	struct MHD_Response *response;
+	unsigned int status = 500;
+	int			route;
+	Oid			role;
+	MemoryContext oldcxt;
+
+	if (answer == NULL)
 		return MHD_NO;
-	registry_metrics_record(route, (int) status, GetCurrentTimestamp() - hr->answer_start);
-	log_request(conn, method, url, InvalidOid, status, hr->answer_start);
-	ret = MHD_queue_response(conn, status, response);
-	MHD_destroy_response(response);
-	return ret;
+	route = answer->route;
+	role = answer->role;
+	oldcxt = MemoryContextSwitchTo(RequestContext);
+	if (answer->error_code != 0)
+		response = make_error_response(answer->status, answer->error_code,
+									   http_failure_message(answer->error_code), &status);
+	else
+		response = make_response(answer->status, answer->body, answer->len,
+								 answer->content_type, &status);
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextReset(RequestContext);
+	http_pool_forget(hr);
+	return queue_resumed(conn, method, url, hr, response, status, route, role);
 }
 
 /*
@@ -474,6 +536,7 @@ typedef struct ServeState
 	CacheSlot	slot;
 	HttpCachedAnswer answer;
 	bool		cached;			/* answer is cached and the role may have it */
+	bool		pooled;			/* else a pool worker is to run it */
 } ServeState;
 
 /*
@@ -496,6 +559,7 @@ look_up_request(Oid role, void *arg)
 	st->cached = st->slot.cls != HTTP_CACHE_NONE &&
 		http_cache_lookup(st->slot.cls, &st->slot.key, &st->answer) &&
 		registry_rest_route_permitted(st->answer.route, role);
+	st->pooled = !st->cached && http_pool_wanted(&st->req);
 	MemoryContextSwitchTo(oldcxt);
 }
 
@@ -526,6 +590,25 @@ serve(ServeState *st, Oid role, unsigned int *status, bool *retry, int *route)
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextReset(RequestContext);
 	return response;
+}
+
+/*
+ * Hand the request looked up as role to the pool (http_pool.c), with the
+ * HTTP user and peer its audit records.
+ */
+static HttpPoolStart
+hand_to_pool(struct MHD_Connection *conn, ServeState *st, Oid role)
+{
+	HttpPoolStart started;
+	MemoryContext oldcxt = MemoryContextSwitchTo(RequestContext);
+
+	started = http_pool_start(st->hr, &st->req, role, http_auth_basic_user(conn),
+							  http_peer_text(conn));
+	MemoryContextSwitchTo(oldcxt);
+	/* served here after all, the request is still wanted */
+	if (started != HTTP_POOL_NONE)
+		MemoryContextReset(RequestContext);
+	return started;
 }
 
 /*
@@ -630,6 +713,8 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	http_conn_answering(hr->hc);
 	if (hr->forward)
 		return answer_forwarded(conn, method, url, hr);
+	if (hr->pool_job)
+		return answer_pooled(conn, method, url, hr);
 	if (hr->too_large || hr->over_memory)
 		return http_body_refuse_dropped(conn, hr);
 	/* lock waits count in the time it takes to answer */
@@ -643,6 +728,21 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	st.hr = hr;
 	if (!http_auth_identify(conn, &role, &refusal, look_up_request, &st))
 		return answer_refusal(conn, st.method, url, hr, &refusal);
+	if (st.pooled)
+	{
+		switch (hand_to_pool(conn, &st, role))
+		{
+			case HTTP_POOL_STARTED:
+				http_pool_suspend(conn, hr);
+				return MHD_YES;
+			case HTTP_POOL_FULL:
+				return http_answer_error(conn, hr->hc, 503, 503,
+										 "The registry is busy with long requests; try again later",
+										 false);
+			case HTTP_POOL_NONE:
+				break;
+		}
+	}
 	response = serve(&st, role, &status, &retry, &route);
 	if (retry)
 	{
@@ -696,6 +796,7 @@ http_request_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	{
 		http_retry_forget(hr);
 		http_forward_forget(hr);
+		http_pool_forget(hr);
 		http_body_release(hr);
 		free(hr);
 		*con_cls = NULL;

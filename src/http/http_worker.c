@@ -12,7 +12,9 @@
  * the connection to libmicrohttpd (http_listen.c).  The loop also resumes
  * requests waiting for a lock (http_retry.c), advances the writes a
  * standby forwards to the primary, whose libpq sockets are in an epoll set
- * in the same wait event set (http_forward.c), and sweeps connections for
+ * in the same wait event set (http_forward.c), resumes the long requests
+ * the pool workers answered, whose answers set the latch (http_pool.c),
+ * and sweeps connections for
  * slow senders (http_deadline.c); requests themselves are served in
  * http_request.c.
  * With a TLS certificate and key (http_tls.c) the daemon serves HTTPS
@@ -150,6 +152,7 @@ stop_daemon(void)
 	{
 		http_resume_all_requests();
 		http_forward_resume_all();
+		http_pool_resume_all();
 		MHD_stop_daemon(daemon_handle);
 		daemon_handle = NULL;
 	}
@@ -358,18 +361,21 @@ reload_config(void)
 }
 
 /*
- * At the worker's start with registry.http_port = 0 (set by a reload):
- * wait, connected to no database, until a reload sets a port (a SIGTERM
- * ends the wait, as it ends a serving worker).
+ * At the start of a worker (an HTTP worker or a pool worker) with
+ * registry.http_port = 0 (set by a reload): wait, connected to no
+ * database, until a reload sets a port (a SIGTERM ends the wait, as it
+ * ends a serving worker).
  */
-static void
-wait_for_port(void)
+void
+http_wait_for_port(void)
 {
 	while (registry_http_port == 0)
 	{
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L,
 						 PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
+		/* a pool worker's SIGTERM (die) */
+		CHECK_FOR_INTERRUPTS();
 		if (shutdown_requested)
 			proc_exit(1);
 		if (ConfigReloadPending)
@@ -423,7 +429,7 @@ registry_http_worker_main(Datum main_arg)
 	pqsignal(SIGTERM, handle_sigterm);
 	BackgroundWorkerUnblockSignals();
 
-	wait_for_port();
+	http_wait_for_port();
 	http_worker_connect();
 	registry_rest_session_init();
 	http_request_init();
@@ -475,6 +481,8 @@ registry_http_worker_main(Datum main_arg)
 		now = GetCurrentTimestamp();
 		http_resume_due_requests(now);
 		http_forward_run(now);
+		/* the answers of the requests the pool workers run */
+		http_pool_run();
 		/* new connections first: the daemon reads them in the same run */
 		http_listen_serve(daemon_handle, daemon_connection_limit, now, listen_woke);
 		MHD_run(daemon_handle);

@@ -668,21 +668,43 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 		registry_usage_note(&c->read, GetUserId());
 }
 
+/*
+ * Route a request without running it: c is filled as registry_rest() fills
+ * it; the route's index, -1 when none matches or the path holds a NUL.
+ */
+static int
+route_call(const RestRequest *req, RestCall *c)
+{
+	bool		method_mismatch = false;
+
+	memset(c, 0, sizeof(RestCall));
+	c->req = req;
+	parse_path(c, req->path ? req->path : "/");
+	parse_query(c, req->query);
+	if (rest_route(c, &method_mismatch) == NULL || c->route < 0 || c->nul_in_path)
+		return -1;
+	return c->route;
+}
+
+/* See rest.h */
+int
+registry_rest_route_of(const RestRequest *req)
+{
+	RestCall	call;
+
+	return route_call(req, &call);
+}
+
 /* See rest.h */
 int
 registry_rest_write_target(const RestRequest *req, char **subject, char **version)
 {
 	RestCall	call;
 	RestCall   *c = &call;
-	bool		method_mismatch = false;
 
 	*subject = NULL;
 	*version = NULL;
-	memset(c, 0, sizeof(RestCall));
-	c->req = req;
-	parse_path(c, req->path ? req->path : "/");
-	parse_query(c, req->query);
-	if (rest_route(c, &method_mismatch) == NULL || c->route < 0 || c->nul_in_path)
+	if (route_call(req, c) < 0)
 		return -1;
 	/* a target recorded is text of the database's encoding, or none */
 	for (int i = 0; i < c->nseg; i++)

@@ -63,6 +63,12 @@ extern int	registry_rest_route_index(const char *method, const char *pattern);
 extern bool registry_rest_route_permitted(int route, Oid role);
 
 /*
+ * The route a request names (its index, as registry_rest_route_index
+ * gives), without running it; -1 when none.
+ */
+extern int	registry_rest_route_of(const RestRequest *req);
+
+/*
  * The write route a request names (one that registers, deletes or alters a
  * config or mode), and the subject and version segments of its path as the
  * route reads them (NULL where it has none): for the audit of a failed

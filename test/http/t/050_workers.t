@@ -105,11 +105,12 @@ check "$n processes with backend_type 'registry http' (registry.http_workers = $
 # Each request, on a new connection, has a unique path; the worker that
 # served it reports "GET <path>" in pg_stat_activity.query (the last
 # request line stays there while the worker is idle).  So after every
-# request we ask which pid shows that exact line.
+# request we ask which pid shows that exact line.  (A version read, not a
+# listing: the pool workers run listings, http_pool.c.)
 my @served;
 for my $i (1 .. 40)
 {
-	my $path = "/subjects/$RUN-probe-$i/versions";
+	my $path = "/subjects/$RUN-probe-$i/versions/1";
 	req GET => $path;
 	my $pid = sql(qq{SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http' AND query = 'GET $path'});
 	push @served, split /\n/, $pid if defined $pid && $pid ne '';

@@ -1,6 +1,7 @@
-# registry.http_workers needing more background worker slots than
-# max_worker_processes leaves is said at server start, with the setting
-# to raise; the workers that found a slot serve.
+# registry.http_workers and registry.http_pool_workers needing more
+# background worker slots than max_worker_processes leaves is said at
+# server start, with the setting to raise; the workers that found a slot
+# serve.
 use strict;
 use warnings;
 
@@ -14,7 +15,7 @@ my $node = registry_node('slots',
 	conf => "registry.http_workers = 4\nmax_worker_processes = 3\n");
 $node->start;
 ok( $node->log_contains(
-		'registry.http_workers = 4 needs more background worker slots than max_worker_processes = 3 leaves'),
+		'registry.http_workers = 4 and registry.http_pool_workers = 2 need more background worker slots than max_worker_processes = 3 leaves'),
 	'a WARNING at start names both settings');
 ok($node->log_contains('Set max_worker_processes to at least'), 'and says what to set');
 $node->stop;

@@ -1,0 +1,512 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_pool.c
+ *	  Long requests handed to the pool: an HTTP worker never runs a
+ *	  listing or a compatibility check itself, so that no request on its
+ *	  connections waits behind one.
+ *
+ * An HTTP worker serves its connections one request at a time, in its one
+ * backend.  The requests whose cost grows with the registry (the listings,
+ * the compatibility checks: http_pool_wanted) are run by the pool workers
+ * instead (http_pool_worker.c: registry.http_pool_workers background
+ * workers connected to the same database as the same role), one process
+ * each, no thread anywhere.  The HTTP worker writes the request into a
+ * dynamic shared memory segment of its own, with a shm_mq for the answer
+ * (the HTTP worker receives, the pool worker sends), puts the segment's
+ * handle in a queue in shared memory, wakes an idle pool worker, suspends
+ * the request in libmicrohttpd and goes on serving its other connections.
+ * Its loop reads the answer as it arrives (the pool worker's writes set its
+ * latch) and resumes the request with it.
+ *
+ * Nothing outlives the request: the segment goes when both sides have
+ * detached, the HTTP worker when the request ends (a pool worker whose
+ * send then fails goes on to the next job; a job still queued whose
+ * segment is gone is skipped).  libmicrohttpd does not watch a suspended
+ * connection, so a client that leaves does not end its request before the
+ * answer comes.  A pool worker that exits in the middle of a job detaches
+ * on its way out, and the request is answered 50001.  With no pool worker running (registry.http_pool_workers = 0, or
+ * none has started yet), the HTTP worker runs the request itself, as
+ * before; with the queue full, or no segment to be had, it answers 503.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <microhttpd.h>
+
+#include "lib/ilist.h"
+#include "miscadmin.h"
+#include "storage/dsm.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/shm_mq.h"
+#include "storage/spin.h"
+#include "utils/memutils.h"
+
+#include "http.h"
+#include "http_internal.h"
+#include "rest.h"
+#include "shared_memory.h"
+
+/* jobs queued for the pool at most, over all HTTP workers */
+#define POOL_QUEUE_SIZE 1024
+/* the answer's ring in the job's segment: larger answers stream through it */
+#define POOL_MQ_SIZE (256 * 1024)
+
+/* one pool worker, as the HTTP workers see it */
+typedef struct PoolWorkerSlot
+{
+	pid_t		pid;			/* 0 while it does not run */
+	Latch	   *latch;
+	bool		idle;			/* waiting on its latch for a job */
+} PoolWorkerSlot;
+
+/* the pool in shared memory: the queued jobs and the pool workers */
+typedef struct PoolShared
+{
+	slock_t		mutex;
+	uint32		head;			/* the next job to take */
+	uint32		count;			/* jobs queued */
+	dsm_handle	queue[POOL_QUEUE_SIZE];
+	PoolWorkerSlot workers[HTTP_MAX_WORKERS];
+} PoolShared;
+
+/* a request's job, in the HTTP worker that handed it off */
+struct HttpPoolJob
+{
+	dlist_node	node;			/* in jobs, until answered */
+	MemoryContext cxt;
+	HttpRequest *hr;			/* its request, suspended */
+	dsm_segment *seg;
+	shm_mq_handle *mqh;
+	bool		done;
+	HttpPoolAnswer answer;		/* in cxt */
+};
+
+static PoolShared *pool = NULL;
+
+/* this HTTP worker's jobs waiting for their answers */
+static dlist_head jobs = DLIST_STATIC_INIT(jobs);
+
+/* the routes the pool runs: their cost grows with the registry */
+static const struct
+{
+	const char *method;
+	const char *pattern;
+}			pool_routes[] = {
+	{"GET", "schemas"},
+	{"GET", "schemas/ids/*/subjects"},
+	{"GET", "schemas/ids/*/versions"},
+	{"GET", "subjects"},
+	{"GET", "subjects/*/versions"},
+	{"GET", "subjects/*/versions/*/referencedby"},
+	{"GET", "contexts"},
+	{"GET", "metrics"},
+	{"POST", "compatibility/subjects/*/versions"},
+	{"POST", "compatibility/subjects/*/versions/*"},
+};
+
+/* their indexes, looked up once (-2: not yet) */
+static int	pool_route_index[
+							 lengthof(pool_routes)] =
+{
+	-2
+};
+
+/* The pool's shared memory size. */
+static Size
+pool_shared_size(void)
+{
+	return sizeof(PoolShared);
+}
+
+/* The pool's shared memory, made: no job, no worker. */
+static void
+pool_shared_init(void *mem)
+{
+	PoolShared *p = mem;
+
+	memset(p, 0, sizeof(PoolShared));
+	SpinLockInit(&p->mutex);
+}
+
+/* At server start: the pool's shared memory. */
+void
+http_pool_init(void)
+{
+	RegistryShmem piece = {"registry http pool", pool_shared_size, pool_shared_init,
+	NULL, NULL, 0, (void **) &pool};
+
+	registry_shmem_add(&piece);
+}
+
+/* Should the pool run this request (its route's cost grows with the registry)? */
+bool
+http_pool_wanted(const RestRequest *req)
+{
+	int			route;
+	int			i;
+
+	if (registry_http_pool_workers == 0 || pool == NULL)
+		return false;
+	/* the pool's routes read, and only the checks are POSTed */
+	if (strcmp(req->method, "GET") != 0 &&
+		(strcmp(req->method, "POST") != 0 || strstr(req->path, "compatibility") == NULL))
+		return false;
+	if (pool_route_index[0] == -2)
+		for (i = 0; i < lengthof(pool_routes); i++)
+			pool_route_index[i] = registry_rest_route_index(pool_routes[i].method,
+															pool_routes[i].pattern);
+	route = registry_rest_route_of(req);
+	if (route < 0)
+		return false;
+	for (i = 0; i < lengthof(pool_routes); i++)
+		if (pool_route_index[i] == route)
+			return true;
+	return false;
+}
+
+/* the bytes a string takes in a job's request: its length, its text, a NUL */
+static Size
+field_size(const char *s, size_t len)
+{
+	return sizeof(int32) + (s ? len + 1 : 0);
+}
+
+/* append a string (NULL: none) to a job's request at *p */
+static void
+put_field(char **p, const char *s, size_t len)
+{
+	int32		n = s ? (int32) len : -1;
+
+	memcpy(*p, &n, sizeof(n));
+	*p += sizeof(n);
+	if (s == NULL)
+		return;
+	memcpy(*p, s, len);
+	(*p)[len] = '\0';
+	*p += len + 1;
+}
+
+/* a string of a job's request at *p (NULL: none), its length in *len */
+const char *
+http_pool_get_field(const char **p, size_t *len)
+{
+	int32		n;
+	const char *s;
+
+	memcpy(&n, *p, sizeof(n));
+	*p += sizeof(n);
+	if (n < 0)
+	{
+		*len = 0;
+		return NULL;
+	}
+	s = *p;
+	*p += n + 1;
+	*len = (size_t) n;
+	return s;
+}
+
+/* the length of a string, 0 for none */
+static size_t
+str_len(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+/*
+ * A job's segment: its header, the request (the strings of req, then the
+ * HTTP user and the peer), and the answer's queue with this worker as its
+ * receiver.  NULL when no segment can be had.
+ */
+static dsm_segment *
+make_segment(const RestRequest *req, Oid role, const char *user, const char *peer)
+{
+	Size		request_size;
+	Size		mq_offset;
+	dsm_segment *seg;
+	HttpPoolJobHeader *head;
+	char	   *p;
+	shm_mq	   *mq;
+
+	request_size = field_size(req->method, str_len(req->method)) +
+		field_size(req->path, str_len(req->path)) +
+		field_size(req->query, str_len(req->query)) +
+		field_size(req->content_type, str_len(req->content_type)) +
+		field_size(req->accept, str_len(req->accept)) +
+		field_size(req->body, req->body_len) +
+		field_size(user, str_len(user)) +
+		field_size(peer, str_len(peer));
+	mq_offset = MAXALIGN(MAXALIGN(sizeof(HttpPoolJobHeader)) + request_size);
+	seg = dsm_create(mq_offset + POOL_MQ_SIZE, DSM_CREATE_NULL_IF_MAXSEGMENTS);
+	if (seg == NULL)
+		return NULL;
+	dsm_pin_mapping(seg);
+	head = dsm_segment_address(seg);
+	head->role = role;
+	head->mq_offset = mq_offset;
+	p = (char *) head + MAXALIGN(sizeof(HttpPoolJobHeader));
+	put_field(&p, req->method, str_len(req->method));
+	put_field(&p, req->path, str_len(req->path));
+	put_field(&p, req->query, str_len(req->query));
+	put_field(&p, req->content_type, str_len(req->content_type));
+	put_field(&p, req->accept, str_len(req->accept));
+	put_field(&p, req->body, req->body_len);
+	put_field(&p, user, str_len(user));
+	put_field(&p, peer, str_len(peer));
+	mq = shm_mq_create((char *) head + mq_offset, POOL_MQ_SIZE);
+	shm_mq_set_receiver(mq, MyProc);
+	return seg;
+}
+
+/*
+ * Queue a segment for the pool and wake an idle pool worker.  False when
+ * no pool worker runs (*full false) or the queue is full (*full true).
+ */
+static bool
+enqueue(dsm_handle handle, bool *full)
+{
+	Latch	   *wake = NULL;
+	bool		running = false;
+	int			i;
+
+	*full = false;
+	SpinLockAcquire(&pool->mutex);
+	for (i = 0; i < HTTP_MAX_WORKERS; i++)
+		if (pool->workers[i].pid != 0)
+			running = true;
+	if (running && pool->count < POOL_QUEUE_SIZE)
+	{
+		pool->queue[(pool->head + pool->count) % POOL_QUEUE_SIZE] = handle;
+		pool->count++;
+		for (i = 0; i < HTTP_MAX_WORKERS && wake == NULL; i++)
+			if (pool->workers[i].pid != 0 && pool->workers[i].idle)
+			{
+				pool->workers[i].idle = false;
+				wake = pool->workers[i].latch;
+			}
+	}
+	else
+		*full = running;
+	SpinLockRelease(&pool->mutex);
+	if (wake)
+		SetLatch(wake);
+	return running && !*full;
+}
+
+/*
+ * Hand a request to the pool, to run as role (user and peer for its
+ * audit).  HTTP_POOL_STARTED: hr->pool_job is set and the caller suspends
+ * the request; HTTP_POOL_NONE: no pool worker runs, the caller serves it;
+ * HTTP_POOL_FULL: the pool cannot take it now (503).
+ */
+HttpPoolStart
+http_pool_start(HttpRequest *hr, const RestRequest *req, Oid role, const char *user,
+				const char *peer)
+{
+	MemoryContext cxt;
+	MemoryContext oldcxt;
+	HttpPoolJob *job;
+	dsm_segment *seg;
+	bool		full;
+
+	seg = make_segment(req, role, user, peer);
+	if (seg == NULL)
+		return HTTP_POOL_FULL;
+	if (!enqueue(dsm_segment_handle(seg), &full))
+	{
+		dsm_detach(seg);
+		return full ? HTTP_POOL_FULL : HTTP_POOL_NONE;
+	}
+	cxt = AllocSetContextCreate(TopMemoryContext, "registry pool job",
+								ALLOCSET_SMALL_SIZES);
+	oldcxt = MemoryContextSwitchTo(cxt);
+	job = palloc0(sizeof(HttpPoolJob));
+	job->cxt = cxt;
+	job->hr = hr;
+	job->answer.role = role;
+	job->seg = seg;
+	job->mqh = shm_mq_attach((shm_mq *) ((char *) dsm_segment_address(seg) +
+										 ((HttpPoolJobHeader *) dsm_segment_address(seg))->mq_offset),
+							 seg, NULL);
+	MemoryContextSwitchTo(oldcxt);
+	dlist_push_tail(&jobs, &job->node);
+	hr->pool_job = job;
+	return HTTP_POOL_STARTED;
+}
+
+/* the segment goes (the pool worker's side, if still attached, sees it) */
+static void
+release_segment(HttpPoolJob *job)
+{
+	if (job->mqh)
+		shm_mq_detach(job->mqh);
+	job->mqh = NULL;
+	if (job->seg)
+		dsm_detach(job->seg);
+	job->seg = NULL;
+}
+
+/*
+ * the job is answered: its request goes on, libmicrohttpd calls it again
+ * (the answer's body stays in the segment until the request is forgotten)
+ */
+static void
+finish(HttpPoolJob *job)
+{
+	job->done = true;
+	dlist_delete(&job->node);
+	job->node.next = job->node.prev = NULL;
+	MHD_resume_connection(job->hr->conn);
+}
+
+/* a job answered without its pool worker: 500, Confluent's 50001 */
+static void
+fail(HttpPoolJob *job)
+{
+	job->answer.status = 500;
+	job->answer.error_code = 50001;
+	job->answer.route = -1;
+}
+
+/* read the answer of a job, as far as it has arrived */
+static void
+receive(HttpPoolJob *job)
+{
+	Size		len;
+	void	   *data;
+	shm_mq_result r;
+	MemoryContext oldcxt = MemoryContextSwitchTo(job->cxt);
+
+	r = shm_mq_receive(job->mqh, &len, &data, true);
+	if (r == SHM_MQ_SUCCESS && len >= sizeof(HttpPoolAnswerHead))
+	{
+		HttpPoolAnswerHead head;
+
+		memcpy(&head, data, sizeof(head));
+		head.content_type[sizeof(head.content_type) - 1] = '\0';
+		job->answer.status = head.status;
+		job->answer.route = head.route;
+		job->answer.error_code = head.failure;
+		job->answer.content_type = pstrdup(head.content_type);
+		/* valid until the queue is read again or detached: at the forget */
+		job->answer.len = len - sizeof(head);
+		job->answer.body = (const char *) data + sizeof(head);
+	}
+	else if (r != SHM_MQ_WOULD_BLOCK)
+	{
+		ereport(LOG,
+				(errmsg("registry REST request lost its pool worker before it was answered"),
+				 errhidestmt(true)));
+		fail(job);
+	}
+	MemoryContextSwitchTo(oldcxt);
+	if (r != SHM_MQ_WOULD_BLOCK)
+		finish(job);
+}
+
+/* From the loop: read what the pool workers have sent, resume the answered */
+void
+http_pool_run(void)
+{
+	dlist_mutable_iter it;
+
+	dlist_foreach_modify(it, &jobs)
+		receive(dlist_container(HttpPoolJob, node, it.cur));
+}
+
+/* Suspend the request handed to the pool; its answer resumes it. */
+void
+http_pool_suspend(struct MHD_Connection *conn, HttpRequest *hr)
+{
+	hr->conn = conn;
+	MHD_suspend_connection(conn);
+}
+
+/* The answer of the request's job, NULL while it runs. */
+const HttpPoolAnswer *
+http_pool_answer(HttpRequest *hr)
+{
+	if (hr->pool_job == NULL || !hr->pool_job->done)
+		return NULL;
+	return &hr->pool_job->answer;
+}
+
+/* The request ended (answered, or its connection closed): its job goes. */
+void
+http_pool_forget(HttpRequest *hr)
+{
+	HttpPoolJob *job = hr->pool_job;
+
+	if (job == NULL)
+		return;
+	if (job->node.next != NULL)
+		dlist_delete(&job->node);
+	release_segment(job);
+	hr->pool_job = NULL;
+	MemoryContextDelete(job->cxt);
+}
+
+/* Before the daemon stops: every job still running fails and is resumed. */
+void
+http_pool_resume_all(void)
+{
+	dlist_mutable_iter it;
+
+	dlist_foreach_modify(it, &jobs)
+	{
+		HttpPoolJob *job = dlist_container(HttpPoolJob, node, it.cur);
+
+		fail(job);
+		finish(job);
+	}
+}
+
+/* A pool worker starts: it is in the pool (slot: its number), idle. */
+void
+http_pool_worker_join(int slot)
+{
+	SpinLockAcquire(&pool->mutex);
+	pool->workers[slot].pid = MyProcPid;
+	pool->workers[slot].latch = MyLatch;
+	pool->workers[slot].idle = false;
+	SpinLockRelease(&pool->mutex);
+}
+
+/* A pool worker exits: no longer in the pool. */
+void
+http_pool_worker_leave(int slot)
+{
+	if (pool == NULL)
+		return;
+	SpinLockAcquire(&pool->mutex);
+	if (pool->workers[slot].pid == MyProcPid)
+	{
+		pool->workers[slot].pid = 0;
+		pool->workers[slot].latch = NULL;
+		pool->workers[slot].idle = false;
+	}
+	SpinLockRelease(&pool->mutex);
+}
+
+/*
+ * A pool worker takes the oldest queued job; DSM_HANDLE_INVALID when none
+ * is queued, the worker then marked idle (to be woken by the next one).
+ */
+dsm_handle
+http_pool_take(int slot)
+{
+	dsm_handle	handle = DSM_HANDLE_INVALID;
+
+	SpinLockAcquire(&pool->mutex);
+	if (pool->count > 0)
+	{
+		handle = pool->queue[pool->head];
+		pool->head = (pool->head + 1) % POOL_QUEUE_SIZE;
+		pool->count--;
+	}
+	pool->workers[slot].idle = (handle == DSM_HANDLE_INVALID);
+	SpinLockRelease(&pool->mutex);
+	return handle;
+}

@@ -1,0 +1,248 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_pool_worker.c
+ *	  The pool workers: background workers that run the long requests the
+ *	  HTTP workers hand them (http_pool.c), one at a time each.
+ *
+ * A pool worker connects as the HTTP workers do (registry.http_worker_role,
+ * to registry.database), joins the pool in shared memory and waits on its
+ * latch.  For each job it attaches the job's segment, runs the request in
+ * one transaction as the request's role, its writes (none: the pool runs
+ * reads) audited with the request's user and peer, and sends the answer
+ * through the segment's queue, streaming it when it is larger than the
+ * queue.  A lock is waited for here up to registry.http_lock_wait (no other
+ * request waits behind this one), the whole request up to
+ * registry.http_statement_timeout; an error outside the route's own
+ * handling is answered as the HTTP worker answers it (403, or 500 with
+ * 50001 or 50002), its text in the server log.  SIGTERM ends the worker
+ * (its request is canceled, and answered 50001 by the HTTP worker), SIGINT
+ * cancels the request (50002), SIGHUP reloads the settings.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/shm_mq.h"
+#include "tcop/tcopprot.h"
+#include "utils/backend_status.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/timeout.h"
+
+#include "audit.h"
+#include "http.h"
+#include "http_internal.h"
+#include "rest.h"
+
+PGDLLEXPORT void registry_http_pool_main(Datum main_arg);
+
+/* this worker's place in the pool */
+static int	pool_slot = 0;
+
+/* a job's request, read from its segment */
+typedef struct PoolRequest
+{
+	RestRequest req;
+	Oid			role;
+	const char *user;
+	const char *peer;
+} PoolRequest;
+
+/* at exit: out of the pool */
+static void
+leave_pool(int code, Datum arg)
+{
+	http_pool_worker_leave(pool_slot);
+}
+
+/* read a job's request from its segment (the strings stay there) */
+static void
+read_request(const HttpPoolJobHeader *head, PoolRequest *pr)
+{
+	const char *p = (const char *) head + MAXALIGN(sizeof(HttpPoolJobHeader));
+	size_t		len;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->role = head->role;
+	pr->req.method = http_pool_get_field(&p, &len);
+	pr->req.path = http_pool_get_field(&p, &len);
+	pr->req.query = http_pool_get_field(&p, &len);
+	pr->req.content_type = http_pool_get_field(&p, &len);
+	pr->req.accept = http_pool_get_field(&p, &len);
+	pr->req.body = http_pool_get_field(&p, &pr->req.body_len);
+	pr->user = http_pool_get_field(&p, &len);
+	pr->peer = http_pool_get_field(&p, &len);
+}
+
+/*
+ * The request's limits in this transaction: its locks waited for up to
+ * registry.http_lock_wait, the whole of it up to
+ * registry.http_statement_timeout.
+ */
+static void
+set_limits(void)
+{
+	char		value[32];
+
+	snprintf(value, sizeof(value), "%d", Max(registry_http_lock_wait, 1));
+	(void) set_config_option("lock_timeout", value, PGC_SUSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
+	if (registry_http_statement_timeout > 0)
+		enable_timeout_after(STATEMENT_TIMEOUT, registry_http_statement_timeout);
+}
+
+/*
+ * Run the request in one transaction as its role: head and body are the
+ * answer (body in the current memory context); an error outside the
+ * route's handling is logged and answered by its Confluent code.
+ */
+static void
+run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	TimestampTz start = GetCurrentTimestamp();
+	HttpRoleSave save;
+	RestResponse resp;
+	volatile int sqlerrcode = 0;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	http_auth_become(pr->role, &save);
+	registry_audit_request_begin(pr->role, pr->user, pr->peer);
+	pgstat_report_activity(STATE_RUNNING, psprintf("%s %s", pr->req.method, pr->req.path));
+	PG_TRY();
+	{
+		set_limits();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		registry_rest(&pr->req, &resp);
+		PopActiveSnapshot();
+		/* the answer must survive the commit */
+		MemoryContextSwitchTo(cxt);
+		head->status = resp.status;
+		head->route = resp.route;
+		strlcpy(head->content_type, resp.content_type, sizeof(head->content_type));
+		appendBinaryStringInfo(body, resp.body, resp.body_len);
+		sqlerrcode = resp.sqlerrcode;
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		sqlerrcode = edata->sqlerrcode;
+		resetStringInfo(body);
+		head->failure = http_failure_code(sqlerrcode, &head->status);
+	}
+	PG_END_TRY();
+	disable_timeout(STATEMENT_TIMEOUT, false);
+	QueryCancelPending = false;
+	registry_audit_request_end();
+	http_auth_restore(&save);
+	if (sqlerrcode == ERRCODE_QUERY_CANCELED || sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		http_log_timeout(start, 1, sqlerrcode);
+	pgstat_report_stat(false);
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/*
+ * Run the job of a segment and send its answer; nothing when the request
+ * went away (its segment is gone, or its HTTP worker detached).
+ */
+static void
+run_job(dsm_handle handle)
+{
+	dsm_segment *seg = dsm_attach(handle);
+	HttpPoolJobHeader *jh;
+	shm_mq	   *mq;
+	shm_mq_handle *mqh;
+	PoolRequest pr;
+	HttpPoolAnswerHead head;
+	StringInfoData body;
+	shm_mq_iovec iov[2];
+
+	if (seg == NULL)
+		return;
+	dsm_pin_mapping(seg);
+	jh = dsm_segment_address(seg);
+	mq = (shm_mq *) ((char *) jh + jh->mq_offset);
+	shm_mq_set_sender(mq, MyProc);
+	mqh = shm_mq_attach(mq, seg, NULL);
+	read_request(jh, &pr);
+	memset(&head, 0, sizeof(head));
+	initStringInfo(&body);
+	run_request(&pr, &head, &body);
+	iov[0].data = (const char *) &head;
+	iov[0].len = sizeof(head);
+	iov[1].data = body.data;
+	iov[1].len = body.len;
+	/* SHM_MQ_DETACHED: the request went away meanwhile */
+	(void) shm_mq_sendv(mqh, iov, 2, false, true);
+	shm_mq_detach(mqh);
+	dsm_detach(seg);
+}
+
+/*
+ * The pool worker: connect, join the pool, run the jobs queued for it
+ * until SIGTERM (or a reload setting registry.http_port to 0); exit 1, to
+ * be started again as the HTTP workers are.
+ */
+void
+registry_http_pool_main(Datum main_arg)
+{
+	MemoryContext job_cxt;
+	dsm_handle	handle;
+
+	pool_slot = DatumGetInt32(main_arg);
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	pqsignal(SIGINT, StatementCancelHandler);
+	BackgroundWorkerUnblockSignals();
+
+	http_wait_for_port();
+	http_worker_connect();
+	registry_rest_session_init();
+	pgstat_report_appname("registry http pool");
+	job_cxt = AllocSetContextCreate(TopMemoryContext, "registry pool request",
+									ALLOCSET_DEFAULT_SIZES);
+	before_shmem_exit(leave_pool, (Datum) 0);
+	http_pool_worker_join(pool_slot);
+
+	for (;;)
+	{
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+			if (registry_http_port == 0)
+				proc_exit(1);	/* as the HTTP workers leave the database */
+		}
+		handle = http_pool_take(pool_slot);
+		if (handle != DSM_HANDLE_INVALID)
+		{
+			MemoryContextSwitchTo(job_cxt);
+			run_job(handle);
+			MemoryContextSwitchTo(TopMemoryContext);
+			MemoryContextReset(job_cxt);
+			continue;
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L,
+						 PG_WAIT_EXTENSION);
+	}
+}
