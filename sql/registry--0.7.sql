@@ -1540,3 +1540,14 @@ GRANT EXECUTE ON FUNCTION registry.pending_usage(), registry.usage_stats(),
 	registry.unread_schemas(timestamptz), registry.unread_subjects(timestamptz)
 	TO registry_reader;
 GRANT EXECUTE ON FUNCTION registry.flush_usage() TO registry_admin;
+
+-- ---------------------------------------------------------------------------
+-- DELETE /contexts/{context} (Confluent 8.1): an empty context removed
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION registry.delete_context(context text) RETURNS void
+	AS 'MODULE_PATHNAME', 'registry_delete_context_sql'
+	LANGUAGE C VOLATILE SECURITY DEFINER
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION registry.delete_context(text) IS 'removes a context none of whose subjects has a version (42211 otherwise; 40401 when there is none): its settings, the schemas and subjects hard deletes left, its row and its id sequence';
+REVOKE ALL ON FUNCTION registry.delete_context(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION registry.delete_context(text) TO registry_admin;

@@ -306,6 +306,10 @@ typedef struct CatalogSchemaKey
 extern void catalog_put_schema_fields(const char *context, int32 id,
 									  const char *fields_json, bool truncated);
 extern bool catalog_schema_fields_exist(const char *context, int32 id);
+
+/* catalog_changes.c: DELETE /contexts/{context} */
+extern bool catalog_lock_context(const char *context, bool *has_versions);
+extern void catalog_delete_context(const char *context);
 extern int	catalog_schema_keys_after(const char *context, int32 id, int limit,
 									  CatalogSchemaKey **out);
 

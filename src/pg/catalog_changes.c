@@ -14,9 +14,12 @@
  */
 #include "postgres.h"
 
+#include "catalog/dependency.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 
 #include "catalog.h"
 #include "catalog_internal.h"
@@ -105,6 +108,21 @@ static CatalogPlan plan_remove_subject = {
 	2, {TEXTOID, TEXTOID}
 };
 
+static CatalogPlan plan_context_lock = {
+	"SELECT c.id_sequence::oid FROM registry.contexts c WHERE c.context = $1 FOR UPDATE",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_context_used = {
+	"SELECT 1 FROM registry.subject_versions v WHERE v.context = $1 LIMIT 1",
+	1, {TEXTOID}
+};
+static CatalogPlan plan_context_clear[] = {
+	{"DELETE FROM registry.config x WHERE x.context = $1", 1, {TEXTOID}},
+	{"DELETE FROM registry.modes x WHERE x.context = $1", 1, {TEXTOID}},
+	{"DELETE FROM registry.schemas x WHERE x.context = $1", 1, {TEXTOID}},
+	{"DELETE FROM registry.subjects x WHERE x.context = $1", 1, {TEXTOID}},
+	{"DELETE FROM registry.contexts x WHERE x.context = $1", 1, {TEXTOID}}
+};
 static CatalogPlan plan_context_id_sequence = {
 	"SELECT registry.context_id_sequence($1)::oid",
 	1, {TEXTOID}
@@ -317,4 +335,61 @@ catalog_context_id_sequence(const char *context)
 	seq = DatumGetObjectId(catalog_datum(catalog_one_row(&plan_context_id_sequence), 1, &isnull));
 	catalog_disconnect();
 	return seq;
+}
+
+/*
+ * Lock a context's row; false when there is none.  *has_versions: some
+ * subject of it has a version (soft-deleted ones too).
+ */
+bool
+catalog_lock_context(const char *context, bool *has_versions)
+{
+	Datum		v[1] = {CStringGetTextDatum(context)};
+	bool		found;
+
+	catalog_connect();
+	catalog_run(&plan_context_lock, v, NULL, SPI_OK_SELECT);
+	found = SPI_processed > 0;
+	*has_versions = false;
+	if (found)
+	{
+		catalog_run(&plan_context_used, v, NULL, SPI_OK_SELECT);
+		*has_versions = SPI_processed > 0;
+	}
+	catalog_disconnect();
+	return found;
+}
+
+/*
+ * Remove a context without versions: its settings, its schemas and subjects
+ * left by hard deletes, its row, and its id sequence (the caller runs as
+ * the extension's owner, who owns it).
+ */
+void
+catalog_delete_context(const char *context)
+{
+	Datum		v[1] = {CStringGetTextDatum(context)};
+	Oid			seq;
+	bool		isnull;
+	int			i;
+
+	catalog_connect();
+	catalog_run(&plan_context_lock, v, NULL, SPI_OK_SELECT);
+	seq = InvalidOid;
+	if (SPI_processed > 0)
+	{
+		Datum		d = catalog_datum(catalog_one_row(&plan_context_lock), 1, &isnull);
+
+		if (!isnull)
+			seq = DatumGetObjectId(d);
+	}
+	for (i = 0; i < lengthof(plan_context_clear); i++)
+		catalog_run(&plan_context_clear[i], v, NULL, SPI_OK_DELETE);
+	catalog_disconnect();
+	if (OidIsValid(seq) && get_rel_name(seq) != NULL)
+	{
+		ObjectAddress seq_address = {RelationRelationId, seq, 0};
+
+		performDeletion(&seq_address, DROP_RESTRICT, 0);
+	}
 }

@@ -105,6 +105,7 @@ static const ConfluentMessage messages[] = {
 	{CW_ASSOCIATION_FROZEN, 40908, "The association of type  '%s' is frozen for subject '%s'"},
 	{CW_INVALID_ASSOCIATION, 42212,
 	"The association specified an invalid value for property: '%s', reason: %s"},
+	{CW_CONTEXT_NOT_EMPTY, 42211, "The specified context '%s' is not empty."},
 };
 
 #define N_MESSAGES ((int) (sizeof(messages) / sizeof(messages[0])))

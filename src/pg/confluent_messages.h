@@ -75,7 +75,8 @@ typedef enum ConfluentWording
 	CW_STRONG_ASSOCIATION,		/* 40905 subject */
 	CW_NO_ACTIVE_VERSION,		/* 40907 subject */
 	CW_ASSOCIATION_FROZEN,		/* 40908 association type, subject */
-	CW_INVALID_ASSOCIATION		/* 42212 property, reason */
+	CW_INVALID_ASSOCIATION,		/* 42212 property, reason */
+	CW_CONTEXT_NOT_EMPTY		/* 42211 context */
 } ConfluentWording;
 
 /* The error_code of a wording. */

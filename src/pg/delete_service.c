@@ -22,11 +22,13 @@
 #include "utils/builtins.h"
 
 #include "catalog.h"
+#include "confluent_messages.h"
 #include "delete_service.h"
 #include "registry.h"
 
 PG_FUNCTION_INFO_V1(registry_delete_version_sql);
 PG_FUNCTION_INFO_V1(registry_delete_subject_sql);
+PG_FUNCTION_INFO_V1(registry_delete_context_sql);
 
 /* The subject a request names, as served (its alias followed), split. */
 typedef struct Target
@@ -175,4 +177,46 @@ registry_delete_subject_sql(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &value, &isnull);
 	}
 	return (Datum) 0;
+}
+
+/*
+ * Delete an empty context (Confluent 8.1's DELETE /contexts/{context}):
+ * named with or without its leading dot; 40401 when there is no such
+ * context, 42211 while a subject of it has a version (soft-deleted ones
+ * too), 42205 for the default context.  Its settings, the schemas and
+ * subjects hard deletes left, its row and its id sequence go.
+ */
+void
+registry_delete_context(const char *named)
+{
+	char	   *context = named[0] == '.' ? pstrdup(named) : psprintf(".%s", named);
+	bool		has_versions;
+
+	if (strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+				 errmsg("the default context cannot be deleted")));
+	if (strchr(context, ':') != NULL || !catalog_lock_context(context, &has_versions))
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
+				 errmsg("context \"%s\" not found", named),
+				 errdetail("%s", confluent_text(CW_SUBJECT_NOT_FOUND, named))));
+	if (has_versions)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_CONTEXT_NOT_EMPTY),
+				 errmsg("context \"%s\" is not empty", context),
+				 errdetail("%s", confluent_text(CW_CONTEXT_NOT_EMPTY, named))));
+	catalog_delete_context(context);
+}
+
+/* registry.delete_context(context): the context deleted (registry_delete_context) */
+Datum
+registry_delete_context_sql(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("context must not be null")));
+	registry_delete_context(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	PG_RETURN_VOID();
 }

@@ -14,4 +14,7 @@
 extern int32 registry_delete_version(const char *named, const char *version, bool permanent);
 extern List *registry_delete_subject(const char *named, bool permanent);
 
+/* DELETE /contexts/{context}: an empty context removed */
+extern void registry_delete_context(const char *named);
+
 #endif							/* DELETE_SERVICE_H */

@@ -58,6 +58,7 @@ static const OperationPrivilege operations[REGISTRY_OPERATIONS] = {
 	[REGISTRY_OP_SET_MODE] = {"registry.set_mode(text,text,boolean)", "AlterCompatibility"},
 	[REGISTRY_OP_DELETE_MODE] = {"registry.delete_mode(text)", "AlterCompatibility"},
 	[REGISTRY_OP_CONTEXTS] = {"registry.list_contexts()", "Read"},
+	[REGISTRY_OP_DELETE_CONTEXT] = {"registry.delete_context(text)", "Delete"},
 	[REGISTRY_OP_LIST_KEKS] = {"registry.list_keks(boolean)", "Read"},
 	[REGISTRY_OP_CREATE_KEK] = {"registry.create_kek(jsonb)", "Write"},
 	[REGISTRY_OP_GET_KEK] = {"registry.get_kek(text,boolean)", "Read"},

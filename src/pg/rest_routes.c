@@ -238,6 +238,14 @@ h_contexts(RestCall *c)
 	append_list(c, registry_contexts(rest_param(c, "contextPrefix")));
 }
 
+/* DELETE /contexts/{context} (8.1): an empty context removed; 204, no body */
+static void
+h_context_delete(RestCall *c)
+{
+	registry_delete_context(c->seg[1]);
+	c->status = 204;
+}
+
 /* --- routes: /schemas -------------------------------------------------------- */
 
 /*
@@ -1121,6 +1129,7 @@ static const Route routes[] = {
 	{"PUT", "mode/*", h_mode_put, false, REGISTRY_OP_SET_MODE},
 	{"DELETE", "mode/*", h_mode_delete, false, REGISTRY_OP_DELETE_MODE},
 	{"GET", "contexts", h_contexts, false, REGISTRY_OP_CONTEXTS},
+	{"DELETE", "contexts/*", h_context_delete, false, REGISTRY_OP_DELETE_CONTEXT},
 	{"GET", "associations/subjects/*", h_associations_by_subject, false,
 	REGISTRY_OP_ASSOCIATIONS_BY_SUBJECT},
 	{"GET", "associations/resources/*/*", h_associations_by_resource_name, false,

@@ -229,7 +229,7 @@ SELECT is_empty(
 	   WHERE p.pronamespace = 'registry'::regnamespace AND p.prosecdef
 	     AND p.proname NOT IN ('contexts_before_insert', 'schemas_after_insert',
 							   'versions_after_delete', 'advance_schema_id', 'raise_id_sequences',
-							   'fence_id_sequences', 'schemas_index_fields', 'reindex_fields')$$,
+							   'fence_id_sequences', 'schemas_index_fields', 'reindex_fields', 'delete_context')$$,
 	'only the triggers that keep references, the field index and clean up after a hard delete, the context trigger, advance_schema_id, raise_id_sequences, fence_id_sequences and reindex_fields are SECURITY DEFINER');
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure::text FROM pg_proc p

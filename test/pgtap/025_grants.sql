@@ -74,6 +74,7 @@ SELECT set_eq(
 		('function', 'registry.confluent_message(integer,text[])', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.delete_compatibility(text)', 'registry_admin', 'EXECUTE'),
 		('function', 'registry.delete_config(text)', 'registry_admin', 'EXECUTE'),
+		('function', 'registry.delete_context(text)', 'registry_admin', 'EXECUTE'),
 		('function', 'registry.delete_mode(text)', 'registry_admin', 'EXECUTE'),
 		('function', 'registry.delete_subject(text,boolean)', 'registry_writer', 'EXECUTE'),
 		('function', 'registry.delete_version(text,text,boolean)', 'registry_writer', 'EXECUTE'),
