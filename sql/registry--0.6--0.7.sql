@@ -252,8 +252,6 @@ GRANT EXECUTE ON FUNCTION registry.find_fields(text, text, text, text, text),
 	registry.reference_graph(text, integer, text, boolean) TO registry_reader;
 GRANT EXECUTE ON FUNCTION registry.reindex_fields() TO registry_admin;
 
--- the schemas registered before the field index
-SELECT registry.reindex_fields();
 
 -- issue 32 part 3: Confluent's guid for every schema (see registry--0.7.sql).
 CREATE FUNCTION registry.schema_guid(schema text, refs jsonb DEFAULT '[]',
@@ -667,3 +665,6 @@ CREATE FUNCTION registry.delete_context(context text) RETURNS void
 COMMENT ON FUNCTION registry.delete_context(text) IS 'removes a context none of whose subjects has a version (42211 otherwise; 40401 when there is none): its settings, the schemas and subjects hard deletes left, its row and its id sequence';
 REVOKE ALL ON FUNCTION registry.delete_context(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION registry.delete_context(text) TO registry_admin;
+
+-- last: the schemas registered before the field index, as 0.7 reads them
+SELECT registry.reindex_fields();

@@ -346,8 +346,13 @@ catalog_lock_context(const char *context, bool *has_versions)
 {
 	Datum		v[1] = {CStringGetTextDatum(context)};
 	bool		found;
+	Oid			owner;
+	CatalogUserSave save;
 
+	if (!catalog_table_owner("contexts", &owner))
+		return false;
 	catalog_connect();
+	catalog_become_owner(owner, &save);
 	catalog_run(&plan_context_lock, v, NULL, SPI_OK_SELECT);
 	found = SPI_processed > 0;
 	*has_versions = false;
@@ -356,14 +361,16 @@ catalog_lock_context(const char *context, bool *has_versions)
 		catalog_run(&plan_context_used, v, NULL, SPI_OK_SELECT);
 		*has_versions = SPI_processed > 0;
 	}
+	catalog_restore_user(&save);
 	catalog_disconnect();
 	return found;
 }
 
 /*
  * Remove a context without versions: its settings, its schemas and subjects
- * left by hard deletes, its row, and its id sequence (the caller runs as
- * the extension's owner, who owns it).
+ * left by hard deletes, its row, and its id sequence, as the owner of the
+ * registry's tables (who owns the sequence too); who may is the caller's
+ * check (REGISTRY_OP_DELETE_CONTEXT, registry.delete_context()'s EXECUTE).
  */
 void
 catalog_delete_context(const char *context)
@@ -372,8 +379,13 @@ catalog_delete_context(const char *context)
 	Oid			seq;
 	bool		isnull;
 	int			i;
+	Oid			owner;
+	CatalogUserSave save;
 
+	if (!catalog_table_owner("contexts", &owner))
+		return;
 	catalog_connect();
+	catalog_become_owner(owner, &save);
 	catalog_run(&plan_context_lock, v, NULL, SPI_OK_SELECT);
 	seq = InvalidOid;
 	if (SPI_processed > 0)
@@ -385,11 +397,12 @@ catalog_delete_context(const char *context)
 	}
 	for (i = 0; i < lengthof(plan_context_clear); i++)
 		catalog_run(&plan_context_clear[i], v, NULL, SPI_OK_DELETE);
-	catalog_disconnect();
 	if (OidIsValid(seq) && get_rel_name(seq) != NULL)
 	{
 		ObjectAddress seq_address = {RelationRelationId, seq, 0};
 
 		performDeletion(&seq_address, DROP_RESTRICT, 0);
 	}
+	catalog_restore_user(&save);
+	catalog_disconnect();
 }

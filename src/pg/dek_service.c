@@ -31,6 +31,7 @@
 #include "confluent_messages.h"
 #include "dek_service.h"
 #include "kms.h"
+#include "privileges.h"
 #include "registry.h"
 
 #define KEK_NAME_MAX_LENGTH 64
@@ -438,8 +439,7 @@ from_base64(const char *text, int *len)
 static bool
 key_material_permitted(void)
 {
-	Oid			fn = DatumGetObjectId(DirectFunctionCall1(to_regprocedure,
-														  CStringGetTextDatum(DEK_KEY_MATERIAL_GATE)));
+	Oid			fn = registry_function_oid(DEK_KEY_MATERIAL_GATE);
 
 	return OidIsValid(fn) && pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) == ACLCHECK_OK;
 }

@@ -195,7 +195,8 @@ registry_delete_context(const char *named)
 	if (strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-				 errmsg("the default context cannot be deleted")));
+				 errmsg("the default context cannot be deleted"),
+				 errdetail("The default context cannot be deleted.")));
 	if (strchr(context, ':') != NULL || !catalog_lock_context(context, &has_versions))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),

@@ -31,6 +31,7 @@
 #include "registry.h"
 #include "rg_fields.h"
 #include "schemas.h"
+#include "subtransaction.h"
 #include "trigger_row.h"
 
 PG_FUNCTION_INFO_V1(registry_schemas_index_fields);
@@ -169,6 +170,36 @@ registry_schemas_index_fields(PG_FUNCTION_ARGS)
 	return PointerGetDatum(NULL);
 }
 
+/* index_schema() of one key, for registry_call_in_subtransaction() */
+static void
+index_key(void *arg)
+{
+	CatalogSchemaKey *key = arg;
+
+	index_schema(key->context, key->id, key->fingerprint);
+}
+
+/*
+ * Rebuild one schema's row; a schema that no longer parses is left
+ * without one, with a WARNING, rather than failing the whole rebuild (an
+ * update must not stop at one old row).
+ */
+static void
+reindex_one(CatalogSchemaKey *key)
+{
+	ErrorData  *edata = registry_call_in_subtransaction(index_key, key);
+
+	if (edata == NULL)
+		return;
+	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+		ReThrowError(edata);
+	ereport(WARNING,
+			(errcode(edata->sqlerrcode),
+			 errmsg("schema %d of context \"%s\" was left out of the field index: %s",
+					key->id, key->context, edata->message)));
+	FreeErrorData(edata);
+}
+
 /*
  * reindex_fields() -> bigint: rebuild the field index row of every
  * schema, a batch at a time; how many.
@@ -193,7 +224,7 @@ registry_reindex_fields(PG_FUNCTION_ARGS)
 		for (i = 0; i < n; i++)
 		{
 			CHECK_FOR_INTERRUPTS();
-			index_schema(keys[i].context, keys[i].id, keys[i].fingerprint);
+			reindex_one(&keys[i]);
 		}
 		done += n;
 		if (n < REINDEX_BATCH)

@@ -128,6 +128,13 @@ lookup_function(const char *signature)
 	return DatumGetObjectId(result);
 }
 
+/* See privileges.h */
+Oid
+registry_function_oid(const char *signature)
+{
+	return lookup_function(signature);
+}
+
 /* The OID of the function that rules an operation, looked up at its first use. */
 static Oid
 operation_function(RegistryOperation op)

@@ -63,6 +63,13 @@ typedef enum RegistryOperation
 	REGISTRY_OPERATIONS			/* how many */
 } RegistryOperation;
 
+/*
+ * The OID of a function named by its regprocedure text (looked up as the
+ * bootstrap superuser, so whoever asks learns only whether it exists),
+ * InvalidOid if none
+ */
+extern Oid	registry_function_oid(const char *signature);
+
 /* Confluent's name of what an operation does, for its 403 ("Read", ...) */
 extern const char *registry_operation_action(RegistryOperation op);
 

@@ -723,10 +723,11 @@ registry_rest_write_target(const RestRequest *req, char **subject, char **versio
 	}
 
 	/*
-	 * subjects/{s}[/versions/{v}], config/{s}, mode/{s}; associations name no
-	 * subject
+	 * subjects/{s}[/versions/{v}], config/{s}, mode/{s}; associations and a
+	 * context's delete name no subject
 	 */
-	if (c->nseg >= 2 && strcmp(c->seg[0], "associations") != 0)
+	if (c->nseg >= 2 && strcmp(c->seg[0], "associations") != 0 &&
+		strcmp(c->seg[0], "contexts") != 0)
 		*subject = c->seg[1];
 	if (c->nseg >= 4 && strcmp(c->seg[0], "subjects") == 0 && strcmp(c->seg[2], "versions") == 0)
 		*version = c->seg[3];

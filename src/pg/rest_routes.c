@@ -242,6 +242,7 @@ h_contexts(RestCall *c)
 static void
 h_context_delete(RestCall *c)
 {
+	c->subject = c->seg[1];		/* Confluent's 40401 names it as a subject */
 	registry_delete_context(c->seg[1]);
 	c->status = 204;
 }

@@ -173,13 +173,14 @@ registry_init_usage(void)
 							10, 1, 24 * 60 * 60,
 							PGC_SIGHUP, GUC_UNIT_S,
 							NULL, NULL, NULL);
-	DefineCustomIntVariable("registry.usage_max_entries",
-							"How many schema ids and subjects the read counts hold in shared memory between two flushes (on a standby: since it started).",
-							"Past it, the key read least recently in a key's neighbourhood is forgotten; registry.usage_stats() counts what was lost.",
-							&usage_max_entries,
-							16384, 256, 4 * 1024 * 1024,
-							PGC_POSTMASTER, 0,
-							NULL, NULL, NULL);
+	if (process_shared_preload_libraries_in_progress)
+		DefineCustomIntVariable("registry.usage_max_entries",
+								"How many schema ids and subjects the read counts hold in shared memory between two flushes (on a standby: since it started).",
+								"Past it, the key read least recently in a key's neighbourhood is forgotten; registry.usage_stats() counts what was lost.",
+								&usage_max_entries,
+								16384, 256, 4 * 1024 * 1024,
+								PGC_POSTMASTER, 0,
+								NULL, NULL, NULL);
 	registry_shmem_add(&piece);
 }
 

@@ -198,7 +198,7 @@ SELECT function_returns('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text',
 SELECT volatility_is('registry', 'cloudevent', ARRAY['text', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'], 'volatile', 'cloudevent is VOLATILE (a random id)');
 SELECT function_returns('registry', 'cloudevent_data', ARRAY['jsonb'], 'jsonb', 'cloudevent_data returns jsonb');
 -- who still reads a schema
-SELECT views_are('registry', ARRAY['schema_usage', 'subject_usage'], 'registry has exactly the read-count views');
+SELECT views_are('registry', ARRAY['schema_usage', 'subject_usage', 'fields'], 'registry has exactly its views: the read counts and the fields of every live version');
 SELECT col_is_pk('registry', 'schema_reads', ARRAY['context', 'schema_id'], 'schema_reads is keyed by (context, schema_id)');
 SELECT col_is_pk('registry', 'subject_reads', ARRAY['context', 'subject'], 'subject_reads is keyed by (context, subject)');
 SELECT function_returns('registry', 'pending_usage', ARRAY[]::text[], 'setof record', 'pending_usage returns setof record');

@@ -92,6 +92,12 @@ extern bool rg_json_lint(const rg_schema *new_schema,
 						 const struct rg_prior_version *earlier, int n_earlier,
 						 unsigned int rules, rg_strlist *out);
 
+/*
+ * the most properties (and "required" names each) a document's walk
+ * looks at: the lints compare them pairwise, so their work stays bounded
+ */
+#define JS_MAX_PROPS 10000
+
 /* one property a document declares: its path, its name, its schema, whether it is required */
 typedef struct js_prop
 {

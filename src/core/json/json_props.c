@@ -29,7 +29,7 @@ listed_required(const jx *schema, const char *name)
 
 	if (required == NULL || required->type != JX_ARRAY)
 		return false;
-	for (i = 0; i < required->n; i++)
+	for (i = 0; i < required->n && i < JS_MAX_PROPS; i++)
 		if (required->items[i]->type == JX_STRING &&
 			strcmp(required->items[i]->text, name) == 0)
 			return true;
@@ -57,8 +57,14 @@ static void
 add_property(js_prop_list *list, const jx *parent, const jx_member *m, const char *path,
 			 int depth)
 {
-	const char *p = join_path(list, path, ".", m->key);
+	const char *p;
 
+	if (list->n >= JS_MAX_PROPS)
+	{
+		list->failed = true;	/* too many to compare: not walked whole */
+		return;
+	}
+	p = join_path(list, path, ".", m->key);
 	if (p == NULL)
 		return;
 	if (list->n == list->cap)

@@ -41,6 +41,9 @@ typedef Google__Protobuf__FileDescriptorProto FileProto;
 typedef Google__Protobuf__DescriptorProto MsgProto;
 typedef Google__Protobuf__FieldDescriptorProto FieldProto;
 
+/* the widest message whose fields the lints look at (they search them linearly) */
+#define LINT_MAX_FIELDS 1000
+
 /* one message of a version, by its full name (package, no leading '.') */
 typedef struct msg_entry
 {
@@ -533,7 +536,8 @@ rg_protobuf_lint(const rg_schema *new_schema, const struct rg_prior_version *ear
 	if (ok && n_earlier > 0 && (rules & RG_LINT_REMOVED_WITHOUT_DEPRECATION))
 		ok = lint_removed_fields(&versions[n_earlier - 1], &now, out);
 	for (i = 0; ok && i < now.n; i++)
-		for (j = 0; ok && j < now.items[i].msg->n_field; j++)
+		for (j = 0; ok && now.items[i].msg->n_field <= LINT_MAX_FIELDS &&
+			 j < now.items[i].msg->n_field; j++)
 		{
 			const FieldProto *g = now.items[i].msg->field[j];
 
