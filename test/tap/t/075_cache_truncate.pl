@@ -40,7 +40,7 @@ foreach my $r (@reads)
 }
 
 $node->safe_psql('postgres',
-	'TRUNCATE registry.schema_references, registry.subject_versions, registry.schemas, registry.subjects');
+	'TRUNCATE registry.schema_references, registry.schema_fields, registry.subject_versions, registry.schemas, registry.subjects');
 foreach my $r (@reads)
 {
 	my @got = all_answers(@$r[0 .. 2]);
