@@ -36,8 +36,6 @@ SELECT registry.schema_with_tags('{"type":"record","name":"R","fields":[{"name":
 SELECT registry.schema_with_tags('{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}',
 	'AVRO', '{"tags":["T"]}');
 SELECT registry.schema_with_tags('{"type":"record","name":"R"}', 'AVRO', pg_temp.tags('R', 'sr_record', 'T'));
-SELECT registry.schema_with_tags('syntax = "proto3"; message M { int32 a = 1; }', 'PROTOBUF',
-	pg_temp.tags('M.a', 'sr_field', 'T'));
 SELECT registry.schema_with_tags('{}', 'XML', '[]');
 -- JSON Schema: the path walks the document
 SELECT registry.schema_with_tags(

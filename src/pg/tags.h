@@ -19,7 +19,7 @@
  * NULL for none) added and removed, before it is parsed again (parse it
  * with the schema's references for its stored form).  42201 for a
  * malformed list, 42201 with the core's words as detail when an entity
- * is not in the schema or a format without tags (PROTOBUF).
+ * is not in the schema or a format without tags.
  */
 extern char *registry_rewrite_tags(const rg_schema *schema, const char *add_json,
 								   const char *remove_json);

@@ -1,6 +1,6 @@
 /*
  * Unit tests of schema tags (rg_tags.h): Confluent's ParsedSchema.copy(
- * tagsToAdd, tagsToRemove) on Avro and JSON schemas (where the
+ * tagsToAdd, tagsToRemove) on Avro, JSON and Protobuf schemas (where the
  * "confluent:tags" property lands, the order of the tags, the merge of
  * repeated entities, the search for the entity and its errors), the
  * SchemaTags lists read and written, and Avro's inlineTaggedEntities.
@@ -300,9 +300,148 @@ test_lists(void)
 				 "{\"name\":\"f\",\"type\":\"string\",\"confluent:tags\":[\"1\",\"true\"]},"
 				 "{\"name\":\"g\",\"type\":\"int\"}]}",
 				 "scalars bind to strings, as Jackson binds them");
-	RG_CHECK_STR(with_tags(&rg_format_protobuf, "syntax = \"proto3\"; message M { int32 a = 1; }",
-						   one("M.a", "sr_field", "[\"T\"]"), "[]"),
-				 "ERROR: schema tags are not supported for PROTOBUF schemas", "PROTOBUF has no tags here");
+}
+
+/*
+ * The line of text holding needle, without its indent ("ERROR: ..." as
+ * it is; "(none)" when no line has it), static buffer.
+ */
+static const char *
+line_of(const char *text, const char *needle)
+{
+	static char out[1024];
+	const char *at = strstr(text, needle);
+	const char *start;
+	const char *end;
+
+	if (strncmp(text, "ERROR: ", 7) == 0)
+		return text;
+	if (at == NULL)
+		return "(none)";
+	for (start = at; start > text && start[-1] != '\n'; start--)
+		;
+	while (*start == ' ')
+		start++;
+	end = strchr(at, '\n');
+	snprintf(out, sizeof(out), "%.*s", (int) (end ? end - start : (long) strlen(start)), start);
+	return out;
+}
+
+#define PROTO_PLAIN "syntax = \"proto3\"; package p; message M { int32 a = 1; " \
+	"map<string, int32> m = 4; message N { string b = 1 [deprecated = true]; } " \
+	"oneof o { string c = 2; bytes d = 3; } }"
+#define PROTO_META "syntax = \"proto3\"; package p; import \"confluent/meta.proto\"; " \
+	"message M { option (confluent.message_meta).tags = \"R\"; " \
+	"int32 a = 1 [(confluent.field_meta).doc = \"d\", deprecated = true, (confluent.field_meta).tags = \"A\"]; " \
+	"string b = 2 [(confluent.field_meta) = { tags: [\"A\", \"B\"], params: [{key: \"k\" value: \"v\"}] }]; " \
+	"string c = 3; }"
+
+/*
+ * Confluent's ProtobufSchema.copy(tagsToAdd, tagsToRemove): the entities
+ * it finds (messages by their names under the file, fields under them,
+ * a oneof's fields either way) and the (confluent.message_meta) and
+ * (confluent.field_meta) options it merges the tags into.
+ */
+static void
+test_protobuf(void)
+{
+	const rg_format *proto = &rg_format_protobuf;
+
+	RG_CHECK_STR(with_tags(proto, PROTO_PLAIN, one("M.a", "sr_field", "[\"PII\"]"), "[]"),
+				 "syntax = \"proto3\";\n"
+				 "package p;\n"
+				 "\n"
+				 "import \"confluent/meta.proto\";\n"
+				 "\n"
+				 "message M {\n"
+				 "  int32 a = 1 [(confluent.field_meta) = { tags: [ \"PII\" ] }];\n"
+				 "  map<string, int32> m = 4;\n"
+				 "\n"
+				 "  oneof o {\n"
+				 "    string c = 2;\n"
+				 "    bytes d = 3;\n"
+				 "  }\n"
+				 "\n"
+				 "  message N {\n"
+				 "    string b = 1 [deprecated = true];\n"
+				 "  }\n"
+				 "}\n",
+				 "a field's first tag: its option appended, confluent/meta.proto imported");
+	{
+		const char *many = "[{\"schemaEntity\":{\"entityPath\":\"M\",\"entityType\":\"sr_record\"},\"tags\":[\"R\"]},"
+		"{\"schemaEntity\":{\"entityPath\":\"M.N\",\"entityType\":\"sr_record\"},\"tags\":[\"NESTED\"]},"
+		"{\"schemaEntity\":{\"entityPath\":\"M.N.b\",\"entityType\":\"sr_field\"},\"tags\":[\"B\"]},"
+		"{\"schemaEntity\":{\"entityPath\":\"M.m\",\"entityType\":\"sr_field\"},\"tags\":[\"MAP\"]}]";
+		char		text[8192];
+
+		snprintf(text, sizeof(text), "%s", with_tags(proto, PROTO_PLAIN, many, "[]"));
+		RG_CHECK_STR(line_of(text, "message_meta) = { tags: [ \"R\""),
+					 "option (confluent.message_meta) = { tags: [ \"R\" ] };", "a top-level message");
+		RG_CHECK_STR(line_of(text, "NESTED"),
+					 "option (confluent.message_meta) = { tags: [ \"NESTED\" ] };",
+					 "a nested message through its parent's name");
+		RG_CHECK_STR(line_of(text, " b = 1"),
+					 "string b = 1 [deprecated = true, (confluent.field_meta) = { tags: [ \"B\" ] }];",
+					 "a nested message's field, its other options kept before the new one");
+		RG_CHECK_STR(line_of(text, " m = 4"),
+					 "map<string, int32> m = 4 [(confluent.field_meta) = { tags: [ \"MAP\" ] }];",
+					 "a map field");
+	}
+	RG_CHECK_STR(line_of(with_tags(proto, PROTO_PLAIN, one("M.o.c", "sr_field", "[\"ONE\"]"), "[]"), " c = 2"),
+				 "string c = 2 [(confluent.field_meta) = { tags: [ \"ONE\" ] }];",
+				 "a oneof's field through the oneof's name");
+	RG_CHECK_STR(line_of(with_tags(proto, PROTO_PLAIN, one(".M.d", "sr_field", "[\"ONE\"]"), "[]"), " d = 3"),
+				 "bytes d = 3 [(confluent.field_meta) = { tags: [ \"ONE\" ] }];",
+				 "a oneof's field straight under its message (a leading dot dropped)");
+	RG_CHECK_STR(with_tags(proto, PROTO_PLAIN, one("p.M", "sr_record", "[\"R\"]"), "[]"),
+				 "ERROR: No matching Message with name 'p' found in the schema",
+				 "the path has no package");
+	RG_CHECK_STR(with_tags(proto, PROTO_PLAIN, one("M.zz", "sr_field", "[\"T\"]"), "[]"),
+				 "ERROR: No matching Field with name 'zz' found in the schema", "an unknown field");
+	RG_CHECK_STR(with_tags(proto, PROTO_PLAIN, one("M.Q.zz", "sr_field", "[\"T\"]"), "[]"),
+				 "ERROR: No matching Field with name 'zz' found in the schema",
+				 "an unknown message just before the field is taken for a oneof");
+	RG_CHECK_STR(with_tags(proto, PROTO_PLAIN, one("M.Q.R.zz", "sr_field", "[\"T\"]"), "[]"),
+				 "ERROR: No matching Message with name 'Q' found in the schema",
+				 "an unknown message further up");
+	RG_CHECK_STR(with_tags(proto, PROTO_PLAIN, one("M.MEntry", "sr_record", "[\"T\"]"), "[]"),
+				 "ERROR: No matching Message with name 'MEntry' found in the schema",
+				 "a map's entry is no message of the schema");
+	RG_CHECK_STR(with_tags(proto, PROTO_PLAIN, one("M.a", "sr_record", "[\"T\"]"), "[]"),
+				 "ERROR: No matching Message with name 'a' found in the schema",
+				 "an sr_record path names a message");
+	RG_CHECK_STR(with_tags(proto, PROTO_PLAIN, one("..", "sr_field", "[\"T\"]"), "[]"),
+				 "ERROR: No matching Field with name '' found in the schema",
+				 "a path of no names names no field");
+
+	RG_CHECK_STR(line_of(with_tags(proto, PROTO_META, one("M.a", "sr_field", "[\"B\",\"A\",\"C\"]"), "[]"), " a = 1"),
+				 "int32 a = 1 [(confluent.field_meta) = { doc: \"d\", tags: [ \"A\", \"B\", \"C\" ] }, deprecated = true];",
+				 "the meta options merged into one where the first stood; new tags after those there");
+	RG_CHECK_STR(line_of(with_tags(proto, PROTO_META, "[]", one("M.a", "sr_field", "[\"A\"]")), " a = 1"),
+				 "int32 a = 1 [(confluent.field_meta) = { doc: \"d\" }, deprecated = true];",
+				 "the last tag removed: the tags go, the doc stays");
+	RG_CHECK_STR(line_of(with_tags(proto, PROTO_META, "[]", one("M.b", "sr_field", "[\"A\",\"B\"]")), " b = 2"),
+				 "string b = 2 [(confluent.field_meta) = { params: [ { key: \"k\" value: \"v\" } ] }];",
+				 "the params stay when the tags go");
+	RG_CHECK_STR(line_of(with_tags(proto, PROTO_META, one("M.b", "sr_field", "[\"C\"]"),
+								   one("M.b", "sr_field", "[\"A\"]")), " b = 2"),
+				 "string b = 2 [(confluent.field_meta) = { tags: [ \"B\", \"C\" ], params: [ { key: \"k\" value: \"v\" } ] }];",
+				 "tags added and removed at once, the keys in their order");
+	{
+		const char *gone = with_tags(proto, PROTO_META, "[]", one("M", "sr_record", "[\"R\"]"));
+
+		RG_CHECK_STR(line_of(gone, "message_meta"), "(none)",
+					 "a message's only tag removed: its option goes");
+		RG_CHECK_STR(line_of(gone, "import"), "import \"confluent/meta.proto\";",
+					 "the import stays");
+	}
+	RG_CHECK_STR(line_of(with_tags(proto, PROTO_META, "[]", one("M.c", "sr_field", "[\"T\"]")), " c = 3"),
+				 "string c = 3;", "nothing to remove from: no option made");
+	RG_CHECK_STR(line_of(with_tags(proto, "syntax = \"proto3\"; import \"confluent/meta.proto\"; "
+								   "message M { int32 a = 1 [(confluent.field_meta).tags = \"q\\\"x\"]; }",
+								   one("M.a", "sr_field", "[\"q\\\"x\",\"y z\"]"), "[]"), " a = 1"),
+				 "int32 a = 1 [(confluent.field_meta) = { tags: [ \"q\\\"x\", \"y z\" ] }];",
+				 "a tag with a quote in it is the same tag; one with a space stays one");
 }
 
 /* Avro's inlineTaggedEntities and findTags. */
@@ -395,6 +534,7 @@ main(void)
 	test_avro_add_remove();
 	test_avro_search();
 	test_json();
+	test_protobuf();
 	test_lists();
 	test_entities();
 	test_propagate();

@@ -2,12 +2,12 @@
  *
  * fuzz_tags.c
  *	  libFuzzer target for schema tags (rg_tags.h): the SchemaTags list
- *	  reader, the tag rewrite of Avro and JSON schemas, and Avro's inline
- *	  tagged entities.
+ *	  reader, the tag rewrite of Avro, JSON and PROTOBUF schemas, and Avro's
+ *	  inline tagged entities.
  *
  * The input is split at its first NUL byte (or, without one, in half)
- * into a schema text S and a SchemaTags list T.  S is parsed as AVRO and
- * as JSON; T is read as a list.  For each format S parses in, T is applied
+ * into a schema text S and a SchemaTags list T.  S is parsed as AVRO, as
+ * JSON and as PROTOBUF; T is read as a list.  For each format S parses in, T is applied
  * as tags to add, then the result with T as tags to remove; whatever comes
  * back must parse again in that format and be its own stored form.  The
  * Avro results' tagged entities are listed and written.  An internal
@@ -22,6 +22,7 @@
 
 #include "rg_avro.h"
 #include "rg_jsonschema.h"
+#include "rg_protobuf.h"
 #include "rg_tags.h"
 
 #define FUZZ_TARGET "fuzz_tags"
@@ -108,6 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		fuzz_format(&rg_format_avro, text, len_s, tags, n);
 		fuzz_format(&rg_format_json, text, len_s, tags, n);
+		fuzz_format(&rg_format_protobuf, text, len_s, tags, n);
 	}
 	else if (err.code == RG_ERR_INTERNAL || err.code == RG_OK)
 		invariant_failed("tag list refused without a reason", err.message, NULL);

@@ -23,43 +23,6 @@
 
 #define TAGS_PROP "confluent:tags"
 
-/* Java's String.split("\\.") of a path: trailing empty parts dropped. */
-static const char **
-split_path(rg_arena *arena, const char *path, int *n)
-{
-	size_t		len = strlen(path);
-	const char **parts = rg_arena_alloc(arena, (len + 2) * sizeof(char *));
-	const char *p = path;
-	int			count = 0;
-
-	*n = 0;
-	if (parts == NULL)
-		return NULL;
-	if (strchr(path, '.') == NULL)
-	{
-		parts[0] = path;
-		*n = 1;
-		return parts;
-	}
-	for (;;)
-	{
-		const char *dot = strchr(p, '.');
-		size_t		plen = dot ? (size_t) (dot - p) : strlen(p);
-
-		parts[count] = rg_arena_strndup(arena, p, plen);
-		if (parts[count] == NULL)
-			return NULL;
-		count++;
-		if (dot == NULL)
-			break;
-		p = dot + 1;
-	}
-	while (count > 0 && parts[count - 1][0] == '\0')
-		count--;
-	*n = count;
-	return parts;
-}
-
 /* Jackson's asText() of a value as tags are read: "" for a container. */
 static const char *
 as_text(rg_arena *arena, const json_t *v)
@@ -194,7 +157,7 @@ static json_t *
 find_entity(rg_arena *arena, json_t *doc, const rg_tag_change *change, rg_error *err)
 {
 	int			n;
-	const char **ids = split_path(arena, change->path, &n);
+	const char **ids = rg_tag_path_split(arena, change->path, &n);
 	int			keep = change->type == RG_TAG_RECORD ? 1 : 2;
 	entity_ref	ref;
 	bfs_queue	q = {0};
@@ -314,7 +277,8 @@ oom:
 
 /* See rg_tags.h */
 bool
-rg_avro_apply_tags(rg_arena *arena, const char *canonical, size_t len,
+rg_avro_apply_tags(const rg_schema *schema, rg_arena *arena,
+				   const char *canonical, size_t len,
 				   const rg_tag_change *changes, int n_changes, rg_buf *out,
 				   rg_error *err)
 {

@@ -206,8 +206,8 @@ extern void rg_avro_model_release(void *model);
  */
 struct rg_tag_change;
 struct rg_schema_tags;
-extern bool rg_avro_apply_tags(rg_arena *arena, const char *canonical,
-							   size_t len, const struct rg_tag_change *changes,
+extern bool rg_avro_apply_tags(const rg_schema *schema, rg_arena *arena,
+							   const char *canonical, size_t len, const struct rg_tag_change *changes,
 							   int n_changes, rg_buf *out, rg_error *err);
 extern bool rg_avro_tagged_entities(const rg_schema *schema, rg_arena *arena,
 									struct rg_schema_tags **out, int *n_out,

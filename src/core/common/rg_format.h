@@ -182,12 +182,14 @@ typedef struct rg_format
 						   rg_buf *out, rg_strlist *notes, rg_error *err);
 
 	/*
-	 * Schema tags (rg_tags.h).  apply_tags: the stored form (text, len) with
-	 * the merged changes applied, appended to out (scratch in arena); false
-	 * with err set when an entity is not in the schema.  NULL for a format
-	 * whose schemas carry no tags (PROTOBUF for now).
+	 * Schema tags (rg_tags.h).  apply_tags: the stored form (text, len) of
+	 * schema with the merged changes applied, appended to out (scratch in
+	 * arena); false with err set when an entity is not in the schema.  A
+	 * format may read the schema's model instead of its text (PROTOBUF
+	 * rewrites its parse).  NULL for a format whose schemas carry no tags.
 	 */
-	bool		(*apply_tags) (rg_arena *arena, const char *text, size_t len,
+	bool		(*apply_tags) (const rg_schema *schema, rg_arena *arena,
+							   const char *text, size_t len,
 							   const struct rg_tag_change *changes,
 							   int n_changes, rg_buf *out, rg_error *err);
 

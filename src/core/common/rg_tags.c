@@ -370,6 +370,43 @@ merge_changes(rg_arena *arena, const rg_schema_tags *add, int n_add,
 
 /* See rg_tags.h */
 const char **
+rg_tag_path_split(rg_arena *arena, const char *path, int *n)
+{
+	size_t		len = strlen(path);
+	const char **parts = rg_arena_alloc(arena, (len + 2) * sizeof(char *));
+	const char *p = path;
+	int			count = 0;
+
+	*n = 0;
+	if (parts == NULL)
+		return NULL;
+	if (strchr(path, '.') == NULL)
+	{
+		parts[0] = path;
+		*n = 1;
+		return parts;
+	}
+	for (;;)
+	{
+		const char *dot = strchr(p, '.');
+		size_t		plen = dot ? (size_t) (dot - p) : strlen(p);
+
+		parts[count] = rg_arena_strndup(arena, p, plen);
+		if (parts[count] == NULL)
+			return NULL;
+		count++;
+		if (dot == NULL)
+			break;
+		p = dot + 1;
+	}
+	while (count > 0 && parts[count - 1][0] == '\0')
+		count--;
+	*n = count;
+	return parts;
+}
+
+/* See rg_tags.h */
+const char **
 rg_tag_apply(rg_arena *arena, const char *const *cur, int n_cur,
 			 const rg_tag_change *change, int *n)
 {
@@ -421,12 +458,15 @@ copy_text(const char *text, size_t n, size_t *out_len, rg_error *err)
 
 /* The format's rewrite of the stored form (text, len) with the changes, into out. */
 static bool
-apply_changes(const rg_format *format, rg_arena *arena, const char *text,
+apply_changes(const rg_schema *schema, rg_arena *arena, const char *text,
 			  size_t len, const rg_tag_change *changes, int n_changes,
 			  rg_buf *out, rg_error *err)
 {
+	const rg_format *format = schema->format;
+
 	if (format->apply_tags != NULL)
-		return format->apply_tags(arena, text, len, changes, n_changes, out, err);
+		return format->apply_tags(schema, arena, text, len, changes, n_changes,
+								  out, err);
 	rg_error_set(err, RG_ERR_INVALID_SCHEMA, "schema tags are not supported for %s schemas",
 				 format->name);
 	return false;
@@ -460,7 +500,7 @@ rg_schema_rewrite_tags(const rg_schema *schema, const rg_schema_tags *add,
 		ok = true;
 	}
 	else
-		ok = apply_changes(schema->format, arena, text, len, changes, n_changes, out, err);
+		ok = apply_changes(schema, arena, text, len, changes, n_changes, out, err);
 	rg_buf_free(&stored);
 	if (ok && out->oom)
 	{

@@ -4,14 +4,17 @@
  *	  Schema tags embedded in a schema's text, as Confluent's
  *	  ParsedSchema.copy(tagsToAdd, tagsToRemove) and inlineTaggedEntities()
  *	  handle them (rg_tags.c; each format's apply_tags and tagged_entities
- *	  slots, avro/avro_tags.c and json/json_tags.c, do the rewriting).
+ *	  slots, avro/avro_tags.c, json/json_tags.c and protobuf/proto_tags.c,
+ *	  do the rewriting).
  *
  * A tag set belongs to an entity: a record (sr_record) or a field
  * (sr_field) named by an entity path.  Avro keeps the tags in a
  * "confluent:tags" array property of the record or field object, at
  * paths "namespace.Record" and "namespace.Record.field"; JSON Schema in a
  * "confluent:tags" array of the sub-schema the path walks to
- * ("object.address.object.street", ...).
+ * ("object.address.object.street", ...); Protobuf in the "tags" of a
+ * message's (confluent.message_meta) or a field's (confluent.field_meta)
+ * option, at paths "Message.Nested" and "Message.field" (no package).
  *
  * Lists of tags come and go in Confluent's JSON shape of a list of
  * SchemaTags:
@@ -71,7 +74,7 @@ extern void rg_schema_tags_write(rg_buf *buf, const rg_schema_tags *list, int n)
  * otherwise, appended when new.  With no entities, the stored form as it
  * is.  false with err set when an entity is not in the schema
  * (RG_ERR_INVALID_SCHEMA, Confluent's "No matching path '...' found in
- * the schema") or the format has no tags (PROTOBUF for now).
+ * the schema") or the format has no tags.
  */
 extern bool rg_schema_rewrite_tags(const rg_schema *schema,
 								   const rg_schema_tags *add, int n_add,
@@ -119,6 +122,13 @@ typedef struct rg_tag_change
 	const char **remove;
 	int			n_remove;
 } rg_tag_change;
+
+/*
+ * An entity path's names, as Java's String.split("\\.") makes them
+ * (trailing empty names dropped, so "a." is ["a"] and "." is []), in
+ * arena; their number in *n.  NULL on out of memory.
+ */
+extern const char **rg_tag_path_split(rg_arena *arena, const char *path, int *n);
 
 /*
  * The tags of an entity after a change: current (a set in order, n_cur)

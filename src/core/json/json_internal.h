@@ -368,8 +368,8 @@ extern uint64_t jv_value_hash(const jx *v, int depth);
  * with the merged changes of rg_tags.c
  */
 struct rg_tag_change;
-extern bool rg_json_apply_tags(rg_arena *arena, const char *canonical,
-							   size_t len, const struct rg_tag_change *changes,
+extern bool rg_json_apply_tags(const rg_schema *schema, rg_arena *arena,
+							   const char *canonical, size_t len, const struct rg_tag_change *changes,
 							   int n_changes, rg_buf *out, rg_error *err);
 
 #endif							/* JSON_INTERNAL_H */

@@ -377,7 +377,8 @@ find_entity(rg_arena *arena, jx *root, const rg_tag_change *change, rg_error *er
 
 /* See rg_tags.h */
 bool
-rg_json_apply_tags(rg_arena *arena, const char *canonical, size_t len,
+rg_json_apply_tags(const rg_schema *schema, rg_arena *arena,
+				   const char *canonical, size_t len,
 				   const rg_tag_change *changes, int n_changes, rg_buf *out,
 				   rg_error *err)
 {

@@ -6,7 +6,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "rg_protobuf.h"
+#include "proto_internal.h"
 
 const rg_format rg_format_protobuf = {
 	.name = "PROTOBUF",
@@ -21,4 +21,5 @@ const rg_format rg_format_protobuf = {
 	.message_indexes = rg_protobuf_message_indexes,
 	.message_name = rg_protobuf_message_name,
 	.serialized = rg_protobuf_serialized,
+	.apply_tags = rg_protobuf_apply_tags,
 };

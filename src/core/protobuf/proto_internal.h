@@ -56,6 +56,28 @@ extern bool rg_proto_is_declared_message(const Google__Protobuf__DescriptorProto
 										 const Google__Protobuf__FileDescriptorProto *file,
 										 const Google__Protobuf__DescriptorProto *msg);
 
+/*
+ * A string literal that the tokenizer reads back as the same bytes:
+ * quotes, backslashes and control bytes escaped, other bytes (UTF-8
+ * included) kept (proto_render.c).
+ */
+extern void rg_proto_put_quoted(rg_buf *b, const unsigned char *s, size_t n);
+
+/* An uninterpreted option's value as the stored form writes it (proto_render.c) */
+extern void rg_proto_put_option_value(rg_buf *b,
+									  const Google__Protobuf__UninterpretedOption *o);
+
+/*
+ * rg_format_protobuf's apply_tags (proto_tags.c): the schema's parse with
+ * the tags of the changes merged into its (confluent.message_meta) and
+ * (confluent.field_meta) options, rendered as its stored form
+ */
+struct rg_tag_change;
+extern bool rg_protobuf_apply_tags(const rg_schema *schema, rg_arena *arena,
+								   const char *text, size_t len,
+								   const struct rg_tag_change *changes,
+								   int n_changes, rg_buf *out, rg_error *err);
+
 /* The .proto keyword of a scalar field type; NULL for a message, enum or group. */
 extern const char *rg_proto_scalar_name(Google__Protobuf__FieldDescriptorProto__Type t);
 

@@ -130,13 +130,9 @@ indent(render_ctx *ctx, int depth)
 		rg_buf_puts(&ctx->out, "  ");
 }
 
-/*
- * A string literal that the tokenizer reads back as the same bytes:
- * quotes, backslashes and control bytes escaped, other bytes (UTF-8
- * included) kept.
- */
-static void
-put_quoted(rg_buf *b, const unsigned char *s, size_t n)
+/* See proto_internal.h */
+void
+rg_proto_put_quoted(rg_buf *b, const unsigned char *s, size_t n)
 {
 	size_t		i;
 
@@ -233,6 +229,26 @@ put_aggregate(rg_buf *b, const char *v)
 	rg_buf_puts(b, " }");
 }
 
+/* See proto_internal.h */
+void
+rg_proto_put_option_value(rg_buf *b, const UOption *o)
+{
+	if (o->identifier_value)
+		rg_buf_puts(b, o->identifier_value);
+	else if (o->has_positive_int_value)
+		rg_buf_printf(b, "%llu", (unsigned long long) o->positive_int_value);
+	else if (o->has_negative_int_value)
+		rg_buf_printf(b, "%lld", (long long) o->negative_int_value);
+	else if (o->has_double_value)
+		put_double(b, o->double_value);
+	else if (o->has_string_value)
+		rg_proto_put_quoted(b, o->string_value.data, o->string_value.len);
+	else if (o->aggregate_value)
+		put_aggregate(b, o->aggregate_value);
+	else
+		rg_buf_puts(b, "{ }");
+}
+
 /* "name = value" of one option as written */
 static char *
 option_text(const UOption *o)
@@ -253,20 +269,7 @@ option_text(const UOption *o)
 			rg_buf_puts(&b, part);
 	}
 	rg_buf_puts(&b, " = ");
-	if (o->identifier_value)
-		rg_buf_puts(&b, o->identifier_value);
-	else if (o->has_positive_int_value)
-		rg_buf_printf(&b, "%llu", (unsigned long long) o->positive_int_value);
-	else if (o->has_negative_int_value)
-		rg_buf_printf(&b, "%lld", (long long) o->negative_int_value);
-	else if (o->has_double_value)
-		put_double(&b, o->double_value);
-	else if (o->has_string_value)
-		put_quoted(&b, o->string_value.data, o->string_value.len);
-	else if (o->aggregate_value)
-		put_aggregate(&b, o->aggregate_value);
-	else
-		rg_buf_puts(&b, "{ }");
+	rg_proto_put_option_value(&b, o);
 	return buf_take(&b);
 }
 
@@ -474,8 +477,8 @@ default_text(const FieldProto *f)
 	rg_buf_puts(&b, "default = ");
 	if (f->has_type &&
 		f->type == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_STRING)
-		put_quoted(&b, (const unsigned char *) f->default_value,
-				   strlen(f->default_value));
+		rg_proto_put_quoted(&b, (const unsigned char *) f->default_value,
+							strlen(f->default_value));
 	else if (f->has_type &&
 			 f->type == GOOGLE__PROTOBUF__FIELD_DESCRIPTOR_PROTO__TYPE__TYPE_BYTES)
 		rg_buf_printf(&b, "\"%s\"", f->default_value);	/* kept C-escaped */
@@ -520,8 +523,8 @@ render_field(render_ctx *ctx, const FileProto *rawfile,
 
 		rg_buf_init(&b);
 		rg_buf_puts(&b, "json_name = ");
-		put_quoted(&b, (const unsigned char *) raw->json_name,
-				   strlen(raw->json_name));
+		rg_proto_put_quoted(&b, (const unsigned char *) raw->json_name,
+							strlen(raw->json_name));
 		strvec_push(&opts, buf_take(&b));
 	}
 	if (raw->options)
@@ -703,8 +706,8 @@ render_reserved(render_ctx *ctx, long long *starts, long long *ends, size_t n,
 		{
 			if (i > 0)
 				rg_buf_puts(&ctx->out, ", ");
-			put_quoted(&ctx->out, (const unsigned char *) sorted[i],
-					   strlen(sorted[i]));
+			rg_proto_put_quoted(&ctx->out, (const unsigned char *) sorted[i],
+								strlen(sorted[i]));
 		}
 		rg_buf_puts(&ctx->out, ";\n");
 		rg_free(sorted);
@@ -1258,8 +1261,8 @@ render_imports(render_ctx *ctx, const FileProto *raw)
 				kind = "weak ";
 		rg_buf_init(&b);
 		rg_buf_printf(&b, "import %s", kind);
-		put_quoted(&b, (const unsigned char *) raw->dependency[i],
-				   strlen(raw->dependency[i]));
+		rg_proto_put_quoted(&b, (const unsigned char *) raw->dependency[i],
+							strlen(raw->dependency[i]));
 		rg_buf_puts(&b, ";\n");
 		strvec_push(&v, buf_take(&b));
 	}

@@ -74,7 +74,17 @@ expect 'tags: the latest version has the tags schemaTagsToAdd gave and confluent
 req POST => "/subjects/$ST-proto/versions", '{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\"; message M { int32 a = 1; }"}';
 expect 'tags: a PROTOBUF version', 200, sub { $_->{version} == 1 };
 req POST => "/subjects/$ST-proto/versions/1/tags", '{"tagsToAdd":' . tag_list('M.a', 'sr_field', 'PII') . '}';
-expect_error 'tags: tags on a PROTOBUF schema are 42201 (not implemented), never a 500', 422, 42201;
+expect 'tags: tags on a PROTOBUF field make version 2 with its (confluent.field_meta) option', 200, sub {
+	$_->{version} == 2
+	  && index($_->{schema}, 'int32 a = 1 [(confluent.field_meta) = { tags: [ "PII" ] }];') >= 0
+	  && index($_->{schema}, 'import "confluent/meta.proto";') >= 0;
+};
+req POST => "/subjects/$ST-proto/versions/2/tags", '{"tagsToRemove":' . tag_list('M.a', 'sr_field', 'PII') . '}';
+expect 'tags: the PROTOBUF tag removed again: version 3 without the option', 200, sub {
+	$_->{version} == 3 && index($_->{schema}, 'int32 a = 1;') >= 0 && index($_->{schema}, 'field_meta') < 0;
+};
+req POST => "/subjects/$ST-proto/versions/1/tags", '{"tagsToAdd":' . tag_list('p.M.a', 'sr_field', 'PII') . '}';
+expect_error 'tags: a PROTOBUF path with no such message is 42201', 422, 42201;
 req POST => "/subjects/$ST/versions/1/tags", '{"tagsToAdd":[{"schemaEntity":"nope"}]}';
 expect_error 'tags: a malformed tag list is 42201, never a 500', 422, 42201;
 req POST => "/subjects/$ST/versions", sbody(avro($TR, "$F_B,$F_C"), '"propagateSchemaTags":true');
