@@ -40,6 +40,7 @@ registry_versions(const char *named, bool deleted, bool deleted_only, bool missi
 	List	   *versions;
 	List	   *live;
 	ListCell   *lc;
+	ListCell   *next_live;
 
 	registry_split_subject_cstr(registry_served_subject(named), &context, &subject);
 	versions = catalog_version_numbers(context, subject, deleted, deleted_only);
@@ -50,9 +51,17 @@ registry_versions(const char *named, bool deleted, bool deleted_only, bool missi
 	if (!as_negative || (!deleted && !deleted_only))
 		return versions;
 	live = deleted_only ? NIL : catalog_version_numbers(context, subject, false, false);
+	/* both ascending: one walk of each marks the versions that are not live */
+	next_live = list_head(live);
 	foreach(lc, versions)
-		if (!list_member_int(live, lfirst_int(lc)))
-		lfirst_int(lc) = -lfirst_int(lc);
+	{
+		int			v = lfirst_int(lc);
+
+		while (next_live != NULL && lfirst_int(next_live) < v)
+			next_live = lnext(live, next_live);
+		if (next_live == NULL || lfirst_int(next_live) != v)
+			lfirst_int(lc) = -v;
+	}
 	return versions;
 }
 
