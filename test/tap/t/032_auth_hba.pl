@@ -257,7 +257,9 @@ my ($fs, $fb, $fh) = call('fresh', 'fresh-pw', '127.0.0.7');
 is("$fs $fb", '429 {"error_code":429,"message":"Too Many Requests"}',
 	'  ... then a right password not checked before is answered 429 too');
 like($fh, qr/^Retry-After: \d+/mi, '  ... with Retry-After');
-is(status_of('fresh', 'fresh-pw', '127.0.0.1'), 200, 'the same login from another peer is served');
+# (127.0.0.8: 127.0.0.1 spent part of its own allowance on the wrong
+# passwords above, and how much it has regained depends on the clock)
+is(status_of('fresh', 'fresh-pw', '127.0.0.8'), 200, 'the same login from another peer is served');
 is(status_of('reader', 'reader-pw', '127.0.0.7'), 200,
 	'a login verified a moment ago is served to the throttled peer');
 like(slurp_file($node->logfile), qr/too many failed logins from 127\.0\.0\.7/,
