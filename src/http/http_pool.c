@@ -23,10 +23,12 @@
  * send then fails goes on to the next job; a job still queued whose
  * segment is gone is skipped).  libmicrohttpd does not watch a suspended
  * connection, so a client that leaves does not end its request before the
- * answer comes.  A pool worker that exits in the middle of a job detaches
- * on its way out, and the request is answered 50001.  With no pool worker running (registry.http_pool_workers = 0, or
- * none has started yet), the HTTP worker runs the request itself, as
- * before; with the queue full, or no segment to be had, it answers 503.
+ * answer comes.  A pool worker that exits in the middle of a job, or
+ * between taking it and starting it (http_pool_worker.c), detaches on its
+ * way out, and the request is answered 50001.  With no pool worker running
+ * (registry.http_pool_workers = 0, or none has started yet), the HTTP
+ * worker runs the request itself, as before; with the queue full, or no
+ * segment to be had, it answers 503.
  *
  *-------------------------------------------------------------------------
  */

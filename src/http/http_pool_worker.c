@@ -49,6 +49,9 @@ PGDLLEXPORT void registry_http_pool_main(Datum main_arg);
 /* this worker's place in the pool */
 static int	pool_slot = 0;
 
+/* the job taken from the queue and not yet attached to as its sender */
+static dsm_handle taken_job = DSM_HANDLE_INVALID;
+
 /* a job's request, read from its segment */
 typedef struct PoolRequest
 {
@@ -58,10 +61,40 @@ typedef struct PoolRequest
 	const char *peer;
 } PoolRequest;
 
-/* at exit: out of the pool */
+/*
+ * A job taken but not yet attached to, at exit: attach as its sender and
+ * detach at once, so that its HTTP worker sees the queue detached and
+ * answers the request (50001) instead of waiting for a sender that never
+ * comes.
+ */
+static void
+release_taken_job(void)
+{
+	dsm_handle	handle = taken_job;
+	dsm_segment *seg;
+	HttpPoolJobHeader *jh;
+	shm_mq	   *mq;
+
+	taken_job = DSM_HANDLE_INVALID;
+	if (handle == DSM_HANDLE_INVALID)
+		return;
+	seg = dsm_find_mapping(handle);
+	if (seg == NULL)
+		seg = dsm_attach(handle);
+	if (seg == NULL)
+		return;					/* the request went away */
+	jh = dsm_segment_address(seg);
+	mq = (shm_mq *) ((char *) jh + jh->mq_offset);
+	if (shm_mq_get_sender(mq) == NULL)
+		shm_mq_set_sender(mq, MyProc);
+	shm_mq_detach(shm_mq_attach(mq, seg, NULL));
+}
+
+/* at exit: a job taken and not started is let go, and out of the pool */
 static void
 leave_pool(int code, Datum arg)
 {
+	release_taken_job();
 	http_pool_worker_leave(pool_slot);
 }
 
@@ -176,12 +209,16 @@ run_job(dsm_handle handle)
 	shm_mq_iovec iov[2];
 
 	if (seg == NULL)
+	{
+		taken_job = DSM_HANDLE_INVALID;
 		return;
+	}
 	dsm_pin_mapping(seg);
 	jh = dsm_segment_address(seg);
 	mq = (shm_mq *) ((char *) jh + jh->mq_offset);
 	shm_mq_set_sender(mq, MyProc);
 	mqh = shm_mq_attach(mq, seg, NULL);
+	taken_job = DSM_HANDLE_INVALID;
 	read_request(jh, &pr);
 	memset(&head, 0, sizeof(head));
 	initStringInfo(&body);
@@ -236,6 +273,7 @@ registry_http_pool_main(Datum main_arg)
 		handle = http_pool_take(pool_slot);
 		if (handle != DSM_HANDLE_INVALID)
 		{
+			taken_job = handle;
 			MemoryContextSwitchTo(job_cxt);
 			run_job(handle);
 			MemoryContextSwitchTo(TopMemoryContext);
