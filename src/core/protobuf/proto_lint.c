@@ -216,9 +216,17 @@ name_reserved(const MsgProto *m, const char *name)
 	return false;
 }
 
-/* DELETED_FIELD_NOT_RESERVED against the latest earlier version */
+/* a lint of one field of the latest earlier version that the new one removed */
+typedef bool (*removed_field_lint) (const char *message, const FieldProto *f,
+									const MsgProto *now, rg_strlist *out);
+
+/*
+ * Run a lint on each field of the latest earlier version whose message the
+ * new schema keeps without a field of that number.
+ */
 static bool
-lint_deleted_fields(const msg_list *latest, const msg_list *now, rg_strlist *out)
+each_removed_field(const msg_list *latest, const msg_list *now, removed_field_lint lint,
+				   rg_strlist *out)
 {
 	int			i;
 	size_t		j;
@@ -231,38 +239,44 @@ lint_deleted_fields(const msg_list *latest, const msg_list *now, rg_strlist *out
 		for (j = 0; m != NULL && j < old->n_field; j++)
 		{
 			const FieldProto *f = old->field[j];
-			bool		num_ok;
-			bool		name_ok;
-			char		hint[1024];
 
 			if (field_by_number(m, f->number) != NULL || f->name == NULL)
 				continue;
-			num_ok = number_reserved(m, f->number);
-			name_ok = name_reserved(m, f->name);
-			if (num_ok && name_ok)
-				continue;
-			if (!num_ok && !name_ok)
-				snprintf(hint, sizeof(hint), "its number and its name: a later version can use "
-						 "them again for other data, which old data is then read as; add "
-						 "\"reserved %d;\" and \"reserved \"%s\";\"", f->number, f->name);
-			else if (!num_ok)
-				snprintf(hint, sizeof(hint), "its number: a later version can use it again for "
-						 "other data, which old data is then read as; add \"reserved %d;\"",
-						 f->number);
-			else
-				snprintf(hint, sizeof(hint), "its name: a later version can use it again for "
-						 "another field, which JSON data is then read as; add "
-						 "\"reserved \"%s\";\"", f->name);
-			if (!rg_strlist_pushf(out,
-								  "{lintType:'DELETED_FIELD_NOT_RESERVED', description:'The field '%s' "
-								  "(number %d) of message '%s' was deleted without reserving %s', "
-								  "additionalInfo:'%s.%s'}",
-								  f->name, f->number, latest->items[i].name, hint,
-								  latest->items[i].name, f->name))
+			if (!lint(latest->items[i].name, f, m, out))
 				return false;
 		}
 	}
 	return true;
+}
+
+/* DELETED_FIELD_NOT_RESERVED for one removed field */
+static bool
+lint_deleted_field(const char *message, const FieldProto *f, const MsgProto *m,
+				   rg_strlist *out)
+{
+	bool		num_ok = number_reserved(m, f->number);
+	bool		name_ok = name_reserved(m, f->name);
+	char		hint[1024];
+
+	if (num_ok && name_ok)
+		return true;
+	if (!num_ok && !name_ok)
+		snprintf(hint, sizeof(hint), "its number and its name: a later version can use "
+				 "them again for other data, which old data is then read as; add "
+				 "\"reserved %d;\" and \"reserved \"%s\";\"", f->number, f->name);
+	else if (!num_ok)
+		snprintf(hint, sizeof(hint), "its number: a later version can use it again for "
+				 "other data, which old data is then read as; add \"reserved %d;\"",
+				 f->number);
+	else
+		snprintf(hint, sizeof(hint), "its name: a later version can use it again for "
+				 "another field, which JSON data is then read as; add "
+				 "\"reserved \"%s\";\"", f->name);
+	return rg_strlist_pushf(out,
+							"{lintType:'DELETED_FIELD_NOT_RESERVED', description:'The field '%s' "
+							"(number %d) of message '%s' was deleted without reserving %s', "
+							"additionalInfo:'%s.%s'}",
+							f->name, f->number, message, hint, message, f->name);
 }
 
 /* FIELD_NUMBER_REUSED for one field of the new schema, once */
@@ -333,36 +347,19 @@ field_deprecated(const FieldProto *f)
 	return f->options != NULL && f->options->has_deprecated && f->options->deprecated;
 }
 
-/* FIELD_REMOVED_WITHOUT_DEPRECATION against the latest earlier version */
+/* FIELD_REMOVED_WITHOUT_DEPRECATION for one removed field */
 static bool
-lint_removed_fields(const msg_list *latest, const msg_list *now, rg_strlist *out)
+lint_removed_field(const char *message, const FieldProto *f, const MsgProto *m,
+				   rg_strlist *out)
 {
-	int			i;
-	size_t		j;
-
-	for (i = 0; i < latest->n; i++)
-	{
-		const MsgProto *old = latest->items[i].msg;
-		const MsgProto *m = find_message(now, latest->items[i].name);
-
-		for (j = 0; m != NULL && j < old->n_field; j++)
-		{
-			const FieldProto *f = old->field[j];
-
-			if (field_by_number(m, f->number) != NULL || f->name == NULL ||
-				field_deprecated(f))
-				continue;
-			if (!rg_strlist_pushf(out,
-								  "{lintType:'FIELD_REMOVED_WITHOUT_DEPRECATION', description:'The "
-								  "field '%s' (number %d) of message '%s' was removed without being "
-								  "deprecated first: mark it [deprecated = true] in one version, stop "
-								  "writing it, and remove it in a later one', additionalInfo:'%s.%s'}",
-								  f->name, f->number, latest->items[i].name,
-								  latest->items[i].name, f->name))
-				return false;
-		}
-	}
-	return true;
+	if (field_deprecated(f))
+		return true;
+	return rg_strlist_pushf(out,
+							"{lintType:'FIELD_REMOVED_WITHOUT_DEPRECATION', description:'The "
+							"field '%s' (number %d) of message '%s' was removed without being "
+							"deprecated first: mark it [deprecated = true] in one version, stop "
+							"writing it, and remove it in a later one', additionalInfo:'%s.%s'}",
+							f->name, f->number, message, message, f->name);
 }
 
 /* Is a field proto2 `required`? */
@@ -532,9 +529,9 @@ rg_protobuf_lint(const rg_schema *new_schema, const struct rg_prior_version *ear
 		collect_messages(new_schema, &now, arena);
 	ok = ok && !now.failed;
 	if (ok && n_earlier > 0 && (rules & RG_LINT_DELETED_NOT_RESERVED))
-		ok = lint_deleted_fields(&versions[n_earlier - 1], &now, out);
+		ok = each_removed_field(&versions[n_earlier - 1], &now, lint_deleted_field, out);
 	if (ok && n_earlier > 0 && (rules & RG_LINT_REMOVED_WITHOUT_DEPRECATION))
-		ok = lint_removed_fields(&versions[n_earlier - 1], &now, out);
+		ok = each_removed_field(&versions[n_earlier - 1], &now, lint_removed_field, out);
 	for (i = 0; ok && i < now.n; i++)
 		for (j = 0; ok && now.items[i].msg->n_field <= LINT_MAX_FIELDS &&
 			 j < now.items[i].msg->n_field; j++)
