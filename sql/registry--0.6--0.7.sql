@@ -264,12 +264,17 @@ REVOKE ALL ON FUNCTION registry.schema_guid(text, jsonb, jsonb, jsonb) FROM PUBL
 GRANT EXECUTE ON FUNCTION registry.schema_guid(text, jsonb, jsonb, jsonb) TO registry_reader;
 -- 0.6 stored another identity for a schema with references, metadata or a
 -- rule set: those rows get Confluent's guid (schemas are otherwise
--- immutable, so the trigger that says so is off for this one statement)
+-- immutable, so the trigger that says so is off for this one statement;
+-- the processes that cache schemas, the HTTP workers among them, hear of it
+-- at commit as they hear of a hard delete, and read the new guid)
 ALTER TABLE registry.schemas DISABLE TRIGGER schemas_before_write;
 ALTER TABLE registry.schemas DISABLE TRIGGER audit_after_write;
+CREATE TRIGGER schemas_after_guid_update AFTER UPDATE ON registry.schemas
+	FOR EACH STATEMENT EXECUTE FUNCTION registry.schemas_after_delete();
 UPDATE registry.schemas s
    SET fingerprint = pg_catalog.uuid_send(registry.schema_guid(s.schema, s.refs, s.metadata, s.rule_set))
  WHERE s.refs <> '[]'::jsonb OR s.metadata IS NOT NULL OR s.rule_set IS NOT NULL;
+DROP TRIGGER schemas_after_guid_update ON registry.schemas;
 ALTER TABLE registry.schemas ENABLE TRIGGER audit_after_write;
 ALTER TABLE registry.schemas ENABLE TRIGGER schemas_before_write;
 

@@ -148,15 +148,29 @@ UPDATE registry.schemas SET fingerprint = decode(md5(schema), 'hex') WHERE conte
 ALTER TABLE registry.schemas ENABLE TRIGGER schemas_before_write;});
 my $g_06 = $node->safe_psql('install_06', $g_query);
 my $before_06 = $node->safe_psql('install_06', $data_query);
+# the HTTP workers serve this database, and cache the schema's answer
+$node->safe_psql('postgres', q{ALTER SYSTEM SET registry.database = 'install_06'});
+$node->restart;
+ok(wait_for_rest($node), 'the HTTP workers serve the 0.6 database');
+my $guid_served = sub {
+	my ($status, $body) = rest_json($node, 'GET', "/schemas/ids/$g_id");
+	return $status == 200 && ref $body eq 'HASH' ? ($body->{guid} // '') : "HTTP $status";
+};
+$guid_served->();
+is($guid_served->(), $g_06, '  ... and answer the 0.6 identity before the update');
 $node->safe_psql('install_06', 'ALTER EXTENSION registry UPDATE');
-same_catalog(schema_dump('install_06'), 'an upgraded 0.6 has the catalog of a fresh install');
-is($node->safe_psql('install_06', $data_query), $before_06,
-	'every version, id and soft delete of 0.6 survives the update');
 my $g_07 = $node->safe_psql('install_06', $g_query);
 isnt($g_07, $g_06, q{the update gives a 0.6 schema with a contract another guid});
 is($g_07, $node->safe_psql('install_06',
 		"SELECT registry.schema_guid(schema, refs, metadata, rule_set) FROM registry.schemas WHERE context = '.' AND id = $g_id"),
 	q{...Confluent's, as registry.schema_guid computes it});
+is($guid_served->(), $g_07, '  ... which the HTTP workers answer at once (their caches emptied)');
+# (the catalog is copied to be compared: the workers leave the database)
+$node->safe_psql('postgres', 'ALTER SYSTEM RESET registry.database');
+$node->restart;
+same_catalog(schema_dump('install_06'), 'an upgraded 0.6 has the catalog of a fresh install');
+is($node->safe_psql('install_06', $data_query), $before_06,
+	'every version, id and soft delete of 0.6 survives the update');
 is($node->safe_psql('install_06', $contract), $g_id,
 	'registered again after the update, it keeps its id');
 
