@@ -463,6 +463,49 @@ registry_associations_by_subject(const char *subject, const AssociationFilter *f
 	return association_list(f, rows, n);
 }
 
+/*
+ * GET /schemas by association: does the subject (name in its context) pass?
+ * Its associations of the filter's resource type and association types
+ * (the filter's lifecycle, offset and limit are not used) whose lifecycle
+ * is one of lifecycles (ASSOCIATION_LIFECYCLE_* bits; 0: any) make it pass,
+ * and so does having none of them at all when ASSOCIATION_LIFECYCLE_NONE
+ * is asked for.  *json: those associations as a JSON array of Association
+ * entities ("[]" when none).
+ */
+bool
+registry_subject_passes_associations(const char *context, const char *subject,
+									 const AssociationFilter *f, int lifecycles, char **json)
+{
+	int			n;
+	int			of_type = 0;
+	int			kept = 0;
+	CatalogAssociation *rows = catalog_associations_by_subject(context, subject, &n);
+	StringInfoData out;
+
+	initStringInfo(&out);
+	appendStringInfoChar(&out, '[');
+	for (int i = 0; i < n; i++)
+	{
+		int			bit;
+
+		if (!filter_passes(f, &rows[i]))
+			continue;
+		of_type++;
+		bit = strcmp(rows[i].lifecycle, "STRONG") == 0 ?
+			ASSOCIATION_LIFECYCLE_STRONG : ASSOCIATION_LIFECYCLE_WEAK;
+		if (lifecycles != 0 && (lifecycles & bit) == 0)
+			continue;
+		if (kept++ > 0)
+			appendStringInfoChar(&out, ',');
+		append_association(&out, &rows[i]);
+	}
+	appendStringInfoChar(&out, ']');
+	*json = out.data;
+	if (kept > 0)
+		return true;
+	return of_type == 0 && (lifecycles & ASSOCIATION_LIFECYCLE_NONE) != 0;
+}
+
 /* GET /associations/resources/{namespace}/{name}: a resource's associations, "-" any namespace. */
 char *
 registry_associations_by_resource_name(const char *resource_name, const char *resource_namespace,
