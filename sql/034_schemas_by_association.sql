@@ -60,6 +60,13 @@ SELECT e - 'schema' - 'guid' - 'ts' - 'id' AS listed
 SELECT (SELECT array_agg(k ORDER BY n) FROM json_object_keys(e) WITH ORDINALITY AS o(k, n)) AS member_order
   FROM registry.rest('GET', '/schemas', 'subjectPrefix=ba-k&associationType=key') r,
 	   json_array_elements(r.response::json) e;
+-- the SQL function: the same rows and associations, unpaged
+SELECT (v).subject, (v).version, jsonb_path_query_array(a, '$[*].associationType') AS types
+  FROM registry.list_schemas_by_association('ba-', association_types => '{value}') AS x(v, a);
+SELECT (v).subject, (v).version, a
+  FROM registry.list_schemas_by_association('ba-', lifecycles => '{NONE,STRONG}', latest_only => true) AS x(v, a);
+SELECT count(*) AS any_association FROM registry.list_schemas_by_association('ba-');
+SELECT regress.try($$SELECT * FROM registry.list_schemas_by_association('ba-', lifecycles => '{weak}')$$);
 -- the soft-deleted versions of an associated subject, with deleted
 SELECT registry.delete_version('ba-w', '2') AS soft_deleted;
 SELECT pg_temp.listed('subjectPrefix=ba-w&associationType=value');

@@ -28,6 +28,7 @@ typedef struct AssociationFilter
 #define ASSOCIATION_LIFECYCLE_WEAK		0x02
 #define ASSOCIATION_LIFECYCLE_NONE		0x04	/* no association at all */
 
+extern int	association_lifecycle_bit(const char *name);
 extern char *registry_associations_by_subject(const char *subject, const AssociationFilter *f);
 extern bool registry_subject_passes_associations(const char *context, const char *subject,
 												 const AssociationFilter *f, int lifecycles,

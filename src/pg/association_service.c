@@ -463,6 +463,19 @@ registry_associations_by_subject(const char *subject, const AssociationFilter *f
 	return association_list(f, rows, n);
 }
 
+/* The ASSOCIATION_LIFECYCLE_* bit of a lifecycle name (STRONG, WEAK, NONE), else 0. */
+int
+association_lifecycle_bit(const char *name)
+{
+	if (strcmp(name, "STRONG") == 0)
+		return ASSOCIATION_LIFECYCLE_STRONG;
+	if (strcmp(name, "WEAK") == 0)
+		return ASSOCIATION_LIFECYCLE_WEAK;
+	if (strcmp(name, "NONE") == 0)
+		return ASSOCIATION_LIFECYCLE_NONE;
+	return 0;
+}
+
 /*
  * GET /schemas by association: does the subject (name in its context) pass?
  * Its associations of the filter's resource type and association types
@@ -491,8 +504,7 @@ registry_subject_passes_associations(const char *context, const char *subject,
 		if (!filter_passes(f, &rows[i]))
 			continue;
 		of_type++;
-		bit = strcmp(rows[i].lifecycle, "STRONG") == 0 ?
-			ASSOCIATION_LIFECYCLE_STRONG : ASSOCIATION_LIFECYCLE_WEAK;
+		bit = association_lifecycle_bit(rows[i].lifecycle);
 		if (lifecycles != 0 && (lifecycles & bit) == 0)
 			continue;
 		if (kept++ > 0)

@@ -330,18 +330,14 @@ read_association_filter(RestCall *c, SchemaListing *q)
 	foreach(lc, rest_param_list(c, "lifecycle"))
 	{
 		const char *name = lfirst(lc);
+		int			bit = association_lifecycle_bit(name);
 
-		if (strcmp(name, "STRONG") == 0)
-			q->lifecycles |= ASSOCIATION_LIFECYCLE_STRONG;
-		else if (strcmp(name, "WEAK") == 0)
-			q->lifecycles |= ASSOCIATION_LIFECYCLE_WEAK;
-		else if (strcmp(name, "NONE") == 0)
-			q->lifecycles |= ASSOCIATION_LIFECYCLE_NONE;
-		else if (name[0] != '\0')
+		if (bit == 0 && name[0] != '\0')
 		{
 			rest_error(c, 404, 404, confluent_text(CW_HTTP_NOT_FOUND));
 			return false;
 		}
+		q->lifecycles |= bit;
 	}
 	q->by_association = q->resource_type != NULL || q->association_types != NIL ||
 		q->lifecycles != 0;
