@@ -107,14 +107,18 @@ registry_check_kek_name(const char *name)
 	}
 }
 
-/* See dek_service.h: a subject is not empty and has no control characters */
+/*
+ * See dek_service.h: a subject is not empty and has no control characters
+ * (Java's ISO controls: U+0000 to U+001F and U+007F to U+009F, the latter
+ * from 0x80 on two bytes in UTF-8, C2 80 to C2 9F)
+ */
 void
 registry_check_dek_subject(const char *subject)
 {
 	if (subject == NULL || subject[0] == '\0')
 		key_invalid("subject");
-	for (const char *p = subject; *p; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+	for (const unsigned char *p = (const unsigned char *) subject; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
 			key_invalid("subject");
 }
 

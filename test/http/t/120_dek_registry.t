@@ -112,6 +112,9 @@ req POST => "$K/$KEK/deks/$ES", '{"algorithm":"AES256_SIV","encryptedKeyMaterial
 expect 'another algorithm is another DEK', 200, sub { dek_ok($_, version => 1, algorithm => 'AES256_SIV') };
 req POST => "$K/$KEK/deks/$ES", '{"algorithm":"DES","encryptedKeyMaterial":"CCCC"}';
 expect_error 'an unknown algorithm -> 42271', 422, 42271;
+req POST => "$K/$KEK/deks/a%C2%85b", '{"encryptedKeyMaterial":"AAAA"}';
+expect_msg 'a subject with a C1 control character (U+0085) -> 42271', 422, 42271,
+  "Invalid or missing value for field 'subject' of key";
 req POST => "$K/nope_$R/deks", qq({"subject":"$S","encryptedKeyMaterial":"AAAA"});
 expect_msg 'a DEK under an unknown KEK -> 40470', 404, 40470, "Key 'nope_$R' not found";
 
