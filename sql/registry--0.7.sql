@@ -1551,3 +1551,24 @@ CREATE FUNCTION registry.delete_context(context text) RETURNS void
 COMMENT ON FUNCTION registry.delete_context(text) IS 'removes a context none of whose subjects has a version (42211 otherwise; 40401 when there is none): its settings, the schemas and subjects hard deletes left, its row and its id sequence';
 REVOKE ALL ON FUNCTION registry.delete_context(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION registry.delete_context(text) TO registry_admin;
+
+-- ---------------------------------------------------------------------------
+-- GET /schemas by association (8.2) and GET /dek-registry/v1/keks?subjectPrefix
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION registry.list_schemas_by_association(subject_prefix text DEFAULT NULL,
+	resource_type text DEFAULT NULL, association_types text[] DEFAULT NULL,
+	lifecycles text[] DEFAULT NULL, deleted boolean DEFAULT false, latest_only boolean DEFAULT false)
+	RETURNS TABLE (schema_version registry.subject_version, associations jsonb)
+	AS 'MODULE_PATHNAME', 'registry_list_schemas_by_association_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.list_schemas_by_association(text, text, text[], text[], boolean, boolean) IS 'as GET /schemas by association: the versions of the subjects with an association of the resource type (topic when NULL) and association types (any when NULL) whose lifecycle is one of lifecycles (STRONG, WEAK; NONE: a subject with none of them; any association when NULL), each with those associations';
+REVOKE ALL ON FUNCTION registry.list_schemas_by_association(text, text, text[], text[], boolean, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION registry.list_schemas_by_association(text, text, text[], text[], boolean, boolean) TO registry_reader;
+
+DROP FUNCTION registry.list_keks(boolean);
+CREATE FUNCTION registry.list_keks(deleted boolean DEFAULT false, subject_prefix text[] DEFAULT NULL)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'registry_list_keks_sql' LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.list_keks(boolean, text[]) IS 'the names of the KEKs (soft-deleted ones too if deleted), as GET /dek-registry/v1/keks; with subject prefixes, the KEKs with a DEK of a subject starting with one of them';
+REVOKE ALL ON FUNCTION registry.list_keks(boolean, text[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION registry.list_keks(boolean, text[]) TO registry_reader;

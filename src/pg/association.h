@@ -23,7 +23,16 @@ typedef struct AssociationFilter
 	int			limit;			/* below 1: all */
 } AssociationFilter;
 
+/* The lifecycles GET /schemas asks for (bits; 0: any association). */
+#define ASSOCIATION_LIFECYCLE_STRONG	0x01
+#define ASSOCIATION_LIFECYCLE_WEAK		0x02
+#define ASSOCIATION_LIFECYCLE_NONE		0x04	/* no association at all */
+
+extern int	association_lifecycle_bit(const char *name);
 extern char *registry_associations_by_subject(const char *subject, const AssociationFilter *f);
+extern bool registry_subject_passes_associations(const char *context, const char *subject,
+												 const AssociationFilter *f, int lifecycles,
+												 char **json);
 extern char *registry_associations_by_resource_name(const char *resource_name,
 													const char *resource_namespace,
 													const AssociationFilter *f);

@@ -463,6 +463,61 @@ registry_associations_by_subject(const char *subject, const AssociationFilter *f
 	return association_list(f, rows, n);
 }
 
+/* The ASSOCIATION_LIFECYCLE_* bit of a lifecycle name (STRONG, WEAK, NONE), else 0. */
+int
+association_lifecycle_bit(const char *name)
+{
+	if (strcmp(name, "STRONG") == 0)
+		return ASSOCIATION_LIFECYCLE_STRONG;
+	if (strcmp(name, "WEAK") == 0)
+		return ASSOCIATION_LIFECYCLE_WEAK;
+	if (strcmp(name, "NONE") == 0)
+		return ASSOCIATION_LIFECYCLE_NONE;
+	return 0;
+}
+
+/*
+ * GET /schemas by association: does the subject (name in its context) pass?
+ * Its associations of the filter's resource type and association types
+ * (the filter's lifecycle, offset and limit are not used) whose lifecycle
+ * is one of lifecycles (ASSOCIATION_LIFECYCLE_* bits; 0: any) make it pass,
+ * and so does having none of them at all when ASSOCIATION_LIFECYCLE_NONE
+ * is asked for.  *json: those associations as a JSON array of Association
+ * entities ("[]" when none).
+ */
+bool
+registry_subject_passes_associations(const char *context, const char *subject,
+									 const AssociationFilter *f, int lifecycles, char **json)
+{
+	int			n;
+	int			of_type = 0;
+	int			kept = 0;
+	CatalogAssociation *rows = catalog_associations_by_subject(context, subject, &n);
+	StringInfoData out;
+
+	initStringInfo(&out);
+	appendStringInfoChar(&out, '[');
+	for (int i = 0; i < n; i++)
+	{
+		int			bit;
+
+		if (!filter_passes(f, &rows[i]))
+			continue;
+		of_type++;
+		bit = association_lifecycle_bit(rows[i].lifecycle);
+		if (lifecycles != 0 && (lifecycles & bit) == 0)
+			continue;
+		if (kept++ > 0)
+			appendStringInfoChar(&out, ',');
+		append_association(&out, &rows[i]);
+	}
+	appendStringInfoChar(&out, ']');
+	*json = out.data;
+	if (kept > 0)
+		return true;
+	return of_type == 0 && (lifecycles & ASSOCIATION_LIFECYCLE_NONE) != 0;
+}
+
 /* GET /associations/resources/{namespace}/{name}: a resource's associations, "-" any namespace. */
 char *
 registry_associations_by_resource_name(const char *resource_name, const char *resource_namespace,

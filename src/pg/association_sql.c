@@ -11,9 +11,7 @@
  */
 #include "postgres.h"
 
-#include "catalog/pg_type.h"
 #include "fmgr.h"
-#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -29,32 +27,13 @@ PG_FUNCTION_INFO_V1(registry_delete_associations_sql);
 PG_FUNCTION_INFO_V1(registry_batch_get_associations_sql);
 PG_FUNCTION_INFO_V1(registry_mutate_associations_sql);
 
-/* A text[] argument as a List of strings (NULL elements skipped); NIL for NULL. */
-static List *
-text_array_arg(FunctionCallInfo fcinfo, int n)
-{
-	Datum	   *elems;
-	bool	   *nulls;
-	int			count;
-	List	   *out = NIL;
-
-	if (PG_ARGISNULL(n))
-		return NIL;
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(n), TEXTOID, -1, false, TYPALIGN_INT,
-					  &elems, &nulls, &count);
-	for (int i = 0; i < count; i++)
-		if (!nulls[i])
-			out = lappend(out, TextDatumGetCString(elems[i]));
-	return out;
-}
-
 /* The filter of a read: resource type, association types and lifecycle from argument first. */
 static void
 filter_args(FunctionCallInfo fcinfo, int first, AssociationFilter *f)
 {
 	memset(f, 0, sizeof(AssociationFilter));
 	f->resource_type = sql_text_arg(fcinfo, first);
-	f->association_types = text_array_arg(fcinfo, first + 1);
+	f->association_types = sql_text_list_arg(fcinfo, first + 1);
 	f->lifecycle = sql_text_arg(fcinfo, first + 2);
 	f->limit = -1;
 }
@@ -126,7 +105,7 @@ registry_delete_associations_sql(PG_FUNCTION_ARGS)
 {
 	const char *id = sql_required_text_arg(fcinfo, 0, "resource_id");
 
-	registry_delete_associations(id, sql_text_arg(fcinfo, 1), text_array_arg(fcinfo, 2),
+	registry_delete_associations(id, sql_text_arg(fcinfo, 1), sql_text_list_arg(fcinfo, 2),
 								 sql_bool_arg(fcinfo, 3), sql_bool_arg(fcinfo, 4));
 	PG_RETURN_VOID();
 }

@@ -390,6 +390,8 @@ typedef struct CatalogSchemaRow
 								 * registered, in ms since the epoch */
 	char	   *aliases;		/* list_schemas_with_aliases: a JSON array of
 								 * the subjects aliased to it, or NULL */
+	char	   *associations;	/* a listing by association: a JSON array of
+								 * its subject's associations, or NULL */
 } CatalogSchemaRow;
 
 /* A schema submitted to register, look up or check. */

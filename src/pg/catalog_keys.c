@@ -16,6 +16,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "storage/lmgr.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -144,6 +145,38 @@ catalog_kek_names(bool deleted)
 	MemoryContext cxt = catalog_connect();
 	List	   *out;
 
+	catalog_run(&p, values, NULL, SPI_OK_SELECT);
+	out = text_column(cxt);
+	catalog_disconnect();
+	return out;
+}
+
+/*
+ * See catalog_keys.h: the names of the KEKs with a DEK whose subject
+ * starts with one of the prefixes (soft-deleted DEKs too if deleted)
+ */
+List *
+catalog_kek_names_of_dek_subjects(List *subject_prefixes, bool deleted)
+{
+	static CatalogPlan p = {
+		"SELECT DISTINCT d.kek_name COLLATE \"C\" FROM registry.deks d"
+		" WHERE (NOT d.deleted OR $1)"
+		" AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS p(prefix)"
+		" WHERE starts_with(d.subject, p.prefix)) ORDER BY 1",
+		2, {BOOLOID, TEXTARRAYOID}
+	};
+	Datum	   *prefixes = palloc(sizeof(Datum) * list_length(subject_prefixes));
+	Datum		values[2];
+	MemoryContext cxt;
+	List	   *out;
+	ListCell   *lc;
+
+	foreach(lc, subject_prefixes)
+		prefixes[foreach_current_index(lc)] = CStringGetTextDatum((char *) lfirst(lc));
+	values[0] = BoolGetDatum(deleted);
+	values[1] = PointerGetDatum(construct_array(prefixes, list_length(subject_prefixes),
+												TEXTOID, -1, false, TYPALIGN_INT));
+	cxt = catalog_connect();
 	catalog_run(&p, values, NULL, SPI_OK_SELECT);
 	out = text_column(cxt);
 	catalog_disconnect();

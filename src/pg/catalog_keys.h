@@ -43,6 +43,7 @@ typedef struct CatalogDek
 
 extern bool catalog_kek_get(const char *name, bool deleted, CatalogKek *out);
 extern List *catalog_kek_names(bool deleted);
+extern List *catalog_kek_names_of_dek_subjects(List *subject_prefixes, bool deleted);
 extern bool catalog_kek_insert(const CatalogKek *k);
 extern void catalog_kek_update(const CatalogKek *k);
 extern int	catalog_kek_set_deleted(const char *name, bool deleted);

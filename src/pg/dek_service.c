@@ -50,6 +50,16 @@ key_not_found(const char *what)
 			 errdetail("%s", confluent_text(CW_KEY_NOT_FOUND, what))));
 }
 
+/* 40971: the key (a KEK's name or a DEK's subject) exists already */
+static void
+key_exists(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_REGISTRY_KEY_EXISTS),
+			 errmsg("key \"%s\" already exists", what),
+			 errdetail("%s", confluent_text(CW_KEY_EXISTS, what))));
+}
+
 /* 42271: a field of the key is missing or invalid */
 static void
 key_invalid(const char *field)
@@ -97,14 +107,18 @@ registry_check_kek_name(const char *name)
 	}
 }
 
-/* See dek_service.h: a subject is not empty and has no control characters */
+/*
+ * See dek_service.h: a subject is not empty and has no control characters
+ * (Java's ISO controls: U+0000 to U+001F and U+007F to U+009F, the latter
+ * from 0x80 on two bytes in UTF-8, C2 80 to C2 9F)
+ */
 void
 registry_check_dek_subject(const char *subject)
 {
 	if (subject == NULL || subject[0] == '\0')
 		key_invalid("subject");
-	for (const char *p = subject; *p; p++)
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+	for (const unsigned char *p = (const unsigned char *) subject; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
 			key_invalid("subject");
 }
 
@@ -495,10 +509,16 @@ get_kek(const char *name, bool deleted, CatalogKek *out)
 		key_not_found(name);
 }
 
-/* GET /dek-registry/v1/keks */
+/*
+ * GET /dek-registry/v1/keks: the KEKs' names; with subject prefixes (any
+ * of them), the names of the KEKs with a DEK of such a subject instead
+ * (the DEK soft-deleted too if deleted)
+ */
 char *
-registry_kek_list(bool deleted)
+registry_kek_list(bool deleted, List *subject_prefixes)
 {
+	if (subject_prefixes != NIL)
+		return list_json(catalog_kek_names_of_dek_subjects(subject_prefixes, deleted));
 	return list_json(catalog_kek_names(deleted));
 }
 
@@ -512,12 +532,32 @@ registry_kek_get(const char *name, bool deleted)
 	return kek_json(&k);
 }
 
-/* POST /dek-registry/v1/keks */
+/* Do two KEKs have the same name, KMS key, kmsProps, doc and shared? (Confluent's isEquivalent) */
+static bool
+kek_equivalent(const CatalogKek *a, const CatalogKek *b)
+{
+	return strcmp(a->name, b->name) == 0 && strcmp(a->kms_type, b->kms_type) == 0 &&
+		strcmp(a->kms_key_id, b->kms_key_id) == 0 &&
+		strcmp(kms_props_sorted(a->kms_props), kms_props_sorted(b->kms_props)) == 0 &&
+		((a->doc == NULL && b->doc == NULL) ||
+		 (a->doc != NULL && b->doc != NULL && strcmp(a->doc, b->doc) == 0)) &&
+		a->shared == b->shared;
+}
+
+/*
+ * POST /dek-registry/v1/keks: a new KEK (soft-deleted when the request
+ * says so).  An existing one is 40971, unless the request is the same KEK
+ * with the other deleted flag: then it takes the request's flag, so that
+ * creating a soft-deleted KEK again undeletes it, as Confluent's create
+ * does.
+ */
 char *
 registry_kek_create(Jsonb *request)
 {
 	CatalogKek	k;
+	CatalogKek	old;
 	char	   *kms_type;
+	bool		deleted;
 
 	check_request(request);
 	memset(&k, 0, sizeof(k));
@@ -533,13 +573,18 @@ registry_kek_create(Jsonb *request)
 	k.kms_props = kms_props_json(request);
 	k.doc = member_string(request, "doc");
 	k.shared = member_bool(request, "shared", false);
-	(void) member_bool(request, "deleted", false);
-	if (!catalog_kek_insert(&k))
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_KEY_EXISTS),
-				 errmsg("key \"%s\" already exists", k.name),
-				 errdetail("%s", confluent_text(CW_KEY_EXISTS, k.name))));
-	get_kek(k.name, false, &k);
+	deleted = member_bool(request, "deleted", false);
+	if (catalog_kek_get(k.name, true, &old))
+	{
+		if (old.deleted == deleted || !kek_equivalent(&old, &k))
+			key_exists(k.name);
+		(void) catalog_kek_set_deleted(k.name, deleted);
+	}
+	else if (!catalog_kek_insert(&k))
+		key_exists(k.name);		/* made meanwhile by another transaction */
+	else if (deleted)
+		(void) catalog_kek_set_deleted(k.name, true);
+	get_kek(k.name, true, &k);
 	return kek_json(&k);
 }
 
@@ -690,19 +735,24 @@ registry_dek_get(const char *kek_name, const char *subject, const char *version,
 
 /*
  * POST /dek-registry/v1/keks/{name}/deks[/{subject}]: one version of a
- * DEK (the first unless the request names another).  Under a shared KEK
- * the server makes the key material when the request has none.  Of
- * concurrent creators of the same version, one creates it and the others
- * get 40971.
+ * DEK (the first unless the request names another; soft-deleted when the
+ * request says so).  Under a shared KEK the server makes the key material
+ * when the request has none.  An existing version is 40971, unless the
+ * request gives the same key material (under a KEK that is not shared)
+ * with the other deleted flag: then it takes the request's flag, as
+ * Confluent's create does.  Of concurrent creators of the same version,
+ * one creates it and the others get 40971.
  */
 char *
 registry_dek_create(const char *kek_name, const char *subject, Jsonb *request)
 {
 	CatalogKek	k;
 	CatalogDek	d;
+	CatalogDek	old;
 	JsonbValue *v;
 	char	   *raw = NULL;
 	int			rawlen = 0;
+	bool		deleted;
 
 	check_request(request);
 	memset(&d, 0, sizeof(d));
@@ -712,7 +762,8 @@ registry_dek_create(const char *kek_name, const char *subject, Jsonb *request)
 	if (subject != NULL)
 		d.subject = pstrdup(subject);
 	registry_check_dek_subject(d.subject);
-	get_kek(kek_name, member_bool(request, "deleted", false), &k);
+	deleted = member_bool(request, "deleted", false);
+	get_kek(kek_name, deleted, &k);
 	d.algorithm = (char *) algorithm_or_default(member_string(request, "algorithm"));
 	d.version = DEK_MIN_VERSION;
 	v = member(request, "version");
@@ -726,6 +777,15 @@ registry_dek_create(const char *kek_name, const char *subject, Jsonb *request)
 			key_invalid("version");
 	}
 	d.encrypted_key_material = member_string(request, "encryptedKeyMaterial");
+	if (catalog_dek_get(kek_name, d.subject, d.algorithm, d.version, true, &old))
+	{
+		if (old.deleted == deleted || k.shared || d.encrypted_key_material == NULL ||
+			strcmp(old.encrypted_key_material, d.encrypted_key_material) != 0)
+			key_exists(d.subject);
+		(void) catalog_dek_set_deleted(kek_name, d.subject, d.algorithm, d.version, deleted);
+		get_dek(kek_name, d.subject, d.algorithm, d.version, true, &d);
+		return dek_answer(&k, &d, false);
+	}
 	if (d.encrypted_key_material == NULL)
 	{
 		int			wlen;
@@ -741,11 +801,10 @@ registry_dek_create(const char *kek_name, const char *subject, Jsonb *request)
 		d.encrypted_key_material = to_base64(wrapped, wlen);
 	}
 	if (!catalog_dek_insert(&d))
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_KEY_EXISTS),
-				 errmsg("key \"%s\" already exists", d.subject),
-				 errdetail("%s", confluent_text(CW_KEY_EXISTS, d.subject))));
-	get_dek(kek_name, d.subject, d.algorithm, d.version, false, &d);
+		key_exists(d.subject);
+	if (deleted)
+		(void) catalog_dek_set_deleted(kek_name, d.subject, d.algorithm, d.version, true);
+	get_dek(kek_name, d.subject, d.algorithm, d.version, true, &d);
 	if (raw != NULL && key_material_permitted())
 		return dek_json(&d, to_base64(raw, rawlen));
 	/* material the client wrapped itself: shown if the server can unwrap it */

@@ -11,6 +11,7 @@
 #ifndef DEK_SERVICE_H
 #define DEK_SERVICE_H
 
+#include "nodes/pg_list.h"
 #include "utils/jsonb.h"
 
 /* the DEK registry's error codes, as SQLSTATEs (errors.c maps them back) */
@@ -25,7 +26,7 @@
 /* the function whose EXECUTE privilege shows a shared KEK's DEKs in clear */
 #define DEK_KEY_MATERIAL_GATE "registry.dek_key_material(text,text,text,text)"
 
-extern char *registry_kek_list(bool deleted);
+extern char *registry_kek_list(bool deleted, List *subject_prefixes);
 extern char *registry_kek_get(const char *name, bool deleted);
 extern char *registry_kek_create(Jsonb *request);
 extern char *registry_kek_update(const char *name, Jsonb *request);

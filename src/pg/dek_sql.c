@@ -16,6 +16,7 @@
 #include "utils/jsonb.h"
 
 #include "dek_service.h"
+#include "sql_args.h"
 
 PG_FUNCTION_INFO_V1(registry_list_keks_sql);
 PG_FUNCTION_INFO_V1(registry_get_kek_sql);
@@ -60,11 +61,12 @@ arg_jsonb(FunctionCallInfo fcinfo, int n)
 	return PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n);
 }
 
-/* registry.list_keks(deleted) -> jsonb, the KEK names */
+/* registry.list_keks(deleted, subject_prefix text[]) -> jsonb, the KEK names */
 Datum
 registry_list_keks_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_kek_list(arg_bool(fcinfo, 0))));
+	PG_RETURN_DATUM(jsonb_answer(registry_kek_list(arg_bool(fcinfo, 0),
+												   sql_text_list_arg(fcinfo, 1))));
 }
 
 /* registry.get_kek(name, deleted) -> jsonb */

@@ -5,7 +5,8 @@
  *	  read_service.c and schema_service.c: registry.subjects(),
  *	  versions(), list_contexts(), referenced_by(), latest_with_metadata(),
  *	  schema_by_id(), schema_by_guid(), schema_ids_by_guid(),
- *	  schema_versions(), list_schemas(), list_schemas_with_aliases(); and
+ *	  schema_versions(), list_schemas(), list_schemas_with_aliases(),
+ *	  list_schemas_by_association(); and
  *	  fingerprint_guid(), the guid of registry.schemas' generated column.
  *
  * They keep the NULL handling of the SQL and PL/pgSQL functions they
@@ -28,6 +29,7 @@
 #include "utils/typcache.h"
 #include "utils/uuid.h"
 
+#include "association.h"
 #include "data_contract.h"
 #include "read_service.h"
 #include "registration.h"
@@ -47,6 +49,7 @@ PG_FUNCTION_INFO_V1(registry_schema_ids_by_guid_sql);
 PG_FUNCTION_INFO_V1(registry_schema_versions_sql);
 PG_FUNCTION_INFO_V1(registry_list_schemas_sql);
 PG_FUNCTION_INFO_V1(registry_list_schemas_with_aliases_sql);
+PG_FUNCTION_INFO_V1(registry_list_schemas_by_association_sql);
 PG_FUNCTION_INFO_V1(registry_fingerprint_guid_sql);
 
 /*
@@ -360,6 +363,56 @@ registry_list_schemas_with_aliases_sql(PG_FUNCTION_ARGS)
 
 		values[0] = HeapTupleGetDatum(registry_subject_version_tuple(row_desc, row));
 		values[1] = row->aliases == NULL ? (Datum) 0 : text_array_of_json(row->aliases);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * registry.list_schemas_by_association(subject_prefix, resource_type,
+ * association_types, lifecycles, deleted, latest_only)
+ * -> table (schema_version registry.subject_version, associations jsonb):
+ * GET /schemas by association, its rows unpaged; a lifecycle but STRONG,
+ * WEAK and NONE is 22023
+ */
+Datum
+registry_list_schemas_by_association_sql(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	TupleDesc	row_desc;
+	SchemaListing q;
+	ListCell   *lc;
+
+	memset(&q, 0, sizeof(q));
+	q.prefix = sql_text_arg(fcinfo, 0);
+	q.by_association = true;
+	q.resource_type = sql_text_arg(fcinfo, 1);
+	q.association_types = sql_text_list_arg(fcinfo, 2);
+	foreach(lc, sql_text_list_arg(fcinfo, 3))
+	{
+		const char *name = lfirst(lc);
+		int			bit = association_lifecycle_bit(name);
+
+		if (bit == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid lifecycle \"%s\"", name),
+					 errhint("A lifecycle is STRONG, WEAK or NONE.")));
+		q.lifecycles |= bit;
+	}
+	q.deleted = sql_bool_arg(fcinfo, 4);
+	q.latest_only = sql_bool_arg(fcinfo, 5);
+	InitMaterializedSRF(fcinfo, 0);
+	row_desc = BlessTupleDesc(lookup_rowtype_tupdesc_copy(TupleDescAttr(rsinfo->setDesc, 0)->atttypid,
+														  -1));
+	foreach(lc, registry_list_schemas(&q))
+	{
+		CatalogSchemaRow *row = lfirst(lc);
+		Datum		values[2];
+		bool		nulls[2] = {false, false};
+
+		values[0] = HeapTupleGetDatum(registry_subject_version_tuple(row_desc, row));
+		values[1] = sql_jsonb_result(row->associations ? row->associations : "[]");
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

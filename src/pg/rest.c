@@ -189,6 +189,18 @@ rest_param(RestCall *c, const char *key)
 	return NULL;
 }
 
+/* The values of a repeated query parameter, in order; NIL when none. */
+List *
+rest_param_list(RestCall *c, const char *key)
+{
+	List	   *values = NIL;
+
+	for (int i = 0; i < c->nparams; i++)
+		if (strcmp(c->params[i].key, key) == 0)
+			values = lappend(values, c->params[i].value);
+	return values;
+}
+
 /* JAX-RS boolean query parameters: "true" in any case; anything else false. */
 bool
 rest_param_bool(RestCall *c, const char *key)

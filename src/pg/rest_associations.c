@@ -20,18 +20,6 @@
 #include "confluent_messages.h"
 #include "rest_internal.h"
 
-/* The repeated associationType parameters, in order; NIL when none. */
-static List *
-association_types(RestCall *c)
-{
-	List	   *types = NIL;
-
-	for (int i = 0; i < c->nparams; i++)
-		if (strcmp(c->params[i].key, "associationType") == 0)
-			types = lappend(types, c->params[i].value);
-	return types;
-}
-
 /*
  * The filter of a read from the query: resourceType, associationType,
  * lifecycle, offset, limit.  A lifecycle that is neither STRONG nor WEAK
@@ -42,7 +30,7 @@ read_filter(RestCall *c, AssociationFilter *f)
 {
 	memset(f, 0, sizeof(AssociationFilter));
 	f->resource_type = rest_param(c, "resourceType");
-	f->association_types = association_types(c);
+	f->association_types = rest_param_list(c, "associationType");
 	f->lifecycle = rest_param(c, "lifecycle");
 	if (f->lifecycle != NULL && f->lifecycle[0] == '\0')
 		f->lifecycle = NULL;
@@ -121,7 +109,8 @@ h_associations_upsert(RestCall *c)
 void
 h_associations_delete(RestCall *c)
 {
-	registry_delete_associations(c->seg[2], rest_param(c, "resourceType"), association_types(c),
+	registry_delete_associations(c->seg[2], rest_param(c, "resourceType"),
+								 rest_param_list(c, "associationType"),
 								 rest_param_bool(c, "cascadeLifecycle"),
 								 rest_param_bool(c, "dryRun"));
 	c->status = 204;

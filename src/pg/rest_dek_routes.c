@@ -28,11 +28,12 @@ no_content(RestCall *c)
 	resetStringInfo(&c->out);
 }
 
-/* GET /dek-registry/v1/keks */
+/* GET /dek-registry/v1/keks (subjectPrefix repeated) */
 void
 rest_keks_list(RestCall *c)
 {
-	appendStringInfoString(&c->out, registry_kek_list(rest_param_bool(c, "deleted")));
+	appendStringInfoString(&c->out, registry_kek_list(rest_param_bool(c, "deleted"),
+													  rest_param_list(c, "subjectPrefix")));
 }
 
 /* POST /dek-registry/v1/keks */

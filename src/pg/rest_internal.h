@@ -10,6 +10,7 @@
 #define REST_INTERNAL_H
 
 #include "lib/stringinfo.h"
+#include "nodes/pg_list.h"
 #include "utils/jsonb.h"
 
 #include "privileges.h"
@@ -91,6 +92,7 @@ extern void rest_dek_undelete(RestCall *c);
 /* rest.c */
 extern const char *rest_param(RestCall *c, const char *key);
 extern bool rest_param_bool(RestCall *c, const char *key);
+extern List *rest_param_list(RestCall *c, const char *key);
 extern int	rest_param_int(RestCall *c, const char *key, int def);
 extern void rest_page(RestCall *c, int max_limit, int *offset, int *limit);
 extern bool rest_page_includes(RestCall *c, int index, int max_limit);

@@ -18,6 +18,7 @@
 #include "utils/numeric.h"
 #include "utils/uuid.h"
 
+#include "association.h"
 #include "catalog.h"
 #include "confluent_messages.h"
 #include "data_contract.h"
@@ -250,17 +251,19 @@ h_context_delete(RestCall *c)
 /* --- routes: /schemas -------------------------------------------------------- */
 
 /*
- * A row's "aliases" member (the subjects whose config names its subject as
- * their alias), after the rest: the object just written is reopened.
+ * A member of JSON text after the rest of the object just written, which
+ * is reopened; left out when the text is NULL or an empty array (Jackson's
+ * NON_EMPTY).  ExtendedSchema's "aliases" (the subjects whose config names
+ * the row's subject as their alias) and "associations".
  */
 static void
-append_aliases_member(StringInfo out, const CatalogSchemaRow *row)
+append_extended_member(StringInfo out, const char *key, const char *json)
 {
-	if (row->aliases == NULL || strcmp(row->aliases, "[]") == 0)
+	if (json == NULL || strcmp(json, "[]") == 0)
 		return;
 	Assert(out->len > 0 && out->data[out->len - 1] == '}');
 	out->data[--out->len] = '\0';
-	appendStringInfo(out, ",\"aliases\":%s}", row->aliases);
+	appendStringInfo(out, ",\"%s\":%s}", key, json);
 }
 
 /*
@@ -307,8 +310,44 @@ row_context(const CatalogSchemaRow *row)
 }
 
 /*
+ * GET /schemas's association filter (8.2+) into q: resourceType,
+ * associationType (repeated) and lifecycle (repeated: STRONG, WEAK, or
+ * NONE for a subject without an association), any of them given.  A
+ * lifecycle of another name is Jersey's 404, as for any query parameter
+ * its enum cannot convert; false then.
+ */
+static bool
+read_association_filter(RestCall *c, SchemaListing *q)
+{
+	ListCell   *lc;
+
+	q->resource_type = rest_param(c, "resourceType");
+	if (q->resource_type != NULL && q->resource_type[0] == '\0')
+		q->resource_type = NULL;
+	foreach(lc, rest_param_list(c, "associationType"))
+		if (((char *) lfirst(lc))[0] != '\0')
+		q->association_types = lappend(q->association_types, lfirst(lc));
+	foreach(lc, rest_param_list(c, "lifecycle"))
+	{
+		const char *name = lfirst(lc);
+		int			bit = association_lifecycle_bit(name);
+
+		if (bit == 0 && name[0] != '\0')
+		{
+			rest_error(c, 404, 404, confluent_text(CW_HTTP_NOT_FOUND));
+			return false;
+		}
+		q->lifecycles |= bit;
+	}
+	q->by_association = q->resource_type != NULL || q->association_types != NIL ||
+		q->lifecycles != 0;
+	return true;
+}
+
+/*
  * GET /schemas: every version's schema (aliases=true: with their aliases;
- * ruleType=T: of the schemas with a rule of type T), the page asked for
+ * ruleType=T: of the schemas with a rule of type T; by association: of
+ * the subjects that pass, with their associations), the page asked for
  * only (schema.search.default.limit = schema.search.max.limit = 1000).
  */
 static void
@@ -324,6 +363,8 @@ h_schemas_list(RestCall *c)
 	q.latest_only = rest_param_bool(c, "latestOnly");
 	q.aliases = rest_param_bool(c, "aliases");
 	q.rule_type = rule_type != NULL && rule_type[0] != '\0' ? rule_type : NULL;
+	if (!read_association_filter(c, &q))
+		return;
 	rest_page(c, 1000, &q.offset, &q.limit);
 	appendStringInfoChar(&c->out, '[');
 	foreach(lc, registry_list_schemas(&q))
@@ -333,7 +374,8 @@ h_schemas_list(RestCall *c)
 		if (foreach_current_index(lc) > 0)
 			appendStringInfoChar(&c->out, ',');
 		append_schema_row(&c->out, row, true, true, row->schema, false);
-		append_aliases_member(&c->out, row);
+		append_extended_member(&c->out, "aliases", row->aliases);
+		append_extended_member(&c->out, "associations", row->associations);
 	}
 	appendStringInfoChar(&c->out, ']');
 }

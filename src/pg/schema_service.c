@@ -26,6 +26,7 @@
 #include "utils/memutils.h"
 #include "utils/uuid.h"
 
+#include "association.h"
 #include "catalog.h"
 #include "catalog_internal.h"
 #include "registration.h"
@@ -282,6 +283,11 @@ typedef struct Listing
 	MemoryContext pending_cxt;
 	bool		has_pending;	/* latest_only: the subject's last row yet */
 	CatalogVersionEntry pending;
+	MemoryContext assoc_cxt;	/* by_association: the last subject asked */
+	char	   *assoc_context;	/* about (NULL: none yet), whether it */
+	char	   *assoc_subject;	/* passed, and its associations */
+	bool		assoc_passes;
+	char	   *assoc_json;
 } Listing;
 
 /* Does the qualified subject start with the listing's prefix? */
@@ -379,6 +385,33 @@ has_rule_of_type(const char *rule_set, const char *type)
 }
 
 /*
+ * by_association: does the version's subject pass the association filter?
+ * Asked once per subject (the scan gives a subject's versions together).
+ */
+static bool
+subject_passes(Listing *l, const CatalogVersionEntry *e)
+{
+	const SchemaListing *q = l->q;
+	AssociationFilter f;
+	MemoryContext old;
+
+	if (l->assoc_subject != NULL && strcmp(l->assoc_context, e->context) == 0 &&
+		strcmp(l->assoc_subject, e->subject) == 0)
+		return l->assoc_passes;
+	MemoryContextReset(l->assoc_cxt);
+	old = MemoryContextSwitchTo(l->assoc_cxt);
+	memset(&f, 0, sizeof(f));
+	f.resource_type = q->resource_type;
+	f.association_types = q->association_types;
+	l->assoc_context = pstrdup(e->context);
+	l->assoc_subject = pstrdup(e->subject);
+	l->assoc_passes = registry_subject_passes_associations(e->context, e->subject, &f,
+														   q->lifecycles, &l->assoc_json);
+	MemoryContextSwitchTo(old);
+	return l->assoc_passes;
+}
+
+/*
  * List one version: counted, and kept when it falls in the page (its
  * schema read only then, or to test its rules); false once the page is
  * full.
@@ -399,6 +432,8 @@ list_version(Listing *l, const CatalogVersionEntry *e, const char *qualified)
 		(!catalog_get_schema(e->context, e->schema_id, &s) ||
 		 !has_rule_of_type(s.rule_set, q->rule_type)))
 		return true;
+	if (q->by_association && !subject_passes(l, e))
+		return true;
 	if (l->index++ < q->offset)
 		return true;
 	old = MemoryContextSwitchTo(l->keep);
@@ -408,6 +443,8 @@ list_version(Listing *l, const CatalogVersionEntry *e, const char *qualified)
 	registry_schema_row(row, qualified, e->version, e->deleted, &s, e->created_at);
 	if (q->aliases && (t = target_of(l, qualified)) != NULL)
 		row->aliases = t->names.data;
+	if (q->by_association && strcmp(l->assoc_json, "[]") != 0)
+		row->associations = pstrdup(l->assoc_json);
 	l->rows = lappend(l->rows, row);
 	MemoryContextSwitchTo(old);
 	return true;
@@ -468,7 +505,9 @@ visit_version(const CatalogVersionEntry *e, void *arg)
  * the latest of each subject with latest_only; with aliases, also the
  * versions of a subject outside the prefix that a subject under it names
  * as its alias, each with those subjects -- then those with a rule of
- * rule_type, then the page asked for (a List of CatalogSchemaRow).
+ * rule_type, then, by_association, those whose subject passes the
+ * association filter (each with the subject's associations that do), then
+ * the page asked for (a List of CatalogSchemaRow).
  *
  * The versions are read in one ordered scan of registry.subject_versions
  * that stops once the page is full, and a schema is read only for a row of
@@ -487,6 +526,8 @@ registry_list_schemas(const SchemaListing *q)
 	l.keep = CurrentMemoryContext;
 	l.pending_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry listing",
 										  ALLOCSET_SMALL_SIZES);
+	l.assoc_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry listing associations",
+										ALLOCSET_SMALL_SIZES);
 	if (q->aliases)
 		collect_alias_targets(&l);
 	if (q->prefix != NULL && q->prefix[0] != '\0' && q->prefix[0] != ':' && !l.has_outside)
@@ -494,6 +535,7 @@ registry_list_schemas(const SchemaListing *q)
 	catalog_scan_versions(context, visit_version, &l);
 	(void) flush_pending(&l);
 	MemoryContextDelete(l.pending_cxt);
+	MemoryContextDelete(l.assoc_cxt);
 	return l.rows;
 }
 

@@ -35,6 +35,13 @@ typedef struct SchemaListing
 								 * aliased subjects outside the prefix */
 	const char *rule_type;		/* only schemas with a rule of this type, or
 								 * NULL */
+	bool		by_association; /* only subjects that pass the association
+								 * filter (each row then with its subject's
+								 * associations) */
+	const char *resource_type;	/* by_association: NULL or "": topic */
+	List	   *association_types;	/* by_association: of char *; NIL: any */
+	int			lifecycles;		/* by_association: ASSOCIATION_LIFECYCLE_*
+								 * bits; 0: any association */
 	int			offset;
 	int			limit;			/* <= 0: no limit */
 } SchemaListing;

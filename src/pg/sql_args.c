@@ -9,6 +9,8 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -44,4 +46,23 @@ bool
 sql_bool_arg(FunctionCallInfo fcinfo, int n)
 {
 	return !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
+}
+
+/* A text[] argument as a List of strings (NULL elements skipped); NIL for NULL. */
+List *
+sql_text_list_arg(FunctionCallInfo fcinfo, int n)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			count;
+	List	   *out = NIL;
+
+	if (PG_ARGISNULL(n))
+		return NIL;
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(n), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &nulls, &count);
+	for (int i = 0; i < count; i++)
+		if (!nulls[i])
+			out = lappend(out, TextDatumGetCString(elems[i]));
+	return out;
 }

@@ -2,7 +2,7 @@
  *
  * sql_args.h
  *	  The arguments and answers of the SQL functions that wrap the C
- *	  services (settings_sql.c, read_sql.c, association_sql.c), read and
+ *	  services (settings_sql.c, read_sql.c, association_sql.c, dek_sql.c), read and
  *	  made one way (sql_args.c).
  *
  *-------------------------------------------------------------------------
@@ -11,10 +11,12 @@
 #define SQL_ARGS_H
 
 #include "fmgr.h"
+#include "nodes/pg_list.h"
 
 extern Datum sql_jsonb_result(const char *text);
 extern const char *sql_text_arg(FunctionCallInfo fcinfo, int n);
 extern const char *sql_required_text_arg(FunctionCallInfo fcinfo, int n, const char *name);
 extern bool sql_bool_arg(FunctionCallInfo fcinfo, int n);
+extern List *sql_text_list_arg(FunctionCallInfo fcinfo, int n);
 
 #endif							/* SQL_ARGS_H */

@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(204);
+SELECT plan(205);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -181,6 +181,7 @@ SELECT has_function('registry', 'parse_version', ARRAY['text'], 'parse_version(t
 SELECT has_function('registry', 'served_subject', ARRAY['text'], 'served_subject(text)');
 SELECT has_function('registry', 'check_context', ARRAY['text'], 'check_context(text)');
 SELECT has_function('registry', 'list_schemas_with_aliases', ARRAY['text', 'boolean', 'boolean'], 'list_schemas_with_aliases(text, boolean, boolean)');
+SELECT has_function('registry', 'list_schemas_by_association', ARRAY['text', 'text', 'text[]', 'text[]', 'boolean', 'boolean'], 'list_schemas_by_association(text, text, text[], text[], boolean, boolean)');
 SELECT has_function('registry', 'schema_with_tags', ARRAY['text', 'text', 'jsonb', 'jsonb'], 'schema_with_tags(text, text, jsonb, jsonb)');
 SELECT has_function('registry', 'schema_tags', ARRAY['text', 'text', 'text[]'], 'schema_tags(text, text, text[])');
 SELECT function_returns('registry', 'schema_tags', ARRAY['text', 'text', 'text[]'], 'jsonb', 'schema_tags returns jsonb');

@@ -89,6 +89,7 @@ SELECT set_eq(
 		('function', 'registry.list_contexts()', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.list_schemas(text,boolean,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.list_schemas_with_aliases(text,boolean,boolean)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.list_schemas_by_association(text,text,text[],text[],boolean,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.lookup_schema(text,text,text,jsonb,boolean,boolean,jsonb,jsonb)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.parse_version(text)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.protobuf_message_indexes(integer,text,text)', 'registry_reader', 'EXECUTE'),
@@ -156,7 +157,7 @@ SELECT set_eq(
 		('table', 'registry.subjects', 'registry_writer', 'INSERT'),
 		-- the DEK registry: readers read (and see a shared KEK's DEKs in
 		-- clear), writers create, admins alter, delete and undelete
-		('function', 'registry.list_keks(boolean)', 'registry_reader', 'EXECUTE'),
+		('function', 'registry.list_keks(boolean,text[])', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.get_kek(text,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.list_deks(text,boolean)', 'registry_reader', 'EXECUTE'),
 		('function', 'registry.dek_versions(text,text,text,boolean)', 'registry_reader', 'EXECUTE'),

@@ -71,6 +71,37 @@ expect 'by subject', 200, sub { @$_ == 1 && $_->[0]{resourceName} eq $T && $_->[
 req GET => "/associations/subjects/nothing-$RUN";
 expect 'by subject: a subject without associations has an empty list', 200, sub { @$_ == 0 };
 
+note('GET /schemas by association (8.2+)');
+my $NS_SUBJECT = "$T-n";
+req POST => "/subjects/$NS_SUBJECT/versions", sbody(avro("N$RUN"));
+expect 'setup: a subject without an association', 200;
+# the subjects of a listing, each with its associations' type:lifecycle
+sub listed
+{
+	return join(' ', map {
+		$_->{subject} . (exists $_->{associations}
+			? '[' . join(',', map { "$_->{associationType}:$_->{lifecycle}" } @{ $_->{associations} }) . ']' : '')
+	} @{ $_[0] });
+}
+req GET => "/schemas?subjectPrefix=$T-";
+expect 'without association parameters: every subject, none with the member', 200,
+  sub { listed($_) eq "$KS $NS_SUBJECT $VS" };
+req GET => "/schemas?subjectPrefix=$T-&resourceType=topic&associationType=key";
+expect 'associationType: the subjects with one, with their associations as Association entities', 200, sub {
+	listed($_) eq "$KS\[key:WEAK]" && keys_of($_->[0]{associations}[0]) eq join(',', @ENTITY_KEYS)
+	  && $_->[0]{associations}[0]{resourceId} eq "id-$RUN" && $_->[0]{associations}[0]{resourceName} eq $T;
+};
+req GET => "/schemas?subjectPrefix=$T-&associationType=key&associationType=value";
+expect 'associationType repeats', 200, sub { listed($_) eq "$KS\[key:WEAK] $VS\[value:STRONG]" };
+req GET => "/schemas?subjectPrefix=$T-&lifecycle=STRONG";
+expect 'lifecycle: the subjects with an association of it', 200, sub { listed($_) eq "$VS\[value:STRONG]" };
+req GET => "/schemas?subjectPrefix=$T-&lifecycle=NONE";
+expect 'lifecycle NONE: the subjects without one', 200, sub { listed($_) eq $NS_SUBJECT };
+req GET => "/schemas?subjectPrefix=$T-&lifecycle=STRONG&lifecycle=NONE";
+expect 'lifecycle repeats', 200, sub { listed($_) eq "$NS_SUBJECT $VS\[value:STRONG]" };
+req GET => "/schemas?subjectPrefix=$T-&lifecycle=SOMETIMES";
+expect_error 'a lifecycle but STRONG, WEAK and NONE is 404, as Jersey answers it', 404, 404;
+
 note('refusals');
 req POST => '/associations', assoc_body($T, "id-$RUN", '[{"subject":' . jstr($KS) . ',"associationType":"key"}]');
 expect_error 'an association of the type the resource has is 40903', 409, 40903;

@@ -112,6 +112,9 @@ req POST => "$K/$KEK/deks/$ES", '{"algorithm":"AES256_SIV","encryptedKeyMaterial
 expect 'another algorithm is another DEK', 200, sub { dek_ok($_, version => 1, algorithm => 'AES256_SIV') };
 req POST => "$K/$KEK/deks/$ES", '{"algorithm":"DES","encryptedKeyMaterial":"CCCC"}';
 expect_error 'an unknown algorithm -> 42271', 422, 42271;
+req POST => "$K/$KEK/deks/a%C2%85b", '{"encryptedKeyMaterial":"AAAA"}';
+expect_msg 'a subject with a C1 control character (U+0085) -> 42271', 422, 42271,
+  "Invalid or missing value for field 'subject' of key";
 req POST => "$K/nope_$R/deks", qq({"subject":"$S","encryptedKeyMaterial":"AAAA"});
 expect_msg 'a DEK under an unknown KEK -> 40470', 404, 40470, "Key 'nope_$R' not found";
 
@@ -196,6 +199,54 @@ check 'POST .../deks/{subject}/undelete -> 204', $STATUS eq '204', "$STATUS $BOD
 req GET => "$K/$KEK/deks/$ES/versions";
 expect '... every version undeleted', 200, sub { jeq($_, [1, 2]) };
 
+# --- GET /keks?subjectPrefix: the KEKs with a DEK of such a subject ---------
+req GET => "$K?subjectPrefix=dek-subject-$RUN";
+expect 'subjectPrefix: the KEKs with a DEK of a subject with the prefix', 200, sub { jeq($_, [$KEK]) };
+req GET => "$K?subjectPrefix=nothing-$RUN&subjectPrefix=dek-subj";
+expect '... subjectPrefix repeats: any of them', 200, sub { grep({ $_ eq $KEK } @$_) && !grep({ $_ eq $SH } @$_) };
+req GET => "$K?subjectPrefix=nothing-$RUN";
+expect '... none', 200, sub { jeq($_, []) };
+
+# --- create again: the same key with the other deleted flag takes the flag ----
+req DELETE => "$K/$KEK/deks/$ES/versions/2";
+req POST => "$K/$KEK/deks/$ES", '{"version":2,"encryptedKeyMaterial":"BBBB"}';
+expect 'creating a soft-deleted DEK version again with its key material undeletes it', 200,
+  sub { dek_ok($_, version => 2, material => 'BBBB', deleted => 0) };
+req GET => "$K/$KEK/deks/$ES/versions";
+expect '... it is live', 200, sub { jeq($_, [1, 2]) };
+req DELETE => "$K/$KEK/deks/$ES/versions/2";
+req POST => "$K/$KEK/deks/$ES", '{"version":2,"encryptedKeyMaterial":"XXXX"}';
+expect_msg '... with other key material -> 40971', 409, 40971, "Key '$S' already exists; use a different value";
+req POST => "$K/$KEK/deks/$ES", '{"version":2,"encryptedKeyMaterial":"BBBB","deleted":true}';
+expect_msg '... with the same deleted flag -> 40971', 409, 40971, "Key '$S' already exists; use a different value";
+req POST => "$K/$KEK/deks/$ES", '{"version":3,"encryptedKeyMaterial":"DDDD","deleted":true}';
+expect 'a DEK created with deleted: true is soft-deleted', 200, sub { dek_ok($_, version => 3, deleted => 1) };
+req GET => "$K/$KEK/deks/$ES/versions?deleted=true";
+expect '... and listed only with deleted=true', 200, sub { jeq($_, [1, 2, 3]) };
+req DELETE => "$K/$KEK/deks/$ES/versions/3?permanent=true";
+req POST => "$K/$KEK/deks/$ES/versions/2/undelete";
+
+my $KX = "kx_$R";
+req POST => $K, qq({"name":"$KX","kmsType":"local-kms","kmsKeyId":"mykey","doc":"x"});
+req DELETE => "$K/$KX";
+req POST => $K, qq({"name":"$KX","kmsType":"local-kms","kmsKeyId":"mykey","doc":"other"});
+expect_msg 'creating a soft-deleted KEK again with other fields -> 40971', 409, 40971,
+  "Key '$KX' already exists; use a different value";
+req POST => $K, qq({"name":"$KX","kmsType":"local-kms","kmsKeyId":"mykey","doc":"x"});
+expect 'creating a soft-deleted KEK again with the same fields undeletes it, as Confluent does', 200,
+  sub { kek_ok($_, $KX, deleted => 0, doc => 'x') };
+req GET => "$K/$KX";
+expect '... it is live', 200, sub { kek_ok($_, $KX, deleted => 0, doc => 'x') };
+req POST => $K, qq({"name":"$KX","kmsType":"local-kms","kmsKeyId":"mykey","doc":"x","deleted":true});
+expect 'creating a live KEK again with deleted: true soft-deletes it', 200, sub { kek_ok($_, $KX, deleted => 1, doc => 'x') };
+req POST => $K, qq({"name":"d$KX","kmsType":"local-kms","kmsKeyId":"mykey","deleted":true});
+expect 'a KEK created with deleted: true is soft-deleted', 200, sub { kek_ok($_, "d$KX", deleted => 1) };
+req GET => "$K/d$KX";
+expect_error '... and not found without deleted=true', 404, 40470;
+req DELETE => "$K/$KX?permanent=true";
+req DELETE => "$K/d$KX?permanent=true";
+check '... both hard-deleted', $STATUS eq '204', "$STATUS $BODY";
+
 # hard delete: soft first, then permanent; then the KEK can go
 req DELETE => "$K/$KEK/deks/$ES";
 req DELETE => "$K/$KEK/deks/$ES?permanent=true";
@@ -216,6 +267,12 @@ expect_error 'deleting it again -> 40470', 404, 40470;
 # --- a shared KEK: the server makes the DEK through the local KMS ---------
 req POST => $K, qq({"name":"$SH","kmsType":"local-kms","kmsKeyId":"mykey","shared":true});
 expect 'a shared KEK', 200, sub { kek_ok($_, $SH, shared => 1) };
+req POST => "$K/$SH/deks/other-$ES", '{}';
+req DELETE => "$K/$SH/deks/other-$ES";
+req POST => "$K/$SH/deks/other-$ES", '{}';
+expect_msg 'a shared KEK\'s soft-deleted DEK is not made again -> 40971', 409, 40971,
+  "Key 'other-$S' already exists; use a different value";
+req DELETE => "$K/$SH/deks/other-$ES?permanent=true";
 req POST => "$K/$SH/deks/$ES", '{}';
 my $made = $J;
 expect 'a DEK the server makes: wrapped and in clear', 200,
