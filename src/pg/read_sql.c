@@ -82,7 +82,7 @@ registry_versions_sql(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	return_list(fcinfo,
 				registry_versions(subject, sql_bool_arg(fcinfo, 1),
-								  sql_bool_arg(fcinfo, 2), PG_ARGISNULL(2), false),
+								  sql_bool_arg(fcinfo, 2), PG_ARGISNULL(2), false, 0, 0),
 				true);
 	return (Datum) 0;
 }
@@ -94,7 +94,7 @@ registry_subjects_sql(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	return_list(fcinfo,
 				registry_subjects(sql_text_arg(fcinfo, 0), sql_bool_arg(fcinfo, 1),
-								  sql_bool_arg(fcinfo, 2)),
+								  sql_bool_arg(fcinfo, 2), 0, 0),
 				false);
 	return (Datum) 0;
 }
@@ -279,7 +279,7 @@ registry_schema_versions_sql(PG_FUNCTION_ARGS)
 	null_not_found(fcinfo);
 	InitMaterializedSRF(fcinfo, 0);
 	uses = registry_schema_versions(PG_GETARG_INT32(0), sql_text_arg(fcinfo, 1),
-									sql_bool_arg(fcinfo, 2));
+									sql_bool_arg(fcinfo, 2), false, 0, 0);
 	foreach(lc, uses)
 	{
 		CatalogSubjectVersion *use = lfirst(lc);

@@ -125,11 +125,11 @@ append_schema_row(StringInfo out, const CatalogSchemaRow *row, bool with_subject
 }
 
 /*
- * A List as a JSON array, of numbers (an IntList) or strings, paged by the
- * request's offset and limit.
+ * A List as a JSON array, of numbers (an IntList) or strings; paged by the
+ * request's offset and limit unless the list is the page already.
  */
 static void
-append_list(RestCall *c, List *items)
+append_list(RestCall *c, List *items, bool page)
 {
 	ListCell   *lc;
 	int			n = 0;
@@ -137,7 +137,7 @@ append_list(RestCall *c, List *items)
 	appendStringInfoChar(&c->out, '[');
 	foreach(lc, items)
 	{
-		if (!rest_page_includes(c, foreach_current_index(lc), 0))
+		if (page && !rest_page_includes(c, foreach_current_index(lc), 0))
 			continue;
 		if (n++ > 0)
 			appendStringInfoChar(&c->out, ',');
@@ -235,7 +235,7 @@ h_metadata_version(RestCall *c)
 static void
 h_contexts(RestCall *c)
 {
-	append_list(c, registry_contexts(rest_param(c, "contextPrefix")));
+	append_list(c, registry_contexts(rest_param(c, "contextPrefix")), true);
 }
 
 /* DELETE /contexts/{context} (8.1): an empty context removed; 204, no body */
@@ -568,34 +568,27 @@ h_schema_by_id_raw(RestCall *c)
 
 /*
  * GET /schemas/ids/{id}/subjects (subjects_only) or .../versions: who uses
- * the schema, paged.
+ * the schema, the page asked for.
  */
 static void
 schema_id_versions(RestCall *c, bool subjects_only)
 {
 	int32		id;
-	List	   *uses;
+	int			offset;
+	int			limit;
 	ListCell   *lc;
-	int			n = 0;
-	char	   *last = NULL;
 
 	if (!path_id(c, c->seg[2], &id))
 		return;
-	uses = registry_schema_versions(id, rest_param(c, "subject"), rest_param_bool(c, "deleted"));
+	rest_page(c, 0, &offset, &limit);
 	appendStringInfoChar(&c->out, '[');
-	foreach(lc, uses)
+	foreach(lc, registry_schema_versions(id, rest_param(c, "subject"),
+										 rest_param_bool(c, "deleted"), subjects_only,
+										 offset, limit))
 	{
 		CatalogSubjectVersion *use = (CatalogSubjectVersion *) lfirst(lc);
 
-		if (subjects_only)
-		{
-			if (last && strcmp(last, use->subject) == 0)
-				continue;
-			last = use->subject;
-		}
-		if (!rest_page_includes(c, foreach_current_index(lc), 0))
-			continue;
-		if (n++ > 0)
+		if (foreach_current_index(lc) > 0)
 			appendStringInfoChar(&c->out, ',');
 		if (subjects_only)
 			escape_json(&c->out, use->subject);
@@ -638,24 +631,32 @@ route_subject(RestCall *c, const char *segment)
 	return segment;
 }
 
-/* GET /subjects */
+/* GET /subjects: the page asked for */
 static void
 h_subjects(RestCall *c)
 {
+	int			offset;
+	int			limit;
+
+	rest_page(c, 0, &offset, &limit);
 	append_list(c, registry_subjects(rest_param(c, "subjectPrefix"),
 									 rest_param_bool(c, "deleted"),
-									 rest_param_bool(c, "deletedOnly")));
+									 rest_param_bool(c, "deletedOnly"), offset, limit), false);
 }
 
-/* GET /subjects/{s}/versions */
+/* GET /subjects/{s}/versions: the page asked for */
 static void
 h_versions(RestCall *c)
 {
 	const char *subject = route_subject(c, c->seg[1]);
+	int			offset;
+	int			limit;
 
+	rest_page(c, 0, &offset, &limit);
 	append_list(c, registry_versions(subject, rest_param_bool(c, "deleted"),
 									 rest_param_bool(c, "deletedOnly"), false,
-									 rest_param_bool(c, "deletedAsNegative")));
+									 rest_param_bool(c, "deletedAsNegative"), offset, limit),
+				false);
 }
 
 /*
@@ -744,7 +745,7 @@ h_version_referencedby(RestCall *c)
 {
 	const char *subject = path_subject_version(c);
 
-	append_list(c, registry_referenced_by(subject, c->version));
+	append_list(c, registry_referenced_by(subject, c->version), true);
 }
 
 /* DELETE /subjects/{s}/versions/{v}: the version deleted */
@@ -764,7 +765,7 @@ h_subject_delete(RestCall *c)
 {
 	const char *subject = route_subject(c, c->seg[1]);
 
-	append_list(c, registry_delete_subject(subject, rest_param_bool(c, "permanent")));
+	append_list(c, registry_delete_subject(subject, rest_param_bool(c, "permanent")), true);
 }
 
 /* --- schema request bodies ---------------------------------------------------- */

@@ -211,16 +211,21 @@ entry_cmp(const void *a, const void *b)
  * registry.schema_versions(): the subject versions of the subject's
  * context (its alias followed; the default context without one) that use
  * the id, live ones only unless deleted, in (subject, version) order, as
- * CatalogSubjectVersion; 40403 when the context has no such schema.
+ * CatalogSubjectVersion -- with subjects_only, each subject once (its
+ * first version) -- the page from offset, of at most limit (limit <= 0:
+ * all); 40403 when the context has no such schema.
  */
 List *
-registry_schema_versions(int32 id, const char *subject, bool deleted)
+registry_schema_versions(int32 id, const char *subject, bool deleted, bool subjects_only,
+						 int offset, int limit)
 {
 	char	   *context = REGISTRY_DEFAULT_CONTEXT;
 	char	   *name;
 	int			n;
 	CatalogVersionEntry *uses;
 	List	   *out = NIL;
+	int			index = 0;
+	const char *last = NULL;
 
 	if (subject != NULL)
 		registry_split_subject_cstr(registry_served_subject(subject), &context, &name);
@@ -229,11 +234,16 @@ registry_schema_versions(int32 id, const char *subject, bool deleted)
 	uses = catalog_versions_of_id(context, id, &n);
 	if (n > 1)
 		qsort(uses, n, sizeof(CatalogVersionEntry), entry_cmp);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n && (limit <= 0 || index < (int64) offset + limit); i++)
 	{
 		CatalogSubjectVersion *sv;
 
 		if (uses[i].deleted && !deleted)
+			continue;
+		if (subjects_only && last != NULL && strcmp(last, uses[i].subject) == 0)
+			continue;
+		last = uses[i].subject;
+		if (index++ < offset)
 			continue;
 		sv = palloc(sizeof(CatalogSubjectVersion));
 		sv->subject = registry_qualify_subject(context, uses[i].subject);
@@ -392,7 +402,7 @@ list_version(Listing *l, const CatalogVersionEntry *e, const char *qualified)
 	AliasTarget *t;
 	MemoryContext old;
 
-	if (q->limit > 0 && l->index >= q->offset + q->limit)
+	if (q->limit > 0 && l->index >= (int64) q->offset + q->limit)
 		return false;
 	/* (in the scan's memory of one row) */
 	if (q->rule_type != NULL &&
@@ -462,6 +472,61 @@ visit_version(const CatalogVersionEntry *e, void *arg)
 }
 
 /*
+ * How many rows of the listing a subject of the directory gives: its
+ * versions of the kinds listed, or with latest_only one when it has one;
+ * none outside the prefix.
+ */
+static int
+directory_rows(const SchemaListing *q, const CatalogSubjectCount *c)
+{
+	int			rows = c->live + (q->deleted ? c->deleted : 0);
+
+	if (rows == 0 || !registry_subject_has_prefix(c->context, c->subject, q->prefix))
+		return 0;
+	return q->latest_only ? 1 : rows;
+}
+
+/*
+ * Start the listing where its page starts, by the subject directory: the
+ * subject whose rows hold the offset into *from_context and *from_subject,
+ * and l->index the rows of the subjects before it.  False when the
+ * directory cannot say (then the scan starts at the beginning); *past_end
+ * when the offset is past the listing's end.
+ */
+static bool
+start_by_directory(Listing *l, char **from_context, char **from_subject, bool *past_end)
+{
+	const SchemaListing *q = l->q;
+	int			n;
+	const CatalogSubjectCount *dir;
+	int64		before = 0;
+
+	*past_end = false;
+	/* rules are read from the schemas; aliases list subjects out of order */
+	if (q->rule_type != NULL || l->targets != NIL)
+		return false;
+	dir = catalog_subject_directory(q->offset >= CATALOG_DIRECTORY_WALK_MAX, &n);
+	if (dir == NULL)
+		return false;
+	for (int i = 0; i < n; i++)
+	{
+		int			rows = directory_rows(q, &dir[i]);
+
+		if (before + rows > q->offset)
+		{
+			/* copied: the directory lasts until its next use only */
+			*from_context = pstrdup(dir[i].context);
+			*from_subject = pstrdup(dir[i].subject);
+			l->index = (int) before;
+			return true;
+		}
+		before += rows;
+	}
+	*past_end = true;
+	return true;
+}
+
+/*
  * GET /schemas, registry.list_schemas() and list_schemas_with_aliases():
  * the subject versions under the prefix with their schemas, in (context,
  * subject, version) order -- live ones, soft-deleted ones too when asked;
@@ -472,26 +537,35 @@ visit_version(const CatalogVersionEntry *e, void *arg)
  *
  * The versions are read in one ordered scan of registry.subject_versions
  * that stops once the page is full, and a schema is read only for a row of
- * the page (or to test its rules): the work is the page's plus the index
- * entries before it.  A prefix of the default context (one that is not
- * empty and does not start with a colon) scans that context only.
+ * the page (or to test its rules).  The scan starts at the subject where
+ * the page starts, which the subject directory (catalog_directory.c)
+ * tells by counting whole subjects in memory; without it (rules or aliases
+ * asked for, a directory that may not answer) the scan starts at the
+ * beginning and the work is the page's plus the index entries before it.
+ * A prefix of the default context (one that is not empty and does not
+ * start with a colon) scans that context only.
  */
 List *
 registry_list_schemas(const SchemaListing *q)
 {
 	Listing		l;
 	const char *context = NULL;
+	char	   *from_context = NULL;
+	char	   *from_subject = NULL;
+	bool		past_end;
 
 	memset(&l, 0, sizeof(l));
 	l.q = q;
 	l.keep = CurrentMemoryContext;
-	l.pending_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry listing",
-										  ALLOCSET_SMALL_SIZES);
 	if (q->aliases)
 		collect_alias_targets(&l);
 	if (q->prefix != NULL && q->prefix[0] != '\0' && q->prefix[0] != ':' && !l.has_outside)
 		context = REGISTRY_DEFAULT_CONTEXT;
-	catalog_scan_versions(context, visit_version, &l);
+	if (start_by_directory(&l, &from_context, &from_subject, &past_end) && past_end)
+		return NIL;
+	l.pending_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry listing",
+										  ALLOCSET_SMALL_SIZES);
+	catalog_scan_versions_from(context, from_context, from_subject, visit_version, &l);
 	(void) flush_pending(&l);
 	MemoryContextDelete(l.pending_cxt);
 	return l.rows;
