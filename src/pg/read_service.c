@@ -88,6 +88,8 @@ typedef struct SubjectsScan
 static bool
 subjects_scan_flush(SubjectsScan *ss)
 {
+	if (ss->limit > 0 && ss->index >= (int64) ss->offset + ss->limit)
+		return false;
 	if (ss->subject == NULL ||
 		!subject_listed(ss->live, ss->soft_deleted, ss->deleted, ss->deleted_only) ||
 		!registry_subject_has_prefix(ss->context, ss->subject, ss->prefix))

@@ -16,5 +16,6 @@ extern Datum sql_jsonb_result(const char *text);
 extern const char *sql_text_arg(FunctionCallInfo fcinfo, int n);
 extern const char *sql_required_text_arg(FunctionCallInfo fcinfo, int n, const char *name);
 extern bool sql_bool_arg(FunctionCallInfo fcinfo, int n);
+extern void sql_page_args(FunctionCallInfo fcinfo, int n, int *offset, int *limit);
 
 #endif							/* SQL_ARGS_H */
