@@ -24,9 +24,14 @@
  * snapshot sees the generation's rows (catalog_horizon.c).
  *
  * A build costs about a scan of the whole listing, so a caller asks for one
- * only when its walk would cost as much (a deep offset, a whole listing);
- * at most DIRECTORY_MAX_SUBJECTS subjects are kept (some 70 bytes each),
- * beyond which listings scan.
+ * only when its walk would be long (a deep offset, a whole listing).  And
+ * a directory pays only when it answers more than the listing that built
+ * it: when the last one was dropped having answered just that one (a
+ * version written between every two deep listings), the next generation's
+ * first DIRECTORY_WALKS_AFTER_WASTE listings walk as they did before the
+ * directory, and only the one after them builds.  At most
+ * DIRECTORY_MAX_SUBJECTS subjects are kept (some 70 bytes each), beyond
+ * which listings scan.
  *
  *-------------------------------------------------------------------------
  */
@@ -43,6 +48,7 @@
 #include "invalidation.h"
 
 #define DIRECTORY_MAX_SUBJECTS 1000000
+#define DIRECTORY_WALKS_AFTER_WASTE 2
 
 static MemoryContext directory_cxt = NULL;
 static CatalogSubjectCount *directory = NULL;	/* NULL: none kept */
@@ -52,6 +58,10 @@ static Oid	directory_relid = InvalidOid;
 static bool directory_stale = false;	/* a relcache invalidation came */
 static bool callback_registered = false;
 static CatalogHorizon horizon;
+static int	directory_served = 0;	/* listings the kept one answered */
+static bool last_wasted = false;	/* the last one dropped answered one */
+static uint64 walked_generation = 0;
+static int	walked = 0;			/* listings of walked_generation that walked */
 
 /* Drop the directory kept, if any. */
 static void
@@ -124,13 +134,26 @@ catalog_subject_directory(bool build, int *n)
 	if (gen == 0)
 		return NULL;
 	if (directory != NULL && (directory_generation != gen || directory_stale))
+	{
+		last_wasted = directory_served <= 1;
 		directory_forget();
+	}
 	if (directory == NULL)
 	{
 		MemoryContext cxt;
 
 		if (!build)
 			return NULL;
+		if (last_wasted)
+		{
+			if (walked_generation != gen)
+			{
+				walked_generation = gen;
+				walked = 0;
+			}
+			if (walked++ < DIRECTORY_WALKS_AFTER_WASTE)
+				return NULL;
+		}
 		cxt = AllocSetContextCreate(TopMemoryContext, "registry subject directory",
 									ALLOCSET_DEFAULT_SIZES);
 		directory_stale = false;	/* what comes during the scan drops it */
@@ -152,7 +175,9 @@ catalog_subject_directory(bool build, int *n)
 		}
 		directory_cxt = cxt;
 		directory_generation = gen;
+		directory_served = 0;
 	}
+	directory_served++;
 	*n = directory_n;
 	return directory;
 }
