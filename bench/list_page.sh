@@ -11,6 +11,9 @@
 #     GET /subjects (S names, streamed: its bytes are printed)
 #   GET /subjects/{s}/versions?limit=1&offset=5 of the middle subject
 #   GET /schemas/ids/{id}/versions and .../subjects of the middle schema
+# And the peak memory the whole GET /subjects adds to the HTTP and pool
+# workers (VmHWM after /proc/PID/clear_refs, as root), summed over each
+# kind, against the answer's size.
 # Each page's first request after a write (the subject directory is built
 # then, once per pool worker: a scan of the whole table) is printed apart,
 # as "first": it runs on a fresh cluster, whose pool workers have built
@@ -62,4 +65,28 @@ for q in "/schemas?limit=10" "/schemas?limit=10&offset=$((N / 2))" \
 	m=$(median "$q")
 	printf '%-52s %10.3f %10.3f %9.2f %10d\n' "GET $q" "${first% *}" "$m" \
 		"$(echo "$m / $base" | bc -l)" "${first#* }"
+done
+
+# the peak RSS (kB) one request adds to the registry's workers of a kind
+# ("registry http worker" or "registry http pool worker"), summed
+peak_growth() {
+	local pm p t before=() pids=() sum=0 i
+	pm=$(head -1 "$BENCH_DIR/data/postmaster.pid")
+	for p in $(pgrep -P "$pm"); do
+		t=$(tr '\0' ' ' <"/proc/$p/cmdline")
+		case "$t" in *"$2 "*) pids+=("$p") ;; esac
+	done
+	for p in "${pids[@]}"; do
+		echo 5 >"/proc/$p/clear_refs" 2>/dev/null || { echo -; return; }
+		before+=("$(awk '/VmRSS/ {print $2}' "/proc/$p/status")")
+	done
+	curl -s -o /dev/null "$URL$1"
+	for i in "${!pids[@]}"; do
+		sum=$((sum + $(awk '/VmHWM/ {print $2}' "/proc/${pids[$i]}/status") - before[i]))
+	done
+	echo "$sum"
+}
+echo "# the whole GET /subjects ($(once /subjects | cut -d' ' -f2) bytes): peak RSS added, kB"
+for kind in "registry http pool worker" "registry http worker"; do
+	printf '%-30s %s\n' "$kind" "$(peak_growth /subjects "$kind")"
 done

@@ -73,7 +73,8 @@ typedef struct SubjectsScan
 	int			offset;
 	int			limit;
 	int			index;			/* subjects listed so far, before paging */
-	List	   *out;
+	RegistryNameEmitter emit;
+	void	   *emit_arg;
 	MemoryContext keep;
 	char	   *context;		/* the subject being read, in keep */
 	char	   *subject;
@@ -81,9 +82,19 @@ typedef struct SubjectsScan
 	int			soft_deleted;
 } SubjectsScan;
 
+/* Give emit a subject's qualified name, which goes after. */
+static void
+emit_subject(const char *context, const char *subject, RegistryNameEmitter emit, void *arg)
+{
+	char	   *qualified = registry_qualify_subject(context, subject);
+
+	emit(qualified, arg);
+	pfree(qualified);
+}
+
 /*
- * The subject just read: counted and, in the page, kept; false once the
- * page is full.
+ * The subject just read: counted and, in the page, emitted; false once
+ * the page is full.
  */
 static bool
 subjects_scan_flush(SubjectsScan *ss)
@@ -95,12 +106,7 @@ subjects_scan_flush(SubjectsScan *ss)
 		!registry_subject_has_prefix(ss->context, ss->subject, ss->prefix))
 		return true;
 	if (ss->index++ >= ss->offset)
-	{
-		MemoryContext old = MemoryContextSwitchTo(ss->keep);
-
-		ss->out = lappend(ss->out, registry_qualify_subject(ss->context, ss->subject));
-		MemoryContextSwitchTo(old);
-	}
+		emit_subject(ss->context, ss->subject, ss->emit, ss->emit_arg);
 	return ss->limit <= 0 || ss->index < (int64) ss->offset + ss->limit;
 }
 
@@ -115,6 +121,11 @@ subjects_scan_visit(const CatalogVersionEntry *e, void *arg)
 	{
 		if (!subjects_scan_flush(ss))
 			return false;
+		if (ss->subject != NULL)
+		{
+			pfree(ss->context);
+			pfree(ss->subject);
+		}
 		ss->context = MemoryContextStrdup(ss->keep, e->context);
 		ss->subject = MemoryContextStrdup(ss->keep, e->subject);
 		ss->live = 0;
@@ -132,15 +143,17 @@ subjects_scan_visit(const CatalogVersionEntry *e, void *arg)
  * (deleted: any version; deleted_only: soft-deleted ones and no live one),
  * in (context, subject) order; with a prefix (NULL or ":*:" for all),
  * only those that start with it; the page from offset, of at most limit
- * subjects (limit <= 0: all).
+ * subjects (limit <= 0: all), each given to emit as it is found (its
+ * memory goes after).
  *
  * The subject directory (catalog_directory.c) answers in memory when it
  * may; a deep page or a whole listing has it built.  Else one ordered scan
  * of the versions counts each subject's kinds and stops once the page is
  * full.
  */
-List *
-registry_subjects(const char *prefix, bool deleted, bool deleted_only, int offset, int limit)
+void
+registry_subjects_each(const char *prefix, bool deleted, bool deleted_only, int offset,
+					   int limit, RegistryNameEmitter emit, void *arg)
 {
 	int			n;
 	const CatalogSubjectCount *dir;
@@ -150,18 +163,18 @@ registry_subjects(const char *prefix, bool deleted, bool deleted_only, int offse
 									(int64) offset + limit > CATALOG_DIRECTORY_WALK_MAX, &n);
 	if (dir != NULL)
 	{
-		List	   *out = NIL;
 		int			index = 0;
 
+		/* (emit must not read the catalog: the directory lasts until then) */
 		for (int i = 0; i < n && (limit <= 0 || index < (int64) offset + limit); i++)
 		{
 			if (!subject_listed(dir[i].live, dir[i].deleted, deleted, deleted_only) ||
 				!registry_subject_has_prefix(dir[i].context, dir[i].subject, prefix))
 				continue;
 			if (index++ >= offset)
-				out = lappend(out, registry_qualify_subject(dir[i].context, dir[i].subject));
+				emit_subject(dir[i].context, dir[i].subject, emit, arg);
 		}
-		return out;
+		return;
 	}
 	memset(&ss, 0, sizeof(ss));
 	ss.prefix = prefix;
@@ -169,10 +182,39 @@ registry_subjects(const char *prefix, bool deleted, bool deleted_only, int offse
 	ss.deleted_only = deleted_only;
 	ss.offset = offset;
 	ss.limit = limit;
+	ss.emit = emit;
+	ss.emit_arg = arg;
 	ss.keep = CurrentMemoryContext;
 	catalog_scan_versions(NULL, subjects_scan_visit, &ss);
 	(void) subjects_scan_flush(&ss);
-	return ss.out;
+}
+
+/* names kept in a List, in the memory of the caller that asked for them */
+typedef struct KeptNames
+{
+	List	   *names;
+	MemoryContext cxt;
+} KeptNames;
+
+/* A subject name kept (registry_subjects). */
+static void
+keep_name(const char *name, void *arg)
+{
+	KeptNames  *kept = arg;
+	MemoryContext old = MemoryContextSwitchTo(kept->cxt);
+
+	kept->names = lappend(kept->names, pstrdup(name));
+	MemoryContextSwitchTo(old);
+}
+
+/* GET /subjects as a List of names (registry_subjects_each()). */
+List *
+registry_subjects(const char *prefix, bool deleted, bool deleted_only, int offset, int limit)
+{
+	KeptNames	kept = {NIL, CurrentMemoryContext};
+
+	registry_subjects_each(prefix, deleted, deleted_only, offset, limit, keep_name, &kept);
+	return kept.names;
 }
 
 /*

@@ -124,6 +124,13 @@ append_schema_row(StringInfo out, const CatalogSchemaRow *row, bool with_subject
 	appendStringInfoChar(out, '}');
 }
 
+/* a JSON array written as its items come: the call and how many so far */
+typedef struct ArrayOut
+{
+	RestCall   *c;
+	int			n;
+} ArrayOut;
+
 /*
  * A List as a JSON array, of numbers (an IntList) or strings; paged by the
  * request's offset and limit unless the list is the page already.
@@ -145,6 +152,7 @@ append_list(RestCall *c, List *items, bool page)
 			appendStringInfo(&c->out, "%d", lfirst_int(lc));
 		else
 			escape_json(&c->out, (char *) lfirst(lc));
+		rest_flush(c);
 	}
 	appendStringInfoChar(&c->out, ']');
 }
@@ -306,6 +314,19 @@ row_context(const CatalogSchemaRow *row)
 	return context;
 }
 
+/* One row of GET /schemas into its array, the answer flushed when long. */
+static void
+emit_schema_row(const CatalogSchemaRow *row, void *arg)
+{
+	ArrayOut   *a = arg;
+
+	if (a->n++ > 0)
+		appendStringInfoChar(&a->c->out, ',');
+	append_schema_row(&a->c->out, row, true, true, row->schema, false);
+	append_aliases_member(&a->c->out, row);
+	rest_flush(a->c);
+}
+
 /*
  * GET /schemas: every version's schema (aliases=true: with their aliases;
  * ruleType=T: of the schemas with a rule of type T), the page asked for
@@ -316,7 +337,7 @@ h_schemas_list(RestCall *c)
 {
 	SchemaListing q;
 	const char *rule_type = rest_param(c, "ruleType");
-	ListCell   *lc;
+	ArrayOut	a = {c, 0};
 
 	memset(&q, 0, sizeof(q));
 	q.prefix = rest_param(c, "subjectPrefix");
@@ -325,16 +346,10 @@ h_schemas_list(RestCall *c)
 	q.aliases = rest_param_bool(c, "aliases");
 	q.rule_type = rule_type != NULL && rule_type[0] != '\0' ? rule_type : NULL;
 	rest_page(c, 1000, &q.offset, &q.limit);
+	q.emit = emit_schema_row;
+	q.emit_arg = &a;
 	appendStringInfoChar(&c->out, '[');
-	foreach(lc, registry_list_schemas(&q))
-	{
-		CatalogSchemaRow *row = (CatalogSchemaRow *) lfirst(lc);
-
-		if (foreach_current_index(lc) > 0)
-			appendStringInfoChar(&c->out, ',');
-		append_schema_row(&c->out, row, true, true, row->schema, false);
-		append_aliases_member(&c->out, row);
-	}
+	(void) registry_list_schemas(&q);
 	appendStringInfoChar(&c->out, ']');
 }
 
@@ -598,6 +613,7 @@ schema_id_versions(RestCall *c, bool subjects_only)
 			escape_json(&c->out, use->subject);
 			appendStringInfo(&c->out, ",\"version\":%d}", use->version);
 		}
+		rest_flush(c);
 	}
 	appendStringInfoChar(&c->out, ']');
 }
@@ -631,17 +647,31 @@ route_subject(RestCall *c, const char *segment)
 	return segment;
 }
 
-/* GET /subjects: the page asked for */
+/* One name of a listing into its array, the answer flushed when long. */
+static void
+emit_name(const char *name, void *arg)
+{
+	ArrayOut   *a = arg;
+
+	if (a->n++ > 0)
+		appendStringInfoChar(&a->c->out, ',');
+	escape_json(&a->c->out, name);
+	rest_flush(a->c);
+}
+
+/* GET /subjects: the page asked for, written as it is read */
 static void
 h_subjects(RestCall *c)
 {
 	int			offset;
 	int			limit;
+	ArrayOut	a = {c, 0};
 
 	rest_page(c, 0, &offset, &limit);
-	append_list(c, registry_subjects(rest_param(c, "subjectPrefix"),
-									 rest_param_bool(c, "deleted"),
-									 rest_param_bool(c, "deletedOnly"), offset, limit), false);
+	appendStringInfoChar(&c->out, '[');
+	registry_subjects_each(rest_param(c, "subjectPrefix"), rest_param_bool(c, "deleted"),
+						   rest_param_bool(c, "deletedOnly"), offset, limit, emit_name, &a);
+	appendStringInfoChar(&c->out, ']');
 }
 
 /* GET /subjects/{s}/versions: the page asked for */

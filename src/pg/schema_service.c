@@ -411,14 +411,18 @@ list_version(Listing *l, const CatalogVersionEntry *e, const char *qualified)
 		return true;
 	if (l->index++ < q->offset)
 		return true;
-	old = MemoryContextSwitchTo(l->keep);
+	/* a row emitted lives in the scan's memory of one row */
+	old = MemoryContextSwitchTo(q->emit ? CurrentMemoryContext : l->keep);
 	if (!catalog_get_schema(e->context, e->schema_id, &s))
 		elog(ERROR, "schema %d of context \"%s\" is missing", e->schema_id, e->context);
 	row = palloc(sizeof(CatalogSchemaRow));
 	registry_schema_row(row, qualified, e->version, e->deleted, &s, e->created_at);
 	if (q->aliases && (t = target_of(l, qualified)) != NULL)
 		row->aliases = t->names.data;
-	l->rows = lappend(l->rows, row);
+	if (q->emit)
+		q->emit(row, q->emit_arg);
+	else
+		l->rows = lappend(l->rows, row);
 	MemoryContextSwitchTo(old);
 	return true;
 }
@@ -533,7 +537,8 @@ start_by_directory(Listing *l, char **from_context, char **from_subject, bool *p
  * the latest of each subject with latest_only; with aliases, also the
  * versions of a subject outside the prefix that a subject under it names
  * as its alias, each with those subjects -- then those with a rule of
- * rule_type, then the page asked for (a List of CatalogSchemaRow).
+ * rule_type, then the page asked for (a List of CatalogSchemaRow; with
+ * q->emit, each row given to it as it is read, and NIL).
  *
  * The versions are read in one ordered scan of registry.subject_versions
  * that stops once the page is full, and a schema is read only for a row of

@@ -37,6 +37,9 @@ typedef struct SchemaListing
 								 * NULL */
 	int			offset;
 	int			limit;			/* <= 0: no limit */
+	/* each row of the page as it is read (its memory goes after), or NULL */
+	void		(*emit) (const CatalogSchemaRow *row, void *arg);
+	void	   *emit_arg;
 } SchemaListing;
 
 extern void registry_schema_by_id(int32 id, const char *subject, SchemaInfo *out);

@@ -7,7 +7,8 @@
 # against the same slice of the whole listing.  A context of 1,050
 # versions takes /schemas past 1,000 entries, where the subject directory
 # starts a page at its subject; a version written there must move the
-# pages after it at once.
+# pages after it at once.  An answer over 64 kB is sent in pieces as it is
+# made (chunked), and must be the same answer.
 use strict;
 use warnings;
 use FindBin;
@@ -162,6 +163,13 @@ for my $k (0 .. 1049)
 my $BQ = "/schemas?subjectPrefix=:$BIG:";
 req GET => "$BQ&limit=1000";
 expect 'GET /schemas: the first 1,000', 200, sub { jeq(sv($_), [ @big[ 0 .. 999 ] ]) };
+# an answer over 64 kB goes in pieces as it is made, a short one whole
+check 'the 1,000 rows (over 64 kB) came chunked, in pieces',
+  length($BODY) > 65536 && ($HDRS->{'transfer-encoding'} // '') eq 'chunked',
+  length($BODY) . ' bytes, transfer-encoding ' . ($HDRS->{'transfer-encoding'} // 'none');
+req GET => "$BQ&limit=3";
+check 'a short page came whole, with its length',
+  defined $HDRS->{'content-length'} && !defined $HDRS->{'transfer-encoding'}, short($BODY);
 req GET => $BQ;
 expect 'GET /schemas without a limit: 1,000 (Confluent\'s default and maximum)', 200,
   sub { @$_ == 1000 };
