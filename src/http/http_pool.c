@@ -84,7 +84,7 @@ typedef struct PoolPiece
 	Size		len;
 	Size		sent;
 	char		data[FLEXIBLE_ARRAY_MEMBER];
-}			PoolPiece;
+} PoolPiece;
 
 /* a request's job, in the HTTP worker that handed it off */
 struct HttpPoolJob

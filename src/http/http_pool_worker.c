@@ -112,7 +112,7 @@ typedef struct PoolStream
 	bool		gone;			/* the request went away meanwhile */
 	TimestampTz deadline;		/* the client must have taken it by then; 0:
 								 * no limit */
-}			PoolStream;
+} PoolStream;
 
 /*
  * Send a message of n parts, waiting for room in the queue (the HTTP
@@ -122,7 +122,7 @@ typedef struct PoolStream
  * the request's transaction); else only a shutdown ends it.
  */
 static bool
-send_bounded(PoolStream * ps, shm_mq_iovec * iov, int n, bool interruptible)
+send_bounded(PoolStream *ps, shm_mq_iovec * iov, int n, bool interruptible)
 {
 	for (;;)
 	{
@@ -196,7 +196,7 @@ send_piece(void *arg, const RestResponse *resp, const char *data, size_t len)
  */
 static void
 run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body,
-			const RestSink *sink, const PoolStream * ps)
+			const RestSink *sink, const PoolStream *ps)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	TimestampTz start = GetCurrentTimestamp();
