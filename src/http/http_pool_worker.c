@@ -122,7 +122,7 @@ typedef struct PoolStream
  * the request's transaction); else only a shutdown ends it.
  */
 static bool
-send_bounded(PoolStream *ps, shm_mq_iovec * iov, int n, bool interruptible)
+send_bounded(PoolStream *ps, shm_mq_iovec *iov, int n, bool interruptible)
 {
 	for (;;)
 	{
