@@ -1608,3 +1608,7 @@ GRANT EXECUTE ON FUNCTION registry.subjects(text, boolean, boolean, integer, int
 	registry.list_schemas(text, boolean, boolean, integer, integer),
 	registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer),
 	registry.schema_versions(integer, text, boolean, integer, integer) TO registry_reader;
+
+-- the users of a schema id in (subject, version) order, for their pages
+DROP INDEX registry.subject_versions_schema_idx;
+CREATE INDEX subject_versions_schema_idx ON registry.subject_versions (context, schema_id, subject, version);

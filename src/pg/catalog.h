@@ -150,6 +150,8 @@ typedef bool (*CatalogVersionVisitor) (const CatalogVersionEntry *entry, void *a
 
 extern CatalogVersionEntry *catalog_versions_of_id(const char *context, int32 id, int *n);
 extern void catalog_scan_versions(const char *context, CatalogVersionVisitor visit, void *arg);
+extern void catalog_scan_versions_of_id(const char *context, int32 id,
+										CatalogVersionVisitor visit, void *arg);
 extern void catalog_scan_versions_from(const char *context, const char *from_context,
 									   const char *from_subject, CatalogVersionVisitor visit,
 									   void *arg);

@@ -98,7 +98,7 @@ typedef struct CatalogTable
  * the table, InvalidAttrNumber for an expression) and, for a partial index,
  * the two columns of its "a IS NOT NULL OR b IS NOT NULL" predicate.
  */
-#define SCAN_MAX_KEYS 3
+#define SCAN_MAX_KEYS 4
 
 typedef struct CatalogIndex
 {

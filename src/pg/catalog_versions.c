@@ -53,9 +53,11 @@ static CatalogIndex subject_versions_pkey = {
 	{Anum_subject_versions_context, Anum_subject_versions_subject, Anum_subject_versions_version}
 };
 
+/* (context, schema_id, subject, version): an id's users in the listing's order */
 static CatalogIndex subject_versions_schema_idx = {
-	"subject_versions_schema_idx", &subject_versions_table, 2,
-	{Anum_subject_versions_context, Anum_subject_versions_schema_id}
+	"subject_versions_schema_idx", &subject_versions_table, 4,
+	{Anum_subject_versions_context, Anum_subject_versions_schema_id,
+	Anum_subject_versions_subject, Anum_subject_versions_version}
 };
 
 static CatalogPlan plan_insert_version = {
@@ -272,6 +274,25 @@ catalog_scan_versions_from(const char *context, const char *from_context,
 		(void) visit_versions(&s, row_cxt, visit, arg);
 		catalog_scan_close(&s);
 	}
+	MemoryContextDelete(row_cxt);
+}
+
+/*
+ * The context's versions (of any subject, soft-deleted ones too) of schema
+ * id in (subject, version) order, each given to visit until it returns
+ * false, in memory of one row as catalog_scan_versions_from() gives them.
+ */
+void
+catalog_scan_versions_of_id(const char *context, int32 id, CatalogVersionVisitor visit,
+							void *arg)
+{
+	CatalogScan s;
+	MemoryContext row_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry version scan",
+												  ALLOCSET_SMALL_SIZES);
+
+	versions_of_id_open(&s, context, id);
+	(void) visit_versions(&s, row_cxt, visit, arg);
+	catalog_scan_close(&s);
 	MemoryContextDelete(row_cxt);
 }
 

@@ -193,17 +193,50 @@ registry_schema_ids_by_guid(const uint8 *guid, int *n)
 
 /* --- who uses an id --------------------------------------------------------- */
 
-/* (subject, version) order of two CatalogVersionEntry, for qsort */
-static int
-entry_cmp(const void *a, const void *b)
+/* The page of the versions of an id, through catalog_scan_versions_of_id(). */
+typedef struct IdUsers
 {
-	const CatalogVersionEntry *x = a;
-	const CatalogVersionEntry *y = b;
-	int			cmp = collate_cmp(x->subject, y->subject);
+	const char *context;
+	bool		deleted;
+	bool		subjects_only;
+	int			offset;
+	int			limit;
+	int			index;			/* users listed so far, before paging */
+	char	   *last;			/* subjects_only: the subject just listed */
+	List	   *out;
+	MemoryContext keep;
+} IdUsers;
 
-	if (cmp != 0)
-		return cmp;
-	return x->version < y->version ? -1 : x->version > y->version ? 1 : 0;
+/* One version of the id: counted and, in the page, kept; false once it is full. */
+static bool
+visit_id_user(const CatalogVersionEntry *e, void *arg)
+{
+	IdUsers    *u = arg;
+	MemoryContext old;
+	CatalogSubjectVersion *sv;
+
+	if (u->limit > 0 && u->index >= (int64) u->offset + u->limit)
+		return false;
+	if (e->deleted && !u->deleted)
+		return true;
+	if (u->subjects_only && u->last != NULL && strcmp(u->last, e->subject) == 0)
+		return true;
+	old = MemoryContextSwitchTo(u->keep);
+	if (u->subjects_only)
+	{
+		if (u->last != NULL)
+			pfree(u->last);
+		u->last = pstrdup(e->subject);
+	}
+	if (u->index++ >= u->offset)
+	{
+		sv = palloc(sizeof(CatalogSubjectVersion));
+		sv->subject = registry_qualify_subject(u->context, e->subject);
+		sv->version = e->version;
+		u->out = lappend(u->out, sv);
+	}
+	MemoryContextSwitchTo(old);
+	return true;
 }
 
 /*
@@ -213,7 +246,9 @@ entry_cmp(const void *a, const void *b)
  * the id, live ones only unless deleted, in (subject, version) order, as
  * CatalogSubjectVersion -- with subjects_only, each subject once (its
  * first version) -- the page from offset, of at most limit (limit <= 0:
- * all); 40403 when the context has no such schema.
+ * all); 40403 when the context has no such schema.  One scan of
+ * subject_versions_schema_idx, in that order, that stops once the page is
+ * full.
  */
 List *
 registry_schema_versions(int32 id, const char *subject, bool deleted, bool subjects_only,
@@ -221,36 +256,21 @@ registry_schema_versions(int32 id, const char *subject, bool deleted, bool subje
 {
 	char	   *context = REGISTRY_DEFAULT_CONTEXT;
 	char	   *name;
-	int			n;
-	CatalogVersionEntry *uses;
-	List	   *out = NIL;
-	int			index = 0;
-	const char *last = NULL;
+	IdUsers		u;
 
 	if (subject != NULL)
 		registry_split_subject_cstr(registry_served_subject(subject), &context, &name);
 	if (!catalog_get_schema(context, id, NULL))
 		schema_not_found(psprintf("%d", id));
-	uses = catalog_versions_of_id(context, id, &n);
-	if (n > 1)
-		qsort(uses, n, sizeof(CatalogVersionEntry), entry_cmp);
-	for (int i = 0; i < n && (limit <= 0 || index < (int64) offset + limit); i++)
-	{
-		CatalogSubjectVersion *sv;
-
-		if (uses[i].deleted && !deleted)
-			continue;
-		if (subjects_only && last != NULL && strcmp(last, uses[i].subject) == 0)
-			continue;
-		last = uses[i].subject;
-		if (index++ < offset)
-			continue;
-		sv = palloc(sizeof(CatalogSubjectVersion));
-		sv->subject = registry_qualify_subject(context, uses[i].subject);
-		sv->version = uses[i].version;
-		out = lappend(out, sv);
-	}
-	return out;
+	memset(&u, 0, sizeof(u));
+	u.context = context;
+	u.deleted = deleted;
+	u.subjects_only = subjects_only;
+	u.offset = offset;
+	u.limit = limit;
+	u.keep = CurrentMemoryContext;
+	catalog_scan_versions_of_id(context, id, visit_id_user, &u);
+	return u.out;
 }
 
 /*
