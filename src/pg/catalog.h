@@ -168,7 +168,16 @@ typedef struct CatalogSubjectCount
 	int32		deleted;		/* soft-deleted versions */
 } CatalogSubjectCount;
 
-extern const CatalogSubjectCount *catalog_subject_directory(bool build, int *n);
+/* why a listing asks for the subject directory, which decides whether it is built */
+typedef enum CatalogDirectoryNeed
+{
+	CATALOG_DIRECTORY_IF_KEPT,	/* a short walk: only one already kept */
+	CATALOG_DIRECTORY_DEEP,		/* a deep page: built if need be */
+	CATALOG_DIRECTORY_WHOLE		/* a whole listing: built in the REST API's
+								 * workers, whose listings repeat */
+} CatalogDirectoryNeed;
+
+extern const CatalogSubjectCount *catalog_subject_directory(CatalogDirectoryNeed need, int *n);
 
 /*
  * A listing that would walk more rows than this to reach its page has the

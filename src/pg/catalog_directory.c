@@ -39,6 +39,7 @@
 
 #include "access/transam.h"
 #include "access/xact.h"
+#include "miscadmin.h"
 #include "utils/inval.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -119,13 +120,18 @@ directory_generation_for(Snapshot snapshot)
 
 /*
  * The subject directory (*n subjects) for a read in the statement's
- * snapshot: the one kept while it holds, else, with build, one built now
- * (and kept); NULL when the read must scan instead.  It stays valid until
- * the next call.
+ * snapshot: the one kept while it holds, else, as need asks, one built
+ * now (and kept); NULL when the read must scan instead.  It stays valid
+ * until the next call.  A whole listing builds it only in a background
+ * worker (the HTTP and pool workers): in a SQL session the build would be
+ * the very scan it saves, and each session would keep its own copy.
  */
 const CatalogSubjectCount *
-catalog_subject_directory(bool build, int *n)
+catalog_subject_directory(CatalogDirectoryNeed need, int *n)
 {
+	bool		build = need == CATALOG_DIRECTORY_DEEP ||
+	(need == CATALOG_DIRECTORY_WHOLE && IsBackgroundWorker);
+
 	Snapshot	snapshot = catalog_read_snapshot();
 	uint64		gen = directory_generation_for(snapshot);
 

@@ -159,8 +159,9 @@ registry_subjects_each(const char *prefix, bool deleted, bool deleted_only, int 
 	const CatalogSubjectCount *dir;
 	SubjectsScan ss;
 
-	dir = catalog_subject_directory(limit <= 0 ||
-									(int64) offset + limit > CATALOG_DIRECTORY_WALK_MAX, &n);
+	dir = catalog_subject_directory(limit <= 0 ? CATALOG_DIRECTORY_WHOLE :
+									(int64) offset + limit > CATALOG_DIRECTORY_WALK_MAX ?
+									CATALOG_DIRECTORY_DEEP : CATALOG_DIRECTORY_IF_KEPT, &n);
 	if (dir != NULL)
 	{
 		int			index = 0;

@@ -529,7 +529,8 @@ start_by_directory(Listing *l, char **from_context, char **from_subject, bool *p
 	/* rules are read from the schemas; aliases list subjects out of order */
 	if (q->rule_type != NULL || l->targets != NIL)
 		return false;
-	dir = catalog_subject_directory(q->offset >= CATALOG_DIRECTORY_WALK_MAX, &n);
+	dir = catalog_subject_directory(q->offset >= CATALOG_DIRECTORY_WALK_MAX ?
+									CATALOG_DIRECTORY_DEEP : CATALOG_DIRECTORY_IF_KEPT, &n);
 	if (dir == NULL)
 		return false;
 	for (int i = 0; i < n; i++)
