@@ -694,3 +694,63 @@ CREATE FUNCTION registry.list_keks(deleted boolean DEFAULT false, subject_prefix
 COMMENT ON FUNCTION registry.list_keks(boolean, text[]) IS 'the names of the KEKs (soft-deleted ones too if deleted), as GET /dek-registry/v1/keks; with subject prefixes, the KEKs with a DEK of a subject starting with one of them';
 REVOKE ALL ON FUNCTION registry.list_keks(boolean, text[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION registry.list_keks(boolean, text[]) TO registry_reader;
+
+-- The listings paged (issue 33 item 1): page_offset rows skipped, then at
+-- most page_limit (NULL or <= 0: all), read no further than the page, as
+-- the REST listings are; GET /schemas/ids/{id}/subjects pages subjects
+-- ---------------------------------------------------------------------------
+DROP FUNCTION registry.subjects(text, boolean, boolean);
+CREATE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
+	deleted_only boolean DEFAULT false, page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
+	RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'registry_subjects_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.subjects(text, boolean, boolean, integer, integer) IS 'subjects with live versions (deleted: also soft-deleted ones; deleted_only: only those), the page from page_offset of at most page_limit (NULL: all)';
+
+DROP FUNCTION registry.versions(text, boolean, boolean);
+CREATE FUNCTION registry.versions(subject text, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false,
+	page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
+	RETURNS SETOF integer
+	AS 'MODULE_PATHNAME', 'registry_versions_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.versions(text, boolean, boolean, integer, integer) IS 'version numbers of a subject, the page from page_offset of at most page_limit (NULL: all)';
+
+DROP FUNCTION registry.list_schemas(text, boolean, boolean);
+CREATE FUNCTION registry.list_schemas(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
+	latest_only boolean DEFAULT false, page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
+	RETURNS SETOF registry.subject_version
+	AS 'MODULE_PATHNAME', 'registry_list_schemas_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.list_schemas(text, boolean, boolean, integer, integer) IS 'every subject version with its schema (latest_only: the latest of each subject), the page from page_offset of at most page_limit (NULL: all)';
+
+DROP FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean);
+CREATE FUNCTION registry.list_schemas_with_aliases(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
+	latest_only boolean DEFAULT false, page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
+	RETURNS TABLE (schema_version registry.subject_version, aliases text[])
+	AS 'MODULE_PATHNAME', 'registry_list_schemas_with_aliases_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer) IS 'as list_schemas, each version with the subjects whose config names its subject as their alias; the subject of an alias under the prefix is listed even when it is not';
+
+DROP FUNCTION registry.schema_versions(integer, text, boolean);
+CREATE FUNCTION registry.schema_versions(id integer, subject text DEFAULT NULL, deleted boolean DEFAULT false,
+	page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL,
+	OUT subject_name text, OUT version integer)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'registry_schema_versions_sql'
+	LANGUAGE C STABLE;
+COMMENT ON FUNCTION registry.schema_versions(integer, text, boolean, integer, integer) IS 'the subject versions that use a schema id (in the subject''s context), the page from page_offset of at most page_limit (NULL: all)';
+
+REVOKE ALL ON FUNCTION registry.subjects(text, boolean, boolean, integer, integer),
+	registry.versions(text, boolean, boolean, integer, integer),
+	registry.list_schemas(text, boolean, boolean, integer, integer),
+	registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer),
+	registry.schema_versions(integer, text, boolean, integer, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION registry.subjects(text, boolean, boolean, integer, integer),
+	registry.versions(text, boolean, boolean, integer, integer),
+	registry.list_schemas(text, boolean, boolean, integer, integer),
+	registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer),
+	registry.schema_versions(integer, text, boolean, integer, integer) TO registry_reader;
+
+-- the users of a schema id in (subject, version) order, for their pages
+DROP INDEX registry.subject_versions_schema_idx;
+CREATE INDEX subject_versions_schema_idx ON registry.subject_versions (context, schema_id, subject, version);

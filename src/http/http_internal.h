@@ -253,14 +253,26 @@ typedef struct HttpPoolJobHeader
 	Size		mq_offset;		/* where the answer's queue is */
 } HttpPoolJobHeader;
 
-/* the head of a pool worker's answer; the body follows */
+/*
+ * the head of a pool worker's answer; the body follows, whole, or with
+ * more its first piece: then each message is a piece (an int32
+ * HttpPoolPiece and its bytes) until HTTP_POOL_LAST; a queue detached
+ * before it is an answer broken off
+ */
 typedef struct HttpPoolAnswerHead
 {
 	int32		status;
 	int32		route;			/* the route's index, -1 if none */
 	int32		failure;		/* failed outside the route: Confluent's code */
+	int32		more;			/* pieces follow */
 	char		content_type[128];
 } HttpPoolAnswerHead;
+
+typedef enum HttpPoolPiece
+{
+	HTTP_POOL_PIECE = 1,		/* more follow */
+	HTTP_POOL_LAST = 2			/* the answer's last piece */
+} HttpPoolPiece;
 
 /* a pool worker's answer, as the HTTP worker received it */
 typedef struct HttpPoolAnswer
@@ -272,6 +284,8 @@ typedef struct HttpPoolAnswer
 	const char *content_type;
 	const char *body;			/* in the job's segment */
 	size_t		len;
+	bool		pieces;			/* the body comes in pieces: read them with
+								 * http_pool_read_piece() */
 } HttpPoolAnswer;
 
 extern void http_pool_init(void);
@@ -281,6 +295,7 @@ extern HttpPoolStart http_pool_start(HttpRequest *hr, const RestRequest *req, Oi
 extern void http_pool_suspend(struct MHD_Connection *conn, HttpRequest *hr);
 extern const HttpPoolAnswer *http_pool_answer(HttpRequest *hr);
 extern void http_pool_forget(HttpRequest *hr);
+extern ssize_t http_pool_read_piece(void *cls, uint64_t pos, char *buf, size_t max);
 extern void http_pool_run(void);
 extern void http_pool_resume_all(void);
 extern const char *http_pool_get_field(const char **p, size_t *len);

@@ -73,22 +73,47 @@ typedef struct PoolShared
 	PoolWorkerSlot workers[HTTP_MAX_WORKERS];
 } PoolShared;
 
+/*
+ * the pieces of an answer that comes in pieces taken from the queue at
+ * most (the pool worker waits for room beyond them)
+ */
+#define POOL_PIECES_HELD (1024 * 1024)
+
+/* a piece of an answer, taken from the queue, not yet all sent */
+typedef struct PoolPiece
+{
+	dlist_node	node;
+	Size		len;
+	Size		sent;
+	char		data[FLEXIBLE_ARRAY_MEMBER];
+} PoolPiece;
+
 /* a request's job, in the HTTP worker that handed it off */
 struct HttpPoolJob
 {
-	dlist_node	node;			/* in jobs, until answered */
+	dlist_node	node;			/* in jobs until answered; in pieces_jobs
+								 * while its answer's pieces come */
 	MemoryContext cxt;
 	HttpRequest *hr;			/* its request, suspended */
 	dsm_segment *seg;
 	shm_mq_handle *mqh;
 	bool		done;
 	HttpPoolAnswer answer;		/* in cxt */
+	/* an answer in pieces: those taken, their bytes, how it ended */
+	dlist_head	pieces;
+	Size		held;
+	bool		last;			/* the last piece came */
+	bool		broken;			/* the queue ended before it */
+	bool		waiting;		/* suspended until a piece comes */
 };
 
 static PoolShared *pool = NULL;
 
 /* this HTTP worker's jobs waiting for their answers */
 static dlist_head jobs = DLIST_STATIC_INIT(jobs);
+
+/* its jobs whose answers are coming in pieces */
+static dlist_head pieces_jobs = DLIST_STATIC_INIT(pieces_jobs);
 
 /* the routes the pool runs: their cost grows with the registry */
 static const struct
@@ -372,6 +397,131 @@ fail(HttpPoolJob *job)
 	job->answer.route = -1;
 }
 
+/*
+ * Keep a piece of an answer (copied: the queue's memory is reused); out
+ * of memory, the answer breaks off.
+ */
+static void
+hold_piece(HttpPoolJob *job, const char *data, Size len)
+{
+	PoolPiece  *piece = MemoryContextAllocExtended(job->cxt, offsetof(PoolPiece, data) + len,
+												   MCXT_ALLOC_NO_OOM);
+
+	if (piece == NULL)
+	{
+		job->broken = true;
+		return;
+	}
+	piece->len = len;
+	piece->sent = 0;
+	memcpy(piece->data, data, len);
+	dlist_push_tail(&job->pieces, &piece->node);
+	job->held += len;
+}
+
+/*
+ * Take the pieces of an answer that have come, while fewer than
+ * POOL_PIECES_HELD bytes are held; the end, or the queue's end before it
+ * (a broken answer), is noted.
+ */
+static void
+take_pieces(HttpPoolJob *job)
+{
+	while (!job->last && !job->broken && job->held < POOL_PIECES_HELD)
+	{
+		Size		len;
+		void	   *data;
+		int32		kind;
+		shm_mq_result r = shm_mq_receive(job->mqh, &len, &data, true);
+
+		if (r == SHM_MQ_WOULD_BLOCK)
+			return;
+		if (r != SHM_MQ_SUCCESS || len < sizeof(kind))
+		{
+			job->broken = true;
+			return;
+		}
+		memcpy(&kind, data, sizeof(kind));
+		if (len > sizeof(kind))
+			hold_piece(job, (const char *) data + sizeof(kind), len - sizeof(kind));
+		job->last = kind == HTTP_POOL_LAST;
+	}
+}
+
+/*
+ * take_pieces() from inside libmicrohttpd, which no error may unwind
+ * through: one (out of memory in the queue's reading) breaks the answer
+ * off
+ */
+static void
+take_pieces_safely(HttpPoolJob *job)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		take_pieces(job);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		job->broken = true;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * libmicrohttpd's reader of an answer in pieces (the callback of its
+ * response): what is held, the next pieces taken as room allows; with
+ * none yet, the request is suspended until one comes (http_pool_run()
+ * resumes it).
+ */
+ssize_t
+http_pool_read_piece(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	HttpRequest *hr = cls;
+	HttpPoolJob *job = hr->pool_job;
+	size_t		n = 0;
+
+	if (job == NULL)
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	take_pieces_safely(job);
+	while (n < max)
+	{
+		PoolPiece  *piece;
+		Size		take;
+
+		if (dlist_is_empty(&job->pieces))
+		{
+			take_pieces_safely(job);
+			if (dlist_is_empty(&job->pieces))
+				break;
+		}
+		piece = dlist_head_element(PoolPiece, node, &job->pieces);
+		take = Min(max - n, piece->len - piece->sent);
+		memcpy(buf + n, piece->data + piece->sent, take);
+		piece->sent += take;
+		n += take;
+		if (piece->sent == piece->len)
+		{
+			dlist_delete(&piece->node);
+			job->held -= piece->len;
+			pfree(piece);
+		}
+	}
+	if (n > 0)
+		return (ssize_t) n;
+	if (job->last)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	if (job->broken)
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	job->waiting = true;
+	MHD_suspend_connection(hr->conn);
+	return 0;
+}
+
 /* read the answer of a job, as far as it has arrived */
 static void
 receive(HttpPoolJob *job)
@@ -392,6 +542,20 @@ receive(HttpPoolJob *job)
 		job->answer.route = head.route;
 		job->answer.error_code = head.failure;
 		job->answer.content_type = pstrdup(head.content_type);
+		job->answer.pieces = head.more != 0;
+		if (job->answer.pieces)
+		{
+			/* the first piece; the rest follow as the client reads */
+			dlist_init(&job->pieces);
+			if (len > sizeof(head))
+				hold_piece(job, (const char *) data + sizeof(head), len - sizeof(head));
+			MemoryContextSwitchTo(oldcxt);
+			job->done = true;
+			dlist_delete(&job->node);
+			dlist_push_tail(&pieces_jobs, &job->node);
+			MHD_resume_connection(job->hr->conn);
+			return;
+		}
 		/* valid until the queue is read again or detached: at the forget */
 		job->answer.len = len - sizeof(head);
 		job->answer.body = (const char *) data + sizeof(head);
@@ -408,7 +572,11 @@ receive(HttpPoolJob *job)
 		finish(job);
 }
 
-/* From the loop: read what the pool workers have sent, resume the answered */
+/*
+ * From the loop: read what the pool workers have sent, resume the
+ * answered, and the requests that wait for a piece once one has come (or
+ * their answer ended)
+ */
 void
 http_pool_run(void)
 {
@@ -416,6 +584,18 @@ http_pool_run(void)
 
 	dlist_foreach_modify(it, &jobs)
 		receive(dlist_container(HttpPoolJob, node, it.cur));
+	dlist_foreach_modify(it, &pieces_jobs)
+	{
+		HttpPoolJob *job = dlist_container(HttpPoolJob, node, it.cur);
+
+		take_pieces(job);
+		if (job->waiting &&
+			(!dlist_is_empty(&job->pieces) || job->last || job->broken))
+		{
+			job->waiting = false;
+			MHD_resume_connection(job->hr->conn);
+		}
+	}
 }
 
 /* Suspend the request handed to the pool; its answer resumes it. */
@@ -462,6 +642,18 @@ http_pool_resume_all(void)
 
 		fail(job);
 		finish(job);
+	}
+	/* an answer coming in pieces breaks off */
+	dlist_foreach_modify(it, &pieces_jobs)
+	{
+		HttpPoolJob *job = dlist_container(HttpPoolJob, node, it.cur);
+
+		job->broken = true;
+		if (job->waiting)
+		{
+			job->waiting = false;
+			MHD_resume_connection(job->hr->conn);
+		}
 	}
 }
 

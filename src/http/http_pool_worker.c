@@ -10,7 +10,10 @@
  * one transaction as the request's role, its writes (none: the pool runs
  * reads) audited with the request's user and peer, and sends the answer
  * through the segment's queue, streaming it when it is larger than the
- * queue.  A lock is waited for here up to registry.http_lock_wait (no other
+ * queue; a listing's long answer goes in pieces while it is made
+ * (rest.h's sink), each waiting for room in the queue, which the HTTP
+ * worker empties as its client reads, until the statement timeout.  A
+ * lock is waited for here up to registry.http_lock_wait (no other
  * request waits behind this one), the whole request up to
  * registry.http_statement_timeout; an error outside the route's own
  * handling is answered as the HTTP worker answers it (403, or 500 with
@@ -134,13 +137,99 @@ set_limits(void)
 		enable_timeout_after(STATEMENT_TIMEOUT, registry_http_statement_timeout);
 }
 
+/* the answer of a job on its way: its queue, and whether its head went */
+typedef struct PoolStream
+{
+	shm_mq_handle *mqh;
+	bool		started;		/* the head and a first piece went */
+	bool		gone;			/* the request went away meanwhile */
+	TimestampTz deadline;		/* the client must have taken it by then; 0:
+								 * no limit */
+} PoolStream;
+
 /*
- * Run the request in one transaction as its role: head and body are the
- * answer (body in the current memory context); an error outside the
- * route's handling is logged and answered by its Confluent code.
+ * Send a message of n parts, waiting for room in the queue (the HTTP
+ * worker takes from it as its client reads) until the deadline; false
+ * when the request went away or the deadline passed.  interruptible: a
+ * cancel or the statement timeout may end the wait with an ERROR (inside
+ * the request's transaction); else only a shutdown ends it.
+ */
+static bool
+send_bounded(PoolStream *ps, shm_mq_iovec *iov, int n, bool interruptible)
+{
+	for (;;)
+	{
+		shm_mq_result r = shm_mq_sendv(ps->mqh, iov, n, true, true);
+		long		wait = -1;
+
+		ps->gone = r == SHM_MQ_DETACHED;
+		if (r != SHM_MQ_WOULD_BLOCK)
+			return r == SHM_MQ_SUCCESS;
+		if (ps->deadline != 0)
+		{
+			TimestampTz now = GetCurrentTimestamp();
+
+			if (now >= ps->deadline)
+				return false;
+			wait = TimestampDifferenceMilliseconds(now, ps->deadline);
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | (wait >= 0 ? WL_TIMEOUT : 0) |
+						 WL_EXIT_ON_PM_DEATH, wait, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		if (interruptible)
+			CHECK_FOR_INTERRUPTS();
+		else if (ProcDiePending)
+			return false;
+	}
+}
+
+/*
+ * The route's sink (rest.h): a piece of a long answer to the HTTP worker,
+ * the first with the answer's head.  An ERROR when it cannot go (the
+ * request went away, or its client has not taken the answer by the
+ * deadline): the route ends, and the answer is broken off.
  */
 static void
-run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body)
+send_piece(void *arg, const RestResponse *resp, const char *data, size_t len)
+{
+	PoolStream *ps = arg;
+	HttpPoolAnswerHead head;
+	int32		kind = HTTP_POOL_PIECE;
+	shm_mq_iovec iov[2];
+
+	if (!ps->started)
+	{
+		memset(&head, 0, sizeof(head));
+		head.status = resp->status;
+		head.route = resp->route;
+		head.more = 1;
+		strlcpy(head.content_type, resp->content_type, sizeof(head.content_type));
+		iov[0].data = (const char *) &head;
+		iov[0].len = sizeof(head);
+	}
+	else
+	{
+		iov[0].data = (const char *) &kind;
+		iov[0].len = sizeof(kind);
+	}
+	iov[1].data = data;
+	iov[1].len = len;
+	if (!send_bounded(ps, iov, 2, true))
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("registry REST answer was not taken: the request went away or its client read too slowly")));
+	ps->started = true;
+}
+
+/*
+ * Run the request in one transaction as its role: head and body are the
+ * answer (body in the current memory context; with pieces sent to the
+ * sink already, its last piece); an error outside the route's handling is
+ * logged and answered by its Confluent code.
+ */
+static void
+run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body,
+			const RestSink *sink, const PoolStream *ps)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	TimestampTz start = GetCurrentTimestamp();
@@ -157,7 +246,9 @@ run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body)
 	{
 		set_limits();
 		PushActiveSnapshot(GetTransactionSnapshot());
+		registry_rest_set_sink(sink);
 		registry_rest(&pr->req, &resp);
+		registry_rest_set_sink(NULL);
 		PopActiveSnapshot();
 		/* the answer must survive the commit */
 		MemoryContextSwitchTo(cxt);
@@ -172,6 +263,7 @@ run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body)
 	{
 		ErrorData  *edata;
 
+		registry_rest_set_sink(NULL);
 		MemoryContextSwitchTo(cxt);
 		edata = CopyErrorData();
 		EmitErrorReport();
@@ -186,7 +278,9 @@ run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body)
 	QueryCancelPending = false;
 	registry_audit_request_end();
 	http_auth_restore(&save);
-	if (sqlerrcode == ERRCODE_QUERY_CANCELED || sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+	/* (a request that went away while its answer was sent timed out not) */
+	if ((sqlerrcode == ERRCODE_QUERY_CANCELED && !ps->gone) ||
+		sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 		http_log_timeout(start, 1, sqlerrcode);
 	pgstat_report_stat(false);
 	pgstat_report_activity(STATE_IDLE, NULL);
@@ -207,6 +301,9 @@ run_job(dsm_handle handle)
 	HttpPoolAnswerHead head;
 	StringInfoData body;
 	shm_mq_iovec iov[2];
+	PoolStream	ps;
+	RestSink	sink;
+	int32		last = HTTP_POOL_LAST;
 
 	if (seg == NULL)
 	{
@@ -222,13 +319,32 @@ run_job(dsm_handle handle)
 	read_request(jh, &pr);
 	memset(&head, 0, sizeof(head));
 	initStringInfo(&body);
-	run_request(&pr, &head, &body);
-	iov[0].data = (const char *) &head;
-	iov[0].len = sizeof(head);
-	iov[1].data = body.data;
-	iov[1].len = body.len;
-	/* SHM_MQ_DETACHED: the request went away meanwhile */
-	(void) shm_mq_sendv(mqh, iov, 2, false, true);
+	ps.mqh = mqh;
+	ps.started = false;
+	ps.gone = false;
+	ps.deadline = registry_http_statement_timeout > 0 ?
+		TimestampTzPlusMilliseconds(GetCurrentTimestamp(), registry_http_statement_timeout) : 0;
+	sink.send = send_piece;
+	sink.arg = &ps;
+	run_request(&pr, &head, &body, &sink, &ps);
+	if (!ps.started)
+	{
+		iov[0].data = (const char *) &head;
+		iov[0].len = sizeof(head);
+		iov[1].data = body.data;
+		iov[1].len = body.len;
+		/* SHM_MQ_DETACHED: the request went away meanwhile */
+		(void) shm_mq_sendv(mqh, iov, 2, false, true);
+	}
+	else if (head.status == 200 && head.failure == 0)
+	{
+		/* the last piece; an answer that broke off ends without it */
+		iov[0].data = (const char *) &last;
+		iov[0].len = sizeof(last);
+		iov[1].data = body.data;
+		iov[1].len = body.len;
+		(void) send_bounded(&ps, iov, 2, false);
+	}
 	shm_mq_detach(mqh);
 	dsm_detach(seg);
 }

@@ -449,6 +449,19 @@ answer_pooled(struct MHD_Connection *conn, const char *method, const char *url,
 	route = answer->route;
 	role = answer->role;
 	oldcxt = MemoryContextSwitchTo(RequestContext);
+	if (answer->pieces)
+	{
+		/* sent as its pieces come; the job goes when the request ends */
+		response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024,
+													 http_pool_read_piece, hr, NULL);
+		if (response != NULL)
+			MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
+									answer->content_type);
+		status = (unsigned int) answer->status;
+		MemoryContextSwitchTo(oldcxt);
+		MemoryContextReset(RequestContext);
+		return queue_resumed(conn, method, url, hr, response, status, route, role);
+	}
 	if (answer->error_code != 0)
 		response = make_error_response(answer->status, answer->error_code,
 									   http_failure_message(answer->error_code), &status);

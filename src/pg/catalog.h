@@ -106,7 +106,8 @@ extern CatalogVersion *catalog_versions(const char *context, const char *subject
 extern bool catalog_latest_version(const char *context, const char *subject,
 								   CatalogVersion *out);
 extern List *catalog_version_numbers(const char *context, const char *subject,
-									 bool deleted, bool deleted_only);
+									 bool deleted, bool deleted_only, bool as_negative,
+									 int offset, int limit, bool *any);
 
 /* A version with its schema's references, metadata and rule set (jsonb texts). */
 typedef struct CatalogVersionRow
@@ -149,6 +150,40 @@ typedef bool (*CatalogVersionVisitor) (const CatalogVersionEntry *entry, void *a
 
 extern CatalogVersionEntry *catalog_versions_of_id(const char *context, int32 id, int *n);
 extern void catalog_scan_versions(const char *context, CatalogVersionVisitor visit, void *arg);
+extern void catalog_scan_versions_of_id(const char *context, int32 id,
+										CatalogVersionVisitor visit, void *arg);
+extern void catalog_scan_versions_from(const char *context, const char *from_context,
+									   const char *from_subject, CatalogVersionVisitor visit,
+									   void *arg);
+
+/*
+ * catalog_directory.c: a subject that has versions, and how many of each
+ * kind, as the subject directory keeps it
+ */
+typedef struct CatalogSubjectCount
+{
+	char	   *context;
+	char	   *subject;
+	int32		live;			/* live versions */
+	int32		deleted;		/* soft-deleted versions */
+} CatalogSubjectCount;
+
+/* why a listing asks for the subject directory, which decides whether it is built */
+typedef enum CatalogDirectoryNeed
+{
+	CATALOG_DIRECTORY_IF_KEPT,	/* a short walk: only one already kept */
+	CATALOG_DIRECTORY_DEEP,		/* a deep page: built if need be */
+	CATALOG_DIRECTORY_WHOLE		/* a whole listing: built in the REST API's
+								 * workers, whose listings repeat */
+} CatalogDirectoryNeed;
+
+extern const CatalogSubjectCount *catalog_subject_directory(CatalogDirectoryNeed need, int *n);
+
+/*
+ * A listing that would walk more rows than this to reach its page has the
+ * directory built (a build costs about a walk of the whole listing)
+ */
+#define CATALOG_DIRECTORY_WALK_MAX 1000
 
 /* catalog_schema_references.c: the references of each schema as rows */
 typedef struct CatalogReferenceRow

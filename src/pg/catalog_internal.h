@@ -98,7 +98,7 @@ typedef struct CatalogTable
  * the table, InvalidAttrNumber for an expression) and, for a partial index,
  * the two columns of its "a IS NOT NULL OR b IS NOT NULL" predicate.
  */
-#define SCAN_MAX_KEYS 3
+#define SCAN_MAX_KEYS 4
 
 typedef struct CatalogIndex
 {
@@ -145,6 +145,23 @@ extern TimestampTz catalog_scan_timestamp(CatalogScan *s, AttrNumber attno);
 extern bool catalog_scan_text_is(CatalogScan *s, AttrNumber attno, const char *value);
 extern void catalog_scan_fingerprint(CatalogScan *s, AttrNumber attno, uint8 *out);
 
+/*
+ * catalog_horizon.c: when rows kept across transactions may answer a read
+ * (a snapshot taken after their generation was first seen, and what it
+ * saw running)
+ */
+typedef struct CatalogHorizon
+{
+	uint64		generation;		/* 0: none taken yet */
+	TransactionId xmax;
+	TransactionId *running;		/* in TopMemoryContext */
+	int			nrunning;
+	bool		in_recovery;
+} CatalogHorizon;
+
+extern bool catalog_has_always_trigger(Relation rel, const char *name, int16 type);
+extern bool catalog_horizon_sees(CatalogHorizon *h, Snapshot snap, uint64 gen);
+
 /* --- one table's file, for the others -------------------------------------- */
 
 /* catalog_schemas.c */
@@ -168,6 +185,10 @@ typedef struct CatalogSameText
 extern CatalogSameText *catalog_schemas_with_text(const char *context, const char *schema_type,
 												  const char *schema,
 												  const uint8 *plain_fingerprint, int *n);
+
+/* catalog_versions.c, for the subject directory (catalog_directory.c) */
+extern CatalogSubjectCount *catalog_count_subject_versions(MemoryContext cxt, int max, int *n);
+extern bool catalog_versions_announced(Oid *relid);
 
 /* catalog_subjects.c: the subject's row lock */
 extern bool catalog_lock_subject_row(const char *context, const char *subject);

@@ -136,100 +136,8 @@ fill_config_row(CatalogScan *s, MemoryContext cxt, CatalogConfigRow *row)
 	row->settings = catalog_scan_jsonb_text(s, Anum_config_settings, cxt);
 }
 
-/*
- * Is a trigger of this name on the table, for these events on every row
- * (no WHEN condition, no column list), enabled ALWAYS (so that it fires in
- * every replication role)?
- */
-static bool
-has_always_trigger(Relation rel, const char *name, int16 type)
-{
-	TriggerDesc *td = rel->trigdesc;
-
-	for (int i = 0; td != NULL && i < td->numtriggers; i++)
-	{
-		Trigger    *t = &td->triggers[i];
-
-		if (strcmp(t->tgname, name) == 0)
-			return t->tgenabled == TRIGGER_FIRES_ALWAYS && (t->tgtype & type) == type &&
-				t->tgqual == NULL && t->tgnattr == 0;
-	}
-	return false;
-}
-
-/*
- * A snapshot taken after the scope cache's generation was read, so one
- * that sees the settings of that generation: the transactions it saw
- * finished (those below xmax but not in xip; on a standby, subxip).
- */
-static uint64 horizon_generation = 0;
-static TransactionId horizon_xmax;
-static TransactionId *horizon_running;
-static int	horizon_nrunning;
-static bool horizon_in_recovery;
-
-/* The transactions a snapshot saw running, and how many (see horizon_running). */
-static TransactionId *
-running_xids(Snapshot snap, int *n)
-{
-	*n = snap->takenDuringRecovery ? snap->subxcnt : (int) snap->xcnt;
-	return snap->takenDuringRecovery ? snap->subxip : snap->xip;
-}
-
-/* Make a snapshot taken now the horizon of generation gen. */
-static void
-take_horizon(uint64 gen)
-{
-	Snapshot	now = GetLatestSnapshot();
-	int			n;
-	TransactionId *running = running_xids(now, &n);
-
-	if (horizon_running != NULL)
-		pfree(horizon_running);
-	horizon_running = MemoryContextAlloc(TopMemoryContext, sizeof(TransactionId) * (n + 1));
-	memcpy(horizon_running, running, sizeof(TransactionId) * n);
-	horizon_nrunning = n;
-	horizon_xmax = now->xmax;
-	horizon_in_recovery = now->takenDuringRecovery;
-	horizon_generation = gen;
-}
-
-/* Did the horizon see xid running? */
-static bool
-horizon_saw_running(TransactionId xid)
-{
-	for (int i = 0; i < horizon_nrunning; i++)
-		if (TransactionIdEquals(horizon_running[i], xid))
-			return true;
-	return false;
-}
-
-/*
- * Does snap see every transaction the horizon of generation gen saw
- * finished, and so the settings of that generation?  Then the cache,
- * which holds those settings, answers what a scan in snap would.  A
- * statement's snapshot taken after the generation last moved does; one
- * taken before (a statement that began before the last change of a config
- * or mode, and reads in its own snapshot) does not, and scans.
- */
-static bool
-snapshot_sees_generation(Snapshot snap, uint64 gen)
-{
-	int			n;
-	TransactionId *running;
-
-	if (horizon_generation != gen)
-		take_horizon(gen);
-	if (snap->takenDuringRecovery != horizon_in_recovery ||
-		TransactionIdPrecedes(snap->xmax, horizon_xmax))
-		return false;
-	running = running_xids(snap, &n);
-	for (int i = 0; i < n; i++)
-		if (TransactionIdPrecedes(running[i], horizon_xmax) &&
-			!horizon_saw_running(running[i]))
-			return false;
-	return true;
-}
+/* the horizon of the scope cache's generation (catalog_horizon.c) */
+static CatalogHorizon horizon;
 
 /*
  * The generation at which settings read in snapshot may come from the
@@ -256,12 +164,12 @@ scope_cache_open(bool config_only, Snapshot snapshot)
 	{
 		Relation	rel = catalog_open_table(tables[i]);
 
-		if (!has_always_trigger(rel, triggers[i][0], rows) ||
-			!has_always_trigger(rel, triggers[i][1], TRIGGER_TYPE_TRUNCATE))
+		if (!catalog_has_always_trigger(rel, triggers[i][0], rows) ||
+			!catalog_has_always_trigger(rel, triggers[i][1], TRIGGER_TYPE_TRUNCATE))
 			gen = 0;
 		table_close(rel, NoLock);
 	}
-	if (gen != 0 && !snapshot_sees_generation(snapshot, gen))
+	if (gen != 0 && !catalog_horizon_sees(&horizon, snapshot, gen))
 		gen = 0;
 	return gen;
 }

@@ -12,6 +12,7 @@
 
 #include "access/genam.h"
 #include "access/table.h"
+#include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
@@ -52,9 +53,11 @@ static CatalogIndex subject_versions_pkey = {
 	{Anum_subject_versions_context, Anum_subject_versions_subject, Anum_subject_versions_version}
 };
 
+/* (context, schema_id, subject, version): an id's users in the listing's order */
 static CatalogIndex subject_versions_schema_idx = {
-	"subject_versions_schema_idx", &subject_versions_table, 2,
-	{Anum_subject_versions_context, Anum_subject_versions_schema_id}
+	"subject_versions_schema_idx", &subject_versions_table, 4,
+	{Anum_subject_versions_context, Anum_subject_versions_schema_id,
+	Anum_subject_versions_subject, Anum_subject_versions_version}
 };
 
 static CatalogPlan plan_insert_version = {
@@ -128,25 +131,35 @@ catalog_versions(const char *context, const char *subject, bool include_deleted,
 
 /*
  * A subject's version numbers in ascending order: the live ones (deleted:
- * also the soft-deleted ones; deleted_only: only those).
+ * also the soft-deleted ones; deleted_only: only those), the soft-deleted
+ * ones negative with as_negative; the page from offset, of at most limit
+ * (limit <= 0: all), read no further than its end.  *any: whether the
+ * subject has a version of those kinds at all.
  */
 List *
 catalog_version_numbers(const char *context, const char *subject, bool deleted,
-						bool deleted_only)
+						bool deleted_only, bool as_negative, int offset, int limit, bool *any)
 {
 	CatalogScan s;
 	List	   *out = NIL;
+	int			index = 0;
 
 	subject_versions_open(&s, context, subject);
-	while (catalog_scan_next(&s, ForwardScanDirection))
+	while ((limit <= 0 || index < (int64) offset + limit) &&
+		   catalog_scan_next(&s, ForwardScanDirection))
 	{
 		bool		is_deleted = catalog_scan_bool(&s, Anum_subject_versions_deleted);
+		int32		version;
 
 		if (deleted_only ? !is_deleted : (is_deleted && !deleted))
 			continue;
-		out = lappend_int(out, catalog_scan_int32(&s, Anum_subject_versions_version));
+		if (index++ < offset)
+			continue;
+		version = catalog_scan_int32(&s, Anum_subject_versions_version);
+		out = lappend_int(out, is_deleted && as_negative ? -version : version);
 	}
 	catalog_scan_close(&s);
+	*any = index > 0;
 	return out;
 }
 
@@ -195,37 +208,166 @@ catalog_versions_of_id(const char *context, int32 id, int *n)
 }
 
 /*
+ * Give visit the rows of an open scan until it returns false (then false)
+ * or the scan ends (true), each row in row_cxt, reset for each.
+ */
+static bool
+visit_versions(CatalogScan *s, MemoryContext row_cxt, CatalogVersionVisitor visit, void *arg)
+{
+	CatalogVersionEntry entry;
+
+	while (catalog_scan_next(s, ForwardScanDirection))
+	{
+		MemoryContext old;
+		bool		more;
+
+		MemoryContextReset(row_cxt);
+		old = MemoryContextSwitchTo(row_cxt);
+		fill_entry(s, row_cxt, &entry);
+		more = visit(&entry, arg);
+		MemoryContextSwitchTo(old);
+		if (!more)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Every subject version (of one context, or of all when context is NULL)
  * in (context, subject, version) order, each given to visit until it
- * returns false.  visit runs in a memory context reset for each row (the
- * entry's strings live there): what it keeps it allocates elsewhere, and
- * the scan holds the memory of one row at a time, whatever the table's
- * size.
+ * returns false; with from_context, from the first version of subject
+ * from_subject of from_context on (the subjects before it left unread).
+ * visit runs in a memory context reset for each row (the entry's strings
+ * live there): what it keeps it allocates elsewhere, and the scan holds
+ * the memory of one row at a time, whatever the table's size.
  */
 void
-catalog_scan_versions(const char *context, CatalogVersionVisitor visit, void *arg)
+catalog_scan_versions_from(const char *context, const char *from_context,
+						   const char *from_subject, CatalogVersionVisitor visit, void *arg)
 {
 	CatalogScan s;
 	MemoryContext row_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry version scan",
 												  ALLOCSET_SMALL_SIZES);
-	CatalogVersionEntry entry;
-	bool		more = true;
+	bool		more;
 
 	catalog_scan_open(&s, &subject_versions_pkey);
-	if (context != NULL)
-		catalog_scan_text_key(&s, Anum_subject_versions_context, context);
-	while (more && catalog_scan_next(&s, ForwardScanDirection))
+	if (from_context == NULL)
 	{
-		MemoryContext old;
-
-		MemoryContextReset(row_cxt);
-		old = MemoryContextSwitchTo(row_cxt);
-		fill_entry(&s, row_cxt, &entry);
-		more = visit(&entry, arg);
-		MemoryContextSwitchTo(old);
+		if (context != NULL)
+			catalog_scan_text_key(&s, Anum_subject_versions_context, context);
+		(void) visit_versions(&s, row_cxt, visit, arg);
+		catalog_scan_close(&s);
+		MemoryContextDelete(row_cxt);
+		return;
 	}
+	/* the rest of from_context, then (all contexts) the contexts after it */
+	catalog_scan_text_key(&s, Anum_subject_versions_context, from_context);
+	catalog_scan_key_op(&s, Anum_subject_versions_subject, BTGreaterEqualStrategyNumber,
+						F_TEXT_GE, CStringGetTextDatum(from_subject));
+	more = visit_versions(&s, row_cxt, visit, arg);
+	catalog_scan_close(&s);
+	if (more && context == NULL)
+	{
+		catalog_scan_open(&s, &subject_versions_pkey);
+		catalog_scan_key_op(&s, Anum_subject_versions_context, BTGreaterStrategyNumber,
+							F_TEXT_GT, CStringGetTextDatum(from_context));
+		(void) visit_versions(&s, row_cxt, visit, arg);
+		catalog_scan_close(&s);
+	}
+	MemoryContextDelete(row_cxt);
+}
+
+/*
+ * The context's versions (of any subject, soft-deleted ones too) of schema
+ * id in (subject, version) order, each given to visit until it returns
+ * false, in memory of one row as catalog_scan_versions_from() gives them.
+ */
+void
+catalog_scan_versions_of_id(const char *context, int32 id, CatalogVersionVisitor visit,
+							void *arg)
+{
+	CatalogScan s;
+	MemoryContext row_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry version scan",
+												  ALLOCSET_SMALL_SIZES);
+
+	versions_of_id_open(&s, context, id);
+	(void) visit_versions(&s, row_cxt, visit, arg);
 	catalog_scan_close(&s);
 	MemoryContextDelete(row_cxt);
+}
+
+/* Every subject version: catalog_scan_versions_from() from the start. */
+void
+catalog_scan_versions(const char *context, CatalogVersionVisitor visit, void *arg)
+{
+	catalog_scan_versions_from(context, NULL, NULL, visit, arg);
+}
+
+/*
+ * The subjects that have versions, in (context, subject) order, each with
+ * how many live and soft-deleted versions it has, in cxt: one scan of the
+ * table's primary key that copies a subject's names once, not per row.
+ * NULL once there are more than max subjects.
+ */
+CatalogSubjectCount *
+catalog_count_subject_versions(MemoryContext cxt, int max, int *n)
+{
+	CatalogScan s;
+	int			cap = 1024;
+	CatalogSubjectCount *out = MemoryContextAlloc(cxt, sizeof(CatalogSubjectCount) * cap);
+	CatalogSubjectCount *cur = NULL;
+
+	*n = 0;
+	catalog_scan_open(&s, &subject_versions_pkey);
+	while (catalog_scan_next(&s, ForwardScanDirection))
+	{
+		if (cur == NULL || !catalog_scan_text_is(&s, Anum_subject_versions_subject, cur->subject) ||
+			!catalog_scan_text_is(&s, Anum_subject_versions_context, cur->context))
+		{
+			if (*n == max)
+			{
+				catalog_scan_close(&s);
+				return NULL;
+			}
+			if (*n == cap)
+				out = repalloc(out, sizeof(CatalogSubjectCount) * (cap *= 2));
+			cur = &out[(*n)++];
+			/* most subjects share their context's name with the one before */
+			if (*n > 1 && catalog_scan_text_is(&s, Anum_subject_versions_context, cur[-1].context))
+				cur->context = cur[-1].context;
+			else
+				cur->context = catalog_scan_text(&s, Anum_subject_versions_context, cxt);
+			cur->subject = catalog_scan_text(&s, Anum_subject_versions_subject, cxt);
+			cur->live = 0;
+			cur->deleted = 0;
+		}
+		if (catalog_scan_bool(&s, Anum_subject_versions_deleted))
+			cur->deleted++;
+		else
+			cur->live++;
+	}
+	catalog_scan_close(&s);
+	return out;
+}
+
+/*
+ * Does each change of registry.subject_versions move the subject
+ * generation (its row and TRUNCATE triggers, enabled ALWAYS, in place)?
+ * The table's oid into *relid.
+ */
+bool
+catalog_versions_announced(Oid *relid)
+{
+	Relation	rel = catalog_open_table(&subject_versions_table);
+	bool		announced;
+
+	*relid = RelationGetRelid(rel);
+	announced = catalog_has_always_trigger(rel, "versions_after_write",
+										   TRIGGER_TYPE_ROW | TRIGGER_TYPE_INSERT |
+										   TRIGGER_TYPE_UPDATE | TRIGGER_TYPE_DELETE) &&
+		catalog_has_always_trigger(rel, "versions_after_truncate", TRIGGER_TYPE_TRUNCATE);
+	table_close(rel, NoLock);
+	return announced;
 }
 
 /*

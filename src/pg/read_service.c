@@ -17,6 +17,7 @@
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 
 #include "catalog.h"
 #include "catalog_internal.h"
@@ -28,79 +29,193 @@
  * GET /subjects/{s}/versions: the subject's version numbers in ascending
  * order, the live ones (deleted: also the soft-deleted ones; deleted_only:
  * only those); as_negative gives the soft-deleted ones as negative numbers
- * (Confluent 8.2's deletedAsNegative).  A subject with none is 40401
- * unless deleted_only or missing_ok.
+ * (Confluent 8.2's deletedAsNegative); the page from offset, of at most
+ * limit numbers (limit <= 0: all).  A subject with none is 40401 unless
+ * deleted_only or missing_ok; one whose numbers all come before the
+ * offset answers an empty page.
  */
 List *
 registry_versions(const char *named, bool deleted, bool deleted_only, bool missing_ok,
-				  bool as_negative)
+				  bool as_negative, int offset, int limit)
 {
 	char	   *context;
 	char	   *subject;
 	List	   *versions;
-	List	   *live;
-	ListCell   *lc;
-	ListCell   *next_live;
+	bool		any;
 
 	registry_split_subject_cstr(registry_served_subject(named), &context, &subject);
-	versions = catalog_version_numbers(context, subject, deleted, deleted_only);
-	if (versions == NIL && !deleted_only && !missing_ok)
+	versions = catalog_version_numbers(context, subject, deleted, deleted_only,
+									   as_negative, offset, limit, &any);
+	if (!any && !deleted_only && !missing_ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SUBJECT_NOT_FOUND),
 				 errmsg("subject \"%s\" not found", named)));
-	if (!as_negative || (!deleted && !deleted_only))
-		return versions;
-	live = deleted_only ? NIL : catalog_version_numbers(context, subject, false, false);
-	/* both ascending: one walk of each marks the versions that are not live */
-	next_live = list_head(live);
-	foreach(lc, versions)
-	{
-		int			v = lfirst_int(lc);
-
-		while (next_live != NULL && lfirst_int(next_live) < v)
-			next_live = lnext(live, next_live);
-		if (next_live == NULL || lfirst_int(next_live) != v)
-			lfirst_int(lc) = -v;
-	}
 	return versions;
+}
+
+/* Is a subject with these versions listed, as GET /subjects' filters ask? */
+static bool
+subject_listed(int live, int soft_deleted, bool deleted, bool deleted_only)
+{
+	if (deleted_only)
+		return soft_deleted > 0 && live == 0;
+	if (deleted)
+		return live > 0 || soft_deleted > 0;
+	return live > 0;
+}
+
+/* The state of GET /subjects read by a scan of the versions. */
+typedef struct SubjectsScan
+{
+	const char *prefix;
+	bool		deleted;
+	bool		deleted_only;
+	int			offset;
+	int			limit;
+	int			index;			/* subjects listed so far, before paging */
+	RegistryNameEmitter emit;
+	void	   *emit_arg;
+	MemoryContext keep;
+	char	   *context;		/* the subject being read, in keep */
+	char	   *subject;
+	int			live;
+	int			soft_deleted;
+} SubjectsScan;
+
+/* Give emit a subject's qualified name, which goes after. */
+static void
+emit_subject(const char *context, const char *subject, RegistryNameEmitter emit, void *arg)
+{
+	char	   *qualified = registry_qualify_subject(context, subject);
+
+	emit(qualified, arg);
+	pfree(qualified);
+}
+
+/*
+ * The subject just read: counted and, in the page, emitted; false once
+ * the page is full.
+ */
+static bool
+subjects_scan_flush(SubjectsScan *ss)
+{
+	if (ss->limit > 0 && ss->index >= (int64) ss->offset + ss->limit)
+		return false;
+	if (ss->subject == NULL ||
+		!subject_listed(ss->live, ss->soft_deleted, ss->deleted, ss->deleted_only) ||
+		!registry_subject_has_prefix(ss->context, ss->subject, ss->prefix))
+		return true;
+	if (ss->index++ >= ss->offset)
+		emit_subject(ss->context, ss->subject, ss->emit, ss->emit_arg);
+	return ss->limit <= 0 || ss->index < (int64) ss->offset + ss->limit;
+}
+
+/* One version of the scan: its subject's counts, or the next subject. */
+static bool
+subjects_scan_visit(const CatalogVersionEntry *e, void *arg)
+{
+	SubjectsScan *ss = arg;
+
+	if (ss->subject == NULL || strcmp(ss->subject, e->subject) != 0 ||
+		strcmp(ss->context, e->context) != 0)
+	{
+		if (!subjects_scan_flush(ss))
+			return false;
+		if (ss->subject != NULL)
+		{
+			pfree(ss->context);
+			pfree(ss->subject);
+		}
+		ss->context = MemoryContextStrdup(ss->keep, e->context);
+		ss->subject = MemoryContextStrdup(ss->keep, e->subject);
+		ss->live = 0;
+		ss->soft_deleted = 0;
+	}
+	if (e->deleted)
+		ss->soft_deleted++;
+	else
+		ss->live++;
+	return true;
 }
 
 /*
  * GET /subjects: the subjects (context-qualified) that have live versions
  * (deleted: any version; deleted_only: soft-deleted ones and no live one),
  * in (context, subject) order; with a prefix (NULL or ":*:" for all),
- * only those that start with it.
+ * only those that start with it; the page from offset, of at most limit
+ * subjects (limit <= 0: all), each given to emit as it is found (its
+ * memory goes after).
+ *
+ * The subject directory (catalog_directory.c) answers in memory when it
+ * may; a deep page or a whole listing has it built.  Else one ordered scan
+ * of the versions counts each subject's kinds and stops once the page is
+ * full.
  */
-List *
-registry_subjects(const char *prefix, bool deleted, bool deleted_only)
+void
+registry_subjects_each(const char *prefix, bool deleted, bool deleted_only, int offset,
+					   int limit, RegistryNameEmitter emit, void *arg)
 {
 	int			n;
-	CatalogSubjectName *names = catalog_subject_names(&n);
-	List	   *out = NIL;
+	const CatalogSubjectCount *dir;
+	SubjectsScan ss;
 
-	if (prefix != NULL && strcmp(prefix, ":*:") == 0)
-		prefix = NULL;
-	for (int i = 0; i < n; i++)
+	dir = catalog_subject_directory(limit <= 0 ? CATALOG_DIRECTORY_WHOLE :
+									(int64) offset + limit > CATALOG_DIRECTORY_WALK_MAX ?
+									CATALOG_DIRECTORY_DEEP : CATALOG_DIRECTORY_IF_KEPT, &n);
+	if (dir != NULL)
 	{
-		char	   *qualified = registry_qualify_subject(names[i].context, names[i].subject);
-		bool		live;
-		bool		soft_deleted;
-		bool		listed;
+		int			index = 0;
 
-		if (prefix != NULL && strncmp(qualified, prefix, strlen(prefix)) != 0)
-			continue;
-		catalog_subject_version_kinds(names[i].context, names[i].subject, &live,
-									  &soft_deleted);
-		if (deleted_only)
-			listed = soft_deleted && !live;
-		else if (deleted)
-			listed = live || soft_deleted;
-		else
-			listed = live;
-		if (listed)
-			out = lappend(out, qualified);
+		/* (emit must not read the catalog: the directory lasts until then) */
+		for (int i = 0; i < n && (limit <= 0 || index < (int64) offset + limit); i++)
+		{
+			if (!subject_listed(dir[i].live, dir[i].deleted, deleted, deleted_only) ||
+				!registry_subject_has_prefix(dir[i].context, dir[i].subject, prefix))
+				continue;
+			if (index++ >= offset)
+				emit_subject(dir[i].context, dir[i].subject, emit, arg);
+		}
+		return;
 	}
-	return out;
+	memset(&ss, 0, sizeof(ss));
+	ss.prefix = prefix;
+	ss.deleted = deleted;
+	ss.deleted_only = deleted_only;
+	ss.offset = offset;
+	ss.limit = limit;
+	ss.emit = emit;
+	ss.emit_arg = arg;
+	ss.keep = CurrentMemoryContext;
+	catalog_scan_versions(NULL, subjects_scan_visit, &ss);
+	(void) subjects_scan_flush(&ss);
+}
+
+/* names kept in a List, in the memory of the caller that asked for them */
+typedef struct KeptNames
+{
+	List	   *names;
+	MemoryContext cxt;
+} KeptNames;
+
+/* A subject name kept (registry_subjects). */
+static void
+keep_name(const char *name, void *arg)
+{
+	KeptNames  *kept = arg;
+	MemoryContext old = MemoryContextSwitchTo(kept->cxt);
+
+	kept->names = lappend(kept->names, pstrdup(name));
+	MemoryContextSwitchTo(old);
+}
+
+/* GET /subjects as a List of names (registry_subjects_each()). */
+List *
+registry_subjects(const char *prefix, bool deleted, bool deleted_only, int offset, int limit)
+{
+	KeptNames	kept = {NIL, CurrentMemoryContext};
+
+	registry_subjects_each(prefix, deleted, deleted_only, offset, limit, keep_name, &kept);
+	return kept.names;
 }
 
 /*

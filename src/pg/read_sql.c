@@ -81,23 +81,33 @@ Datum
 registry_versions_sql(PG_FUNCTION_ARGS)
 {
 	const char *subject = sql_required_text_arg(fcinfo, 0, "subject");
+	int			offset;
+	int			limit;
 
+	sql_page_args(fcinfo, 3, &offset, &limit);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	return_list(fcinfo,
 				registry_versions(subject, sql_bool_arg(fcinfo, 1),
-								  sql_bool_arg(fcinfo, 2), PG_ARGISNULL(2), false),
+								  sql_bool_arg(fcinfo, 2), PG_ARGISNULL(2), false, offset, limit),
 				true);
 	return (Datum) 0;
 }
 
-/* registry.subjects(subject_prefix, deleted, deleted_only) -> setof text */
+/*
+ * registry.subjects(subject_prefix, deleted, deleted_only, page_offset,
+ * page_limit) -> setof text
+ */
 Datum
 registry_subjects_sql(PG_FUNCTION_ARGS)
 {
+	int			offset;
+	int			limit;
+
+	sql_page_args(fcinfo, 3, &offset, &limit);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	return_list(fcinfo,
 				registry_subjects(sql_text_arg(fcinfo, 0), sql_bool_arg(fcinfo, 1),
-								  sql_bool_arg(fcinfo, 2)),
+								  sql_bool_arg(fcinfo, 2), offset, limit),
 				false);
 	return (Datum) 0;
 }
@@ -271,18 +281,24 @@ registry_schema_ids_by_guid_sql(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* registry.schema_versions(id, subject, deleted) -> setof (subject_name, version) */
+/*
+ * registry.schema_versions(id, subject, deleted, page_offset, page_limit)
+ * -> setof (subject_name, version)
+ */
 Datum
 registry_schema_versions_sql(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	List	   *uses;
 	ListCell   *lc;
+	int			offset;
+	int			limit;
 
 	null_not_found(fcinfo);
 	InitMaterializedSRF(fcinfo, 0);
+	sql_page_args(fcinfo, 3, &offset, &limit);
 	uses = registry_schema_versions(PG_GETARG_INT32(0), sql_text_arg(fcinfo, 1),
-									sql_bool_arg(fcinfo, 2));
+									sql_bool_arg(fcinfo, 2), false, offset, limit);
 	foreach(lc, uses)
 	{
 		CatalogSubjectVersion *use = lfirst(lc);
@@ -296,7 +312,10 @@ registry_schema_versions_sql(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* The listing of list_schemas(subject_prefix, deleted, latest_only[, aliases]). */
+/*
+ * The listing of list_schemas(subject_prefix, deleted, latest_only,
+ * page_offset, page_limit) (aliases: of list_schemas_with_aliases()).
+ */
 static List *
 listing_rows(FunctionCallInfo fcinfo, bool aliases)
 {
@@ -307,10 +326,11 @@ listing_rows(FunctionCallInfo fcinfo, bool aliases)
 	q.deleted = sql_bool_arg(fcinfo, 1);
 	q.latest_only = PG_ARGISNULL(2) || PG_GETARG_BOOL(2);
 	q.aliases = aliases;
+	sql_page_args(fcinfo, 3, &q.offset, &q.limit);
 	return registry_list_schemas(&q);
 }
 
-/* registry.list_schemas(subject_prefix, deleted, latest_only) -> setof registry.subject_version */
+/* registry.list_schemas(subject_prefix, deleted, latest_only, page_offset, page_limit) */
 Datum
 registry_list_schemas_sql(PG_FUNCTION_ARGS)
 {

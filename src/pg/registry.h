@@ -77,6 +77,8 @@ extern void registry_validate_subject(const char *qualified, const char *subject
 extern bool registry_context_name_valid(const char *context);
 extern void registry_check_context(const char *context);
 extern char *registry_qualify_subject(const char *context, const char *subject);
+extern bool registry_subject_has_prefix(const char *context, const char *subject,
+										const char *prefix);
 extern void registry_validate_version_context(const char *context, const char *subject);
 extern char *registry_served_subject(const char *qualified);
 extern void registry_scope_key(const char *qualified, char **context, char **subject);

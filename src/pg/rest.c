@@ -263,6 +263,39 @@ rest_page_includes(RestCall *c, int index, int max_limit)
 
 /* --- JSON output ------------------------------------------------------- */
 
+/* where long answers go while they are made; NULL: made whole */
+static const RestSink *rest_sink = NULL;
+
+/* See rest.h: the sink of the requests to come (NULL: none). */
+void
+registry_rest_set_sink(const RestSink *sink)
+{
+	rest_sink = sink;
+}
+
+/*
+ * A listing's answer so far, once it is REST_STREAM_PIECE bytes or more,
+ * to the sink (with the head the first time), and out emptied: the
+ * memory of a long answer stays that of a piece.  Nothing without a sink
+ * or for an answer that is not a 200.
+ */
+void
+rest_flush(RestCall *c)
+{
+	RestResponse head;
+
+	if (rest_sink == NULL || c->status != 200 || c->out.len < REST_STREAM_PIECE)
+		return;
+	memset(&head, 0, sizeof(head));
+	head.status = c->status;
+	head.route = c->route;
+	head.content_type = c->content_type ? c->content_type : REST_CONTENT_TYPE;
+	head.streamed = c->streamed;
+	rest_sink->send(rest_sink->arg, &head, c->out.data, c->out.len);
+	c->streamed = true;
+	resetStringInfo(&c->out);
+}
+
 /* Replace the response with Confluent's error body {error_code, message}. */
 void
 rest_error(RestCall *c, int status, int code, const char *message)
@@ -675,6 +708,7 @@ registry_rest(const RestRequest *req, RestResponse *resp)
 	resp->sqlerrcode = c->sqlerrcode;
 	resp->route = c->route;
 	resp->read = c->read;
+	resp->streamed = c->streamed;
 	/* who still reads it (usage.c): a read answered, as the role it ran as */
 	if (c->status == 200)
 		registry_usage_note(&c->read, GetUserId());

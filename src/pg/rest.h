@@ -34,7 +34,29 @@ typedef struct RestResponse
 	int			route;			/* the route's index (metrics.h), -1 if none
 								 * matched */
 	RegistryRead read;			/* what a 200 answered about (usage.h) */
+	bool		streamed;		/* the answer went to the sink in pieces: body
+								 * is its last piece (a status other than 200:
+								 * it broke off) */
 } RestResponse;
+
+/*
+ * Where a listing's answer goes, in pieces of REST_STREAM_PIECE bytes or
+ * more, while it is made, when the caller can send a piece on before the
+ * answer is whole (the pool worker): the first piece comes with the
+ * answer's status and content type (head), the last is the body
+ * registry_rest() leaves.  send() throws when the piece cannot go (the
+ * request went away, or its client reads too slowly).  Without a sink
+ * (NULL) every answer is made whole.
+ */
+typedef struct RestSink
+{
+	void		(*send) (void *arg, const RestResponse *head, const char *data, size_t len);
+	void	   *arg;
+} RestSink;
+
+#define REST_STREAM_PIECE (64 * 1024)
+
+extern void registry_rest_set_sink(const RestSink *sink);
 
 #define REST_CONTENT_TYPE "application/vnd.schemaregistry.v1+json"
 

@@ -48,9 +48,13 @@ typedef struct RestCall
 	const char *content_type;	/* NULL: REST_CONTENT_TYPE */
 	int			status;
 	int			sqlerrcode;		/* SQLSTATE of the route's error, or 0 */
+	bool		streamed;		/* pieces of out went to the sink */
 } RestCall;
 
 typedef void (*RestHandler) (RestCall *c);
+
+/* rest.c: a long answer so far to the sink, if there is one (rest.h) */
+extern void rest_flush(RestCall *c);
 
 /* rest_routes.c: the handler for the request, or NULL (404, or 405) */
 extern RestHandler rest_route(RestCall *c, bool *method_mismatch);

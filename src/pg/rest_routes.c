@@ -125,12 +125,19 @@ append_schema_row(StringInfo out, const CatalogSchemaRow *row, bool with_subject
 	appendStringInfoChar(out, '}');
 }
 
+/* a JSON array written as its items come: the call and how many so far */
+typedef struct ArrayOut
+{
+	RestCall   *c;
+	int			n;
+} ArrayOut;
+
 /*
- * A List as a JSON array, of numbers (an IntList) or strings, paged by the
- * request's offset and limit.
+ * A List as a JSON array, of numbers (an IntList) or strings; paged by the
+ * request's offset and limit unless the list is the page already.
  */
 static void
-append_list(RestCall *c, List *items)
+append_list(RestCall *c, List *items, bool page)
 {
 	ListCell   *lc;
 	int			n = 0;
@@ -138,7 +145,7 @@ append_list(RestCall *c, List *items)
 	appendStringInfoChar(&c->out, '[');
 	foreach(lc, items)
 	{
-		if (!rest_page_includes(c, foreach_current_index(lc), 0))
+		if (page && !rest_page_includes(c, foreach_current_index(lc), 0))
 			continue;
 		if (n++ > 0)
 			appendStringInfoChar(&c->out, ',');
@@ -146,6 +153,7 @@ append_list(RestCall *c, List *items)
 			appendStringInfo(&c->out, "%d", lfirst_int(lc));
 		else
 			escape_json(&c->out, (char *) lfirst(lc));
+		rest_flush(c);
 	}
 	appendStringInfoChar(&c->out, ']');
 }
@@ -236,7 +244,7 @@ h_metadata_version(RestCall *c)
 static void
 h_contexts(RestCall *c)
 {
-	append_list(c, registry_contexts(rest_param(c, "contextPrefix")));
+	append_list(c, registry_contexts(rest_param(c, "contextPrefix")), true);
 }
 
 /* DELETE /contexts/{context} (8.1): an empty context removed; 204, no body */
@@ -309,6 +317,20 @@ row_context(const CatalogSchemaRow *row)
 	return context;
 }
 
+/* One row of GET /schemas into its array, the answer flushed when long. */
+static void
+emit_schema_row(const CatalogSchemaRow *row, void *arg)
+{
+	ArrayOut   *a = arg;
+
+	if (a->n++ > 0)
+		appendStringInfoChar(&a->c->out, ',');
+	append_schema_row(&a->c->out, row, true, true, row->schema, false);
+	append_extended_member(&a->c->out, "aliases", row->aliases);
+	append_extended_member(&a->c->out, "associations", row->associations);
+	rest_flush(a->c);
+}
+
 /*
  * GET /schemas's association filter (8.2+) into q: resourceType,
  * associationType (repeated) and lifecycle (repeated: STRONG, WEAK, or
@@ -355,7 +377,7 @@ h_schemas_list(RestCall *c)
 {
 	SchemaListing q;
 	const char *rule_type = rest_param(c, "ruleType");
-	ListCell   *lc;
+	ArrayOut	a = {c, 0};
 
 	memset(&q, 0, sizeof(q));
 	q.prefix = rest_param(c, "subjectPrefix");
@@ -366,17 +388,10 @@ h_schemas_list(RestCall *c)
 	if (!read_association_filter(c, &q))
 		return;
 	rest_page(c, 1000, &q.offset, &q.limit);
+	q.emit = emit_schema_row;
+	q.emit_arg = &a;
 	appendStringInfoChar(&c->out, '[');
-	foreach(lc, registry_list_schemas(&q))
-	{
-		CatalogSchemaRow *row = (CatalogSchemaRow *) lfirst(lc);
-
-		if (foreach_current_index(lc) > 0)
-			appendStringInfoChar(&c->out, ',');
-		append_schema_row(&c->out, row, true, true, row->schema, false);
-		append_extended_member(&c->out, "aliases", row->aliases);
-		append_extended_member(&c->out, "associations", row->associations);
-	}
+	(void) registry_list_schemas(&q);
 	appendStringInfoChar(&c->out, ']');
 }
 
@@ -610,34 +625,27 @@ h_schema_by_id_raw(RestCall *c)
 
 /*
  * GET /schemas/ids/{id}/subjects (subjects_only) or .../versions: who uses
- * the schema, paged.
+ * the schema, the page asked for.
  */
 static void
 schema_id_versions(RestCall *c, bool subjects_only)
 {
 	int32		id;
-	List	   *uses;
+	int			offset;
+	int			limit;
 	ListCell   *lc;
-	int			n = 0;
-	char	   *last = NULL;
 
 	if (!path_id(c, c->seg[2], &id))
 		return;
-	uses = registry_schema_versions(id, rest_param(c, "subject"), rest_param_bool(c, "deleted"));
+	rest_page(c, 0, &offset, &limit);
 	appendStringInfoChar(&c->out, '[');
-	foreach(lc, uses)
+	foreach(lc, registry_schema_versions(id, rest_param(c, "subject"),
+										 rest_param_bool(c, "deleted"), subjects_only,
+										 offset, limit))
 	{
 		CatalogSubjectVersion *use = (CatalogSubjectVersion *) lfirst(lc);
 
-		if (subjects_only)
-		{
-			if (last && strcmp(last, use->subject) == 0)
-				continue;
-			last = use->subject;
-		}
-		if (!rest_page_includes(c, foreach_current_index(lc), 0))
-			continue;
-		if (n++ > 0)
+		if (foreach_current_index(lc) > 0)
 			appendStringInfoChar(&c->out, ',');
 		if (subjects_only)
 			escape_json(&c->out, use->subject);
@@ -647,6 +655,7 @@ schema_id_versions(RestCall *c, bool subjects_only)
 			escape_json(&c->out, use->subject);
 			appendStringInfo(&c->out, ",\"version\":%d}", use->version);
 		}
+		rest_flush(c);
 	}
 	appendStringInfoChar(&c->out, ']');
 }
@@ -680,24 +689,46 @@ route_subject(RestCall *c, const char *segment)
 	return segment;
 }
 
-/* GET /subjects */
+/* One name of a listing into its array, the answer flushed when long. */
+static void
+emit_name(const char *name, void *arg)
+{
+	ArrayOut   *a = arg;
+
+	if (a->n++ > 0)
+		appendStringInfoChar(&a->c->out, ',');
+	escape_json(&a->c->out, name);
+	rest_flush(a->c);
+}
+
+/* GET /subjects: the page asked for, written as it is read */
 static void
 h_subjects(RestCall *c)
 {
-	append_list(c, registry_subjects(rest_param(c, "subjectPrefix"),
-									 rest_param_bool(c, "deleted"),
-									 rest_param_bool(c, "deletedOnly")));
+	int			offset;
+	int			limit;
+	ArrayOut	a = {c, 0};
+
+	rest_page(c, 0, &offset, &limit);
+	appendStringInfoChar(&c->out, '[');
+	registry_subjects_each(rest_param(c, "subjectPrefix"), rest_param_bool(c, "deleted"),
+						   rest_param_bool(c, "deletedOnly"), offset, limit, emit_name, &a);
+	appendStringInfoChar(&c->out, ']');
 }
 
-/* GET /subjects/{s}/versions */
+/* GET /subjects/{s}/versions: the page asked for */
 static void
 h_versions(RestCall *c)
 {
 	const char *subject = route_subject(c, c->seg[1]);
+	int			offset;
+	int			limit;
 
+	rest_page(c, 0, &offset, &limit);
 	append_list(c, registry_versions(subject, rest_param_bool(c, "deleted"),
 									 rest_param_bool(c, "deletedOnly"), false,
-									 rest_param_bool(c, "deletedAsNegative")));
+									 rest_param_bool(c, "deletedAsNegative"), offset, limit),
+				false);
 }
 
 /*
@@ -786,7 +817,7 @@ h_version_referencedby(RestCall *c)
 {
 	const char *subject = path_subject_version(c);
 
-	append_list(c, registry_referenced_by(subject, c->version));
+	append_list(c, registry_referenced_by(subject, c->version), true);
 }
 
 /* DELETE /subjects/{s}/versions/{v}: the version deleted */
@@ -806,7 +837,7 @@ h_subject_delete(RestCall *c)
 {
 	const char *subject = route_subject(c, c->seg[1]);
 
-	append_list(c, registry_delete_subject(subject, rest_param_bool(c, "permanent")));
+	append_list(c, registry_delete_subject(subject, rest_param_bool(c, "permanent")), true);
 }
 
 /* --- schema request bodies ---------------------------------------------------- */

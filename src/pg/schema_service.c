@@ -194,17 +194,50 @@ registry_schema_ids_by_guid(const uint8 *guid, int *n)
 
 /* --- who uses an id --------------------------------------------------------- */
 
-/* (subject, version) order of two CatalogVersionEntry, for qsort */
-static int
-entry_cmp(const void *a, const void *b)
+/* The page of the versions of an id, through catalog_scan_versions_of_id(). */
+typedef struct IdUsers
 {
-	const CatalogVersionEntry *x = a;
-	const CatalogVersionEntry *y = b;
-	int			cmp = collate_cmp(x->subject, y->subject);
+	const char *context;
+	bool		deleted;
+	bool		subjects_only;
+	int			offset;
+	int			limit;
+	int			index;			/* users listed so far, before paging */
+	char	   *last;			/* subjects_only: the subject just listed */
+	List	   *out;
+	MemoryContext keep;
+} IdUsers;
 
-	if (cmp != 0)
-		return cmp;
-	return x->version < y->version ? -1 : x->version > y->version ? 1 : 0;
+/* One version of the id: counted and, in the page, kept; false once it is full. */
+static bool
+visit_id_user(const CatalogVersionEntry *e, void *arg)
+{
+	IdUsers    *u = arg;
+	MemoryContext old;
+	CatalogSubjectVersion *sv;
+
+	if (u->limit > 0 && u->index >= (int64) u->offset + u->limit)
+		return false;
+	if (e->deleted && !u->deleted)
+		return true;
+	if (u->subjects_only && u->last != NULL && strcmp(u->last, e->subject) == 0)
+		return true;
+	old = MemoryContextSwitchTo(u->keep);
+	if (u->subjects_only)
+	{
+		if (u->last != NULL)
+			pfree(u->last);
+		u->last = pstrdup(e->subject);
+	}
+	if (u->index++ >= u->offset)
+	{
+		sv = palloc(sizeof(CatalogSubjectVersion));
+		sv->subject = registry_qualify_subject(u->context, e->subject);
+		sv->version = e->version;
+		u->out = lappend(u->out, sv);
+	}
+	MemoryContextSwitchTo(old);
+	return true;
 }
 
 /*
@@ -212,36 +245,33 @@ entry_cmp(const void *a, const void *b)
  * registry.schema_versions(): the subject versions of the subject's
  * context (its alias followed; the default context without one) that use
  * the id, live ones only unless deleted, in (subject, version) order, as
- * CatalogSubjectVersion; 40403 when the context has no such schema.
+ * CatalogSubjectVersion -- with subjects_only, each subject once (its
+ * first version) -- the page from offset, of at most limit (limit <= 0:
+ * all); 40403 when the context has no such schema.  One scan of
+ * subject_versions_schema_idx, in that order, that stops once the page is
+ * full.
  */
 List *
-registry_schema_versions(int32 id, const char *subject, bool deleted)
+registry_schema_versions(int32 id, const char *subject, bool deleted, bool subjects_only,
+						 int offset, int limit)
 {
 	char	   *context = REGISTRY_DEFAULT_CONTEXT;
 	char	   *name;
-	int			n;
-	CatalogVersionEntry *uses;
-	List	   *out = NIL;
+	IdUsers		u;
 
 	if (subject != NULL)
 		registry_split_subject_cstr(registry_served_subject(subject), &context, &name);
 	if (!catalog_get_schema(context, id, NULL))
 		schema_not_found(psprintf("%d", id));
-	uses = catalog_versions_of_id(context, id, &n);
-	if (n > 1)
-		qsort(uses, n, sizeof(CatalogVersionEntry), entry_cmp);
-	for (int i = 0; i < n; i++)
-	{
-		CatalogSubjectVersion *sv;
-
-		if (uses[i].deleted && !deleted)
-			continue;
-		sv = palloc(sizeof(CatalogSubjectVersion));
-		sv->subject = registry_qualify_subject(context, uses[i].subject);
-		sv->version = uses[i].version;
-		out = lappend(out, sv);
-	}
-	return out;
+	memset(&u, 0, sizeof(u));
+	u.context = context;
+	u.deleted = deleted;
+	u.subjects_only = subjects_only;
+	u.offset = offset;
+	u.limit = limit;
+	u.keep = CurrentMemoryContext;
+	catalog_scan_versions_of_id(context, id, visit_id_user, &u);
+	return u.out;
 }
 
 /*
@@ -425,7 +455,7 @@ list_version(Listing *l, const CatalogVersionEntry *e, const char *qualified)
 	AliasTarget *t;
 	MemoryContext old;
 
-	if (q->limit > 0 && l->index >= q->offset + q->limit)
+	if (q->limit > 0 && l->index >= (int64) q->offset + q->limit)
 		return false;
 	/* (in the scan's memory of one row) */
 	if (q->rule_type != NULL &&
@@ -436,7 +466,8 @@ list_version(Listing *l, const CatalogVersionEntry *e, const char *qualified)
 		return true;
 	if (l->index++ < q->offset)
 		return true;
-	old = MemoryContextSwitchTo(l->keep);
+	/* a row emitted lives in the scan's memory of one row */
+	old = MemoryContextSwitchTo(q->emit ? CurrentMemoryContext : l->keep);
 	if (!catalog_get_schema(e->context, e->schema_id, &s))
 		elog(ERROR, "schema %d of context \"%s\" is missing", e->schema_id, e->context);
 	row = palloc(sizeof(CatalogSchemaRow));
@@ -445,7 +476,10 @@ list_version(Listing *l, const CatalogVersionEntry *e, const char *qualified)
 		row->aliases = t->names.data;
 	if (q->by_association && strcmp(l->assoc_json, "[]") != 0)
 		row->associations = pstrdup(l->assoc_json);
-	l->rows = lappend(l->rows, row);
+	if (q->emit)
+		q->emit(row, q->emit_arg);
+	else
+		l->rows = lappend(l->rows, row);
 	MemoryContextSwitchTo(old);
 	return true;
 }
@@ -499,6 +533,65 @@ visit_version(const CatalogVersionEntry *e, void *arg)
 }
 
 /*
+ * How many rows of the listing a subject of the directory gives: its
+ * versions of the kinds listed, or with latest_only one when it has one;
+ * none outside the prefix.
+ */
+static int
+directory_rows(const SchemaListing *q, const CatalogSubjectCount *c)
+{
+	int			rows = c->live + (q->deleted ? c->deleted : 0);
+
+	if (rows == 0 || !registry_subject_has_prefix(c->context, c->subject, q->prefix))
+		return 0;
+	return q->latest_only ? 1 : rows;
+}
+
+/*
+ * Start the listing where its page starts, by the subject directory: the
+ * subject whose rows hold the offset into *from_context and *from_subject,
+ * and l->index the rows of the subjects before it.  False when the
+ * directory cannot say (then the scan starts at the beginning); *past_end
+ * when the offset is past the listing's end.
+ */
+static bool
+start_by_directory(Listing *l, char **from_context, char **from_subject, bool *past_end)
+{
+	const SchemaListing *q = l->q;
+	int			n;
+	const CatalogSubjectCount *dir;
+	int64		before = 0;
+
+	*past_end = false;
+	/*
+	 * rules are read from the schemas, associations from their table;
+	 * aliases list subjects out of order
+	 */
+	if (q->rule_type != NULL || q->by_association || l->targets != NIL)
+		return false;
+	dir = catalog_subject_directory(q->offset >= CATALOG_DIRECTORY_WALK_MAX ?
+									CATALOG_DIRECTORY_DEEP : CATALOG_DIRECTORY_IF_KEPT, &n);
+	if (dir == NULL)
+		return false;
+	for (int i = 0; i < n; i++)
+	{
+		int			rows = directory_rows(q, &dir[i]);
+
+		if (before + rows > q->offset)
+		{
+			/* copied: the directory lasts until its next use only */
+			*from_context = pstrdup(dir[i].context);
+			*from_subject = pstrdup(dir[i].subject);
+			l->index = (int) before;
+			return true;
+		}
+		before += rows;
+	}
+	*past_end = true;
+	return true;
+}
+
+/*
  * GET /schemas, registry.list_schemas() and list_schemas_with_aliases():
  * the subject versions under the prefix with their schemas, in (context,
  * subject, version) order -- live ones, soft-deleted ones too when asked;
@@ -507,32 +600,42 @@ visit_version(const CatalogVersionEntry *e, void *arg)
  * as its alias, each with those subjects -- then those with a rule of
  * rule_type, then, by_association, those whose subject passes the
  * association filter (each with the subject's associations that do), then
- * the page asked for (a List of CatalogSchemaRow).
+ * the page asked for (a List of CatalogSchemaRow; with q->emit, each row
+ * given to it as it is read, and NIL).
  *
  * The versions are read in one ordered scan of registry.subject_versions
  * that stops once the page is full, and a schema is read only for a row of
- * the page (or to test its rules): the work is the page's plus the index
- * entries before it.  A prefix of the default context (one that is not
- * empty and does not start with a colon) scans that context only.
+ * the page (or to test its rules).  The scan starts at the subject where
+ * the page starts, which the subject directory (catalog_directory.c)
+ * tells by counting whole subjects in memory; without it (rules or aliases
+ * asked for, a directory that may not answer) the scan starts at the
+ * beginning and the work is the page's plus the index entries before it.
+ * A prefix of the default context (one that is not empty and does not
+ * start with a colon) scans that context only.
  */
 List *
 registry_list_schemas(const SchemaListing *q)
 {
 	Listing		l;
 	const char *context = NULL;
+	char	   *from_context = NULL;
+	char	   *from_subject = NULL;
+	bool		past_end;
 
 	memset(&l, 0, sizeof(l));
 	l.q = q;
 	l.keep = CurrentMemoryContext;
-	l.pending_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry listing",
-										  ALLOCSET_SMALL_SIZES);
-	l.assoc_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry listing associations",
-										ALLOCSET_SMALL_SIZES);
 	if (q->aliases)
 		collect_alias_targets(&l);
 	if (q->prefix != NULL && q->prefix[0] != '\0' && q->prefix[0] != ':' && !l.has_outside)
 		context = REGISTRY_DEFAULT_CONTEXT;
-	catalog_scan_versions(context, visit_version, &l);
+	if (start_by_directory(&l, &from_context, &from_subject, &past_end) && past_end)
+		return NIL;
+	l.pending_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry listing",
+										  ALLOCSET_SMALL_SIZES);
+	l.assoc_cxt = AllocSetContextCreate(CurrentMemoryContext, "registry listing associations",
+										ALLOCSET_SMALL_SIZES);
+	catalog_scan_versions_from(context, from_context, from_subject, visit_version, &l);
 	(void) flush_pending(&l);
 	MemoryContextDelete(l.pending_cxt);
 	MemoryContextDelete(l.assoc_cxt);

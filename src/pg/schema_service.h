@@ -44,12 +44,16 @@ typedef struct SchemaListing
 								 * bits; 0: any association */
 	int			offset;
 	int			limit;			/* <= 0: no limit */
+	/* each row of the page as it is read (its memory goes after), or NULL */
+	void		(*emit) (const CatalogSchemaRow *row, void *arg);
+	void	   *emit_arg;
 } SchemaListing;
 
 extern void registry_schema_by_id(int32 id, const char *subject, SchemaInfo *out);
 extern void registry_schema_by_guid(const uint8 *guid, SchemaInfo *out);
 extern CatalogSchema *registry_schema_ids_by_guid(const uint8 *guid, int *n);
-extern List *registry_schema_versions(int32 id, const char *subject, bool deleted);
+extern List *registry_schema_versions(int32 id, const char *subject, bool deleted,
+									  bool subjects_only, int offset, int limit);
 extern bool registry_max_schema_id(const char *subject, int32 *max_id);
 extern List *registry_list_schemas(const SchemaListing *q);
 extern void registry_schema_info_row(const SchemaInfo *info, CatalogSchemaRow *out);

@@ -66,3 +66,16 @@ sql_text_list_arg(FunctionCallInfo fcinfo, int n)
 			out = lappend(out, TextDatumGetCString(elems[i]));
 	return out;
 }
+
+/*
+ * The page of a paged listing from arguments n (page_offset: NULL or
+ * negative is 0) and n + 1 (page_limit: NULL, 0 or negative is all, 0
+ * out), as the REST listings read offset and limit; a call through a
+ * signature without them (an older install script) pages nothing.
+ */
+void
+sql_page_args(FunctionCallInfo fcinfo, int n, int *offset, int *limit)
+{
+	*offset = PG_NARGS() > n && !PG_ARGISNULL(n) ? Max(PG_GETARG_INT32(n), 0) : 0;
+	*limit = PG_NARGS() > n + 1 && !PG_ARGISNULL(n + 1) ? Max(PG_GETARG_INT32(n + 1), 0) : 0;
+}

@@ -161,6 +161,36 @@ registry_qualify_subject(const char *context, const char *subject)
 }
 
 /*
+ * Does the qualified spelling of (context, subject) start with prefix?
+ * A NULL prefix and ":*:" (every context) take every subject.  Nothing is
+ * allocated: a listing asks it of every subject.
+ */
+bool
+registry_subject_has_prefix(const char *context, const char *subject, const char *prefix)
+{
+	size_t		len;
+	size_t		clen;
+
+	if (prefix == NULL || strcmp(prefix, ":*:") == 0)
+		return true;
+	if (strcmp(context, REGISTRY_DEFAULT_CONTEXT) == 0)
+		return strncmp(subject, prefix, strlen(prefix)) == 0;
+	/* ":" context ":" subject */
+	len = strlen(prefix);
+	if (len == 0)
+		return true;
+	if (prefix[0] != ':')
+		return false;
+	prefix++, len--;
+	clen = strlen(context);
+	if (len <= clen)
+		return strncmp(context, prefix, len) == 0;
+	if (strncmp(context, prefix, clen) != 0 || prefix[clen] != ':')
+		return false;
+	return strncmp(subject, prefix + clen + 1, len - clen - 1) == 0;
+}
+
+/*
  * A subject version's context (a raw INSERT's row included) must be one
  * that holds versions; else 42208 naming the qualified subject.
  */

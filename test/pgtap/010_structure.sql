@@ -130,8 +130,8 @@ SELECT fk_ok('registry', 'schema_references', ARRAY['context', 'schema_id'], 're
 SELECT has_index('registry', 'schemas', 'schemas_text_idx', 'schemas_text_idx finds schemas by stored text');
 SELECT is((SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid = 'registry.schemas_text_idx'::regclass),
 	'((metadata IS NOT NULL) OR (rule_set IS NOT NULL))', 'schemas_text_idx keeps only schemas with a data contract');
-SELECT has_index('registry', 'subject_versions', 'subject_versions_schema_idx', ARRAY['context', 'schema_id'],
-	'index subject_versions (context, schema_id)');
+SELECT has_index('registry', 'subject_versions', 'subject_versions_schema_idx', ARRAY['context', 'schema_id', 'subject', 'version'],
+	'index subject_versions (context, schema_id, subject, version)');
 SELECT hasnt_index('registry', 'schemas', 'schemas_guid_idx',
 	'schemas are found by guid through the (fingerprint, context) key, the guid being the fingerprint''s bytes');
 SELECT has_index('registry', 'schema_references', 'schema_references_target_idx', ARRAY['context', 'ref_subject', 'ref_version'],
@@ -160,8 +160,8 @@ SELECT has_function('registry', 'schema_by_guid', ARRAY['uuid'], 'schema_by_guid
 SELECT function_returns('registry', 'schema_by_guid', ARRAY['uuid'], 'registry.schema_info', 'schema_by_guid returns schema_info');
 SELECT has_function('registry', 'schema_ids_by_guid', ARRAY['uuid'], 'schema_ids_by_guid(uuid)');
 SELECT function_returns('registry', 'schema_ids_by_guid', ARRAY['uuid'], 'setof record', 'schema_ids_by_guid returns setof record');
-SELECT has_function('registry', 'subjects', ARRAY['text', 'boolean', 'boolean'], 'subjects(text, boolean, boolean)');
-SELECT has_function('registry', 'versions', ARRAY['text', 'boolean', 'boolean'], 'versions(text, boolean, boolean)');
+SELECT has_function('registry', 'subjects', ARRAY['text', 'boolean', 'boolean', 'integer', 'integer'], 'subjects(text, boolean, boolean, integer, integer)');
+SELECT has_function('registry', 'versions', ARRAY['text', 'boolean', 'boolean', 'integer', 'integer'], 'versions(text, boolean, boolean, integer, integer)');
 SELECT has_function('registry', 'get_version', ARRAY['text', 'text', 'boolean'], 'get_version(text, text, boolean)');
 SELECT has_function('registry', 'referenced_by', ARRAY['text', 'text'], 'referenced_by(text, text)');
 SELECT has_function('registry', 'latest_with_metadata', ARRAY['text', 'jsonb', 'boolean'], 'latest_with_metadata(text, jsonb, boolean)');
@@ -180,7 +180,7 @@ SELECT has_function('registry', 'split_subject', ARRAY['text'], 'split_subject(t
 SELECT has_function('registry', 'parse_version', ARRAY['text'], 'parse_version(text)');
 SELECT has_function('registry', 'served_subject', ARRAY['text'], 'served_subject(text)');
 SELECT has_function('registry', 'check_context', ARRAY['text'], 'check_context(text)');
-SELECT has_function('registry', 'list_schemas_with_aliases', ARRAY['text', 'boolean', 'boolean'], 'list_schemas_with_aliases(text, boolean, boolean)');
+SELECT has_function('registry', 'list_schemas_with_aliases', ARRAY['text', 'boolean', 'boolean', 'integer', 'integer'], 'list_schemas_with_aliases(text, boolean, boolean, integer, integer)');
 SELECT has_function('registry', 'list_schemas_by_association', ARRAY['text', 'text', 'text[]', 'text[]', 'boolean', 'boolean'], 'list_schemas_by_association(text, text, text[], text[], boolean, boolean)');
 SELECT has_function('registry', 'schema_with_tags', ARRAY['text', 'text', 'jsonb', 'jsonb'], 'schema_with_tags(text, text, jsonb, jsonb)');
 SELECT has_function('registry', 'schema_tags', ARRAY['text', 'text', 'text[]'], 'schema_tags(text, text, text[])');
@@ -218,8 +218,8 @@ SELECT function_returns('registry', 'register_schema',
 	ARRAY['text', 'text', 'text', 'jsonb', 'boolean', 'jsonb', 'jsonb', 'integer', 'integer', 'jsonb', 'jsonb', 'boolean'], 'integer',
 	'register_schema returns the schema id');
 SELECT function_returns('registry', 'avro_fingerprint', ARRAY['text'], 'bigint', 'avro_fingerprint returns bigint');
-SELECT function_returns('registry', 'subjects', ARRAY['text', 'boolean', 'boolean'], 'setof text', 'subjects returns setof text');
-SELECT function_returns('registry', 'versions', ARRAY['text', 'boolean', 'boolean'], 'setof integer', 'versions returns setof integer');
+SELECT function_returns('registry', 'subjects', ARRAY['text', 'boolean', 'boolean', 'integer', 'integer'], 'setof text', 'subjects returns setof text');
+SELECT function_returns('registry', 'versions', ARRAY['text', 'boolean', 'boolean', 'integer', 'integer'], 'setof integer', 'versions returns setof integer');
 SELECT is_strict('registry', 'avro_canonical_form', ARRAY['text'], 'avro_canonical_form is STRICT');
 SELECT volatility_is('registry', 'avro_canonical_form', ARRAY['text'], 'immutable', 'avro_canonical_form is IMMUTABLE');
 SELECT volatility_is('registry', 'register_schema',

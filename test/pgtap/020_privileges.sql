@@ -38,7 +38,7 @@ SELECT ok(NOT has_function_privilege('public',
 	'PUBLIC cannot execute register_schema');
 SELECT ok(NOT has_function_privilege('public', 'registry.set_compatibility(text, text)', 'EXECUTE'),
 	'PUBLIC cannot execute set_compatibility');
-SELECT ok(NOT has_function_privilege('public', 'registry.subjects(text, boolean, boolean)', 'EXECUTE'),
+SELECT ok(NOT has_function_privilege('public', 'registry.subjects(text, boolean, boolean, integer, integer)', 'EXECUTE'),
 	'PUBLIC cannot execute subjects');
 
 -- function privileges per role (pgTAP, inheritance included)
@@ -256,7 +256,7 @@ SELECT is((SELECT status FROM registry.rest('GET', '/schemas/types')), 200,
 RESET ROLE;
 -- a role that passes a route's gate but lacks a privilege its SQL needs gets
 -- the route's 403, never PostgreSQL's words (they go to the log)
-GRANT EXECUTE ON FUNCTION registry.subjects(text, boolean, boolean) TO tap_nobody;
+GRANT EXECUTE ON FUNCTION registry.subjects(text, boolean, boolean, integer, integer) TO tap_nobody;
 SET ROLE tap_nobody;
 SELECT is((SELECT status || ' ' || response FROM registry.rest('GET', '/subjects')),
 	'403 {"error_code":40301,"message":"User is denied operation Read on Schema Registry"}',

@@ -81,6 +81,25 @@ like($out, qr/c=FULL,true,FULL,true/, 'a config deleted meanwhile too');
 like($reader->query_safe("SELECT 'c=' || registry.effective_compatibility('.', 'snap')"),
 	qr/c=BACKWARD/, 'the next statement sees the default again');
 
+# the subject directory (catalog_directory.c), built for a page that ends
+# past 1,000 subjects, answers registry.subjects() only in a snapshot that
+# sees its rows
+my $count = "(SELECT count(*) FROM registry.subjects(NULL, false, false, 0, 5000))";
+my $before = $reader->query_safe("SELECT $count");
+$out = straddle(
+	"SELECT 'n=' || $count || ',' || (pg_advisory_lock(1) IS NOT NULL) || ',' || $count "
+	  . "|| ',' || pg_advisory_unlock(1)",
+	"SELECT registry.register_schema('snap-new', '" . schema('a') . "')");
+like($out, qr/n=$before,true,$before,true/,
+	'registry.subjects() sees one state of the subjects in one statement');
+is($reader->query_safe("SELECT $count"), $before + 1, 'the next statement sees the new subject');
+is($reader->query_safe("SELECT $count"), $before + 1, 'and so does the one after it');
+$node->safe_psql('postgres', "SELECT registry.delete_subject('snap-new')");
+is($reader->query_safe("SELECT $count"), $before,
+	'a subject soft-deleted elsewhere leaves the listing at the next statement');
+is($reader->query_safe("SELECT string_agg(s, ',') FROM registry.subjects(NULL, false, true, 0, 5000) s"),
+	'snap-new', 'and is the one deleted_only lists');
+
 $writer->quit;
 $reader->quit;
 done_testing();
