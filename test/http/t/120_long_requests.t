@@ -90,19 +90,34 @@ req GET => "/subjects/$RUN-long/versions";
 expect 'after a client left in the middle of a long check, the pool answers the next long request', 200,
   sub { ref $_ eq 'ARRAY' && @$_ == 1 };
 
-# a pool worker terminated in the middle of a check
+# a pool worker terminated in the middle of a check (held in it: a session
+# holds the lock the check waits for, so the check cannot end first)
+my $locker = helper_start("$TMP/locker", 'psql', '-XAtq', '-d', $DB, '-c',
+	'LOCK TABLE registry.subject_versions IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)');
+my $locked = '';
+for (1 .. 200)
+{
+	$locked = sql(q{SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+		WHERE c.relname = 'subject_versions' AND l.mode = 'AccessExclusiveLock' AND l.granted}) // '';
+	last if $locked eq '1';
+	sleep 0.025;
+}
+check 'a session holds the versions locked', $locked eq '1', "$locked locks";
 my $killed = start_check("$TMP/killed", '--max-time', '60');
 my $pid = '';
 for (1 .. 200)
 {
 	$pid = sql(q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'registry http pool'
-		AND state = 'active' AND query LIKE 'POST /compatibility/%' LIMIT 1}) // '';
+		AND state = 'active' AND query LIKE 'POST /compatibility/%' AND wait_event_type = 'Lock' LIMIT 1}) // '';
 	last if $pid ne '';
 	sleep 0.025;
 }
 check 'a pool worker runs the check', $pid ne '', 'none seen running it';
 sql("SELECT pg_terminate_backend($pid)") if $pid ne '';
 waitpid $killed, 0;
+sql(q{SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+	WHERE query LIKE '%SELECT pg_sleep(60)' AND pid <> pg_backend_pid()});
+waitpid $locker, 0;
 my $status = slurp("$TMP/killed");
 my $body = slurp("$TMP/killed.body");
 check 'the client of a terminated pool worker gets 500 with 50001',
