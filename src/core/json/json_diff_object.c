@@ -761,11 +761,18 @@ compare_properties(jd_ctx *ctx, const rg_js *o, const rg_js *u,
 		jd_seg		key_seg;
 		int			a = keys->keys[i].a;
 		int			b = keys->keys[i].b;
-		const rg_js *op = a >= 0 ? o->u.object.properties[a].schema : NULL;
-		const rg_js *up = b >= 0 ? u->u.object.properties[b].schema : NULL;
-		const char *key = a >= 0 ? on->v[a] : un->v[b];
+		const rg_js *op;
+		const rg_js *up;
+		const char *key;
 
 		rg_check_interrupts();
+		/* a pair found compatible before, by the ids beside the names */
+		if (a >= 0 && b >= 0 && on->content_ids != NULL && un->content_ids != NULL &&
+			rg_jd_pair_known(ctx->c, on->content_ids[a], un->content_ids[b]))
+			continue;
+		op = a >= 0 ? o->u.object.properties[a].schema : NULL;
+		up = b >= 0 ? u->u.object.properties[b].schema : NULL;
+		key = a >= 0 ? on->v[a] : un->v[b];
 		rg_jd_enter(ctx, &key_seg, key);
 		if (up == NULL)
 			member_removed(ctx, op, &upd_content, key, &property_removed_types);
