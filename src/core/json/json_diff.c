@@ -410,6 +410,14 @@ compare_memoized(jd_checker *c, const rg_js *orig, const rg_js *upd)
  * does not.  An incompatible pair is compared again for its differences.
  */
 static rg_pair_memo known_pairs;
+static bool known_pairs_off;
+
+/* See json_diff_internal.h */
+void
+rg_jd_use_known_pairs(bool on)
+{
+	known_pairs_off = !on;
+}
 
 /* The key of the checker's policy and drafts (never 0). */
 static uint64_t
@@ -423,7 +431,8 @@ pair_context(bool lenient, rg_js_draft orig_draft, rg_js_draft upd_draft)
 bool
 rg_jd_pair_known(const jd_checker *c, uint32_t orig, uint32_t upd)
 {
-	return c->skip_known && rg_js_has_content_id(orig) && rg_js_has_content_id(upd) &&
+	return c->skip_known && !known_pairs_off && rg_js_has_content_id(orig) &&
+		rg_js_has_content_id(upd) &&
 		rg_pair_memo_known(&known_pairs, c->pair_context | orig, upd);
 }
 

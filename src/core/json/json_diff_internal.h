@@ -456,6 +456,12 @@ extern void rg_jd_content_stats(rg_jd_content_usage *out);
  */
 extern bool rg_jd_pair_known(const jd_checker *c, uint32_t orig, uint32_t upd);
 
+/*
+ * Whether can_read answers pairs from the set (on by default); the tests
+ * and the fuzzer compare both ways.
+ */
+extern void rg_jd_use_known_pairs(bool on);
+
 /* EmptySchema (TrueSchema extends it) */
 static inline bool
 jd_is_empty(const rg_js *s)
