@@ -134,6 +134,30 @@ test_content_ids(void)
 			 "content ids: an object without one has one");
 	rg_schema_free(a);
 	rg_schema_free(b);
+
+	/* a content over 2 KB: no id, but known to reach no $ref, nor its parent */
+	{
+		char	   *text = malloc(4096);
+		char	   *p = text;
+		int			i;
+
+		p += sprintf(p, "{'type':'object','properties':{'long':{'type':'string','description':'");
+		for (i = 0; i < 3000; i++)
+			*p++ = 'x';
+		sprintf(p, "'},'short':{'type':'string'}}}");
+		a = parse(text);
+		free(text);
+		if (a == NULL)
+		{
+			RG_CHECK(false, "content ids: the long schema loads");
+			return;
+		}
+		RG_CHECK(property(a, 0)->content_id == RG_JS_CONTENT_LONG &&
+				 rg_json_model(a)->root->content_id == RG_JS_CONTENT_LONG &&
+				 rg_js_has_content_id(property(a, 1)->content_id),
+				 "content ids: a 3,000-byte description: too long, and its parent, its sibling has one");
+		rg_schema_free(a);
+	}
 }
 
 /*
@@ -280,6 +304,49 @@ test_ref_targets(void)
 	rg_schema_free(other);
 }
 
+/*
+ * Many properties, some changed incompatibly, one deeper down: the
+ * messages in Confluent's order (the properties' HashSet order), whether
+ * the objects are first compared in document order or not.
+ */
+static void
+test_order(void)
+{
+	char		old_text[4096];
+	char		new_text[4096];
+	char	   *o = old_text;
+	char	   *n = new_text;
+	rg_schema  *old;
+	rg_schema  *new;
+	const char *m;
+	int			i;
+
+	o += sprintf(o, "{'type':'object','properties':{'deep':{'type':'object','properties':{'x':{'type':'string'}}}");
+	n += sprintf(n, "{'type':'object','properties':{'deep':{'type':'object','properties':{'x':{'type':'number'}}}");
+	for (i = 0; i < 30; i++)
+	{
+		o += sprintf(o, ",'p%d':{'type':'string'}", i);
+		n += sprintf(n, ",'p%d':{'type':'%s'}", i, i % 6 == 1 ? "integer" : "string");
+	}
+	sprintf(o, "}}");
+	sprintf(n, ",'added':{'type':'string'}},'additionalProperties':false}");
+	old = parse(old_text);
+	new = parse(new_text);
+	if (old == NULL || new == NULL)
+	{
+		RG_CHECK(false, "order: schemas load");
+		return;
+	}
+	m = check_three_ways("order: 30 properties, 5 changed", RG_COMPAT_BACKWARD,
+						 RG_POLICY_STRICT, new, &old, 1);
+	RG_CHECK(strstr(m, "#/properties/p1'") != NULL && strstr(m, "#/properties/p25'") != NULL &&
+			 strstr(m, "#/properties/deep/properties/x'") != NULL &&
+			 strstr(m, "#/properties/p7'") != NULL,
+			 "order: every changed property listed (%s)", m);
+	rg_schema_free(old);
+	rg_schema_free(new);
+}
+
 /* rg_json_differences lists a kept pair's compatible differences. */
 static void
 test_differences_skip_nothing(void)
@@ -378,6 +445,7 @@ main(void)
 	test_incompatible_among_identical();
 	test_policy();
 	test_ref_targets();
+	test_order();
 	test_differences_skip_nothing();
 	test_bounds();
 	return rg_test_done();

@@ -20,8 +20,9 @@
  * none longer than JC_MAX_BYTES) and emptied when full; ids are never
  * given twice, so an id handed out before still means its content, and
  * content met again after a reset only gets a new id (its pairs are then
- * compared once more).  A node with a $ref below it, too long a content,
- * or met once the ids ran out has none (RG_JS_CONTENT_NONE).
+ * compared once more).  A node with a $ref below it, or met once the ids
+ * ran out, has none (RG_JS_CONTENT_NONE); one of too long a content, or
+ * above one, has none but is known to reach no $ref (RG_JS_CONTENT_LONG).
  *
  * The diff (json_diff.c) keys its process-wide set of pairs found
  * compatible by these ids.  Every field a kind's comparison reads must be
@@ -67,6 +68,7 @@ typedef struct jc_writer
 	unsigned char buf[JC_MAX_BYTES];
 	size_t		len;
 	bool		fails;			/* too long, or a child without an id */
+	bool		refs;			/* a $ref at it or below it */
 } jc_writer;
 
 /* ----------------------------------------------------------------------
@@ -234,7 +236,11 @@ put_child(jc_writer *w, const rg_js *s)
 		return;
 	}
 	if (!rg_js_has_content_id(s->content_id))
+	{
 		w->fails = true;
+		if (!rg_js_without_refs(s->content_id))
+			w->refs = true;
+	}
 	put_u32(w, s->content_id);
 }
 
@@ -399,6 +405,7 @@ write_node(jc_writer *w, const rg_js *s)
 		case RG_JS_REF:
 			/* never written: a $ref reaches outside its sub-schema */
 			w->fails = true;
+			w->refs = true;
 			break;
 		case RG_JS_EMPTY:
 		case RG_JS_TRUE:
@@ -448,7 +455,7 @@ table_reset(void)
 	jc_resets++;
 }
 
-/* The id of content w, interned if new; RG_JS_CONTENT_UNSET past the ids. */
+/* The id of content w, interned if new; RG_JS_CONTENT_NONE past the ids. */
 static uint32_t
 intern(const jc_writer *w)
 {
@@ -460,7 +467,7 @@ intern(const jc_writer *w)
 			memcmp(jc_pool + jc_slots[i].offset, w->buf, w->len) == 0)
 			return jc_slots[i].id;
 	if (jc_next_id > RG_JS_CONTENT_MAX)
-		return RG_JS_CONTENT_UNSET;
+		return RG_JS_CONTENT_NONE;
 	if (jc_entries >= JC_MAX_ENTRIES || w->len > JC_POOL_BYTES - jc_pool_used)
 	{
 		table_reset();
@@ -565,10 +572,14 @@ visit(jc_writer *w, rg_js *s, int depth)
 	visit_children(w, s, depth + 1);
 	w->len = 0;
 	w->fails = false;
+	w->refs = false;
 	write_node(w, s);
-	s->content_id = w->fails ? RG_JS_CONTENT_NONE : intern(w);
-	if (s->content_id == RG_JS_CONTENT_UNSET)
+	if (w->refs)
 		s->content_id = RG_JS_CONTENT_NONE;
+	else if (w->fails)
+		s->content_id = RG_JS_CONTENT_LONG;
+	else
+		s->content_id = intern(w);
 }
 
 /* The node a $ref stands for (one level, as the diff follows it). */

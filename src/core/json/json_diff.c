@@ -431,8 +431,7 @@ pair_context(bool lenient, rg_js_draft orig_draft, rg_js_draft upd_draft)
 bool
 rg_jd_pair_known(const jd_checker *c, uint32_t orig, uint32_t upd)
 {
-	return c->skip_known && !known_pairs_off && rg_js_has_content_id(orig) &&
-		rg_js_has_content_id(upd) &&
+	return c->skip_known && rg_js_has_content_id(orig) && rg_js_has_content_id(upd) &&
 		rg_pair_memo_known(&known_pairs, c->pair_context | orig, upd);
 }
 
@@ -1128,7 +1127,7 @@ run_diff(jd_checker *c, const rg_schema *original, const rg_schema *update,
 	c->orig_draft = om->draft;
 	c->upd_draft = um->draft;
 	c->pair_context = pair_context(lenient, om->draft, um->draft);
-	c->skip_known = skip_known;
+	c->skip_known = skip_known && !known_pairs_off;
 	if (rg_jd_pair_known(c, deref(om->root)->content_id, deref(um->root)->content_id))
 		return true;
 	c->arena = rg_arena_create();

@@ -274,9 +274,10 @@ typedef struct jd_checker
 	int			n_pattern_slots;
 
 	/*
-	 * Answer pairs found compatible before from the process's set (can_read:
-	 * only incompatible differences count), keyed with pair_context (the
-	 * policy and the drafts), never 0.
+	 * Only incompatible differences count (can_read): answer pairs found
+	 * compatible before from the process's set, keyed with pair_context (the
+	 * policy and the drafts, never 0), and compare the properties of objects
+	 * that reach no $ref in document order first.
 	 */
 	bool		skip_known;
 	uint64_t	pair_context;
@@ -457,8 +458,9 @@ extern void rg_jd_content_stats(rg_jd_content_usage *out);
 extern bool rg_jd_pair_known(const jd_checker *c, uint32_t orig, uint32_t upd);
 
 /*
- * Whether can_read answers pairs from the set (on by default); the tests
- * and the fuzzer compare both ways.
+ * Whether can_read answers pairs from the set and compares objects that
+ * reach no $ref in document order first (on by default); the tests and
+ * the fuzzer compare both ways.
  */
 extern void rg_jd_use_known_pairs(bool on);
 
