@@ -435,11 +435,11 @@ rg_jd_pair_known(const jd_checker *c, uint32_t orig, uint32_t upd)
 		rg_pair_memo_known(&known_pairs, c->pair_context | orig, upd);
 }
 
-/* Keep a pair compared without an incompatible difference. */
+/* Keep a pair compared without an incompatible difference (for can_read). */
 static void
 pair_keep(const jd_checker *c, const rg_js *orig, const rg_js *upd)
 {
-	if (!rg_jd_stopped(c) && rg_js_has_content_id(orig->content_id) &&
+	if (c->skip_known && !rg_jd_stopped(c) && rg_js_has_content_id(orig->content_id) &&
 		rg_js_has_content_id(upd->content_id))
 		rg_pair_memo_keep(&known_pairs, c->pair_context | orig->content_id,
 						  upd->content_id);
