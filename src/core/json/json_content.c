@@ -340,6 +340,15 @@ write_array(jc_writer *w, const rg_js *s)
 	put_u8(w, s->u.array.additional_applies);
 }
 
+/*
+ * A field added to rg_js changes its size: then write it below (and visit
+ * it in visit_children if it is a sub-schema), and set the size here.
+ */
+#if SIZE_MAX == UINT64_MAX
+_Static_assert(sizeof(rg_js) == 248,
+			   "a field added to rg_js: write_node writes every field a comparison reads");
+#endif
+
 /* The content of a node whose children have their ids. */
 static void
 write_node(jc_writer *w, const rg_js *s)
