@@ -13,6 +13,8 @@
 #ifndef RG_TEST_H
 #define RG_TEST_H
 
+#include "rg_format.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +128,54 @@ rg_test_log_case(const char *type, const char *reader, const char *const *rrefs,
 	rg_test_json_refs(f, wrefs, n_wrefs);
 	fputs("}\n", f);
 	fclose(f);
+}
+
+/* A copy of text with ' turned into " (cases are written with '), malloc'd. */
+static inline char *
+rg_test_dequote(const char *text)
+{
+	char	   *s = strdup(text);
+	char	   *p;
+
+	for (p = s; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+	return s;
+}
+
+/*
+ * Parse text (written with ' for ") in format, without references; NULL
+ * (and a note) on failure.
+ */
+static inline rg_schema *
+rg_test_parse(const rg_format *format, const char *text)
+{
+	char	   *t = rg_test_dequote(text);
+	rg_error	err;
+	rg_schema  *s;
+
+	rg_error_clear(&err);
+	s = format->parse(t, strlen(t), NULL, 0, false, &err);
+	if (s == NULL)
+		printf("# parse failed: %s\n#   for %s\n", err.message, t);
+	free(t);
+	return s;
+}
+
+/* The list joined with " | " into out (size bytes); returns out. */
+static inline const char *
+rg_test_join(const rg_strlist *l, char *out, size_t size)
+{
+	int			i;
+
+	out[0] = '\0';
+	for (i = 0; i < l->n; i++)
+	{
+		if (i > 0)
+			strncat(out, " | ", size - strlen(out) - 1);
+		strncat(out, l->items[i], size - strlen(out) - 1);
+	}
+	return out;
 }
 
 static inline int

@@ -33,29 +33,14 @@ static char joined[65536];
 static char *
 dequote(const char *text)
 {
-	char	   *s = strdup(text);
-	char	   *p;
-
-	for (p = s; *p; p++)
-		if (*p == '\'')
-			*p = '"';
-	return s;
+	return rg_test_dequote(text);
 }
 
 /* Parse a JSON Schema written with single quotes; NULL (and a note) on failure. */
 static rg_schema *
 parse(const char *text)
 {
-	char	   *t = dequote(text);
-	rg_error	err;
-	rg_schema  *s;
-
-	rg_error_clear(&err);
-	s = rg_json_parse(t, strlen(t), NULL, 0, false, &err);
-	if (s == NULL)
-		printf("# parse failed: %s\n#   for %s\n", err.message, t);
-	free(t);
-	return s;
+	return rg_test_parse(&rg_format_json, text);
 }
 
 /* Parse with one reference named name (both texts written with single quotes). */
@@ -84,16 +69,7 @@ parse_with_ref(const char *text, const char *name, const char *ref_text)
 static const char *
 join(const rg_strlist *l)
 {
-	int			i;
-
-	joined[0] = '\0';
-	for (i = 0; i < l->n; i++)
-	{
-		if (i > 0)
-			strncat(joined, " | ", sizeof(joined) - strlen(joined) - 1);
-		strncat(joined, l->items[i], sizeof(joined) - strlen(joined) - 1);
-	}
-	return joined;
+	return rg_test_join(l, joined, sizeof(joined));
 }
 
 /* compare(original, update) under a policy, joined. */

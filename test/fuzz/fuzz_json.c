@@ -16,7 +16,8 @@
  *	  input), and with normalize the normalized text is a fixed point.
  *
  * When A and B both parse, rg_json_can_read and the level driver run in
- * both directions.  Everything is freed, so LeakSanitizer sees any leak.
+ * both directions, and can_read gives the same messages with and without
+ * the pairs found compatible before (json_diff.c).  Everything is freed, so LeakSanitizer sees any leak.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_diff_internal.h"
 #include "rg_compat.h"
 #include "rg_jsonschema.h"
 
@@ -200,6 +202,67 @@ check_schema(const rg_schema *s, bool normalize)
 	rg_schema_free(again);
 }
 
+/* The messages of can_read(reader, writer), joined by newlines (malloc'd). */
+static char *
+can_read_text(const rg_schema *reader, const rg_schema *writer, bool *ok)
+{
+	rg_arena   *arena = rg_arena_create();
+	rg_strlist	out;
+	size_t		len = 1;
+	size_t		at = 0;
+	char	   *text;
+	int			i;
+
+	if (arena == NULL)
+		abort();
+	rg_strlist_init(&out, arena);
+	*ok = rg_json_can_read(reader, writer, &out);
+	for (i = 0; i < out.n; i++)
+		len += strlen(out.items[i]) + 1;
+	if ((text = malloc(len)) == NULL)
+		abort();
+	for (i = 0; i < out.n; i++)
+	{
+		size_t		n = strlen(out.items[i]);
+
+		memcpy(text + at, out.items[i], n);
+		at += n;
+		text[at++] = '\n';
+	}
+	text[at] = '\0';
+	rg_arena_destroy(arena);
+	return text;
+}
+
+/*
+ * The pairs found compatible before change nothing: can_read without the
+ * set, then twice with it (the second time with what the first kept),
+ * the same verdict and messages.
+ */
+static void
+check_known_pairs(const rg_schema *reader, const rg_schema *writer)
+{
+	bool		ok_cold;
+	bool		ok_set;
+	bool		ok_again;
+	char	   *cold;
+	char	   *with_set;
+	char	   *again;
+
+	rg_jd_use_known_pairs(false);
+	cold = can_read_text(reader, writer, &ok_cold);
+	rg_jd_use_known_pairs(true);
+	with_set = can_read_text(reader, writer, &ok_set);
+	again = can_read_text(reader, writer, &ok_again);
+	if (ok_cold != ok_set || ok_cold != ok_again || strcmp(cold, with_set) != 0 ||
+		strcmp(cold, again) != 0)
+		invariant_failed("the pairs found compatible before change a verdict",
+						 reader->canonical, writer->canonical);
+	free(cold);
+	free(with_set);
+	free(again);
+}
+
 /* One fuzz input: two texts, see the header comment. */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -236,6 +299,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		check_pair(a, b);
 		check_pair(b, a);
+		check_known_pairs(a, b);
+		check_known_pairs(b, a);
 	}
 	rg_schema_free(a);
 	rg_schema_free(an);

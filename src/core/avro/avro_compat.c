@@ -25,6 +25,7 @@
  *-------------------------------------------------------------------------
  */
 #include "rg_avro.h"
+#include "rg_pair_memo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,14 +121,19 @@ static const ac_result ac_compatible = {NULL, 0, 0};
 
 /*
  * The pairs of shared nodes (avro_nodes.c: plain primitives and unions of
- * two) found compatible so far in this process.  Such a pair holds no
- * named type and cannot recurse, so whether its reader reads its writer is
- * a fact about the two nodes, the same in every check: a field of type
- * ["null","string"] on both sides is compared once per process, not once
- * per field and version.  Only compatible verdicts are kept: an
- * incompatible one is computed again for its locations.
+ * two) found compatible so far in this process (rg_pair_memo.h).  Such a
+ * pair holds no named type and cannot recurse, so whether its reader reads
+ * its writer is a fact about the two nodes, the same in every check: a
+ * field of type ["null","string"] on both sides is compared once per
+ * process, not once per field and version.  Only compatible verdicts are
+ * kept: an incompatible one is computed again for its locations.  A pair
+ * is keyed by the nodes' indexes (the first + 1, never 0); there are fewer
+ * such pairs than the set holds, so it is never emptied.
  */
-static bool shared_pair_reads[RG_AVRO_N_SHARED][RG_AVRO_N_SHARED];
+static rg_pair_memo shared_pairs;
+
+_Static_assert(RG_AVRO_N_SHARED * RG_AVRO_N_SHARED < RG_PAIR_MEMO_SLOTS / 4 * 3,
+			   "every pair of shared Avro nodes fits in the pair set");
 
 /* Is the pair one of shared nodes found compatible before? */
 static bool
@@ -140,7 +146,8 @@ shared_pair_known(const rg_avro_schema *r, const rg_avro_schema *w)
 		return false;
 	ri = rg_avro_shared_index(r);
 	wi = rg_avro_shared_index(w);
-	return ri >= 0 && wi >= 0 && shared_pair_reads[ri][wi];
+	return ri >= 0 && wi >= 0 &&
+		rg_pair_memo_known(&shared_pairs, (uint64_t) ri + 1, (uint64_t) wi);
 }
 
 /* Keep the verdict on a pair of shared nodes when it is compatible. */
@@ -155,7 +162,7 @@ shared_pair_keep(const rg_avro_schema *r, const rg_avro_schema *w, const ac_resu
 	ri = rg_avro_shared_index(r);
 	wi = rg_avro_shared_index(w);
 	if (ri >= 0 && wi >= 0)
-		shared_pair_reads[ri][wi] = true;
+		rg_pair_memo_keep(&shared_pairs, (uint64_t) ri + 1, (uint64_t) wi);
 }
 
 /*
@@ -1097,7 +1104,7 @@ is_primitive(rg_avro_type t)
  * such as ["null","string"]), which would make distinct positions collide
  * in the memo and report stale locations.  Such a pair cannot recurse, so
  * leaving it out changes nothing else.  A pair of two shared nodes is
- * answered from shared_pair_reads once found compatible: no location to
+ * answered from shared_pairs once found compatible: no location to
  * go stale.
  */
 static ac_result *

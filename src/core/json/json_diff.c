@@ -26,6 +26,7 @@
 #include "json_diff_internal.h"
 
 #include "rg_compat.h"
+#include "rg_pair_memo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -391,6 +392,57 @@ compare_memoized(jd_checker *c, const rg_js *orig, const rg_js *upd)
 	e->diffs = sub.diffs;
 	e->state = JD_DONE;
 	return &e->diffs;
+}
+
+/* ----------------------------------------------------------------------
+ * Pairs found compatible, for the process
+ * ---------------------------------------------------------------------- */
+
+/*
+ * The pairs of sub-schemas, by content id (json_content.c), that a diff of
+ * this process found without an incompatible difference under a policy
+ * (rg_pair_memo.h, as Avro's shared pairs).  A content id fixes all that a
+ * pair's comparison reads, so the verdict holds in any later check: a
+ * property typed {"type": "integer"} on both sides of 1,000 versions, or a
+ * version the same as one checked before, is compared once.  can_read
+ * lists only incompatible differences, which such a pair has none of, so
+ * it may skip the pair; rg_json_differences, which lists every difference,
+ * does not.  An incompatible pair is compared again for its differences.
+ */
+static rg_pair_memo known_pairs;
+static bool known_pairs_off;
+
+/* See json_diff_internal.h */
+void
+rg_jd_use_known_pairs(bool on)
+{
+	known_pairs_off = !on;
+}
+
+/* The key of the checker's policy and drafts (never 0). */
+static uint64_t
+pair_context(bool lenient, rg_js_draft orig_draft, rg_js_draft upd_draft)
+{
+	return ((uint64_t) 1 << 8 | (uint64_t) lenient << 6 |
+			(uint64_t) orig_draft << 3 | (uint64_t) upd_draft) << 32;
+}
+
+/* See json_diff_internal.h */
+bool
+rg_jd_pair_known(const jd_checker *c, uint32_t orig, uint32_t upd)
+{
+	return c->skip_known && rg_js_has_content_id(orig) && rg_js_has_content_id(upd) &&
+		rg_pair_memo_known(&known_pairs, c->pair_context | orig, upd);
+}
+
+/* Keep a pair compared without an incompatible difference (for can_read). */
+static void
+pair_keep(const jd_checker *c, const rg_js *orig, const rg_js *upd)
+{
+	if (c->skip_known && !rg_jd_stopped(c) && rg_js_has_content_id(orig->content_id) &&
+		rg_js_has_content_id(upd->content_id))
+		rg_pair_memo_keep(&known_pairs, c->pair_context | orig->content_id,
+						  upd->content_id);
 }
 
 /* ----------------------------------------------------------------------
@@ -929,16 +981,24 @@ rg_jd_compare(jd_ctx *ctx, const rg_js *orig, const rg_js *upd)
 	}
 	orig = deref(orig);
 	upd = deref(upd);
+	if (rg_jd_pair_known(c, orig->content_id, upd->content_id))
+		return;
 	c->depth++;
 	if (is_leaf(orig) && is_leaf(upd))
 	{
+		uint64_t	before = ctx->diffs.n_incompatible;
+
 		/* no cycle can pass through the pair: compared in place */
 		compare_types(ctx, orig, upd);
 		c->depth--;
+		if (before != UINT64_MAX && ctx->diffs.n_incompatible == before)
+			pair_keep(c, orig, upd);
 		return;
 	}
 	rel = compare_memoized(c, orig, upd);
 	c->depth--;
+	if (rel->n_incompatible == 0)
+		pair_keep(c, orig, upd);
 	append_rebased(ctx, rel);
 }
 
@@ -1045,11 +1105,13 @@ push_stop(const jd_checker *c, rg_strlist *out)
 /*
  * Run the diff of original against update into a fresh checker (its
  * arena then owned by the caller); false with a message in out when it
- * cannot run or finish.
+ * cannot run or finish.  With skip_known (only incompatible differences
+ * count), a pair of roots found compatible before gives no difference
+ * and no arena.
  */
 static bool
 run_diff(jd_checker *c, const rg_schema *original, const rg_schema *update,
-		 bool lenient, jd_list *diffs, rg_strlist *out)
+		 bool lenient, bool skip_known, jd_list *diffs, rg_strlist *out)
 {
 	const rg_js_parsed *om = model_of(original);
 	const rg_js_parsed *um = model_of(update);
@@ -1061,15 +1123,19 @@ run_diff(jd_checker *c, const rg_schema *original, const rg_schema *update,
 		rg_strlist_push(out, JD_UNEXPECTED "schema not parsed");
 		return false;
 	}
+	c->lenient = lenient;
+	c->orig_draft = om->draft;
+	c->upd_draft = um->draft;
+	c->pair_context = pair_context(lenient, om->draft, um->draft);
+	c->skip_known = skip_known && !known_pairs_off;
+	if (rg_jd_pair_known(c, deref(om->root)->content_id, deref(um->root)->content_id))
+		return true;
 	c->arena = rg_arena_create();
 	if (c->arena == NULL)
 	{
 		rg_strlist_push(out, JD_UNEXPECTED "out of memory");
 		return false;
 	}
-	c->lenient = lenient;
-	c->orig_draft = om->draft;
-	c->upd_draft = um->draft;
 	if (!run_passes(c, om->root, um->root, diffs))
 	{
 		push_stop(c, out);
@@ -1255,7 +1321,7 @@ can_read(const rg_schema *reader, const rg_schema *writer, bool lenient, rg_strl
 	jd_list		diffs;
 	bool		ok;
 
-	if (!run_diff(&c, writer, reader, lenient, &diffs, out))
+	if (!run_diff(&c, writer, reader, lenient, true, &diffs, out))
 		return false;
 	ok = diffs.n_incompatible == 0;
 	if (!ok)
@@ -1296,7 +1362,7 @@ rg_json_differences(const rg_schema *original, const rg_schema *update,
 	jd_list		diffs;
 	bool		ok;
 
-	if (!run_diff(&c, original, update, lenient, &diffs, out))
+	if (!run_diff(&c, original, update, lenient, false, &diffs, out))
 		return false;
 	ok = list_differences(&c, &diffs, false, true, out);
 	rg_arena_destroy(c.arena);

@@ -272,6 +272,15 @@ typedef struct jd_checker
 	size_t		bytes;			/* allocated, against JD_MAX_BYTES */
 	struct jd_pattern **patterns;	/* compiled patternProperties keys */
 	int			n_pattern_slots;
+
+	/*
+	 * Only incompatible differences count (can_read): answer pairs found
+	 * compatible before from the process's set, keyed with pair_context (the
+	 * policy and the drafts, never 0), and compare the properties of objects
+	 * that reach no $ref in document order first.
+	 */
+	bool		skip_known;
+	uint64_t	pair_context;
 } jd_checker;
 
 /* Has the diff stopped (out of memory, over its budget, failed)? */
@@ -406,6 +415,12 @@ typedef struct rg_js_names
 	bool		unique;			/* no name twice */
 	/* properties: is v[i] in the object's required list (NULL otherwise) */
 	bool	   *required;
+
+	/*
+	 * properties: the content id of v[i]'s schema (after one $ref, as the
+	 * diff follows it); NULL when not known
+	 */
+	uint32_t   *content_ids;
 } jd_names;
 
 /*
@@ -413,6 +428,41 @@ typedef struct rg_js_names
  * required list are final; false on out of memory.
  */
 extern bool rg_jd_index_object(rg_arena *arena, rg_js *s);
+
+struct js_node_link;
+
+/*
+ * Give every node reached from root its content id (json_content.c), then
+ * each indexed object of the list its properties' ids; false on out of
+ * memory.  Once the schema is loaded, its objects indexed.
+ */
+extern bool rg_jd_content_ids(rg_arena *arena, rg_js *root,
+							  const struct js_node_link *objects);
+
+/* what the table of contents holds, for tests */
+typedef struct rg_jd_content_usage
+{
+	int			entries;
+	size_t		bytes;
+	uint32_t	next_id;
+	uint64_t	resets;
+} rg_jd_content_usage;
+
+extern void rg_jd_content_stats(rg_jd_content_usage *out);
+
+/*
+ * Was the pair (original's content id, update's) found without an
+ * incompatible difference under c's policy, in this process?  Always
+ * false when c lists every difference (rg_json_differences).
+ */
+extern bool rg_jd_pair_known(const jd_checker *c, uint32_t orig, uint32_t upd);
+
+/*
+ * Whether can_read answers pairs from the set and compares objects that
+ * reach no $ref in document order first (on by default); the tests and
+ * the fuzzer compare both ways.
+ */
+extern void rg_jd_use_known_pairs(bool on);
 
 /* EmptySchema (TrueSchema extends it) */
 static inline bool

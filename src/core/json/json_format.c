@@ -219,7 +219,10 @@ index_objects(js_ctx *ctx)
 	return true;
 }
 
-/* Identify, load, resolve and index: the rg_js tree of the main document. */
+/*
+ * Identify, load, resolve and index: the rg_js tree of the main document,
+ * its nodes with their content ids.
+ */
 static rg_js *
 load_tree(js_ctx *ctx)
 {
@@ -232,7 +235,8 @@ load_tree(js_ctx *ctx)
 	ctx->doc = &ctx->docs[0];
 	root = js_load_schema(ctx, ctx->docs[0].root, ctx->docs[0].pointer,
 						  ctx->docs[0].key, 0);
-	if (root == NULL || !js_finish_refs(ctx) || !index_objects(ctx))
+	if (root == NULL || !js_finish_refs(ctx) || !index_objects(ctx) ||
+		!rg_jd_content_ids(ctx->arena, root, ctx->objects))
 		return NULL;
 	return root;
 }

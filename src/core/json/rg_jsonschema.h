@@ -113,6 +113,15 @@ typedef struct rg_js_prop_dependency
 typedef struct rg_js
 {
 	rg_js_kind	kind;
+
+	/*
+	 * The id of the node's content (json_content.c), the same for every node
+	 * of the same content in this process: 1 to RG_JS_CONTENT_MAX, or
+	 * RG_JS_CONTENT_LONG (no $ref below it, but too long a content),
+	 * RG_JS_CONTENT_NONE (a $ref below it, or no ids left),
+	 * RG_JS_CONTENT_UNSET (not reached from the root).
+	 */
+	uint32_t	content_id;
 	const char *location;		/* JSON pointer of the node in its document,
 								 * "#" for the root */
 
@@ -267,6 +276,26 @@ typedef struct rg_js
 		}			conditional;
 	}			u;
 } rg_js;
+
+/* the values of rg_js.content_id that are not ids */
+#define RG_JS_CONTENT_UNSET 0
+#define RG_JS_CONTENT_NONE (UINT32_MAX - 1)
+#define RG_JS_CONTENT_LONG (UINT32_MAX - 2)
+#define RG_JS_CONTENT_MAX (UINT32_MAX - 3)
+
+/* Is a content_id an id? */
+static inline bool
+rg_js_has_content_id(uint32_t id)
+{
+	return id != RG_JS_CONTENT_UNSET && id <= RG_JS_CONTENT_MAX;
+}
+
+/* Does a node of this content_id reach no $ref (with an id, or too long)? */
+static inline bool
+rg_js_without_refs(uint32_t id)
+{
+	return rg_js_has_content_id(id) || id == RG_JS_CONTENT_LONG;
+}
 
 /* rg_schema.model of a JSON schema */
 typedef struct rg_js_parsed
