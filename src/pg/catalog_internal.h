@@ -204,7 +204,7 @@ extern bool scope_cache_find(uint64 gen, const char *context, const char *subjec
 							 ScopeKnown *k);
 extern void scope_cache_keep(uint64 gen, const char *context, const char *subject,
 							 const ScopeKnown *k);
-extern bool scope_cache_wants_load(uint64 gen, int t);
+extern bool scope_cache_wants_load(uint64 gen, int t, double rows);
 extern void scope_cache_load_begin(uint64 gen, int t);
 extern bool scope_cache_load_row(uint64 gen, int t, const char *context, const char *subject,
 								 const ScopeKnown *k);

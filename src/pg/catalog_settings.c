@@ -227,6 +227,9 @@ snapshot_sees_generation(Snapshot snap, uint64 gen)
 	return true;
 }
 
+/* the rows each table had when last analyzed (0: never), as scope_cache_open saw */
+static double table_rows[SCOPE_TABLES];
+
 /*
  * The generation at which settings read in snapshot may come from the
  * scope cache now, 0 when they must be scanned.  The tables the read needs
@@ -255,6 +258,7 @@ scope_cache_open(bool config_only, Snapshot snapshot)
 		if (!has_always_trigger(rel, triggers[i][0], rows) ||
 			!has_always_trigger(rel, triggers[i][1], TRIGGER_TYPE_TRUNCATE))
 			gen = 0;
+		table_rows[i] = Max(rel->rd_rel->reltuples, 0);
 		table_close(rel, NoLock);
 	}
 	if (gen != 0 && !snapshot_sees_generation(snapshot, gen))
@@ -417,7 +421,7 @@ catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *o
 	out->config = palloc0(sizeof(CatalogConfigRow) * (n + 1));
 	out->mode = palloc0(sizeof(CatalogModeRow) * (n + 1));
 	for (int t = 0; t < SCOPE_TABLES && gen != 0; t++)
-		if (scope_cache_wants_load(gen, t))
+		if (scope_cache_wants_load(gen, t, table_rows[t]))
 			load_table(gen, t, snapshot);
 	for (int i = 0; i < n; i++)
 	{
@@ -452,7 +456,7 @@ catalog_subject_alias(const char *context, const char *subject)
 	CatalogConfigRow row;
 	char	   *alias;
 
-	if (gen != 0 && scope_cache_wants_load(gen, SCOPE_CONFIG))
+	if (gen != 0 && scope_cache_wants_load(gen, SCOPE_CONFIG, table_rows[SCOPE_CONFIG]))
 		load_table(gen, SCOPE_CONFIG, snapshot);
 	if (gen != 0 && scope_cache_find(gen, context, subject, &k) && k.known[SCOPE_CONFIG])
 		need = false;

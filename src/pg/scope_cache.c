@@ -32,9 +32,9 @@
  * of that table at the generation, and a scope without an entry, or whose
  * entry holds no row of it, has none ("complete").  A load is tried once
  * per generation per table, after enough probes have missed to pay for
- * reading as many rows as the last load read, so a standby whose
- * generation moves with every replay does not read the tables whole for
- * every request.
+ * reading as many rows as the table had when last analyzed, or as the last
+ * load read, so neither a new backend nor a standby whose generation moves
+ * with every replay reads a large table whole for a few requests.
  *
  * The entries take at most registry.scope_cache_size of memory (their
  * allocations, measured); past it the least recently used go, one at a
@@ -396,15 +396,17 @@ scope_cache_keep(uint64 gen, const char *context, const char *subject, const Sco
 }
 
 /*
- * Should table t be read whole into the cache at generation gen now?  Once
- * per generation, when it is not complete yet and enough probes missed.
+ * Should table t, of about rows rows, be read whole into the cache at
+ * generation gen now?  Once per generation, when it is not complete yet
+ * and enough probes missed to pay for reading as many rows as it has, or
+ * as the last load read.
  */
 bool
-scope_cache_wants_load(uint64 gen, int t)
+scope_cache_wants_load(uint64 gen, int t, double rows)
 {
 	scopes_at(gen);
 	return !table_complete[t] && !load_tried[t] &&
-		table_misses[t] * SCOPE_LOAD_ROWS_PER_MISS >= last_load_rows[t];
+		table_misses[t] * SCOPE_LOAD_ROWS_PER_MISS >= Max(rows, (double) last_load_rows[t]);
 }
 
 /* A load of table t at generation gen begins. */
