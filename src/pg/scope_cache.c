@@ -279,19 +279,25 @@ scope_entry(const char *context, const char *subject, bool create)
 	uint64		key = scope_key(context, subject);
 	ScopeEntry *e;
 	bool		found;
-	size_t		clen = strlen(context);
-	size_t		slen = strlen(subject);
+	size_t		clen;
+	size_t		slen;
+	char	   *names;
 
-	e = hash_search(scopes, &key, create ? HASH_ENTER : HASH_FIND, &found);
-	if (e == NULL)
-		return NULL;
-	if (found && strcmp(e->context, context) == 0 && strcmp(e->subject, subject) == 0)
+	e = hash_search(scopes, &key, HASH_FIND, &found);
+	if (e != NULL && strcmp(e->context, context) == 0 && strcmp(e->subject, subject) == 0)
 	{
 		dlist_move_head(&scope_lru, &e->lru);
 		return e;
 	}
 	if (!create)
 		return NULL;
+	/* what can fail is done before the table holds the entry */
+	clen = strlen(context);
+	slen = strlen(subject);
+	names = MemoryContextAlloc(scope_cxt, clen + slen + 2);
+	memcpy(names, context, clen + 1);
+	memcpy(names + clen + 1, subject, slen + 1);
+	e = hash_search(scopes, &key, HASH_ENTER, &found);
 	if (found)
 	{
 		/* a hash collision: the newcomer takes the slot */
@@ -307,10 +313,8 @@ scope_entry(const char *context, const char *subject, bool create)
 		e->mode = NULL;
 		dlist_push_head(&scope_lru, &e->lru);
 	}
-	e->context = MemoryContextAlloc(scope_cxt, clen + slen + 2);
-	memcpy(e->context, context, clen + 1);
-	e->subject = e->context + clen + 1;
-	memcpy(e->subject, subject, slen + 1);
+	e->context = names;
+	e->subject = names + clen + 1;
 	for (int t = 0; t < SCOPE_TABLES; t++)
 		e->known[t] = false;
 	entry_measure(e);
@@ -324,29 +328,40 @@ copy_text(const char *s, MemoryContext cxt)
 	return s ? MemoryContextStrdup(cxt, s) : NULL;
 }
 
-/* Set what an entry knows of table t from k (rows copied into the cache). */
+/*
+ * Set what an entry knows of table t from k (rows copied into the cache,
+ * before the entry lets go of what it held).
+ */
 static void
 entry_set(ScopeEntry *e, int t, const ScopeKnown *k)
 {
 	if (t == SCOPE_CONFIG)
 	{
-		entry_clear_config(e);
+		CatalogConfigRow *row = NULL;
+		char	   *alias;
+
 		if (k->config != NULL)
 		{
-			e->config = MemoryContextAlloc(scope_cxt, sizeof(CatalogConfigRow));
-			*e->config = *k->config;
-			e->config->context = e->context;
-			e->config->subject = e->subject;
-			e->config->compatibility = copy_text(k->config->compatibility, scope_cxt);
-			e->config->settings = copy_text(k->config->settings, scope_cxt);
+			row = MemoryContextAllocZero(scope_cxt, sizeof(CatalogConfigRow));
+			row->compatibility = copy_text(k->config->compatibility, scope_cxt);
+			row->settings = copy_text(k->config->settings, scope_cxt);
+			row->has_normalize = k->config->has_normalize;
+			row->normalize = k->config->normalize;
+			row->context = e->context;
+			row->subject = e->subject;
 		}
-		e->alias = copy_text(k->alias, scope_cxt);
+		alias = copy_text(k->alias, scope_cxt);
+		entry_clear_config(e);
+		e->config = row;
+		e->alias = alias;
 	}
 	else
 	{
+		char	   *mode = copy_text(k->mode, scope_cxt);
+
 		if (e->mode)
 			pfree(e->mode);
-		e->mode = copy_text(k->mode, scope_cxt);
+		e->mode = mode;
 	}
 	e->known[t] = true;
 }
