@@ -264,6 +264,10 @@ typedef struct CatalogScopeRows
 
 extern void catalog_scope_rows(const char *context, const char *subject,
 							   CatalogScopeRows *out);
+
+/* registry.scope_cache_size (kB), and its definition from _PG_init (scope_cache.c) */
+extern int	registry_scope_cache_size;
+extern void registry_init_scope_cache(void);
 extern bool catalog_scope_has_live_versions(const char *context, const char *subject);
 extern char **catalog_context_subject_modes(const char *context, int *n);
 

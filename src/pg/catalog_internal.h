@@ -207,14 +207,28 @@ extern List *catalog_context_names(const CatalogScan *share);
 extern void catalog_fence_ids(void);
 
 /* scope_cache.c: config and mode rows, and aliases, kept across transactions */
+#define SCOPE_CONFIG	0
+#define SCOPE_MODES		1
+#define SCOPE_TABLES	2
+
+/* what is known of one scope's own rows: per table whether known, then the row or NULL */
+typedef struct ScopeKnown
+{
+	bool		known[SCOPE_TABLES];
+	const CatalogConfigRow *config;
+	const char *alias;			/* the config's alias, or NULL */
+	const char *mode;
+} ScopeKnown;
+
 extern uint64 scope_cache_generation(void);
-extern bool scope_cache_rows(uint64 gen, const char *context, const char *subject,
-							 CatalogScopeRows *out);
-extern void scope_cache_keep_rows(uint64 gen, const char *context, const char *subject,
-								  const CatalogScopeRows *rows);
-extern bool scope_cache_alias(uint64 gen, const char *context, const char *subject,
-							  char **alias);
-extern void scope_cache_keep_alias(uint64 gen, const char *context, const char *subject,
-								   const char *alias);
+extern bool scope_cache_find(uint64 gen, const char *context, const char *subject,
+							 ScopeKnown *k);
+extern void scope_cache_keep(uint64 gen, const char *context, const char *subject,
+							 const ScopeKnown *k);
+extern bool scope_cache_wants_load(uint64 gen, int t, double rows);
+extern void scope_cache_load_begin(uint64 gen, int t);
+extern bool scope_cache_load_row(uint64 gen, int t, const char *context, const char *subject,
+								 const ScopeKnown *k);
+extern void scope_cache_load_end(uint64 gen, int t, bool complete);
 
 #endif							/* CATALOG_INTERNAL_H */

@@ -66,10 +66,6 @@ StaticAssertDecl(Anum_config_context == Anum_modes_context &&
 				 Anum_config_subject == Anum_modes_subject,
 				 "config and modes are keyed by the same columns");
 
-static void scan_scope_rows(const char *context, const char *subject, Snapshot snapshot,
-							CatalogScopeRows *out);
-static char *scan_subject_alias(const char *context, const char *subject, Snapshot snapshot);
-
 /* Does the scope (context, subject) appear in the first n of keys? */
 static bool
 seen_scope(const char *(*keys)[2], int n, const char *context, const char *subject)
@@ -139,6 +135,9 @@ fill_config_row(CatalogScan *s, MemoryContext cxt, CatalogConfigRow *row)
 /* the horizon of the scope cache's generation (catalog_horizon.c) */
 static CatalogHorizon horizon;
 
+/* the rows each table had when last analyzed (0: never), as scope_cache_open saw */
+static double table_rows[SCOPE_TABLES];
+
 /*
  * The generation at which settings read in snapshot may come from the
  * scope cache now, 0 when they must be scanned.  The tables the read needs
@@ -167,6 +166,7 @@ scope_cache_open(bool config_only, Snapshot snapshot)
 		if (!catalog_has_always_trigger(rel, triggers[i][0], rows) ||
 			!catalog_has_always_trigger(rel, triggers[i][1], TRIGGER_TYPE_TRUNCATE))
 			gen = 0;
+		table_rows[i] = Max(rel->rd_rel->reltuples, 0);
 		table_close(rel, NoLock);
 	}
 	if (gen != 0 && !catalog_horizon_sees(&horizon, snapshot, gen))
@@ -174,63 +174,179 @@ scope_cache_open(bool config_only, Snapshot snapshot)
 	return gen;
 }
 
+/* The alias the settings of the scan's config row set, or NULL. */
+static char *
+scan_config_alias(CatalogScan *s)
+{
+	bool		isnull;
+	Datum		d = catalog_scan_datum(s, Anum_config_settings, &isnull);
+	JsonbValue	v;
+
+	if (!isnull &&
+		getKeyJsonValueFromContainer(&DatumGetJsonbP(d)->root, "alias", 5, &v) != NULL)
+		return catalog_jsonb_value_text(&v);
+	return NULL;
+}
+
+/*
+ * Scan the scopes of keys that need it (config, and modes unless
+ * config_only) into k[i], the config row stored in rows[i]; one scan of
+ * each table, moved from scope to scope.
+ */
+static void
+scan_scopes(const char *(*keys)[2], int n, const bool *need, bool config_only,
+			Snapshot snapshot, ScopeKnown *k, CatalogConfigRow *rows)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	CatalogScan config;
+	CatalogScan modes;
+	bool		open = false;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (!need[i])
+			continue;
+		if (!open)
+		{
+			scope_open(&config, &config_pkey, snapshot, keys[i][0], keys[i][1]);
+			if (!config_only)
+				scope_open(&modes, &modes_pkey, snapshot, keys[i][0], keys[i][1]);
+			open = true;
+		}
+		else
+		{
+			scope_rekey(&config, keys[i][0], keys[i][1]);
+			if (!config_only)
+				scope_rekey(&modes, keys[i][0], keys[i][1]);
+		}
+		memset(&k[i], 0, sizeof(ScopeKnown));
+		k[i].known[SCOPE_CONFIG] = true;
+		if (catalog_scan_next(&config, ForwardScanDirection))
+		{
+			fill_config_row(&config, cxt, &rows[i]);
+			k[i].config = &rows[i];
+			k[i].alias = scan_config_alias(&config);
+		}
+		if (!config_only)
+		{
+			k[i].known[SCOPE_MODES] = true;
+			if (catalog_scan_next(&modes, ForwardScanDirection))
+				k[i].mode = catalog_scan_text(&modes, Anum_modes_mode, cxt);
+		}
+	}
+	if (open)
+	{
+		if (!config_only)
+			catalog_scan_close(&modes);
+		catalog_scan_close(&config);
+	}
+}
+
+/*
+ * Read table t (SCOPE_CONFIG or SCOPE_MODES) whole into the scope cache at
+ * generation gen, in snapshot, unless it does not fit (scope_cache.c).
+ */
+static void
+load_table(uint64 gen, int t, Snapshot snapshot)
+{
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "registry scope load",
+												 ALLOCSET_SMALL_SIZES);
+	CatalogScan s;
+	bool		complete = true;
+
+	scope_cache_load_begin(gen, t);
+	catalog_scan_open(&s, t == SCOPE_CONFIG ? &config_pkey : &modes_pkey);
+	s.snapshot = RegisterSnapshot(snapshot);
+	while (complete && catalog_scan_next(&s, ForwardScanDirection))
+	{
+		MemoryContext old = MemoryContextSwitchTo(rowcxt);
+		ScopeKnown	k;
+		CatalogConfigRow row;
+
+		memset(&k, 0, sizeof(k));
+		k.known[t] = true;
+		if (t == SCOPE_CONFIG)
+		{
+			fill_config_row(&s, rowcxt, &row);
+			k.config = &row;
+			k.alias = scan_config_alias(&s);
+		}
+		else
+			k.mode = catalog_scan_text(&s, Anum_modes_mode, rowcxt);
+		complete = scope_cache_load_row(gen, t, catalog_scan_text(&s, Anum_config_context, rowcxt),
+										catalog_scan_text(&s, Anum_config_subject, rowcxt), &k);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
+	}
+	catalog_scan_close(&s);
+	scope_cache_load_end(gen, t, complete);
+	MemoryContextDelete(rowcxt);
+}
+
+/* Append a scope's rows that k holds to out (copies in the current context). */
+static void
+append_scope(CatalogScopeRows *out, const char *context, const char *subject,
+			 const ScopeKnown *k)
+{
+	if (k->config != NULL)
+	{
+		CatalogConfigRow *row = &out->config[out->n_config++];
+
+		*row = *k->config;
+		row->context = pstrdup(context);
+		row->subject = pstrdup(subject);
+		row->compatibility = k->config->compatibility ? pstrdup(k->config->compatibility) : NULL;
+		row->settings = k->config->settings ? pstrdup(k->config->settings) : NULL;
+	}
+	if (k->mode != NULL)
+	{
+		CatalogModeRow *row = &out->mode[out->n_mode++];
+
+		row->context = pstrdup(context);
+		row->subject = pstrdup(subject);
+		row->mode = pstrdup(k->mode);
+	}
+}
+
 /*
  * The config rows and mode rows that can be in force for a subject, for
  * config_scope.c to merge: kept ones while they cannot have changed, else
- * scanned.
+ * scanned (and kept).
  */
 void
 catalog_scope_rows(const char *context, const char *subject, CatalogScopeRows *out)
 {
 	Snapshot	snapshot = catalog_read_snapshot();
 	uint64		gen = scope_cache_open(false, snapshot);
-
-	if (gen == 0 || !scope_cache_rows(gen, context, subject, out))
-	{
-		scan_scope_rows(context, subject, snapshot, out);
-		if (gen != 0)
-			scope_cache_keep_rows(gen, context, subject, out);
-	}
-	UnregisterSnapshot(snapshot);
-}
-
-/* The config rows and mode rows that can be in force for a subject, scanned. */
-static void
-scan_scope_rows(const char *context, const char *subject, Snapshot snapshot,
-				CatalogScopeRows *out)
-{
 	const char *keys[4][2];
 	int			n = scope_keys(context, subject, keys);
-	MemoryContext cxt = CurrentMemoryContext;
-	CatalogScan config;
-	CatalogScan modes;
+	ScopeKnown	k[4];
+	CatalogConfigRow rows[4];
+	bool		need[4] = {false};
 
 	out->n_config = 0;
 	out->n_mode = 0;
 	out->config = palloc0(sizeof(CatalogConfigRow) * (n + 1));
 	out->mode = palloc0(sizeof(CatalogModeRow) * (n + 1));
-	scope_open(&config, &config_pkey, snapshot, keys[0][0], keys[0][1]);
-	scope_open(&modes, &modes_pkey, snapshot, keys[0][0], keys[0][1]);
+	for (int t = 0; t < SCOPE_TABLES && gen != 0; t++)
+		if (scope_cache_wants_load(gen, t, table_rows[t]))
+			load_table(gen, t, snapshot);
 	for (int i = 0; i < n; i++)
 	{
-		if (i > 0)
-		{
-			scope_rekey(&config, keys[i][0], keys[i][1]);
-			scope_rekey(&modes, keys[i][0], keys[i][1]);
-		}
-		if (catalog_scan_next(&config, ForwardScanDirection))
-			fill_config_row(&config, cxt, &out->config[out->n_config++]);
-		if (catalog_scan_next(&modes, ForwardScanDirection))
-		{
-			CatalogModeRow *row = &out->mode[out->n_mode++];
-
-			row->context = catalog_scan_text(&modes, Anum_modes_context, cxt);
-			row->subject = catalog_scan_text(&modes, Anum_modes_subject, cxt);
-			row->mode = catalog_scan_text(&modes, Anum_modes_mode, cxt);
-		}
+		need[i] = gen == 0 || !scope_cache_find(gen, keys[i][0], keys[i][1], &k[i]) ||
+			!k[i].known[SCOPE_CONFIG] || !k[i].known[SCOPE_MODES];
+		if (!need[i])
+			append_scope(out, keys[i][0], keys[i][1], &k[i]);
 	}
-	catalog_scan_close(&modes);
-	catalog_scan_close(&config);
+	scan_scopes(keys, n, need, false, snapshot, k, rows);
+	for (int i = 0; i < n; i++)
+		if (need[i])
+		{
+			if (gen != 0)
+				scope_cache_keep(gen, keys[i][0], keys[i][1], &k[i]);
+			append_scope(out, keys[i][0], keys[i][1], &k[i]);
+		}
+	UnregisterSnapshot(snapshot);
 }
 
 /*
@@ -242,14 +358,23 @@ catalog_subject_alias(const char *context, const char *subject)
 {
 	Snapshot	snapshot = catalog_read_snapshot();
 	uint64		gen = scope_cache_open(true, snapshot);
+	const char *keys[1][2] = {{context, subject}};
+	bool		need = true;
+	ScopeKnown	k;
+	CatalogConfigRow row;
 	char	   *alias;
 
-	if (gen == 0 || !scope_cache_alias(gen, context, subject, &alias))
+	if (gen != 0 && scope_cache_wants_load(gen, SCOPE_CONFIG, table_rows[SCOPE_CONFIG]))
+		load_table(gen, SCOPE_CONFIG, snapshot);
+	if (gen != 0 && scope_cache_find(gen, context, subject, &k) && k.known[SCOPE_CONFIG])
+		need = false;
+	else
 	{
-		alias = scan_subject_alias(context, subject, snapshot);
+		scan_scopes(keys, 1, &need, true, snapshot, &k, &row);
 		if (gen != 0)
-			scope_cache_keep_alias(gen, context, subject, alias);
+			scope_cache_keep(gen, context, subject, &k);
 	}
+	alias = k.alias ? pstrdup(k.alias) : NULL;
 	UnregisterSnapshot(snapshot);
 	return alias;
 }
@@ -288,28 +413,6 @@ catalog_subject_aliases(int *n)
 	}
 	catalog_scan_close(&s);
 	return out;
-}
-
-/* The alias in a subject's own config, scanned. */
-static char *
-scan_subject_alias(const char *context, const char *subject, Snapshot snapshot)
-{
-	CatalogScan s;
-	char	   *alias = NULL;
-	bool		isnull;
-	Datum		d;
-	JsonbValue	v;
-
-	scope_open(&s, &config_pkey, snapshot, context, subject);
-	if (catalog_scan_next(&s, ForwardScanDirection))
-	{
-		d = catalog_scan_datum(&s, Anum_config_settings, &isnull);
-		if (!isnull &&
-			getKeyJsonValueFromContainer(&DatumGetJsonbP(d)->root, "alias", 5, &v) != NULL)
-			alias = catalog_jsonb_value_text(&v);
-	}
-	catalog_scan_close(&s);
-	return alias;
 }
 
 /*

@@ -550,17 +550,19 @@ registry_jsonb_text(const char *json)
 char *
 registry_fingerprint_guid(const uint8 *fp)
 {
-	StringInfoData out;
-	int			i;
+	static const char hex[] = "0123456789abcdef";
+	char	   *out = palloc(REGISTRY_FINGERPRINT_LEN * 2 + 5);
+	char	   *p = out;
 
-	initStringInfo(&out);
-	for (i = 0; i < REGISTRY_FINGERPRINT_LEN; i++)
+	for (int i = 0; i < REGISTRY_FINGERPRINT_LEN; i++)
 	{
 		if (i == 4 || i == 6 || i == 8 || i == 10)
-			appendStringInfoChar(&out, '-');
-		appendStringInfo(&out, "%02x", fp[i]);
+			*p++ = '-';
+		*p++ = hex[fp[i] >> 4];
+		*p++ = hex[fp[i] & 15];
 	}
-	return out.data;
+	*p = '\0';
+	return out;
 }
 
 /*

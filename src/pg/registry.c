@@ -42,6 +42,7 @@ _PG_init(void)
 	registry_init_settings();
 	registry_init_id_fence();
 	registry_init_schema_cache();
+	registry_init_scope_cache();
 	registry_init_invalidation();
 	registry_init_metrics();
 	registry_init_audit();
