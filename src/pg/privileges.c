@@ -30,56 +30,56 @@
 /* an operation: the SQL function whose EXECUTE rules it, and what a 403 names */
 typedef struct OperationPrivilege
 {
-	const char *function;		/* regprocedure text */
+	const char *function;		/* its name (not overloaded): any signature */
 	const char *action;			/* Confluent's: Read, Write, Delete, ... */
 } OperationPrivilege;
 
 static const OperationPrivilege operations[REGISTRY_OPERATIONS] = {
-	[REGISTRY_OP_LIST_SCHEMAS] = {"registry.list_schemas(text,boolean,boolean)", "Read"},
-	[REGISTRY_OP_SCHEMA_BY_ID] = {"registry.schema_by_id(integer,text)", "Read"},
-	[REGISTRY_OP_SCHEMA_VERSIONS] = {"registry.schema_versions(integer,text,boolean)", "Read"},
-	[REGISTRY_OP_SCHEMA_BY_GUID] = {"registry.schema_by_guid(uuid)", "Read"},
-	[REGISTRY_OP_SCHEMA_IDS_BY_GUID] = {"registry.schema_ids_by_guid(uuid)", "Read"},
-	[REGISTRY_OP_SUBJECTS] = {"registry.subjects(text,boolean,boolean)", "Read"},
-	[REGISTRY_OP_LOOKUP] = {"registry.lookup_schema(text,text,text,jsonb,boolean,boolean,jsonb,jsonb)", "Read"},
-	[REGISTRY_OP_DELETE_SUBJECT] = {"registry.delete_subject(text,boolean)", "Delete"},
-	[REGISTRY_OP_VERSIONS] = {"registry.versions(text,boolean,boolean)", "Read"},
-	[REGISTRY_OP_REGISTER] = {"registry.register_schema_version(text,text,text,jsonb,boolean,jsonb,jsonb,integer,integer,jsonb,jsonb,boolean)", "Write"},
-	[REGISTRY_OP_TAG] = {"registry.tag_schema_version(text,text,integer,jsonb,jsonb,jsonb,jsonb,jsonb,jsonb)", "Write"},
-	[REGISTRY_OP_LATEST_WITH_METADATA] = {"registry.latest_with_metadata(text,jsonb,boolean)", "Read"},
-	[REGISTRY_OP_GET_VERSION] = {"registry.get_version(text,text,boolean)", "Read"},
-	[REGISTRY_OP_DELETE_VERSION] = {"registry.delete_version(text,text,boolean)", "Delete"},
-	[REGISTRY_OP_REFERENCED_BY] = {"registry.referenced_by(text,text)", "Read"},
-	[REGISTRY_OP_CHECK] = {"registry.check_compatibility(text,text,text,jsonb,text,boolean,boolean,jsonb,jsonb)", "Read"},
-	[REGISTRY_OP_GET_CONFIG] = {"registry.get_config(text,boolean)", "ReadCompatibility"},
-	[REGISTRY_OP_SET_CONFIG] = {"registry.set_config(text,jsonb)", "AlterCompatibility"},
-	[REGISTRY_OP_DELETE_CONFIG] = {"registry.delete_config(text)", "AlterCompatibility"},
-	[REGISTRY_OP_GET_MODE] = {"registry.get_mode(text,boolean)", "ReadCompatibility"},
-	[REGISTRY_OP_SET_MODE] = {"registry.set_mode(text,text,boolean)", "AlterCompatibility"},
-	[REGISTRY_OP_DELETE_MODE] = {"registry.delete_mode(text)", "AlterCompatibility"},
-	[REGISTRY_OP_CONTEXTS] = {"registry.list_contexts()", "Read"},
-	[REGISTRY_OP_DELETE_CONTEXT] = {"registry.delete_context(text)", "Delete"},
-	[REGISTRY_OP_LIST_KEKS] = {"registry.list_keks(boolean,text[])", "Read"},
-	[REGISTRY_OP_CREATE_KEK] = {"registry.create_kek(jsonb)", "Write"},
-	[REGISTRY_OP_GET_KEK] = {"registry.get_kek(text,boolean)", "Read"},
-	[REGISTRY_OP_UPDATE_KEK] = {"registry.update_kek(text,jsonb)", "Write"},
-	[REGISTRY_OP_DELETE_KEK] = {"registry.delete_kek(text,boolean)", "Delete"},
-	[REGISTRY_OP_UNDELETE_KEK] = {"registry.undelete_kek(text)", "Write"},
-	[REGISTRY_OP_TEST_KEK] = {"registry.test_kek(text)", "Write"},
-	[REGISTRY_OP_LIST_DEKS] = {"registry.list_deks(text,boolean)", "Read"},
-	[REGISTRY_OP_CREATE_DEK] = {"registry.create_dek(text,jsonb)", "Write"},
-	[REGISTRY_OP_GET_DEK] = {"registry.get_dek(text,text,text,text,boolean)", "Read"},
-	[REGISTRY_OP_DELETE_DEK] = {"registry.delete_dek(text,text,text,text,boolean)", "Delete"},
-	[REGISTRY_OP_UNDELETE_DEK] = {"registry.undelete_dek(text,text,text,text)", "Write"},
-	[REGISTRY_OP_DEK_VERSIONS] = {"registry.dek_versions(text,text,text,boolean)", "Read"},
-	[REGISTRY_OP_ASSOCIATIONS_BY_SUBJECT] = {"registry.associations_by_subject(text,text,text[],text)", "Read"},
-	[REGISTRY_OP_ASSOCIATIONS_BY_RESOURCE_NAME] = {"registry.associations_by_resource_name(text,text,text,text[],text)", "Read"},
-	[REGISTRY_OP_ASSOCIATIONS_BY_RESOURCE_ID] = {"registry.associations_by_resource_id(text,text,text[],text)", "Read"},
-	[REGISTRY_OP_UPSERT_ASSOCIATION] = {"registry.upsert_association(text,jsonb,boolean,text)", "Write"},
-	[REGISTRY_OP_DELETE_ASSOCIATIONS] = {"registry.delete_associations(text,text,text[],boolean,boolean)", "Delete"},
-	[REGISTRY_OP_CREATE_ASSOCIATION] = {"registry.create_association(jsonb,boolean,text)", "Write"},
-	[REGISTRY_OP_BATCH_GET_ASSOCIATIONS] = {"registry.batch_get_associations(jsonb,boolean)", "Read"},
-	[REGISTRY_OP_MUTATE_ASSOCIATIONS] = {"registry.mutate_associations(jsonb,boolean,text)", "Write"},
+	[REGISTRY_OP_LIST_SCHEMAS] = {"registry.list_schemas", "Read"},
+	[REGISTRY_OP_SCHEMA_BY_ID] = {"registry.schema_by_id", "Read"},
+	[REGISTRY_OP_SCHEMA_VERSIONS] = {"registry.schema_versions", "Read"},
+	[REGISTRY_OP_SCHEMA_BY_GUID] = {"registry.schema_by_guid", "Read"},
+	[REGISTRY_OP_SCHEMA_IDS_BY_GUID] = {"registry.schema_ids_by_guid", "Read"},
+	[REGISTRY_OP_SUBJECTS] = {"registry.subjects", "Read"},
+	[REGISTRY_OP_LOOKUP] = {"registry.lookup_schema", "Read"},
+	[REGISTRY_OP_DELETE_SUBJECT] = {"registry.delete_subject", "Delete"},
+	[REGISTRY_OP_VERSIONS] = {"registry.versions", "Read"},
+	[REGISTRY_OP_REGISTER] = {"registry.register_schema_version", "Write"},
+	[REGISTRY_OP_TAG] = {"registry.tag_schema_version", "Write"},
+	[REGISTRY_OP_LATEST_WITH_METADATA] = {"registry.latest_with_metadata", "Read"},
+	[REGISTRY_OP_GET_VERSION] = {"registry.get_version", "Read"},
+	[REGISTRY_OP_DELETE_VERSION] = {"registry.delete_version", "Delete"},
+	[REGISTRY_OP_REFERENCED_BY] = {"registry.referenced_by", "Read"},
+	[REGISTRY_OP_CHECK] = {"registry.check_compatibility", "Read"},
+	[REGISTRY_OP_GET_CONFIG] = {"registry.get_config", "ReadCompatibility"},
+	[REGISTRY_OP_SET_CONFIG] = {"registry.set_config", "AlterCompatibility"},
+	[REGISTRY_OP_DELETE_CONFIG] = {"registry.delete_config", "AlterCompatibility"},
+	[REGISTRY_OP_GET_MODE] = {"registry.get_mode", "ReadCompatibility"},
+	[REGISTRY_OP_SET_MODE] = {"registry.set_mode", "AlterCompatibility"},
+	[REGISTRY_OP_DELETE_MODE] = {"registry.delete_mode", "AlterCompatibility"},
+	[REGISTRY_OP_CONTEXTS] = {"registry.list_contexts", "Read"},
+	[REGISTRY_OP_DELETE_CONTEXT] = {"registry.delete_context", "Delete"},
+	[REGISTRY_OP_LIST_KEKS] = {"registry.list_keks", "Read"},
+	[REGISTRY_OP_CREATE_KEK] = {"registry.create_kek", "Write"},
+	[REGISTRY_OP_GET_KEK] = {"registry.get_kek", "Read"},
+	[REGISTRY_OP_UPDATE_KEK] = {"registry.update_kek", "Write"},
+	[REGISTRY_OP_DELETE_KEK] = {"registry.delete_kek", "Delete"},
+	[REGISTRY_OP_UNDELETE_KEK] = {"registry.undelete_kek", "Write"},
+	[REGISTRY_OP_TEST_KEK] = {"registry.test_kek", "Write"},
+	[REGISTRY_OP_LIST_DEKS] = {"registry.list_deks", "Read"},
+	[REGISTRY_OP_CREATE_DEK] = {"registry.create_dek", "Write"},
+	[REGISTRY_OP_GET_DEK] = {"registry.get_dek", "Read"},
+	[REGISTRY_OP_DELETE_DEK] = {"registry.delete_dek", "Delete"},
+	[REGISTRY_OP_UNDELETE_DEK] = {"registry.undelete_dek", "Write"},
+	[REGISTRY_OP_DEK_VERSIONS] = {"registry.dek_versions", "Read"},
+	[REGISTRY_OP_ASSOCIATIONS_BY_SUBJECT] = {"registry.associations_by_subject", "Read"},
+	[REGISTRY_OP_ASSOCIATIONS_BY_RESOURCE_NAME] = {"registry.associations_by_resource_name", "Read"},
+	[REGISTRY_OP_ASSOCIATIONS_BY_RESOURCE_ID] = {"registry.associations_by_resource_id", "Read"},
+	[REGISTRY_OP_UPSERT_ASSOCIATION] = {"registry.upsert_association", "Write"},
+	[REGISTRY_OP_DELETE_ASSOCIATIONS] = {"registry.delete_associations", "Delete"},
+	[REGISTRY_OP_CREATE_ASSOCIATION] = {"registry.create_association", "Write"},
+	[REGISTRY_OP_BATCH_GET_ASSOCIATIONS] = {"registry.batch_get_associations", "Read"},
+	[REGISTRY_OP_MUTATE_ASSOCIATIONS] = {"registry.mutate_associations", "Write"},
 };
 
 /* per operation: its function's OID once looked up (InvalidOid: none) */
@@ -95,7 +95,10 @@ forget_functions(Datum arg, int cacheid, uint32 hashvalue)
 }
 
 /*
- * The OID of a function named by its regprocedure text, InvalidOid if none.
+ * The OID of a function named by its regprocedure text, or by its name
+ * alone when it is not overloaded (so that an operation keeps its rule
+ * when a later version gives the function more arguments), InvalidOid if
+ * none.
  * The lookup runs as the bootstrap superuser: the name's schema needs USAGE
  * of whoever looks, and a role without it (the workers' own, or one with no
  * registry grant) must be denied the operation, not get the lookup's error.
@@ -116,7 +119,7 @@ lookup_function(const char *signature)
 						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
 	PG_TRY();
 	{
-		result = to_regprocedure(fcinfo);
+		result = strchr(signature, '(') ? to_regprocedure(fcinfo) : to_regproc(fcinfo);
 	}
 	PG_FINALLY();
 	{

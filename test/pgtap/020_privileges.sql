@@ -2,7 +2,7 @@
 -- registry_admin configures; PUBLIC gets nothing.
 -- Login roles are created inside the transaction (rolled back at the end).
 BEGIN;
-SELECT plan(91);
+SELECT plan(92);
 
 CREATE ROLE tap_reader LOGIN IN ROLE registry_reader;
 CREATE ROLE tap_writer LOGIN IN ROLE registry_writer;
@@ -254,6 +254,18 @@ SELECT is((SELECT status || ' ' || response FROM registry.rest('GET', '/schemas/
 SELECT is((SELECT status FROM registry.rest('GET', '/schemas/types')), 200,
 	'registry.rest() alone: GET /schemas/types (ungated) is 200');
 RESET ROLE;
+-- with the registry's tables readable, each listing is still refused by its
+-- gate: the EXECUTE privilege of its SQL function, whatever its arguments
+GRANT SELECT ON ALL TABLES IN SCHEMA registry TO tap_nobody;
+SET ROLE tap_nobody;
+SELECT is((SELECT string_agg(status::text, ',') FROM (VALUES ('/subjects'), ('/schemas'),
+		('/subjects/priv-r/versions'), ('/schemas/ids/' || :priv_id || '/versions'),
+		('/schemas/ids/' || :priv_id || '/subjects')) AS r(path),
+		LATERAL registry.rest('GET', r.path)),
+	'403,403,403,403,403',
+	'tables readable, no EXECUTE: every listing is 403');
+RESET ROLE;
+REVOKE SELECT ON ALL TABLES IN SCHEMA registry FROM tap_nobody;
 -- a role that passes a route's gate but lacks a privilege its SQL needs gets
 -- the route's 403, never PostgreSQL's words (they go to the log)
 GRANT EXECUTE ON FUNCTION registry.subjects(text, boolean, boolean, integer, integer) TO tap_nobody;
