@@ -449,9 +449,9 @@ take_pieces(HttpPoolJob *job)
 }
 
 /*
- * take_pieces() from inside libmicrohttpd, which no error may unwind
- * through: one (out of memory in the queue's reading) breaks the answer
- * off
+ * take_pieces() where no error may unwind (inside libmicrohttpd, or the
+ * worker's loop, which would end with all its connections): one (out of
+ * memory in the queue's reading) breaks the answer off
  */
 static void
 take_pieces_safely(HttpPoolJob *job)
@@ -588,7 +588,7 @@ http_pool_run(void)
 	{
 		HttpPoolJob *job = dlist_container(HttpPoolJob, node, it.cur);
 
-		take_pieces(job);
+		take_pieces_safely(job);
 		if (job->waiting &&
 			(!dlist_is_empty(&job->pieces) || job->last || job->broken))
 		{

@@ -143,6 +143,8 @@ typedef struct PoolStream
 	shm_mq_handle *mqh;
 	bool		started;		/* the head and a first piece went */
 	bool		gone;			/* the request went away meanwhile */
+	bool		partial;		/* a message begun and not finished: no other
+								 * can follow it in the queue */
 	TimestampTz deadline;		/* the client must have taken it by then; 0:
 								 * no limit */
 } PoolStream;
@@ -157,6 +159,7 @@ typedef struct PoolStream
 static bool
 send_bounded(PoolStream *ps, shm_mq_iovec *iov, int n, bool interruptible)
 {
+	ps->partial = true;
 	for (;;)
 	{
 		shm_mq_result r = shm_mq_sendv(ps->mqh, iov, n, true, true);
@@ -164,7 +167,10 @@ send_bounded(PoolStream *ps, shm_mq_iovec *iov, int n, bool interruptible)
 
 		ps->gone = r == SHM_MQ_DETACHED;
 		if (r != SHM_MQ_WOULD_BLOCK)
+		{
+			ps->partial = r != SHM_MQ_SUCCESS;
 			return r == SHM_MQ_SUCCESS;
+		}
 		if (ps->deadline != 0)
 		{
 			TimestampTz now = GetCurrentTimestamp();
@@ -322,12 +328,17 @@ run_job(dsm_handle handle)
 	ps.mqh = mqh;
 	ps.started = false;
 	ps.gone = false;
+	ps.partial = false;
 	ps.deadline = registry_http_statement_timeout > 0 ?
 		TimestampTzPlusMilliseconds(GetCurrentTimestamp(), registry_http_statement_timeout) : 0;
 	sink.send = send_piece;
 	sink.arg = &ps;
 	run_request(&pr, &head, &body, &sink, &ps);
-	if (!ps.started)
+	if (ps.partial)
+	{
+		/* a piece broke off: the HTTP worker sees the queue detached (50001) */
+	}
+	else if (!ps.started)
 	{
 		iov[0].data = (const char *) &head;
 		iov[0].len = sizeof(head);

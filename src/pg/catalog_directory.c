@@ -31,7 +31,8 @@
  * first DIRECTORY_WALKS_AFTER_WASTE listings walk as they did before the
  * directory, and only the one after them builds.  At most
  * DIRECTORY_MAX_SUBJECTS subjects are kept (some 70 bytes each), beyond
- * which listings scan.
+ * which listings scan (and the build that found too many is not tried
+ * again until the generation moves).
  *
  *-------------------------------------------------------------------------
  */
@@ -63,6 +64,7 @@ static int	directory_served = 0;	/* listings the kept one answered */
 static bool last_wasted = false;	/* the last one dropped answered one */
 static uint64 walked_generation = 0;
 static int	walked = 0;			/* listings of walked_generation that walked */
+static uint64 too_many_generation = 0;	/* its subjects were too many */
 
 /* Drop the directory kept, if any. */
 static void
@@ -148,7 +150,7 @@ catalog_subject_directory(CatalogDirectoryNeed need, int *n)
 	{
 		MemoryContext cxt;
 
-		if (!build)
+		if (!build || too_many_generation == gen)
 			return NULL;
 		if (last_wasted)
 		{
@@ -176,6 +178,8 @@ catalog_subject_directory(CatalogDirectoryNeed need, int *n)
 		PG_END_TRY();
 		if (directory == NULL)
 		{
+			/* too many subjects: not scanned again for this generation */
+			too_many_generation = gen;
 			MemoryContextDelete(cxt);
 			return NULL;
 		}

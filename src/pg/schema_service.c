@@ -563,9 +563,10 @@ start_by_directory(Listing *l, char **from_context, char **from_subject, bool *p
 	int64		before = 0;
 
 	*past_end = false;
+
 	/*
-	 * rules are read from the schemas, associations from their table;
-	 * aliases list subjects out of order
+	 * rules are read from the schemas, associations from their table; aliases
+	 * list subjects out of order
 	 */
 	if (q->rule_type != NULL || q->by_association || l->targets != NIL)
 		return false;
