@@ -304,7 +304,7 @@ typedef struct CatalogSchemaKey
 } CatalogSchemaKey;
 
 extern void catalog_put_schema_fields(const char *context, int32 id,
-									  const char *fields_json, bool truncated);
+									  const char *fields_json, bool truncated, bool replace);
 extern bool catalog_schema_fields_exist(const char *context, int32 id);
 
 /* catalog_changes.c: DELETE /contexts/{context} */

@@ -36,10 +36,13 @@ static CatalogPlan plan_schema_keys_after = {
 	3, {TEXTOID, INT4OID, INT4OID}
 };
 
-/* Store the fields (a JSON array's text) of a schema, replacing the row it had. */
+/*
+ * Store the fields (a JSON array's text) of a schema, replacing the row it
+ * had when replace (a new schema has none to replace).
+ */
 void
 catalog_put_schema_fields(const char *context, int32 id, const char *fields_json,
-						  bool truncated)
+						  bool truncated, bool replace)
 {
 	Datum		values[4];
 
@@ -48,7 +51,8 @@ catalog_put_schema_fields(const char *context, int32 id, const char *fields_json
 	values[2] = DirectFunctionCall1(jsonb_in, CStringGetDatum(fields_json));
 	values[3] = BoolGetDatum(truncated);
 	catalog_connect();
-	catalog_run(&plan_fields_delete, values, NULL, SPI_OK_DELETE);
+	if (replace)
+		catalog_run(&plan_fields_delete, values, NULL, SPI_OK_DELETE);
 	catalog_run(&plan_fields_put, values, NULL, SPI_OK_INSERT);
 	catalog_disconnect();
 }

@@ -7,9 +7,12 @@
  *	  every field of every live version, by name, tag, type or path,
  *	  through one GIN index.
  *
- * An AFTER INSERT trigger on registry.schemas writes a new schema's row,
- * from the parse the insert made (the schema cache), so a registration
- * adds one row.  The table is dumped with the others (a restored schema
+ * An AFTER INSERT trigger on registry.schemas writes a new schema's row:
+ * a registration's from the parse it made (registry_cache_insert_submitted
+ * hands it over, so the row is not read back nor parsed again), a raw
+ * INSERT's from a parse of the stored row.  A new schema has no row yet,
+ * so the trigger only inserts one (the row's BEFORE INSERT trigger keeps
+ * one that is there).  The table is dumped with the others (a restored schema
  * with references may name versions not restored yet, so its row is not
  * recomputed then; one without is, and the dump's copy of its row is then
  * skipped) and published with them to a logical replica, as the
@@ -131,15 +134,19 @@ fields_json(const rg_schema *s, bool *truncated)
 	return buf.data;
 }
 
-/* Write the field index row of one stored schema. */
+/*
+ * Write the field index row of one stored schema, replacing the one it
+ * has when replace.  A registration's new schema is its own parse
+ * (registry_cache_insert_submitted), not parsed again.
+ */
 static void
-index_schema(const char *context, int32 id, const uint8 *fingerprint)
+index_schema(const char *context, int32 id, const uint8 *fingerprint, bool replace)
 {
 	const rg_schema *s = registry_stored_schema(context, id, fingerprint);
 	bool		truncated;
 	char	   *json = fields_json(s, &truncated);
 
-	catalog_put_schema_fields(context, id, json, truncated);
+	catalog_put_schema_fields(context, id, json, truncated, replace);
 }
 
 /*
@@ -166,7 +173,7 @@ registry_schemas_index_fields(PG_FUNCTION_ARGS)
 		return PointerGetDatum(NULL);
 	if (context != NULL && trigger_row_int(tup, desc, "id", &id) && fingerprint != NULL &&
 		VARSIZE_ANY_EXHDR(fingerprint) == REGISTRY_FINGERPRINT_LEN)
-		index_schema(context, id, (const uint8 *) VARDATA_ANY(fingerprint));
+		index_schema(context, id, (const uint8 *) VARDATA_ANY(fingerprint), false);
 	return PointerGetDatum(NULL);
 }
 
@@ -176,7 +183,7 @@ index_key(void *arg)
 {
 	CatalogSchemaKey *key = arg;
 
-	index_schema(key->context, key->id, key->fingerprint);
+	index_schema(key->context, key->id, key->fingerprint, true);
 }
 
 /*

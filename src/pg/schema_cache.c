@@ -9,6 +9,13 @@
  * fingerprint (the id was hard-deleted and reused by an IMPORT) re-parses,
  * so no cross-backend invalidation is needed for correctness.
  *
+ * A registration inserting a new schema has just parsed it: while its
+ * insert runs (registry_cache_insert_submitted), a miss of the id drawn
+ * for it is answered with that parse (the row's fingerprint is the
+ * submission's), so the row's triggers (the field index's among them) do
+ * not read the row back and parse it again.  A raw INSERT has no
+ * submission: its triggers parse the row as stored.
+ *
  * The cache holds at most registry.schema_cache_size of parsed schemas
  * (their memory contexts, measured as allocated); past it the least
  * recently used entries go, so a backend that meets a million distinct
@@ -54,6 +61,10 @@ static HTAB *schema_cache = NULL;
 static MemoryContext CacheContext = NULL;
 static dlist_head lru_list = DLIST_STATIC_INIT(lru_list);
 static Size cached_bytes = 0;
+
+/* the submission whose row is being inserted (registry_cache_insert_submitted) */
+static const char *incoming_context = NULL;
+static SubmittedSchema *incoming = NULL;
 
 /* registry.schema_cache_size, in kB */
 int			registry_schema_cache_size = 64 * 1024;
@@ -213,6 +224,41 @@ registry_cache_adopt(const char *context, int32 id, SubmittedSchema *submitted)
 	memcpy(e->fingerprint, submitted->fingerprint, REGISTRY_FINGERPRINT_LEN);
 }
 
+/* See schemas.h: the submission's parse answers for its row while the row is inserted. */
+int32
+registry_cache_insert_submitted(SubmittedSchema *submitted, const CatalogSchema *row)
+{
+	int32		id;
+
+	incoming_context = row->context;
+	incoming = submitted;
+	PG_TRY();
+	{
+		id = catalog_insert_schema(row);
+	}
+	PG_FINALLY();
+	{
+		incoming_context = NULL;
+		incoming = NULL;
+	}
+	PG_END_TRY();
+	if (id > 0)
+		registry_cache_adopt(row->context, id, submitted);
+	return id;
+}
+
+/*
+ * Is the schema with this fingerprint in context the one a registration
+ * is inserting now (a real parse, not a text taken as its stored form)?
+ */
+static bool
+is_incoming(const char *context, const uint8 *fingerprint)
+{
+	return incoming != NULL && incoming->memory != NULL && fingerprint != NULL &&
+		strcmp(incoming_context, context) == 0 &&
+		memcmp(incoming->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
+}
+
 /* The parsed form of a stored schema, from the cache or parsed once. */
 const rg_schema *
 registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
@@ -228,7 +274,15 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 		(fingerprint == NULL ||
 		 memcmp(e->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0))
 		return e->schema;
+	if (is_incoming(context, fingerprint))
+	{
+		registry_cache_adopt(context, id, incoming);
+		return incoming->parsed;
+	}
 
+	ereport(DEBUG1,
+			(errmsg_internal("registry parses stored schema %d of context \"%s\"",
+							 id, context)));
 	if (!catalog_get_schema(context, id, &row))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
