@@ -13,8 +13,11 @@
  * insert runs (registry_cache_insert_submitted), a miss of the id drawn
  * for it is answered with that parse (the row's fingerprint is the
  * submission's), so the row's triggers (the field index's among them) do
- * not read the row back and parse it again.  A raw INSERT has no
- * submission: its triggers parse the row as stored.
+ * not read the row back and parse it again.  A raw INSERT's row is parsed
+ * by its insert trigger, which offers that parse under the id it drew
+ * (registry_cache_offer): its AFTER triggers find it, unless a bulk
+ * insert's later rows have pushed it out by then (it is then freed at
+ * once, never having been lent, and parsed again from the row).
  *
  * The cache holds at most registry.schema_cache_size of parsed schemas
  * (their memory contexts, measured as allocated); past it the least
@@ -54,6 +57,7 @@ typedef struct CacheEntry
 	rg_schema  *schema;
 	MemoryContext memory;		/* schema's own, a child of CacheContext */
 	Size		bytes;			/* what memory had allocated when set */
+	bool		lent;			/* schema handed to a caller since it was set */
 	dlist_node	lru;			/* in lru_list, most recently used first */
 } CacheEntry;
 
@@ -106,12 +110,13 @@ cache_init(void)
  * Free memory that held cached schemas.  A caller may still be using a
  * schema it got earlier in this transaction (a transitive check collects
  * the versions it compares before it compares them), so inside a
- * transaction the memory goes at its end, not now.
+ * transaction the memory goes at its end, not now; a schema never lent
+ * to anyone (offered by an insert trigger, not asked for since) goes now.
  */
 static void
-retire_memory(MemoryContext memory)
+retire_memory(MemoryContext memory, bool lent)
 {
-	if (IsTransactionState())
+	if (lent && IsTransactionState())
 		MemoryContextSetParent(memory, TopTransactionContext);
 	else
 		MemoryContextDelete(memory);
@@ -122,7 +127,7 @@ static void
 cache_reset(void)
 {
 	hash_destroy(schema_cache);
-	retire_memory(CacheContext);
+	retire_memory(CacheContext, true);
 	schema_cache = NULL;
 	CacheContext = NULL;
 	cache_init();
@@ -138,7 +143,7 @@ evict_one(void)
 	dlist_delete(&e->lru);
 	cached_bytes -= e->bytes;
 	if (e->memory != NULL)
-		retire_memory(e->memory);
+		retire_memory(e->memory, e->lent);
 	pfree(e->context);
 	hash_search(schema_cache, &e->key, HASH_REMOVE, &found);
 }
@@ -157,12 +162,16 @@ cache_fit(CacheEntry *keep)
 /*
  * Give an entry a parsed schema and its memory context (moved under
  * CacheContext), freeing the one it had; then the cache is made to fit.
+ * lent: the caller holds the schema.
  */
 static void
-cache_entry_set(CacheEntry *e, rg_schema *schema, MemoryContext memory)
+cache_entry_set(CacheEntry *e, rg_schema *schema, MemoryContext memory, bool lent)
 {
 	if (e->memory != NULL && e->memory != memory)
-		retire_memory(e->memory);
+		retire_memory(e->memory, e->lent);
+	else
+		lent |= e->lent;
+	e->lent = lent;
 	if (memory != NULL)
 		MemoryContextSetParent(memory, CacheContext);
 	e->schema = schema;
@@ -193,6 +202,7 @@ cache_slot(const char *context, int32 id, bool *found)
 		e->schema = NULL;
 		e->memory = NULL;
 		e->bytes = 0;
+		e->lent = false;
 		dlist_push_head(&lru_list, &e->lru);
 	}
 	else
@@ -204,7 +214,7 @@ cache_slot(const char *context, int32 id, bool *found)
 			 * hash collision between two contexts: the newcomer takes the
 			 * slot
 			 */
-			cache_entry_set(e, NULL, NULL);
+			cache_entry_set(e, NULL, NULL, false);
 			pfree(e->context);
 			e->context = MemoryContextStrdup(CacheContext, context);
 			*found = false;
@@ -213,15 +223,29 @@ cache_slot(const char *context, int32 id, bool *found)
 	return e;
 }
 
-/* Hand a submitted schema to the cache under its new id. */
-void
-registry_cache_adopt(const char *context, int32 id, SubmittedSchema *submitted)
+/* Put a submitted schema in the cache under its id; lent: the caller keeps using it. */
+static void
+cache_submitted(const char *context, int32 id, SubmittedSchema *submitted, bool lent)
 {
 	bool		found;
 	CacheEntry *e = cache_slot(context, id, &found);
 
-	cache_entry_set(e, submitted->parsed, submitted->memory);
+	cache_entry_set(e, submitted->parsed, submitted->memory, lent);
 	memcpy(e->fingerprint, submitted->fingerprint, REGISTRY_FINGERPRINT_LEN);
+}
+
+/* Hand a submitted schema to the cache under its new id. */
+void
+registry_cache_adopt(const char *context, int32 id, SubmittedSchema *submitted)
+{
+	cache_submitted(context, id, submitted, true);
+}
+
+/* See schemas.h: the insert trigger's parse of a raw INSERT's row, for its AFTER triggers. */
+void
+registry_cache_offer(const char *context, int32 id, SubmittedSchema *submitted)
+{
+	cache_submitted(context, id, submitted, false);
 }
 
 /* See schemas.h: the submission's parse answers for its row while the row is inserted. */
@@ -273,7 +297,10 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 	if (found && e->schema != NULL &&
 		(fingerprint == NULL ||
 		 memcmp(e->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0))
+	{
+		e->lent = true;
 		return e->schema;
+	}
 	if (is_incoming(context, fingerprint))
 	{
 		registry_cache_adopt(context, id, incoming);
@@ -296,7 +323,7 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 
 	/* the slot may have moved if resolving references added entries */
 	e = cache_slot(context, id, &found);
-	cache_entry_set(e, parsed, memory);
+	cache_entry_set(e, parsed, memory, true);
 	memcpy(e->fingerprint, row.fingerprint, REGISTRY_FINGERPRINT_LEN);
 	return parsed;
 }
