@@ -252,8 +252,11 @@ registry_cache_offer(const char *context, int32 id, SubmittedSchema *submitted)
 int32
 registry_cache_insert_submitted(SubmittedSchema *submitted, const CatalogSchema *row)
 {
+	const char *outer_context = incoming_context;
+	SubmittedSchema *outer = incoming;
 	int32		id;
 
+	/* put back after: a registration run by a trigger of the row sets its own */
 	incoming_context = row->context;
 	incoming = submitted;
 	PG_TRY();
@@ -262,8 +265,8 @@ registry_cache_insert_submitted(SubmittedSchema *submitted, const CatalogSchema 
 	}
 	PG_FINALLY();
 	{
-		incoming_context = NULL;
-		incoming = NULL;
+		incoming_context = outer_context;
+		incoming = outer;
 	}
 	PG_END_TRY();
 	if (id > 0)
