@@ -15,9 +15,10 @@
  * submission's), so the row's triggers (the field index's among them) do
  * not read the row back and parse it again.  A raw INSERT's row is parsed
  * by its insert trigger, which offers that parse under the id it drew
- * (registry_cache_offer): its AFTER triggers find it, unless a bulk
- * insert's later rows have pushed it out by then (it is then freed at
- * once, never having been lent, and parsed again from the row).
+ * (registry_cache_offer): its AFTER triggers find it.  An offer is not
+ * kept where it would push out another offer not taken yet (a bulk
+ * insert's rows past what the cache holds are parsed again by their AFTER
+ * triggers), and one pushed out before it was taken is freed at once.
  *
  * The cache holds at most registry.schema_cache_size of parsed schemas
  * (their memory contexts, measured as allocated); past it the least
@@ -241,11 +242,45 @@ registry_cache_adopt(const char *context, int32 id, SubmittedSchema *submitted)
 	cache_submitted(context, id, submitted, true);
 }
 
+/*
+ * Would an offer of this much memory fit without pushing out another
+ * offer not taken yet?  The least recently used entries it would push
+ * out must all have been lent.  A bulk insert's AFTER triggers run after
+ * all its rows' insert triggers, in the same order: its first rows keep
+ * their offers, and the later ones do not push those out.
+ */
+static bool
+offer_fits(Size bytes)
+{
+	Size		limit = (Size) registry_schema_cache_size * 1024;
+	Size		over;
+	dlist_iter	iter;
+
+	cache_init();
+	if (cached_bytes + bytes <= limit)
+		return true;
+	if (bytes > limit)
+		return false;
+	over = cached_bytes + bytes - limit;
+	dlist_reverse_foreach(iter, &lru_list)
+	{
+		CacheEntry *e = dlist_container(CacheEntry, lru, iter.cur);
+
+		if (!e->lent)
+			return false;
+		if (e->bytes >= over)
+			return true;
+		over -= e->bytes;
+	}
+	return false;
+}
+
 /* See schemas.h: the insert trigger's parse of a raw INSERT's row, for its AFTER triggers. */
 void
 registry_cache_offer(const char *context, int32 id, SubmittedSchema *submitted)
 {
-	cache_submitted(context, id, submitted, false);
+	if (offer_fits(MemoryContextMemAllocated(submitted->memory, true)))
+		cache_submitted(context, id, submitted, false);
 }
 
 /* See schemas.h: the submission's parse answers for its row while the row is inserted. */

@@ -148,7 +148,8 @@ extern void registry_cache_adopt(const char *context, int32 id,
 /*
  * Offer the insert trigger's parse of a raw INSERT's new row to the cache
  * under the id drawn for it, for the row's AFTER triggers; not lent to
- * the caller, so freed at once if pushed out before it is asked for.
+ * the caller, so freed at once if pushed out before it is asked for, and
+ * not kept (left to the caller) where it would push out another such.
  */
 extern void registry_cache_offer(const char *context, int32 id, SubmittedSchema *submitted);
 
