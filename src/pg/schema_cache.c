@@ -279,7 +279,8 @@ offer_fits(Size bytes)
 void
 registry_cache_offer(const char *context, int32 id, SubmittedSchema *submitted)
 {
-	if (offer_fits(MemoryContextMemAllocated(submitted->memory, true)))
+	if (submitted->memory != NULL &&
+		offer_fits(MemoryContextMemAllocated(submitted->memory, true)))
 		cache_submitted(context, id, submitted, false);
 }
 
