@@ -13,7 +13,6 @@
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
-#include "utils/fmgrprotos.h"
 
 #include "catalog.h"
 #include "catalog_internal.h"

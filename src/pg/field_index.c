@@ -7,17 +7,19 @@
  *	  every field of every live version, by name, tag, type or path,
  *	  through one GIN index.
  *
- * An AFTER INSERT trigger on registry.schemas writes a new schema's row:
- * a registration's from the parse it made (registry_cache_insert_submitted
- * hands it over, so the row is not read back nor parsed again), a raw
- * INSERT's from a parse of the stored row.  A new schema has no row yet,
- * so the trigger only inserts one (the row's BEFORE INSERT trigger keeps
- * one that is there).  The table is dumped with the others (a restored schema
- * with references may name versions not restored yet, so its row is not
- * recomputed then; one without is, and the dump's copy of its row is then
- * skipped) and published with them to a logical replica, as the
- * references are.  registry.reindex_fields() rebuilds every row (after an update
- * from a version without the index, or when a replica was not sent it).
+ * An AFTER INSERT trigger on registry.schemas writes a new schema's row,
+ * built as jsonb from the parse that stored the schema: a registration's
+ * (registry_cache_insert_submitted hands it over) or a raw INSERT's
+ * insert trigger's (offered to the schema cache; a bulk insert's rows
+ * past what the cache holds are parsed again from the table).  A new
+ * schema has no row yet, so the trigger only inserts one (the row's
+ * BEFORE INSERT trigger keeps one that is there).  The table is dumped
+ * with the others (a restored schema with references may name versions
+ * not restored yet, so its row is not recomputed then; one without is,
+ * and the dump's copy of its row is then skipped) and published with them
+ * to a logical replica, as the references are.  registry.reindex_fields()
+ * rebuilds every row (after an update from a version without the index,
+ * or when a replica was not sent it).
  *
  *-------------------------------------------------------------------------
  */
