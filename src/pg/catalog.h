@@ -342,8 +342,8 @@ typedef struct CatalogSchemaKey
 	uint8		fingerprint[REGISTRY_FINGERPRINT_LEN];
 } CatalogSchemaKey;
 
-extern void catalog_put_schema_fields(const char *context, int32 id,
-									  const char *fields_json, bool truncated);
+extern void catalog_put_schema_fields(const char *context, int32 id, Datum fields,
+									  bool truncated, bool replace);
 extern bool catalog_schema_fields_exist(const char *context, int32 id);
 
 /* catalog_changes.c: DELETE /contexts/{context} */

@@ -12,10 +12,32 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
+#include "utils/fmgroids.h"
 
 #include "catalog.h"
 #include "catalog_internal.h"
+
+/* the columns of registry.schema_fields */
+#define Anum_schema_fields_context		1
+#define Anum_schema_fields_id			2
+#define Anum_schema_fields_fields		3
+#define Anum_schema_fields_truncated	4
+#define Natts_schema_fields				4
+
+static const CatalogColumn schema_fields_columns[Natts_schema_fields] = {
+	{"context", TEXTOID},
+	{"id", INT4OID},
+	{"fields", JSONBOID},
+	{"truncated", BOOLOID},
+};
+
+static CatalogTable schema_fields_table = {"schema_fields", Natts_schema_fields,
+schema_fields_columns};
+
+static CatalogIndex schema_fields_pkey = {
+	"schema_fields_pkey", &schema_fields_table, 2,
+	{Anum_schema_fields_context, Anum_schema_fields_id}
+};
 
 static CatalogPlan plan_fields_delete = {
 	"DELETE FROM registry.schema_fields f WHERE f.context = $1 AND f.id = $2",
@@ -26,44 +48,45 @@ static CatalogPlan plan_fields_put = {
 	" VALUES ($1, $2, $3, $4)",
 	4, {TEXTOID, INT4OID, JSONBOID, BOOLOID}
 };
-static CatalogPlan plan_fields_exist = {
-	"SELECT 1 FROM registry.schema_fields f WHERE f.context = $1 AND f.id = $2",
-	2, {TEXTOID, INT4OID}
-};
 static CatalogPlan plan_schema_keys_after = {
 	"SELECT s.context, s.id, s.fingerprint FROM registry.schemas s"
 	" WHERE (s.context, s.id) > ($1, $2) ORDER BY s.context, s.id LIMIT $3",
 	3, {TEXTOID, INT4OID, INT4OID}
 };
 
-/* Store the fields (a JSON array's text) of a schema, replacing the row it had. */
+/*
+ * Store the fields (a jsonb array) of a schema, replacing the row it had
+ * when replace (a new schema has none to replace).
+ */
 void
-catalog_put_schema_fields(const char *context, int32 id, const char *fields_json,
-						  bool truncated)
+catalog_put_schema_fields(const char *context, int32 id, Datum fields, bool truncated,
+						  bool replace)
 {
 	Datum		values[4];
 
 	values[0] = CStringGetTextDatum(context);
 	values[1] = Int32GetDatum(id);
-	values[2] = DirectFunctionCall1(jsonb_in, CStringGetDatum(fields_json));
+	values[2] = fields;
 	values[3] = BoolGetDatum(truncated);
 	catalog_connect();
-	catalog_run(&plan_fields_delete, values, NULL, SPI_OK_DELETE);
+	if (replace)
+		catalog_run(&plan_fields_delete, values, NULL, SPI_OK_DELETE);
 	catalog_run(&plan_fields_put, values, NULL, SPI_OK_INSERT);
 	catalog_disconnect();
 }
 
-/* Has a schema its row in the field index? */
+/* Has a schema its row in the field index?  A probe of the primary key. */
 bool
 catalog_schema_fields_exist(const char *context, int32 id)
 {
-	Datum		values[2] = {CStringGetTextDatum(context), Int32GetDatum(id)};
+	CatalogScan s;
 	bool		found;
 
-	catalog_connect();
-	catalog_run(&plan_fields_exist, values, NULL, SPI_OK_SELECT);
-	found = SPI_processed > 0;
-	catalog_disconnect();
+	catalog_scan_open(&s, &schema_fields_pkey);
+	catalog_scan_text_key(&s, Anum_schema_fields_context, context);
+	catalog_scan_key(&s, Anum_schema_fields_id, F_INT4EQ, Int32GetDatum(id));
+	found = catalog_scan_next(&s, ForwardScanDirection);
+	catalog_scan_close(&s);
 	return found;
 }
 

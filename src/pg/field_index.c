@@ -8,13 +8,18 @@
  *	  through one GIN index.
  *
  * An AFTER INSERT trigger on registry.schemas writes a new schema's row,
- * from the parse the insert made (the schema cache), so a registration
- * adds one row.  The table is dumped with the others (a restored schema
- * with references may name versions not restored yet, so its row is not
- * recomputed then; one without is, and the dump's copy of its row is then
- * skipped) and published with them to a logical replica, as the
- * references are.  registry.reindex_fields() rebuilds every row (after an update
- * from a version without the index, or when a replica was not sent it).
+ * built as jsonb from the parse that stored the schema: a registration's
+ * (registry_cache_insert_submitted hands it over) or a raw INSERT's
+ * insert trigger's (offered to the schema cache; a bulk insert's rows
+ * past what the cache holds are parsed again from the table).  A new
+ * schema has no row yet, so the trigger only inserts one (the row's
+ * BEFORE INSERT trigger keeps one that is there).  The table is dumped
+ * with the others (a restored schema with references may name versions
+ * not restored yet, so its row is not recomputed then; one without is,
+ * and the dump's copy of its row is then skipped) and published with them
+ * to a logical replica, as the references are.  registry.reindex_fields()
+ * rebuilds every row (after an update from a version without the index,
+ * or when a replica was not sent it).
  *
  *-------------------------------------------------------------------------
  */
@@ -24,7 +29,8 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
-#include "utils/json.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
 #include "utils/memutils.h"
 
 #include "catalog.h"
@@ -41,43 +47,29 @@ PG_FUNCTION_INFO_V1(registry_reindex_fields);
 /* how many schemas registry.reindex_fields() reads at a time */
 #define REINDEX_BATCH 500
 
-/* Append "key": value-or-null, where value is a string. */
+/* Push a JSON string, or null for NULL. */
 static void
-append_string_member(StringInfo buf, const char *key, const char *value, bool comma)
+push_string(JsonbParseState **state, JsonbIteratorToken token, const char *value)
 {
-	if (comma)
-		appendStringInfoChar(buf, ',');
-	escape_json(buf, key);
-	appendStringInfoChar(buf, ':');
-	if (value)
-		escape_json(buf, value);
+	JsonbValue	v;
+
+	if (value == NULL)
+		v.type = jbvNull;
 	else
-		appendStringInfoString(buf, "null");
+	{
+		v.type = jbvString;
+		v.val.string.val = (char *) value;
+		v.val.string.len = strlen(value);
+	}
+	(void) pushJsonbValue(state, token, &v);
 }
 
-/* Append one field as a JSON object. */
+/* Push "key": value-or-null, where value is a string. */
 static void
-append_field(StringInfo buf, const rg_field_info *f)
+push_member(JsonbParseState **state, const char *key, const char *value)
 {
-	int			i;
-
-	appendStringInfoChar(buf, '{');
-	append_string_member(buf, "path", f->path, false);
-	append_string_member(buf, "name", f->name, true);
-	append_string_member(buf, "record", f->record, true);
-	append_string_member(buf, "type", f->type, true);
-	append_string_member(buf, "doc", f->doc, true);
-	appendStringInfoString(buf, ",\"default\":");
-	appendStringInfoString(buf, f->default_json ? f->default_json : "null");
-	append_string_member(buf, "logical_type", f->logical_type, true);
-	appendStringInfoString(buf, ",\"tags\":[");
-	for (i = 0; i < f->n_tags; i++)
-	{
-		if (i > 0)
-			appendStringInfoChar(buf, ',');
-		escape_json(buf, f->tags[i]);
-	}
-	appendStringInfoString(buf, "]}");
+	push_string(state, WJB_KEY, key);
+	push_string(state, WJB_VALUE, value);
 }
 
 /*
@@ -100,13 +92,62 @@ drop_nul_escapes(char *json)
 	}
 }
 
-/* The fields of a parsed schema as a JSON array's text; *truncated when some were left out. */
-static char *
-fields_json(const rg_schema *s, bool *truncated)
+/* Push a field's default (JSON text, NULL for none) as a value. */
+static void
+push_default(JsonbParseState **state, const char *default_json)
+{
+	char	   *text;
+	Jsonb	   *jb;
+	JsonbValue	v;
+
+	if (default_json == NULL)
+	{
+		push_string(state, WJB_VALUE, NULL);
+		return;
+	}
+	text = pstrdup(default_json);
+	drop_nul_escapes(text);
+	jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+	v.type = jbvBinary;
+	v.val.binary.data = &jb->root;
+	v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
+	(void) pushJsonbValue(state, WJB_VALUE, &v);
+}
+
+/* Push one field as a JSON object. */
+static void
+push_field(JsonbParseState **state, const rg_field_info *f)
+{
+	int			i;
+
+	(void) pushJsonbValue(state, WJB_BEGIN_OBJECT, NULL);
+	push_member(state, "path", f->path);
+	push_member(state, "name", f->name);
+	push_member(state, "record", f->record);
+	push_member(state, "type", f->type);
+	push_member(state, "doc", f->doc);
+	push_string(state, WJB_KEY, "default");
+	push_default(state, f->default_json);
+	push_member(state, "logical_type", f->logical_type);
+	push_string(state, WJB_KEY, "tags");
+	(void) pushJsonbValue(state, WJB_BEGIN_ARRAY, NULL);
+	for (i = 0; i < f->n_tags; i++)
+		push_string(state, WJB_ELEM, f->tags[i]);
+	(void) pushJsonbValue(state, WJB_END_ARRAY, NULL);
+	(void) pushJsonbValue(state, WJB_END_OBJECT, NULL);
+}
+
+/*
+ * The fields of a parsed schema as a jsonb array, built as jsonb (not
+ * written as text and parsed again); *truncated when some were left out.
+ */
+static Jsonb *
+fields_jsonb(const rg_schema *s, bool *truncated)
 {
 	rg_arena   *arena = rg_arena_create();
 	rg_field_list list;
-	StringInfoData buf;
+	JsonbParseState *state = NULL;
+	Jsonb	   *out;
 	int			i;
 
 	if (arena == NULL)
@@ -114,32 +155,33 @@ fields_json(const rg_schema *s, bool *truncated)
 	rg_field_list_init(&list, arena);
 	if (s->format->fields != NULL && !s->format->fields(s, &list))
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, '[');
+	(void) pushJsonbValue(&state, WJB_BEGIN_ARRAY, NULL);
 	for (i = 0; i < list.n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (i > 0)
-			appendStringInfoChar(&buf, ',');
-		append_field(&buf, &list.items[i]);
+		push_field(&state, &list.items[i]);
 	}
-	appendStringInfoChar(&buf, ']');
-	drop_nul_escapes(buf.data);
+	/* the values point into the arena: made into jsonb before it goes */
+	out = JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_ARRAY, NULL));
 	*truncated = list.truncated;
 	rg_field_list_free(&list);
 	rg_arena_destroy(arena);
-	return buf.data;
+	return out;
 }
 
-/* Write the field index row of one stored schema. */
+/*
+ * Write the field index row of one stored schema, replacing the one it
+ * has when replace.  A registration's new schema is its own parse
+ * (registry_cache_insert_submitted), not parsed again.
+ */
 static void
-index_schema(const char *context, int32 id, const uint8 *fingerprint)
+index_schema(const char *context, int32 id, const uint8 *fingerprint, bool replace)
 {
 	const rg_schema *s = registry_stored_schema(context, id, fingerprint);
 	bool		truncated;
-	char	   *json = fields_json(s, &truncated);
+	Jsonb	   *fields = fields_jsonb(s, &truncated);
 
-	catalog_put_schema_fields(context, id, json, truncated);
+	catalog_put_schema_fields(context, id, JsonbPGetDatum(fields), truncated, replace);
 }
 
 /*
@@ -166,7 +208,7 @@ registry_schemas_index_fields(PG_FUNCTION_ARGS)
 		return PointerGetDatum(NULL);
 	if (context != NULL && trigger_row_int(tup, desc, "id", &id) && fingerprint != NULL &&
 		VARSIZE_ANY_EXHDR(fingerprint) == REGISTRY_FINGERPRINT_LEN)
-		index_schema(context, id, (const uint8 *) VARDATA_ANY(fingerprint));
+		index_schema(context, id, (const uint8 *) VARDATA_ANY(fingerprint), false);
 	return PointerGetDatum(NULL);
 }
 
@@ -176,7 +218,7 @@ index_key(void *arg)
 {
 	CatalogSchemaKey *key = arg;
 
-	index_schema(key->context, key->id, key->fingerprint);
+	index_schema(key->context, key->id, key->fingerprint, true);
 }
 
 /*

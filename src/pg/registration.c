@@ -302,11 +302,8 @@ schema_id_for_content(Registration *r, SubmittedSchema *s, int32 content_id)
 	row.metadata = s->metadata;
 	row.rule_set = s->rule_set;
 	memcpy(row.fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
-	if ((id = catalog_insert_schema(&row)) > 0)
-	{
-		registry_cache_adopt(a->context, id, s);
+	if ((id = registry_cache_insert_submitted(s, &row)) > 0)
 		return id;
-	}
 	return schema_id_after_conflict(a, s, r->has_id ? r->want_id : 0);
 }
 

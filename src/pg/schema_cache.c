@@ -9,6 +9,17 @@
  * fingerprint (the id was hard-deleted and reused by an IMPORT) re-parses,
  * so no cross-backend invalidation is needed for correctness.
  *
+ * A registration inserting a new schema has just parsed it: while its
+ * insert runs (registry_cache_insert_submitted), a miss of the id drawn
+ * for it is answered with that parse (the row's fingerprint is the
+ * submission's), so the row's triggers (the field index's among them) do
+ * not read the row back and parse it again.  A raw INSERT's row is parsed
+ * by its insert trigger, which offers that parse under the id it drew
+ * (registry_cache_offer): its AFTER triggers find it.  An offer is not
+ * kept where it would push out another offer not taken yet (a bulk
+ * insert's rows past what the cache holds are parsed again by their AFTER
+ * triggers), and one pushed out before it was taken is freed at once.
+ *
  * The cache holds at most registry.schema_cache_size of parsed schemas
  * (their memory contexts, measured as allocated); past it the least
  * recently used entries go, so a backend that meets a million distinct
@@ -47,6 +58,7 @@ typedef struct CacheEntry
 	rg_schema  *schema;
 	MemoryContext memory;		/* schema's own, a child of CacheContext */
 	Size		bytes;			/* what memory had allocated when set */
+	bool		lent;			/* schema handed to a caller since it was set */
 	dlist_node	lru;			/* in lru_list, most recently used first */
 } CacheEntry;
 
@@ -54,6 +66,10 @@ static HTAB *schema_cache = NULL;
 static MemoryContext CacheContext = NULL;
 static dlist_head lru_list = DLIST_STATIC_INIT(lru_list);
 static Size cached_bytes = 0;
+
+/* the submission whose row is being inserted (registry_cache_insert_submitted) */
+static const char *incoming_context = NULL;
+static SubmittedSchema *incoming = NULL;
 
 /* registry.schema_cache_size, in kB */
 int			registry_schema_cache_size = 64 * 1024;
@@ -95,12 +111,13 @@ cache_init(void)
  * Free memory that held cached schemas.  A caller may still be using a
  * schema it got earlier in this transaction (a transitive check collects
  * the versions it compares before it compares them), so inside a
- * transaction the memory goes at its end, not now.
+ * transaction the memory goes at its end, not now; a schema never lent
+ * to anyone (offered by an insert trigger, not asked for since) goes now.
  */
 static void
-retire_memory(MemoryContext memory)
+retire_memory(MemoryContext memory, bool lent)
 {
-	if (IsTransactionState())
+	if (lent && IsTransactionState())
 		MemoryContextSetParent(memory, TopTransactionContext);
 	else
 		MemoryContextDelete(memory);
@@ -111,7 +128,7 @@ static void
 cache_reset(void)
 {
 	hash_destroy(schema_cache);
-	retire_memory(CacheContext);
+	retire_memory(CacheContext, true);
 	schema_cache = NULL;
 	CacheContext = NULL;
 	cache_init();
@@ -127,7 +144,7 @@ evict_one(void)
 	dlist_delete(&e->lru);
 	cached_bytes -= e->bytes;
 	if (e->memory != NULL)
-		retire_memory(e->memory);
+		retire_memory(e->memory, e->lent);
 	pfree(e->context);
 	hash_search(schema_cache, &e->key, HASH_REMOVE, &found);
 }
@@ -146,12 +163,16 @@ cache_fit(CacheEntry *keep)
 /*
  * Give an entry a parsed schema and its memory context (moved under
  * CacheContext), freeing the one it had; then the cache is made to fit.
+ * lent: the caller holds the schema.
  */
 static void
-cache_entry_set(CacheEntry *e, rg_schema *schema, MemoryContext memory)
+cache_entry_set(CacheEntry *e, rg_schema *schema, MemoryContext memory, bool lent)
 {
 	if (e->memory != NULL && e->memory != memory)
-		retire_memory(e->memory);
+		retire_memory(e->memory, e->lent);
+	else
+		lent |= e->lent;
+	e->lent = lent;
 	if (memory != NULL)
 		MemoryContextSetParent(memory, CacheContext);
 	e->schema = schema;
@@ -182,6 +203,7 @@ cache_slot(const char *context, int32 id, bool *found)
 		e->schema = NULL;
 		e->memory = NULL;
 		e->bytes = 0;
+		e->lent = false;
 		dlist_push_head(&lru_list, &e->lru);
 	}
 	else
@@ -193,7 +215,7 @@ cache_slot(const char *context, int32 id, bool *found)
 			 * hash collision between two contexts: the newcomer takes the
 			 * slot
 			 */
-			cache_entry_set(e, NULL, NULL);
+			cache_entry_set(e, NULL, NULL, false);
 			pfree(e->context);
 			e->context = MemoryContextStrdup(CacheContext, context);
 			*found = false;
@@ -202,15 +224,102 @@ cache_slot(const char *context, int32 id, bool *found)
 	return e;
 }
 
-/* Hand a submitted schema to the cache under its new id. */
-void
-registry_cache_adopt(const char *context, int32 id, SubmittedSchema *submitted)
+/* Put a submitted schema in the cache under its id; lent: the caller keeps using it. */
+static void
+cache_submitted(const char *context, int32 id, SubmittedSchema *submitted, bool lent)
 {
 	bool		found;
 	CacheEntry *e = cache_slot(context, id, &found);
 
-	cache_entry_set(e, submitted->parsed, submitted->memory);
+	cache_entry_set(e, submitted->parsed, submitted->memory, lent);
 	memcpy(e->fingerprint, submitted->fingerprint, REGISTRY_FINGERPRINT_LEN);
+}
+
+/* Hand a submitted schema to the cache under its new id. */
+void
+registry_cache_adopt(const char *context, int32 id, SubmittedSchema *submitted)
+{
+	cache_submitted(context, id, submitted, true);
+}
+
+/*
+ * Would an offer of this much memory fit without pushing out another
+ * offer not taken yet?  The least recently used entries it would push
+ * out must all have been lent.  A bulk insert's AFTER triggers run after
+ * all its rows' insert triggers, in the same order: its first rows keep
+ * their offers, and the later ones do not push those out.
+ */
+static bool
+offer_fits(Size bytes)
+{
+	Size		limit = (Size) registry_schema_cache_size * 1024;
+	Size		over;
+	dlist_iter	iter;
+
+	cache_init();
+	if (cached_bytes + bytes <= limit)
+		return true;
+	if (bytes > limit)
+		return false;
+	over = cached_bytes + bytes - limit;
+	dlist_reverse_foreach(iter, &lru_list)
+	{
+		CacheEntry *e = dlist_container(CacheEntry, lru, iter.cur);
+
+		if (!e->lent)
+			return false;
+		if (e->bytes >= over)
+			return true;
+		over -= e->bytes;
+	}
+	return false;
+}
+
+/* See schemas.h: the insert trigger's parse of a raw INSERT's row, for its AFTER triggers. */
+void
+registry_cache_offer(const char *context, int32 id, SubmittedSchema *submitted)
+{
+	if (submitted->memory != NULL &&
+		offer_fits(MemoryContextMemAllocated(submitted->memory, true)))
+		cache_submitted(context, id, submitted, false);
+}
+
+/* See schemas.h: the submission's parse answers for its row while the row is inserted. */
+int32
+registry_cache_insert_submitted(SubmittedSchema *submitted, const CatalogSchema *row)
+{
+	const char *outer_context = incoming_context;
+	SubmittedSchema *outer = incoming;
+	int32		id;
+
+	/* put back after: a registration run by a trigger of the row sets its own */
+	incoming_context = row->context;
+	incoming = submitted;
+	PG_TRY();
+	{
+		id = catalog_insert_schema(row);
+	}
+	PG_FINALLY();
+	{
+		incoming_context = outer_context;
+		incoming = outer;
+	}
+	PG_END_TRY();
+	if (id > 0)
+		registry_cache_adopt(row->context, id, submitted);
+	return id;
+}
+
+/*
+ * Is the schema with this fingerprint in context the one a registration
+ * is inserting now (a real parse, not a text taken as its stored form)?
+ */
+static bool
+is_incoming(const char *context, const uint8 *fingerprint)
+{
+	return incoming != NULL && incoming->memory != NULL && fingerprint != NULL &&
+		strcmp(incoming_context, context) == 0 &&
+		memcmp(incoming->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0;
 }
 
 /* The parsed form of a stored schema, from the cache or parsed once. */
@@ -227,8 +336,19 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 	if (found && e->schema != NULL &&
 		(fingerprint == NULL ||
 		 memcmp(e->fingerprint, fingerprint, REGISTRY_FINGERPRINT_LEN) == 0))
+	{
+		e->lent = true;
 		return e->schema;
+	}
+	if (is_incoming(context, fingerprint))
+	{
+		registry_cache_adopt(context, id, incoming);
+		return incoming->parsed;
+	}
 
+	ereport(DEBUG1,
+			(errmsg_internal("registry parses stored schema %d of context \"%s\"",
+							 id, context)));
 	if (!catalog_get_schema(context, id, &row))
 		ereport(ERROR,
 				(errcode(ERRCODE_REGISTRY_SCHEMA_NOT_FOUND),
@@ -242,7 +362,7 @@ registry_stored_schema(const char *context, int32 id, const uint8 *fingerprint)
 
 	/* the slot may have moved if resolving references added entries */
 	e = cache_slot(context, id, &found);
-	cache_entry_set(e, parsed, memory);
+	cache_entry_set(e, parsed, memory, true);
 	memcpy(e->fingerprint, row.fingerprint, REGISTRY_FINGERPRINT_LEN);
 	return parsed;
 }

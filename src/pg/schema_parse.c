@@ -411,6 +411,8 @@ registry_parse_submitted(const char *context, const char *schema_type,
 	s->metadata = dc_metadata_canonical(metadata);
 	s->rule_set = dc_rule_set_canonical(rule_set);
 	refs = catalog_parse_refs(refs_json ? refs_json : "[]", &nrefs);
+	ereport(DEBUG1,
+			(errmsg_internal("registry parses a submitted schema in context \"%s\"", context)));
 	s->parsed = parse_with_refs(context, s->format, text, refs, nrefs, normalize, false, &err,
 								&s->memory);
 	if (s->parsed == NULL)

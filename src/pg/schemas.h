@@ -145,6 +145,22 @@ extern void registry_init_schema_cache(void);
 extern void registry_cache_adopt(const char *context, int32 id,
 								 SubmittedSchema *submitted);
 
+/*
+ * Offer the insert trigger's parse of a raw INSERT's new row to the cache
+ * under the id drawn for it, for the row's AFTER triggers; not lent to
+ * the caller, so freed at once if pushed out before it is asked for, and
+ * not kept (left to the caller) where it would push out another such.
+ */
+extern void registry_cache_offer(const char *context, int32 id, SubmittedSchema *submitted);
+
+/*
+ * Insert a submitted schema's row (catalog_insert_schema: its id, 0 on a
+ * conflict), its triggers finding the submission's parse under the id
+ * drawn for it, and adopt the parse.
+ */
+extern int32 registry_cache_insert_submitted(SubmittedSchema *submitted,
+											 const CatalogSchema *row);
+
 /* The parsed form of a stored schema, from the cache or parsed once. */
 extern const rg_schema *registry_stored_schema(const char *context, int32 id,
 											   const uint8 *fingerprint);

@@ -183,6 +183,8 @@ registry_schemas_before_write(PG_FUNCTION_ARGS)
 	else
 		catalog_advance_schema_id(context, "", id); /* the context must be
 													 * importing */
+	if (s != NULL)
+		registry_cache_offer(context, id, s);	/* for the AFTER triggers */
 
 	attnos[0] = trigger_row_column(desc, "id");
 	values[0] = Int32GetDatum(id);
