@@ -18,7 +18,7 @@
 #include <microhttpd.h>
 
 #include "miscadmin.h"
-#include "utils/guc.h"
+#include "storage/proc.h"
 #include "utils/timeout.h"
 
 #include "http.h"
@@ -34,36 +34,46 @@
 
 static dlist_head waiting_requests = DLIST_STATIC_INIT(waiting_requests);
 
+/* the worker's own lock_timeout while an attempt runs with its own; -1: none runs */
+static int	worker_lock_timeout = -1;
+
 /*
  * Set this attempt's limits: lock waits end after LOCK_ATTEMPT_MS (or what
  * is left of registry.http_lock_wait), the whole attempt after
- * registry.http_statement_timeout.  lock_timeout is local to the
- * transaction.
+ * registry.http_statement_timeout.  lock_timeout is the attempt's until
+ * http_attempt_end(): its variable is set and put back, not the GUC
+ * (set_config_option's GUC_ACTION_LOCAL would make every end of the
+ * attempt's transaction and subtransactions walk all the GUCs).
  */
 void
 http_attempt_begin(HttpRequest *hr)
 {
 	TimestampTz now = GetCurrentTimestamp();
 	long		left_ms;
-	char		value[32];
 
 	if (hr->lock_deadline == 0)
 		hr->lock_deadline = TimestampTzPlusMilliseconds(now, registry_http_lock_wait);
 	left_ms = (long) ((hr->lock_deadline - now) / 1000);
 	left_ms = Max(Min(left_ms, LOCK_ATTEMPT_MS), 1);
-	snprintf(value, sizeof(value), "%ld", left_ms);
-	(void) set_config_option("lock_timeout", value, PGC_SUSET, PGC_S_SESSION,
-							 GUC_ACTION_LOCAL, true, 0, false);
+	if (worker_lock_timeout < 0)
+		worker_lock_timeout = LockTimeout;
+	LockTimeout = (int) left_ms;
 	if (registry_http_statement_timeout > 0)
 		enable_timeout_after(STATEMENT_TIMEOUT, registry_http_statement_timeout);
 }
 
-/* the attempt is over: its timer goes, and so does a cancel it fired late */
+/*
+ * The attempt is over (its transaction ended): its timer goes, and so does
+ * a cancel it fired late; lock_timeout is the worker's again.
+ */
 void
 http_attempt_end(void)
 {
 	disable_timeout(STATEMENT_TIMEOUT, false);
 	QueryCancelPending = false;
+	if (worker_lock_timeout >= 0)
+		LockTimeout = worker_lock_timeout;
+	worker_lock_timeout = -1;
 }
 
 /* A request that found its lock taken: may it wait and try again? */
