@@ -107,37 +107,7 @@ ticks() {
 
 cat >"$W/load.lua" <<LUA
 $(. bench/http_lib.sh && wrk_lua_thread_numbers)
-local nsub = $SUBJECTS
-local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
-local count = 0
-function init(args)
-	mode = args[1]
-	math.randomseed(os.time() + tid)
-end
--- bench.schema_text(k) as a request body, spaced when sp (as lookup_scale.sh)
-local function halves(sp)
-	local c, q = ",", ":"
-	if sp then c, q = ", ", ": " end
-	local pre = '{"type"' .. q .. '"record"' .. c .. '"name"' .. q .. '"Event"' .. c .. '"namespace"' .. q .. '"bench.n'
-	local post = '"' .. c .. '"fields"' .. q .. '[{"name"' .. q .. '"id"' .. c .. '"type"' .. q .. '"long"}' .. c ..
-		'{"name"' .. q .. '"kind"' .. c .. '"type"' .. q .. '"string"}' .. c ..
-		'{"name"' .. q .. '"at"' .. c .. '"type"' .. q .. '{"type"' .. q .. '"long"' .. c .. '"logicalType"' .. q .. '"timestamp-millis"}}]}'
-	return '{"schema":"' .. pre:gsub('"', '\\\\"'), post:gsub('"', '\\\\"') .. '"}'
-end
-local pre, post = halves(false)
-local spre, spost = halves(true)
-function request()
-	local i = math.random(nsub) - 1
-	local k = 10 * i + math.random(10) - 1
-	count = count + 1
-	local q = "?nc=" .. tid .. "x" .. count
-	if mode == "latest-nc" then
-		return wrk.format("GET", "/subjects/s" .. i .. "/versions/latest" .. q)
-	elseif mode == "relook-nc" then
-		return wrk.format("POST", "/subjects/s" .. i .. q, headers, spre .. k .. spost)
-	end
-	return wrk.format("POST", "/subjects/s" .. i .. q, headers, pre .. k .. post)
-end
+$(. bench/http_lib.sh && wrk_lua_subject_reads "$SUBJECTS")
 function done(summary, latency, requests)
 	io.write(string.format("RESULT %d %d\n", summary.requests, summary.errors.status))
 end

@@ -71,3 +71,48 @@ function setup(thread)
 end
 LUA
 }
+
+# The Lua of a wrk load over N subjects (s0 .. s(N-1)) of ten versions each,
+# the text of (subject i, version v) being bench.schema_text(10 i + v - 1)
+# (bench/scale_setup.sql): init(args) takes the mode from args[1], and
+# request() sends, for a random subject and version, the mode's request:
+# lookup-nc (POST the exact text), relook-nc (POST it spaced, so that it
+# is parsed) or latest-nc (GET latest), each made unique (?nc=) so that
+# no answer cache serves it.  The caller adds done().  Needs
+# wrk_lua_thread_numbers' tid.
+wrk_lua_subject_reads() {
+	cat <<LUA
+local nsub = $1
+local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
+local count = 0
+function init(args)
+	mode = args[1]
+	math.randomseed(tid * 7919 + os.time())
+end
+-- bench.schema_text(k) as a request body, spaced (", " and ": ") when
+-- sp: the text before and after k, built once
+local function halves(sp)
+	local c, q = ",", ":"
+	if sp then c, q = ", ", ": " end
+	local pre = '{"type"' .. q .. '"record"' .. c .. '"name"' .. q .. '"Event"' .. c .. '"namespace"' .. q .. '"bench.n'
+	local post = '"' .. c .. '"fields"' .. q .. '[{"name"' .. q .. '"id"' .. c .. '"type"' .. q .. '"long"}' .. c ..
+		'{"name"' .. q .. '"kind"' .. c .. '"type"' .. q .. '"string"}' .. c ..
+		'{"name"' .. q .. '"at"' .. c .. '"type"' .. q .. '{"type"' .. q .. '"long"' .. c .. '"logicalType"' .. q .. '"timestamp-millis"}}]}'
+	return '{"schema":"' .. pre:gsub('"', '\\\\"'), post:gsub('"', '\\\\"') .. '"}'
+end
+local pre, post = halves(false)
+local spre, spost = halves(true)
+function request()
+	local i = math.random(nsub) - 1
+	local k = 10 * i + math.random(10) - 1
+	count = count + 1
+	local q = "?nc=" .. tid .. "x" .. count
+	if mode == "latest-nc" then
+		return wrk.format("GET", "/subjects/s" .. i .. "/versions/latest" .. q)
+	elseif mode == "relook-nc" then
+		return wrk.format("POST", "/subjects/s" .. i .. q, headers, spre .. k .. spost)
+	end
+	return wrk.format("POST", "/subjects/s" .. i .. q, headers, pre .. k .. post)
+end
+LUA
+}

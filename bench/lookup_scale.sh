@@ -68,38 +68,7 @@ echo "# built in $(($(date +%s) - t0)) s: $(bpsql -c "SELECT count(*) FROM regis
 # the text of (subject i, version v) is bench.schema_text(10 i + v - 1)
 cat >"$W/lookup.lua" <<LUA
 $(wrk_lua_thread_numbers)
-local nsub = $SUBJECTS
-local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
-local count = 0
-function init(args)
-	mode = args[1]
-	math.randomseed(tid * 7919 + os.time())
-end
--- bench.schema_text(k) as a request body, spaced (", " and ": ") when
--- sp: the text before and after k, built once
-local function halves(sp)
-	local c, q = ",", ":"
-	if sp then c, q = ", ", ": " end
-	local pre = '{"type"' .. q .. '"record"' .. c .. '"name"' .. q .. '"Event"' .. c .. '"namespace"' .. q .. '"bench.n'
-	local post = '"' .. c .. '"fields"' .. q .. '[{"name"' .. q .. '"id"' .. c .. '"type"' .. q .. '"long"}' .. c ..
-		'{"name"' .. q .. '"kind"' .. c .. '"type"' .. q .. '"string"}' .. c ..
-		'{"name"' .. q .. '"at"' .. c .. '"type"' .. q .. '{"type"' .. q .. '"long"' .. c .. '"logicalType"' .. q .. '"timestamp-millis"}}]}'
-	return '{"schema":"' .. pre:gsub('"', '\\\\"'), post:gsub('"', '\\\\"') .. '"}'
-end
-local pre, post = halves(false)
-local spre, spost = halves(true)
-function request()
-	local i = math.random(nsub) - 1
-	local k = 10 * i + math.random(10) - 1
-	count = count + 1
-	local q = "?nc=" .. tid .. "x" .. count
-	if mode == "latest-nc" then
-		return wrk.format("GET", "/subjects/s" .. i .. "/versions/latest" .. q)
-	elseif mode == "relook-nc" then
-		return wrk.format("POST", "/subjects/s" .. i .. q, headers, spre .. k .. spost)
-	end
-	return wrk.format("POST", "/subjects/s" .. i .. q, headers, pre .. k .. post)
-end
+$(wrk_lua_subject_reads "$SUBJECTS")
 function done(summary, latency, requests)
 	local e = summary.errors
 	io.write(string.format("RESULT %d %d %.1f %d %d\n", summary.requests, summary.duration,
