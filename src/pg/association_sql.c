@@ -38,13 +38,6 @@ filter_args(FunctionCallInfo fcinfo, int first, AssociationFilter *f)
 	f->limit = -1;
 }
 
-/* A jsonb argument, or NULL. */
-static Jsonb *
-jsonb_arg(FunctionCallInfo fcinfo, int n)
-{
-	return PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n);
-}
-
 /* registry.associations_by_subject(subject, resource_type, association_types, lifecycle) */
 Datum
 registry_associations_by_subject_sql(PG_FUNCTION_ARGS)
@@ -83,7 +76,7 @@ registry_associations_by_resource_id_sql(PG_FUNCTION_ARGS)
 Datum
 registry_create_association_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(sql_jsonb_result(registry_create_association(jsonb_arg(fcinfo, 0), NULL,
+	PG_RETURN_DATUM(sql_jsonb_result(registry_create_association(sql_jsonb_arg(fcinfo, 0), NULL,
 																 sql_text_arg(fcinfo, 2),
 																 sql_bool_arg(fcinfo, 1), false)));
 }
@@ -94,7 +87,7 @@ registry_upsert_association_sql(PG_FUNCTION_ARGS)
 {
 	const char *id = sql_required_text_arg(fcinfo, 0, "resource_id");
 
-	PG_RETURN_DATUM(sql_jsonb_result(registry_create_association(jsonb_arg(fcinfo, 1), id,
+	PG_RETURN_DATUM(sql_jsonb_result(registry_create_association(sql_jsonb_arg(fcinfo, 1), id,
 																 sql_text_arg(fcinfo, 3),
 																 sql_bool_arg(fcinfo, 2), true)));
 }
@@ -114,7 +107,7 @@ registry_delete_associations_sql(PG_FUNCTION_ARGS)
 Datum
 registry_batch_get_associations_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(sql_jsonb_result(registry_batch_get_associations(jsonb_arg(fcinfo, 0),
+	PG_RETURN_DATUM(sql_jsonb_result(registry_batch_get_associations(sql_jsonb_arg(fcinfo, 0),
 																	 sql_bool_arg(fcinfo, 1))));
 }
 
@@ -122,7 +115,7 @@ registry_batch_get_associations_sql(PG_FUNCTION_ARGS)
 Datum
 registry_mutate_associations_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(sql_jsonb_result(registry_mutate_associations(jsonb_arg(fcinfo, 0),
+	PG_RETURN_DATUM(sql_jsonb_result(registry_mutate_associations(sql_jsonb_arg(fcinfo, 0),
 																  sql_text_arg(fcinfo, 2),
 																  sql_bool_arg(fcinfo, 1))));
 }

@@ -33,69 +33,41 @@ PG_FUNCTION_INFO_V1(registry_delete_dek_sql);
 PG_FUNCTION_INFO_V1(registry_undelete_dek_sql);
 PG_FUNCTION_INFO_V1(registry_dek_key_material_sql);
 
-/* A JSON text as jsonb, for the functions' answers. */
-static Datum
-jsonb_answer(const char *text)
-{
-	return DirectFunctionCall1(jsonb_in, CStringGetDatum(text));
-}
-
-/* An optional text argument, NULL when SQL NULL. */
-static const char *
-arg_text(FunctionCallInfo fcinfo, int n)
-{
-	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
-
-/* A boolean argument, false when SQL NULL. */
-static bool
-arg_bool(FunctionCallInfo fcinfo, int n)
-{
-	return !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
-}
-
-/* A jsonb argument, NULL when SQL NULL. */
-static Jsonb *
-arg_jsonb(FunctionCallInfo fcinfo, int n)
-{
-	return PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n);
-}
-
 /* registry.list_keks(deleted, subject_prefix text[]) -> jsonb, the KEK names */
 Datum
 registry_list_keks_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_kek_list(arg_bool(fcinfo, 0),
-												   sql_text_list_arg(fcinfo, 1))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_kek_list(sql_bool_arg(fcinfo, 0),
+													   sql_text_list_arg(fcinfo, 1))));
 }
 
 /* registry.get_kek(name, deleted) -> jsonb */
 Datum
 registry_get_kek_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_kek_get(arg_text(fcinfo, 0), arg_bool(fcinfo, 1))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_kek_get(sql_text_arg(fcinfo, 0), sql_bool_arg(fcinfo, 1))));
 }
 
 /* registry.create_kek(kek jsonb) -> jsonb */
 Datum
 registry_create_kek_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_kek_create(arg_jsonb(fcinfo, 0))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_kek_create(sql_jsonb_arg(fcinfo, 0))));
 }
 
 /* registry.update_kek(name, kek jsonb) -> jsonb */
 Datum
 registry_update_kek_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_kek_update(arg_text(fcinfo, 0),
-													 arg_jsonb(fcinfo, 1))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_kek_update(sql_text_arg(fcinfo, 0),
+														 sql_jsonb_arg(fcinfo, 1))));
 }
 
 /* registry.delete_kek(name, permanent) */
 Datum
 registry_delete_kek_sql(PG_FUNCTION_ARGS)
 {
-	registry_kek_delete(arg_text(fcinfo, 0), arg_bool(fcinfo, 1));
+	registry_kek_delete(sql_text_arg(fcinfo, 0), sql_bool_arg(fcinfo, 1));
 	PG_RETURN_VOID();
 }
 
@@ -103,7 +75,7 @@ registry_delete_kek_sql(PG_FUNCTION_ARGS)
 Datum
 registry_undelete_kek_sql(PG_FUNCTION_ARGS)
 {
-	registry_kek_undelete(arg_text(fcinfo, 0));
+	registry_kek_undelete(sql_text_arg(fcinfo, 0));
 	PG_RETURN_VOID();
 }
 
@@ -111,48 +83,48 @@ registry_undelete_kek_sql(PG_FUNCTION_ARGS)
 Datum
 registry_test_kek_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_kek_test(arg_text(fcinfo, 0))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_kek_test(sql_text_arg(fcinfo, 0))));
 }
 
 /* registry.list_deks(kek_name, deleted) -> jsonb, the subjects */
 Datum
 registry_list_deks_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_dek_subjects(arg_text(fcinfo, 0),
-													   arg_bool(fcinfo, 1))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_dek_subjects(sql_text_arg(fcinfo, 0),
+														   sql_bool_arg(fcinfo, 1))));
 }
 
 /* registry.dek_versions(kek_name, subject, algorithm, deleted) -> jsonb */
 Datum
 registry_dek_versions_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_dek_versions(arg_text(fcinfo, 0), arg_text(fcinfo, 1),
-													   arg_text(fcinfo, 2), arg_bool(fcinfo, 3))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_dek_versions(sql_text_arg(fcinfo, 0), sql_text_arg(fcinfo, 1),
+														   sql_text_arg(fcinfo, 2), sql_bool_arg(fcinfo, 3))));
 }
 
 /* registry.get_dek(kek_name, subject, version, algorithm, deleted) -> jsonb */
 Datum
 registry_get_dek_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_dek_get(arg_text(fcinfo, 0), arg_text(fcinfo, 1),
-												  arg_text(fcinfo, 2), arg_text(fcinfo, 3),
-												  arg_bool(fcinfo, 4))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_dek_get(sql_text_arg(fcinfo, 0), sql_text_arg(fcinfo, 1),
+													  sql_text_arg(fcinfo, 2), sql_text_arg(fcinfo, 3),
+													  sql_bool_arg(fcinfo, 4))));
 }
 
 /* registry.create_dek(kek_name, dek jsonb) -> jsonb */
 Datum
 registry_create_dek_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_DATUM(jsonb_answer(registry_dek_create(arg_text(fcinfo, 0), NULL,
-													 arg_jsonb(fcinfo, 1))));
+	PG_RETURN_DATUM(sql_jsonb_result(registry_dek_create(sql_text_arg(fcinfo, 0), NULL,
+														 sql_jsonb_arg(fcinfo, 1))));
 }
 
 /* registry.delete_dek(kek_name, subject, version, algorithm, permanent) */
 Datum
 registry_delete_dek_sql(PG_FUNCTION_ARGS)
 {
-	registry_dek_delete(arg_text(fcinfo, 0), arg_text(fcinfo, 1), arg_text(fcinfo, 2),
-						arg_text(fcinfo, 3), arg_bool(fcinfo, 4));
+	registry_dek_delete(sql_text_arg(fcinfo, 0), sql_text_arg(fcinfo, 1), sql_text_arg(fcinfo, 2),
+						sql_text_arg(fcinfo, 3), sql_bool_arg(fcinfo, 4));
 	PG_RETURN_VOID();
 }
 
@@ -160,8 +132,8 @@ registry_delete_dek_sql(PG_FUNCTION_ARGS)
 Datum
 registry_undelete_dek_sql(PG_FUNCTION_ARGS)
 {
-	registry_dek_undelete(arg_text(fcinfo, 0), arg_text(fcinfo, 1), arg_text(fcinfo, 2),
-						  arg_text(fcinfo, 3));
+	registry_dek_undelete(sql_text_arg(fcinfo, 0), sql_text_arg(fcinfo, 1), sql_text_arg(fcinfo, 2),
+						  sql_text_arg(fcinfo, 3));
 	PG_RETURN_VOID();
 }
 
@@ -169,6 +141,6 @@ registry_undelete_dek_sql(PG_FUNCTION_ARGS)
 Datum
 registry_dek_key_material_sql(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BYTEA_P(registry_dek_key_material(arg_text(fcinfo, 0), arg_text(fcinfo, 1),
-												arg_text(fcinfo, 2), arg_text(fcinfo, 3)));
+	PG_RETURN_BYTEA_P(registry_dek_key_material(sql_text_arg(fcinfo, 0), sql_text_arg(fcinfo, 1),
+												sql_text_arg(fcinfo, 2), sql_text_arg(fcinfo, 3)));
 }

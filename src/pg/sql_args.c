@@ -48,6 +48,13 @@ sql_bool_arg(FunctionCallInfo fcinfo, int n)
 	return !PG_ARGISNULL(n) && PG_GETARG_BOOL(n);
 }
 
+/* A jsonb argument, NULL when SQL NULL. */
+Jsonb *
+sql_jsonb_arg(FunctionCallInfo fcinfo, int n)
+{
+	return PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n);
+}
+
 /* A text[] argument as a List of strings (NULL elements skipped); NIL for NULL. */
 List *
 sql_text_list_arg(FunctionCallInfo fcinfo, int n)
