@@ -72,7 +72,7 @@ CREATE TABLE registry.subject_versions (
 	FOREIGN KEY (context, subject) REFERENCES registry.subjects ON UPDATE RESTRICT ON DELETE RESTRICT,
 	FOREIGN KEY (context, schema_id) REFERENCES registry.schemas (context, id) ON UPDATE RESTRICT ON DELETE RESTRICT
 );
-CREATE INDEX subject_versions_schema_idx ON registry.subject_versions (context, schema_id);
+CREATE INDEX subject_versions_schema_idx ON registry.subject_versions (context, schema_id, subject, version);
 -- the schemas of a context with a given stored text and a data contract (canLookup: the same
 -- schema but for its metadata); one without metadata or rule set is found by its fingerprint, so
 -- most schemas are not in this index
@@ -501,17 +501,19 @@ CREATE FUNCTION registry.schema_by_id(id integer, subject text DEFAULT NULL)
 	LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.schema_by_id(integer, text) IS 'the schema with this id: in the default context, else any (subject NULL); in the subject''s context, with the subject version that uses it, as Confluent''s GET /schemas/ids/{id}?subject= picks it';
 
-CREATE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
+CREATE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
+	deleted_only boolean DEFAULT false, page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
 	RETURNS SETOF text
 	AS 'MODULE_PATHNAME', 'registry_subjects_sql'
 	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.subjects(text, boolean, boolean) IS 'subjects with live versions (deleted: also soft-deleted ones; deleted_only: only those)';
+COMMENT ON FUNCTION registry.subjects(text, boolean, boolean, integer, integer) IS 'subjects with live versions (deleted: also soft-deleted ones; deleted_only: only those), the page from page_offset of at most page_limit (NULL: all)';
 
-CREATE FUNCTION registry.versions(subject text, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false)
+CREATE FUNCTION registry.versions(subject text, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false,
+	page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
 	RETURNS SETOF integer
 	AS 'MODULE_PATHNAME', 'registry_versions_sql'
 	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.versions(text, boolean, boolean) IS 'version numbers of a subject';
+COMMENT ON FUNCTION registry.versions(text, boolean, boolean, integer, integer) IS 'version numbers of a subject, the page from page_offset of at most page_limit (NULL: all)';
 
 CREATE FUNCTION registry.resolve_version(subject text, version text, deleted boolean DEFAULT false,
 	OUT context text, OUT subject_name text, OUT version_number integer)
@@ -675,25 +677,26 @@ COMMENT ON FUNCTION registry.delete_config(text) IS 'removes a scope''s configur
 -- Listings (REST /schemas, /schemas/ids/{id}/versions, /contexts) -----------
 
 CREATE FUNCTION registry.list_schemas(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
-	latest_only boolean DEFAULT false)
+	latest_only boolean DEFAULT false, page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
 	RETURNS SETOF registry.subject_version
 	AS 'MODULE_PATHNAME', 'registry_list_schemas_sql'
 	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.list_schemas(text, boolean, boolean) IS 'every subject version with its schema (latest_only: the latest of each subject)';
+COMMENT ON FUNCTION registry.list_schemas(text, boolean, boolean, integer, integer) IS 'every subject version with its schema (latest_only: the latest of each subject), the page from page_offset of at most page_limit (NULL: all)';
 
 CREATE FUNCTION registry.list_schemas_with_aliases(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
-	latest_only boolean DEFAULT false)
+	latest_only boolean DEFAULT false, page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
 	RETURNS TABLE (schema_version registry.subject_version, aliases text[])
 	AS 'MODULE_PATHNAME', 'registry_list_schemas_with_aliases_sql'
 	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean) IS 'as list_schemas, each version with the subjects whose config names its subject as their alias; the subject of an alias under the prefix is listed even when it is not';
+COMMENT ON FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer) IS 'as list_schemas, each version with the subjects whose config names its subject as their alias; the subject of an alias under the prefix is listed even when it is not';
 
 CREATE FUNCTION registry.schema_versions(id integer, subject text DEFAULT NULL, deleted boolean DEFAULT false,
+	page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL,
 	OUT subject_name text, OUT version integer)
 	RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'registry_schema_versions_sql'
 	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.schema_versions(integer, text, boolean) IS 'the subject versions that use a schema id (in the subject''s context)';
+COMMENT ON FUNCTION registry.schema_versions(integer, text, boolean, integer, integer) IS 'the subject versions that use a schema id (in the subject''s context), the page from page_offset of at most page_limit (NULL: all)';
 
 CREATE FUNCTION registry.list_contexts()
 	RETURNS SETOF text
@@ -857,8 +860,8 @@ GRANT EXECUTE ON FUNCTION
 	registry.lint(text, text, text, jsonb),
 	registry.lookup_schema(text, text, text, jsonb, boolean, boolean, jsonb, jsonb),
 	registry.avro_canonical_form(text), registry.avro_fingerprint(text),
-	registry.schema_by_id(integer, text), registry.subjects(text, boolean, boolean),
-	registry.versions(text, boolean, boolean), registry.resolve_version(text, text, boolean),
+	registry.schema_by_id(integer, text), registry.subjects(text, boolean, boolean, integer, integer),
+	registry.versions(text, boolean, boolean, integer, integer), registry.resolve_version(text, text, boolean),
 	registry.get_version(text, text, boolean), registry.referenced_by(text, text),
 	registry.latest_with_metadata(text, jsonb, boolean),
 	registry.config_scope(text), registry.get_compatibility(text, boolean), registry.get_mode(text, boolean),
@@ -866,9 +869,9 @@ GRANT EXECUTE ON FUNCTION
 	registry.protobuf_message_indexes(integer, text, text), registry.protobuf_message_name(integer, integer[], text),
 	registry.wire_header(integer, integer[]), registry.wire_parse(bytea, boolean),
 	registry.schema_serialized(integer, text),
-	registry.get_config(text, boolean), registry.config_in_force(text, text), registry.list_schemas(text, boolean, boolean),
-	registry.list_schemas_with_aliases(text, boolean, boolean),
-	registry.schema_versions(integer, text, boolean), registry.list_contexts(),
+	registry.get_config(text, boolean), registry.config_in_force(text, text), registry.list_schemas(text, boolean, boolean, integer, integer),
+	registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer),
+	registry.schema_versions(integer, text, boolean, integer, integer), registry.list_contexts(),
 	registry.schema_by_guid(uuid), registry.schema_ids_by_guid(uuid),
 	registry.wal_timeline(), registry.fingerprint_guid(bytea)
 	TO registry_reader;
@@ -1213,9 +1216,10 @@ CREATE TRIGGER audit_after_write AFTER INSERT OR UPDATE OR DELETE ON registry.de
 CREATE TRIGGER audit_after_truncate AFTER TRUNCATE ON registry.deks
 	FOR EACH STATEMENT EXECUTE FUNCTION registry.audit_truncate('dek');
 
-CREATE FUNCTION registry.list_keks(deleted boolean DEFAULT false) RETURNS jsonb
+CREATE FUNCTION registry.list_keks(deleted boolean DEFAULT false, subject_prefix text[] DEFAULT NULL)
+	RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'registry_list_keks_sql' LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.list_keks(boolean) IS 'the names of the KEKs (soft-deleted ones too if deleted), as GET /dek-registry/v1/keks';
+COMMENT ON FUNCTION registry.list_keks(boolean, text[]) IS 'the names of the KEKs (soft-deleted ones too if deleted), as GET /dek-registry/v1/keks; with subject prefixes, the KEKs with a DEK of a subject starting with one of them';
 CREATE FUNCTION registry.get_kek(name text, deleted boolean DEFAULT false) RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'registry_get_kek_sql' LANGUAGE C STABLE;
 COMMENT ON FUNCTION registry.get_kek(text, boolean) IS 'a KEK as Confluent''s Kek';
@@ -1267,7 +1271,7 @@ COMMENT ON FUNCTION registry.dek_key_material(text, text, text, text) IS 'a shar
 REVOKE ALL ON registry.keks, registry.deks FROM PUBLIC;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA registry FROM PUBLIC;
 GRANT SELECT ON registry.keks, registry.deks TO registry_reader;
-GRANT EXECUTE ON FUNCTION registry.list_keks(boolean), registry.get_kek(text, boolean),
+GRANT EXECUTE ON FUNCTION registry.list_keks(boolean, text[]), registry.get_kek(text, boolean),
 	registry.list_deks(text, boolean), registry.dek_versions(text, text, text, boolean),
 	registry.get_dek(text, text, text, text, boolean),
 	registry.dek_key_material(text, text, text, text) TO registry_reader;
@@ -1553,7 +1557,7 @@ REVOKE ALL ON FUNCTION registry.delete_context(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION registry.delete_context(text) TO registry_admin;
 
 -- ---------------------------------------------------------------------------
--- GET /schemas by association (8.2) and GET /dek-registry/v1/keks?subjectPrefix
+-- GET /schemas by association (8.2)
 -- ---------------------------------------------------------------------------
 CREATE FUNCTION registry.list_schemas_by_association(subject_prefix text DEFAULT NULL,
 	resource_type text DEFAULT NULL, association_types text[] DEFAULT NULL,
@@ -1564,71 +1568,3 @@ CREATE FUNCTION registry.list_schemas_by_association(subject_prefix text DEFAULT
 COMMENT ON FUNCTION registry.list_schemas_by_association(text, text, text[], text[], boolean, boolean) IS 'as GET /schemas by association: the versions of the subjects with an association of the resource type (topic when NULL) and association types (any when NULL) whose lifecycle is one of lifecycles (STRONG, WEAK; NONE: a subject with none of them; any association when NULL), each with those associations';
 REVOKE ALL ON FUNCTION registry.list_schemas_by_association(text, text, text[], text[], boolean, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION registry.list_schemas_by_association(text, text, text[], text[], boolean, boolean) TO registry_reader;
-
-DROP FUNCTION registry.list_keks(boolean);
-CREATE FUNCTION registry.list_keks(deleted boolean DEFAULT false, subject_prefix text[] DEFAULT NULL)
-	RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'registry_list_keks_sql' LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.list_keks(boolean, text[]) IS 'the names of the KEKs (soft-deleted ones too if deleted), as GET /dek-registry/v1/keks; with subject prefixes, the KEKs with a DEK of a subject starting with one of them';
-REVOKE ALL ON FUNCTION registry.list_keks(boolean, text[]) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION registry.list_keks(boolean, text[]) TO registry_reader;
-
--- The listings paged (issue 33 item 1): page_offset rows skipped, then at
--- most page_limit (NULL or <= 0: all), read no further than the page, as
--- the REST listings are; GET /schemas/ids/{id}/subjects pages subjects
--- ---------------------------------------------------------------------------
-DROP FUNCTION registry.subjects(text, boolean, boolean);
-CREATE FUNCTION registry.subjects(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
-	deleted_only boolean DEFAULT false, page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
-	RETURNS SETOF text
-	AS 'MODULE_PATHNAME', 'registry_subjects_sql'
-	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.subjects(text, boolean, boolean, integer, integer) IS 'subjects with live versions (deleted: also soft-deleted ones; deleted_only: only those), the page from page_offset of at most page_limit (NULL: all)';
-
-DROP FUNCTION registry.versions(text, boolean, boolean);
-CREATE FUNCTION registry.versions(subject text, deleted boolean DEFAULT false, deleted_only boolean DEFAULT false,
-	page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
-	RETURNS SETOF integer
-	AS 'MODULE_PATHNAME', 'registry_versions_sql'
-	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.versions(text, boolean, boolean, integer, integer) IS 'version numbers of a subject, the page from page_offset of at most page_limit (NULL: all)';
-
-DROP FUNCTION registry.list_schemas(text, boolean, boolean);
-CREATE FUNCTION registry.list_schemas(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
-	latest_only boolean DEFAULT false, page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
-	RETURNS SETOF registry.subject_version
-	AS 'MODULE_PATHNAME', 'registry_list_schemas_sql'
-	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.list_schemas(text, boolean, boolean, integer, integer) IS 'every subject version with its schema (latest_only: the latest of each subject), the page from page_offset of at most page_limit (NULL: all)';
-
-DROP FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean);
-CREATE FUNCTION registry.list_schemas_with_aliases(subject_prefix text DEFAULT NULL, deleted boolean DEFAULT false,
-	latest_only boolean DEFAULT false, page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL)
-	RETURNS TABLE (schema_version registry.subject_version, aliases text[])
-	AS 'MODULE_PATHNAME', 'registry_list_schemas_with_aliases_sql'
-	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer) IS 'as list_schemas, each version with the subjects whose config names its subject as their alias; the subject of an alias under the prefix is listed even when it is not';
-
-DROP FUNCTION registry.schema_versions(integer, text, boolean);
-CREATE FUNCTION registry.schema_versions(id integer, subject text DEFAULT NULL, deleted boolean DEFAULT false,
-	page_offset integer DEFAULT 0, page_limit integer DEFAULT NULL,
-	OUT subject_name text, OUT version integer)
-	RETURNS SETOF record
-	AS 'MODULE_PATHNAME', 'registry_schema_versions_sql'
-	LANGUAGE C STABLE;
-COMMENT ON FUNCTION registry.schema_versions(integer, text, boolean, integer, integer) IS 'the subject versions that use a schema id (in the subject''s context), the page from page_offset of at most page_limit (NULL: all)';
-
-REVOKE ALL ON FUNCTION registry.subjects(text, boolean, boolean, integer, integer),
-	registry.versions(text, boolean, boolean, integer, integer),
-	registry.list_schemas(text, boolean, boolean, integer, integer),
-	registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer),
-	registry.schema_versions(integer, text, boolean, integer, integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION registry.subjects(text, boolean, boolean, integer, integer),
-	registry.versions(text, boolean, boolean, integer, integer),
-	registry.list_schemas(text, boolean, boolean, integer, integer),
-	registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer),
-	registry.schema_versions(integer, text, boolean, integer, integer) TO registry_reader;
-
--- the users of a schema id in (subject, version) order, for their pages
-DROP INDEX registry.subject_versions_schema_idx;
-CREATE INDEX subject_versions_schema_idx ON registry.subject_versions (context, schema_id, subject, version);
