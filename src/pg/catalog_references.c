@@ -18,6 +18,7 @@
 
 #include "catalog.h"
 #include "catalog_internal.h"
+#include "json_out.h"
 #include "registry.h"
 
 /* The refusal of a references value that is not an array. */
@@ -116,35 +117,12 @@ catalog_parse_refs(const char *refs_json, int *n)
 	return out;
 }
 
-/* Push "key": a string (or null) into a jsonb object being built. */
-static void
-push_string(JsonbParseState **state, const char *key, const char *value)
-{
-	JsonbValue	k;
-	JsonbValue	v;
-
-	k.type = jbvString;
-	k.val.string.val = (char *) key;
-	k.val.string.len = strlen(key);
-	pushJsonbValue(state, WJB_KEY, &k);
-	if (value == NULL)
-		v.type = jbvNull;
-	else
-	{
-		v.type = jbvString;
-		v.val.string.val = (char *) value;
-		v.val.string.len = strlen(value);
-	}
-	pushJsonbValue(state, WJB_VALUE, &v);
-}
-
 /* References as the jsonb text of a Confluent references array. */
 char *
 catalog_refs_to_json(const CatalogRef *refs, int n)
 {
 	JsonbParseState *state = NULL;
 	JsonbValue *array;
-	JsonbValue	k;
 	JsonbValue	v;
 	Jsonb	   *jb;
 
@@ -154,12 +132,9 @@ catalog_refs_to_json(const CatalogRef *refs, int n)
 	for (int i = 0; i < n; i++)
 	{
 		pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
-		push_string(&state, "name", refs[i].name);
-		push_string(&state, "subject", refs[i].subject);
-		k.type = jbvString;
-		k.val.string.val = "version";
-		k.val.string.len = strlen("version");
-		pushJsonbValue(&state, WJB_KEY, &k);
+		registry_jsonb_push_member(&state, "name", refs[i].name);
+		registry_jsonb_push_member(&state, "subject", refs[i].subject);
+		registry_jsonb_push_string(&state, WJB_KEY, "version");
 		v.type = jbvNumeric;
 		v.val.numeric = int64_to_numeric(refs[i].version);
 		pushJsonbValue(&state, WJB_VALUE, &v);

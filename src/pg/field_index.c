@@ -34,6 +34,7 @@
 #include "utils/memutils.h"
 
 #include "catalog.h"
+#include "json_out.h"
 #include "registry.h"
 #include "rg_fields.h"
 #include "schemas.h"
@@ -46,31 +47,6 @@ PG_FUNCTION_INFO_V1(registry_reindex_fields);
 
 /* how many schemas registry.reindex_fields() reads at a time */
 #define REINDEX_BATCH 500
-
-/* Push a JSON string, or null for NULL. */
-static void
-push_string(JsonbParseState **state, JsonbIteratorToken token, const char *value)
-{
-	JsonbValue	v;
-
-	if (value == NULL)
-		v.type = jbvNull;
-	else
-	{
-		v.type = jbvString;
-		v.val.string.val = (char *) value;
-		v.val.string.len = strlen(value);
-	}
-	(void) pushJsonbValue(state, token, &v);
-}
-
-/* Push "key": value-or-null, where value is a string. */
-static void
-push_member(JsonbParseState **state, const char *key, const char *value)
-{
-	push_string(state, WJB_KEY, key);
-	push_string(state, WJB_VALUE, value);
-}
 
 /*
  * Replace each \u0000 escape of JSON text (a NUL in a default, which jsonb
@@ -102,7 +78,7 @@ push_default(JsonbParseState **state, const char *default_json)
 
 	if (default_json == NULL)
 	{
-		push_string(state, WJB_VALUE, NULL);
+		registry_jsonb_push_string(state, WJB_VALUE, NULL);
 		return;
 	}
 	text = pstrdup(default_json);
@@ -121,18 +97,18 @@ push_field(JsonbParseState **state, const rg_field_info *f)
 	int			i;
 
 	(void) pushJsonbValue(state, WJB_BEGIN_OBJECT, NULL);
-	push_member(state, "path", f->path);
-	push_member(state, "name", f->name);
-	push_member(state, "record", f->record);
-	push_member(state, "type", f->type);
-	push_member(state, "doc", f->doc);
-	push_string(state, WJB_KEY, "default");
+	registry_jsonb_push_member(state, "path", f->path);
+	registry_jsonb_push_member(state, "name", f->name);
+	registry_jsonb_push_member(state, "record", f->record);
+	registry_jsonb_push_member(state, "type", f->type);
+	registry_jsonb_push_member(state, "doc", f->doc);
+	registry_jsonb_push_string(state, WJB_KEY, "default");
 	push_default(state, f->default_json);
-	push_member(state, "logical_type", f->logical_type);
-	push_string(state, WJB_KEY, "tags");
+	registry_jsonb_push_member(state, "logical_type", f->logical_type);
+	registry_jsonb_push_string(state, WJB_KEY, "tags");
 	(void) pushJsonbValue(state, WJB_BEGIN_ARRAY, NULL);
 	for (i = 0; i < f->n_tags; i++)
-		push_string(state, WJB_ELEM, f->tags[i]);
+		registry_jsonb_push_string(state, WJB_ELEM, f->tags[i]);
 	(void) pushJsonbValue(state, WJB_END_ARRAY, NULL);
 	(void) pushJsonbValue(state, WJB_END_OBJECT, NULL);
 }

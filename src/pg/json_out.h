@@ -2,7 +2,8 @@
  *
  * json_out.h
  *	  Writing a JSON object member by member into a StringInfo, as the
- *	  REST answers and the association answers are written (json_out.c).
+ *	  REST answers and the association answers are written, and strings
+ *	  into a jsonb being built (json_out.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -10,7 +11,12 @@
 #define JSON_OUT_H
 
 #include "lib/stringinfo.h"
+#include "utils/jsonb.h"
 
 extern void registry_json_key(StringInfo out, bool *first, const char *key);
+extern void registry_jsonb_push_string(JsonbParseState **state, JsonbIteratorToken token,
+									   const char *value);
+extern void registry_jsonb_push_member(JsonbParseState **state, const char *key,
+									   const char *value);
 
 #endif							/* JSON_OUT_H */
