@@ -34,6 +34,12 @@
  * which listings scan (and the build that found too many is not tried
  * again until the generation moves).
  *
+ * The REST API's workers are a fixed few; SQL sessions may be many, so a
+ * SQL session keeps a directory across transactions only while it takes
+ * no more than registry.scope_cache_size: a larger one (some 230,000
+ * subjects at the default 16 MB) lasts only for the transaction that
+ * built it, and an idle session holds none of it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -65,6 +71,8 @@ static bool last_wasted = false;	/* the last one dropped answered one */
 static uint64 walked_generation = 0;
 static int	walked = 0;			/* listings of walked_generation that walked */
 static uint64 too_many_generation = 0;	/* its subjects were too many */
+static bool directory_for_xact = false; /* dropped at the transaction's end */
+static bool xact_callback_registered = false;
 
 /* Drop the directory kept, if any. */
 static void
@@ -76,6 +84,29 @@ directory_forget(void)
 	directory = NULL;
 	directory_n = 0;
 	directory_stale = false;
+	directory_for_xact = false;
+}
+
+/* The end of a transaction drops a directory kept only for it. */
+static void
+directory_xact_end(XactEvent event, void *arg)
+{
+	if (directory_for_xact &&
+		(event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		 event == XACT_EVENT_PREPARE))
+		directory_forget();
+}
+
+/*
+ * May this process keep a directory of this size across transactions?
+ * The REST API's workers may; a SQL session only one within
+ * registry.scope_cache_size.
+ */
+static bool
+directory_may_outlive_xact(MemoryContext cxt)
+{
+	return IsBackgroundWorker ||
+		MemoryContextMemAllocated(cxt, true) <= (Size) registry_scope_cache_size * 1024;
 }
 
 /*
@@ -186,6 +217,15 @@ catalog_subject_directory(CatalogDirectoryNeed need, int *n)
 		directory_cxt = cxt;
 		directory_generation = gen;
 		directory_served = 0;
+		if (!directory_may_outlive_xact(cxt))
+		{
+			if (!xact_callback_registered)
+			{
+				RegisterXactCallback(directory_xact_end, NULL);
+				xact_callback_registered = true;
+			}
+			directory_for_xact = true;
+		}
 	}
 	directory_served++;
 	*n = directory_n;
