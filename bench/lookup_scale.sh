@@ -31,7 +31,10 @@
 # of the rounds' own ratios, and the cluster's CPU per answer (utime +
 # stime of all its processes over each timed run, from /proc) against
 # pgbench's per transaction: wrk and pgbench share the 2 CPUs with the
-# cluster, and wrk builds each request in Lua.
+# cluster, and wrk builds each request in Lua.  The clients' own CPU per
+# answer (wrk's, pgbench's: getrusage) is printed too, and the ratio
+# of pgbench -S's cluster + client CPU to the run's, which is what the
+# throughput ratio comes to when the 2 CPUs are the limit.
 #
 # Usage: bash bench/lookup_scale.sh  (env: SUBJECTS=100000 ROUNDS=3 DURATION=10 CLIENTS=4 SHARED_BUFFERS=1GB)
 set -euo pipefail
@@ -91,26 +94,41 @@ cpu_per() {
 	awk -v t="$(($(bench_cluster_ticks) - $1))" -v hz="$(getconf CLK_TCK)" -v n="$2" \
 		'BEGIN {printf "%.1f\n", (n > 0 ? t * 1e6 / hz / n : 0)}'
 }
+# run a client, its CPU (user and system seconds) into $W/time: CMD ARGS...
+timed() {
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[2:]).returncode
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%f %f\n" % (u.ru_utime, u.ru_stime))
+sys.exit(rc)' "$W/time" "$@"
+}
+# the client's CPU per answer in microseconds, from $W/time: ANSWERS
+client_cpu() {
+	awk -v n="$1" '{printf "%.1f\n", (n > 0 ? ($1 + $2) * 1e6 / n : 0)}' "$W/time"
+}
 for r in $(seq "$ROUNDS"); do
 	for proto in simple prepared tcp; do
 		how=(-M "$proto")
 		[ "$proto" = tcp ] && how=(-M simple -h 127.0.0.1)
 		pgbench -n -S "${how[@]}" -c "$CLIENTS" -j 2 -T 2 >/dev/null 2>&1
 		t0=$(bench_cluster_ticks)
-		out=$(pgbench -n -S "${how[@]}" -c "$CLIENTS" -j 2 -T "$DURATION" 2>&1) || { echo "$out" >&2; exit 1; }
+		out=$(timed pgbench -n -S "${how[@]}" -c "$CLIENTS" -j 2 -T "$DURATION" 2>&1) ||
+			{ echo "$out" >&2; exit 1; }
 		bench_clients_gone
 		name=pgbench-S
 		[ "$proto" = prepared ] && name=pgbench-S-M
 		[ "$proto" = tcp ] && name=pgbench-S-tcp
+		n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
 		echo "$name $r $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') 0 0 0" \
-			"$(cpu_per "$t0" "$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')")" >>"$W/results"
+			"$(cpu_per "$t0" "$n") $(client_cpu "$n")" >>"$W/results"
 	done
 	for m in latest-nc lookup-nc relook-nc; do
 		wrk -t2 -c"$CLIENTS" -d2s -s "$W/lookup.lua" "$url/" -- "$m" >/dev/null
 		t0=$(bench_cluster_ticks)
-		out=$(wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/lookup.lua" "$url/" -- "$m")
+		out=$(timed wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/lookup.lua" "$url/" -- "$m")
+		n=$(echo "$out" | awk '/^RESULT/ {print $2}')
 		echo "$out" | awk -v m="$m" -v r="$r" '/^RESULT/ {printf "%s %s %.1f %.3f %d %d ", m, r, $2 / ($3 / 1e6), $4 / 1000, $5, $6}' >>"$W/results"
-		cpu_per "$t0" "$(echo "$out" | awk '/^RESULT/ {print $2}')" >>"$W/results"
+		echo "$(cpu_per "$t0" "$n") $(client_cpu "$n")" >>"$W/results"
 	done
 	echo "# round $r done"
 done
@@ -119,22 +137,25 @@ python3 - "$W/results" "$GOAL" <<'PY'
 import sys, statistics as st
 R = {}
 for l in open(sys.argv[1]):
-    n, r, tps, lat, non2xx, sock, cpu = l.split()
-    R.setdefault(n, []).append((float(tps), float(lat), int(non2xx), int(sock), float(cpu)))
+    n, r, tps, lat, non2xx, sock, cpu, ccpu = l.split()
+    R.setdefault(n, []).append((float(tps), float(lat), int(non2xx), int(sock), float(cpu), float(ccpu)))
 goal = float(sys.argv[2])
 base = [x[0] for x in R["pgbench-S"]]
 base_cpu = st.median(x[4] for x in R["pgbench-S"])
+base_all = st.median(x[4] + x[5] for x in R["pgbench-S"])
 print("# cpu_us: the cluster's CPU (all its processes, the HTTP workers and pgbench's backends) per answer;")
-print("# x_cpu: pgbench -S's cpu_us / the run's, the throughput ratio freed of the clients' share of the 2 CPUs")
-print("%-13s %9s %11s %9s %8s %7s %8s %7s %6s  %s" % ("run", "per_s", "x_pgbenchS", "of_rounds", "p50_ms", "non2xx", "sockerr", "cpu_us", "x_cpu", "per round"))
+print("# x_cpu: pgbench -S's cpu_us / the run's, the throughput ratio freed of the clients' share of the 2 CPUs;")
+print("# client_us: the client's own CPU (pgbench, wrk) per answer; x_all: pgbench -S's cpu_us + client_us / the run's")
+print("%-13s %9s %11s %9s %8s %7s %8s %7s %6s %9s %6s  %s" % ("run", "per_s", "x_pgbenchS", "of_rounds", "p50_ms", "non2xx", "sockerr", "cpu_us", "x_cpu", "client_us", "x_all", "per round"))
 for n in ("pgbench-S", "pgbench-S-M", "pgbench-S-tcp", "latest-nc", "lookup-nc", "relook-nc"):
     v = R[n]
     t = st.median(x[0] for x in v)
     own = st.median(x[0] / b for x, b in zip(v, base))
     c = st.median(x[4] for x in v)
-    print("%-13s %9.0f %11.2f %9.2f %8.3f %7d %8d %7.1f %6.2f  [%s]" % (n, t, t / st.median(base), own,
+    cc = st.median(x[5] for x in v)
+    print("%-13s %9.0f %11.2f %9.2f %8.3f %7d %8d %7.1f %6.2f %9.1f %6.2f  [%s]" % (n, t, t / st.median(base), own,
           st.median(x[1] for x in v), sum(x[2] for x in v), sum(x[3] for x in v), c, base_cpu / c,
-          " ".join("%.0f" % x[0] for x in v)))
+          cc, base_all / st.median(x[4] + x[5] for x in v), " ".join("%.0f" % x[0] for x in v)))
 for b in ("pgbench-S", "pgbench-S-M", "pgbench-S-tcp"):
     t = st.median(x[0] for x in R["lookup-nc"]) / st.median(x[0] for x in R[b])
     c = st.median(x[4] for x in R[b]) / st.median(x[4] for x in R["lookup-nc"])
