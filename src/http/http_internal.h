@@ -167,8 +167,9 @@ extern void http_deadline_sweep(TimestampTz now);
 extern long http_deadline_wakeup_ms(long timeout);
 
 /* http_retry.c: lock waits, cut short and tried again */
+extern void http_run_limits_set(int lock_ms);
+extern void http_run_limits_clear(void);
 extern void http_attempt_begin(HttpRequest *hr);
-extern void http_attempt_end(void);
 extern bool http_may_retry(HttpRequest *hr, int sqlerrcode);
 extern void http_wait_for_retry(struct MHD_Connection *conn, HttpRequest *hr);
 extern void http_retry_forget(HttpRequest *hr);

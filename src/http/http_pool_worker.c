@@ -37,7 +37,6 @@
 #include "storage/shm_mq.h"
 #include "tcop/tcopprot.h"
 #include "utils/backend_status.h"
-#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/timeout.h"
@@ -118,23 +117,6 @@ read_request(const HttpPoolJobHeader *head, PoolRequest *pr)
 	pr->req.body = http_pool_get_field(&p, &pr->req.body_len);
 	pr->user = http_pool_get_field(&p, &len);
 	pr->peer = http_pool_get_field(&p, &len);
-}
-
-/*
- * The request's limits in this transaction: its locks waited for up to
- * registry.http_lock_wait, the whole of it up to
- * registry.http_statement_timeout.
- */
-static void
-set_limits(void)
-{
-	char		value[32];
-
-	snprintf(value, sizeof(value), "%d", Max(registry_http_lock_wait, 1));
-	(void) set_config_option("lock_timeout", value, PGC_SUSET, PGC_S_SESSION,
-							 GUC_ACTION_LOCAL, true, 0, false);
-	if (registry_http_statement_timeout > 0)
-		enable_timeout_after(STATEMENT_TIMEOUT, registry_http_statement_timeout);
 }
 
 /* the answer of a job on its way: its queue, and whether its head went */
@@ -250,7 +232,7 @@ run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body,
 	pgstat_report_activity(STATE_RUNNING, psprintf("%s %s", pr->req.method, pr->req.path));
 	PG_TRY();
 	{
-		set_limits();
+		http_run_limits_set(registry_http_lock_wait);
 		PushActiveSnapshot(GetTransactionSnapshot());
 		registry_rest_set_sink(sink);
 		registry_rest(&pr->req, &resp);
@@ -280,8 +262,7 @@ run_request(const PoolRequest *pr, HttpPoolAnswerHead *head, StringInfo body,
 		head->failure = http_failure_code(sqlerrcode, &head->status);
 	}
 	PG_END_TRY();
-	disable_timeout(STATEMENT_TIMEOUT, false);
-	QueryCancelPending = false;
+	http_run_limits_clear();
 	registry_audit_request_end();
 	http_auth_restore(&save);
 	/* (a request that went away while its answer was sent timed out not) */

@@ -234,7 +234,7 @@ run_route(RestRequest *req, HttpRequest *hr, const CacheSlot *slot,
 	resp.body = pnstrdup(resp.body, resp.body_len);
 	registry_read_copy(&resp.read, &resp.read, RequestContext);
 	CommitTransactionCommand();
-	http_attempt_end();
+	http_run_limits_clear();
 	*route = resp.route;
 	*error_code = resp.status >= 400 ? body_error_code(resp.body) : 0;
 	if (http_forward_wanted(resp.sqlerrcode))
@@ -310,7 +310,7 @@ route_failed(HttpRequest *hr, unsigned int *status, bool *retry, bool *forward,
 	EmitErrorReport();
 	FlushErrorState();
 	AbortCurrentTransaction();
-	http_attempt_end();
+	http_run_limits_clear();
 	if (http_forward_wanted(edata->sqlerrcode))
 	{
 		*forward = true;

@@ -38,42 +38,51 @@ static dlist_head waiting_requests = DLIST_STATIC_INIT(waiting_requests);
 static int	worker_lock_timeout = -1;
 
 /*
- * Set this attempt's limits: lock waits end after LOCK_ATTEMPT_MS (or what
- * is left of registry.http_lock_wait), the whole attempt after
- * registry.http_statement_timeout.  lock_timeout is the attempt's until
- * http_attempt_end(): its variable is set and put back, not the GUC
+ * Set the limits of a request's run (an attempt here, a pool worker's
+ * whole run): lock waits end after lock_ms, the run after
+ * registry.http_statement_timeout.  lock_timeout is the run's until
+ * http_run_limits_clear(): its variable is set and put back, not the GUC
  * (set_config_option's GUC_ACTION_LOCAL would make every end of the
- * attempt's transaction and subtransactions walk all the GUCs).
+ * run's transaction and subtransactions walk all the GUCs).
  */
 void
-http_attempt_begin(HttpRequest *hr)
+http_run_limits_set(int lock_ms)
 {
-	TimestampTz now = GetCurrentTimestamp();
-	long		left_ms;
-
-	if (hr->lock_deadline == 0)
-		hr->lock_deadline = TimestampTzPlusMilliseconds(now, registry_http_lock_wait);
-	left_ms = (long) ((hr->lock_deadline - now) / 1000);
-	left_ms = Max(Min(left_ms, LOCK_ATTEMPT_MS), 1);
 	if (worker_lock_timeout < 0)
 		worker_lock_timeout = LockTimeout;
-	LockTimeout = (int) left_ms;
+	LockTimeout = Max(lock_ms, 1);
 	if (registry_http_statement_timeout > 0)
 		enable_timeout_after(STATEMENT_TIMEOUT, registry_http_statement_timeout);
 }
 
 /*
- * The attempt is over (its transaction ended): its timer goes, and so does
- * a cancel it fired late; lock_timeout is the worker's again.
+ * The run is over (its transaction ended): its timer goes, and so does a
+ * cancel it fired late; lock_timeout is the worker's again.
  */
 void
-http_attempt_end(void)
+http_run_limits_clear(void)
 {
 	disable_timeout(STATEMENT_TIMEOUT, false);
 	QueryCancelPending = false;
 	if (worker_lock_timeout >= 0)
 		LockTimeout = worker_lock_timeout;
 	worker_lock_timeout = -1;
+}
+
+/*
+ * Set this attempt's limits: lock waits end after LOCK_ATTEMPT_MS, or
+ * what is left of registry.http_lock_wait.
+ */
+void
+http_attempt_begin(HttpRequest *hr)
+{
+	TimestampTz now = GetCurrentTimestamp();
+	int64		left_ms;
+
+	if (hr->lock_deadline == 0)
+		hr->lock_deadline = TimestampTzPlusMilliseconds(now, registry_http_lock_wait);
+	left_ms = Min((hr->lock_deadline - now) / 1000, LOCK_ATTEMPT_MS);
+	http_run_limits_set((int) Max(left_ms, 1));
 }
 
 /* A request that found its lock taken: may it wait and try again? */
