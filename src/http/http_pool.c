@@ -322,47 +322,6 @@ enqueue(dsm_handle handle, bool *full)
 	return running && !*full;
 }
 
-/*
- * Hand a request to the pool, to run as role (user and peer for its
- * audit).  HTTP_POOL_STARTED: hr->pool_job is set and the caller suspends
- * the request; HTTP_POOL_NONE: no pool worker runs, the caller serves it;
- * HTTP_POOL_FULL: the pool cannot take it now (503).
- */
-HttpPoolStart
-http_pool_start(HttpRequest *hr, const RestRequest *req, Oid role, const char *user,
-				const char *peer)
-{
-	MemoryContext cxt;
-	MemoryContext oldcxt;
-	HttpPoolJob *job;
-	dsm_segment *seg;
-	bool		full;
-
-	seg = make_segment(req, role, user, peer);
-	if (seg == NULL)
-		return HTTP_POOL_FULL;
-	if (!enqueue(dsm_segment_handle(seg), &full))
-	{
-		dsm_detach(seg);
-		return full ? HTTP_POOL_FULL : HTTP_POOL_NONE;
-	}
-	cxt = AllocSetContextCreate(TopMemoryContext, "registry pool job",
-								ALLOCSET_SMALL_SIZES);
-	oldcxt = MemoryContextSwitchTo(cxt);
-	job = palloc0(sizeof(HttpPoolJob));
-	job->cxt = cxt;
-	job->hr = hr;
-	job->answer.role = role;
-	job->seg = seg;
-	job->mqh = shm_mq_attach((shm_mq *) ((char *) dsm_segment_address(seg) +
-										 ((HttpPoolJobHeader *) dsm_segment_address(seg))->mq_offset),
-							 seg, NULL);
-	MemoryContextSwitchTo(oldcxt);
-	dlist_push_tail(&jobs, &job->node);
-	hr->pool_job = job;
-	return HTTP_POOL_STARTED;
-}
-
 /* the segment goes (the pool worker's side, if still attached, sees it) */
 static void
 release_segment(HttpPoolJob *job)
@@ -373,6 +332,88 @@ release_segment(HttpPoolJob *job)
 	if (job->seg)
 		dsm_detach(job->seg);
 	job->seg = NULL;
+}
+
+/*
+ * A job for the request over segment seg, its queue attached (in a memory
+ * context of its own).
+ */
+static HttpPoolJob *
+new_job(HttpRequest *hr, Oid role, dsm_segment * seg)
+{
+	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "registry pool job",
+											  ALLOCSET_SMALL_SIZES);
+	MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
+	HttpPoolJob *job = palloc0(sizeof(HttpPoolJob));
+	HttpPoolJobHeader *head = dsm_segment_address(seg);
+
+	job->cxt = cxt;
+	job->hr = hr;
+	job->answer.role = role;
+	job->seg = seg;
+	job->mqh = shm_mq_attach((shm_mq *) ((char *) head + head->mq_offset), seg, NULL);
+	MemoryContextSwitchTo(oldcxt);
+	return job;
+}
+
+/*
+ * The segment and job of a request, made where no error may unwind (inside
+ * libmicrohttpd, which an ERROR would leave with all the worker's
+ * connections): NULL when either cannot be had, /dev/shm full or memory
+ * out (logged).
+ */
+static HttpPoolJob *
+make_job_safely(HttpRequest *hr, const RestRequest *req, Oid role, const char *user,
+				const char *peer)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	dsm_segment *volatile seg = NULL;
+	HttpPoolJob *volatile job = NULL;
+
+	PG_TRY();
+	{
+		seg = make_segment(req, role, user, peer);
+		if (seg != NULL)
+			job = new_job(hr, role, seg);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		if (seg != NULL)
+			dsm_detach(seg);
+		job = NULL;
+	}
+	PG_END_TRY();
+	return job;
+}
+
+/*
+ * Hand a request to the pool, to run as role (user and peer for its
+ * audit).  HTTP_POOL_STARTED: hr->pool_job is set and the caller suspends
+ * the request; HTTP_POOL_NONE: no pool worker runs, the caller serves it;
+ * HTTP_POOL_FULL: the pool cannot take it now (503), for want of a queue
+ * slot or of a segment.
+ */
+HttpPoolStart
+http_pool_start(HttpRequest *hr, const RestRequest *req, Oid role, const char *user,
+				const char *peer)
+{
+	HttpPoolJob *job = make_job_safely(hr, req, role, user, peer);
+	bool		full;
+
+	if (job == NULL)
+		return HTTP_POOL_FULL;
+	if (!enqueue(dsm_segment_handle(job->seg), &full))
+	{
+		release_segment(job);
+		MemoryContextDelete(job->cxt);
+		return full ? HTTP_POOL_FULL : HTTP_POOL_NONE;
+	}
+	dlist_push_tail(&jobs, &job->node);
+	hr->pool_job = job;
+	return HTTP_POOL_STARTED;
 }
 
 /*
@@ -573,6 +614,31 @@ receive(HttpPoolJob *job)
 }
 
 /*
+ * receive() where no error may unwind (the worker's loop, which would end
+ * with all its connections): one (out of memory reading the queue) fails
+ * the job, 50001
+ */
+static void
+receive_safely(HttpPoolJob *job)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		receive(job);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		fail(job);
+		finish(job);
+	}
+	PG_END_TRY();
+}
+
+/*
  * From the loop: read what the pool workers have sent, resume the
  * answered, and the requests that wait for a piece once one has come (or
  * their answer ended)
@@ -583,7 +649,7 @@ http_pool_run(void)
 	dlist_mutable_iter it;
 
 	dlist_foreach_modify(it, &jobs)
-		receive(dlist_container(HttpPoolJob, node, it.cur));
+		receive_safely(dlist_container(HttpPoolJob, node, it.cur));
 	dlist_foreach_modify(it, &pieces_jobs)
 	{
 		HttpPoolJob *job = dlist_container(HttpPoolJob, node, it.cur);
