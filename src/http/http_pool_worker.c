@@ -325,8 +325,8 @@ run_job(dsm_handle handle)
 		iov[0].len = sizeof(head);
 		iov[1].data = body.data;
 		iov[1].len = body.len;
-		/* SHM_MQ_DETACHED: the request went away meanwhile */
-		(void) shm_mq_sendv(mqh, iov, 2, false, true);
+		/* outside the transaction: a cancel must not end the worker */
+		(void) send_bounded(&ps, iov, 2, false);
 	}
 	else if (head.status == 200 && head.failure == 0)
 	{
@@ -370,6 +370,8 @@ registry_http_pool_main(Datum main_arg)
 	for (;;)
 	{
 		ResetLatch(MyLatch);
+		/* between jobs there is nothing to cancel: a cancel must not end it */
+		QueryCancelPending = false;
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)
 		{

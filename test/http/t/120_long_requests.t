@@ -127,6 +127,19 @@ expect 'the pool answers the next long request', 200, sub { ref $_ eq 'ARRAY' };
 $pool = pool_ready();
 check "the terminated pool worker is started again ($pool running)", $pool eq $WANT, "$pool running";
 
+# a cancel (pg_cancel_backend) of an idle pool worker ends nothing: the
+# same workers run on, and serve
+my $POOL_PIDS = q{SELECT string_agg(pid::text, ' ' ORDER BY pid) FROM pg_stat_activity
+	WHERE backend_type = 'registry http pool'};
+my $pids = sql($POOL_PIDS) // '';
+sql(q{SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE backend_type = 'registry http pool'});
+sleep 1;
+my $after = sql($POOL_PIDS) // '';
+check 'a cancel of the idle pool workers ends none of them', $pids ne '' && $after eq $pids,
+  "before: $pids, after: $after";
+req GET => "/subjects/$RUN-long/versions";
+expect 'the pool answers after the cancel', 200, sub { ref $_ eq 'ARRAY' };
+
 SKIP:
 {
 	skip 'the workers\' /proc/PID/maps cannot be read', 1 unless defined $base;
