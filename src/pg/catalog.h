@@ -34,7 +34,7 @@
 /* --- the registry's tables ---------------------------------------------------- */
 
 /* the catalog's search_path for the whole session (a process serving only REST requests) */
-extern void catalog_set_session_search_path(void);
+extern void catalog_init_rest_process(void);
 
 /* a fingerprint as a bytea value */
 extern Datum catalog_fingerprint_datum(const uint8 *fp);

@@ -36,9 +36,11 @@
  *
  * The REST API's workers are a fixed few; SQL sessions may be many, so a
  * SQL session keeps a directory across transactions only while it takes
- * no more than registry.scope_cache_size: a larger one (some 230,000
- * subjects at the default 16 MB) lasts only for the transaction that
- * built it, and an idle session holds none of it.
+ * no more than registry.scope_cache_size (a bound of its own, beside the
+ * scope cache's): a larger one (some 230,000 subjects at the default
+ * 16 MB) lasts only for the transaction that built it, and an idle
+ * session holds none of it.  Other background workers (pg_cron's, say)
+ * are SQL sessions here.
  *
  *-------------------------------------------------------------------------
  */
@@ -105,7 +107,7 @@ directory_xact_end(XactEvent event, void *arg)
 static bool
 directory_may_outlive_xact(MemoryContext cxt)
 {
-	return IsBackgroundWorker ||
+	return catalog_rest_process ||
 		MemoryContextMemAllocated(cxt, true) <= (Size) registry_scope_cache_size * 1024;
 }
 
@@ -155,15 +157,15 @@ directory_generation_for(Snapshot snapshot)
  * The subject directory (*n subjects) for a read in the statement's
  * snapshot: the one kept while it holds, else, as need asks, one built
  * now (and kept); NULL when the read must scan instead.  It stays valid
- * until the next call.  A whole listing builds it only in a background
- * worker (the HTTP and pool workers): in a SQL session the build would be
- * the very scan it saves, and each session would keep its own copy.
+ * until the next call.  A whole listing builds it only in a REST worker
+ * (the HTTP and pool workers, catalog_init_rest_process()): in a SQL
+ * session the build would be the very scan it saves.
  */
 const CatalogSubjectCount *
 catalog_subject_directory(CatalogDirectoryNeed need, int *n)
 {
 	bool		build = need == CATALOG_DIRECTORY_DEEP ||
-	(need == CATALOG_DIRECTORY_WHOLE && IsBackgroundWorker);
+	(need == CATALOG_DIRECTORY_WHOLE && catalog_rest_process);
 
 	Snapshot	snapshot = catalog_read_snapshot();
 	uint64		gen = directory_generation_for(snapshot);

@@ -48,6 +48,7 @@ extern void catalog_disconnect(void);
 extern void catalog_run(CatalogPlan *p, Datum *values, const char *nulls,
 						int expected);
 extern HeapTuple catalog_one_row(CatalogPlan *p);
+extern bool catalog_rest_process;
 extern int	catalog_pin_search_path(void);
 extern void catalog_unpin_search_path(int nestlevel);
 extern char *catalog_datum_text(Datum d, bool isnull, MemoryContext cxt);

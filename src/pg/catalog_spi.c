@@ -76,16 +76,22 @@ catalog_pin_search_path(void)
 	return nestlevel;
 }
 
+/* Does this process serve only REST requests (an HTTP or pool worker)? */
+bool		catalog_rest_process = false;
+
 /*
- * Make the catalog's search_path the session's own, for a process that runs
- * nothing else (the HTTP worker): catalog_pin_search_path() then has
- * nothing to do.  Outside a transaction is fine: the setting's check reads
- * no catalog.
+ * Prepare a process that runs nothing but REST requests (the HTTP and pool
+ * workers): the catalog's search_path becomes the session's own, so
+ * catalog_pin_search_path() has nothing to do, and the process keeps what
+ * only the REST workers, a fixed few, keep across transactions (the subject
+ * directory whole).  Outside a transaction is fine: the setting's check
+ * reads no catalog.
  */
 void
-catalog_set_session_search_path(void)
+catalog_init_rest_process(void)
 {
 	SetConfigOption("search_path", CATALOG_SEARCH_PATH, PGC_USERSET, PGC_S_SESSION);
+	catalog_rest_process = true;
 }
 
 /* Give back the search_path catalog_pin_search_path() pinned. */

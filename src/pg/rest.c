@@ -659,7 +659,7 @@ request_text_valid(RestCall *c)
 void
 registry_rest_session_init(void)
 {
-	catalog_set_session_search_path();
+	catalog_init_rest_process();
 }
 
 /* Answer one REST request (see rest.h): refuse what cannot be routed, else run the route. */
