@@ -119,7 +119,10 @@ static void
 directory_invalidated(Datum arg, Oid relid)
 {
 	if (relid == InvalidOid || relid == directory_relid)
+	{
 		directory_stale = true;
+		catalog_horizon_forget(&horizon);
+	}
 }
 
 /*

@@ -74,6 +74,18 @@ take_horizon(CatalogHorizon *h, uint64 gen)
 	h->generation = gen;
 }
 
+/*
+ * Take the horizon again at its next use: a relcache invalidation of a
+ * cache's table (a change no row trigger announced) came, and the
+ * snapshots that may answer from the rows kept after it are those that
+ * see the change, which the old horizon cannot tell.
+ */
+void
+catalog_horizon_forget(CatalogHorizon *h)
+{
+	h->generation = 0;
+}
+
 /* Did the horizon see xid running? */
 static bool
 horizon_saw_running(const CatalogHorizon *h, TransactionId xid)

@@ -162,6 +162,7 @@ typedef struct CatalogHorizon
 
 extern bool catalog_has_always_trigger(Relation rel, const char *name, int16 type);
 extern bool catalog_horizon_sees(CatalogHorizon *h, Snapshot snap, uint64 gen);
+extern void catalog_horizon_forget(CatalogHorizon *h);
 
 /* --- one table's file, for the others -------------------------------------- */
 
@@ -222,6 +223,7 @@ typedef struct ScopeKnown
 } ScopeKnown;
 
 extern uint64 scope_cache_generation(void);
+extern bool scope_cache_stale(void);
 extern bool scope_cache_find(uint64 gen, const char *context, const char *subject,
 							 ScopeKnown *k);
 extern void scope_cache_keep(uint64 gen, const char *context, const char *subject,

@@ -169,6 +169,9 @@ scope_cache_open(bool config_only, Snapshot snapshot)
 		table_rows[i] = Max(rel->rd_rel->reltuples, 0);
 		table_close(rel, NoLock);
 	}
+	/* (the tables' invalidations are processed by now, at their locks) */
+	if (scope_cache_stale())
+		catalog_horizon_forget(&horizon);
 	if (gen != 0 && !catalog_horizon_sees(&horizon, snapshot, gen))
 		gen = 0;
 	return gen;

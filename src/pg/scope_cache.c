@@ -118,6 +118,13 @@ scopes_forget(Datum arg, Oid relid)
 	scopes_stale = true;
 }
 
+/* Has a relcache invalidation come since the cache was last emptied? */
+bool
+scope_cache_stale(void)
+{
+	return scopes_stale;
+}
+
 /* The generation the cache may be used at now, 0 when a scan must answer. */
 uint64
 scope_cache_generation(void)

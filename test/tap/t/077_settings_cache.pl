@@ -2,7 +2,8 @@
 # config or mode written in another session, by the SQL API, by a raw
 # UPDATE or by a TRUNCATE, is in force for the HTTP workers' next request;
 # with an invalidating trigger disabled nothing is kept; a transaction's
-# own uncommitted config is in force for it.
+# own uncommitted config is in force for it; what a statement older than a
+# change no trigger announced reads is not kept for the later ones.
 use strict;
 use warnings;
 
@@ -149,6 +150,32 @@ SELECT 'registered: ' || (registry.register_schema('s', '} . plain(record(0, 'st
 ROLLBACK;}), qr/registered: true/, 'a transaction registers under the level it set itself');
 ($status, $out) = rest($node, 'GET', '/config/s?defaultToGlobal=true');
 like($out, qr/"compatibilityLevel": ?"BACKWARD"/, 'and after its rollback s is BACKWARD again');
+
+# a config written with its trigger off and on again, while a statement
+# that began before it runs: that statement reads (twice) in its own,
+# older snapshot after the relcache invalidation has emptied this
+# backend's cache, and what it reads must not be kept for the statements
+# after it (the cache's horizon is taken again at the invalidation, so the
+# old snapshot scans instead of filling the cache)
+$node->safe_psql('postgres', q{SELECT registry.set_compatibility('NONE', 'hz')});
+my $bg = $node->background_psql('postgres');
+is($bg->query_safe(q{SELECT registry.get_compatibility('hz')}), 'NONE',
+	'a session keeps the config of hz (NONE)');
+$bg->query_until(qr/started/, q{\echo started
+SELECT 'during ' || (SELECT 'slept' FROM pg_sleep(3)) || ' ' || registry.get_compatibility('hz')
+  || ' ' || registry.get_compatibility('hz');
+});
+$node->safe_psql('postgres', q{
+BEGIN;
+ALTER TABLE registry.config DISABLE TRIGGER config_after_write;
+UPDATE registry.config SET compatibility = 'FULL' WHERE subject = 'hz';
+ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_write;
+COMMIT});
+my $during = $bg->query_safe(q{SELECT 'after ' || registry.get_compatibility('hz')});
+like($during, qr/during slept NONE NONE/, 'the statement that began before the change reads NONE, as its snapshot sees');
+like($during, qr/after FULL/, 'the next statement of that session reads FULL')
+  or diag($during);
+$bg->quit;
 
 $node->stop;
 done_testing();
