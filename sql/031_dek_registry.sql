@@ -135,6 +135,21 @@ RESET registry.local_kms_secret;
 SELECT regress.nots(registry.create_kek('{"name":"gcpkek","kmsType":"gcp","kmsKeyId":"projects/p/keys/k","shared":true}'));
 SELECT regress.try($$SELECT registry.create_dek('gcpkek', '{"subject":"s"}')$$);
 
+-- created soft-deleted: one INSERT, which a writer may do (it has no
+-- UPDATE); under a soft-deleted KEK a DEK created soft-deleted too, as
+-- Confluent's, but not a live one (40470)
+SET ROLE regress_dek_writer;
+SELECT regress.nots(registry.create_kek('{"name":"delkek","kmsType":"local-kms","kmsKeyId":"k1","deleted":true}'));
+SELECT * FROM regress.rest('POST', '/dek-registry/v1/keks', NULL, '{"name":"delkek2","kmsType":"local-kms","kmsKeyId":"k1","deleted":true}');
+SELECT regress.nots(registry.create_dek('delkek', '{"subject":"s1","encryptedKeyMaterial":"AAAA","deleted":true}'));
+SELECT * FROM regress.rest('POST', '/dek-registry/v1/keks/delkek2/deks/s1', NULL, '{"encryptedKeyMaterial":"AAAA","deleted":true}');
+SELECT regress.try($$SELECT registry.create_dek('delkek', '{"subject":"s2","encryptedKeyMaterial":"AAAA"}')$$);
+SELECT regress.try($$INSERT INTO registry.deks (kek_name, subject, encrypted_key_material) VALUES ('delkek', 's3', 'AAAA')$$);
+SELECT regress.try($$INSERT INTO registry.deks (kek_name, subject, encrypted_key_material, deleted) VALUES ('delkek', 's3', 'AAAA', true)$$);
+SELECT name, deleted FROM registry.keks WHERE name LIKE 'delkek%' ORDER BY name;
+SELECT kek_name, subject, version, deleted FROM registry.deks WHERE kek_name LIKE 'delkek%' ORDER BY 1, 2;
+RESET ROLE;
+
 -- the audit trail
 SELECT operation, CASE WHEN role = current_user THEN '(superuser)' ELSE role END AS role, subject, version,
 	   COALESCE(after->>'name', after->>'kek_name', before->>'name', before->>'kek_name') AS kek,
