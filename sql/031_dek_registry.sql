@@ -38,6 +38,9 @@ SELECT registry.list_keks(), registry.list_deks('sqlkek'), registry.dek_versions
 -- with subject prefixes (any of them): the KEKs with a DEK of such a subject
 SELECT registry.list_keks(subject_prefix => '{s}'), registry.list_keks(false, '{x,s1}'),
 	   registry.list_keks(subject_prefix => '{x}'), registry.list_keks(subject_prefix => '{}');
+-- a NULL prefix is no wildcard: 22004
+SELECT regress.try($$SELECT registry.list_keks(false, '{NULL}')$$);
+SELECT regress.try($$SELECT registry.list_keks(subject_prefix => '{x,NULL}')$$);
 SELECT regress.nots(registry.get_kek('sqlkek'));
 SELECT regress.nots(registry.get_dek('sqlkek', 's1')), regress.nots(registry.get_dek('sqlkek', 's1', 'latest'));
 SELECT regress.try($$SELECT registry.get_dek('sqlkek', 's1', '3')$$);
