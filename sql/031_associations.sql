@@ -87,6 +87,12 @@ SELECT registry.mutate_associations('{"requests":[
 	{"resourceName":"assoc-b","resourceNamespace":"lkc-a1","resourceId":"rid-b","associations":[{"opType":"CREATE","subject":"assoc-nothing"}]}]}');
 SELECT registry.batch_get_associations('{"requests":[{"resourceId":"rid-1"},{"resourceName":"assoc-orders","resourceNamespace":"-","associationTypes":["value"]},{"resourceId":"rid-none"}]}');
 SELECT regress.try($$SELECT registry.batch_get_associations('{"requests":[]}')$$);
+-- a NULL association type is no wildcard: 22004, nothing read or deleted
+SELECT regress.try($$SELECT registry.associations_by_resource_id('rid-1', association_types => '{NULL}')$$);
+SELECT regress.try($$SELECT registry.associations_by_subject('assoc-orders-value', NULL, '{value,NULL}')$$);
+SELECT regress.try($$SELECT registry.associations_by_resource_name('assoc-orders', '-', NULL, '{NULL}')$$);
+SELECT regress.try($$SELECT registry.delete_associations('rid-1', 'topic', '{NULL}', true)$$);
+SELECT count(*) AS rid1_associations FROM registry.associations WHERE resource_id = 'rid-1';
 
 -- a STRONG association deleted with cascade takes its subject along
 SELECT registry.delete_associations('rid-1', 'topic', '{value}', true);

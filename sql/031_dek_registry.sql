@@ -38,6 +38,9 @@ SELECT registry.list_keks(), registry.list_deks('sqlkek'), registry.dek_versions
 -- with subject prefixes (any of them): the KEKs with a DEK of such a subject
 SELECT registry.list_keks(subject_prefix => '{s}'), registry.list_keks(false, '{x,s1}'),
 	   registry.list_keks(subject_prefix => '{x}'), registry.list_keks(subject_prefix => '{}');
+-- a NULL prefix is no wildcard: 22004
+SELECT regress.try($$SELECT registry.list_keks(false, '{NULL}')$$);
+SELECT regress.try($$SELECT registry.list_keks(subject_prefix => '{x,NULL}')$$);
 SELECT regress.nots(registry.get_kek('sqlkek'));
 SELECT regress.nots(registry.get_dek('sqlkek', 's1')), regress.nots(registry.get_dek('sqlkek', 's1', 'latest'));
 SELECT regress.try($$SELECT registry.get_dek('sqlkek', 's1', '3')$$);
@@ -134,6 +137,21 @@ RESET registry.local_kms_secret;
 -- another KMS type: Confluent's error for a KMS the server cannot reach
 SELECT regress.nots(registry.create_kek('{"name":"gcpkek","kmsType":"gcp","kmsKeyId":"projects/p/keys/k","shared":true}'));
 SELECT regress.try($$SELECT registry.create_dek('gcpkek', '{"subject":"s"}')$$);
+
+-- created soft-deleted: one INSERT, which a writer may do (it has no
+-- UPDATE); under a soft-deleted KEK a DEK created soft-deleted too, as
+-- Confluent's, but not a live one (40470)
+SET ROLE regress_dek_writer;
+SELECT regress.nots(registry.create_kek('{"name":"delkek","kmsType":"local-kms","kmsKeyId":"k1","deleted":true}'));
+SELECT * FROM regress.rest('POST', '/dek-registry/v1/keks', NULL, '{"name":"delkek2","kmsType":"local-kms","kmsKeyId":"k1","deleted":true}');
+SELECT regress.nots(registry.create_dek('delkek', '{"subject":"s1","encryptedKeyMaterial":"AAAA","deleted":true}'));
+SELECT * FROM regress.rest('POST', '/dek-registry/v1/keks/delkek2/deks/s1', NULL, '{"encryptedKeyMaterial":"AAAA","deleted":true}');
+SELECT regress.try($$SELECT registry.create_dek('delkek', '{"subject":"s2","encryptedKeyMaterial":"AAAA"}')$$);
+SELECT regress.try($$INSERT INTO registry.deks (kek_name, subject, encrypted_key_material) VALUES ('delkek', 's3', 'AAAA')$$);
+SELECT regress.try($$INSERT INTO registry.deks (kek_name, subject, encrypted_key_material, deleted) VALUES ('delkek', 's3', 'AAAA', true)$$);
+SELECT name, deleted FROM registry.keks WHERE name LIKE 'delkek%' ORDER BY name;
+SELECT kek_name, subject, version, deleted FROM registry.deks WHERE kek_name LIKE 'delkek%' ORDER BY 1, 2;
+RESET ROLE;
 
 -- the audit trail
 SELECT operation, CASE WHEN role = current_user THEN '(superuser)' ELSE role END AS role, subject, version,

@@ -67,6 +67,9 @@ SELECT (v).subject, (v).version, a
   FROM registry.list_schemas_by_association('ba-', lifecycles => '{NONE,STRONG}', latest_only => true) AS x(v, a);
 SELECT count(*) AS any_association FROM registry.list_schemas_by_association('ba-');
 SELECT regress.try($$SELECT * FROM registry.list_schemas_by_association('ba-', lifecycles => '{weak}')$$);
+-- a NULL element is no wildcard: 22004
+SELECT regress.try($$SELECT * FROM registry.list_schemas_by_association('ba-', association_types => '{NULL}')$$);
+SELECT regress.try($$SELECT * FROM registry.list_schemas_by_association('ba-', lifecycles => '{STRONG,NULL}')$$);
 -- the soft-deleted versions of an associated subject, with deleted
 SELECT registry.delete_version('ba-w', '2') AS soft_deleted;
 SELECT pg_temp.listed('subjectPrefix=ba-w&associationType=value');

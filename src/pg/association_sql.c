@@ -33,7 +33,7 @@ filter_args(FunctionCallInfo fcinfo, int first, AssociationFilter *f)
 {
 	memset(f, 0, sizeof(AssociationFilter));
 	f->resource_type = sql_text_arg(fcinfo, first);
-	f->association_types = sql_text_list_arg(fcinfo, first + 1);
+	f->association_types = sql_text_list_arg(fcinfo, first + 1, "association_types");
 	f->lifecycle = sql_text_arg(fcinfo, first + 2);
 	f->limit = -1;
 }
@@ -98,7 +98,8 @@ registry_delete_associations_sql(PG_FUNCTION_ARGS)
 {
 	const char *id = sql_required_text_arg(fcinfo, 0, "resource_id");
 
-	registry_delete_associations(id, sql_text_arg(fcinfo, 1), sql_text_list_arg(fcinfo, 2),
+	registry_delete_associations(id, sql_text_arg(fcinfo, 1),
+								 sql_text_list_arg(fcinfo, 2, "association_types"),
 								 sql_bool_arg(fcinfo, 3), sql_bool_arg(fcinfo, 4));
 	PG_RETURN_VOID();
 }

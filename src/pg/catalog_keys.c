@@ -183,17 +183,20 @@ catalog_kek_names_of_dek_subjects(List *subject_prefixes, bool deleted)
 	return out;
 }
 
-/* See catalog_keys.h: false when a KEK of that name exists already */
+/*
+ * See catalog_keys.h: false when a KEK of that name exists already; one
+ * INSERT, soft-deleted from the start when k->deleted
+ */
 bool
 catalog_kek_insert(const CatalogKek *k)
 {
 	static CatalogPlan p = {
-		"INSERT INTO registry.keks (name, kms_type, kms_key_id, kms_props, doc, shared)"
-		" VALUES ($1, $2, $3, $4::jsonb, $5, $6) ON CONFLICT (name) DO NOTHING",
-		6, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID}
+		"INSERT INTO registry.keks (name, kms_type, kms_key_id, kms_props, doc, shared, deleted)"
+		" VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7) ON CONFLICT (name) DO NOTHING",
+		7, {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, BOOLOID, BOOLOID}
 	};
-	char		nulls[7] = "      ";
-	Datum		values[6];
+	char		nulls[8] = "       ";
+	Datum		values[7];
 
 	values[0] = CStringGetTextDatum(k->name);
 	values[1] = CStringGetTextDatum(k->kms_type);
@@ -201,6 +204,7 @@ catalog_kek_insert(const CatalogKek *k)
 	values[3] = CStringGetTextDatum(k->kms_props);
 	values[4] = text_param(k->doc, nulls, 4);
 	values[5] = BoolGetDatum(k->shared);
+	values[6] = BoolGetDatum(k->deleted);
 	return run_counted(&p, values, nulls, SPI_OK_INSERT) == 1;
 }
 
@@ -362,24 +366,27 @@ catalog_dek_versions(const char *kek_name, const char *subject, const char *algo
 
 /*
  * See catalog_keys.h: false when that version of the DEK exists already
- * (or a concurrent transaction created it and committed)
+ * (or a concurrent transaction created it and committed); one INSERT,
+ * soft-deleted from the start when d->deleted
  */
 bool
 catalog_dek_insert(const CatalogDek *d)
 {
 	static CatalogPlan p = {
-		"INSERT INTO registry.deks (kek_name, subject, algorithm, version, encrypted_key_material)"
-		" VALUES ($1, $2, $3, $4, $5)"
+		"INSERT INTO registry.deks"
+		" (kek_name, subject, algorithm, version, encrypted_key_material, deleted)"
+		" VALUES ($1, $2, $3, $4, $5, $6)"
 		" ON CONFLICT (kek_name, subject, algorithm, version) DO NOTHING",
-		5, {TEXTOID, TEXTOID, TEXTOID, INT4OID, TEXTOID}
+		6, {TEXTOID, TEXTOID, TEXTOID, INT4OID, TEXTOID, BOOLOID}
 	};
-	Datum		values[5];
+	Datum		values[6];
 
 	values[0] = CStringGetTextDatum(d->kek_name);
 	values[1] = CStringGetTextDatum(d->subject);
 	values[2] = CStringGetTextDatum(d->algorithm);
 	values[3] = Int32GetDatum(d->version);
 	values[4] = CStringGetTextDatum(d->encrypted_key_material);
+	values[5] = BoolGetDatum(d->deleted);
 	return run_counted(&p, values, NULL, SPI_OK_INSERT) == 1;
 }
 

@@ -557,7 +557,6 @@ registry_kek_create(Jsonb *request)
 	CatalogKek	k;
 	CatalogKek	old;
 	char	   *kms_type;
-	bool		deleted;
 
 	check_request(request);
 	memset(&k, 0, sizeof(k));
@@ -573,17 +572,15 @@ registry_kek_create(Jsonb *request)
 	k.kms_props = kms_props_json(request);
 	k.doc = member_string(request, "doc");
 	k.shared = member_bool(request, "shared", false);
-	deleted = member_bool(request, "deleted", false);
+	k.deleted = member_bool(request, "deleted", false);
 	if (catalog_kek_get(k.name, true, &old))
 	{
-		if (old.deleted == deleted || !kek_equivalent(&old, &k))
+		if (old.deleted == k.deleted || !kek_equivalent(&old, &k))
 			key_exists(k.name);
-		(void) catalog_kek_set_deleted(k.name, deleted);
+		(void) catalog_kek_set_deleted(k.name, k.deleted);
 	}
 	else if (!catalog_kek_insert(&k))
 		key_exists(k.name);		/* made meanwhile by another transaction */
-	else if (deleted)
-		(void) catalog_kek_set_deleted(k.name, true);
 	get_kek(k.name, true, &k);
 	return kek_json(&k);
 }
@@ -752,7 +749,6 @@ registry_dek_create(const char *kek_name, const char *subject, Jsonb *request)
 	JsonbValue *v;
 	char	   *raw = NULL;
 	int			rawlen = 0;
-	bool		deleted;
 
 	check_request(request);
 	memset(&d, 0, sizeof(d));
@@ -762,8 +758,8 @@ registry_dek_create(const char *kek_name, const char *subject, Jsonb *request)
 	if (subject != NULL)
 		d.subject = pstrdup(subject);
 	registry_check_dek_subject(d.subject);
-	deleted = member_bool(request, "deleted", false);
-	get_kek(kek_name, deleted, &k);
+	d.deleted = member_bool(request, "deleted", false);
+	get_kek(kek_name, d.deleted, &k);
 	d.algorithm = (char *) algorithm_or_default(member_string(request, "algorithm"));
 	d.version = DEK_MIN_VERSION;
 	v = member(request, "version");
@@ -779,10 +775,10 @@ registry_dek_create(const char *kek_name, const char *subject, Jsonb *request)
 	d.encrypted_key_material = member_string(request, "encryptedKeyMaterial");
 	if (catalog_dek_get(kek_name, d.subject, d.algorithm, d.version, true, &old))
 	{
-		if (old.deleted == deleted || k.shared || d.encrypted_key_material == NULL ||
+		if (old.deleted == d.deleted || k.shared || d.encrypted_key_material == NULL ||
 			strcmp(old.encrypted_key_material, d.encrypted_key_material) != 0)
 			key_exists(d.subject);
-		(void) catalog_dek_set_deleted(kek_name, d.subject, d.algorithm, d.version, deleted);
+		(void) catalog_dek_set_deleted(kek_name, d.subject, d.algorithm, d.version, d.deleted);
 		get_dek(kek_name, d.subject, d.algorithm, d.version, true, &d);
 		return dek_answer(&k, &d, false);
 	}
@@ -802,8 +798,6 @@ registry_dek_create(const char *kek_name, const char *subject, Jsonb *request)
 	}
 	if (!catalog_dek_insert(&d))
 		key_exists(d.subject);
-	if (deleted)
-		(void) catalog_dek_set_deleted(kek_name, d.subject, d.algorithm, d.version, true);
 	get_dek(kek_name, d.subject, d.algorithm, d.version, true, &d);
 	if (raw != NULL && key_material_permitted())
 		return dek_json(&d, to_base64(raw, rawlen));

@@ -38,7 +38,7 @@ Datum
 registry_list_keks_sql(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_DATUM(sql_jsonb_result(registry_kek_list(sql_bool_arg(fcinfo, 0),
-													   sql_text_list_arg(fcinfo, 1))));
+													   sql_text_list_arg(fcinfo, 1, "subject_prefix"))));
 }
 
 /* registry.get_kek(name, deleted) -> jsonb */

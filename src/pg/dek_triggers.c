@@ -8,10 +8,11 @@
  * A KEK's name, KMS type and key id never change; it is soft-deleted only
  * when none of its DEKs is live (waiting for the DEKs being created, so
  * none slips in under it), and hard-deleted only once soft-deleted and
- * without DEKs (the foreign key waits for those being created).  A DEK is created under a live KEK, with a valid
- * subject, algorithm and key material; only its deleted flag changes
- * after; it is undeleted only under a live KEK, and hard-deleted only once
- * soft-deleted.  Each write stamps updated_at (Confluent's ts).  Rows a
+ * without DEKs (the foreign key waits for those being created).  A DEK is
+ * created under a live KEK (a DEK created soft-deleted, under a KEK that
+ * may be soft-deleted too), with a valid subject, algorithm and key
+ * material; only its deleted flag changes after; it is undeleted only
+ * under a live KEK, and hard-deleted only once soft-deleted.  Each write stamps updated_at (Confluent's ts).  Rows a
  * restore brings back (restore.c) are taken as they come.
  *
  *-------------------------------------------------------------------------
@@ -175,7 +176,12 @@ registry_deks_before_write(PG_FUNCTION_ARGS)
 		registry_check_dek_subject(trigger_row_text(oldtup, desc, "subject"));
 		registry_check_dek_algorithm(trigger_row_text(oldtup, desc, "algorithm"));
 		(void) required_text(oldtup, desc, "encrypted_key_material", "encryptedKeyMaterial");
-		if (!catalog_kek_get(kek_name, false, &kek))
+
+		/*
+		 * a DEK created soft-deleted may be under a soft-deleted KEK, as
+		 * Confluent's
+		 */
+		if (!catalog_kek_get(kek_name, row_deleted(oldtup, desc), &kek))
 			ereport(ERROR,
 					(errcode(ERRCODE_REGISTRY_KEY_NOT_FOUND),
 					 errmsg("KEK \"%s\" not found", kek_name),

@@ -36,6 +36,8 @@ typedef struct OperationPrivilege
 
 static const OperationPrivilege operations[REGISTRY_OPERATIONS] = {
 	[REGISTRY_OP_LIST_SCHEMAS] = {"registry.list_schemas", "Read"},
+	[REGISTRY_OP_LIST_SCHEMAS_WITH_ALIASES] = {"registry.list_schemas_with_aliases", "Read"},
+	[REGISTRY_OP_LIST_SCHEMAS_BY_ASSOCIATION] = {"registry.list_schemas_by_association", "Read"},
 	[REGISTRY_OP_SCHEMA_BY_ID] = {"registry.schema_by_id", "Read"},
 	[REGISTRY_OP_SCHEMA_VERSIONS] = {"registry.schema_versions", "Read"},
 	[REGISTRY_OP_SCHEMA_BY_GUID] = {"registry.schema_by_guid", "Read"},

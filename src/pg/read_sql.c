@@ -407,8 +407,8 @@ registry_list_schemas_by_association_sql(PG_FUNCTION_ARGS)
 	q.prefix = sql_text_arg(fcinfo, 0);
 	q.by_association = true;
 	q.resource_type = sql_text_arg(fcinfo, 1);
-	q.association_types = sql_text_list_arg(fcinfo, 2);
-	foreach(lc, sql_text_list_arg(fcinfo, 3))
+	q.association_types = sql_text_list_arg(fcinfo, 2, "association_types");
+	foreach(lc, sql_text_list_arg(fcinfo, 3, "lifecycles"))
 	{
 		const char *name = lfirst(lc);
 		int			bit = association_lifecycle_bit(name);

@@ -64,6 +64,10 @@ extern int	rest_route_count(void);
 extern void rest_route_at(int i, const char **method, const char **pattern);
 extern RegistryOperation rest_route_operation(int i);
 
+/* rest_routes.c: the operations a call serves (its route's, or its query's variant) */
+#define REST_CALL_MAX_OPERATIONS 2
+extern int	rest_call_operations(RestCall *c, RegistryOperation *ops);
+
 /* rest_associations.c: the association routes */
 extern void h_associations_by_subject(RestCall *c);
 extern void h_associations_by_resource_name(RestCall *c);

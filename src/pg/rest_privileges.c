@@ -18,8 +18,10 @@
 #include "rest_internal.h"
 
 /*
- * May role use route?  A route that reads nothing of the registry is open
- * to every role that got this far.
+ * May role use route, by its operation alone?  A route that reads nothing
+ * of the registry is open to every role that got this far.  (A call whose
+ * query asks more of its route needs more: rest_route_permitted; the
+ * answers cached by the HTTP workers are of routes without such queries.)
  */
 bool
 registry_rest_route_permitted(int route, Oid role)
@@ -64,14 +66,24 @@ rest_route_denied(RestCall *c)
 }
 
 /*
- * Check that the current user may use the request's route; if not, set
+ * Check that the current user may use the request's route, with every
+ * operation its query makes of it (rest_call_operations); if not, set
  * Confluent's 403 and return false.
  */
 bool
 rest_route_permitted(RestCall *c)
 {
-	if (registry_rest_route_permitted(c->route, GetUserId()))
+	RegistryOperation ops[REST_CALL_MAX_OPERATIONS];
+	int			n;
+
+	if (c->route < 0)
 		return true;
-	rest_route_denied(c);
-	return false;
+	n = rest_call_operations(c, ops);
+	for (int i = 0; i < n; i++)
+		if (!registry_operation_permitted(ops[i], GetUserId()))
+		{
+			rest_route_denied(c);
+			return false;
+		}
+	return true;
 }

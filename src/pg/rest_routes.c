@@ -331,6 +331,31 @@ emit_schema_row(const CatalogSchemaRow *row, void *arg)
 	rest_flush(a->c);
 }
 
+/* Does one of the values of a repeated query parameter have a character? */
+static bool
+param_list_has_value(RestCall *c, const char *key)
+{
+	ListCell   *lc;
+
+	foreach(lc, rest_param_list(c, key))
+		if (((char *) lfirst(lc))[0] != '\0')
+		return true;
+	return false;
+}
+
+/*
+ * Does GET /schemas ask for the association filter: a resourceType,
+ * associationType or lifecycle that is not empty?
+ */
+static bool
+association_filter_asked(RestCall *c)
+{
+	const char *resource_type = rest_param(c, "resourceType");
+
+	return (resource_type != NULL && resource_type[0] != '\0') ||
+		param_list_has_value(c, "associationType") || param_list_has_value(c, "lifecycle");
+}
+
 /*
  * GET /schemas's association filter (8.2+) into q: resourceType,
  * associationType (repeated) and lifecycle (repeated: STRONG, WEAK, or
@@ -361,8 +386,7 @@ read_association_filter(RestCall *c, SchemaListing *q)
 		}
 		q->lifecycles |= bit;
 	}
-	q->by_association = q->resource_type != NULL || q->association_types != NIL ||
-		q->lifecycles != 0;
+	q->by_association = association_filter_asked(c);
 	return true;
 }
 
@@ -1410,6 +1434,31 @@ RegistryOperation
 rest_route_operation(int i)
 {
 	return routes[i].operation;
+}
+
+/*
+ * See rest_internal.h: the operations a call serves, whose privileges it
+ * needs (at most REST_CALL_MAX_OPERATIONS), how many.  A call is its
+ * route's operation, but GET /schemas by association is the operation of
+ * registry.list_schemas_by_association() and with aliases=true that of
+ * list_schemas_with_aliases() (both, when it asks for both), as the SQL
+ * function that reads the same rows rules them.
+ */
+int
+rest_call_operations(RestCall *c, RegistryOperation *ops)
+{
+	int			n = 0;
+
+	if (routes[c->route].handler == h_schemas_list)
+	{
+		if (association_filter_asked(c))
+			ops[n++] = REGISTRY_OP_LIST_SCHEMAS_BY_ASSOCIATION;
+		if (rest_param_bool(c, "aliases"))
+			ops[n++] = REGISTRY_OP_LIST_SCHEMAS_WITH_ALIASES;
+	}
+	if (n == 0)
+		ops[n++] = routes[c->route].operation;
+	return n;
 }
 
 /* See rest.h */

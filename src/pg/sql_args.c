@@ -3,7 +3,8 @@
  * sql_args.c
  *	  The arguments and answers of the SQL functions that wrap the C
  *	  services: a NULL flag reads as false, a NULL optional text as none,
- *	  a NULL required text is 22004, and a JSON answer becomes jsonb.
+ *	  a NULL required text or a NULL element of a text[] is 22004, and a
+ *	  JSON answer becomes jsonb.
  *
  *-------------------------------------------------------------------------
  */
@@ -55,9 +56,13 @@ sql_jsonb_arg(FunctionCallInfo fcinfo, int n)
 	return PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n);
 }
 
-/* A text[] argument as a List of strings (NULL elements skipped); NIL for NULL. */
+/*
+ * A text[] argument as a List of strings, NIL for NULL; a NULL element is
+ * 22004, naming the argument (none of the arrays gives one a meaning, and
+ * skipping it would widen what the call asks for)
+ */
 List *
-sql_text_list_arg(FunctionCallInfo fcinfo, int n)
+sql_text_list_arg(FunctionCallInfo fcinfo, int n, const char *name)
 {
 	Datum	   *elems;
 	bool	   *nulls;
@@ -69,8 +74,13 @@ sql_text_list_arg(FunctionCallInfo fcinfo, int n)
 	deconstruct_array(PG_GETARG_ARRAYTYPE_P(n), TEXTOID, -1, false, TYPALIGN_INT,
 					  &elems, &nulls, &count);
 	for (int i = 0; i < count; i++)
-		if (!nulls[i])
-			out = lappend(out, TextDatumGetCString(elems[i]));
+	{
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s must not contain nulls", name)));
+		out = lappend(out, TextDatumGetCString(elems[i]));
+	}
 	return out;
 }
 

@@ -19,7 +19,7 @@ extern const char *sql_text_arg(FunctionCallInfo fcinfo, int n);
 extern const char *sql_required_text_arg(FunctionCallInfo fcinfo, int n, const char *name);
 extern bool sql_bool_arg(FunctionCallInfo fcinfo, int n);
 extern Jsonb *sql_jsonb_arg(FunctionCallInfo fcinfo, int n);
-extern List *sql_text_list_arg(FunctionCallInfo fcinfo, int n);
+extern List *sql_text_list_arg(FunctionCallInfo fcinfo, int n, const char *name);
 extern void sql_page_args(FunctionCallInfo fcinfo, int n, int *offset, int *limit);
 
 #endif							/* SQL_ARGS_H */

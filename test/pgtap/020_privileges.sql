@@ -2,7 +2,7 @@
 -- registry_admin configures; PUBLIC gets nothing.
 -- Login roles are created inside the transaction (rolled back at the end).
 BEGIN;
-SELECT plan(92);
+SELECT plan(95);
 
 CREATE ROLE tap_reader LOGIN IN ROLE registry_reader;
 CREATE ROLE tap_writer LOGIN IN ROLE registry_writer;
@@ -264,6 +264,31 @@ SELECT is((SELECT string_agg(status::text, ',') FROM (VALUES ('/subjects'), ('/s
 		LATERAL registry.rest('GET', r.path)),
 	'403,403,403,403,403',
 	'tables readable, no EXECUTE: every listing is 403');
+RESET ROLE;
+-- GET /schemas by association or with aliases is gated by the SQL function
+-- that reads the same rows, not by list_schemas
+CREATE FUNCTION pg_temp.schemas_statuses() RETURNS text LANGUAGE sql AS $$
+	SELECT string_agg(r.status::text, ',' ORDER BY q.n)
+	  FROM (VALUES (1, NULL), (2, 'resourceType=topic'), (3, 'associationType=value'),
+				   (4, 'lifecycle=STRONG'), (5, 'aliases=true'), (6, 'aliases=true&lifecycle=WEAK'),
+				   (7, 'resourceType=&associationType=&ruleType=x')) AS q(n, query),
+		   LATERAL registry.rest('GET', '/schemas', q.query) r
+$$;
+GRANT EXECUTE ON FUNCTION registry.list_schemas(text, boolean, boolean, integer, integer) TO tap_nobody;
+SET ROLE tap_nobody;
+SELECT is(pg_temp.schemas_statuses(), '200,403,403,403,403,403,200',
+	'list_schemas alone: GET /schemas, but not by association nor with aliases');
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION registry.list_schemas_by_association(text, text, text[], text[], boolean, boolean) TO tap_nobody;
+SET ROLE tap_nobody;
+SELECT is(pg_temp.schemas_statuses(), '200,200,200,200,403,403,200',
+	'with list_schemas_by_association: GET /schemas by association too, not with aliases');
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION registry.list_schemas(text, boolean, boolean, integer, integer) FROM tap_nobody;
+GRANT EXECUTE ON FUNCTION registry.list_schemas_with_aliases(text, boolean, boolean, integer, integer) TO tap_nobody;
+SET ROLE tap_nobody;
+SELECT is(pg_temp.schemas_statuses(), '403,200,200,200,200,200,403',
+	'list_schemas_with_aliases and list_schemas_by_association without list_schemas: each its variant');
 RESET ROLE;
 REVOKE SELECT ON ALL TABLES IN SCHEMA registry FROM tap_nobody;
 -- a role that passes a route's gate but lacks a privilege its SQL needs gets

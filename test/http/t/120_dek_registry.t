@@ -189,6 +189,13 @@ req GET => "$K?deleted=true";
 expect '... unless deleted=true', 200, sub { grep { $_ eq $KEK } @$_ };
 req POST => "$K/$KEK/deks/$ES/undelete";
 expect_msg 'undeleting a DEK of a soft-deleted KEK -> 404 40472', 404, 40472, "Key '$KEK' must be undeleted first";
+req POST => "$K/$KEK/deks/$ES", '{"version":5,"encryptedKeyMaterial":"EEEE","deleted":true}';
+expect 'a DEK created with deleted: true under a soft-deleted KEK, as Confluent does', 200,
+  sub { dek_ok($_, version => 5, material => 'EEEE', deleted => 1) };
+req POST => "$K/$KEK/deks/$ES", '{"version":6,"encryptedKeyMaterial":"EEEE"}';
+expect_msg '... a live one -> 404 40470 for the KEK', 404, 40470, "Key '$KEK' not found";
+req DELETE => "$K/$KEK/deks/$ES/versions/5?permanent=true";
+check '... the soft-deleted one hard-deleted -> 204', $STATUS eq '204', "$STATUS $BODY";
 req DELETE => "$K/$KEK?permanent=true";
 expect_msg 'a hard delete of a KEK that still has DEKs -> 42272', 422, 42272,
   "One or more references exist to the key $KEK";
