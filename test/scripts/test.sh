@@ -164,6 +164,17 @@ out=$(bash test/scripts/no_preload.sh "$DIR-nopreload" $((PORT + 1)) 2>&1)
 echo "$out" | sed 's/^/  /'
 if echo "$out" | grep -q '^no preload: ok'; then count "no preload" 1 0; else count "no preload" 0 1; fi
 
+# 9a. a full /dev/shm (a cluster with a small one of its own, as root)
+# answers long requests 503 and keeps its HTTP worker
+# (ports below the ephemeral range, where no client socket of the HTTP tests sits)
+out=$(bash test/scripts/shm_full.sh "$DIR-shmfull" $((HTTP_PORT + 103)) $((HTTP_PORT + 3)) 2>&1)
+echo "$out" | sed 's/^/  /'
+if echo "$out" | grep -q '^shm full: ok'; then
+	count "shm full" 1 0
+elif ! echo "$out" | grep -q '^shm full: skipped'; then
+	count "shm full" 0 1
+fi
+
 # 9b. the quick start: make run's script, on a cluster and ports of its own,
 # gives a durable cluster serving the REST API
 QDIR=$DIR-quickstart
