@@ -22,6 +22,10 @@ if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
 	echo "shm full: skipped (a /dev/shm of its own needs root and unshare)"
 	exit 0
 fi
+if ! unshare -m sh -c "mount -t tmpfs -o size=$SHM_SIZE tmpfs /dev/shm" 2>/dev/null; then
+	echo "shm full: skipped (this machine allows no mount namespace)"
+	exit 0
+fi
 rm -rf "$DIR"
 mkdir -p "$DIR"
 chmod 755 "$DIR"
