@@ -12,7 +12,8 @@
  * itself, under the subject's lock and before an id is drawn, so a
  * refused schema leaves no gap; the rows' triggers then decide again, and
  * find the parse and the compatible verdict reached on the same inputs
- * already (schema_parse.c, verdicts.c).
+ * already (schema_parse.c, verdicts.c), the version row's trigger the
+ * decision this registration made for that very row (version_handoff.c).
  *
  *-------------------------------------------------------------------------
  */
