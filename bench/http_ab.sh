@@ -20,12 +20,16 @@
 #
 # MODE is bench/lookup_scale.sh's: lookup-nc (POST /subjects/{s} with the
 # exact text of one of its versions, no answer cached), relook-nc (the
-# same text spaced out: parsed) or latest-nc (GET .../versions/latest).
+# same text spaced out: parsed) or latest-nc (GET .../versions/latest);
+# or register: each request registers a new schema as a new version of
+# one subject at the default level (BACKWARD), bench/http_register.sh's
+# record (bench/register_setup.sql is loaded instead of SUBJECTS).
 # Both builds must take the extension's SQL as installed (the share tree
 # is copied from the installation): for changes to C only.
 #
 # Usage: bash bench/http_ab.sh OLD_SO NEW_SO
-#   (env: SUBJECTS=20000 ROUNDS=5 DURATION=8 CLIENTS=4 MODE=lookup-nc)
+#   (env: SUBJECTS=20000 ROUNDS=5 DURATION=8 CLIENTS=4 MODE=lookup-nc;
+#    BENCH_PG_PORT, BENCH_HTTP_PORT, BENCH_HTTP_PORT_B: ports, else free ones)
 set -euo pipefail
 OLD_SO=$(realpath "$1")
 NEW_SO=$(realpath "$2")
@@ -66,9 +70,9 @@ install_copy new "$NEW_SO"
 
 # the data, once, with the old build
 PGBIN=$W/old/$BIN_REL
-PORT_A=$(bench_free_port)
-HTTP_A=$(bench_free_port)
-HTTP_B=$(bench_free_port)
+PORT_A=${BENCH_PG_PORT:-$(bench_free_port)}
+HTTP_A=${BENCH_HTTP_PORT:-$(bench_free_port)}
+HTTP_B=${BENCH_HTTP_PORT_B:-$(bench_free_port)}
 cluster_start "$W/a" "$PORT_A" "registry.http_port = $HTTP_A
 registry.http_listen_addresses = 'localhost'
 registry.http_workers = 2
@@ -77,8 +81,14 @@ synchronous_commit = off
 full_page_writes = off"
 export PGHOST=$W/a PGPORT=$PORT_A PGUSER=$CLUSTER_USER PGDATABASE=postgres
 bpsql -c "CREATE EXTENSION registry"
-bpsql -f bench/scale_setup.sql >/dev/null
-bpsql -c "CALL bench.build('s', 0, $((SUBJECTS * 10)), 50000)"
+if [ "$MODE" = register ]; then
+	bpsql -f bench/register_setup.sql >/dev/null
+	. bench/http_lib.sh
+	http_register_body
+else
+	bpsql -f bench/scale_setup.sql >/dev/null
+	bpsql -c "CALL bench.build('s', 0, $((SUBJECTS * 10)), 50000)"
+fi
 bpsql -c "VACUUM ANALYZE"
 bench_machine
 as_cluster_user "$PGBIN/pg_ctl" -D "$W/a/data" -m fast -w stop >/dev/null
@@ -105,15 +115,38 @@ ticks() {
 	echo "$t"
 }
 
-cat >"$W/load.lua" <<LUA
+if [ "$MODE" = register ]; then
+	# each request a new schema and a new version of subject ab-reg
+	# (bench/http_register.sh's record, its last field named after the
+	# run, the thread and a counter)
+	cat >"$W/load.lua" <<LUA
+$(wrk_lua_thread_numbers)
+local pre = [==[$BODY_PRE]==]
+local post = [==[$BODY_POST]==]
+local headers = { ["Content-Type"] = "application/vnd.schemaregistry.v1+json" }
+local count = 0
+function init(args)
+	math.randomseed(tid * 7919 + os.time())
+	run = os.time() .. "_" .. math.random(1000000)
+end
+function request()
+	count = count + 1
+	return wrk.format("POST", "/subjects/ab-reg/versions", headers, pre .. run .. "_" .. tid .. "_" .. count .. post)
+end
+LUA
+else
+	cat >"$W/load.lua" <<LUA
 $(. bench/http_lib.sh && wrk_lua_thread_numbers)
 $(. bench/http_lib.sh && wrk_lua_subject_reads "$SUBJECTS")
+LUA
+fi
+cat >>"$W/load.lua" <<LUA
 function done(summary, latency, requests)
 	io.write(string.format("RESULT %d %d\n", summary.requests, summary.errors.status))
 end
 LUA
 
-echo "# $SUBJECTS subjects x 10 versions, $MODE, $CLIENTS connections to each side, ${DURATION}s rounds"
+echo "# $([ "$MODE" = register ] && echo "a subject registered into" || echo "$SUBJECTS subjects x 10 versions"), $MODE, $CLIENTS connections to each side, ${DURATION}s rounds"
 echo "# old $OLD_SO, new $NEW_SO"
 : >"$W/ratios"
 for sides in "old new" "new old"; do

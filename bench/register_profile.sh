@@ -4,8 +4,10 @@
 # record, level LEVEL, fsync FSYNC) while `perf record -g` samples the HTTP
 # workers; prints the workers' on-CPU time per request, split into the
 # commit (its WAL flush alone too), the catalog's statements and scans, the
-# schema's parse and the compatibility check, and the rest (HTTP, MHD, the
-# kernel's loopback TCP).  The same run measures the two-row INSERT baseline
+# schema's parse and the compatibility check, the rows' triggers (the
+# BEFORE triggers of the schema and version rows, the field index's and the
+# audit's AFTER triggers), and the rest (HTTP, MHD, the kernel's loopback
+# TCP).  The same run measures the two-row INSERT baseline
 # of http_register.sh with pgbench, so the floor a registration cannot go
 # under (the request's wall time less all of registry_rest: the commit, the
 # HTTP round trip, the waits for the disk and the client) can be set against
@@ -89,6 +91,10 @@ rows = [
     ("catalog point reads (index scans)", us("scan_open", "scan_next", "scan_close", "col_datum", "schema_fingerprint")),
     ("parse, stored form and fingerprint", us("registry_parse_submitted")),
     ("compatibility check (without its reads)", us("rg_compat_verdict", "rg_compat_differences")),
+    ("the schema row's BEFORE trigger", us("registry_schemas_before_write")),
+    ("the version row's BEFORE trigger", us("registry_versions_before_insert")),
+    ("the field index row (AFTER trigger)", us("registry_schemas_index_fields")),
+    ("the audit rows (AFTER triggers)", us("registry_audit_row")),
     ("registry_rest in all", us("registry_rest")),
 ]
 base = float(sys.argv[3])

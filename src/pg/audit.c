@@ -51,6 +51,7 @@
 #include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/numeric.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -58,6 +59,7 @@
 
 #include "audit.h"
 #include "catalog.h"
+#include "json_out.h"
 #include "registration.h"
 #include "registry.h"
 #include "rest_internal.h"
@@ -197,67 +199,77 @@ acting_role(void)
 	return GetUserNameFromId(role, true);
 }
 
-/* a row as JSON text (its columns by name) */
-static char *
-row_json(HeapTuple tup, TupleDesc desc)
+/*
+ * A row as jsonb, its columns by name, then the n members keys[i]:
+ * values[i]; built directly where its columns' types allow, else through
+ * row_to_json's text (the same value either way).
+ */
+static Jsonb *
+row_jsonb(HeapTuple tup, TupleDesc desc, const char *const *keys, const char *const *values,
+		  int n)
 {
-	Datum		row = heap_copy_tuple_as_datum(tup, desc);
+	Jsonb	   *direct = registry_row_jsonb(tup, desc, keys, values, n);
+	StringInfoData buf;
+	char	   *json;
+	size_t		len;
 
-	return TextDatumGetCString(DirectFunctionCall1(row_to_json, row));
+	if (direct != NULL)
+		return direct;
+	json = TextDatumGetCString(DirectFunctionCall1(row_to_json,
+												   heap_copy_tuple_as_datum(tup, desc)));
+	len = strlen(json);
+	/* row_to_json ends the object with '}': the members go before it */
+	Assert(len > 0 && json[len - 1] == '}');
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, json, len - 1);
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfoChar(&buf, ',');
+		escape_json(&buf, keys[i]);
+		appendStringInfoChar(&buf, ':');
+		escape_json(&buf, values[i]);
+	}
+	appendStringInfoChar(&buf, '}');
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }
 
 /* a schema row as its id, type and guid (never its text) */
-static char *
-schema_json(HeapTuple tup, TupleDesc desc)
+static Jsonb *
+schema_jsonb(HeapTuple tup, TupleDesc desc)
 {
-	StringInfoData buf;
+	JsonbParseState *state = NULL;
 	char	   *type = trigger_row_text(tup, desc, "schema_type");
 	char	   *guid = trigger_row_text(tup, desc, "guid");
 	int32		id = 0;
+	JsonbValue	v;
 
 	(void) trigger_row_int(tup, desc, "id", &id);
-	initStringInfo(&buf);
-	appendStringInfo(&buf, "{\"id\":%d,\"schemaType\":", id);
-	escape_json(&buf, type ? type : "");
-	appendStringInfoString(&buf, ",\"guid\":");
-	escape_json(&buf, guid ? guid : "");
-	appendStringInfoChar(&buf, '}');
-	return buf.data;
+	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	registry_jsonb_push_string(&state, WJB_KEY, "id");
+	v.type = jbvNumeric;
+	v.val.numeric = int64_to_numeric(id);
+	(void) pushJsonbValue(&state, WJB_VALUE, &v);
+	registry_jsonb_push_member(&state, "schemaType", type ? type : "");
+	registry_jsonb_push_member(&state, "guid", guid ? guid : "");
+	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
 }
 
 /*
- * The type and guid of schema id in context, as JSON members to append
- * (",\"schemaType\":...,\"guid\":..."), or "" when it is gone; made in
- * the caller's memory.
+ * The type and guid of schema id in context, as the members to add to a
+ * version row (keys and values, two, or none when it is gone); how many.
  */
-static char *
-version_schema_members(const char *context, int32 id)
+static int
+version_schema_members(const char *context, int32 id, const char **keys, const char **values)
 {
 	CatalogSchema row;
-	StringInfoData buf;
 
-	initStringInfo(&buf);
-	if (catalog_get_schema(context, id, &row))
-	{
-		appendStringInfoString(&buf, ",\"schemaType\":");
-		escape_json(&buf, row.schema_type);
-		appendStringInfoString(&buf, ",\"guid\":");
-		escape_json(&buf, registry_fingerprint_guid(row.fingerprint));
-	}
-	return buf.data;
-}
-
-/* a version row as JSON, with its schema's type and guid */
-static char *
-version_json(HeapTuple tup, TupleDesc desc, const char *schema_members)
-{
-	char	   *row = row_json(tup, desc);
-	size_t		len = strlen(row);
-
-	/* row_to_json ends the object with '}': the members go before it */
-	Assert(len > 0 && row[len - 1] == '}');
-	row[len - 1] = '\0';
-	return psprintf("%s%s}", row, schema_members);
+	if (!catalog_get_schema(context, id, &row))
+		return 0;
+	keys[0] = "schemaType";
+	values[0] = row.schema_type;
+	keys[1] = "guid";
+	values[1] = registry_fingerprint_guid(row.fingerprint);
+	return 2;
 }
 
 /* Is the object one of the DEK registry's keys (kek, dek)? */
@@ -404,21 +416,23 @@ registry_audit_row(PG_FUNCTION_ARGS)
 
 	if (is_version)
 	{
-		char	   *members = e.context && e.has_schema_id ?
-		version_schema_members(e.context, e.schema_id) : "";
+		const char *keys[2];
+		const char *values[2];
+		int			n = e.context && e.has_schema_id ?
+		version_schema_members(e.context, e.schema_id, keys, values) : 0;
 
-		e.before = oldtup ? version_json(oldtup, desc, members) : NULL;
-		e.after = newtup ? version_json(newtup, desc, members) : NULL;
+		e.before = oldtup ? row_jsonb(oldtup, desc, keys, values, n) : NULL;
+		e.after = newtup ? row_jsonb(newtup, desc, keys, values, n) : NULL;
 	}
 	else if (strcmp(object, "schema") == 0)
 	{
-		e.before = oldtup ? schema_json(oldtup, desc) : NULL;
-		e.after = newtup ? schema_json(newtup, desc) : NULL;
+		e.before = oldtup ? schema_jsonb(oldtup, desc) : NULL;
+		e.after = newtup ? schema_jsonb(newtup, desc) : NULL;
 	}
 	else
 	{
-		e.before = oldtup ? row_json(oldtup, desc) : NULL;
-		e.after = newtup ? row_json(newtup, desc) : NULL;
+		e.before = oldtup ? row_jsonb(oldtup, desc, NULL, NULL, 0) : NULL;
+		e.after = newtup ? row_jsonb(newtup, desc, NULL, NULL, 0) : NULL;
 	}
 	audit_record(&e);
 	MemoryContextSwitchTo(oldcxt);

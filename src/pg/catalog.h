@@ -28,6 +28,7 @@
 
 #include "datatype/timestamp.h"
 #include "nodes/pg_list.h"
+#include "utils/jsonb.h"
 
 #define REGISTRY_FINGERPRINT_LEN 16
 
@@ -330,8 +331,8 @@ typedef struct CatalogAuditRow
 	bool		has_schema_id;
 	int32		schema_id;
 	const char *result;
-	const char *before;			/* JSON text, or NULL */
-	const char *after;
+	Jsonb	   *before;			/* or NULL */
+	Jsonb	   *after;
 } CatalogAuditRow;
 
 /* catalog_fields.c: the field index */

@@ -54,12 +54,12 @@ text_or_null(const char *s, char *null)
 	return s ? CStringGetTextDatum(s) : (Datum) 0;
 }
 
-/* A jsonb Datum of JSON text s, and whether it is NULL. */
+/* A jsonb Datum of j, and whether it is NULL. */
 static Datum
-jsonb_or_null(const char *s, char *null)
+jsonb_or_null(Jsonb *j, char *null)
 {
-	*null = s ? ' ' : 'n';
-	return s ? DirectFunctionCall1(jsonb_in, CStringGetDatum(s)) : (Datum) 0;
+	*null = j ? ' ' : 'n';
+	return j ? JsonbPGetDatum(j) : (Datum) 0;
 }
 
 /* Record one audit row; its id, 0 when the table does not exist. */

@@ -17,6 +17,7 @@
 #include "compatibility.h"
 #include "confluent_messages.h"
 #include "data_contract.h"
+#include "registration.h"
 #include "registry.h"
 #include "schemas.h"
 
@@ -36,6 +37,15 @@ registry_compat_rule(const CatalogSettings *settings)
 	if (!rg_lint_rules_parse(settings->lint_rules, &rule.lint.rules))
 		rule.lint.rules = RG_LINT_DATA_LOSS;
 	return rule;
+}
+
+/* Do two rules decide alike (every member, the group by its text)? */
+bool
+registry_same_rule(CompatRule a, CompatRule b)
+{
+	return a.level == b.level && a.policy == b.policy &&
+		a.validate_fields == b.validate_fields && a.lint.mode == b.lint.mode &&
+		a.lint.rules == b.lint.rules && registry_same_text(a.group, b.group);
 }
 
 /* The metadata of a stored version's schema (NULL when it has none). */

@@ -45,6 +45,9 @@ typedef struct CompatCandidate
 /* The rule of the settings in force for a subject */
 extern CompatRule registry_compat_rule(const CatalogSettings *settings);
 
+/* Do two rules decide alike (every member, the group by its text)? */
+extern bool registry_same_rule(CompatRule a, CompatRule b);
+
 /*
  * Check a schema against the given versions (ascending, live) under rule,
  * as Confluent's isCompatibleWithPrevious: the confluent:reserved rules
@@ -92,6 +95,14 @@ extern bool registry_verdict_known(const char *context, const char *subject,
 extern void registry_verdict_keep(const char *context, const char *subject,
 								  const uint8 *identity, CompatRule rule,
 								  const CatalogVersion *versions, int n);
+
+/* version_handoff.c: a registration's decision, for its version row's trigger */
+extern void registry_insert_decided_version(const char *context, const char *subject,
+											int32 version, int32 schema_id, bool importing,
+											const CompatRule *rule);
+extern bool registry_version_decided(const char *context, const char *subject,
+									 int32 schema_id, int32 version, bool *importing,
+									 CompatRule *rule);
 
 /* Confluent's message list "[a, b, c]" as one string */
 extern char *registry_messages_to_string(const rg_strlist *messages);

@@ -3,13 +3,15 @@
  * json_out.h
  *	  Writing a JSON object member by member into a StringInfo, as the
  *	  REST answers and the association answers are written, and strings
- *	  into a jsonb being built (json_out.c).
+ *	  into a jsonb being built, and a table row as jsonb (json_out.c).
  *
  *-------------------------------------------------------------------------
  */
 #ifndef JSON_OUT_H
 #define JSON_OUT_H
 
+#include "access/htup.h"
+#include "access/tupdesc.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
@@ -18,5 +20,7 @@ extern void registry_jsonb_push_string(JsonbParseState **state, JsonbIteratorTok
 									   const char *value);
 extern void registry_jsonb_push_member(JsonbParseState **state, const char *key,
 									   const char *value);
+extern Jsonb *registry_row_jsonb(HeapTuple tup, TupleDesc desc, const char *const *keys,
+								 const char *const *values, int n);
 
 #endif							/* JSON_OUT_H */

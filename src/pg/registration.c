@@ -12,7 +12,8 @@
  * itself, under the subject's lock and before an id is drawn, so a
  * refused schema leaves no gap; the rows' triggers then decide again, and
  * find the parse and the compatible verdict reached on the same inputs
- * already (schema_parse.c, verdicts.c).
+ * already (schema_parse.c, verdicts.c), the version row's trigger the
+ * decision this registration made for that very row (version_handoff.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -487,14 +488,19 @@ phase_check(Pipeline *p)
 		check_new_version(p->r, &p->settings, p->max_version, p->s);
 }
 
-/* insert: the version row (its trigger decides again); returns its number. */
+/*
+ * insert: the version row, its trigger handed what this registration
+ * decided it under (version_handoff.c); returns its number.
+ */
 static int32
 phase_insert(Pipeline *p, int32 id)
 {
 	Registration *r = p->r;
 	int32		version = r->has_version ? r->want_version : p->max_version + 1;
+	CompatRule	rule = registry_compat_rule(&p->settings);
 
-	catalog_insert_version(r->a.context, r->a.subject, version, id);
+	registry_insert_decided_version(r->a.context, r->a.subject, version, id,
+									rg_mode_is_import(p->mode), &rule);
 	return version;
 }
 

@@ -244,51 +244,47 @@ version_row_as_registered(HeapTuple tup, TupleDesc desc, int32 version)
 }
 
 /*
- * BEFORE INSERT on registry.subject_versions: lock the subject, then the
- * mode in force must allow writes (IMPORT/FORWARD skip the rest), the
- * version must be the next number (NULL means "the next one"), and the
- * schema must be compatible with the subject's live versions under the
- * compatibility level in force (409/40901 otherwise).
+ * Is this the row a registration is inserting, with a decision that stands
+ * under the settings in force now (the same class of mode and, but for
+ * IMPORT, the same compatibility rule; version_handoff.c)?  Then the
+ * subject is locked already and the number and compatibility are decided;
+ * the mode read now is checked.
  */
-Datum
-registry_versions_before_insert(PG_FUNCTION_ARGS)
+static bool
+decided_by_registration(const char *context, const char *subject, int32 schema_id,
+						int32 version)
 {
-	TriggerData *trig = (TriggerData *) fcinfo->context;
-	TupleDesc	desc = trig->tg_relation->rd_att;
-	HeapTuple	tup = trig->tg_trigtuple;
-	char	   *context = trigger_row_text(tup, desc, "context");
-	char	   *subject = trigger_row_text(tup, desc, "subject");
-	int32		version = 0;
-	bool		has_version = trigger_row_int(tup, desc, "version", &version);
-	int32		schema_id;
-	bool		isnull;
-	bool		deleted;
+	bool		importing;
+	CompatRule	rule;
+	CatalogSettings settings;
+	rg_mode		mode;
+
+	if (!registry_version_decided(context, subject, schema_id, version, &importing, &rule))
+		return false;
+	catalog_effective_settings(context, subject, &settings);
+	mode = registry_mode(settings.mode);
+	if (rg_mode_is_import(mode) != importing ||
+		(!importing && !registry_same_rule(rule, registry_compat_rule(&settings))))
+		return false;
+	registry_check_writable(context, subject, mode);
+	return true;
+}
+
+/*
+ * The checks of a new version row under the subject's lock, taken here:
+ * the version must be the next number (NULL means "the next one") and,
+ * outside IMPORT, compatible with the subject's live versions under the
+ * settings' rule.  The row with the number it gets.
+ */
+static HeapTuple
+version_row_checked(HeapTuple tup, TupleDesc desc, const char *context, const char *subject,
+					int32 schema_id, bool has_version, int32 version)
+{
+	int32		max_version = catalog_lock_subject(context, subject);
+	CatalogSettings settings;
 	rg_mode		mode;
 	bool		importing;
-	int32		max_version;
-	HeapTuple	result = tup;
-	CatalogSettings settings;
-
-	(void) trigger_row_data(fcinfo, "versions_before_insert");
-	if (context == NULL || subject == NULL || !trigger_row_int(tup, desc, "schema_id", &schema_id))
-		ereport(ERROR,
-				(errcode(ERRCODE_NOT_NULL_VIOLATION),
-				 errmsg("a subject version needs a context, a subject and a schema id")));
-	/* a restored version, soft-deleted or not: kept as it was */
-	if (has_version && registry_trigger_row_restored(tup, desc, "created_at"))
-	{
-		registry_validate_subject(subject, subject);
-		return PointerGetDatum(tup);
-	}
-	deleted = DatumGetBool(trigger_row_value(tup, desc, "deleted", &isnull));
-	if (!isnull && deleted)
-		ereport(ERROR,
-				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
-				 errmsg("a new subject version cannot be inserted as deleted")));
-	registry_validate_subject(subject, subject);
-	registry_validate_version_context(context, subject);
-
-	max_version = catalog_lock_subject(context, subject);
+	HeapTuple	result;
 
 	catalog_effective_settings(context, subject, &settings);
 	mode = registry_mode(settings.mode);
@@ -316,5 +312,54 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 		registry_assert_compatible(context, subject, candidate,
 								   registry_compat_rule(&settings));
 	}
-	return PointerGetDatum(result);
+	return result;
+}
+
+/*
+ * BEFORE INSERT on registry.subject_versions: lock the subject, then the
+ * mode in force must allow writes (IMPORT/FORWARD skip the rest), the
+ * version must be the next number (NULL means "the next one"), and the
+ * schema must be compatible with the subject's live versions under the
+ * compatibility level in force (409/40901 otherwise).  The row a
+ * registration is inserting has had all of that decided under the lock it
+ * holds: when the settings read again here still give that decision, the
+ * mode is checked and the rest is not done twice.
+ */
+Datum
+registry_versions_before_insert(PG_FUNCTION_ARGS)
+{
+	TriggerData *trig = (TriggerData *) fcinfo->context;
+	TupleDesc	desc = trig->tg_relation->rd_att;
+	HeapTuple	tup = trig->tg_trigtuple;
+	char	   *context = trigger_row_text(tup, desc, "context");
+	char	   *subject = trigger_row_text(tup, desc, "subject");
+	int32		version = 0;
+	bool		has_version = trigger_row_int(tup, desc, "version", &version);
+	int32		schema_id;
+	bool		isnull;
+	bool		deleted;
+
+	(void) trigger_row_data(fcinfo, "versions_before_insert");
+	if (context == NULL || subject == NULL || !trigger_row_int(tup, desc, "schema_id", &schema_id))
+		ereport(ERROR,
+				(errcode(ERRCODE_NOT_NULL_VIOLATION),
+				 errmsg("a subject version needs a context, a subject and a schema id")));
+	/* a restored version, soft-deleted or not: kept as it was */
+	if (has_version && registry_trigger_row_restored(tup, desc, "created_at"))
+	{
+		registry_validate_subject(subject, subject);
+		return PointerGetDatum(tup);
+	}
+	deleted = DatumGetBool(trigger_row_value(tup, desc, "deleted", &isnull));
+	if (!isnull && deleted)
+		ereport(ERROR,
+				(errcode(ERRCODE_REGISTRY_OPERATION_NOT_PERMITTED),
+				 errmsg("a new subject version cannot be inserted as deleted")));
+	registry_validate_subject(subject, subject);
+	registry_validate_version_context(context, subject);
+
+	if (has_version && decided_by_registration(context, subject, schema_id, version))
+		return PointerGetDatum(version_row_as_registered(tup, desc, version));
+	return PointerGetDatum(version_row_checked(tup, desc, context, subject, schema_id,
+											   has_version, version));
 }

@@ -61,13 +61,6 @@ verdicts_of_this_transaction(void)
 	verdicts_lxid = MyProc->lxid;
 }
 
-/* Do two optional strings say the same? */
-static bool
-same_string(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
 /* Was the verdict decided on exactly these? */
 static bool
 verdict_matches(const Verdict *v, const char *context, const char *subject,
@@ -76,10 +69,7 @@ verdict_matches(const Verdict *v, const char *context, const char *subject,
 {
 	if (v->n != n || strcmp(v->context, context) != 0 || strcmp(v->subject, subject) != 0 ||
 		memcmp(v->identity, identity, REGISTRY_FINGERPRINT_LEN) != 0 ||
-		v->rule.level != rule.level || v->rule.policy != rule.policy ||
-		v->rule.validate_fields != rule.validate_fields || v->rule.lint.mode != rule.lint.mode ||
-		v->rule.lint.rules != rule.lint.rules ||
-		!same_string(v->rule.group, rule.group))
+		!registry_same_rule(v->rule, rule))
 		return false;
 	for (int i = 0; i < n; i++)
 		if (v->versions[i].version != versions[i].version ||
