@@ -335,14 +335,12 @@ release_segment(HttpPoolJob *job)
 }
 
 /*
- * A job for the request over segment seg, its queue attached (in a memory
- * context of its own).
+ * A job for the request over segment seg, its queue attached, in memory
+ * context cxt (its own).
  */
 static HttpPoolJob *
-new_job(HttpRequest *hr, Oid role, dsm_segment * seg)
+new_job(MemoryContext cxt, HttpRequest *hr, Oid role, dsm_segment * seg)
 {
-	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "registry pool job",
-											  ALLOCSET_SMALL_SIZES);
 	MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
 	HttpPoolJob *job = palloc0(sizeof(HttpPoolJob));
 	HttpPoolJobHeader *head = dsm_segment_address(seg);
@@ -360,25 +358,30 @@ new_job(HttpRequest *hr, Oid role, dsm_segment * seg)
  * The segment and job of a request, made where no error may unwind (inside
  * libmicrohttpd, which an ERROR would leave with all the worker's
  * connections): NULL when either cannot be had, /dev/shm full or memory
- * out (logged).
+ * out (logged).  (A dsm_create() that fails so leaves its small descriptor
+ * behind, in PostgreSQL 15: some 100 bytes per refusal while /dev/shm
+ * stays full.)
  */
 static HttpPoolJob *
 make_job_safely(HttpRequest *hr, const RestRequest *req, Oid role, const char *user,
 				const char *peer)
 {
-	MemoryContext cxt = CurrentMemoryContext;
+	MemoryContext oldcxt = CurrentMemoryContext;
+	MemoryContext volatile cxt = NULL;
 	dsm_segment *volatile seg = NULL;
 	HttpPoolJob *volatile job = NULL;
 
 	PG_TRY();
 	{
+		cxt = AllocSetContextCreate(TopMemoryContext, "registry pool job",
+									ALLOCSET_SMALL_SIZES);
 		seg = make_segment(req, role, user, peer);
 		if (seg != NULL)
-			job = new_job(hr, role, seg);
+			job = new_job(cxt, hr, role, seg);
 	}
 	PG_CATCH();
 	{
-		MemoryContextSwitchTo(cxt);
+		MemoryContextSwitchTo(oldcxt);
 		EmitErrorReport();
 		FlushErrorState();
 		if (seg != NULL)
@@ -386,6 +389,8 @@ make_job_safely(HttpRequest *hr, const RestRequest *req, Oid role, const char *u
 		job = NULL;
 	}
 	PG_END_TRY();
+	if (job == NULL && cxt != NULL)
+		MemoryContextDelete(cxt);
 	return job;
 }
 

@@ -325,7 +325,13 @@ run_job(dsm_handle handle)
 		iov[0].len = sizeof(head);
 		iov[1].data = body.data;
 		iov[1].len = body.len;
-		/* outside the transaction: a cancel must not end the worker */
+
+		/*
+		 * outside the transaction: a cancel must not end the worker, and the
+		 * answer, done, waits for the HTTP worker as long as it takes (the
+		 * request's deadline is for its work)
+		 */
+		ps.deadline = 0;
 		(void) send_bounded(&ps, iov, 2, false);
 	}
 	else if (head.status == 200 && head.failure == 0)

@@ -3,7 +3,7 @@
 -- reaches another row, a later statement or a rolled-back subtransaction,
 -- which get every check of the trigger.
 BEGIN;
-SELECT plan(11);
+SELECT plan(13);
 
 -- ho, ho-sk and ho-rb have version 1, R with an int a; ho-other has R with a
 -- string a (incompatible with it under BACKWARD) and R with an optional b
@@ -16,7 +16,8 @@ SELECT registry.register_schema('ho-other', '{"type":"record","name":"R","fields
 SELECT registry.register_schema('ho-other', '{"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"int","default":0}]}') AS good \gset
 
 -- a DBA's trigger that fires before the registry's own on subject_versions:
--- it skips the row, puts another schema in it or fails, as test.handoff says
+-- it skips the row, puts another schema in it, fails, or soft-deletes the
+-- subject's latest version first, as test.handoff says
 CREATE FUNCTION pg_temp.meddle() RETURNS trigger
 	LANGUAGE plpgsql AS $$
 BEGIN
@@ -28,6 +29,12 @@ BEGIN
 	END IF;
 	IF current_setting('test.handoff', true) = 'fail' THEN
 		RAISE EXCEPTION 'refused by a DBA trigger';
+	END IF;
+	IF current_setting('test.handoff', true) = 'softdelete' THEN
+		UPDATE registry.subject_versions SET deleted = true
+		 WHERE context = NEW.context AND subject = NEW.subject AND version =
+			(SELECT max(version) FROM registry.subject_versions
+			  WHERE context = NEW.context AND subject = NEW.subject AND NOT deleted);
 	END IF;
 	RETURN NEW;
 END $$;
@@ -79,6 +86,23 @@ SELECT registry.delete_version('ho-rb', '1', true);
 SELECT throws_ok(format($$INSERT INTO registry.subject_versions (context, subject, version, schema_id) VALUES ('.', 'ho-rb', 2, %s)$$, :'bad'),
 	'R2201', NULL, 'the same row by a raw INSERT after it is refused (R2201)');
 SELECT registry.set_compatibility('BACKWARD');
+
+-- ---------------------------------------------------------------------------
+-- the subject's latest version soft-deleted by another trigger while the
+-- registration inserts its row: the decision was checked against that
+-- version, so the row is checked in full against the one now latest (the
+-- other trigger's UPDATE ran in a command of its own, so the decision,
+-- bound to the INSERT's command, does not match); R with an int a and a
+-- required b reads what version 2 wrote, not what version 1 wrote
+-- ---------------------------------------------------------------------------
+SELECT registry.register_schema('ho-sd', '{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}');
+SELECT registry.register_schema('ho-sd', '{"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"int","default":0}]}');
+SELECT set_config('test.handoff', 'softdelete', true);
+SELECT throws_ok($$SELECT registry.register_schema('ho-sd', '{"type":"record","name":"R","fields":[{"name":"a","type":"int"},{"name":"b","type":"int"}]}')$$,
+	'R0901', NULL, 'a registration whose subject''s latest version another trigger soft-deletes is checked against the new latest (R0901)');
+SELECT set_config('test.handoff', 'off', true);
+SELECT is((SELECT count(*)::integer FROM registry.subject_versions WHERE subject = 'ho-sd' AND NOT deleted), 2,
+	'and the subject keeps its two live versions');
 
 -- ---------------------------------------------------------------------------
 -- and with nobody in the way, the registration and a raw INSERT work as

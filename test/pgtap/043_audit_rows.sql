@@ -23,9 +23,9 @@ SELECT cmp_ok((SELECT count(*)::integer FROM audited WHERE operation = 'version.
 	'the registrations were audited');
 SELECT is_empty($$
 	SELECT a.id FROM audited a
-	  JOIN registry.subject_versions sv ON sv.context = (a.after->>'context') AND sv.subject = (a.after->>'subject')
+	  LEFT JOIN registry.subject_versions sv ON sv.context = (a.after->>'context') AND sv.subject = (a.after->>'subject')
 	   AND sv.version = (a.after->>'version')::integer
-	  JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
+	  LEFT JOIN registry.schemas s ON s.context = sv.context AND s.id = sv.schema_id
 	 WHERE a.operation = 'version.register'
 	   AND a.after IS DISTINCT FROM (row_to_json(sv)::jsonb - 'deleted' || jsonb_build_object('deleted', false)
 	                                 || jsonb_build_object('schemaType', s.schema_type, 'guid', s.guid))$$,

@@ -22,7 +22,7 @@ if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
 	echo "shm full: skipped (a /dev/shm of its own needs root and unshare)"
 	exit 0
 fi
-if ! unshare -m sh -c "mount -t tmpfs -o size=$SHM_SIZE tmpfs /dev/shm" 2>/dev/null; then
+if ! unshare -m --propagation private sh -c "mount -t tmpfs -o size=$SHM_SIZE tmpfs /dev/shm" 2>/dev/null; then
 	echo "shm full: skipped (this machine allows no mount namespace)"
 	exit 0
 fi
@@ -35,10 +35,13 @@ registry.http_workers = 1
 registry.http_pool_workers = 1
 registry.http_lock_wait = 3000
 max_parallel_workers_per_gather = 0"
+# the cluster goes however the script ends (killed too)
+trap 'cluster_stop "$DIR"; rm -rf "$DIR"' EXIT
+trap 'exit 1' INT TERM
 # initdb outside (its bootstrap takes a 1 MB segment), then the server in a
 # mount namespace with a small /dev/shm of its own, which its processes keep
 if ! { cluster_start "$DIR" "$PORT" "$CONF" && cluster_stop "$DIR" &&
-	unshare -m bash -c "mount -t tmpfs -o size=${SHM_SIZE},mode=1777 tmpfs /dev/shm &&
+	unshare -m --propagation private bash -c "mount -t tmpfs -o size=${SHM_SIZE},mode=1777 tmpfs /dev/shm &&
 		. test/scripts/cluster.sh && cluster_start '$DIR' '$PORT'"; } >"$DIR.start.log" 2>&1; then
 	cat "$DIR.start.log"
 	cluster_stop "$DIR"

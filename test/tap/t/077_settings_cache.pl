@@ -159,22 +159,31 @@ like($out, qr/"compatibilityLevel": ?"BACKWARD"/, 'and after its rollback s is B
 # old snapshot scans instead of filling the cache)
 $node->safe_psql('postgres', q{SELECT registry.set_compatibility('NONE', 'hz')});
 my $bg = $node->background_psql('postgres');
+my $dba = $node->background_psql('postgres');
 is($bg->query_safe(q{SELECT registry.get_compatibility('hz')}), 'NONE',
 	'a session keeps the config of hz (NONE)');
+# the statement takes its snapshot, then waits for the advisory lock the
+# DBA's session holds until its change has committed
+$dba->query_safe(q{SELECT pg_advisory_lock(77)});
 $bg->query_until(qr/started/, q{\echo started
-SELECT 'during ' || (SELECT 'slept' FROM pg_sleep(3)) || ' ' || registry.get_compatibility('hz')
-  || ' ' || registry.get_compatibility('hz');
+SELECT 'during ' || (SELECT 'waited' FROM pg_advisory_xact_lock_shared(77))
+  || ' ' || registry.get_compatibility('hz') || ' ' || registry.get_compatibility('hz');
 });
-$node->safe_psql('postgres', q{
+ok($node->poll_query_until('postgres',
+	q{SELECT count(*) = 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted}),
+	'the statement waits, its snapshot taken');
+$dba->query_safe(q{
 BEGIN;
 ALTER TABLE registry.config DISABLE TRIGGER config_after_write;
 UPDATE registry.config SET compatibility = 'FULL' WHERE subject = 'hz';
 ALTER TABLE registry.config ENABLE ALWAYS TRIGGER config_after_write;
-COMMIT});
+COMMIT;
+SELECT pg_advisory_unlock(77)});
 my $during = $bg->query_safe(q{SELECT 'after ' || registry.get_compatibility('hz')});
-like($during, qr/during slept NONE NONE/, 'the statement that began before the change reads NONE, as its snapshot sees');
+like($during, qr/during waited NONE NONE/, 'the statement that began before the change reads NONE, as its snapshot sees');
 like($during, qr/after FULL/, 'the next statement of that session reads FULL')
   or diag($during);
+$dba->quit;
 $bg->quit;
 
 $node->stop;
