@@ -7,7 +7,10 @@
 # scale.sh's small records (bench/scale_setup.sql, bulk SQL), and
 # pgbench -i at scale SUBJECTS / 10,000 (1,000,000 pgbench_accounts rows
 # for 100,000 subjects).  Then ROUNDS rounds of, DURATION seconds each
-# after a 2 s warm-up, CLIENTS clients:
+# after a 2 s warm-up, CLIENTS clients (lookup-nc between pgbench-S and
+# pgbench-S-after, the same pgbench run again, then the others; the
+# machine's speed drifts over minutes, and the bracketed ratio, lookup-nc
+# against the mean of the two, is the one that drift moves least):
 #   pgbench-S    pgbench -n -S -cCLIENTS -j2: the database's own point read
 #                at that size, pgbench's default (simple) protocol, the
 #                issue's yardstick (the baseline of x_pgbenchS)
@@ -106,30 +109,40 @@ sys.exit(rc)' "$W/time" "$@"
 client_cpu() {
 	awk -v n="$1" '{printf "%.1f\n", (n > 0 ? ($1 + $2) * 1e6 / n : 0)}' "$W/time"
 }
+# pgbench -S in a protocol (simple, prepared or tcp) as NAME, round R
+pgbench_run() {
+	local how=(-M "$1") out n
+	[ "$1" = tcp ] && how=(-M simple -h 127.0.0.1)
+	pgbench -n -S "${how[@]}" -c "$CLIENTS" -j 2 -T 2 >/dev/null 2>&1
+	t0=$(bench_cluster_ticks)
+	out=$(timed pgbench -n -S "${how[@]}" -c "$CLIENTS" -j 2 -T "$DURATION" 2>&1) ||
+		{ echo "$out" >&2; exit 1; }
+	bench_clients_gone
+	n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
+	echo "$2 $3 $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') 0 0 0" \
+		"$(cpu_per "$t0" "$n") $(client_cpu "$n")" >>"$W/results"
+}
+# wrk's load in MODE, round R
+wrk_run() {
+	local out n
+	wrk -t2 -c"$CLIENTS" -d2s -s "$W/lookup.lua" "$url/" -- "$1" >/dev/null
+	t0=$(bench_cluster_ticks)
+	out=$(timed wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/lookup.lua" "$url/" -- "$1")
+	n=$(echo "$out" | awk '/^RESULT/ {print $2}')
+	echo "$out" | awk -v m="$1" -v r="$2" '/^RESULT/ {printf "%s %s %.1f %.3f %d %d ", m, r, $2 / ($3 / 1e6), $4 / 1000, $5, $6}' >>"$W/results"
+	echo "$(cpu_per "$t0" "$n") $(client_cpu "$n")" >>"$W/results"
+}
+# each round: lookup-nc between two runs of pgbench -S (the machine's
+# speed drifts over minutes: the bracketed ratio sets it against both),
+# then the other runs
 for r in $(seq "$ROUNDS"); do
-	for proto in simple prepared tcp; do
-		how=(-M "$proto")
-		[ "$proto" = tcp ] && how=(-M simple -h 127.0.0.1)
-		pgbench -n -S "${how[@]}" -c "$CLIENTS" -j 2 -T 2 >/dev/null 2>&1
-		t0=$(bench_cluster_ticks)
-		out=$(timed pgbench -n -S "${how[@]}" -c "$CLIENTS" -j 2 -T "$DURATION" 2>&1) ||
-			{ echo "$out" >&2; exit 1; }
-		bench_clients_gone
-		name=pgbench-S
-		[ "$proto" = prepared ] && name=pgbench-S-M
-		[ "$proto" = tcp ] && name=pgbench-S-tcp
-		n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
-		echo "$name $r $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p') 0 0 0" \
-			"$(cpu_per "$t0" "$n") $(client_cpu "$n")" >>"$W/results"
-	done
-	for m in latest-nc lookup-nc relook-nc; do
-		wrk -t2 -c"$CLIENTS" -d2s -s "$W/lookup.lua" "$url/" -- "$m" >/dev/null
-		t0=$(bench_cluster_ticks)
-		out=$(timed wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/lookup.lua" "$url/" -- "$m")
-		n=$(echo "$out" | awk '/^RESULT/ {print $2}')
-		echo "$out" | awk -v m="$m" -v r="$r" '/^RESULT/ {printf "%s %s %.1f %.3f %d %d ", m, r, $2 / ($3 / 1e6), $4 / 1000, $5, $6}' >>"$W/results"
-		echo "$(cpu_per "$t0" "$n") $(client_cpu "$n")" >>"$W/results"
-	done
+	pgbench_run simple pgbench-S "$r"
+	wrk_run lookup-nc "$r"
+	pgbench_run simple pgbench-S-after "$r"
+	pgbench_run prepared pgbench-S-M "$r"
+	pgbench_run tcp pgbench-S-tcp "$r"
+	wrk_run latest-nc "$r"
+	wrk_run relook-nc "$r"
 	echo "# round $r done"
 done
 
@@ -147,7 +160,7 @@ print("# cpu_us: the cluster's CPU (all its processes, the HTTP workers and pgbe
 print("# x_cpu: pgbench -S's cpu_us / the run's, the throughput ratio freed of the clients' share of the 2 CPUs;")
 print("# client_us: the client's own CPU (pgbench, wrk) per answer; x_all: pgbench -S's cpu_us + client_us / the run's")
 print("%-13s %9s %11s %9s %8s %7s %8s %7s %6s %9s %6s  %s" % ("run", "per_s", "x_pgbenchS", "of_rounds", "p50_ms", "non2xx", "sockerr", "cpu_us", "x_cpu", "client_us", "x_all", "per round"))
-for n in ("pgbench-S", "pgbench-S-M", "pgbench-S-tcp", "latest-nc", "lookup-nc", "relook-nc"):
+for n in ("pgbench-S", "pgbench-S-after", "pgbench-S-M", "pgbench-S-tcp", "latest-nc", "lookup-nc", "relook-nc"):
     v = R[n]
     t = st.median(x[0] for x in v)
     own = st.median(x[0] / b for x, b in zip(v, base))
@@ -162,5 +175,9 @@ for b in ("pgbench-S", "pgbench-S-M", "pgbench-S-tcp"):
     print("lookup-nc / %-13s  %.2fx, cluster CPU %.2fx%s" % (b, t, c,
           "  (goal >= %.1fx: %s)" % (goal, "met" if t >= goal else "NOT MET") if b == "pgbench-S" else ""))
 print("lookup-nc / relook-nc (exact text / parsed)  %.2fx" % (st.median(x[0] for x in R["lookup-nc"]) / st.median(x[0] for x in R["relook-nc"])))
+# lookup-nc against the pgbench -S runs just before and just after it, per round
+br = [l[0] / ((b[0] + a[0]) / 2) for l, b, a in zip(R["lookup-nc"], R["pgbench-S"], R["pgbench-S-after"])]
+print("lookup-nc / its round's pgbench -S before and after (mean)  median %.2fx  [%s]  (goal >= %.1fx: %s)" % (
+      st.median(br), " ".join("%.2f" % x for x in br), goal, "met" if st.median(br) >= goal else "NOT MET"))
 PY
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
