@@ -111,7 +111,7 @@ client_cpu() {
 }
 # pgbench -S in a protocol (simple, prepared or tcp) as NAME, round R
 pgbench_run() {
-	local how=(-M "$1") out n
+	local how=(-M "$1") out n t0
 	[ "$1" = tcp ] && how=(-M simple -h 127.0.0.1)
 	pgbench -n -S "${how[@]}" -c "$CLIENTS" -j 2 -T 2 >/dev/null 2>&1
 	t0=$(bench_cluster_ticks)
@@ -124,7 +124,7 @@ pgbench_run() {
 }
 # wrk's load in MODE, round R
 wrk_run() {
-	local out n
+	local out n t0
 	wrk -t2 -c"$CLIENTS" -d2s -s "$W/lookup.lua" "$url/" -- "$1" >/dev/null
 	t0=$(bench_cluster_ticks)
 	out=$(timed wrk -t2 -c"$CLIENTS" -d"$DURATION"s -s "$W/lookup.lua" "$url/" -- "$1")

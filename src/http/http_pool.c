@@ -322,6 +322,32 @@ enqueue(dsm_handle handle, bool *full)
 	return running && !*full;
 }
 
+/*
+ * Run step(arg) where no error may unwind (inside libmicrohttpd, or the
+ * worker's loop, which would end with all the worker's connections): an
+ * error is logged and false returned.
+ */
+static bool
+pool_guarded(void (*step) (void *arg), void *arg)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile bool ok = true;
+
+	PG_TRY();
+	{
+		step(arg);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		ok = false;
+	}
+	PG_END_TRY();
+	return ok;
+}
+
 /* the segment goes (the pool worker's side, if still attached, sees it) */
 static void
 release_segment(HttpPoolJob *job)
@@ -339,7 +365,7 @@ release_segment(HttpPoolJob *job)
  * context cxt (its own).
  */
 static HttpPoolJob *
-new_job(MemoryContext cxt, HttpRequest *hr, Oid role, dsm_segment * seg)
+new_job(MemoryContext cxt, HttpRequest *hr, Oid role, dsm_segment *seg)
 {
 	MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
 	HttpPoolJob *job = palloc0(sizeof(HttpPoolJob));
@@ -354,44 +380,53 @@ new_job(MemoryContext cxt, HttpRequest *hr, Oid role, dsm_segment * seg)
 	return job;
 }
 
+/* what make_job() makes a job of, and what it has made so far */
+typedef struct PoolJobMaking
+{
+	HttpRequest *hr;
+	const RestRequest *req;
+	Oid			role;
+	const char *user;
+	const char *peer;
+	MemoryContext cxt;
+	dsm_segment *seg;
+	HttpPoolJob *job;
+} PoolJobMaking;
+
+/* The job's memory, its segment (none: *job stays NULL), then the job. */
+static void
+make_job(void *arg)
+{
+	PoolJobMaking *m = arg;
+
+	m->cxt = AllocSetContextCreate(TopMemoryContext, "registry pool job",
+								   ALLOCSET_SMALL_SIZES);
+	m->seg = make_segment(m->req, m->role, m->user, m->peer);
+	if (m->seg != NULL)
+		m->job = new_job(m->cxt, m->hr, m->role, m->seg);
+}
+
 /*
- * The segment and job of a request, made where no error may unwind (inside
- * libmicrohttpd, which an ERROR would leave with all the worker's
- * connections): NULL when either cannot be had, /dev/shm full or memory
- * out (logged).  (A dsm_create() that fails so leaves its small descriptor
- * behind, in PostgreSQL 15: some 100 bytes per refusal while /dev/shm
- * stays full.)
+ * The segment and job of a request, made under pool_guarded(): NULL when
+ * either cannot be had, /dev/shm full or memory out (logged).  (A
+ * dsm_create() that fails so leaves its small descriptor behind, in
+ * PostgreSQL 15: some 100 bytes per refusal while /dev/shm stays full.)
  */
 static HttpPoolJob *
 make_job_safely(HttpRequest *hr, const RestRequest *req, Oid role, const char *user,
 				const char *peer)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
-	MemoryContext volatile cxt = NULL;
-	dsm_segment *volatile seg = NULL;
-	HttpPoolJob *volatile job = NULL;
+	PoolJobMaking m = {hr, req, role, user, peer, NULL, NULL, NULL};
 
-	PG_TRY();
+	if (!pool_guarded(make_job, &m))
 	{
-		cxt = AllocSetContextCreate(TopMemoryContext, "registry pool job",
-									ALLOCSET_SMALL_SIZES);
-		seg = make_segment(req, role, user, peer);
-		if (seg != NULL)
-			job = new_job(cxt, hr, role, seg);
+		if (m.seg != NULL)
+			dsm_detach(m.seg);
+		m.job = NULL;
 	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(oldcxt);
-		EmitErrorReport();
-		FlushErrorState();
-		if (seg != NULL)
-			dsm_detach(seg);
-		job = NULL;
-	}
-	PG_END_TRY();
-	if (job == NULL && cxt != NULL)
-		MemoryContextDelete(cxt);
-	return job;
+	if (m.job == NULL && m.cxt != NULL)
+		MemoryContextDelete(m.cxt);
+	return m.job;
 }
 
 /*
@@ -471,8 +506,10 @@ hold_piece(HttpPoolJob *job, const char *data, Size len)
  * (a broken answer), is noted.
  */
 static void
-take_pieces(HttpPoolJob *job)
+take_pieces(void *arg)
 {
+	HttpPoolJob *job = arg;
+
 	while (!job->last && !job->broken && job->held < POOL_PIECES_HELD)
 	{
 		Size		len;
@@ -494,28 +531,12 @@ take_pieces(HttpPoolJob *job)
 	}
 }
 
-/*
- * take_pieces() where no error may unwind (inside libmicrohttpd, or the
- * worker's loop, which would end with all its connections): one (out of
- * memory in the queue's reading) breaks the answer off
- */
+/* take_pieces() under pool_guarded(): an error breaks the answer off */
 static void
 take_pieces_safely(HttpPoolJob *job)
 {
-	MemoryContext cxt = CurrentMemoryContext;
-
-	PG_TRY();
-	{
-		take_pieces(job);
-	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(cxt);
-		EmitErrorReport();
-		FlushErrorState();
+	if (!pool_guarded(take_pieces, job))
 		job->broken = true;
-	}
-	PG_END_TRY();
 }
 
 /*
@@ -570,8 +591,9 @@ http_pool_read_piece(void *cls, uint64_t pos, char *buf, size_t max)
 
 /* read the answer of a job, as far as it has arrived */
 static void
-receive(HttpPoolJob *job)
+receive(void *arg)
 {
+	HttpPoolJob *job = arg;
 	Size		len;
 	void	   *data;
 	shm_mq_result r;
@@ -618,29 +640,15 @@ receive(HttpPoolJob *job)
 		finish(job);
 }
 
-/*
- * receive() where no error may unwind (the worker's loop, which would end
- * with all its connections): one (out of memory reading the queue) fails
- * the job, 50001
- */
+/* receive() under pool_guarded(): an error fails the job, 50001 */
 static void
 receive_safely(HttpPoolJob *job)
 {
-	MemoryContext cxt = CurrentMemoryContext;
-
-	PG_TRY();
+	if (!pool_guarded(receive, job))
 	{
-		receive(job);
-	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(cxt);
-		EmitErrorReport();
-		FlushErrorState();
 		fail(job);
 		finish(job);
 	}
-	PG_END_TRY();
 }
 
 /*
