@@ -198,7 +198,10 @@ else
 fi
 
 # 10. Perl TAP (PostgreSQL::Test::Cluster): replication, failover,
-# authentication, TLS and upgrades, each test on clusters of its own
-tap_layer "perl tap" tmp_check/tap.log env PROVE_FLAGS=--failures bash test/tap/run.sh
+# authentication, TLS and upgrades, each test on clusters of its own.  Two
+# at a time: the tests mostly wait (for a standby, a timeout, a restart),
+# about 75 s of CPU in 350 s alone, and each picks its ports through the
+# framework's port locks, so two at once take about 190 s.
+tap_layer "perl tap" tmp_check/tap.log env PROVE_FLAGS="--failures -j2" bash test/tap/run.sh
 
 finish
