@@ -16,8 +16,8 @@ CREATE FUNCTION regress.audit_since(mark bigint) RETURNS TABLE (
 	SELECT a.operation, CASE WHEN a.role = current_user THEN '(superuser)' ELSE a.role END,
 		   a.http_user, a.http_peer, a.context, a.subject, a.version, a.schema_id IS NOT NULL,
 		   a.result,
-		   a.before - '{created_at,updated_at,schema_id,id,guid}'::text[],
-		   a.after - '{created_at,updated_at,schema_id,id,guid}'::text[]
+		   a.before - '{created_at,updated_at,schema_id,id,guid,text_key}'::text[],
+		   a.after - '{created_at,updated_at,schema_id,id,guid,text_key}'::text[]
 	  FROM registry.audit a WHERE a.id > mark ORDER BY a.id
 $$;
 

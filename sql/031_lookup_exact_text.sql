@@ -133,3 +133,45 @@ INSERT INTO registry.schemas (context, id, schema, fingerprint, created_at, pars
 	('.', 900003, '{"type":"record","name":"L","fields":[],"aliases":["a","b"]}',
 		decode(md5('{"type":"record","name":"L","fields":[],"aliases":["a","b"]}'), 'hex'), now() - interval '1 day', true, false);
 SELECT id, parses_to_itself, normalizes_to_itself FROM registry.schemas WHERE id > 900000 ORDER BY id;
+
+-- 0.8: a version row carries the key of its schema's exact text where the
+-- schema row vouches for it (no references, metadata or rule set), set by
+-- its insert trigger: SHA-256 of the type, a zero byte and the text
+CREATE FUNCTION pg_temp.key_of(typ text, txt text) RETURNS bytea LANGUAGE sql AS $$
+	SELECT sha256(convert_to(typ, 'UTF8') || '\x00'::bytea || convert_to(txt, 'UTF8'))
+$$;
+SELECT v.subject, v.version, v.text_key IS NOT NULL AS keyed,
+	v.text_key IS NOT DISTINCT FROM (CASE WHEN s.parses_to_itself AND s.refs = '[]' AND s.metadata IS NULL AND s.rule_set IS NULL
+		THEN pg_temp.key_of(s.schema_type, s.schema) END) AS key_as_defined
+  FROM registry.subject_versions v JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id
+ WHERE v.subject LIKE 'lx-%' ORDER BY v.subject, v.version;
+-- what an insert says is never taken: the trigger sets the key from the schema row
+SELECT registry.register_schema('lx-key', '{"type":"record","name":"Q","fields":[{"name":"a","type":"int"}]}') IS NOT NULL AS registered;
+INSERT INTO registry.subject_versions (context, subject, schema_id, text_key)
+	SELECT '.', 'lx-key-raw', id, '\xdeadbeef' FROM registry.schemas WHERE schema = '{"type":"record","name":"Q","fields":[{"name":"a","type":"int"}]}';
+SELECT text_key = pg_temp.key_of('AVRO', '{"type":"record","name":"Q","fields":[{"name":"a","type":"int"}]}') AS key_made_again
+  FROM registry.subject_versions WHERE subject = 'lx-key-raw';
+SELECT pg_temp.lk('lx-key-raw', '{"type":"record","name":"Q","fields":[{"name":"a","type":"int"}]}');
+-- and it is as immutable as the rest of the row
+UPDATE registry.subject_versions SET text_key = NULL WHERE subject = 'lx-key-raw';
+-- the exact text is found through the key alone: one index scan of it, none
+-- of the schemas' (counted by the statistics, flushed by each transaction)
+SELECT pg_stat_force_next_flush();
+SELECT pg_stat_clear_snapshot();
+CREATE TEMP TABLE scans AS SELECT indexrelname, idx_scan FROM pg_stat_user_indexes WHERE schemaname = 'registry';
+SELECT pg_temp.lk('lx-key', '{"type":"record","name":"Q","fields":[{"name":"a","type":"int"}]}');
+SELECT pg_stat_force_next_flush();
+SELECT pg_stat_clear_snapshot();
+SELECT i.indexrelname, i.idx_scan - s.idx_scan AS scans
+  FROM pg_stat_user_indexes i JOIN scans s USING (indexrelname)
+ WHERE i.schemaname = 'registry' AND i.relname IN ('schemas', 'subject_versions')
+   AND i.idx_scan <> s.idx_scan ORDER BY 1;
+-- a version without a key whose schema vouches (a row a replica applied from
+-- a server before 0.8, say) is still found, by the schema row first
+SET session_replication_role = replica;
+INSERT INTO registry.subjects (context, subject) VALUES ('.', 'lx-key-old');
+INSERT INTO registry.subject_versions (context, subject, version, schema_id)
+	SELECT '.', 'lx-key-old', 1, id FROM registry.schemas WHERE schema = '{"type":"record","name":"Q","fields":[{"name":"a","type":"int"}]}';
+RESET session_replication_role;
+SELECT text_key IS NULL AS no_key FROM registry.subject_versions WHERE subject = 'lx-key-old';
+SELECT pg_temp.both('lx-key-old', '{"type":"record","name":"Q","fields":[{"name":"a","type":"int"}]}');

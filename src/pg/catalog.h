@@ -39,6 +39,7 @@ extern void catalog_init_rest_process(void);
 
 /* a fingerprint as a bytea value */
 extern Datum catalog_fingerprint_datum(const uint8 *fp);
+extern Datum catalog_bytes_datum(const uint8 *bytes, int len);
 
 typedef struct CatalogSchema
 {
@@ -91,6 +92,9 @@ extern int32 catalog_find_schema_in_subject(const char *context, const char *sub
 extern bool catalog_subject_version_of_schema(const char *context, const char *subject,
 											  int32 id, bool include_deleted,
 											  CatalogVersion *out);
+extern bool catalog_version_by_text_key(const char *context, const char *subject,
+										const uint8 *key, int keylen, bool include_deleted,
+										CatalogVersion *out);
 extern bool catalog_get_schema(const char *context, int32 id, CatalogSchema *out);
 extern bool catalog_schema_by_fingerprint(const char *context, const uint8 *fingerprint,
 										  CatalogSchema *out);

@@ -194,15 +194,22 @@ catalog_bool(HeapTuple tup, int col)
 	return isnull ? false : DatumGetBool(d);
 }
 
+/* Bytes as a bytea value (see catalog.h). */
+Datum
+catalog_bytes_datum(const uint8 *bytes, int len)
+{
+	bytea	   *b = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	memcpy(VARDATA(b), bytes, len);
+	return PointerGetDatum(b);
+}
+
 /* A fingerprint as a bytea value (see catalog.h). */
 Datum
 catalog_fingerprint_datum(const uint8 *fp)
 {
-	bytea	   *b = palloc(VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
-
-	SET_VARSIZE(b, VARHDRSZ + REGISTRY_FINGERPRINT_LEN);
-	memcpy(VARDATA(b), fp, REGISTRY_FINGERPRINT_LEN);
-	return PointerGetDatum(b);
+	return catalog_bytes_datum(fp, REGISTRY_FINGERPRINT_LEN);
 }
 
 /*

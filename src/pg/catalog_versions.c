@@ -12,12 +12,14 @@
 
 #include "access/genam.h"
 #include "access/table.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/fmgroids.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -58,6 +60,16 @@ static CatalogIndex subject_versions_schema_idx = {
 	"subject_versions_schema_idx", &subject_versions_table, 4,
 	{Anum_subject_versions_context, Anum_subject_versions_schema_id,
 	Anum_subject_versions_subject, Anum_subject_versions_version}
+};
+
+/*
+ * (context, subject, text_key): a version by the key of its schema's exact
+ * text (0.8).  text_key comes after the columns above, so its attribute
+ * number is found by name when the index is first opened.
+ */
+static CatalogIndex subject_versions_text_key_idx = {
+	"subject_versions_text_key_idx", &subject_versions_table, 3,
+	{Anum_subject_versions_context, Anum_subject_versions_subject, InvalidAttrNumber}
 };
 
 static CatalogPlan plan_insert_version = {
@@ -371,31 +383,94 @@ catalog_versions_announced(Oid *relid)
 }
 
 /*
- * The subject's best version of schema id (live ones first, then the
- * highest number; soft-deleted ones only when include_deleted) into out:
- * false when it has none.  Its fingerprint is not read.
+ * Take the scan's current version into out if it is better than the one
+ * there (found: there is one): live ones first, then the highest number;
+ * soft-deleted ones only when include_deleted.  Whether out holds one now.
+ */
+static bool
+pick_version(CatalogScan *s, bool include_deleted, bool found, CatalogVersion *out)
+{
+	CatalogVersion v;
+
+	fill_version(s, &v);
+	if (v.deleted && !include_deleted)
+		return found;
+	if (!found || (out->deleted && !v.deleted) ||
+		(out->deleted == v.deleted && v.version > out->version))
+		*out = v;
+	return true;
+}
+
+/*
+ * The subject's best version of schema id (pick_version's) into out: false
+ * when it has none.  Its fingerprint is not read.
  */
 bool
 catalog_subject_version_of_schema(const char *context, const char *subject, int32 id,
 								  bool include_deleted, CatalogVersion *out)
 {
 	CatalogScan s;
-	CatalogVersion v;
 	bool		found = false;
 
 	versions_of_id_open(&s, context, id);
 	while (catalog_scan_next(&s, ForwardScanDirection))
+		if (catalog_scan_text_is(&s, Anum_subject_versions_subject, subject))
+			found = pick_version(&s, include_deleted, found, out);
+	catalog_scan_close(&s);
+	return found;
+}
+
+/*
+ * Is the text_key index there to be read (a catalog updated to 0.8), its
+ * key column found?  Looked up again after any invalidation of it.
+ */
+static bool
+text_key_index_ready(void)
+{
+	CatalogIndex *ix = &subject_versions_text_key_idx;
+	Relation	rel;
+	TupleDesc	desc;
+
+	if (OidIsValid(ix->relid))
+		return true;
+	if (!OidIsValid(get_relname_relid(ix->name, get_namespace_oid("registry", false))))
+		return false;
+	rel = catalog_open_table(ix->table);
+	desc = RelationGetDescr(rel);
+	ix->keys[2] = InvalidAttrNumber;
+	for (int i = Natts_subject_versions; i < desc->natts; i++)
 	{
-		if (!catalog_scan_text_is(&s, Anum_subject_versions_subject, subject))
-			continue;
-		fill_version(&s, &v);
-		if (v.deleted && !include_deleted)
-			continue;
-		if (!found || (out->deleted && !v.deleted) ||
-			(out->deleted == v.deleted && v.version > out->version))
-			*out = v;
-		found = true;
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (!att->attisdropped && att->atttypid == BYTEAOID &&
+			strcmp(NameStr(att->attname), "text_key") == 0)
+			ix->keys[2] = att->attnum;
 	}
+	table_close(rel, NoLock);
+	return ix->keys[2] != InvalidAttrNumber;
+}
+
+/*
+ * The subject's best version (pick_version's) whose row carries this key
+ * of its schema's exact text, into out (its fingerprint not read): false
+ * when it has none, or the catalog has no such key (before 0.8).
+ */
+bool
+catalog_version_by_text_key(const char *context, const char *subject, const uint8 *key,
+							int keylen, bool include_deleted, CatalogVersion *out)
+{
+	CatalogScan s;
+	bool		found = false;
+
+	if (!text_key_index_ready())
+		return false;
+	catalog_scan_open(&s, &subject_versions_text_key_idx);
+	catalog_scan_text_key(&s, Anum_subject_versions_context, context);
+	catalog_scan_text_key(&s, Anum_subject_versions_subject, subject);
+	catalog_scan_key(&s, subject_versions_text_key_idx.keys[2], F_BYTEAEQ,
+					 catalog_bytes_datum(key, keylen));
+	while (catalog_scan_next(&s, ForwardScanDirection))
+		found = pick_version(&s, include_deleted, found, out);
 	catalog_scan_close(&s);
 	return found;
 }

@@ -70,6 +70,40 @@ find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
 }
 
 /*
+ * The exact-text path in one probe: without normalize, metadata or rule
+ * set, the subject's version whose row carries the key of this text and
+ * type is the answer.  Its insert trigger set that key only where the
+ * schema row vouches for the text as find_exact_text's checks below do
+ * (registry_schema_text_key), so the schema row is not read: the answer's
+ * schema row is the submission as stored (its created_at not known).  A
+ * miss, or a version stored before 0.8 (no key), goes on to the two-probe
+ * path.
+ */
+static bool
+find_by_text_key(SchemaArgs *a, const SubmittedSchema *s, bool deleted,
+				 CatalogVersion *found, CatalogSchema *stored)
+{
+	uint8		key[REGISTRY_TEXT_KEY_LEN];
+
+	if (a->normalize || s->metadata != NULL || s->rule_set != NULL)
+		return false;
+	registry_text_key(s->format->name, a->schema, key);
+	if (!catalog_version_by_text_key(a->context, a->subject, key, REGISTRY_TEXT_KEY_LEN,
+									 deleted, found))
+		return false;
+	memcpy(found->fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
+	memset(stored, 0, sizeof(CatalogSchema));
+	stored->context = a->context;
+	stored->id = found->schema_id;
+	stored->schema_type = pstrdup(s->format->name);
+	stored->schema = a->schema;
+	stored->refs = pstrdup("[]");
+	memcpy(stored->fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
+	stored->parses_to_itself = true;
+	return true;
+}
+
+/*
  * The exact-text path: clients look up the text they registered, which is
  * mostly the stored form itself (what Avro's and Jackson's writers print).
  * A submission without references is taken as its own stored form; the
@@ -88,6 +122,8 @@ find_exact_text(SchemaArgs *a, bool deleted, CatalogVersion *found, CatalogSchem
 	SubmittedSchema *s = registry_submitted_as_stored(a->schema_type, a->schema, a->refs,
 													  a->metadata, a->rule_set);
 
+	if (s != NULL && find_by_text_key(a, s, deleted, found, stored))
+		return s;
 	if (s == NULL || !catalog_schema_by_fingerprint(a->context, s->fingerprint, stored))
 		return NULL;
 	if (strcmp(stored->schema, a->schema) != 0 ||

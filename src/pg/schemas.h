@@ -135,6 +135,18 @@ extern SubmittedSchema *registry_submitted_as_stored(const char *schema_type,
 													 const char *metadata,
 													 const char *rule_set);
 
+/*
+ * The key of a schema's exact text (registry.subject_versions.text_key):
+ * SHA-256 of its type, a zero byte and its text.  A schema row vouches for
+ * its text's key (registry_schema_text_key true, the key into out) when its
+ * text is its own stored form without normalize and it has no references,
+ * metadata or rule set: a lookup of those bytes as that type, without
+ * normalize, is then that schema.
+ */
+#define REGISTRY_TEXT_KEY_LEN 32
+extern void registry_text_key(const char *schema_type, const char *text, uint8 *out);
+extern bool registry_schema_text_key(const CatalogSchema *row, uint8 *out);
+
 /* schema_cache.c */
 
 /* registry.schema_cache_size (kB), and its definition from _PG_init */

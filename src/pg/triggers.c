@@ -244,6 +244,31 @@ version_row_as_registered(HeapTuple tup, TupleDesc desc, int32 version)
 }
 
 /*
+ * The row with its text_key as its schema row gives it: the key of the
+ * schema's exact text where that row vouches for it, else NULL; never what
+ * the insert said (a catalog before 0.8 has no such column).
+ */
+static HeapTuple
+version_row_keyed(HeapTuple tup, TupleDesc desc, const char *context, int32 schema_id)
+{
+	CatalogSchema row;
+	uint8		key[REGISTRY_TEXT_KEY_LEN];
+	int			attno;
+	Datum		value = (Datum) 0;
+	bool		isnull = true;
+
+	if (!trigger_row_has_column(desc, "text_key"))
+		return tup;
+	if (catalog_get_schema(context, schema_id, &row) && registry_schema_text_key(&row, key))
+	{
+		value = catalog_bytes_datum(key, REGISTRY_TEXT_KEY_LEN);
+		isnull = false;
+	}
+	attno = trigger_row_column(desc, "text_key");
+	return heap_modify_tuple_by_cols(tup, desc, 1, &attno, &value, &isnull);
+}
+
+/*
  * Is this the row a registration is inserting, with a decision that stands
  * under the settings in force now (the same class of mode and, but for
  * IMPORT, the same compatibility rule; version_handoff.c)?  Then the
@@ -344,11 +369,15 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NOT_NULL_VIOLATION),
 				 errmsg("a subject version needs a context, a subject and a schema id")));
-	/* a restored version, soft-deleted or not: kept as it was */
+
+	/*
+	 * a restored version, soft-deleted or not: kept as it was, its key made
+	 * again
+	 */
 	if (has_version && registry_trigger_row_restored(tup, desc, "created_at"))
 	{
 		registry_validate_subject(subject, subject);
-		return PointerGetDatum(tup);
+		return PointerGetDatum(version_row_keyed(tup, desc, context, schema_id));
 	}
 	deleted = DatumGetBool(trigger_row_value(tup, desc, "deleted", &isnull));
 	if (!isnull && deleted)
@@ -359,7 +388,8 @@ registry_versions_before_insert(PG_FUNCTION_ARGS)
 	registry_validate_version_context(context, subject);
 
 	if (has_version && decided_by_registration(context, subject, schema_id, version))
-		return PointerGetDatum(version_row_as_registered(tup, desc, version));
-	return PointerGetDatum(version_row_checked(tup, desc, context, subject, schema_id,
-											   has_version, version));
+		tup = version_row_as_registered(tup, desc, version);
+	else
+		tup = version_row_checked(tup, desc, context, subject, schema_id, has_version, version);
+	return PointerGetDatum(version_row_keyed(tup, desc, context, schema_id));
 }

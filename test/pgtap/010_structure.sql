@@ -1,7 +1,7 @@
 -- 010_structure.sql: the objects the install script creates (schema, tables,
 -- keys, indexes, SQL API, triggers, pg_dump registration, roles).
 BEGIN;
-SELECT plan(205);
+SELECT plan(208);
 
 -- ---------------------------------------------------------------------------
 -- schema, tables, sequence, types
@@ -70,6 +70,8 @@ SELECT col_not_null('registry', 'subject_versions', 'version', 'subject_versions
 SELECT col_not_null('registry', 'subject_versions', 'schema_id', 'subject_versions.schema_id NOT NULL');
 SELECT col_not_null('registry', 'subject_versions', 'deleted', 'subject_versions.deleted NOT NULL');
 SELECT col_default_is('registry', 'subject_versions', 'deleted', 'false', 'subject_versions.deleted defaults to false');
+SELECT col_type_is('registry', 'subject_versions', 'text_key', 'bytea', 'subject_versions.text_key is bytea');
+SELECT col_is_null('registry', 'subject_versions', 'text_key', 'subject_versions.text_key is NULL where the schema does not vouch for its text');
 -- schema_references
 SELECT col_type_is('registry', 'schema_references', 'schema_id', 'integer', 'schema_references.schema_id is integer');
 SELECT col_type_is('registry', 'schema_references', 'position', 'integer', 'schema_references.position is integer');
@@ -130,6 +132,8 @@ SELECT fk_ok('registry', 'schema_references', ARRAY['context', 'schema_id'], 're
 SELECT has_index('registry', 'schemas', 'schemas_text_idx', 'schemas_text_idx finds schemas by stored text');
 SELECT is((SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid = 'registry.schemas_text_idx'::regclass),
 	'((metadata IS NOT NULL) OR (rule_set IS NOT NULL))', 'schemas_text_idx keeps only schemas with a data contract');
+SELECT has_index('registry', 'subject_versions', 'subject_versions_text_key_idx', ARRAY['context', 'subject', 'text_key'],
+	'subject_versions_text_key_idx finds a subject''s version by its exact text''s key');
 SELECT has_index('registry', 'subject_versions', 'subject_versions_schema_idx', ARRAY['context', 'schema_id', 'subject', 'version'],
 	'index subject_versions (context, schema_id, subject, version)');
 SELECT hasnt_index('registry', 'schemas', 'schemas_guid_idx',

@@ -1,4 +1,4 @@
-# ALTER EXTENSION registry UPDATE from 0.1, 0.2, 0.3, 0.4, 0.5 and 0.6 (from its kept
+# ALTER EXTENSION registry UPDATE from 0.1, 0.2, 0.3, 0.4, 0.5, 0.6 and 0.7 (from its kept
 # script, and as the script's first form made it): the catalog becomes what
 # a fresh install of the default version is (pg_dump --schema-only
 # compared), and the data, the ids and the id sequences of every context
@@ -173,6 +173,24 @@ is($node->safe_psql('install_06', $data_query), $before_06,
 	'every version, id and soft delete of 0.6 survives the update');
 is($node->safe_psql('install_06', $contract), $g_id,
 	'registered again after the update, it keeps its id');
+
+# 0.7, from its kept script, updated the same way: its versions have no
+# text_key (a lookup of their text reads the schema row first, as before),
+# a version registered after the update has one
+$node->safe_psql('postgres', 'CREATE DATABASE install_07');
+$node->safe_psql('install_07', "CREATE EXTENSION registry VERSION '0.7';" . $fill);
+my $before_07 = $node->safe_psql('install_07', $data_query);
+$node->safe_psql('install_07', 'ALTER EXTENSION registry UPDATE');
+same_catalog(schema_dump('install_07'), 'an upgraded 0.7 has the catalog of a fresh install');
+is($node->safe_psql('install_07', $data_query), $before_07,
+	'every version, id and soft delete of 0.7 survives the update');
+is($node->safe_psql('install_07', 'SELECT count(*) FILTER (WHERE text_key IS NOT NULL) FROM registry.subject_versions'),
+	'0', '  ... and none of its versions has a text_key');
+is($node->safe_psql('install_07', q{SELECT version FROM registry.lookup_schema('a-value', '{"type":"record","name":"A","fields":[{"name":"x","type":"int"},{"name":"y","type":"int","default":0}]}')}),
+	'2', '  ... yet the lookup of a 0.7 version\'s exact text finds it');
+$node->safe_psql('install_07', q{SELECT registry.register_schema('a-value', '{"type":"record","name":"A","fields":[{"name":"x","type":"int"},{"name":"y","type":"int","default":0},{"name":"z","type":"int","default":1}]}')});
+is($node->safe_psql('install_07', q{SELECT text_key IS NOT NULL FROM registry.subject_versions WHERE subject = 'a-value' AND version = 3}),
+	't', 'a version registered after the update has its text_key');
 
 # 0.3 as the first form of its script (2026-12-01) made it: the guid index,
 # the stored-text index over every schema, no triggers on registry.modes,

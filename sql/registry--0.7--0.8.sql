@@ -1,0 +1,19 @@
+/*
+ * registry--0.7--0.8.sql: from 0.7 to 0.8.
+ */
+
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
+\echo Use "ALTER EXTENSION registry UPDATE TO '0.8'" to load this file. \quit
+
+-- issue 33, item 3 (a lookup of the exact text in one probe): a version row
+-- carries the key of its schema's exact text where the schema row vouches
+-- for that text (parses_to_itself, no references, metadata or rule set), so
+-- that a lookup of the text finds the subject's version without reading the
+-- schema row first.  The insert trigger sets it from the schema row, never
+-- from what an insert says; a version stored before 0.8 has none, and a
+-- lookup of its text reads the schema row first as before.
+ALTER TABLE registry.subject_versions ADD COLUMN text_key bytea;
+COMMENT ON COLUMN registry.subject_versions.text_key IS 'SHA-256 of the schema''s type, a zero byte and its text, where the schema row vouches that the text is its own stored form without normalize and it has no references, metadata or rule set; else NULL (set by the insert trigger)';
+CREATE INDEX subject_versions_text_key_idx ON registry.subject_versions (context, subject, text_key);
+
+COMMENT ON FUNCTION registry.deks_before_write() IS 'a DEK''s rules: created under an existing KEK (a live DEK only under a live KEK) with a valid subject, algorithm and key material; only its deleted flag changes; undeleted only under a live KEK; hard-deleted only once soft-deleted';
