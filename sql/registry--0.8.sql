@@ -1007,8 +1007,9 @@ COMMENT ON COLUMN registry.schemas.normalizes_to_itself IS 'the same, parsed wit
 -- for that text (parses_to_itself, no references, metadata or rule set), so
 -- that a lookup of the text finds the subject's version without reading the
 -- schema row first.  The insert trigger sets it from the schema row, never
--- from what an insert says; a version stored before 0.8 has none, and a
--- lookup of its text reads the schema row first as before.
+-- from what an insert says; the update from 0.7 gives the versions stored
+-- before it theirs.  A version without one (written in the replica role
+-- without it) is found through its schema row, as before.
 ALTER TABLE registry.subject_versions ADD COLUMN text_key bytea;
 COMMENT ON COLUMN registry.subject_versions.text_key IS 'SHA-256 of the schema''s type, a zero byte and its text, where the schema row vouches that the text is its own stored form without normalize and it has no references, metadata or rule set; else NULL (set by the insert trigger)';
 CREATE INDEX subject_versions_text_key_idx ON registry.subject_versions (context, subject, text_key);

@@ -422,20 +422,23 @@ catalog_subject_version_of_schema(const char *context, const char *subject, int3
 
 /*
  * Is the text_key index there to be read (a catalog updated to 0.8), its
- * key column found?  Looked up again after any invalidation of it.
+ * key column found?  Looked up again after any invalidation of it; the
+ * table is locked first, so an index dropped meanwhile is seen here, not
+ * when the scan opens it.
  */
 static bool
 text_key_index_ready(void)
 {
 	CatalogIndex *ix = &subject_versions_text_key_idx;
-	Relation	rel;
+	Relation	rel = catalog_open_table(ix->table);
 	TupleDesc	desc;
 
-	if (OidIsValid(ix->relid))
-		return true;
-	if (!OidIsValid(get_relname_relid(ix->name, get_namespace_oid("registry", false))))
-		return false;
-	rel = catalog_open_table(ix->table);
+	if (OidIsValid(ix->relid) ||
+		!OidIsValid(get_relname_relid(ix->name, get_namespace_oid("registry", false))))
+	{
+		table_close(rel, NoLock);
+		return OidIsValid(ix->relid);
+	}
 	desc = RelationGetDescr(rel);
 	ix->keys[2] = InvalidAttrNumber;
 	for (int i = Natts_subject_versions; i < desc->natts; i++)

@@ -90,6 +90,16 @@ column_jsonb_value(Datum d, Oid type, JsonbValue *v)
 			v->val.string.val = pstrdup(JsonEncodeDateTime(buf, d, type, NULL));
 			v->val.string.len = strlen(v->val.string.val);
 			return true;
+		case BYTEAOID:
+
+			/*
+			 * as row_to_json gives it: its output function's text
+			 * (bytea_output)
+			 */
+			v->type = jbvString;
+			v->val.string.val = DatumGetCString(DirectFunctionCall1(byteaout, d));
+			v->val.string.len = strlen(v->val.string.val);
+			return true;
 		case JSONBOID:
 			{
 				Jsonb	   *jb = DatumGetJsonbP(d);

@@ -50,6 +50,7 @@ registry_check_next_version(const char *subject, int32 version, int32 max_versio
 }
 
 PG_FUNCTION_INFO_V1(registry_versions_before_insert);
+PG_FUNCTION_INFO_V1(registry_version_text_key);
 
 /*
  * A schema row's parses_to_itself and normalizes_to_itself as shown (the
@@ -244,6 +245,21 @@ version_row_as_registered(HeapTuple tup, TupleDesc desc, int32 version)
 }
 
 /*
+ * The text_key of a version of schema id as its schema row gives it (the
+ * key of its exact text where the row vouches for it), *isnull when none.
+ */
+static Datum
+version_text_key(const char *context, int32 schema_id, bool *isnull)
+{
+	CatalogSchema row;
+	uint8		key[REGISTRY_TEXT_KEY_LEN];
+
+	*isnull = !(catalog_get_schema(context, schema_id, &row) &&
+				registry_schema_text_key(&row, key));
+	return *isnull ? (Datum) 0 : catalog_bytes_datum(key, REGISTRY_TEXT_KEY_LEN);
+}
+
+/*
  * The row with its text_key as its schema row gives it: the key of the
  * schema's exact text where that row vouches for it, else NULL; never what
  * the insert said (a catalog before 0.8 has no such column).
@@ -251,21 +267,32 @@ version_row_as_registered(HeapTuple tup, TupleDesc desc, int32 version)
 static HeapTuple
 version_row_keyed(HeapTuple tup, TupleDesc desc, const char *context, int32 schema_id)
 {
-	CatalogSchema row;
-	uint8		key[REGISTRY_TEXT_KEY_LEN];
 	int			attno;
-	Datum		value = (Datum) 0;
-	bool		isnull = true;
+	bool		isnull;
+	Datum		value;
 
 	if (!trigger_row_has_column(desc, "text_key"))
 		return tup;
-	if (catalog_get_schema(context, schema_id, &row) && registry_schema_text_key(&row, key))
-	{
-		value = catalog_bytes_datum(key, REGISTRY_TEXT_KEY_LEN);
-		isnull = false;
-	}
+	value = version_text_key(context, schema_id, &isnull);
 	attno = trigger_row_column(desc, "text_key");
 	return heap_modify_tuple_by_cols(tup, desc, 1, &attno, &value, &isnull);
+}
+
+/*
+ * registry.version_text_key_0_8(context, schema_id) -> bytea: the
+ * text_key of a version of that schema, for the update from 0.7, which
+ * gives the versions stored before it theirs (and drops the function).
+ */
+Datum
+registry_version_text_key(PG_FUNCTION_ARGS)
+{
+	bool		isnull;
+	Datum		key = version_text_key(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+									   PG_GETARG_INT32(1), &isnull);
+
+	if (isnull)
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(key);
 }
 
 /*

@@ -180,14 +180,24 @@ is($node->safe_psql('install_06', $contract), $g_id,
 $node->safe_psql('postgres', 'CREATE DATABASE install_07');
 $node->safe_psql('install_07', "CREATE EXTENSION registry VERSION '0.7';" . $fill);
 my $before_07 = $node->safe_psql('install_07', $data_query);
+my $lookup_07 = q{SELECT version FROM registry.lookup_schema('a-value', '{"type":"record","name":"A","fields":[{"name":"x","type":"int"},{"name":"y","type":"int","default":0}]}')};
+is($node->safe_psql('install_07', $lookup_07), '2',
+	'this library looks up the exact text in a 0.7 catalog (no text_key there)');
+my $audit_07 = 'SELECT count(*) FROM registry.audit';
+my $audit_before_07 = $node->safe_psql('install_07', $audit_07);
 $node->safe_psql('install_07', 'ALTER EXTENSION registry UPDATE');
 same_catalog(schema_dump('install_07'), 'an upgraded 0.7 has the catalog of a fresh install');
 is($node->safe_psql('install_07', $data_query), $before_07,
 	'every version, id and soft delete of 0.7 survives the update');
-is($node->safe_psql('install_07', 'SELECT count(*) FILTER (WHERE text_key IS NOT NULL) FROM registry.subject_versions'),
-	'0', '  ... and none of its versions has a text_key');
-is($node->safe_psql('install_07', q{SELECT version FROM registry.lookup_schema('a-value', '{"type":"record","name":"A","fields":[{"name":"x","type":"int"},{"name":"y","type":"int","default":0}]}')}),
-	'2', '  ... yet the lookup of a 0.7 version\'s exact text finds it');
+is($node->safe_psql('install_07', q{
+SELECT count(*) FILTER (WHERE v.text_key IS NOT NULL) > 1,
+       count(*) FILTER (WHERE v.text_key IS DISTINCT FROM
+           CASE WHEN s.parses_to_itself AND s.refs = '[]' AND s.metadata IS NULL AND s.rule_set IS NULL
+                THEN sha256(convert_to(s.schema_type, 'UTF8') || '\x00'::bytea || convert_to(s.schema, 'UTF8')) END)
+  FROM registry.subject_versions v JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id}),
+	't|0', '  ... each of its versions gets the text_key the insert trigger would give');
+is($node->safe_psql('install_07', $audit_07), $audit_before_07, '  ... and no audit row');
+is($node->safe_psql('install_07', $lookup_07), '2', '  ... and its exact text is found by it');
 $node->safe_psql('install_07', q{SELECT registry.register_schema('a-value', '{"type":"record","name":"A","fields":[{"name":"x","type":"int"},{"name":"y","type":"int","default":0},{"name":"z","type":"int","default":1}]}')});
 is($node->safe_psql('install_07', q{SELECT text_key IS NOT NULL FROM registry.subject_versions WHERE subject = 'a-value' AND version = 3}),
 	't', 'a version registered after the update has its text_key');
