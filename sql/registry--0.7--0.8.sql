@@ -15,7 +15,8 @@
 -- without it) is found through its schema row, as before.
 ALTER TABLE registry.subject_versions ADD COLUMN text_key bytea;
 COMMENT ON COLUMN registry.subject_versions.text_key IS 'SHA-256 of the schema''s type, a zero byte and its text, where the schema row vouches that the text is its own stored form without normalize and it has no references, metadata or rule set; else NULL (set by the insert trigger)';
-CREATE INDEX subject_versions_text_key_idx ON registry.subject_versions (context, subject, text_key);
+-- the key first: a descent compares its bytes, not the subject's text by collation
+CREATE INDEX subject_versions_text_key_idx ON registry.subject_versions (text_key, context, subject);
 
 COMMENT ON FUNCTION registry.deks_before_write() IS 'a DEK''s rules: created under an existing KEK (a live DEK only under a live KEK) with a valid subject, algorithm and key material; only its deleted flag changes; undeleted only under a live KEK; hard-deleted only once soft-deleted';
 

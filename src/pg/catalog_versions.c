@@ -63,13 +63,14 @@ static CatalogIndex subject_versions_schema_idx = {
 };
 
 /*
- * (context, subject, text_key): a version by the key of its schema's exact
- * text (0.8).  text_key comes after the columns above, so its attribute
- * number is found by name when the index is first opened.
+ * (text_key, context, subject): a version by the key of its schema's exact
+ * text (0.8), the key first so that a descent compares bytes, not the
+ * subject's text by collation.  text_key comes after the columns above, so
+ * its attribute number is found by name when the index is first opened.
  */
 static CatalogIndex subject_versions_text_key_idx = {
 	"subject_versions_text_key_idx", &subject_versions_table, 3,
-	{Anum_subject_versions_context, Anum_subject_versions_subject, InvalidAttrNumber}
+	{InvalidAttrNumber, Anum_subject_versions_context, Anum_subject_versions_subject}
 };
 
 static CatalogPlan plan_insert_version = {
@@ -440,17 +441,17 @@ text_key_index_ready(void)
 		return OidIsValid(ix->relid);
 	}
 	desc = RelationGetDescr(rel);
-	ix->keys[2] = InvalidAttrNumber;
+	ix->keys[0] = InvalidAttrNumber;
 	for (int i = Natts_subject_versions; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
 
 		if (!att->attisdropped && att->atttypid == BYTEAOID &&
 			strcmp(NameStr(att->attname), "text_key") == 0)
-			ix->keys[2] = att->attnum;
+			ix->keys[0] = att->attnum;
 	}
 	table_close(rel, NoLock);
-	return ix->keys[2] != InvalidAttrNumber;
+	return ix->keys[0] != InvalidAttrNumber;
 }
 
 /*
@@ -468,10 +469,10 @@ catalog_version_by_text_key(const char *context, const char *subject, const uint
 	if (!text_key_index_ready())
 		return false;
 	catalog_scan_open(&s, &subject_versions_text_key_idx);
+	catalog_scan_key(&s, subject_versions_text_key_idx.keys[0], F_BYTEAEQ,
+					 catalog_bytes_datum(key, keylen));
 	catalog_scan_text_key(&s, Anum_subject_versions_context, context);
 	catalog_scan_text_key(&s, Anum_subject_versions_subject, subject);
-	catalog_scan_key(&s, subject_versions_text_key_idx.keys[2], F_BYTEAEQ,
-					 catalog_bytes_datum(key, keylen));
 	while (catalog_scan_next(&s, ForwardScanDirection))
 		found = pick_version(&s, include_deleted, found, out);
 	catalog_scan_close(&s);

@@ -132,7 +132,7 @@ SELECT fk_ok('registry', 'schema_references', ARRAY['context', 'schema_id'], 're
 SELECT has_index('registry', 'schemas', 'schemas_text_idx', 'schemas_text_idx finds schemas by stored text');
 SELECT is((SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid = 'registry.schemas_text_idx'::regclass),
 	'((metadata IS NOT NULL) OR (rule_set IS NOT NULL))', 'schemas_text_idx keeps only schemas with a data contract');
-SELECT has_index('registry', 'subject_versions', 'subject_versions_text_key_idx', ARRAY['context', 'subject', 'text_key'],
+SELECT has_index('registry', 'subject_versions', 'subject_versions_text_key_idx', ARRAY['text_key', 'context', 'subject'],
 	'subject_versions_text_key_idx finds a subject''s version by its exact text''s key');
 SELECT has_index('registry', 'subject_versions', 'subject_versions_schema_idx', ARRAY['context', 'schema_id', 'subject', 'version'],
 	'index subject_versions (context, schema_id, subject, version)');
