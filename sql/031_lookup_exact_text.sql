@@ -136,9 +136,9 @@ SELECT id, parses_to_itself, normalizes_to_itself FROM registry.schemas WHERE id
 
 -- 0.8: a version row carries the key of its schema's exact text where the
 -- schema row vouches for it (no references, metadata or rule set), set by
--- its insert trigger: SHA-256 of the type, a zero byte and the text
+-- its insert trigger: the text's identity (MD5) followed by the type's name
 CREATE FUNCTION pg_temp.key_of(typ text, txt text) RETURNS bytea LANGUAGE sql AS $$
-	SELECT sha256(convert_to(typ, 'UTF8') || '\x00'::bytea || convert_to(txt, 'UTF8'))
+	SELECT decode(md5(txt), 'hex') || convert_to(typ, 'UTF8')
 $$;
 SELECT v.subject, v.version, v.text_key IS NOT NULL AS keyed,
 	v.text_key IS NOT DISTINCT FROM (CASE WHEN s.parses_to_itself AND s.refs = '[]' AND s.metadata IS NULL AND s.rule_set IS NULL

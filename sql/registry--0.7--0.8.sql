@@ -14,7 +14,7 @@
 -- before it theirs.  A version without one (written in the replica role
 -- without it) is found through its schema row, as before.
 ALTER TABLE registry.subject_versions ADD COLUMN text_key bytea;
-COMMENT ON COLUMN registry.subject_versions.text_key IS 'SHA-256 of the schema''s type, a zero byte and its text, where the schema row vouches that the text is its own stored form without normalize and it has no references, metadata or rule set; else NULL (set by the insert trigger)';
+COMMENT ON COLUMN registry.subject_versions.text_key IS 'the schema''s fingerprint followed by its type''s name, where the schema row vouches that the text is its own stored form without normalize and it has no references, metadata or rule set; else NULL (set by the insert trigger)';
 -- the key first: a descent compares its bytes, not the subject's text by collation
 CREATE INDEX subject_versions_text_key_idx ON registry.subject_versions (text_key, context, subject);
 

@@ -83,13 +83,14 @@ static bool
 find_by_text_key(SchemaArgs *a, const SubmittedSchema *s, bool deleted,
 				 CatalogVersion *found, CatalogSchema *stored)
 {
-	uint8		key[REGISTRY_TEXT_KEY_LEN];
+	uint8		key[REGISTRY_TEXT_KEY_MAX];
+	int			len;
 
 	if (a->normalize || s->metadata != NULL || s->rule_set != NULL)
 		return false;
-	registry_text_key(s->format->name, a->schema, key);
-	if (!catalog_version_by_text_key(a->context, a->subject, key, REGISTRY_TEXT_KEY_LEN,
-									 deleted, found))
+	len = registry_text_key(s->fingerprint, s->format->name, key);
+	if (len == 0 ||
+		!catalog_version_by_text_key(a->context, a->subject, key, len, deleted, found))
 		return false;
 	memcpy(found->fingerprint, s->fingerprint, REGISTRY_FINGERPRINT_LEN);
 	memset(stored, 0, sizeof(CatalogSchema));

@@ -10,9 +10,7 @@
  */
 #include "postgres.h"
 
-#include "common/cryptohash.h"
 #include "common/md5.h"
-#include "common/sha2.h"
 #include "lib/stringinfo.h"
 #include "storage/proc.h"
 #include "utils/memutils.h"
@@ -479,31 +477,26 @@ registry_submitted_as_stored(const char *schema_type, const char *text,
 }
 
 /* The key of a schema's exact text (see schemas.h). */
-void
-registry_text_key(const char *schema_type, const char *text, uint8 *out)
+int
+registry_text_key(const uint8 *fingerprint, const char *schema_type, uint8 *out)
 {
-	pg_cryptohash_ctx *ctx = pg_cryptohash_create(PG_SHA256);
-	const uint8 zero = 0;
+	size_t		len = strlen(schema_type);
 
-	if (ctx == NULL ||
-		pg_cryptohash_init(ctx) < 0 ||
-		pg_cryptohash_update(ctx, (const uint8 *) schema_type, strlen(schema_type)) < 0 ||
-		pg_cryptohash_update(ctx, &zero, 1) < 0 ||
-		pg_cryptohash_update(ctx, (const uint8 *) text, strlen(text)) < 0 ||
-		pg_cryptohash_final(ctx, out, REGISTRY_TEXT_KEY_LEN) < 0)
-		elog(ERROR, "could not compute SHA-256: %s", pg_cryptohash_error(ctx));
-	pg_cryptohash_free(ctx);
+	if (len >= NAMEDATALEN)
+		return 0;
+	memcpy(out, fingerprint, REGISTRY_FINGERPRINT_LEN);
+	memcpy(out + REGISTRY_FINGERPRINT_LEN, schema_type, len);
+	return REGISTRY_FINGERPRINT_LEN + (int) len;
 }
 
 /* Does a schema row vouch for the key of its text, and which (see schemas.h)? */
-bool
+int
 registry_schema_text_key(const CatalogSchema *row, uint8 *out)
 {
 	if (!row->parses_to_itself || row->refs == NULL || strcmp(row->refs, "[]") != 0 ||
 		row->metadata != NULL || row->rule_set != NULL)
-		return false;
-	registry_text_key(row->schema_type, row->schema, out);
-	return true;
+		return 0;
+	return registry_text_key(row->fingerprint, row->schema_type, out);
 }
 
 /* The identity of a submitted schema's text and references (see schemas.h). */

@@ -137,15 +137,18 @@ extern SubmittedSchema *registry_submitted_as_stored(const char *schema_type,
 
 /*
  * The key of a schema's exact text (registry.subject_versions.text_key):
- * SHA-256 of its type, a zero byte and its text.  A schema row vouches for
- * its text's key (registry_schema_text_key true, the key into out) when its
- * text is its own stored form without normalize and it has no references,
- * metadata or rule set: a lookup of those bytes as that type, without
- * normalize, is then that schema.
+ * its fingerprint (the identity of its text, MD5, as registration dedups
+ * by it) followed by its type's name; registry_text_key writes it into out
+ * (REGISTRY_TEXT_KEY_MAX bytes) and returns its length, 0 for a type name
+ * too long to be one.  A schema row vouches for its text's key
+ * (registry_schema_text_key: the length, else 0) when its text is its own
+ * stored form without normalize and it has no references, metadata or rule
+ * set: a lookup of that text as that type, without normalize, is then that
+ * schema.
  */
-#define REGISTRY_TEXT_KEY_LEN 32
-extern void registry_text_key(const char *schema_type, const char *text, uint8 *out);
-extern bool registry_schema_text_key(const CatalogSchema *row, uint8 *out);
+#define REGISTRY_TEXT_KEY_MAX (REGISTRY_FINGERPRINT_LEN + NAMEDATALEN)
+extern int	registry_text_key(const uint8 *fingerprint, const char *schema_type, uint8 *out);
+extern int	registry_schema_text_key(const CatalogSchema *row, uint8 *out);
 
 /* schema_cache.c */
 

@@ -252,11 +252,12 @@ static Datum
 version_text_key(const char *context, int32 schema_id, bool *isnull)
 {
 	CatalogSchema row;
-	uint8		key[REGISTRY_TEXT_KEY_LEN];
+	uint8		key[REGISTRY_TEXT_KEY_MAX];
+	int			len = catalog_get_schema(context, schema_id, &row) ?
+	registry_schema_text_key(&row, key) : 0;
 
-	*isnull = !(catalog_get_schema(context, schema_id, &row) &&
-				registry_schema_text_key(&row, key));
-	return *isnull ? (Datum) 0 : catalog_bytes_datum(key, REGISTRY_TEXT_KEY_LEN);
+	*isnull = len == 0;
+	return *isnull ? (Datum) 0 : catalog_bytes_datum(key, len);
 }
 
 /*

@@ -193,7 +193,7 @@ is($node->safe_psql('install_07', q{
 SELECT count(*) FILTER (WHERE v.text_key IS NOT NULL) > 1,
        count(*) FILTER (WHERE v.text_key IS DISTINCT FROM
            CASE WHEN s.parses_to_itself AND s.refs = '[]' AND s.metadata IS NULL AND s.rule_set IS NULL
-                THEN sha256(convert_to(s.schema_type, 'UTF8') || '\x00'::bytea || convert_to(s.schema, 'UTF8')) END)
+                THEN s.fingerprint || convert_to(s.schema_type, 'UTF8') END)
   FROM registry.subject_versions v JOIN registry.schemas s ON s.context = v.context AND s.id = v.schema_id}),
 	't|0', '  ... each of its versions gets the text_key the insert trigger would give');
 is($node->safe_psql('install_07', $audit_07), $audit_before_07, '  ... and no audit row');
