@@ -18,6 +18,7 @@
 #include "common/hashfn.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/fmgroids.h"
@@ -424,22 +425,23 @@ catalog_subject_version_of_schema(const char *context, const char *subject, int3
 /*
  * Is the text_key index there to be read (a catalog updated to 0.8), its
  * key column found?  Looked up again after any invalidation of it; the
- * table is locked first, so an index dropped meanwhile is seen here, not
- * when the scan opens it.
+ * table is locked first (the lock takes in the invalidations), so an index
+ * dropped meanwhile is seen here, not when the scan opens it.
  */
 static bool
 text_key_index_ready(void)
 {
 	CatalogIndex *ix = &subject_versions_text_key_idx;
-	Relation	rel = catalog_open_table(ix->table);
+	Relation	rel;
 	TupleDesc	desc;
 
-	if (OidIsValid(ix->relid) ||
-		!OidIsValid(get_relname_relid(ix->name, get_namespace_oid("registry", false))))
-	{
-		table_close(rel, NoLock);
-		return OidIsValid(ix->relid);
-	}
+	if (OidIsValid(ix->table->relid))
+		LockRelationOid(ix->table->relid, AccessShareLock);
+	if (OidIsValid(ix->relid))
+		return true;
+	if (!OidIsValid(get_relname_relid(ix->name, get_namespace_oid("registry", false))))
+		return false;
+	rel = catalog_open_table(ix->table);
 	desc = RelationGetDescr(rel);
 	ix->keys[0] = InvalidAttrNumber;
 	for (int i = Natts_subject_versions; i < desc->natts; i++)

@@ -76,8 +76,8 @@ find_submitted(SchemaArgs *a, const CatalogSettings *settings, bool deleted,
  * schema row vouches for the text as find_exact_text's checks below do
  * (registry_schema_text_key), so the schema row is not read: the answer's
  * schema row is the submission as stored (its created_at not known).  A
- * miss, or a version stored before 0.8 (no key), goes on to the two-probe
- * path.
+ * miss, or a version without a key (one written in the replica role), goes
+ * on to the two-probe path.
  */
 static bool
 find_by_text_key(SchemaArgs *a, const SubmittedSchema *s, bool deleted,
@@ -129,8 +129,7 @@ find_exact_text(SchemaArgs *a, bool deleted, CatalogVersion *found, CatalogSchem
 		return NULL;
 	if (strcmp(stored->schema, a->schema) != 0 ||
 		strcmp(stored->schema_type, s->format->name) != 0 ||
-		strcmp(stored->refs, "[]") != 0 ||
-		!(a->normalize ? stored->normalizes_to_itself : stored->parses_to_itself))
+		!registry_schema_vouches(stored, a->normalize))
 		return NULL;
 	if (!catalog_subject_version_of_schema(a->context, a->subject, stored->id, deleted, found))
 		return NULL;

@@ -489,12 +489,19 @@ registry_text_key(const uint8 *fingerprint, const char *schema_type, uint8 *out)
 	return REGISTRY_FINGERPRINT_LEN + (int) len;
 }
 
+/* Does a schema row vouch for its text under a lookup's normalize (see schemas.h)? */
+bool
+registry_schema_vouches(const CatalogSchema *row, bool normalize)
+{
+	return row->refs != NULL && strcmp(row->refs, "[]") == 0 &&
+		(normalize ? row->normalizes_to_itself : row->parses_to_itself);
+}
+
 /* Does a schema row vouch for the key of its text, and which (see schemas.h)? */
 int
 registry_schema_text_key(const CatalogSchema *row, uint8 *out)
 {
-	if (!row->parses_to_itself || row->refs == NULL || strcmp(row->refs, "[]") != 0 ||
-		row->metadata != NULL || row->rule_set != NULL)
+	if (!registry_schema_vouches(row, false) || row->metadata != NULL || row->rule_set != NULL)
 		return 0;
 	return registry_text_key(row->fingerprint, row->schema_type, out);
 }

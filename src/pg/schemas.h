@@ -147,6 +147,8 @@ extern SubmittedSchema *registry_submitted_as_stored(const char *schema_type,
  * schema.
  */
 #define REGISTRY_TEXT_KEY_MAX (REGISTRY_FINGERPRINT_LEN + NAMEDATALEN)
+/* a schema row vouches for its text: no references, and own form under normalize (OwnForm) */
+extern bool registry_schema_vouches(const CatalogSchema *row, bool normalize);
 extern int	registry_text_key(const uint8 *fingerprint, const char *schema_type, uint8 *out);
 extern int	registry_schema_text_key(const CatalogSchema *row, uint8 *out);
 
