@@ -138,5 +138,6 @@ typedefs: all
 	mkdir -p build
 	$(CC) -g -c -o build/mhd_trivial.o bench/mhd_trivial.c
 	$(CC) -g -c -o build/burst_client.o bench/burst_client.c
-	bash src/tools/find_typedefs.sh $(OBJS) build/mhd_trivial.o build/burst_client.o \
+	$(CC) -g -c -o build/http_load.o bench/http_load.c
+	bash src/tools/find_typedefs.sh $(OBJS) build/mhd_trivial.o build/burst_client.o build/http_load.o \
 		$$(ls src/cli/registry-check src/cli/registry-migrate test/core/test_* test/fuzz/fuzz_* | grep -vE '\.(c|h|log)$$') > src/tools/typedefs.list

@@ -16,19 +16,12 @@
  * Usage: burst_client PORT CLIENTS REQUESTS SUBJECTS PREFIX TAG PREFILE POSTFILE quota|pool
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "http_wire.h"
 
 static int	port;
 static int	clients;
@@ -69,26 +62,6 @@ slurp(const char *path)
 	return buf;
 }
 
-/*
- * A connection to 127.0.0.1:port with Nagle off and a 30 s receive
- * timeout (a stuck server ends the run with a socket error), or -1.
- */
-static int
-connect_local(void)
-{
-	struct sockaddr_in a = {.sin_family = AF_INET,.sin_port = htons(port)};
-	struct timeval tv = {.tv_sec = 30};
-	int			fd = socket(AF_INET, SOCK_STREAM, 0);
-	int			one = 1;
-
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || connect(fd, (struct sockaddr *) &a, sizeof(a)) != 0)
-		return -1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	return fd;
-}
-
 /* Write all of buf; 0 on success. */
 static int
 write_all(int fd, const char *buf, size_t n)
@@ -126,26 +99,19 @@ static int
 read_response(int fd, char *buf, size_t cap)
 {
 	size_t		have = 0;
-	char	   *end = NULL;
-	long		clen = 0;
-	int			status;
-	char	   *cl;
+	long		head;
+	BenchHttpHead h;
 
 	buf[0] = '\0';
-	while ((end = strstr(buf, "\r\n\r\n")) == NULL)
+	while ((head = bench_response_head(buf, have, &h)) == 0)
 		if (recv_more(fd, buf, &have, cap) != 0)
 			return -1;
-	if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
+	if (head < 0 || h.content_length < 0)
 		return -1;
-	end[2] = '\0';				/* the search stays in the header block */
-	cl = strcasestr(buf, "\r\ncontent-length:");
-	end[2] = '\r';
-	if (cl != NULL)
-		clen = strtol(cl + 17, NULL, 10);
-	while (have < (size_t) (end + 4 - buf) + clen)
+	while (have < (size_t) (head + h.content_length))
 		if (recv_more(fd, buf, &have, cap) != 0)
 			return -1;
-	return status;
+	return h.status;
 }
 
 /* One client (arg: its number i): its REQUESTS / CLIENTS requests. */
@@ -157,7 +123,7 @@ client(void *arg)
 	char	   *req = malloc(cap);
 	char	   *body = malloc(cap);
 	char		resp[65536];
-	int			fd = connect_local();
+	int			fd = bench_connect_local(port);
 
 	if (fd < 0)
 	{
