@@ -149,3 +149,14 @@ SELECT pg_temp.r('GET', '/subjects/rest-meta/metadata', 'key=owner&value=bob&key
 SELECT pg_temp.r('GET', '/subjects/rest-meta/metadata', 'key=team&value=a');
 SELECT pg_temp.r('GET', '/subjects/rest-nometa/metadata', 'key=owner&value=bob');
 SELECT version FROM registry.latest_with_metadata('rest-meta', '{"owner":"bob"}');
+-- answers write strings as PostgreSQL's own JSON escaping (to_json) does,
+-- byte for byte: quotes, backslashes and non-ASCII text in a schema's
+-- text, every control character in an error message
+SELECT status FROM registry.rest('POST', '/subjects/rest-esc/versions', NULL,
+       '{"schema":"{\"type\":\"record\",\"name\":\"Esc\",\"doc\":\"q\\\" b\\\\\\\\ ü ☃ \\\\u0001 \\\\t\",\"fields\":[]}"}');
+SELECT status, (response::jsonb)->>'schema' ~ '"q\\" b\\\\\\\\ ü ☃' AS kept,
+       strpos(response, to_json((response::jsonb)->>'schema')::text) > 0 AS schema_escaped
+  FROM registry.rest('GET', '/subjects/rest-esc/versions/latest');
+SELECT status, (response::jsonb)->>'message' ~ E'\x01' AS control_kept,
+       strpos(response, to_json((response::jsonb)->>'message')::text) > 0 AS message_escaped
+  FROM registry.rest('GET', '/subjects/' || 'esc' || (SELECT string_agg(chr(c), '' ORDER BY c) FROM generate_series(1, 31) c) || '"\ü' || '/versions');
