@@ -32,7 +32,15 @@
 # target (bench/README.md#targets) is CLIENTS=1 LEVEL=BACKWARD FSYNC=on:
 # one client, durable commits.
 #
-# Usage: bash bench/http_register.sh   (env: ROUNDS=3 DURATION=10 FSYNC=off|on CLIENTS=4 LEVEL=NONE)
+# WITHOUT=1 adds two rows, each round right after http-2w: http-nofields,
+# the same registrations with the field index's trigger on registry.schemas
+# disabled (no registry.schema_fields row), and http-bare, with the audit
+# triggers of registry.schemas and registry.subject_versions disabled too
+# (no audit rows); the triggers are enabled again after.  Not a
+# configuration anyone should run: it sizes what those rows cost a
+# registration (issue 33 item 5).
+#
+# Usage: bash bench/http_register.sh   (env: ROUNDS=3 DURATION=10 FSYNC=off|on CLIENTS=4 LEVEL=NONE WITHOUT=)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/http_lib.sh"
@@ -42,6 +50,7 @@ DURATION=${DURATION:-10}
 FSYNC=${FSYNC:-off}
 CLIENTS=${CLIENTS:-4}
 LEVEL=${LEVEL:-NONE}
+WITHOUT=${WITHOUT:-}
 GOAL=0.5
 
 extra="fsync = $FSYNC"
@@ -113,12 +122,29 @@ echo "# warm-up (2 s each, not reported)"
 pgbench -n -M prepared -c $CLIENTS -j $CLIENTS -T 2 -f "$W/baseline.sql" >/dev/null 2>&1
 pgbench -n -M prepared -c $CLIENTS -j $CLIENTS -T 2 -f "$W/sql-reg.sql" >/dev/null 2>&1
 wrk -t$CLIENTS -c$CLIENTS -d2s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- w >/dev/null
+# ENABLE or DISABLE the triggers named (table:trigger ...)
+set_triggers() {
+	local how=$1 t
+	shift
+	for t in "$@"; do
+		bpsql -c "ALTER TABLE registry.${t%%:*} $how TRIGGER ${t#*:}" >/dev/null
+	done
+}
+fields_trigger=(schemas:schemas_index_fields)
+audit_triggers=(schemas:audit_after_write subject_versions:audit_after_write)
 for r in $(seq "$ROUNDS"); do
 	pgb baseline "$r" "$DURATION"
 	pgb two-ins "$r" "$DURATION" simple
 	pgb two-prep "$r" "$DURATION"
 	pgb sql-reg "$r" "$DURATION"
 	httprun http-2w "$r" "$DURATION" "r${r}a"
+	if [ -n "$WITHOUT" ]; then
+		set_triggers DISABLE "${fields_trigger[@]}"
+		httprun http-nofields "$r" "$DURATION" "r${r}f"
+		set_triggers DISABLE "${audit_triggers[@]}"
+		httprun http-bare "$r" "$DURATION" "r${r}n"
+		set_triggers ENABLE "${fields_trigger[@]}" "${audit_triggers[@]}"
+	fi
 	http_set_workers 4
 	wrk -t$CLIENTS -c$CLIENTS -d1s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "r${r}w" >/dev/null
 	httprun http-4w "$r" "$DURATION" "r${r}b"
@@ -138,7 +164,9 @@ goal = float(sys.argv[2])
 base = st.median(x[0] for x in R["baseline"])
 print("# %s client(s); median of %d rounds; latency = pgbench average / wrk p50 (ms)" % (sys.argv[3], len(R["baseline"])))
 print("%-9s %9s %11s %8s %7s %8s  %s" % ("run", "tps", "x_baseline", "lat_ms", "non2xx", "sockerr", "tps per round"))
-for n in ("baseline", "two-ins", "two-prep", "sql-reg", "http-2w", "http-4w"):
+for n in ("baseline", "two-ins", "two-prep", "sql-reg", "http-2w", "http-nofields", "http-bare", "http-4w"):
+    if n not in R:
+        continue
     v = R[n]
     t = st.median(x[0] for x in v)
     print("%-9s %9.0f %11.2f %8.2f %7d %8d  [%s]" % (n, t, t / base, st.median(x[1] for x in v),
@@ -153,6 +181,11 @@ print("sql-reg / baseline  %.2fx" % (s / base))
 for n, what in (("two-ins", "the issue's baseline as worded"), ("two-prep", "the same, prepared")):
     b = st.median(x[0] for x in R[n])
     print("http-2w / %-8s  %.2fx  (goal >= %.1fx against %s: %s)" % (n, h / b, goal, what, "met" if h / b >= goal else "NOT MET"))
+for n in ("http-nofields", "http-bare"):
+    if n in R:
+        b = st.median(x[0] for x in R["two-ins"])
+        print("%-13s / two-ins  %.2fx  (not a configuration: what the registration would be without those rows)" % (
+              n, st.median(x[0] for x in R[n]) / b))
 PY
 echo "# versions at the end: $(bpsql -c "SELECT string_agg(subject || '=' || n, ' ' ORDER BY subject) FROM (SELECT subject, count(*) n FROM registry.subject_versions GROUP BY subject) t")"
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

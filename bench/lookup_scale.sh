@@ -52,7 +52,11 @@
 # of pgbench -S's cluster + client CPU to the run's, which is what the
 # throughput ratio comes to when the 2 CPUs are the limit.
 #
-# Usage: bash bench/lookup_scale.sh  (env: SUBJECTS=100000 ROUNDS=3 DURATION=10 CLIENTS=4 SHARED_BUFFERS=1GB CLIENT=c|wrk)
+# PIN (a taskset CPU list, e.g. 1) runs every timed client, pgbench and the
+# HTTP ones alike, on those CPUs only, the cluster still on all: the
+# client and the server then meet the same way in every run.
+#
+# Usage: bash bench/lookup_scale.sh  (env: SUBJECTS=100000 ROUNDS=3 DURATION=10 CLIENTS=4 SHARED_BUFFERS=1GB CLIENT=c|wrk PIN=)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/http_lib.sh"
@@ -64,6 +68,7 @@ CLIENTS=${CLIENTS:-4}
 SHARED_BUFFERS=${SHARED_BUFFERS:-1GB}
 BATCH=${BATCH:-50000}
 CLIENT=${CLIENT:-c}
+PIN=${PIN:-}
 GOAL=0.8
 case $CLIENT in
 c) other=wrk ;;
@@ -125,13 +130,16 @@ cpu_per() {
 	awk -v t="$(($(bench_cluster_ticks) - $1))" -v hz="$(getconf CLK_TCK)" -v n="$2" \
 		'BEGIN {printf "%.1f\n", (n > 0 ? t * 1e6 / hz / n : 0)}'
 }
-# run a client, its CPU (user and system seconds) into $W/time: CMD ARGS...
+# run a client (on the CPUs PIN lists, when set), its CPU (user and
+# system seconds) into $W/time: CMD ARGS...
 timed() {
+	local pin=()
+	[ -n "$PIN" ] && pin=(taskset -c "$PIN")
 	python3 -c 'import resource, subprocess, sys
 rc = subprocess.run(sys.argv[2:]).returncode
 u = resource.getrusage(resource.RUSAGE_CHILDREN)
 open(sys.argv[1], "w").write("%f %f\n" % (u.ru_utime, u.ru_stime))
-sys.exit(rc)' "$W/time" "$@"
+sys.exit(rc)' "$W/time" "${pin[@]}" "$@"
 }
 # the client's CPU per answer in microseconds, from $W/time: ANSWERS
 client_cpu() {
