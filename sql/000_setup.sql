@@ -23,4 +23,22 @@ CREATE FUNCTION regress.rest(method text, path text, query text DEFAULT NULL, bo
 	SELECT r.status, regexp_replace(r.response, '"ts":[0-9]{13}([,}])', '"ts":"TS"\1', 'g')
 	  FROM registry.rest(method, path, query, body, content_type, accept) r
 $$;
+-- index scans of registry.schemas and registry.subject_versions between
+-- regress.scans_mark() and regress.scans_since(), from the statistics: a
+-- transaction's counts reach them when it ends, so each of the two follows
+-- a statement of its own calling pg_stat_force_next_flush()
+CREATE TABLE regress.scan_mark (indexrelname name, idx_scan bigint);
+CREATE FUNCTION regress.scans_mark() RETURNS void LANGUAGE sql AS $$
+	SELECT pg_stat_clear_snapshot();
+	DELETE FROM regress.scan_mark;
+	INSERT INTO regress.scan_mark
+		SELECT indexrelname, idx_scan FROM pg_stat_user_indexes WHERE schemaname = 'registry';
+$$;
+CREATE FUNCTION regress.scans_since() RETURNS TABLE (indexrelname name, scans bigint) LANGUAGE sql AS $$
+	SELECT pg_stat_clear_snapshot();
+	SELECT i.indexrelname, i.idx_scan - m.idx_scan
+	  FROM pg_stat_user_indexes i JOIN regress.scan_mark m USING (indexrelname)
+	 WHERE i.schemaname = 'registry' AND i.relname IN ('schemas', 'subject_versions')
+	   AND i.idx_scan <> m.idx_scan ORDER BY 1;
+$$;
 SELECT regress.try('SELECT 1'), regress.try('SELECT 1/0');

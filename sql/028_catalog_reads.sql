@@ -177,5 +177,25 @@ SELECT is_compatible FROM registry.check_compatibility('reads-t', regress.trec(5
 SELECT registry.set_compatibility('NONE', 'reads-t') IS NOT NULL AS level_set;
 SELECT count(*) AS deleted FROM registry.delete_subject('reads-t');
 SELECT count(*) AS removed FROM registry.delete_subject('reads-t', permanent => true);
+-- the latest version is read by the scan that finds it: one scan of the
+-- versions' index for "latest", live, and with the deleted ones after the
+-- newest is soft-deleted, and one of the schemas' for its row (counted by
+-- the statistics, flushed by each transaction)
+SELECT registry.set_compatibility('NONE', 'reads-l') IS NOT NULL AS level_set;
+SELECT count(registry.register_schema('reads-l', regress.rec(k))) AS registered FROM generate_series(1, 2) k;
+SELECT pg_stat_force_next_flush();
+SELECT regress.scans_mark();
+SELECT version FROM registry.get_version('reads-l');
+SELECT pg_stat_force_next_flush();
+SELECT * FROM regress.scans_since();
+SELECT count(*) AS deleted FROM registry.delete_version('reads-l', '2');
+SELECT pg_stat_force_next_flush();
+SELECT regress.scans_mark();
+SELECT version, deleted FROM registry.get_version('reads-l', 'latest', deleted => true);
+SELECT pg_stat_force_next_flush();
+SELECT * FROM regress.scans_since();
+SELECT registry.delete_config('reads-l') IS NOT NULL AS config_removed;
+SELECT count(*) AS deleted FROM registry.delete_subject('reads-l');
+SELECT count(*) AS removed FROM registry.delete_subject('reads-l', permanent => true);
 DROP FUNCTION regress.trec(int, text);
 DROP FUNCTION regress.rec(int);

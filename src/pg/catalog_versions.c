@@ -547,11 +547,12 @@ remember_version(const char *context, const char *subject, int32 version)
 
 /*
  * The subject's versions numbered from on (all when 0), newest first: the
- * highest number (0 when none) and the newest live one into *latest
- * (version 0 when none).
+ * highest number (0 when none) and the newest version into *latest
+ * (version 0 when none), the newest live one unless with_deleted.
  */
 static int32
-scan_newest(const char *context, const char *subject, int32 from, CatalogVersion *latest)
+scan_newest(const char *context, const char *subject, int32 from, bool with_deleted,
+			CatalogVersion *latest)
 {
 	CatalogScan s;
 	int32		max_version = 0;
@@ -565,7 +566,7 @@ scan_newest(const char *context, const char *subject, int32 from, CatalogVersion
 	{
 		if (max_version == 0)
 			max_version = catalog_scan_int32(&s, Anum_subject_versions_version);
-		if (!catalog_scan_bool(&s, Anum_subject_versions_deleted))
+		if (with_deleted || !catalog_scan_bool(&s, Anum_subject_versions_deleted))
 		{
 			fill_version(&s, latest);
 			break;
@@ -577,17 +578,20 @@ scan_newest(const char *context, const char *subject, int32 from, CatalogVersion
 
 /*
  * The subject's highest version number (soft-deleted ones count; 0 when it
- * has none) and its latest live version into *latest (version 0 when none;
- * without its fingerprint, which the callers that need it read).
+ * has none) and its newest version into *latest (version 0 when none; the
+ * newest live one unless with_deleted; without its fingerprint, which the
+ * callers that need it read): one scan, from the number last seen when it
+ * can.
  */
 static int32
-subject_max_and_latest(const char *context, const char *subject, CatalogVersion *latest)
+subject_max_and_latest(const char *context, const char *subject, bool with_deleted,
+					   CatalogVersion *latest)
 {
 	int32		from = hinted_version(context, subject);
-	int32		max_version = scan_newest(context, subject, from, latest);
+	int32		max_version = scan_newest(context, subject, from, with_deleted, latest);
 
 	if (from > 0 && latest->version == 0)
-		max_version = scan_newest(context, subject, 0, latest);
+		max_version = scan_newest(context, subject, 0, with_deleted, latest);
 	if (max_version > 0)
 		remember_version(context, subject, max_version);
 	return max_version;
@@ -599,7 +603,7 @@ catalog_max_version(const char *context, const char *subject)
 {
 	CatalogVersion latest;
 
-	return subject_max_and_latest(context, subject, &latest);
+	return subject_max_and_latest(context, subject, false, &latest);
 }
 
 /*
@@ -612,7 +616,7 @@ catalog_max_version_latest(const char *context, const char *subject, CatalogSche
 						   bool *has_latest)
 {
 	CatalogVersion v;
-	int32		max_version = subject_max_and_latest(context, subject, &v);
+	int32		max_version = subject_max_and_latest(context, subject, false, &v);
 
 	*has_latest = v.version > 0 &&
 		catalog_schema_by_id(context, v.schema_id, CurrentMemoryContext, latest);
@@ -623,7 +627,7 @@ catalog_max_version_latest(const char *context, const char *subject, CatalogSche
 bool
 catalog_latest_version(const char *context, const char *subject, CatalogVersion *out)
 {
-	(void) subject_max_and_latest(context, subject, out);
+	(void) subject_max_and_latest(context, subject, false, out);
 	if (out->version == 0)
 		return false;
 	catalog_schema_fingerprint(context, out->schema_id, out->fingerprint);
@@ -642,12 +646,11 @@ catalog_latest_schema(const char *context, const char *subject, CatalogSchema *o
 
 /*
  * Version number version of a subject, if it has it (soft-deleted ones
- * when asked), without its fingerprint; its registration time into
- * *created_at when that is not NULL.
+ * when asked), without its fingerprint.
  */
 static bool
 version_by_number(const char *context, const char *subject, int32 version,
-				  bool include_deleted, CatalogVersion *out, TimestampTz *created_at)
+				  bool include_deleted, CatalogVersion *out)
 {
 	CatalogScan s;
 	bool		found = false;
@@ -656,13 +659,8 @@ version_by_number(const char *context, const char *subject, int32 version,
 	catalog_scan_key(&s, Anum_subject_versions_version, F_INT4EQ, Int32GetDatum(version));
 	if (catalog_scan_next(&s, ForwardScanDirection))
 	{
-		bool		isnull;
-
 		fill_version(&s, out);
 		found = include_deleted || !out->deleted;
-		if (created_at != NULL)
-			*created_at = DatumGetTimestampTz(catalog_scan_datum(&s, Anum_subject_versions_created_at,
-																 &isnull));
 	}
 	catalog_scan_close(&s);
 	return found;
@@ -673,7 +671,7 @@ bool
 catalog_get_version(const char *context, const char *subject, int32 version,
 					bool include_deleted, CatalogVersion *out)
 {
-	bool		found = version_by_number(context, subject, version, include_deleted, out, NULL);
+	bool		found = version_by_number(context, subject, version, include_deleted, out);
 
 	if (found)
 		catalog_schema_fingerprint(context, out->schema_id, out->fingerprint);
@@ -689,16 +687,18 @@ bool
 catalog_read_version(const char *context, const char *subject, int32 version,
 					 bool include_deleted, CatalogVersion *out, TimestampTz *created_at)
 {
+	bool		found;
+
 	if (version == -1)
 	{
-		CatalogVersion latest;
-		int32		max_version = subject_max_and_latest(context, subject, &latest);
-
-		version = include_deleted ? max_version : latest.version;
-		if (version == 0)
-			return false;
+		(void) subject_max_and_latest(context, subject, include_deleted, out);
+		found = out->version != 0;
 	}
-	return version_by_number(context, subject, version, include_deleted, out, created_at);
+	else
+		found = version_by_number(context, subject, version, include_deleted, out);
+	if (found && created_at != NULL)
+		*created_at = out->created_at;
+	return found;
 }
 
 /* Does the subject have a version (soft-deleted ones counting when asked)? */
