@@ -556,35 +556,6 @@ identify(struct MHD_Connection *conn, HttpRefusal *refusal)
 	return anonymous_role(conn, refusal);
 }
 
-/*
- * Run step(arg) in a short transaction of its own; an error is logged and
- * rolled back, and false is returned for it.
- */
-static bool
-in_short_transaction(void (*step) (void *arg), void *arg)
-{
-	MemoryContext oldcxt = CurrentMemoryContext;
-	bool		ok = true;
-
-	StartTransactionCommand();
-	PG_TRY();
-	{
-		step(arg);
-		CommitTransactionCommand();
-	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(oldcxt);
-		EmitErrorReport();
-		FlushErrorState();
-		AbortCurrentTransaction();
-		ok = false;
-	}
-	PG_END_TRY();
-	MemoryContextSwitchTo(oldcxt);
-	return ok;
-}
-
 /* http_auth_identify's question and answer, and what follows in its transaction */
 typedef struct IdentifyStep
 {
@@ -593,41 +564,62 @@ typedef struct IdentifyStep
 	Oid			role;
 	HttpAuthThen then;
 	void	   *then_arg;
+	bool		go_on;			/* the caller goes on in the transaction */
 } IdentifyStep;
 
-/* identify(), then the caller's step, as a short transaction */
+/*
+ * identify(), then the caller's step, in the transaction just started;
+ * committed here unless the caller goes on in it.
+ */
 static void
-identify_step(void *arg)
+identify_step(IdentifyStep *st)
 {
-	IdentifyStep *st = (IdentifyStep *) arg;
-
 	st->role = identify(st->conn, st->refusal);
-	if (OidIsValid(st->role) && st->then)
-		st->then(st->role, st->then_arg);
+	st->go_on = OidIsValid(st->role) && st->then && st->then(st->role, st->then_arg);
+	if (!st->go_on)
+		CommitTransactionCommand();
 }
 
 /*
- * Decide the role a request runs as, in a transaction of its own, and run
- * then(role, then_arg) in it too when the role may go on (a cached answer
- * is looked up and its route's privilege checked there, so a cached read takes
- * one transaction).  False with the refusal (401 or 403, or 500 if the
- * catalogs failed) set when the request may not run.
+ * Decide the role a request runs as, in a transaction started here, and
+ * run then(role, then_arg) in it too when the role may go on (a cached
+ * answer is looked up and its route's privilege checked there, so a
+ * cached read takes one transaction).  When then() returns true the
+ * transaction is left open and *go_on set: the route runs in it, so an
+ * uncached request takes one transaction too; else it is committed.
+ * False with the refusal (401 or 403, or 500 if the catalogs failed) set
+ * when the request may not run, and no transaction open.
  */
 bool
 http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal,
-				   HttpAuthThen then, void *then_arg)
+				   HttpAuthThen then, void *then_arg, bool *go_on)
 {
-	IdentifyStep st = {conn, refusal, InvalidOid, then, then_arg};
+	IdentifyStep st = {conn, refusal, InvalidOid, then, then_arg, false};
+	MemoryContext oldcxt = CurrentMemoryContext;
 
-	if (!in_short_transaction(identify_step, &st))
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PG_TRY();
 	{
+		identify_step(&st);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcxt);
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
 		st.role = InvalidOid;
+		st.go_on = false;
 		refusal->status = 500;
 		refusal->error_code = 50001;
 		refusal->message = confluent_fixed_text(CW_STORE_ERROR);
 		refusal->challenge = false;
 	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(oldcxt);
 	*role = st.role;
+	*go_on = st.go_on;
 	return OidIsValid(*role);
 }
 

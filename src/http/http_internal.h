@@ -92,10 +92,10 @@ typedef struct HttpRoleSave
 } HttpRoleSave;
 
 /* http_auth.c: who a request runs as */
-typedef void (*HttpAuthThen) (Oid role, void *arg);
+typedef bool (*HttpAuthThen) (Oid role, void *arg);
 extern bool http_auth_identify(struct MHD_Connection *conn, Oid *role,
 							   HttpRefusal *refusal, HttpAuthThen then,
-							   void *then_arg);
+							   void *then_arg, bool *go_on);
 extern void http_auth_become(Oid role, HttpRoleSave *save);
 extern void http_auth_restore(const HttpRoleSave *save);
 extern void http_auth_log_mode(void);

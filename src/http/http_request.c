@@ -492,16 +492,16 @@ report_request_start(HttpRequest *hr)
 }
 
 /*
- * One transaction around registry_rest(), run as the request's role and
- * reported as the worker's activity, its writes audited with the
- * request's user and peer; a write that failed is then audited in a
- * transaction of its own; on a standby a write is forwarded to the
- * primary.
+ * One transaction around registry_rest() (the identifying one when open,
+ * else a new one), run as the request's role and reported as the
+ * worker's activity, its writes audited with the request's user and peer;
+ * a write that failed is then audited in a transaction of its own; on a
+ * standby a write is forwarded to the primary.
  */
 static struct MHD_Response *
 serve_in_transaction(struct MHD_Connection *conn, RestRequest *req, HttpRequest *hr,
-					 Oid role, const CacheSlot *slot, unsigned int *status, bool *retry,
-					 int *route)
+					 Oid role, const CacheSlot *slot, bool open, unsigned int *status,
+					 bool *retry, int *route)
 {
 	struct MHD_Response *response = NULL;
 	char	   *activity = psprintf("%s %s", req->method, req->path);
@@ -511,8 +511,13 @@ serve_in_transaction(struct MHD_Connection *conn, RestRequest *req, HttpRequest 
 	char	   *peer = pstrdup(http_peer_text(conn));
 	int			error_code = 0;
 
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
+	if (open)
+		MemoryContextSwitchTo(TopTransactionContext);
+	else
+	{
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+	}
 	http_auth_become(role, &worker_role);
 	registry_audit_request_begin(role, http_user, peer);
 	pgstat_report_activity(STATE_RUNNING, activity);
@@ -550,14 +555,17 @@ typedef struct ServeState
 	HttpCachedAnswer answer;
 	bool		cached;			/* answer is cached and the role may have it */
 	bool		pooled;			/* else a pool worker is to run it */
+	bool		open;			/* the identifying transaction is open for the
+								 * route */
 } ServeState;
 
 /*
  * Read the request and look for its answer in the caches, checking the
  * cached route's privilege for role (the cache answers without the route's
- * transaction): a step of the identifying transaction.
+ * transaction): a step of the identifying transaction.  True when the
+ * route is to run here, in that transaction.
  */
-static void
+static bool
 look_up_request(Oid role, void *arg)
 {
 	ServeState *st = (ServeState *) arg;
@@ -574,6 +582,7 @@ look_up_request(Oid role, void *arg)
 		registry_rest_route_permitted(st->answer.route, role);
 	st->pooled = !st->cached && http_pool_wanted(&st->req);
 	MemoryContextSwitchTo(oldcxt);
+	return !st->cached && !st->pooled;
 }
 
 /*
@@ -599,7 +608,7 @@ serve(ServeState *st, Oid role, unsigned int *status, bool *retry, int *route)
 	}
 	else
 		response = serve_in_transaction(st->conn, &st->req, st->hr, role, &st->slot,
-										status, retry, route);
+										st->open, status, retry, route);
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextReset(RequestContext);
 	return response;
@@ -739,7 +748,7 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	/* HEAD is GET without the body, which libmicrohttpd leaves out */
 	st.method = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ? MHD_HTTP_METHOD_GET : method;
 	st.hr = hr;
-	if (!http_auth_identify(conn, &role, &refusal, look_up_request, &st))
+	if (!http_auth_identify(conn, &role, &refusal, look_up_request, &st, &st.open))
 		return answer_refusal(conn, st.method, url, hr, &refusal);
 	if (st.pooled)
 	{
