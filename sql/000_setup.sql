@@ -34,11 +34,12 @@ CREATE FUNCTION regress.scans_mark() RETURNS void LANGUAGE sql AS $$
 	INSERT INTO regress.scan_mark
 		SELECT indexrelname, idx_scan FROM pg_stat_user_indexes WHERE schemaname = 'registry';
 $$;
-CREATE FUNCTION regress.scans_since() RETURNS TABLE (indexrelname name, scans bigint) LANGUAGE sql AS $$
+CREATE FUNCTION regress.scans_since(tables name[] DEFAULT ARRAY['schemas', 'subject_versions'])
+	RETURNS TABLE (indexrelname name, scans bigint) LANGUAGE sql AS $$
 	SELECT pg_stat_clear_snapshot();
 	SELECT i.indexrelname, i.idx_scan - m.idx_scan
 	  FROM pg_stat_user_indexes i JOIN regress.scan_mark m USING (indexrelname)
-	 WHERE i.schemaname = 'registry' AND i.relname IN ('schemas', 'subject_versions')
+	 WHERE i.schemaname = 'registry' AND i.relname = ANY (tables)
 	   AND i.idx_scan <> m.idx_scan ORDER BY 1;
 $$;
 SELECT regress.try('SELECT 1'), regress.try('SELECT 1/0');

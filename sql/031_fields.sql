@@ -45,6 +45,22 @@ SELECT registry.reindex_fields() >= 3 AS reindexed;
 SELECT count(*) AS differing FROM (SELECT * FROM before_reindex EXCEPT SELECT * FROM registry.schema_fields) d;
 SELECT count(*) AS unindexed FROM registry.schemas s
  WHERE NOT EXISTS (SELECT 1 FROM registry.schema_fields f WHERE f.context = s.context AND f.id = s.id);
+-- a new schema's row goes in without a look for one already there; a row
+-- inserted again, as a restore brings one, is looked for and skipped (one
+-- scan of the field index's key in all, from the statistics)
+SELECT registry.register_schema('fields-probe', '{"type":"record","name":"Probe","fields":[{"name":"a","type":"int"}]}') > 0 AS registered;
+CREATE TEMP TABLE probe_row AS SELECT f.* FROM registry.schema_fields f
+  JOIN registry.subject_versions v ON v.context = f.context AND v.schema_id = f.id
+ WHERE v.subject = 'fields-probe';
+SELECT pg_stat_force_next_flush();
+SELECT regress.scans_mark();
+SELECT registry.register_schema('fields-probe', '{"type":"record","name":"Probe","fields":[{"name":"a","type":"int"},{"name":"b","type":"int","default":0}]}') > 0 AS registered;
+INSERT INTO registry.schema_fields SELECT * FROM probe_row;
+SELECT pg_stat_force_next_flush();
+SELECT * FROM regress.scans_since(ARRAY['schema_fields']);
+SELECT count(*) AS rows_of_probe FROM registry.schema_fields f
+  JOIN registry.subject_versions v ON v.context = f.context AND v.schema_id = f.id
+ WHERE v.subject = 'fields-probe';
 
 -- ---------------------------------------------------------------------------
 -- the reference graph: Address <- Customer <- Invoice

@@ -146,6 +146,13 @@ fields_jsonb(const rg_schema *s, bool *truncated)
 }
 
 /*
+ * True while index_schema() inserts a new schema's row: that row's BEFORE
+ * trigger need not look for one already there (a schema inserted by the
+ * statement running has none, and the primary key would refuse a second).
+ */
+static bool writing_new_row = false;
+
+/*
  * Write the field index row of one stored schema, replacing the one it
  * has when replace.  A registration's new schema is its own parse
  * (registry_cache_insert_submitted), not parsed again.
@@ -157,7 +164,16 @@ index_schema(const char *context, int32 id, const uint8 *fingerprint, bool repla
 	bool		truncated;
 	Jsonb	   *fields = fields_jsonb(s, &truncated);
 
-	catalog_put_schema_fields(context, id, JsonbPGetDatum(fields), truncated, replace);
+	writing_new_row = !replace;
+	PG_TRY();
+	{
+		catalog_put_schema_fields(context, id, JsonbPGetDatum(fields), truncated, replace);
+	}
+	PG_FINALLY();
+	{
+		writing_new_row = false;
+	}
+	PG_END_TRY();
 }
 
 /*
@@ -261,7 +277,8 @@ registry_reindex_fields(PG_FUNCTION_ARGS)
  * FOR EACH ROW.  A row whose schema has one already is not inserted: a
  * restore brings the row the restored schema's insert wrote (a schema
  * without references is indexed as it comes back, for dumps made before
- * the index), and both say the same.
+ * the index), and both say the same.  The row of a schema being inserted
+ * is not looked for (writing_new_row).
  */
 Datum
 registry_schema_fields_before_insert(PG_FUNCTION_ARGS)
@@ -269,9 +286,12 @@ registry_schema_fields_before_insert(PG_FUNCTION_ARGS)
 	TriggerData *td = trigger_row_data(fcinfo, "schema_fields_before_insert");
 	HeapTuple	tup = td->tg_trigtuple;
 	TupleDesc	desc = td->tg_relation->rd_att;
-	char	   *context = trigger_row_text(tup, desc, "context");
+	char	   *context;
 	int32		id;
 
+	if (writing_new_row)
+		return PointerGetDatum(tup);
+	context = trigger_row_text(tup, desc, "context");
 	if (context != NULL && trigger_row_int(tup, desc, "id", &id) &&
 		catalog_schema_fields_exist(context, id))
 		return PointerGetDatum(NULL);
