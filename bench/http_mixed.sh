@@ -9,12 +9,17 @@
 #   check     POST /compatibility/subjects/grow/versions: a
 #             BACKWARD_TRANSITIVE check against CHECK_N versions of
 #             transitive_check.sh's "growing" shape (version k has k
-#             fields: tens of ms per check at CHECK_N = 300)
+#             fields: tens of ms per check at CHECK_N = 300), the same
+#             body each time (after the first, the pairs it found
+#             compatible are remembered: a few ms each)
+#   fresh     the same check with a schema new at each request (its
+#             last field named after a counter): parsed and compared
+#             against every version each time
 #
 # The loads' two clients connect first (one connection each, wrk -t2 -c2),
 # then the GET client, so that with registry.http_workers = WORKERS (2, the
 # default) its connection shares a worker with one of them.  Each round
-# runs quiet, listing, check (DURATION seconds each, after 1 s of warm-up
+# runs quiet, listing, check, fresh (DURATION seconds each, after 1 s of warm-up
 # for the loads); the figures are medians over ROUNDS rounds, and the
 # ratios are each loaded phase's p50 and p99 against the same round's
 # quiet ones.  It also prints how many expensive requests the loads got
@@ -79,10 +84,18 @@ SQL
 
 bpsql -c "SELECT id FROM registry.schemas WHERE schema LIKE '%com.example.bench%' ORDER BY id" >"$W/ids"
 check_body=$(bpsql -c "SELECT json_build_object('schema', bench.growing($CHECK_N + 1))")
+# the fresh check's body: growing(CHECK_N + 1) and a last field x<n>, n a counter
+fresh_body=$(bpsql -c "SELECT json_build_object('schema', jsonb_set(g, '{fields}', (g->'fields') || jsonb_build_array(jsonb_build_object('name', 'x@N@', 'type', jsonb_build_array('null', 'string'), 'default', NULL)))::text)
+	FROM (SELECT bench.growing($CHECK_N + 1)::jsonb g) s")
 base="http://127.0.0.1:$HTTP_PORT"
 list_len=$(curl -sf "$base/schemas" | wc -c)
 check_t=$(curl -sf -o /dev/null -w '%{time_total}' -H 'Content-Type: application/json' -d "$check_body" "$base/compatibility/subjects/grow/versions")
+fresh_one() {	# the fresh check of tag $1: "time answer"
+	curl -sf -o "$W/fresh.out" -w '%{time_total}' -H 'Content-Type: application/json' -d "${fresh_body%%@N@*}$1${fresh_body#*@N@}" "$base/compatibility/subjects/grow/versions"
+	echo " $(cat "$W/fresh.out")"
+}
 echo "# $(wc -l <"$W/ids") schemas to GET; GET /schemas: $list_len B over $((NSCHEMAS + CHECK_N)) versions; one check: ${check_t} s"
+echo "# fresh checks, the first two: $(fresh_one probe1), $(fresh_one probe2)"
 
 result_lua='function done(summary, latency, requests)
 	local e = summary.errors
@@ -116,6 +129,23 @@ end
 LUA
 	echo "$result_lua"
 } >"$W/check.lua"
+{
+	python3 -c 'import json,sys; pre, post = sys.argv[1].split("@N@"); print("local pre = %s\nlocal post = %s" % (json.dumps(pre), json.dumps(post)))' "$fresh_body"
+	wrk_lua_thread_numbers
+	cat <<'LUA'
+local count = 0
+function init(args)
+	-- new in every run and thread: no check repeats one of an earlier run
+	tag = os.time() .. "_" .. tid
+end
+function request()
+	count = count + 1
+	return wrk.format("POST", "/compatibility/subjects/grow/versions",
+		{["Content-Type"] = "application/vnd.schemaregistry.v1+json"}, pre .. tag .. "_" .. count .. post)
+end
+LUA
+	echo "$result_lua"
+} >"$W/fresh.lua"
 
 # phase NAME ROUND: the GET client alone (quiet) or beside a load's two clients
 phase() {
@@ -137,7 +167,7 @@ phase() {
 : >"$W/results"
 wrk -t1 -c1 -d2s -s "$W/get.lua" "$base/" >/dev/null
 for r in $(seq "$ROUNDS"); do
-	for p in quiet listing check; do phase "$p" "$r"; done
+	for p in quiet listing check fresh; do phase "$p" "$r"; done
 	echo "# round $r done"
 done
 
@@ -154,7 +184,7 @@ med = lambda v, f: st.median(x[f] for x in v)
 print()
 print("# GET /schemas/ids/{id}, one keep-alive client: medians over %d rounds (ms; p99 of each round in brackets)" % len(G["quiet"]))
 print("%-8s %9s %8s %8s %8s %6s  %-22s %s" % ("phase", "req/s", "p50", "p99", "max", "errors", "load req/s (2 clients)", "rounds' p99"))
-for ph in ("quiet", "listing", "check"):
+for ph in ("quiet", "listing", "check", "fresh"):
     v = G[ph]
     load = "%.1f" % med(L[ph], "rps") if ph in L else "-"
     lerr = sum(x["err"] for x in L.get(ph, []))
@@ -162,7 +192,7 @@ for ph in ("quiet", "listing", "check"):
           sum(x["err"] for x in v) + lerr, load, " ".join("%.2f" % x["p99"] for x in v)))
 print()
 print("# loaded / quiet, the median of the rounds' own ratios")
-for ph in ("listing", "check"):
+for ph in ("listing", "check", "fresh"):
     r50 = st.median(l["p50"] / q["p50"] for l, q in zip(G[ph], G["quiet"]))
     r99 = st.median(l["p99"] / q["p99"] for l, q in zip(G[ph], G["quiet"]))
     p99 = med(G[ph], "p99")
