@@ -27,6 +27,7 @@ set -euo pipefail
 WARM_BUDGET_MS=${WARM_BUDGET_MS:-2500}	# per (shape, N): stop the warm loop after this
 COLD_SAMPLES=${COLD_SAMPLES:-5}			# fresh sessions per (shape, N); 3 for growing N=1000
 GOAL_MS=10
+GROWING_GOAL_MS=50
 
 bench_cluster_start
 bench_machine
@@ -219,10 +220,17 @@ echo "# targets (bench/README.md#targets)"
 bpsql <<SQL
 WITH s AS (SELECT shape, n, mode, bench.median(ms) AS med FROM bench.result GROUP BY shape, n, mode, ms),
 m AS (SELECT shape, n, mode, bench.median(array_agg(med)) med FROM s GROUP BY shape, n, mode)
-SELECT format('%s: warm check at N=1000 %s ms -> goal <= $GOAL_MS ms: %s;  t(1000)/t(100) warm %s (transitive-linearity <= 15 floor, <= 11 target);  cold N=1000 %s ms (transitive-cold <= 150 ms: %s)',
-       w.shape, round(w.med::numeric, 2), CASE WHEN w.med <= $GOAL_MS THEN 'MET' ELSE 'NOT MET' END,
-       round((w.med / w100.med)::numeric, 1),
-       round(c.med::numeric, 1), CASE WHEN c.med <= 150 THEN 'MET' ELSE 'NOT MET' END)
+SELECT CASE WHEN w.shape = 'growing' THEN
+       -- the growing shape's own target; linearity and cold are fixed50's
+       format('%s: warm check at N=1000 %s ms -> transitive-growing <= $GROWING_GOAL_MS ms: %s;  t(1000)/t(100) warm %s, cold N=1000 %s ms (no target: version k has k fields)',
+              w.shape, round(w.med::numeric, 2), CASE WHEN w.med <= $GROWING_GOAL_MS THEN 'MET' ELSE 'NOT MET' END,
+              round((w.med / w100.med)::numeric, 1), round(c.med::numeric, 1))
+       ELSE
+       format('%s: warm check at N=1000 %s ms -> transitive-warm <= $GOAL_MS ms: %s;  t(1000)/t(100) warm %s (transitive-linearity <= 15 floor, <= 11 target);  cold N=1000 %s ms (transitive-cold <= 150 ms: %s)',
+              w.shape, round(w.med::numeric, 2), CASE WHEN w.med <= $GOAL_MS THEN 'MET' ELSE 'NOT MET' END,
+              round((w.med / w100.med)::numeric, 1),
+              round(c.med::numeric, 1), CASE WHEN c.med <= 150 THEN 'MET' ELSE 'NOT MET' END)
+       END
   FROM m w JOIN m w100 ON w100.shape = w.shape AND w100.n = 100 AND w100.mode = 'warm'
            JOIN m c ON c.shape = w.shape AND c.n = 1000 AND c.mode = 'cold'
  WHERE w.n = 1000 AND w.mode = 'warm'
