@@ -122,16 +122,6 @@ echo "# warm-up (2 s each, not reported)"
 pgbench -n -M prepared -c $CLIENTS -j $CLIENTS -T 2 -f "$W/baseline.sql" >/dev/null 2>&1
 pgbench -n -M prepared -c $CLIENTS -j $CLIENTS -T 2 -f "$W/sql-reg.sql" >/dev/null 2>&1
 wrk -t$CLIENTS -c$CLIENTS -d2s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- w >/dev/null
-# ENABLE or DISABLE the triggers named (table:trigger ...)
-set_triggers() {
-	local how=$1 t
-	shift
-	for t in "$@"; do
-		bpsql -c "ALTER TABLE registry.${t%%:*} $how TRIGGER ${t#*:}" >/dev/null
-	done
-}
-fields_trigger=(schemas:schemas_index_fields)
-audit_triggers=(schemas:audit_after_write subject_versions:audit_after_write)
 for r in $(seq "$ROUNDS"); do
 	pgb baseline "$r" "$DURATION"
 	pgb two-ins "$r" "$DURATION" simple
@@ -139,11 +129,11 @@ for r in $(seq "$ROUNDS"); do
 	pgb sql-reg "$r" "$DURATION"
 	httprun http-2w "$r" "$DURATION" "r${r}a"
 	if [ -n "$WITHOUT" ]; then
-		set_triggers DISABLE "${fields_trigger[@]}"
+		bench_set_triggers DISABLE "${FIELDS_TRIGGER[@]}"
 		httprun http-nofields "$r" "$DURATION" "r${r}f"
-		set_triggers DISABLE "${audit_triggers[@]}"
+		bench_set_triggers DISABLE "${AUDIT_TRIGGERS[@]}"
 		httprun http-bare "$r" "$DURATION" "r${r}n"
-		set_triggers ENABLE "${fields_trigger[@]}" "${audit_triggers[@]}"
+		bench_set_triggers ENABLE "${FIELDS_TRIGGER[@]}" "${AUDIT_TRIGGERS[@]}"
 	fi
 	http_set_workers 4
 	wrk -t$CLIENTS -c$CLIENTS -d1s -s "$W/reg.lua" "http://127.0.0.1:$HTTP_PORT/" -- "r${r}w" >/dev/null

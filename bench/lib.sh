@@ -73,3 +73,19 @@ bench_machine() {
 	echo "# load average before the run: $(cut -d" " -f1-3 /proc/loadavg) (other work on these $(nproc) CPUs skews every figure)"
 	echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) CPUs  $(psql -AtXc 'SHOW server_version' | cut -d' ' -f1)  git $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- src sql 2>/dev/null || echo '+dirty')"
 }
+
+# The triggers that write a registration's field index row and its audit
+# rows (table:trigger), for the runs that size what those rows cost
+# (http_register.sh WITHOUT=1, register_flush.sh): not a configuration
+# anyone should run.
+FIELDS_TRIGGER=(schemas:schemas_index_fields)
+AUDIT_TRIGGERS=(schemas:audit_after_write subject_versions:audit_after_write)
+
+# bench_set_triggers ENABLE|DISABLE table:trigger ...
+bench_set_triggers() {
+	local how=$1 t
+	shift
+	for t in "$@"; do
+		bpsql -c "ALTER TABLE registry.${t%%:*} $how TRIGGER ${t#*:}" >/dev/null
+	done
+}

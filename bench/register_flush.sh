@@ -36,13 +36,6 @@ wal() {
 	bpsql -c "SELECT pg_stat_force_next_flush()" >/dev/null
 	bpsql -c "SELECT wal_sync || ' ' || wal_sync_time || ' ' || wal_bytes FROM pg_stat_wal"
 }
-# ENABLE or DISABLE the field index's and the audit's triggers
-set_triggers() {
-	local t
-	for t in schemas:schemas_index_fields schemas:audit_after_write subject_versions:audit_after_write; do
-		bpsql -c "ALTER TABLE registry.${t%%:*} $1 TRIGGER ${t#*:}" >/dev/null
-	done
-}
 # NAME SCRIPT PROTOCOL: one run, a line of results
 run() {
 	local before after out n
@@ -58,13 +51,13 @@ run() {
 for r in $(seq "$ROUNDS"); do
 	run two-ins two-ins simple
 	run sql-reg sql-reg prepared
-	set_triggers DISABLE
+	bench_set_triggers DISABLE "${FIELDS_TRIGGER[@]}" "${AUDIT_TRIGGERS[@]}"
 	run sql-bare sql-reg prepared
-	set_triggers ENABLE
+	bench_set_triggers ENABLE "${FIELDS_TRIGGER[@]}" "${AUDIT_TRIGGERS[@]}"
 done
 echo "# one client, ${DURATION}s per run, fsync on; per transaction: flushes, flush time (us), WAL bytes"
 printf "%-9s %8s %8s %10s %10s\n" run tps flushes flush_us wal_bytes
-cat "$W/results" | awk '{ printf "%-9s %8s %8s %10s %10s\n", $1, $2, $3, $4, $5 }'
+awk '{ printf "%-9s %8s %8s %10s %10s\n", $1, $2, $3, $4, $5 }' "$W/results"
 python3 - "$W/results" <<'PY'
 import sys, statistics
 rows = [l.split() for l in open(sys.argv[1])]

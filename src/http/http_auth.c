@@ -564,19 +564,17 @@ typedef struct IdentifyStep
 	Oid			role;
 	HttpAuthThen then;
 	void	   *then_arg;
-	bool		go_on;			/* the caller goes on in the transaction */
 } IdentifyStep;
 
 /*
  * identify(), then the caller's step, in the transaction just started;
- * committed here unless the caller goes on in it.
+ * committed here unless the step goes on in it.
  */
 static void
 identify_step(IdentifyStep *st)
 {
 	st->role = identify(st->conn, st->refusal);
-	st->go_on = OidIsValid(st->role) && st->then && st->then(st->role, st->then_arg);
-	if (!st->go_on)
+	if (!OidIsValid(st->role) || !st->then || !st->then(st->role, st->then_arg))
 		CommitTransactionCommand();
 }
 
@@ -585,16 +583,16 @@ identify_step(IdentifyStep *st)
  * run then(role, then_arg) in it too when the role may go on (a cached
  * answer is looked up and its route's privilege checked there, so a
  * cached read takes one transaction).  When then() returns true the
- * transaction is left open and *go_on set: the route runs in it, so an
+ * transaction is left open for the caller: the route runs in it, so an
  * uncached request takes one transaction too; else it is committed.
  * False with the refusal (401 or 403, or 500 if the catalogs failed) set
  * when the request may not run, and no transaction open.
  */
 bool
 http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal,
-				   HttpAuthThen then, void *then_arg, bool *go_on)
+				   HttpAuthThen then, void *then_arg)
 {
-	IdentifyStep st = {conn, refusal, InvalidOid, then, then_arg, false};
+	IdentifyStep st = {conn, refusal, InvalidOid, then, then_arg};
 	MemoryContext oldcxt = CurrentMemoryContext;
 
 	SetCurrentStatementStartTimestamp();
@@ -610,7 +608,6 @@ http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal,
 		FlushErrorState();
 		AbortCurrentTransaction();
 		st.role = InvalidOid;
-		st.go_on = false;
 		refusal->status = 500;
 		refusal->error_code = 50001;
 		refusal->message = confluent_fixed_text(CW_STORE_ERROR);
@@ -619,7 +616,6 @@ http_auth_identify(struct MHD_Connection *conn, Oid *role, HttpRefusal *refusal,
 	PG_END_TRY();
 	MemoryContextSwitchTo(oldcxt);
 	*role = st.role;
-	*go_on = st.go_on;
 	return OidIsValid(*role);
 }
 

@@ -95,7 +95,7 @@ typedef struct HttpRoleSave
 typedef bool (*HttpAuthThen) (Oid role, void *arg);
 extern bool http_auth_identify(struct MHD_Connection *conn, Oid *role,
 							   HttpRefusal *refusal, HttpAuthThen then,
-							   void *then_arg, bool *go_on);
+							   void *then_arg);
 extern void http_auth_become(Oid role, HttpRoleSave *save);
 extern void http_auth_restore(const HttpRoleSave *save);
 extern void http_auth_log_mode(void);

@@ -555,8 +555,8 @@ typedef struct ServeState
 	HttpCachedAnswer answer;
 	bool		cached;			/* answer is cached and the role may have it */
 	bool		pooled;			/* else a pool worker is to run it */
-	bool		open;			/* the identifying transaction is open for the
-								 * route */
+	bool		open;			/* the route runs in the identifying
+								 * transaction, left open for it */
 } ServeState;
 
 /*
@@ -581,8 +581,9 @@ look_up_request(Oid role, void *arg)
 		http_cache_lookup(st->slot.cls, &st->slot.key, &st->answer) &&
 		registry_rest_route_permitted(st->answer.route, role);
 	st->pooled = !st->cached && http_pool_wanted(&st->req);
+	st->open = !st->cached && !st->pooled;
 	MemoryContextSwitchTo(oldcxt);
-	return !st->cached && !st->pooled;
+	return st->open;
 }
 
 /*
@@ -748,7 +749,7 @@ answer_request(struct MHD_Connection *conn, const char *url, const char *method,
 	/* HEAD is GET without the body, which libmicrohttpd leaves out */
 	st.method = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ? MHD_HTTP_METHOD_GET : method;
 	st.hr = hr;
-	if (!http_auth_identify(conn, &role, &refusal, look_up_request, &st, &st.open))
+	if (!http_auth_identify(conn, &role, &refusal, look_up_request, &st))
 		return answer_refusal(conn, st.method, url, hr, &refusal);
 	if (st.pooled)
 	{
